@@ -1,0 +1,25 @@
+/* compiler.h - small portable helpers shared by every module. */
+#ifndef FSMIX_COMPILER_H
+#define FSMIX_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a)       (sizeof(a) / sizeof((a)[0]))
+#define ATTR_PRINTF(fi, ai) __attribute__((format(printf, fi, ai)))
+#define ATTR_UNUSED         __attribute__((unused))
+#define LIKELY(x)           __builtin_expect(!!(x), 1)
+#define UNLIKELY(x)         __builtin_expect(!!(x), 0)
+/* Cache line size in bytes; per-thread state is aligned to it to avoid false sharing. */
+#define CACHELINE 64
+
+/* now_ns - CLOCK_MONOTONIC in nanoseconds. Used for every latency and run-length measurement. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif

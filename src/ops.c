@@ -1,0 +1,32 @@
+/* ops.c - the operation and syscall tables, from ops.def and sys.def. */
+#include "ops.h"
+
+#include <string.h>
+
+const struct op_desc op_table[OP_COUNT] = {
+#define OP(name_, flags_, help_) [OP_##name_] = {.name = #name_, .flags = (flags_), .help = (help_)},
+#include "ops.def"
+#undef OP
+};
+
+const struct sys_desc sys_table[SYS_COUNT] = {
+#define SYS(name_, flags_) [SYS_##name_] = {.name = #name_, .flags = (flags_)},
+#include "sys.def"
+#undef SYS
+};
+
+int op_by_name(const char *name)
+{
+	for (int i = 0; i < OP_COUNT; i++)
+		if (strcmp(op_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int sys_by_name(const char *name)
+{
+	for (int i = 0; i < SYS_COUNT; i++)
+		if (strcmp(sys_table[i].name, name) == 0)
+			return i;
+	return -1;
+}

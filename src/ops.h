@@ -1,0 +1,56 @@
+/* ops.h - operation and syscall identities, expanded from ops.def and sys.def. */
+#ifndef FSMIX_OPS_H
+#define FSMIX_OPS_H
+
+#include <stdbool.h>
+
+enum op_flags {
+	OPF_READ = 1u << 0,    /* reads with read_blocksize: the group needs it set */
+	OPF_WRITE = 1u << 1,   /* writes with write_blocksize: the group needs it set */
+	OPF_FILE = 1u << 2,    /* works on an existing file of the pool */
+	OPF_CREATES = 1u << 3, /* adds a file to the pool */
+	OPF_DELETES = 1u << 4, /* removes a file from the pool */
+	OPF_META = 1u << 5,    /* works on directories, not on pool files */
+	OPF_FSYNC = 1u << 6,   /* fsync() after the writes, before close() */
+};
+
+enum op_id {
+#define OP(name, flags, help) OP_##name,
+#include "ops.def"
+#undef OP
+	OP_COUNT
+};
+
+struct op_desc {
+	const char *name;
+	unsigned flags; /* enum op_flags */
+	const char *help;
+};
+
+extern const struct op_desc op_table[OP_COUNT];
+
+/* op_by_name - the op called `name` (e.g. "create_fsync"), or -1. */
+int op_by_name(const char *name);
+
+enum sys_flags {
+	SYSF_FFSB = 1u << 0, /* one of FFSB 6.0's eight timed calls */
+};
+
+enum sys_id {
+#define SYS(name, flags) SYS_##name,
+#include "sys.def"
+#undef SYS
+	SYS_COUNT
+};
+
+struct sys_desc {
+	const char *name;
+	unsigned flags; /* enum sys_flags */
+};
+
+extern const struct sys_desc sys_table[SYS_COUNT];
+
+/* sys_by_name - the timed syscall called `name` exactly, or -1. */
+int sys_by_name(const char *name);
+
+#endif
