@@ -1,0 +1,96 @@
+/* keys.h - the profile key table, expanded from keys.def plus one <op>_weight key per op. */
+#ifndef FSMIX_KEYS_H
+#define FSMIX_KEYS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ops.h"
+
+/* Where a key may appear. A section kind has exactly one of these bits. */
+enum key_scope {
+	SC_GLOBAL = 1u << 0, /* top level, outside any section */
+	SC_FS = 1u << 1,     /* [filesystemN] */
+	SC_TG = 1u << 2,    /* [threadgroupN], and the aging [threadgroup] nested in a filesystem */
+	SC_STATS = 1u << 3, /* [stats] nested in a thread group */
+};
+
+enum key_type {
+	KT_U32,         /* decimal integer, stored in setting.v.u */
+	KT_U64,         /* decimal integer, stored in setting.v.u */
+	KT_SIZE,        /* integer with optional B/K/KB/M/MB/G/GB/T/TB suffix (powers of 1024) */
+	KT_BOOL,        /* 0 or 1 */
+	KT_DOUBLE,      /* decimal fraction, stored in setting.v.d */
+	KT_STRING,      /* the rest of the line, trimmed, stored in setting.v.s */
+	KT_SIZE_WEIGHT, /* list item 'size weight' */
+	KT_RANGE,       /* list item 'lo hi' in milliseconds */
+	KT_SYSCALL,     /* list item: a timed syscall name */
+};
+
+enum key_flags {
+	KF_REQUIRED = 1u << 0,   /* the section is invalid without it */
+	KF_DEPRECATED = 1u << 1, /* accepted with a warning, then ignored */
+	KF_EXT = 1u << 2,        /* fsmix extension: --strict-ffsb rejects it */
+	KF_LIST = 1u << 3,       /* repeatable; each occurrence adds an item */
+	KF_WEIGHT = 1u << 4,     /* an <op>_weight key; key_op() tells which op */
+};
+
+enum key_id {
+#define KEY(name, scopes, type, def, lo, hi, flags, help) KEY_##name,
+#include "keys.def"
+#undef KEY
+#define OP(name, flags, help) KEY_##name##_weight,
+#include "ops.def"
+#undef OP
+	KEY_COUNT
+};
+
+#define KEY_FIRST_WEIGHT KEY_read_weight
+
+struct key_desc {
+	const char *name;
+	unsigned scopes;    /* enum key_scope bits */
+	enum key_type type; /* how the value is parsed */
+	const char *def;    /* default as text (parsed like file input), NULL: unset */
+	uint64_t lo, hi;    /* inclusive bounds of numbers, sizes and list weights */
+	unsigned flags;     /* enum key_flags */
+	const char *help;
+};
+
+extern const struct key_desc key_table[KEY_COUNT];
+
+/* key_by_name - key id for `name` (exact, case-sensitive; accepts documented aliases such as
+ * "bufferedio"), or -1. */
+int key_by_name(const char *name);
+
+/* key_op - the op an <op>_weight key weights (KEY_x_weight -> OP_x). */
+static inline enum op_id key_op(enum key_id k)
+{
+	return (enum op_id)(k - KEY_FIRST_WEIGHT);
+}
+
+/* key_weight_of - the <op>_weight key of an op. */
+static inline enum key_id key_weight_of(enum op_id op)
+{
+	return (enum key_id)(KEY_FIRST_WEIGHT + op);
+}
+
+/* key_suggest - the known key closest to `name` by edit distance (case-insensitive), or NULL
+ * when nothing is close enough to be a plausible typo. */
+const char *key_suggest(const char *name);
+
+/* scope_label - how a scope is named to users: "[filesystemN]", "top level", ... */
+const char *scope_label(unsigned scope);
+
+/* key_type_label - short type name for docs: "integer", "size", "0|1", ... */
+const char *key_type_label(enum key_type t);
+
+/* keys_print_reference - `fsmix keys [NAME]`: all keys (name == NULL) or one, as text.
+ * Returns 0, or -1 when `name` is not a key. */
+int keys_print_reference(FILE *out, const char *name);
+
+/* keys_print_markdown - the key reference as Markdown tables (the generated part of
+ * docs/profile.md; a test compares the two). */
+void keys_print_markdown(FILE *out);
+
+#endif

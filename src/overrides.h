@@ -1,0 +1,26 @@
+/* overrides.h - command-line changes to a parsed profile (--time, --location, --threads,
+ * --set, --seed). They go through profile_set(), so they get the same parsing, bounds and
+ * messages as the file; each message names the option as its source. */
+#ifndef FSMIX_OVERRIDES_H
+#define FSMIX_OVERRIDES_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "profile.h"
+
+enum override_kind { OVR_TIME, OVR_LOCATION, OVR_THREADS, OVR_SET, OVR_SEED };
+
+struct override {
+	enum override_kind kind;
+	const char *arg; /* the option's argument as typed */
+	char label[64];  /* "--set threadgroup0.num_threads=4" (shortened), used as src_loc.file */
+};
+
+/* override_init - fill label from kind and arg. */
+void override_init(struct override *o, enum override_kind kind, const char *arg);
+
+/* overrides_apply - apply in command-line order. Returns 0, or -1 after reporting to d. */
+int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag *d);
+
+#endif

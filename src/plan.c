@@ -1,0 +1,394 @@
+/* plan.c - whole-profile validation and the typed plan (see plan.h). */
+#include "plan.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "value.h"
+
+/* Context of one plan_build: the profile, the sink, and the resolved clone source of every
+ * filesystem (-1: none). */
+struct ctx {
+	const struct profile *p;
+	struct diag *d;
+	int *clone_of;
+};
+
+static struct src_loc loc_of(const struct section *s, enum key_id k)
+{
+	if (s->set[k].set)
+		return s->set[k].loc;
+	return s->loc;
+}
+
+/* The effective setting of key k in filesystem i: its own, else its clone source's (following
+ * chains), else the default. Own keys win over cloned ones. */
+static const struct setting *fs_setting(const struct ctx *c, size_t i, enum key_id k)
+{
+	size_t hops = 0;
+	size_t cur = i;
+	while (!c->p->fs[cur]->set[k].set && c->clone_of[cur] >= 0 && hops++ < c->p->n_fs)
+		cur = (size_t)c->clone_of[cur];
+	return &c->p->fs[cur]->set[k];
+}
+
+static int find_fs_by_location(const struct profile *p, const char *loc)
+{
+	for (size_t i = 0; i < p->n_fs; i++) {
+		/* --location replaces a filesystem's location; bindfs and clone in the file still
+		 * name it by the location the file gave. */
+		const char *l = setting_s(p->fs[i], KEY_location);
+		const char *orig = p->fs[i]->file_location;
+		if ((l && strcmp(l, loc) == 0) || (orig && strcmp(orig, loc) == 0))
+			return (int)i;
+	}
+	return -1;
+}
+
+static void list_locations(const struct profile *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n_fs && o < len; i++) {
+		const char *l = setting_s(p->fs[i], KEY_location);
+		o += (size_t)snprintf(buf + o, len - o, "%s'%s'", i ? ", " : "", l ? l : "(none)");
+	}
+	if (!p->n_fs)
+		snprintf(buf, len, "none: the profile has no [filesystem]");
+}
+
+static void check_strict(struct ctx *c, const struct section *s)
+{
+	for (int k = 0; k < KEY_COUNT; k++)
+		if ((key_table[k].flags & KF_EXT) && s->set[k].set)
+			diag_error(c->d, s->set[k].loc, s->name, key_table[k].name,
+			           "fsmix extension, rejected by --strict-ffsb");
+}
+
+/* ---- thread groups ---- */
+
+static void build_stats(struct ctx *c, const struct section *tg, struct plan_group *g)
+{
+	const struct section *st = tg->stats;
+	if (!st)
+		return;
+	g->enable_stats = setting_u(st, KEY_enable_stats);
+	g->enable_range = setting_u(st, KEY_enable_range);
+	const struct setting *ign = setting_get(st, KEY_ignore);
+	for (size_t i = 0; i < ign->n_items; i++)
+		g->ignore_mask |= 1u << ign->items[i].u.sys;
+
+	const struct setting *rs = setting_get(st, KEY_msec_range);
+	if (rs->n_items) {
+		g->ranges = calloc(rs->n_items, sizeof(*g->ranges));
+		if (!g->ranges) {
+			diag_error(c->d, st->loc, st->name, NULL, "out of memory");
+			return;
+		}
+		g->n_ranges = rs->n_items;
+	}
+	for (size_t i = 0; i < rs->n_items; i++) {
+		const struct list_item *a = &rs->items[i];
+		g->ranges[i] = (struct plan_range){a->u.range.lo_ms, a->u.range.hi_ms};
+		for (size_t j = 0; j < i; j++) {
+			const struct list_item *b = &rs->items[j];
+			/* Touching ends are fine: [0,0.01] and [0.01,0.02] share only a boundary.
+			 */
+			if (a->u.range.lo_ms < b->u.range.hi_ms &&
+			    b->u.range.lo_ms < a->u.range.hi_ms)
+				diag_error(c->d, a->loc, st->name, "msec_range",
+				           "%g - %g overlaps %g - %g at line %u", a->u.range.lo_ms,
+				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
+				           b->loc.line);
+		}
+	}
+	if (g->enable_range && !rs->n_items)
+		diag_warn(c->d, loc_of(st, KEY_enable_range), st->name, "enable_range",
+		          "set but there is no msec_range line; no buckets will be counted");
+	if (rs->n_items && !g->enable_range)
+		diag_warn(c->d, rs->loc, st->name, "msec_range",
+		          "ignored because enable_range is not 1");
+	if (!g->enable_stats && (g->enable_range || ign->n_items))
+		diag_warn(c->d, st->loc, st->name, NULL,
+		          "ignored because enable_stats is not 1: no system call is timed");
+}
+
+static void build_group(struct ctx *c, const struct section *tg, struct plan_group *g,
+                        const struct plan_opts *o)
+{
+	g->name = tg->name;
+	g->aging = tg->aging;
+	g->bindfs = -1;
+	if (o->strict_ffsb) {
+		check_strict(c, tg);
+		if (tg->stats)
+			check_strict(c, tg->stats);
+	}
+	if (!tg->set[KEY_num_threads].attempted)
+		diag_error(c->d, tg->loc, tg->name, "num_threads",
+		           "missing: every thread group needs num_threads=N (1..65536)");
+	g->num_threads = (uint32_t)setting_u(tg, KEY_num_threads);
+	for (int op = 0; op < OP_COUNT; op++) {
+		g->weight[op] = (uint32_t)setting_u(tg, key_weight_of((enum op_id)op));
+		g->total_weight += g->weight[op];
+	}
+	g->read_random = setting_u(tg, KEY_read_random);
+	g->read_skip = setting_u(tg, KEY_read_skip);
+	g->write_random = setting_u(tg, KEY_write_random);
+	g->read_size = setting_u(tg, KEY_read_size);
+	g->read_blocksize = setting_u(tg, KEY_read_blocksize);
+	g->read_skipsize = setting_u(tg, KEY_read_skipsize);
+	g->write_size = setting_u(tg, KEY_write_size);
+	g->write_blocksize = setting_u(tg, KEY_write_blocksize);
+	g->op_delay_ms = (uint32_t)setting_u(tg, KEY_op_delay);
+
+	if (g->total_weight == 0)
+		diag_error(c->d, tg->loc, tg->name, NULL,
+		           "no weighted operation: set at least one <op>_weight above 0 "
+		           "(e.g. readall_weight=1; `fsmix keys` lists the operations)");
+	for (int op = 0; op < OP_COUNT; op++) {
+		enum key_id wk = key_weight_of((enum op_id)op);
+		unsigned fl = op_table[op].flags;
+		if (!g->weight[op])
+			continue;
+		if ((fl & OPF_READ) && !g->read_blocksize && !tg->set[KEY_read_blocksize].attempted)
+			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			           "%u needs read_blocksize, which is not set in [%s]",
+			           g->weight[op], tg->name);
+		if ((fl & OPF_WRITE) && !g->write_blocksize &&
+		    !tg->set[KEY_write_blocksize].attempted)
+			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			           "%u needs write_blocksize, which is not set in [%s]",
+			           g->weight[op], tg->name);
+		if (op == OP_read && !g->read_size && !tg->set[KEY_read_size].attempted)
+			diag_error(
+			    c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			    "%u needs read_size (bytes per read op), which is not set in [%s]",
+			    g->weight[op], tg->name);
+		if ((op == OP_write || op == OP_write_fsync || op == OP_append ||
+		     op == OP_append_fsync) &&
+		    !g->write_size && !tg->set[KEY_write_size].attempted)
+			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			           "%u needs write_size (bytes per op), which is not set in [%s]",
+			           g->weight[op], tg->name);
+		if (tg->aging && !(fl & (OPF_CREATES | OPF_DELETES)) && op != OP_append &&
+		    op != OP_append_fsync)
+			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			           "an aging thread group can only create, append and delete");
+	}
+	if (g->read_random && g->read_skip)
+		diag_error(c->d, loc_of(tg, KEY_read_skip), tg->name, "read_skip",
+		           "cannot be combined with read_random (line %u)",
+		           tg->set[KEY_read_random].loc.line);
+
+	const char *bind = setting_s(tg, KEY_bindfs);
+	if (bind) {
+		g->bindfs = find_fs_by_location(c->p, bind);
+		if (g->bindfs < 0) {
+			char locs[512];
+			list_locations(c->p, locs, sizeof(locs));
+			diag_error(c->d, tg->set[KEY_bindfs].loc, tg->name, "bindfs",
+			           "no [filesystem] has location '%s' (locations: %s)", bind, locs);
+		}
+	}
+	build_stats(c, tg, g);
+}
+
+/* ---- filesystems ---- */
+
+static void resolve_clones(struct ctx *c)
+{
+	const struct profile *p = c->p;
+	for (size_t i = 0; i < p->n_fs; i++) {
+		const char *src = setting_s(p->fs[i], KEY_clone);
+		c->clone_of[i] = -1;
+		if (!src)
+			continue;
+		int j = find_fs_by_location(p, src);
+		if (j < 0) {
+			char locs[512];
+			list_locations(p, locs, sizeof(locs));
+			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
+			           "no [filesystem] has location '%s' (locations: %s)", src, locs);
+		} else if ((size_t)j == i) {
+			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
+			           "a filesystem cannot clone itself");
+		} else {
+			c->clone_of[i] = j;
+		}
+	}
+	/* Reject cycles (a clones b clones a): walk each chain at most n_fs steps. */
+	for (size_t i = 0; i < p->n_fs; i++) {
+		int cur = c->clone_of[i];
+		size_t steps = 0;
+		while (cur >= 0 && steps <= p->n_fs) {
+			cur = c->clone_of[cur];
+			steps++;
+		}
+		if (cur >= 0) {
+			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
+			           "clone chain loops back to itself");
+			c->clone_of[i] = -1;
+		}
+	}
+}
+
+static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct plan_opts *o)
+{
+	const struct section *s = c->p->fs[i];
+#define FSU(k) (fs_setting(c, i, (k))->v.u)
+#define FSD(k) (fs_setting(c, i, (k))->v.d)
+	f->index = (unsigned)i;
+	f->name = s->name;
+	f->location = setting_s(s, KEY_location);
+	if (o->strict_ffsb)
+		check_strict(c, s);
+	if (!f->location && !s->set[KEY_location].attempted)
+		diag_error(c->d, s->loc, s->name, "location",
+		           "missing: every filesystem needs location=DIR (an existing directory)");
+	f->num_files = (uint32_t)FSU(KEY_num_files);
+	f->num_dirs = (uint32_t)FSU(KEY_num_dirs);
+	f->reuse = FSU(KEY_reuse);
+	f->agefs = FSU(KEY_agefs);
+	f->min_filesize = FSU(KEY_min_filesize);
+	f->max_filesize = FSU(KEY_max_filesize);
+	f->create_blocksize = FSU(KEY_create_blocksize);
+	f->age_blocksize = FSU(KEY_age_blocksize);
+	f->desired_util = FSD(KEY_desired_util);
+	f->init_util = FSD(KEY_init_util);
+	f->init_size = FSU(KEY_init_size);
+
+	const struct setting *sw = fs_setting(c, i, KEY_size_weight);
+	if (sw->n_items) {
+		f->sizes = calloc(sw->n_items, sizeof(*f->sizes));
+		if (!f->sizes) {
+			diag_error(c->d, s->loc, s->name, NULL, "out of memory");
+			return;
+		}
+		f->n_sizes = sw->n_items;
+		for (size_t k = 0; k < sw->n_items; k++) {
+			f->sizes[k].size = sw->items[k].u.sw.size;
+			f->sizes[k].weight = sw->items[k].u.sw.weight;
+			f->size_weight_total += sw->items[k].u.sw.weight;
+		}
+	}
+	const struct setting *mn = fs_setting(c, i, KEY_min_filesize);
+	const struct setting *mx = fs_setting(c, i, KEY_max_filesize);
+	if (f->n_sizes && (mn->set || mx->set))
+		diag_warn(c->d, mn->set ? mn->loc : mx->loc, s->name,
+		          mn->set ? "min_filesize" : "max_filesize",
+		          "ignored: size_weight (line %u) sets the file sizes", sw->loc.line);
+	else if (f->min_filesize > f->max_filesize)
+		diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
+		           "%" PRIu64 " is larger than max_filesize %" PRIu64 " (%s)",
+		           f->min_filesize, f->max_filesize,
+		           mx->set ? "set there" : "its default; set max_filesize");
+
+	if (f->agefs && !s->age)
+		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
+		           "1 needs an aging [threadgroup] ... [end] nested in this filesystem");
+	if (f->agefs && f->desired_util <= 0)
+		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
+		           "1 needs desired_util (the used fraction to age to, e.g. 0.5)");
+	if (!f->agefs && s->age)
+		diag_error(
+		    c->d, s->age->loc, s->name, NULL,
+		    "[threadgroup] nested in [%s] is only used for aging, and agefs is not 1: "
+		    "is an [end] missing before line %u?",
+		    s->name, s->age->loc.line);
+	if (f->num_files && (f->init_size || f->init_util > 0))
+		diag_warn(c->d, s->loc, s->name, NULL,
+		          "init_size and init_util are ignored because num_files is set");
+}
+
+int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts *o, struct diag *d)
+{
+	static const struct plan_opts no_opts;
+	size_t errors_before = d->errors;
+	struct ctx c = {.p = p, .d = d};
+
+	if (!o)
+		o = &no_opts;
+	memset(pl, 0, sizeof(*pl));
+	const struct section *g = &p->global;
+	if (o->strict_ffsb)
+		check_strict(&c, g);
+	pl->time_s = (uint32_t)setting_u(g, KEY_time);
+	pl->directio = setting_u(g, KEY_directio);
+	pl->alignio = setting_u(g, KEY_alignio) || pl->directio;
+	pl->bufferio = setting_u(g, KEY_bufferio);
+	pl->verbose = setting_u(g, KEY_verbose);
+	pl->callout = setting_s(g, KEY_callout);
+	pl->seed_given = g->set[KEY_seed].set;
+	pl->seed = setting_u(g, KEY_seed);
+
+	if (p->any_content && !p->n_fs)
+		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "no [filesystem] section: fsmix needs at least one, with location=DIR");
+	if (p->any_content && !p->n_tg && pl->time_s > 0)
+		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "no [threadgroup] section: nothing would run for time=%u",
+		           (unsigned)pl->time_s);
+	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg)
+		diag_warn(d, ((struct src_loc){p->file, 0}), NULL, "time",
+		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
+		          "or pass --time N to run");
+
+	c.clone_of = calloc(p->n_fs + 1, sizeof(int));
+	pl->fs = calloc(p->n_fs + 1, sizeof(*pl->fs));
+	pl->groups = calloc(p->n_tg + 1, sizeof(*pl->groups));
+	if (!c.clone_of || !pl->fs || !pl->groups) {
+		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL, "out of memory");
+		free(c.clone_of);
+		plan_free(pl);
+		return -1;
+	}
+	pl->n_fs = p->n_fs;
+	pl->n_groups = p->n_tg;
+	resolve_clones(&c);
+	for (size_t i = 0; i < p->n_fs; i++) {
+		build_fs(&c, i, &pl->fs[i], o);
+		const struct section *age = p->fs[i]->age;
+		if (age && pl->fs[i].agefs) {
+			pl->fs[i].age = calloc(1, sizeof(*pl->fs[i].age));
+			if (!pl->fs[i].age) {
+				diag_error(d, age->loc, age->name, NULL, "out of memory");
+				continue;
+			}
+			build_group(&c, age, pl->fs[i].age, o);
+			pl->fs[i].age->index = (unsigned)i;
+		}
+	}
+	for (size_t i = 0; i < p->n_tg; i++) {
+		build_group(&c, p->tg[i], &pl->groups[i], o);
+		pl->groups[i].index = (unsigned)i;
+		pl->total_threads += pl->groups[i].num_threads;
+	}
+	if (pl->total_threads > 65536)
+		diag_error(d, ((struct src_loc){p->file, 0}), NULL, "num_threads",
+		           "%" PRIu64 " threads in all groups; the limit is 65536",
+		           pl->total_threads);
+	free(c.clone_of);
+	if (d->errors > errors_before) {
+		plan_free(pl);
+		return -1;
+	}
+	return 0;
+}
+
+void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; pl->fs && i < pl->n_fs; i++) {
+		free(pl->fs[i].sizes);
+		if (pl->fs[i].age)
+			free(pl->fs[i].age->ranges);
+		free(pl->fs[i].age);
+	}
+	for (size_t i = 0; pl->groups && i < pl->n_groups; i++)
+		free(pl->groups[i].ranges);
+	free(pl->fs);
+	free(pl->groups);
+	memset(pl, 0, sizeof(*pl));
+}

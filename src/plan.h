@@ -1,0 +1,86 @@
+/* plan.h - the validated, typed and read-only description of a run, built from a profile
+ * (after command-line overrides). Every cross-key rule lives in plan_build(); once built, the
+ * plan is shared by all workers and never written again. Re-running with other thread counts
+ * (sweeps) means building another plan from the same profile.
+ */
+#ifndef FSMIX_PLAN_H
+#define FSMIX_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "ops.h"
+#include "profile.h"
+
+struct plan_size_weight {
+	uint64_t size;   /* bytes */
+	uint64_t weight; /* > 0 */
+};
+
+struct plan_range {
+	double lo_ms, hi_ms; /* lo < hi; ranges of a group never overlap */
+};
+
+struct plan_group {
+	unsigned index;   /* threadgroupN; aging groups: index of their filesystem */
+	const char *name; /* "threadgroup0" or "filesystem0.threadgroup" (borrowed from profile) */
+	bool aging;
+	uint32_t num_threads;
+	uint32_t weight[OP_COUNT];
+	uint64_t total_weight; /* > 0 */
+	bool read_random, read_skip, write_random;
+	uint64_t read_size, read_blocksize, read_skipsize; /* bytes */
+	uint64_t write_size, write_blocksize;              /* bytes */
+	uint32_t op_delay_ms;
+	int bindfs; /* index into plan.fs, -1: every op picks a filesystem at random */
+	/* [stats] */
+	bool enable_stats, enable_range;
+	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */
+	struct plan_range *ranges;
+	size_t n_ranges;
+};
+
+struct plan_fs {
+	unsigned index;
+	const char *name;     /* "filesystem0" (borrowed) */
+	const char *location; /* borrowed from the profile or the command line */
+	uint32_t num_files, num_dirs;
+	bool reuse, agefs;
+	uint64_t min_filesize, max_filesize; /* bytes; used when n_sizes == 0 */
+	struct plan_size_weight *sizes;      /* in file order */
+	size_t n_sizes;
+	uint64_t size_weight_total;
+	uint64_t create_blocksize, age_blocksize;
+	double desired_util, init_util; /* fractions 0..1 */
+	uint64_t init_size;             /* bytes */
+	struct plan_group *age;         /* the aging group when agefs=1, else NULL */
+};
+
+struct plan {
+	uint32_t time_s;
+	bool directio, alignio, bufferio, verbose;
+	const char *callout; /* borrowed, NULL if none */
+	bool seed_given;
+	uint64_t seed;
+	struct plan_fs *fs;
+	size_t n_fs;
+	struct plan_group
+	    *groups; /* the [threadgroupN] sections in order (aging groups are in fs) */
+	size_t n_groups;
+	uint64_t total_threads;
+};
+
+struct plan_opts {
+	bool strict_ffsb; /* reject fsmix extensions */
+};
+
+/* plan_build - validate the profile as a whole and build the plan. Every problem goes to d.
+ * Returns 0 when d received no error, -1 otherwise (then pl holds nothing to free). The plan
+ * borrows strings from the profile, which must outlive it. */
+int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts *o, struct diag *d);
+
+void plan_free(struct plan *pl);
+
+#endif

@@ -1,0 +1,110 @@
+/* profile.h - what the user wrote, where, and how it was resolved: the parsed profile.
+ *
+ * A profile is a tree of sections (top level, [filesystemN] with an optional aging
+ * [threadgroup], [threadgroupN] with an optional [stats]). Every section holds one `setting`
+ * per key of the key table (keys.def), each remembering its source location, so that
+ * `fsmix check` can say where every value came from and messages can cite both lines of a
+ * conflict. The profile is owned by the parser and the command line; workers never see it
+ * (plan.h turns it into the typed, read-only plan they use).
+ */
+#ifndef FSMIX_PROFILE_H
+#define FSMIX_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "keys.h"
+
+struct list_item {
+	struct src_loc loc;
+	union {
+		struct {
+			uint64_t size;   /* bytes */
+			uint64_t weight; /* > 0 */
+		} sw;                    /* size_weight */
+		struct {
+			double lo_ms, hi_ms;
+		} range; /* msec_range */
+		int sys; /* ignore: enum sys_id */
+	} u;
+};
+
+struct setting {
+	bool set;           /* given in the file or on the command line (else the default) */
+	bool attempted;     /* given, valid or not: "missing" errors are not repeated for it */
+	struct src_loc loc; /* where it was set (or, for a default, file NULL line 0) */
+	union {
+		uint64_t u; /* KT_U32, KT_U64, KT_SIZE, KT_BOOL */
+		double d;   /* KT_DOUBLE */
+		char *s;    /* KT_STRING (owned; NULL when unset) */
+	} v;
+	struct list_item *items; /* KF_LIST keys (owned) */
+	size_t n_items;
+	bool items_from_cli; /* a --set replaced the file's items; later --set items append */
+};
+
+enum section_kind { SEC_GLOBAL, SEC_FS, SEC_TG, SEC_STATS };
+
+struct section {
+	enum section_kind kind;
+	unsigned ordinal;   /* filesystemN / threadgroupN numbering: order of appearance */
+	long header_number; /* the N written in the header, -1 if none */
+	bool aging;         /* a [threadgroup] nested in a [filesystem] */
+	struct src_loc loc; /* header line (top level: the file) */
+	uint32_t end_line;  /* line of the closing [end], 0 if closed implicitly */
+	char name[48];      /* "filesystem0", "threadgroup1", "filesystem0.threadgroup", ... */
+	struct section *parent;
+	struct section *age;   /* SEC_FS: the nested aging thread group, or NULL */
+	struct section *stats; /* SEC_TG: the nested [stats], or NULL */
+	char *file_location;   /* SEC_FS: the file's location after --location replaced it */
+	struct setting set[KEY_COUNT];
+};
+
+struct profile {
+	char *file; /* display name of the profile file (owned); src_loc.file points here */
+	struct section global;
+	struct section **fs;
+	size_t n_fs;
+	struct section **tg;
+	size_t n_tg;
+	bool any_content; /* at least one key or section line */
+};
+
+/* profile_parse_buffer - parse `len` bytes named `file` (for messages) into p (zeroed by it).
+ * Every problem goes to d; returns 0 when d holds no error, -1 otherwise (p is still valid and
+ * must be freed). Touches nothing on disk. */
+int profile_parse_buffer(struct profile *p, const char *file, const char *buf, size_t len,
+                         struct diag *d);
+
+/* profile_parse_file - read `path` (at most 16 MiB) and parse it; unreadable files are reported
+ * in d. Returns 0 or -1 like profile_parse_buffer. */
+int profile_parse_file(struct profile *p, const char *path, struct diag *d);
+
+void profile_free(struct profile *p);
+
+/* profile_set - set `key` of section `sec` from text, as the file or the command line does:
+ * type parsing, bounds, scope and deprecation checks, duplicate warnings (from_cli: none; list
+ * keys then replace the file's items). Returns 0, or -1 after reporting to d. */
+int profile_set(struct profile *p, struct section *sec, const char *key, const char *value,
+                bool had_equals, struct src_loc loc, bool from_cli, struct diag *d);
+
+/* profile_stats_section - the [stats] of a thread group, created empty if it has none. */
+struct section *profile_stats_section(struct section *tg);
+
+/* setting_get - the effective setting of key k in sec: its own if set, else the default. */
+const struct setting *setting_get(const struct section *sec, enum key_id k);
+
+/* setting_u / setting_d / setting_s - typed shortcuts for setting_get. */
+uint64_t setting_u(const struct section *sec, enum key_id k);
+double setting_d(const struct section *sec, enum key_id k);
+const char *setting_s(const struct section *sec, enum key_id k);
+
+/* setting_format - the value as text for `fsmix check` ("64KB" sizes keep their bytes too). */
+void setting_format(const struct section *sec, enum key_id k, char *buf, size_t len);
+
+/* section_scope - the key scope bit of a section kind. */
+unsigned section_scope(const struct section *sec);
+
+#endif
