@@ -1,0 +1,209 @@
+/* stats.c - the cold half of the statistics: init, merge, moments, percentiles, range tables. */
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lat_init(struct lat_stats *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->min_ns = UINT64_MAX;
+}
+
+void lat_merge(struct lat_stats *dst, const struct lat_stats *src)
+{
+	dst->n += src->n;
+	dst->sum_ns += src->sum_ns;
+	dst->sum_sq_ns += src->sum_sq_ns;
+	dst->min_ns = src->min_ns < dst->min_ns ? src->min_ns : dst->min_ns;
+	dst->max_ns = src->max_ns > dst->max_ns ? src->max_ns : dst->max_ns;
+	hist_merge(&dst->h, &src->h);
+}
+
+uint64_t lat_min_ns(const struct lat_stats *l)
+{
+	return l->n ? l->min_ns : 0;
+}
+
+double lat_mean_ns(const struct lat_stats *l)
+{
+	return l->n ? (double)l->sum_ns / (double)l->n : 0.0;
+}
+
+double lat_stddev_ns(const struct lat_stats *l)
+{
+	if (l->n < 2)
+		return 0.0;
+	/* var = Q/n - (S/n)^2 cancels badly when the spread is small next to the mean. Split both
+	 * quotients into integer and remainder parts, S = a n + b and Q = c n + d, so that
+	 *   var = (c - a^2) + (d - 2ab)/n - (b/n)^2
+	 * where c - a^2 is an exact integer (>= 0, since Q/n >= (S/n)^2 and the other terms lie in
+	 * (-1, 1)) and the rest is at most about twice the mean: no large terms cancel. a*b < S
+	 * fits 64 bits, so it is exact in long double. */
+	uint64_t n = l->n;
+	uint64_t a = l->sum_ns / n, b = l->sum_ns % n;
+	stats_u128 c = l->sum_sq_ns / n, d = l->sum_sq_ns % n;
+	stats_u128 a2 = (stats_u128)a * a;
+	long double base = c >= a2 ? (long double)(c - a2) : -(long double)(a2 - c);
+	long double frac = ((long double)d - 2.0L * (long double)(a * b)) / (long double)n;
+	long double bn = (long double)b / (long double)n;
+	long double var = base + frac - bn * bn;
+	return var > 0 ? (double)sqrtl(var) : 0.0;
+}
+
+uint64_t lat_percentile_ns(const struct lat_stats *l, double p)
+{
+	if (l->n == 0)
+		return 0;
+	uint64_t rank = hist_rank(l->n, p);
+	if (rank <= 1)
+		return l->min_ns; /* the smallest sample is known exactly */
+	if (rank >= l->n)
+		return l->max_ns; /* so is the largest */
+	uint64_t v = hist_bucket_mid(hist_bucket_of_rank(&l->h, rank));
+	if (v < l->min_ns)
+		v = l->min_ns;
+	if (v > l->max_ns)
+		v = l->max_ns;
+	return v;
+}
+
+/* ms_to_ns - milliseconds to ns, rounded to nearest: 1.001 * 1e6 is 1000999.9999999999 in binary
+ * floating point and must become 1001000, not 1000999. Returns -EINVAL for negative, NaN or >= 2^64
+ * ns. */
+static int ms_to_ns(double ms, uint64_t *ns)
+{
+	double x = ms * 1e6;
+	if (!(ms >= 0.0) || !(x < 18446744073709551616.0))
+		return -EINVAL;
+	*ns = (uint64_t)floor(x + 0.5);
+	return 0;
+}
+
+static int range_cmp(const void *pa, const void *pb)
+{
+	const struct range_ns *a = pa, *b = pb;
+	if (a->lo_ns != b->lo_ns)
+		return a->lo_ns < b->lo_ns ? -1 : 1;
+	if (a->hi_ns != b->hi_ns)
+		return a->hi_ns < b->hi_ns ? -1 : 1;
+	return 0;
+}
+
+int range_table_new(struct range_table **out, const double *lo_hi_ms, uint32_t n)
+{
+	*out = NULL;
+	struct range_table *t = malloc(sizeof(*t) + (size_t)n * sizeof(t->r[0]));
+	if (!t)
+		return -ENOMEM;
+	t->n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		struct range_ns *r = &t->r[i];
+		if (ms_to_ns(lo_hi_ms[2 * i], &r->lo_ns) ||
+		    ms_to_ns(lo_hi_ms[2 * i + 1], &r->hi_ns) || r->lo_ns > r->hi_ns) {
+			free(t);
+			return -EINVAL;
+		}
+		r->decl = i;
+	}
+	qsort(t->r, n, sizeof(t->r[0]), range_cmp);
+	for (uint32_t i = 1; i < n; i++) {
+		if (t->r[i - 1].hi_ns > t->r[i].lo_ns) { /* overlap; touching is fine */
+			free(t);
+			return -EINVAL;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
+void range_table_free(struct range_table *t)
+{
+	free(t);
+}
+
+/* same_ranges - true when a and b count the same msec_ranges (same table or equal bounds). */
+static int same_ranges(const struct range_table *a, const struct range_table *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->n != b->n)
+		return 0;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (a->r[i].lo_ns != b->r[i].lo_ns || a->r[i].hi_ns != b->r[i].hi_ns ||
+		    a->r[i].decl != b->r[i].decl)
+			return 0;
+	return 1;
+}
+
+/* reset_fields - empty every counter and series; range_counts must be allocated or NULL. */
+static void reset_fields(struct thread_stats *st)
+{
+	memset(st->ops, 0, sizeof(st->ops));
+	memset(st->trans, 0, sizeof(st->trans));
+	memset(st->bytes_read, 0, sizeof(st->bytes_read));
+	memset(st->bytes_written, 0, sizeof(st->bytes_written));
+	memset(st->errors, 0, sizeof(st->errors));
+	for (int i = 0; i < OP_COUNT; i++)
+		lat_init(&st->op_lat[i]);
+	for (int i = 0; i < SYS_COUNT; i++)
+		lat_init(&st->sys_lat[i]);
+	if (st->range_counts)
+		memset(st->range_counts, 0,
+		       (size_t)SYS_COUNT * st->range_cols * sizeof(st->range_counts[0]));
+}
+
+int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
+{
+	st->ranges = NULL;
+	st->range_cols = 0;
+	st->range_counts = NULL;
+	if (ranges) {
+		st->range_counts = calloc((size_t)SYS_COUNT * (ranges->n + 1u), sizeof(uint64_t));
+		if (!st->range_counts) {
+			reset_fields(st);
+			return -ENOMEM;
+		}
+		st->ranges = ranges;
+		st->range_cols = ranges->n + 1u;
+	}
+	reset_fields(st);
+	return 0;
+}
+
+void thread_stats_free(struct thread_stats *st)
+{
+	free(st->range_counts);
+	st->range_counts = NULL;
+	st->ranges = NULL;
+	st->range_cols = 0;
+}
+
+void thread_stats_reset(struct thread_stats *st)
+{
+	reset_fields(st);
+}
+
+int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
+{
+	if (!same_ranges(dst->ranges, src->ranges) || dst->range_cols != src->range_cols)
+		return -EINVAL;
+	for (int i = 0; i < OP_COUNT; i++) {
+		dst->ops[i] += src->ops[i];
+		dst->trans[i] += src->trans[i];
+		dst->bytes_read[i] += src->bytes_read[i];
+		dst->bytes_written[i] += src->bytes_written[i];
+		dst->errors[i] += src->errors[i];
+		lat_merge(&dst->op_lat[i], &src->op_lat[i]);
+	}
+	for (int i = 0; i < SYS_COUNT; i++)
+		lat_merge(&dst->sys_lat[i], &src->sys_lat[i]);
+	if (dst->range_counts) {
+		size_t cells = (size_t)SYS_COUNT * dst->range_cols;
+		for (size_t i = 0; i < cells; i++)
+			dst->range_counts[i] += src->range_counts[i];
+	}
+	return 0;
+}
