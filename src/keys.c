@@ -119,7 +119,7 @@ const char *key_type_label(enum key_type t)
 	case KT_SIZE:
 		return "size";
 	case KT_BOOL:
-		return "0|1";
+		return "0 or 1";
 	case KT_DOUBLE:
 		return "number";
 	case KT_STRING:
@@ -219,6 +219,17 @@ int keys_print_reference(FILE *out, const char *name)
 void keys_print_markdown(FILE *out)
 {
 	static const unsigned scopes[] = {SC_GLOBAL, SC_FS, SC_TG, SC_STATS};
+	fprintf(out, "| operation | weight key | needs | what it does |\n|---|---|---|---|\n");
+	for (int op = 0; op < OP_COUNT; op++) {
+		unsigned f = op_table[op].flags;
+		fprintf(out, "| `%s` | `%s` | %s | %s |\n", op_table[op].name,
+		        key_table[key_weight_of((enum op_id)op)].name,
+		        (f & OPF_READ)    ? "read_blocksize"
+		        : (f & OPF_WRITE) ? "write_blocksize"
+		                          : "-",
+		        op_table[op].help);
+	}
+	fprintf(out, "\n");
 	for (size_t s = 0; s < ARRAY_SIZE(scopes); s++) {
 		fprintf(out, "%s### Keys of %s\n\n", s ? "\n" : "", scope_label(scopes[s]));
 		fprintf(out, "| key | type | default | range | notes | meaning |\n");

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tests/dev.sh - set up a Debian 12 machine for fsmix, build it, and run it or its tests.
+#
+#   bash tests/dev.sh demo   install what is missing, build, run profiles/default.ffsb on a
+#                            fresh temporary directory and print its report
+#   bash tests/dev.sh test   install what is missing, build, run the whole test suite: the
+#                            normal build, ASan+UBSan, ThreadSanitizer, and the parser fuzzer
+#
+# Needs root for apt-get (only when something is missing). Build trees go to build/,
+# build-asan/ and build-tsan/ beside this checkout's CMakeLists.txt.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev
+	  gnuplot-nox strace e2fsprogs util-linux python3)
+
+setup() {
+	local missing=()
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "dev.sh: installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+}
+
+# build DIR [cmake args...]
+build() {
+	local dir=$1
+	shift
+	cmake -S "$top" -B "$top/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+	cmake --build "$top/$dir" -j"$(nproc)"
+}
+
+demo() {
+	setup
+	build build
+	local dir
+	dir=$(mktemp -d /tmp/fsmix-demo.XXXXXX)
+	echo "dev.sh: running profiles/default.ffsb in $dir"
+	"$top/build/src/fsmix" run "$top/profiles/default.ffsb" --location "$dir"
+}
+
+# ctest_in DIR LABEL: run the suite of one build tree; failures are collected, not fatal yet.
+failed=()
+ctest_in() {
+	local dir=$1 label=$2
+	echo "=== tests: $label ($dir)"
+	if ! ctest --test-dir "$top/$dir" --output-on-failure -j2 --timeout 900; then
+		failed+=("$label")
+	fi
+}
+
+test_all() {
+	setup
+	local t0=$SECONDS
+	build build
+	ctest_in build "default build"
+	build build-asan -DFSMIX_SANITIZE="address;undefined"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan"
+	build build-tsan -DFSMIX_SANITIZE=thread
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer"
+	echo "=== fuzzing the profile parser for ${FSMIX_FUZZ_SECONDS:-60} s"
+	if ! bash "$top/tests/fuzz/run_fuzzer.sh" "${FSMIX_FUZZ_SECONDS:-60}"; then
+		failed+=("fuzzer")
+	fi
+	echo "=== dev.sh test took $((SECONDS - t0)) s"
+	if [ ${#failed[@]} -gt 0 ]; then
+		echo "FAILED: ${failed[*]}"
+		exit 1
+	fi
+	echo "all test suites passed"
+}
+
+case "${1:-}" in
+demo) demo ;;
+test) test_all ;;
+setup) setup ;;
+*)
+	echo "usage: bash tests/dev.sh demo|test|setup" >&2
+	exit 2
+	;;
+esac

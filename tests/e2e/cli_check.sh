@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Command line and `fsmix check`: the 2010 profile is understood as the seed describes it,
+# every shipped profile and example validates, and CLI mistakes exit 2 with a clear message.
+set -u
+src=${FSMIX_SOURCE_DIR:?} bin=${FSMIX_BIN:?}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS DESCRIPTION STDERR-SUBSTRING -- command...
+expect() {
+	local want=$1 what=$2 text=$3
+	shift 4
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$what: exit $got, expected $want"; sed 's/^/     /' "$tmp/err" | head -5; return
+	fi
+	if [ -n "$text" ] && ! grep -qF -- "$text" "$tmp/err" "$tmp/out"; then
+		bad "$what: output lacks '$text'"; sed 's/^/     /' "$tmp/err" | head -5; return
+	fi
+	ok "$what"
+}
+
+# The 2010 ext4 barrier profile, verbatim from the seed.
+"$bin" check --json "$src/profiles/ext4-barrier-2010.ffsb" >"$tmp/2010.json" 2>/dev/null
+if python3 - "$tmp/2010.json" <<'PY'; then ok "2010 profile: 100000 files, 1000 dirs, 64 threads, 11 size weights, 19 msec ranges"; else bad "2010 profile summary"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+fs, tg = s["filesystems"][0], s["threadgroups"][0]
+assert d["valid"] is True, d["messages"]
+assert s["time"] == 300
+assert (fs["num_files"], fs["num_dirs"], fs["size_weights"]) == (100000, 1000, 11), fs
+assert (tg["num_threads"], tg["msec_ranges"], tg["total_weight"]) == (64, 19, 14), tg
+k = d["threadgroups"][0]["keys"]
+assert k["readall_weight"]["value"] == 4 and k["read_blocksize"]["value"] == 524288
+assert d["threadgroups"][0]["stats"]["keys"]["msec_range"]["value"][0]["hi_ms"] == 0.01
+PY
+"$bin" check "$src/profiles/ext4-barrier-2010.ffsb" >"$tmp/2010.txt" 2>&1
+grep -q "threadgroup0: 64 threads, 10 weighted ops, 19 msec ranges" "$tmp/2010.txt" &&
+	grep -q "num_files            = 100000 .*ext4-barrier-2010.ffsb:7" "$tmp/2010.txt" &&
+	ok "check text shows values with their lines" || bad "check text output"
+
+for f in "$src"/profiles/*.ffsb "$src"/examples/*.ffsb; do
+	[ -e "$f" ] || continue
+	expect 0 "check $(basename "$f")" "" -- "$bin" check "$f"
+done
+
+expect 0 "--help" "usage: fsmix run PROFILE" -- "$bin" --help
+expect 0 "--version" "fsmix " -- "$bin" --version
+expect 2 "no arguments" "usage:" -- "$bin"
+expect 2 "unknown option" "unknown option '--bogus'" -- "$bin" check --bogus "$src/profiles/default.ffsb"
+expect 2 "option without value" "option '--time' needs a value" -- "$bin" check "$src/profiles/default.ffsb" --time
+expect 2 "missing profile file" "cannot open: No such file or directory" -- "$bin" check "$tmp/nope.ffsb"
+expect 2 "directory as profile" "is a directory, not a profile" -- "$bin" check "$tmp"
+expect 2 "two profiles" "unexpected argument" -- "$bin" check "$src/profiles/default.ffsb" "$src/profiles/default.ffsb"
+expect 2 "bad --time" "--time abc: error: [global] time: 'abc' is not a whole number" -- "$bin" check "$src/profiles/default.ffsb" --time abc
+expect 2 "bad --threads group" "no thread group '7'" -- "$bin" check "$src/profiles/default.ffsb" --threads 7=4
+expect 2 "bad --set key" "did you mean 'num_files'" -- "$bin" check "$src/profiles/default.ffsb" --set filesystem0.numfiles=3
+expect 2 "bad --set section" "no section 'filesystem9'" -- "$bin" check "$src/profiles/default.ffsb" --set filesystem9.num_files=3
+expect 0 "--set shows its origin" "--set filesystem0.num_files=7" -- "$bin" check "$src/profiles/default.ffsb" --set filesystem0.num_files=7
+expect 2 "--strict-ffsb rejects seed" "fsmix extension, rejected by --strict-ffsb" -- "$bin" check "$src/profiles/default.ffsb" --seed 5 --strict-ffsb
+expect 2 "--json only for check" "--json is an option of 'check' only" -- "$bin" run "$src/profiles/default.ffsb" --json
+expect 0 "keys" "num_threads" -- "$bin" keys
+expect 0 "keys KEY" "worker threads in this group" -- "$bin" keys num_threads
+expect 2 "keys unknown" "did you mean 'num_threads'" -- "$bin" keys num_thread
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
