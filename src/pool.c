@@ -1,0 +1,260 @@
+/* pool.c - the shared, lock-free file pool (see pool.h for the design and the contracts). */
+#include "pool.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* State word values. Readers count up from ST_IDLE, so "exists and n readers" is ST_IDLE + n;
+ * ST_READ_MAX caps n far below the exclusive states (4 billion concurrent readers never happen,
+ * the cap only keeps the encoding unambiguous). */
+#define ST_UNUSED   0u          /* zero page: never used, or a hole not yet on the free stack */
+#define ST_FREE     1u          /* on the free stack */
+#define ST_IDLE     2u          /* exists, no holder */
+#define ST_READ_MAX 0xffff0000u /* ST_IDLE + readers stays below this */
+#define ST_WRITE    0xfffffffeu /* held exclusively by a writer or deleter */
+#define ST_NEW      0xffffffffu /* reserved by a creator, invisible to pickers */
+
+/* CAS attempts on one slot when only other readers are changing its count. */
+#define READ_CAS_SPINS 16
+
+static inline int st_exists(uint32_t v)
+{
+	return v >= ST_IDLE && v != ST_NEW;
+}
+
+int pool_init(struct pool *p, uint32_t capacity)
+{
+	memset(p, 0, sizeof(*p));
+	atomic_init(&p->free_head, (uint64_t)POOL_NONE);
+	atomic_init(&p->high_water, 0);
+	atomic_init(&p->live, 0);
+	if (capacity == 0 || capacity > POOL_MAX_CAPACITY)
+		return -EINVAL;
+	size_t bytes = (size_t)capacity * sizeof(struct pool_slot);
+	/* MAP_NORESERVE: no swap is reserved for the whole array; pages are zero-filled on first
+	 * touch, and zero is ST_UNUSED, so no initialisation pass is needed. */
+	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	p->slots = m;
+	p->capacity = capacity;
+	p->map_bytes = bytes;
+	return 0;
+}
+
+void pool_destroy(struct pool *p)
+{
+	if (p->slots)
+		(void)munmap(p->slots, p->map_bytes);
+	p->slots = NULL;
+	p->capacity = 0;
+	p->map_bytes = 0;
+}
+
+/* Raise high_water to at least `hw` (several setup threads may race here). */
+static void raise_high_water(struct pool *p, uint32_t hw)
+{
+	uint32_t cur = atomic_load_explicit(&p->high_water, memory_order_relaxed);
+	while (cur < hw &&
+	       !atomic_compare_exchange_weak_explicit(&p->high_water, &cur, hw,
+	                                              memory_order_release, memory_order_relaxed))
+		;
+}
+
+int pool_add_initial(struct pool *p, uint32_t id, uint32_t dir, uint64_t size)
+{
+	if (id >= p->capacity)
+		return -ERANGE;
+	struct pool_slot *s = &p->slots[id];
+	uint32_t expect = ST_UNUSED;
+	/* Claim the slot first so two adds of the same id cannot both succeed. */
+	if (!atomic_compare_exchange_strong_explicit(&s->state, &expect, ST_NEW,
+	                                             memory_order_acquire, memory_order_relaxed))
+		return -EEXIST;
+	atomic_store_explicit(&s->dir, dir, memory_order_relaxed);
+	atomic_store_explicit(&s->size, size, memory_order_relaxed);
+	atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->state, ST_IDLE, memory_order_release);
+	raise_high_water(p, id + 1);
+	return 0;
+}
+
+/* Treiber push: link `id` above the current top and swing the head, bumping the tag. The slot's
+ * dir word holds the link; it is atomic because a concurrent pop may read the link of a slot
+ * that another thread has just popped and is reusing (that pop's CAS then fails on the tag). */
+static void free_push(struct pool *p, uint32_t id)
+{
+	uint64_t h = atomic_load_explicit(&p->free_head, memory_order_relaxed);
+	uint64_t nh;
+	do {
+		atomic_store_explicit(&p->slots[id].dir, (uint32_t)h, memory_order_relaxed);
+		nh = (((h >> 32) + 1) << 32) | id;
+	} while (!atomic_compare_exchange_weak_explicit(&p->free_head, &h, nh, memory_order_release,
+	                                                memory_order_relaxed));
+}
+
+/* Treiber pop: returns the top id or POOL_NONE. Acquire pairs with the pusher's release, so the
+ * link read below and the slot's state are those the pusher left. */
+static uint32_t free_pop(struct pool *p)
+{
+	uint64_t h = atomic_load_explicit(&p->free_head, memory_order_acquire);
+	for (;;) {
+		uint32_t top = (uint32_t)h;
+		if (top == POOL_NONE)
+			return POOL_NONE;
+		uint32_t next = atomic_load_explicit(&p->slots[top].dir, memory_order_relaxed);
+		uint64_t nh = (((h >> 32) + 1) << 32) | next;
+		if (atomic_compare_exchange_weak_explicit(
+		        &p->free_head, &h, nh, memory_order_acquire, memory_order_acquire))
+			return top;
+	}
+}
+
+uint32_t pool_collect_holes(struct pool *p)
+{
+	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+	uint32_t n = 0;
+	/* Descending, so the lowest id ends on top and creates fill the tree from the front. */
+	for (uint32_t id = hw; id-- > 0;) {
+		struct pool_slot *s = &p->slots[id];
+		if (atomic_load_explicit(&s->state, memory_order_relaxed) != ST_UNUSED)
+			continue;
+		atomic_store_explicit(&s->state, ST_FREE, memory_order_relaxed);
+		free_push(p, id);
+		n++;
+	}
+	return n;
+}
+
+/* Try to acquire slot s in mode m. Returns 0 when acquired, -EBUSY when the file exists but is
+ * held incompatibly, -ENOENT when the slot holds no visible file. */
+static int slot_try(struct pool_slot *s, enum pool_mode m)
+{
+	uint32_t v = atomic_load_explicit(&s->state, memory_order_relaxed);
+	if (m == POOL_WRITE) {
+		if (v == ST_IDLE && atomic_compare_exchange_strong_explicit(&s->state, &v, ST_WRITE,
+		                                                            memory_order_acquire,
+		                                                            memory_order_relaxed))
+			return 0;
+		return st_exists(v) ? -EBUSY : -ENOENT;
+	}
+	for (int spin = 0; spin < READ_CAS_SPINS; spin++) {
+		if (v < ST_IDLE || v >= ST_READ_MAX)
+			break;
+		/* A failed CAS reloads v: other readers came or went, or a writer/deleter won. */
+		if (atomic_compare_exchange_weak_explicit(
+		        &s->state, &v, v + 1, memory_order_acquire, memory_order_relaxed))
+			return 0;
+	}
+	return st_exists(v) ? -EBUSY : -ENOENT;
+}
+
+int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode mode)
+{
+	if (id >= p->capacity)
+		return -ENOENT;
+	return slot_try(&p->slots[id], mode);
+}
+
+int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
+{
+	/* live counts every visible file (publish counts before making a file visible, remove
+	 * uncounts after hiding it), so 0 here means no file can be acquired. */
+	if (atomic_load_explicit(&p->live, memory_order_relaxed) == 0)
+		return -ENOENT;
+	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+	if (hw == 0)
+		return -ENOENT;
+	for (int i = 0; i < POOL_PICK_TRIES; i++) {
+		uint32_t c = (uint32_t)rng_below(r, hw);
+		if (slot_try(&p->slots[c], mode) == 0) {
+			*id = c;
+			return 0;
+		}
+	}
+	/* Most slots are holes or busy: visit each once from a random start (O(high_water), but
+	 * only after 32 misses). Files published during the scan may be missed; that is fine. */
+	uint32_t start = (uint32_t)rng_below(r, hw);
+	int busy = 0;
+	for (uint32_t k = 0; k < hw; k++) {
+		uint32_t c = start + k;
+		if (c >= hw)
+			c -= hw;
+		int rc = slot_try(&p->slots[c], mode);
+		if (rc == 0) {
+			*id = c;
+			return 0;
+		}
+		if (rc == -EBUSY)
+			busy = 1;
+	}
+	return busy ? -EBUSY : -ENOENT;
+}
+
+void pool_release(struct pool *p, uint32_t id, enum pool_mode mode)
+{
+	struct pool_slot *s = &p->slots[id];
+	if (mode == POOL_WRITE)
+		atomic_store_explicit(&s->state, ST_IDLE, memory_order_release);
+	else
+		atomic_fetch_sub_explicit(&s->state, 1, memory_order_release);
+}
+
+int pool_reserve(struct pool *p, uint32_t *id)
+{
+	uint32_t c = free_pop(p);
+	if (c == POOL_NONE) {
+		/* Grow: every id >= high_water is ST_UNUSED, so the claimed id is ours alone. */
+		uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_relaxed);
+		do {
+			if (hw >= p->capacity)
+				return -ENOSPC;
+		} while (!atomic_compare_exchange_weak_explicit(
+		    &p->high_water, &hw, hw + 1, memory_order_relaxed, memory_order_relaxed));
+		c = hw;
+	}
+	atomic_store_explicit(&p->slots[c].state, ST_NEW, memory_order_relaxed);
+	*id = c;
+	return 0;
+}
+
+void pool_publish(struct pool *p, uint32_t id, uint32_t dir, uint64_t size)
+{
+	struct pool_slot *s = &p->slots[id];
+	atomic_store_explicit(&s->dir, dir, memory_order_relaxed);
+	atomic_store_explicit(&s->size, size, memory_order_relaxed);
+	/* Count before the file becomes visible: live never under-counts visible files. */
+	atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->state, ST_IDLE, memory_order_release);
+}
+
+void pool_unreserve(struct pool *p, uint32_t id)
+{
+	atomic_store_explicit(&p->slots[id].state, ST_FREE, memory_order_release);
+	free_push(p, id);
+}
+
+void pool_remove(struct pool *p, uint32_t id)
+{
+	atomic_store_explicit(&p->slots[id].state, ST_FREE, memory_order_release);
+	/* Uncount after hiding (see pool_publish). */
+	atomic_fetch_sub_explicit(&p->live, 1, memory_order_relaxed);
+	free_push(p, id);
+}
+
+int pool_foreach_live(const struct pool *p, pool_visit_fn *fn, void *arg)
+{
+	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+	for (uint32_t id = 0; id < hw; id++) {
+		const struct pool_slot *s = &p->slots[id];
+		if (!st_exists(atomic_load_explicit(&s->state, memory_order_acquire)))
+			continue;
+		int rc = fn(id, atomic_load_explicit(&s->dir, memory_order_relaxed),
+		            atomic_load_explicit(&s->size, memory_order_relaxed), arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,178 @@
+/* pool.h - the shared, lock-free file pool of one filesystem.
+ *
+ * Every worker of every thread group on a filesystem picks files from one pool, as in FFSB:
+ * creates add files, deletes remove them, any thread may pick any file. FFSB serialised this
+ * behind one global rwlock per file set (taken twice per op); here there is no global lock, no
+ * malloc and no shared counter written per pick.
+ *
+ * Layout. A slot array indexed by file id (the id is also the on-disk name f<id>, see tree.h).
+ * Each slot is 16 bytes: a 32-bit atomic state word, a 32-bit directory index (which doubles as
+ * the "next" link while the slot is on the free stack), and a 64-bit file size. The array is one
+ * mmap(MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE) of `capacity` slots made at pool_init, so the pool
+ * grows while running without realloc and only touched pages cost memory (16 B x 2^26 slots =
+ * 1 GiB of address space, about 1.6 MiB resident for 100 000 files).
+ *
+ * State word:  0            never used / hole not yet on the free stack
+ *              FREE         free, on the free stack
+ *              IDLE + n     the file exists and n >= 0 readers hold it (shared)
+ *              WRITE        held exclusively by a writer or deleter (pool_pick POOL_WRITE)
+ *              NEW          reserved by a creator, not visible to pickers yet
+ * Pickers only ever acquire IDLE+n slots, so a file is never written by two workers at once and
+ * never read while written; readers share.
+ *
+ * Free slots: a Treiber stack of slot ids whose 64-bit head word is (tag << 32 | top id); the tag
+ * is bumped on every push and pop so a stale CAS cannot succeed after an ABA (2^32 operations
+ * would have to happen between one thread's load and its CAS). When the stack is empty a create
+ * takes a fresh slot by bumping high_water. Deleted slots are pushed back, so with creates ~
+ * deletes the pool stays bounded.
+ *
+ * Memory ordering (C11):
+ *   - acquiring a slot (pick, reserve) is a CAS with memory_order_acquire on the state word;
+ *   - releasing it (pool_release, pool_publish, pool_remove) stores or RMWs with
+ *     memory_order_release.
+ *   So everything a holder did before releasing (including pool_set_size and the file's on-disk
+ *   contents as far as the kernel is concerned) happens-before whatever the next holder does.
+ *   Readers' increments/decrements form a release sequence, so a writer that acquires after the
+ *   last reader leaves sees all readers' effects. The free stack uses acquire on pop and release
+ *   on push. high_water and live are updated with relaxed/acq_rel RMWs; they are hints for
+ *   pickers (any id below capacity is mapped), never a synchronisation point.
+ *
+ * Concurrency contract:
+ *   - pool_init/pool_destroy/pool_add_initial/pool_collect_holes/pool_foreach_live: setup or
+ *     teardown only, never concurrently with pickers (pool_add_initial may run from several
+ *     threads on disjoint ids).
+ *   - pool_pick/pool_release/pool_reserve/pool_publish/pool_unreserve/pool_remove/pool_set_size/
+ *     pool_size/pool_dir/pool_live/pool_high_water: any thread, any time during the run.
+ *   - pool_set_size only while holding the slot exclusively (POOL_WRITE pick or reserved);
+ *     pool_size/pool_dir only while holding the slot in any mode (or after the run).
+ */
+#ifndef FSMIX_POOL_H
+#define FSMIX_POOL_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler.h"
+#include "rng.h"
+
+/* Largest capacity accepted by pool_init: 2^30 slots = 16 GiB of reserved address space. Ids
+ * must stay below POOL_NONE and readers below the exclusive states, both far above this. */
+#define POOL_MAX_CAPACITY (1u << 30)
+/* The "no slot" id (empty free stack, end of a free list). */
+#define POOL_NONE UINT32_MAX
+/* Random probes in pool_pick before falling back to a scan. With a fraction b of slots busy or
+ * free, 32 probes all miss with probability b^32: 3e-10 for b = 0.5, 3.4% for b = 0.9. */
+#define POOL_PICK_TRIES 32
+
+enum pool_mode {
+	POOL_READ,  /* shared: any number of readers at once, no writer */
+	POOL_WRITE, /* exclusive: no other reader or writer (write, append, delete) */
+};
+
+struct pool_slot {
+	_Atomic uint32_t state;
+	_Atomic uint32_t dir; /* directory index while the file exists; next free id on the stack */
+	_Atomic uint64_t size; /* bytes, as last recorded by the creator or a writer */
+};
+
+struct pool {
+	struct pool_slot *slots; /* mmap'd, capacity entries, zero-filled */
+	uint32_t capacity;       /* slots reserved; ids are in [0, capacity) */
+	size_t map_bytes;        /* length of the mapping, for munmap */
+	/* Each shared word sits on its own cache line: free_head is written by creates and deletes,
+	 * high_water only when the pool grows, live by creates and deletes; pickers only read
+	 * high_water and live. */
+	alignas(CACHELINE) _Atomic uint64_t free_head; /* (tag << 32) | top id, POOL_NONE = empty */
+	alignas(CACHELINE) _Atomic uint32_t high_water; /* 1 + highest slot id ever used */
+	alignas(CACHELINE) _Atomic uint64_t live; /* published files (exist, any holder state) */
+};
+
+/* pool_init - reserve `capacity` slots (1..POOL_MAX_CAPACITY) of address space and start empty.
+ * Returns 0, -EINVAL for a bad capacity, or -ENOMEM when mmap fails. */
+int pool_init(struct pool *p, uint32_t capacity);
+
+/* pool_destroy - unmap the slots. Only after every user is gone (after pthread_join). */
+void pool_destroy(struct pool *p);
+
+/* pool_add_initial - mark file `id` (built by the tree builder or listed in a manifest) as
+ * existing and idle in directory `dir` with `size` bytes; raises high_water to id + 1 and bumps
+ * live. Setup only; several threads may add disjoint ids at once. Returns 0, -ERANGE when
+ * id >= capacity, or -EEXIST when the slot is already in use. Call pool_collect_holes once
+ * afterwards if the ids are not dense. */
+int pool_add_initial(struct pool *p, uint32_t id, uint32_t dir, uint64_t size);
+
+/* pool_collect_holes - push every never-used slot below high_water onto the free stack, lowest id
+ * on top, so creates refill holes left by a sparse initial set before the pool grows. Setup only
+ * (single-threaded); idempotent. Returns the number of slots pushed. */
+uint32_t pool_collect_holes(struct pool *p);
+
+/* pool_pick - pick a uniformly random existing file and acquire it in `mode`.
+ * Expected O(1): up to POOL_PICK_TRIES random probes in [0, high_water), then one scan of all
+ * slots from a random start. Returns 0 with *id acquired (release it with pool_release, or with
+ * pool_remove after a POOL_WRITE pick), -ENOENT when no file exists, or -EBUSY when files exist
+ * but every one is held incompatibly (the caller may yield and retry). Uses only `r`, which
+ * belongs to the calling thread. */
+int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id);
+
+/* pool_try_acquire - acquire a specific existing file `id` in `mode` without waiting.
+ * Returns 0, -EBUSY when held incompatibly, or -ENOENT when no file uses that slot. */
+int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode mode);
+
+/* pool_release - give back a slot acquired by pool_pick/pool_try_acquire in the same mode. */
+void pool_release(struct pool *p, uint32_t id, enum pool_mode mode);
+
+/* pool_reserve - take a free slot for a file about to be created: from the free stack, else by
+ * growing high_water. The slot is held exclusively and invisible to pickers until pool_publish
+ * or pool_unreserve. Returns 0 with *id, or -ENOSPC when all `capacity` slots are in use. */
+int pool_reserve(struct pool *p, uint32_t *id);
+
+/* pool_publish - the reserved file now exists on disk in `dir` with `size` bytes: make it
+ * pickable (release) and count it live. */
+void pool_publish(struct pool *p, uint32_t id, uint32_t dir, uint64_t size);
+
+/* pool_unreserve - creating the file failed: return the reserved slot to the free stack. */
+void pool_unreserve(struct pool *p, uint32_t id);
+
+/* pool_remove - the file held by a POOL_WRITE pick was unlinked: free the slot (pushed on the
+ * free stack for reuse by creates) and count it no longer live. */
+void pool_remove(struct pool *p, uint32_t id);
+
+/* pool_set_size - record the size in bytes of a file held exclusively (after write/append). */
+static inline void pool_set_size(struct pool *p, uint32_t id, uint64_t size)
+{
+	atomic_store_explicit(&p->slots[id].size, size, memory_order_relaxed);
+}
+
+/* pool_size - size in bytes of a file held in any mode. */
+static inline uint64_t pool_size(const struct pool *p, uint32_t id)
+{
+	return atomic_load_explicit(&p->slots[id].size, memory_order_relaxed);
+}
+
+/* pool_dir - directory index of a file held in any mode (tree.h: TREE_DIR_TOP = data/ itself). */
+static inline uint32_t pool_dir(const struct pool *p, uint32_t id)
+{
+	return atomic_load_explicit(&p->slots[id].dir, memory_order_relaxed);
+}
+
+/* pool_live - number of published files (a snapshot while the run is live). */
+static inline uint64_t pool_live(const struct pool *p)
+{
+	return atomic_load_explicit(&p->live, memory_order_relaxed);
+}
+
+/* pool_high_water - 1 + the highest slot id ever used (a snapshot while the run is live). */
+static inline uint32_t pool_high_water(const struct pool *p)
+{
+	return atomic_load_explicit(&p->high_water, memory_order_acquire);
+}
+
+/* pool_foreach_live - call fn(id, dir, size, arg) for every existing file in id order; stops at
+ * and returns the first non-zero value fn returns, else 0. After the run only (e.g. to write a
+ * manifest), or while nothing else touches the pool. */
+typedef int pool_visit_fn(uint32_t id, uint32_t dir, uint64_t size, void *arg);
+int pool_foreach_live(const struct pool *p, pool_visit_fn *fn, void *arg);
+
+#endif

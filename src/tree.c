@@ -1,0 +1,1051 @@
+/* tree.c - fsmix's own directory tree: ownership marker, naming, manifest, safe removal. */
+#include "tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "pool.h"
+#include "rng.h"
+
+#define MARKER_NAME        ".fsmix-tree"
+#define MARKER_TMP_NAME    ".fsmix-tree.tmp"
+#define MANIFEST_NAME      ".fsmix-manifest"
+#define MANIFEST_TMP_NAME  ".fsmix-manifest.tmp"
+#define PROBE_NAME         ".fsmix-probe"
+#define MARKER_MAGIC       "fsmix-tree\n"
+#define MARKER_VERSION     1
+#define MANIFEST_MAGIC     "FSMIXMAN"
+#define MANIFEST_VERSION   1u
+#define MANIFEST_BYTEORDER 0x01020304u
+#define MANIFEST_HDR       48u /* bytes, see tree.h */
+#define MANIFEST_REC       16u
+#define MANIFEST_TRAILER   8u
+/* Recursion limit inside meta/ (metadata-op directories are one level deep; a little slack). */
+#define SWEEP_MAX_DEPTH 8
+#define DIR_FLAGS       (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+static void seterr(char *err, size_t len, const char *fmt, ...) ATTR_PRINTF(3, 4);
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	if (!err || len == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	(void)vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		(void)close(*fd);
+	*fd = -1;
+}
+
+static void close_dirfds(struct tree *t)
+{
+	for (uint32_t i = 0; i < t->num_dirfds; i++)
+		close_fd(&t->dirfds[i]);
+	free(t->dirfds);
+	t->dirfds = NULL;
+	t->num_dirfds = 0;
+	t->num_dirs = 0;
+}
+
+void tree_close(struct tree *t)
+{
+	close_dirfds(t);
+	close_fd(&t->datafd);
+	close_fd(&t->metafd);
+	close_fd(&t->rootfd);
+	close_fd(&t->locfd);
+}
+
+/* --- names -------------------------------------------------------------------------------- */
+
+static int fmt_name(char *buf, size_t len, const char *fmt, ...) ATTR_PRINTF(3, 4);
+static int fmt_name(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return n;
+}
+
+int tree_file_name(uint32_t id, char *buf, size_t len)
+{
+	return fmt_name(buf, len, "f%u", id);
+}
+
+int tree_dir_name(uint32_t dir, char *buf, size_t len)
+{
+	return fmt_name(buf, len, "d%03u", dir);
+}
+
+int tree_meta_name(uint32_t id, uint32_t gen, char *buf, size_t len)
+{
+	if (gen == 0)
+		return fmt_name(buf, len, "m%u", id);
+	return fmt_name(buf, len, "m%u.%u", id, gen);
+}
+
+int tree_data_dirfd(const struct tree *t, uint32_t dir)
+{
+	if (dir == TREE_DIR_TOP)
+		return t->datafd;
+	if (dir < t->num_dirfds)
+		return t->dirfds[dir];
+	return -1;
+}
+
+int tree_meta_dirfd(const struct tree *t)
+{
+	return t->metafd;
+}
+
+int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, size_t len)
+{
+	int rc;
+	if (dir == TREE_DIR_TOP) {
+		rc = tree_file_name(id, name, len);
+		return rc < 0 ? rc : t->datafd;
+	}
+	if (dir >= t->num_dirs)
+		return -EINVAL;
+	if (dir < t->num_dirfds) {
+		rc = tree_file_name(id, name, len);
+		return rc < 0 ? rc : t->dirfds[dir];
+	}
+	rc = fmt_name(name, len, "d%03u/f%u", dir, id);
+	return rc < 0 ? rc : t->datafd;
+}
+
+int tree_file_path(const struct tree *t, uint32_t dir, uint32_t id, char *buf, size_t len)
+{
+	if (dir == TREE_DIR_TOP)
+		return fmt_name(buf, len, "%s/data/f%u", t->root, id);
+	return fmt_name(buf, len, "%s/data/d%03u/f%u", t->root, dir, id);
+}
+
+/* Name rules for removal: a fixed letter followed by 1..10 decimal digits ("f123", "d007"). */
+static int is_prefixed_number(const char *s, char letter)
+{
+	if (s[0] != letter)
+		return 0;
+	size_t n = 0;
+	for (s++; *s; s++, n++)
+		if (*s < '0' || *s > '9' || n >= 10)
+			return 0;
+	return n > 0;
+}
+
+/* "m<digits>" optionally followed by ".<digits>" (tree_meta_name). */
+static int is_meta_name(const char *s)
+{
+	if (s[0] != 'm' || s[1] < '0' || s[1] > '9')
+		return 0;
+	size_t n = 0;
+	for (s++; *s >= '0' && *s <= '9'; s++)
+		if (++n > 10)
+			return 0;
+	if (*s == 0)
+		return 1;
+	if (*s != '.' || s[1] == 0)
+		return 0;
+	n = 0;
+	for (s++; *s; s++)
+		if (*s < '0' || *s > '9' || ++n > 10)
+			return 0;
+	return 1;
+}
+
+/* --- marker ------------------------------------------------------------------------------- */
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len, size_t *got)
+{
+	char *p = buf;
+	size_t total = 0;
+	while (total < len) {
+		ssize_t n = read(fd, p + total, len - total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		total += (size_t)n;
+	}
+	*got = total;
+	return 0;
+}
+
+/* Parse the marker of an open root. Returns 0 with *id, -ENOENT when absent, -EBADMSG when not a
+ * regular file or not in the expected format. */
+static int read_marker(int rootfd, uint64_t *id)
+{
+	int fd = openat(rootfd, MARKER_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return errno == ELOOP ? -EBADMSG : -errno;
+	struct stat st;
+	char buf[128];
+	size_t got = 0;
+	int rc = fstat(fd, &st) ? -errno : 0;
+	if (rc == 0 && !S_ISREG(st.st_mode))
+		rc = -EBADMSG;
+	if (rc == 0)
+		rc = read_all(fd, buf, sizeof(buf) - 1, &got);
+	(void)close(fd);
+	if (rc)
+		return rc;
+	buf[got] = 0;
+	size_t ml = strlen(MARKER_MAGIC);
+	unsigned version;
+	unsigned long long v;
+	int consumed = 0;
+	if (strncmp(buf, MARKER_MAGIC, ml) != 0 ||
+	    sscanf(buf + ml, "version %u\nid %16llx\n%n", &version, &v, &consumed) != 2 ||
+	    consumed == 0 || version != MARKER_VERSION)
+		return -EBADMSG;
+	*id = v;
+	return 0;
+}
+
+/* Write the marker into a root this call has just created: temp + fsync + rename + fsync. */
+static int write_marker(int rootfd, uint64_t id)
+{
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), MARKER_MAGIC "version %d\nid %016llx\n", MARKER_VERSION,
+	                 (unsigned long long)id);
+	int fd = openat(rootfd, MARKER_TMP_NAME,
+	                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	int rc = write_all(fd, buf, (size_t)n);
+	if (rc == 0 && fsync(fd))
+		rc = -errno;
+	(void)close(fd);
+	if (rc == 0 && renameat(rootfd, MARKER_TMP_NAME, rootfd, MARKER_NAME))
+		rc = -errno;
+	if (rc == 0 && fsync(rootfd))
+		rc = -errno;
+	if (rc)
+		(void)unlinkat(rootfd, MARKER_TMP_NAME, 0);
+	return rc;
+}
+
+/* --- open --------------------------------------------------------------------------------- */
+
+/* Create (if missing) and open a subdirectory `name` of dirfd, refusing symlinks and non-dirs. */
+static int open_subdir(int dirfd, const char *name, int create)
+{
+	if (create && mkdirat(dirfd, name, 0700) && errno != EEXIST)
+		return -errno;
+	int fd = openat(dirfd, name, DIR_FLAGS);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+	return fd;
+}
+
+int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
+              size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	t->locfd = t->rootfd = t->datafd = t->metafd = -1;
+	if (!location || !*location) {
+		seterr(err, errlen, "location is empty");
+		return -EINVAL;
+	}
+	/* Drop trailing slashes so messages read "/x/fsmix.fs0", keeping "/" itself. */
+	size_t loclen = strlen(location);
+	while (loclen > 1 && location[loclen - 1] == '/')
+		loclen--;
+	(void)snprintf(t->name, sizeof(t->name), "fsmix.fs%u", fs_index);
+	if (fmt_name(t->root, sizeof(t->root), "%.*s%s%s", (int)loclen, location,
+	             location[loclen - 1] == '/' ? "" : "/", t->name) < 0) {
+		seterr(err, errlen, "location '%s': %s", location, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+
+	/* The location itself is the user's: follow a symlink there, but check it thoroughly. */
+	struct stat st;
+	if (stat(location, &st)) {
+		int e = errno;
+		seterr(err, errlen, "location '%s': %s", location, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		seterr(err, errlen, "location '%s' is not a directory", location);
+		return -ENOTDIR;
+	}
+	t->locfd = open(location, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t->locfd < 0) {
+		int e = errno;
+		seterr(err, errlen, "location '%s': %s", location, strerror(e));
+		return -e;
+	}
+	struct statvfs sv;
+	if (fstatvfs(t->locfd, &sv) == 0 && (sv.f_flag & ST_RDONLY)) {
+		seterr(err, errlen, "location '%s' is read-only (%s)", location, strerror(EROFS));
+		tree_close(t);
+		return -EROFS;
+	}
+	if (access(location, W_OK)) {
+		int e = errno;
+		if (e == EROFS)
+			seterr(err, errlen, "location '%s' is read-only (%s)", location,
+			       strerror(e));
+		else
+			seterr(err, errlen, "location '%s' is not writable (%s)", location,
+			       strerror(e));
+		tree_close(t);
+		return -e;
+	}
+
+	/* Our root: lstat, never follow. */
+	int rc = 0;
+	if (fstatat(t->locfd, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISLNK(st.st_mode)) {
+			seterr(err, errlen,
+			       "'%s' is a symbolic link; fsmix does not follow it (remove it or "
+			       "choose another location)",
+			       t->root);
+			rc = -ELOOP;
+		} else if (!S_ISDIR(st.st_mode)) {
+			seterr(err, errlen,
+			       "'%s' exists and is not a directory created by fsmix (move it "
+			       "away or choose another location)",
+			       t->root);
+			rc = -EEXIST;
+		}
+	} else if (errno != ENOENT) {
+		rc = -errno;
+		seterr(err, errlen, "'%s': %s", t->root, strerror(-rc));
+	} else if (!(flags & TREE_CREATE)) {
+		seterr(err, errlen, "'%s': no fsmix tree (%s)", t->root, strerror(ENOENT));
+		rc = -ENOENT;
+	} else if (mkdirat(t->locfd, t->name, 0700) == 0) {
+		t->created = 1;
+	} else if (errno != EEXIST) {
+		rc = -errno;
+		seterr(err, errlen, "cannot create '%s': %s", t->root, strerror(-rc));
+	}
+	/* (EEXIST after ENOENT: someone created it meanwhile; the marker check below decides.) */
+	if (rc) {
+		tree_close(t);
+		return rc;
+	}
+	t->rootfd = openat(t->locfd, t->name, DIR_FLAGS);
+	if (t->rootfd < 0) {
+		rc = -errno;
+		if (rc == -ELOOP || rc == -ENOTDIR)
+			seterr(err, errlen,
+			       "'%s' is not a directory created by fsmix (it is a symbolic link "
+			       "or another file); fsmix does not follow or remove it",
+			       t->root);
+		else
+			seterr(err, errlen, "'%s': %s", t->root, strerror(-rc));
+		tree_close(t);
+		return rc;
+	}
+
+	if (t->created) {
+		uint64_t id = 0;
+		if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
+			id = splitmix64(&(uint64_t){now_ns() ^ (uint64_t)getpid()});
+		rc = write_marker(t->rootfd, id);
+		if (rc) {
+			seterr(err, errlen, "cannot write '%s/%s': %s", t->root, MARKER_NAME,
+			       strerror(-rc));
+			/* Undo our own mkdir so the next run does not refuse an unmarked root. */
+			close_fd(&t->rootfd);
+			(void)unlinkat(t->locfd, t->name, AT_REMOVEDIR);
+			tree_close(t);
+			return rc;
+		}
+		t->tree_id = id;
+	} else {
+		rc = read_marker(t->rootfd, &t->tree_id);
+		if (rc) {
+			seterr(err, errlen,
+			       "'%s' exists but has no valid %s marker: it was not created by "
+			       "fsmix, so fsmix will neither use nor delete it (move it away or "
+			       "choose another location)",
+			       t->root, MARKER_NAME);
+			tree_close(t);
+			return -EEXIST;
+		}
+	}
+
+	/* An actual write probe inside our own root (access() is not the whole truth: ACLs,
+	 * quotas, NFS root squashing). A leftover probe from a crash is ours to remove. */
+	int pfd = openat(t->rootfd, PROBE_NAME,
+	                 O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (pfd < 0) {
+		rc = -errno;
+		if (rc == -EROFS)
+			seterr(err, errlen, "location '%s' is read-only (%s)", location,
+			       strerror(-rc));
+		else
+			seterr(err, errlen,
+			       "location '%s' is not writable: creating a file in "
+			       "'%s' failed (%s)",
+			       location, t->root, strerror(-rc));
+		tree_close(t);
+		return rc;
+	}
+	(void)close(pfd);
+	(void)unlinkat(t->rootfd, PROBE_NAME, 0);
+
+	t->datafd = open_subdir(t->rootfd, "data", 1);
+	if (t->datafd < 0) {
+		rc = t->datafd;
+		seterr(err, errlen, "'%s/data': %s", t->root, strerror(-rc));
+		tree_close(t);
+		return rc;
+	}
+	t->metafd = open_subdir(t->rootfd, "meta", 1);
+	if (t->metafd < 0) {
+		rc = t->metafd;
+		seterr(err, errlen, "'%s/meta': %s", t->root, strerror(-rc));
+		tree_close(t);
+		return rc;
+	}
+	return 0;
+}
+
+int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
+{
+	close_dirfds(t);
+	uint32_t keep = num_dirs < TREE_MAX_DIRFDS ? num_dirs : TREE_MAX_DIRFDS;
+	if (keep) {
+		t->dirfds = malloc(keep * sizeof(int));
+		if (!t->dirfds) {
+			seterr(err, errlen, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+	}
+	char name[TREE_NAME_MAX];
+	for (uint32_t i = 0; i < num_dirs; i++) {
+		(void)tree_dir_name(i, name, sizeof(name));
+		int fd = open_subdir(t->datafd, name, 1);
+		if (fd < 0) {
+			seterr(err, errlen, "'%s/data/%s': %s", t->root, name, strerror(-fd));
+			close_dirfds(t);
+			return fd;
+		}
+		if (i < keep)
+			t->dirfds[t->num_dirfds++] = fd;
+		else
+			(void)close(fd);
+	}
+	t->num_dirs = num_dirs;
+	return 0;
+}
+
+/* --- manifest ------------------------------------------------------------------------------- */
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+#define FNV_OFFSET 0xcbf29ce484222325ull
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+static void put64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Buffered manifest writer (64 KiB), fed by pool_foreach_live. */
+struct mwriter {
+	int fd;
+	uint64_t sum;
+	uint64_t count;
+	size_t used;
+	unsigned char buf[65536];
+};
+
+static int mw_flush(struct mwriter *w)
+{
+	w->sum = fnv1a(w->sum, w->buf, w->used);
+	int rc = write_all(w->fd, w->buf, w->used);
+	w->used = 0;
+	return rc;
+}
+
+static int mw_put(struct mwriter *w, const void *data, size_t len)
+{
+	if (w->used + len > sizeof(w->buf)) {
+		int rc = mw_flush(w);
+		if (rc)
+			return rc;
+	}
+	memcpy(w->buf + w->used, data, len);
+	w->used += len;
+	return 0;
+}
+
+static int count_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	(void)id, (void)dir, (void)size;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+static int record_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	struct mwriter *w = arg;
+	unsigned char rec[MANIFEST_REC];
+	put32(rec, id);
+	put32(rec + 4, dir);
+	put64(rec + 8, size);
+	w->count++;
+	return mw_put(w, rec, sizeof(rec));
+}
+
+int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool, char *err,
+                        size_t errlen)
+{
+	uint64_t count = 0;
+	(void)pool_foreach_live(pool, count_visit, &count);
+	struct mwriter *w = malloc(sizeof(*w));
+	if (!w) {
+		seterr(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	w->fd = openat(t->rootfd, MANIFEST_TMP_NAME,
+	               O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	w->sum = FNV_OFFSET;
+	w->count = 0;
+	w->used = 0;
+	int rc = w->fd < 0 ? -errno : 0;
+	if (rc == 0) {
+		unsigned char hdr[MANIFEST_HDR] = {0};
+		memcpy(hdr, MANIFEST_MAGIC, 8);
+		put32(hdr + 8, MANIFEST_VERSION);
+		put32(hdr + 12, MANIFEST_BYTEORDER);
+		put64(hdr + 16, spec_hash);
+		put64(hdr + 24, t->tree_id);
+		put32(hdr + 32, t->num_dirs);
+		put32(hdr + 36, 0);
+		put64(hdr + 40, count);
+		rc = mw_put(w, hdr, sizeof(hdr));
+	}
+	if (rc == 0)
+		rc = pool_foreach_live(pool, record_visit, w);
+	if (rc == 0 && w->count != count)
+		rc = -EAGAIN; /* the pool changed under us: a caller bug */
+	if (rc == 0)
+		rc = mw_flush(w);
+	if (rc == 0) {
+		unsigned char tr[MANIFEST_TRAILER];
+		put64(tr, w->sum);
+		rc = write_all(w->fd, tr, sizeof(tr));
+	}
+	if (rc == 0 && fsync(w->fd))
+		rc = -errno;
+	if (w->fd >= 0)
+		(void)close(w->fd);
+	if (rc == 0 && renameat(t->rootfd, MANIFEST_TMP_NAME, t->rootfd, MANIFEST_NAME))
+		rc = -errno;
+	if (rc == 0 && fsync(t->rootfd))
+		rc = -errno;
+	free(w);
+	if (rc) {
+		(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
+		seterr(err, errlen, "cannot write '%s/%s': %s", t->root, MANIFEST_NAME,
+		       strerror(-rc));
+	}
+	return rc;
+}
+
+int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen)
+{
+	if (unlinkat(t->rootfd, MANIFEST_NAME, 0) && errno != ENOENT) {
+		int e = errno;
+		seterr(err, errlen, "cannot remove '%s/%s': %s", t->root, MANIFEST_NAME,
+		       strerror(e));
+		return -e;
+	}
+	/* Make the removal durable before the run starts changing files. */
+	if (fsync(t->rootfd)) {
+		int e = errno;
+		seterr(err, errlen, "fsync '%s': %s", t->root, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* d000..d<n-1> must be directories and d<n> must not exist. */
+static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
+{
+	char name[TREE_NAME_MAX];
+	struct stat st;
+	for (uint32_t i = 0; i <= n; i++) {
+		(void)tree_dir_name(i, name, sizeof(name));
+		int ok = fstatat(t->datafd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		if (i < n && (!ok || !S_ISDIR(st.st_mode))) {
+			seterr(err, errlen, "manifest lists %u directories but data/%s is missing",
+			       n, name);
+			return -ESTALE;
+		}
+		if (i == n && (ok || errno != ENOENT)) {
+			seterr(err, errlen, "manifest lists %u directories but data/%s exists", n,
+			       name);
+			return -ESTALE;
+		}
+	}
+	return 0;
+}
+
+int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, char *err,
+                       size_t errlen)
+{
+	if (pool_high_water(pool) != 0 || pool_live(pool) != 0) {
+		seterr(err, errlen, "internal: manifest loaded into a non-empty pool");
+		return -EINVAL;
+	}
+	int fd = openat(t->rootfd, MANIFEST_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		if (e == ENOENT)
+			seterr(err, errlen,
+			       "no manifest in '%s' (the tree was not left by a complete run)",
+			       t->root);
+		else
+			seterr(err, errlen, "'%s/%s': %s", t->root, MANIFEST_NAME, strerror(e));
+		return e == ELOOP ? -EBADMSG : -e;
+	}
+	struct stat st;
+	unsigned char *buf = NULL;
+	size_t got = 0;
+	int rc = fstat(fd, &st) ? -errno : 0;
+	uint64_t fsize = rc == 0 ? (uint64_t)st.st_size : 0;
+	if (rc == 0 && (!S_ISREG(st.st_mode) || fsize < MANIFEST_HDR + MANIFEST_TRAILER ||
+	                (fsize - MANIFEST_HDR - MANIFEST_TRAILER) % MANIFEST_REC))
+		rc = -EBADMSG;
+	else if (rc == 0 &&
+	         (fsize - MANIFEST_HDR - MANIFEST_TRAILER) / MANIFEST_REC > pool->capacity)
+		rc = -ENOSPC;
+	if (rc == 0 && !(buf = malloc((size_t)st.st_size)))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = read_all(fd, buf, (size_t)st.st_size, &got);
+	(void)close(fd);
+	if (rc == 0 && got != (size_t)st.st_size)
+		rc = -EBADMSG;
+	if (rc) {
+		free(buf);
+		if (rc == -ENOSPC)
+			seterr(err, errlen, "manifest lists more files than the pool holds (%u)",
+			       pool->capacity);
+		else
+			seterr(err, errlen, "'%s/%s': %s", t->root, MANIFEST_NAME,
+			       rc == -EBADMSG ? "corrupt or truncated" : strerror(-rc));
+		return rc;
+	}
+
+	size_t len = (size_t)st.st_size;
+	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / MANIFEST_REC;
+	const unsigned char *recs = buf + MANIFEST_HDR;
+	uint32_t num_dirs = get32(buf + 32);
+	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || get32(buf + 8) != MANIFEST_VERSION ||
+	    get32(buf + 12) != MANIFEST_BYTEORDER || get64(buf + 40) != count ||
+	    fnv1a(FNV_OFFSET, buf, len - MANIFEST_TRAILER) != get64(buf + len - 8)) {
+		seterr(err, errlen, "'%s/%s': corrupt or truncated", t->root, MANIFEST_NAME);
+		rc = -EBADMSG;
+	} else if (get64(buf + 24) != t->tree_id) {
+		seterr(err, errlen,
+		       "manifest belongs to another tree (id %016llx, this is %016llx)",
+		       (unsigned long long)get64(buf + 24), (unsigned long long)t->tree_id);
+		rc = -ESTALE;
+	} else if (get64(buf + 16) != spec_hash) {
+		seterr(err, errlen,
+		       "manifest was written for a different filesystem spec (hash %016llx, "
+		       "expected %016llx)",
+		       (unsigned long long)get64(buf + 16), (unsigned long long)spec_hash);
+		rc = -ESTALE;
+	} else if (t->num_dirs && t->num_dirs != num_dirs) {
+		seterr(err, errlen, "manifest lists %u directories, expected %u", num_dirs,
+		       t->num_dirs);
+		rc = -ESTALE;
+	}
+	/* Records: ascending ids (so no duplicates), ids within capacity, known directories. */
+	for (uint64_t i = 0; rc == 0 && i < count; i++) {
+		uint32_t id = get32(recs + i * MANIFEST_REC);
+		uint32_t dir = get32(recs + i * MANIFEST_REC + 4);
+		if ((i && id <= get32(recs + (i - 1) * MANIFEST_REC)) ||
+		    (dir != TREE_DIR_TOP && dir >= num_dirs)) {
+			seterr(err, errlen, "'%s/%s': corrupt (record %llu)", t->root,
+			       MANIFEST_NAME, (unsigned long long)i);
+			rc = -EBADMSG;
+		} else if (id >= pool->capacity) {
+			seterr(err, errlen, "manifest file id %u is beyond the pool's capacity %u",
+			       id, pool->capacity);
+			rc = -ENOSPC;
+		}
+	}
+	if (rc == 0)
+		rc = check_dirs(t, num_dirs, err, errlen);
+	if (rc == 0)
+		rc = tree_set_dirs(t, num_dirs, err, errlen);
+
+	/* Sample: TREE_MANIFEST_SAMPLE random records (with replacement), each must exist as a
+	 * regular file of the recorded size. Catches a tree edited or truncated behind our back
+	 * with probability 1 - (1-f)^64 when a fraction f of the files is wrong. */
+	struct rng r;
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = now_ns();
+	rng_seed(&r, seed, t->tree_id);
+	uint64_t samples = count < TREE_MANIFEST_SAMPLE ? count : TREE_MANIFEST_SAMPLE;
+	for (uint64_t k = 0; rc == 0 && k < samples; k++) {
+		uint64_t i = count <= TREE_MANIFEST_SAMPLE ? k : rng_below(&r, count);
+		uint32_t id = get32(recs + i * MANIFEST_REC);
+		uint32_t dir = get32(recs + i * MANIFEST_REC + 4);
+		uint64_t size = get64(recs + i * MANIFEST_REC + 8);
+		char name[TREE_NAME_MAX];
+		int dfd = tree_file_at(t, dir, id, name, sizeof(name));
+		if (dfd < 0) {
+			rc = dfd;
+			seterr(err, errlen, "file id %u: %s", id, strerror(-rc));
+		} else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			int e = errno;
+			char path[PATH_MAX];
+			(void)tree_file_path(t, dir, id, path, sizeof(path));
+			seterr(err, errlen, "'%s' listed in the manifest: %s", path, strerror(e));
+			rc = -ESTALE;
+		} else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) {
+			char path[PATH_MAX];
+			(void)tree_file_path(t, dir, id, path, sizeof(path));
+			seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
+			       S_ISREG(st.st_mode) ? "" : "not a regular file, ",
+			       (unsigned long long)st.st_size, (unsigned long long)size);
+			rc = -ESTALE;
+		}
+	}
+	for (uint64_t i = 0; rc == 0 && i < count; i++) {
+		const unsigned char *rec = recs + i * MANIFEST_REC;
+		rc = pool_add_initial(pool, get32(rec), get32(rec + 4), get64(rec + 8));
+		if (rc) /* cannot happen after the checks above; keep the contract anyway */
+			seterr(err, errlen, "file id %u: %s", get32(rec), strerror(-rc));
+	}
+	if (rc == 0)
+		(void)pool_collect_holes(pool);
+	free(buf);
+	return rc;
+}
+
+/* --- removal -------------------------------------------------------------------------------- */
+
+enum level { LV_ROOT, LV_DATA, LV_DDIR, LV_META, LV_MDIR };
+enum kind { K_UNKNOWN, K_FILE, K_DIR, K_FILE_OR_DIR, K_SKIP };
+
+/* What fsmix may have generated under a directory of level lv, and the level of a subdir. */
+static enum kind classify(enum level lv, const char *name, enum level *child)
+{
+	switch (lv) {
+	case LV_ROOT:
+		if (!strcmp(name, "data")) {
+			*child = LV_DATA;
+			return K_DIR;
+		}
+		if (!strcmp(name, "meta")) {
+			*child = LV_META;
+			return K_DIR;
+		}
+		if (!strcmp(name, MARKER_NAME))
+			return K_SKIP; /* removed last, by tree_remove */
+		if (!strcmp(name, MANIFEST_NAME) || !strcmp(name, MANIFEST_TMP_NAME) ||
+		    !strcmp(name, MARKER_TMP_NAME) || !strcmp(name, PROBE_NAME))
+			return K_FILE;
+		return K_UNKNOWN;
+	case LV_DATA:
+		if (is_prefixed_number(name, 'd')) {
+			*child = LV_DDIR;
+			return K_DIR;
+		}
+		return is_prefixed_number(name, 'f') ? K_FILE : K_UNKNOWN;
+	case LV_DDIR:
+		return is_prefixed_number(name, 'f') ? K_FILE : K_UNKNOWN;
+	case LV_META:
+	case LV_MDIR:
+		if (is_meta_name(name)) {
+			*child = LV_MDIR;
+			return K_FILE_OR_DIR;
+		}
+		if (lv == LV_MDIR && is_prefixed_number(name, 'f'))
+			return K_FILE;
+		return K_UNKNOWN;
+	}
+	return K_UNKNOWN;
+}
+
+static void note_unknown(struct tree_sweep *sw, const char *rel, const char *name)
+{
+	if (sw->unknown++ == 0)
+		(void)fmt_name(sw->first_unknown, sizeof(sw->first_unknown), "%s%s%s", rel,
+		               *rel ? "/" : "", name); /* truncation is fine in a report */
+}
+
+/* File type of entry `name` without following symlinks (d_type when the fs provides it). */
+static int entry_type(int dirfd, const struct dirent *de, mode_t *type)
+{
+	switch (de->d_type) {
+	case DT_REG:
+		*type = S_IFREG;
+		return 0;
+	case DT_DIR:
+		*type = S_IFDIR;
+		return 0;
+	case DT_UNKNOWN:
+		break;
+	default:
+		*type = 0; /* symlink, fifo, socket, device: never generated by fsmix */
+		return 0;
+	}
+	struct stat st;
+	if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	*type = st.st_mode & S_IFMT;
+	return 0;
+}
+
+/* Remove the generated entries of the directory open as dirfd (level lv, path rel relative to
+ * the root, for reports). Passes repeat until one removes nothing, because readdir while
+ * unlinking may skip entries on some filesystems; the last pass counts the unknown entries.
+ * Returns 0 or the first hard error (-errno); unknown entries are not errors. */
+static int sweep_dir(int dirfd, enum level lv, const char *rel, int depth, struct tree_sweep *sw)
+{
+	int dfd = dup(dirfd);
+	if (dfd < 0)
+		return -errno;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		int e = errno;
+		(void)close(dfd);
+		return -e;
+	}
+	int rc = 0;
+	uint64_t removed;
+	do {
+		removed = 0;
+		uint64_t unknown_before = sw->unknown;
+		char first_before[sizeof(sw->first_unknown)];
+		memcpy(first_before, sw->first_unknown, sizeof(first_before));
+		rewinddir(d);
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			const char *name = de->d_name;
+			if (!strcmp(name, ".") || !strcmp(name, ".."))
+				continue;
+			enum level child = lv;
+			enum kind k = classify(lv, name, &child);
+			if (k == K_SKIP)
+				continue;
+			mode_t type = 0;
+			if (k != K_UNKNOWN) {
+				int trc = entry_type(dirfd, de, &type);
+				if (trc == -ENOENT)
+					continue; /* vanished meanwhile */
+				if (trc) {
+					rc = rc ? rc : trc;
+					continue;
+				}
+			}
+			int is_file = type == S_IFREG && (k == K_FILE || k == K_FILE_OR_DIR);
+			int is_dir = type == S_IFDIR && (k == K_DIR || k == K_FILE_OR_DIR) &&
+			             depth < SWEEP_MAX_DEPTH;
+			if (is_file) {
+				if (unlinkat(dirfd, name, 0) == 0) {
+					removed++;
+					sw->removed++;
+				} else if (errno != ENOENT) {
+					rc = rc ? rc : -errno;
+				}
+				continue;
+			}
+			if (!is_dir) {
+				note_unknown(sw, rel, name);
+				continue;
+			}
+			char sub[PATH_MAX];
+			(void)fmt_name(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", name);
+			int cfd = openat(dirfd, name, DIR_FLAGS);
+			if (cfd < 0) {
+				/* Replaced by a symlink or other file since readdir: not ours. */
+				if (errno == ELOOP || errno == ENOTDIR)
+					note_unknown(sw, rel, name);
+				else if (errno != ENOENT)
+					rc = rc ? rc : -errno;
+				continue;
+			}
+			uint64_t unk = sw->unknown;
+			int crc = sweep_dir(cfd, child, sub, depth + 1, sw);
+			(void)close(cfd);
+			rc = rc ? rc : crc;
+			if (sw->unknown != unk || crc)
+				continue; /* keep the directory holding unknown entries */
+			if (unlinkat(dirfd, name, AT_REMOVEDIR) == 0) {
+				removed++;
+				sw->removed++;
+			} else if (errno == ENOTEMPTY || errno == EEXIST) {
+				note_unknown(sw, rel, name); /* something appeared meanwhile */
+			} else if (errno != ENOENT) {
+				rc = rc ? rc : -errno;
+			}
+		}
+		if (removed) {
+			/* Not the last pass: the next one recounts what is left. */
+			sw->unknown = unknown_before;
+			memcpy(sw->first_unknown, first_before, sizeof(first_before));
+		}
+	} while (removed && rc == 0);
+	(void)closedir(d);
+	return rc;
+}
+
+static int sweep_report(const struct tree *t, const struct tree_sweep *sw, int rc, char *err,
+                        size_t errlen)
+{
+	if (rc) {
+		seterr(err, errlen, "removing '%s': %s", t->root, strerror(-rc));
+		return rc;
+	}
+	if (sw->unknown) {
+		seterr(err, errlen,
+		       "left %llu unknown entr%s in '%s' (first: %s); fsmix removes only what it "
+		       "created, so it kept the tree",
+		       (unsigned long long)sw->unknown, sw->unknown == 1 ? "y" : "ies", t->root,
+		       sw->first_unknown);
+		return -ENOTEMPTY;
+	}
+	return 0;
+}
+
+int tree_remove_contents(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen)
+{
+	struct tree_sweep local;
+	struct tree_sweep *sw = sweep ? sweep : &local;
+	memset(sw, 0, sizeof(*sw));
+	close_dirfds(t);
+	int rc = 0;
+	if (unlinkat(t->rootfd, MANIFEST_NAME, 0) == 0)
+		sw->removed++;
+	else if (errno != ENOENT)
+		rc = -errno;
+	(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
+	int rc2 = sweep_dir(t->datafd, LV_DATA, "data", 1, sw);
+	rc = rc ? rc : rc2;
+	rc2 = sweep_dir(t->metafd, LV_META, "meta", 1, sw);
+	rc = rc ? rc : rc2;
+	return sweep_report(t, sw, rc, err, errlen);
+}
+
+int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen)
+{
+	struct tree_sweep local;
+	struct tree_sweep *sw = sweep ? sweep : &local;
+	memset(sw, 0, sizeof(*sw));
+	uint64_t id;
+	if (t->rootfd < 0 || read_marker(t->rootfd, &id) || id != t->tree_id) {
+		seterr(err, errlen, "'%s' no longer has fsmix's %s marker; not removing it",
+		       t->root, MARKER_NAME);
+		tree_close(t);
+		return -EEXIST;
+	}
+	close_dirfds(t);
+	close_fd(&t->datafd);
+	close_fd(&t->metafd);
+	int rc = sweep_dir(t->rootfd, LV_ROOT, "", 0, sw);
+	rc = sweep_report(t, sw, rc, err, errlen);
+	if (rc == 0) {
+		/* Everything else is gone: the marker goes last, then the root, but only if the
+		 * name still refers to the directory we hold (not a replacement). */
+		struct stat a, b;
+		if (fstat(t->rootfd, &a) || fstatat(t->locfd, t->name, &b, AT_SYMLINK_NOFOLLOW) ||
+		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+			seterr(err, errlen, "'%s' was replaced during removal; left in place",
+			       t->root);
+			rc = -ESTALE;
+		} else if (unlinkat(t->rootfd, MARKER_NAME, 0)) {
+			rc = -errno;
+			seterr(err, errlen, "removing '%s/%s': %s", t->root, MARKER_NAME,
+			       strerror(-rc));
+		} else {
+			sw->removed++;
+			close_fd(&t->rootfd);
+			if (unlinkat(t->locfd, t->name, AT_REMOVEDIR)) {
+				rc = -errno;
+				seterr(err, errlen, "removing '%s': %s", t->root, strerror(-rc));
+			} else {
+				sw->removed++;
+			}
+		}
+	}
+	tree_close(t);
+	return rc;
+}
+
+int tree_usage(const struct tree *t, struct tree_usage *u)
+{
+	struct statvfs sv;
+	if (fstatvfs(t->locfd, &sv))
+		return -errno;
+	uint64_t frsize = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
+	u->total_bytes = (uint64_t)sv.f_blocks * frsize;
+	u->used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * frsize;
+	u->avail_bytes = (uint64_t)sv.f_bavail * frsize;
+	u->util = sv.f_blocks ? (double)(sv.f_blocks - sv.f_bfree) / (double)sv.f_blocks : 0.0;
+	return 0;
+}

@@ -1,0 +1,172 @@
+/* tree.h - fsmix's own directory inside a user's `location`, its naming scheme, its reuse
+ * manifest, and its safe removal.
+ *
+ * Safety rule: fsmix never deletes or overwrites anything it did not create. FFSB ran
+ * `rm -rf <location>/data <location>/meta` through /bin/sh (destroying any user directory of that
+ * name, and open to shell injection); fsmix instead works only below its own root
+ *
+ *   <location>/fsmix.fs<index>/          created by fsmix (mode 0700), never a symlink
+ *       .fsmix-tree                       ownership marker: "fsmix-tree", "version 1",
+ *                                         "id <16 hex digits>" (a random 64-bit tree id)
+ *       .fsmix-manifest                   reuse manifest (binary, see tree_write_manifest)
+ *       data/f<id>                        files directly in data/ (dir index TREE_DIR_TOP)
+ *       data/d<NNN>/f<id>                 NNN = dir index, at least 3 digits (d000, d001, ...)
+ *       meta/m<id>[.<gen>]                metadata-op directories
+ *
+ * and removal (tree_remove, tree_remove_contents) deletes only entries whose name *and* type
+ * match that scheme, through openat/unlinkat on O_NOFOLLOW|O_DIRECTORY descriptors: it never
+ * follows a symlink and never leaves the root. A root without a valid marker is refused, never
+ * adopted; unknown entries are left in place and reported.
+ *
+ * <id> is the pool slot id (pool.h), in decimal; paths are derived from (dir, id), never stored.
+ *
+ * Concurrency: tree_open, tree_set_dirs, the manifest calls, tree_remove[_contents] and tree_close
+ * are setup and teardown calls for one thread.
+ * tree_file_at/tree_file_path/tree_data_dirfd/tree_meta_dirfd and the name helpers only read the
+ * struct and may be called by every worker at once. All functions return 0 (or a value >= 0 as
+ * documented) or -errno, and write a one-line, user-facing reason into err (when err is not NULL)
+ * on failure; they never print or exit.
+ */
+#ifndef FSMIX_TREE_H
+#define FSMIX_TREE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler.h"
+
+struct pool;
+
+/* Directory index meaning data/ itself (files not in a dNNN subdirectory). */
+#define TREE_DIR_TOP UINT32_MAX
+/* dNNN directory descriptors kept open per tree (the others are reached as "dNNN/f<id>"
+ * relative to data/). 128 per tree leaves room under the usual 1024-descriptor soft limit for
+ * several filesystems and the workers' own open files. */
+#define TREE_MAX_DIRFDS 128
+/* Files whose existence and size tree_load_manifest checks (a random sample, not a walk). */
+#define TREE_MANIFEST_SAMPLE 64
+/* Longest name tree_file_name/tree_file_at produce: "d" + 10 digits + "/f" + 10 digits + NUL. */
+#define TREE_NAME_MAX 32
+
+/* tree_open flags */
+#define TREE_CREATE 1u /* create <location>/fsmix.fs<index> when it does not exist */
+
+struct tree {
+	int locfd;   /* O_PATH of location (the user's directory; only mkdirat/unlinkat of root) */
+	int rootfd;  /* <location>/fsmix.fs<index>, O_NOFOLLOW */
+	int datafd;  /* data/ */
+	int metafd;  /* meta/ */
+	int *dirfds; /* dirfds[i] = data/d<i> for i < min(num_dirs, TREE_MAX_DIRFDS) */
+	uint32_t num_dirs;
+	uint32_t num_dirfds;
+	uint64_t tree_id; /* from the marker */
+	int created;      /* 1 when this tree_open created the root */
+	char name[32];    /* "fsmix.fs<index>" */
+	char root[PATH_MAX];
+};
+
+/* Counts filled by tree_remove/tree_remove_contents. */
+struct tree_sweep {
+	uint64_t removed;        /* files and directories removed */
+	uint64_t unknown;        /* entries left in place because fsmix did not generate them */
+	char first_unknown[256]; /* path of the first one, relative to the root */
+};
+
+struct tree_usage {
+	uint64_t total_bytes; /* f_blocks * f_frsize */
+	uint64_t used_bytes;  /* (f_blocks - f_bfree) * f_frsize */
+	uint64_t avail_bytes; /* f_bavail * f_frsize (what an unprivileged writer may still use) */
+	double util;          /* used / total, 0..1: FFSB's (f_blocks - f_bfree) / f_blocks */
+};
+
+/* tree_open - check `location` and open (TREE_CREATE: create if missing) its fsmix root
+ * fsmix.fs<fs_index>, with data/ and meta/.
+ * Errors: -ENOENT "location '/x': No such file or directory" (also without TREE_CREATE when the
+ * root does not exist), -ENOTDIR "location '/x' is not a directory", -EROFS "location '/x' is
+ * read-only (Read-only file system)", -EACCES "... is not writable", -ELOOP when the root is a
+ * symbolic link, -EEXIST when the root exists but has no valid marker (it is not fsmix's).
+ * On failure t is left closed (tree_close is harmless). */
+int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
+              size_t errlen);
+
+/* tree_close - close descriptors and free memory; the tree stays on disk. Idempotent. */
+void tree_close(struct tree *t);
+
+/* tree_set_dirs - make data/d000 .. d<num_dirs-1> exist (existing ones are kept, and must be
+ * real directories) and open descriptors for the first TREE_MAX_DIRFDS. Call again after
+ * tree_remove_contents. Returns 0 or -errno. */
+int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen);
+
+/* tree_file_name - "f<id>" into buf. Returns the length, or -ENAMETOOLONG. */
+int tree_file_name(uint32_t id, char *buf, size_t len);
+
+/* tree_dir_name - "d<NNN>" (at least 3 digits) into buf. Returns the length or -ENAMETOOLONG. */
+int tree_dir_name(uint32_t dir, char *buf, size_t len);
+
+/* tree_meta_name - metadata directory name "m<id>" (gen 0) or "m<id>.<gen>" (after renames).
+ * Returns the length or -ENAMETOOLONG. */
+int tree_meta_name(uint32_t id, uint32_t gen, char *buf, size_t len);
+
+/* tree_data_dirfd - descriptor of data/ (dir == TREE_DIR_TOP) or of data/d<dir> when it is one
+ * of the held descriptors; -1 otherwise (use tree_file_at). The descriptor belongs to the tree:
+ * do not close it. */
+int tree_data_dirfd(const struct tree *t, uint32_t dir);
+
+/* tree_file_at - where file `id` of directory `dir` lives, for openat/fstatat/unlinkat: returns
+ * a descriptor owned by the tree and writes the name relative to it into name[len] (len >=
+ * TREE_NAME_MAX is always enough): "f<id>" with the dNNN descriptor, or "d<NNN>/f<id>" relative
+ * to data/ when that directory's descriptor is not held. Returns -EINVAL for a dir >= num_dirs
+ * (other than TREE_DIR_TOP), -ENAMETOOLONG for a short buffer. */
+int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, size_t len);
+
+/* tree_file_path - full path "<root>/data[/d<NNN>]/f<id>" (messages, tools). Returns the length
+ * or -ENAMETOOLONG. */
+int tree_file_path(const struct tree *t, uint32_t dir, uint32_t id, char *buf, size_t len);
+
+/* tree_meta_dirfd - descriptor of meta/ (owned by the tree). */
+int tree_meta_dirfd(const struct tree *t);
+
+/* tree_write_manifest - record every live file of `pool` (after the run; nothing may touch the
+ * pool meanwhile) with `spec_hash` (the caller's hash of the filesystem spec: num_files,
+ * num_dirs, sizes, ...) into .fsmix-manifest, atomically: write .fsmix-manifest.tmp, fsync,
+ * rename, fsync the root. Format (native byte order, with a byte-order word): a 48-byte header
+ * (magic "FSMIXMAN", version, byte order, spec hash, tree id, num_dirs, record count), 16 bytes
+ * per file (u32 id, u32 dir, u64 size) in ascending id order, and a 64-bit FNV-1a checksum of
+ * all preceding bytes. Returns 0 or -errno. */
+int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool, char *err,
+                        size_t errlen);
+
+/* tree_invalidate_manifest - remove .fsmix-manifest and fsync the root, before a run that will
+ * modify the tree, so an interrupted run never leaves a stale manifest. 0 when there was none. */
+int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen);
+
+/* tree_load_manifest - fill an empty, initialised pool from .fsmix-manifest when it belongs to
+ * this tree, `spec_hash` matches, the data/dNNN directories are exactly the manifest's num_dirs
+ * (d000..d<n-1> exist, d<n> does not), and a random sample of TREE_MANIFEST_SAMPLE files exists
+ * as regular files with the recorded sizes. On success also opens the directories
+ * (tree_set_dirs) and pushes id holes onto the pool's free stack. Nothing is walked: the cost is
+ * reading the manifest plus num_dirs + 64 fstatat calls.
+ * Returns 0; -ENOENT (no manifest); -ESTALE (hash, tree, directories or sample mismatch; err says
+ * which); -EBADMSG (corrupt or truncated); -ENOSPC (an id beyond the pool's capacity); -EINVAL
+ * (pool not empty). On failure the pool is left untouched. */
+int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, char *err,
+                       size_t errlen);
+
+/* tree_remove - remove the whole tree, root included, if everything in it was generated by
+ * fsmix; otherwise remove what was, keep unknown entries, the directories holding them, the
+ * marker and the root, and return -ENOTEMPTY ("left 2 unknown entries in '/x/fsmix.fs0' (first:
+ * data/notes.txt); kept the tree"). The marker is re-checked first (-EEXIST if it is gone).
+ * Closes t in every case. sweep may be NULL. */
+int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen);
+
+/* tree_remove_contents - empty data/ and meta/ (keeping them, the root and the marker) and
+ * remove the manifest, for a rebuild. The dNNN descriptors are closed and num_dirs becomes 0:
+ * call tree_set_dirs again. Returns 0 or -ENOTEMPTY with unknown entries (left in place). */
+int tree_remove_contents(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen);
+
+/* tree_usage - space on the filesystem holding the tree (statvfs of location), for
+ * init_size/init_util/desired_util. Returns 0 or -errno. */
+int tree_usage(const struct tree *t, struct tree_usage *u);
+
+#endif

@@ -1,0 +1,314 @@
+/* test_pool.c - single-thread semantics of the file pool, and a multithreaded stress that checks
+ * exclusivity with a per-slot shadow counter. Meant to be clean under -fsanitize=thread and
+ * -fsanitize=address,undefined. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "pool.h"
+#include "test.h"
+
+static void test_empty(void)
+{
+	struct pool p;
+	struct rng r;
+	uint32_t id = 7;
+	rng_seed(&r, 1, 0);
+	CHECK_EQ_I(pool_init(&p, 0), -EINVAL);
+	CHECK_EQ_I(pool_init(&p, POOL_MAX_CAPACITY + 1u), -EINVAL);
+	CHECK_EQ_I(pool_init(&p, 1024), 0);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), -ENOENT);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), -ENOENT);
+	CHECK_EQ_U(pool_live(&p), 0);
+	CHECK_EQ_U(pool_high_water(&p), 0);
+	/* A reserved, unpublished slot is invisible. */
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(id, 0);
+	CHECK_EQ_U(pool_high_water(&p), 1);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), -ENOENT);
+	pool_unreserve(&p, 0);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), -ENOENT);
+	/* The unreserved slot is reused first. */
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(id, 0);
+	CHECK_EQ_U(pool_high_water(&p), 1);
+	pool_unreserve(&p, 0);
+	pool_destroy(&p);
+}
+
+static void test_lifecycle(void)
+{
+	struct pool p;
+	struct rng r;
+	uint32_t id, a, b;
+	rng_seed(&r, 2, 0);
+	CHECK_EQ_I(pool_init(&p, 8), 0);
+	CHECK_EQ_I(pool_reserve(&p, &a), 0);
+	pool_publish(&p, a, 3, 4096);
+	CHECK_EQ_U(pool_live(&p), 1);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), 0);
+	CHECK_EQ_U(id, a);
+	CHECK_EQ_U(pool_dir(&p, id), 3);
+	CHECK_EQ_U(pool_size(&p, id), 4096);
+	/* Readers share. */
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &b), 0);
+	CHECK_EQ_U(b, a);
+	/* A writer is excluded while readers hold it: files exist but all busy. */
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), -EBUSY);
+	pool_release(&p, a, POOL_READ);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), -EBUSY);
+	pool_release(&p, a, POOL_READ);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), 0);
+	CHECK_EQ_U(id, a);
+	/* The writer excludes readers and other writers. */
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &b), -EBUSY);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &b), -EBUSY);
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), -EBUSY);
+	pool_set_size(&p, a, 8192);
+	pool_release(&p, a, POOL_WRITE);
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), 0);
+	CHECK_EQ_U(pool_size(&p, a), 8192);
+	pool_release(&p, a, POOL_READ);
+	/* Delete: exclusive pick, then remove. */
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), 0);
+	pool_remove(&p, id);
+	CHECK_EQ_U(pool_live(&p), 0);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), -ENOENT);
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), -ENOENT);
+	/* Capacity is a hard limit. */
+	uint32_t ids[8];
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ_I(pool_reserve(&p, &ids[i]), 0);
+	CHECK_EQ_U(ids[0], a); /* the hole is refilled first */
+	CHECK_EQ_I(pool_reserve(&p, &id), -ENOSPC);
+	for (int i = 0; i < 8; i++)
+		pool_publish(&p, ids[i], 0, (uint64_t)i);
+	CHECK_EQ_U(pool_live(&p), 8);
+	pool_destroy(&p);
+}
+
+static int count_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	uint64_t *acc = arg;
+	acc[0]++;
+	acc[1] += id;
+	acc[2] += dir;
+	acc[3] += size;
+	return 0;
+}
+
+static void test_initial_and_holes(void)
+{
+	struct pool p;
+	struct rng r;
+	uint32_t id;
+	rng_seed(&r, 3, 0);
+	CHECK_EQ_I(pool_init(&p, 1000), 0);
+	/* Sparse set, as loaded from a manifest after a run with deletes: ids 0, 2, 4, ..., 98. */
+	for (uint32_t i = 0; i < 100; i += 2)
+		CHECK_EQ_I(pool_add_initial(&p, i, i % 7, 100 + i), 0);
+	CHECK_EQ_I(pool_add_initial(&p, 4, 0, 0), -EEXIST);
+	CHECK_EQ_I(pool_add_initial(&p, 1000, 0, 0), -ERANGE);
+	CHECK_EQ_U(pool_live(&p), 50);
+	CHECK_EQ_U(pool_high_water(&p), 99);
+	CHECK_EQ_U(pool_collect_holes(&p), 49);
+	CHECK_EQ_U(pool_collect_holes(&p), 0); /* idempotent */
+	uint64_t acc[4] = {0};
+	CHECK_EQ_I(pool_foreach_live(&p, count_visit, acc), 0);
+	CHECK_EQ_U(acc[0], 50);
+	CHECK_EQ_U(acc[1], 2450);
+	/* Creates refill the holes in ascending order before growing. */
+	for (uint32_t i = 1; i < 99; i += 2) {
+		CHECK_EQ_I(pool_reserve(&p, &id), 0);
+		CHECK_EQ_U(id, i);
+		pool_publish(&p, id, 0, 0);
+	}
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(id, 99);
+	pool_unreserve(&p, id);
+	/* Every file is reachable by random picks: each of 99 seen within 20000 picks. */
+	static unsigned char seen[99];
+	int distinct = 0;
+	for (int i = 0; i < 20000; i++) {
+		CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), 0);
+		if (id < 99 && !seen[id]++)
+			distinct++;
+		pool_release(&p, id, POOL_READ);
+	}
+	CHECK_EQ_I(distinct, 99);
+	pool_destroy(&p);
+}
+
+/* The scan fallback finds the one idle file among many busy ones. */
+static void test_scan_fallback(void)
+{
+	struct pool p;
+	struct rng r;
+	uint32_t id;
+	rng_seed(&r, 4, 0);
+	CHECK_EQ_I(pool_init(&p, 100000), 0);
+	for (uint32_t i = 0; i < 100000; i++)
+		CHECK_EQ_I(pool_add_initial(&p, i, 0, 0), 0);
+	for (uint32_t i = 0; i < 100000; i++)
+		if (i != 77777)
+			CHECK_EQ_I(pool_try_acquire(&p, i, POOL_WRITE), 0);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), 0);
+	CHECK_EQ_U(id, 77777);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), -EBUSY);
+	pool_destroy(&p);
+}
+
+/* --- multithreaded stress ----------------------------------------------------------------- */
+
+#define ST_THREADS 8
+#define ST_OPS     200000
+#define ST_CAP     4096
+#define ST_INITIAL 512
+#define SH_WRITER  (1u << 20)
+
+struct stress {
+	struct pool pool;
+	_Atomic uint32_t shadow[ST_CAP]; /* readers + SH_WRITER * writers, as the test sees them */
+	_Atomic uint32_t exists[ST_CAP]; /* 0 free, 1 reserved by a creator, 2 published */
+	_Atomic uint64_t violations;
+	_Atomic uint64_t published, removed;
+	_Atomic int go;
+};
+
+struct stress_arg {
+	struct stress *st;
+	unsigned idx;
+};
+
+static void violation(struct stress *st)
+{
+	atomic_fetch_add(&st->violations, 1);
+}
+
+static void *stress_thread(void *argp)
+{
+	struct stress_arg *a = argp;
+	struct stress *st = a->st;
+	struct pool *p = &st->pool;
+	struct rng r;
+	uint64_t pub = 0, rem = 0;
+	rng_seed(&r, 42, a->idx);
+	while (!atomic_load(&st->go))
+		;
+	for (int op = 0; op < ST_OPS; op++) {
+		uint64_t dice = rng_below(&r, 100);
+		uint32_t id;
+		if (dice < 50) { /* read */
+			int rc = pool_pick(p, &r, POOL_READ, &id);
+			if (rc == -EBUSY || rc == -ENOENT)
+				continue;
+			if (rc != 0 || atomic_load(&st->exists[id]) != 2)
+				violation(st);
+			uint32_t v = atomic_fetch_add(&st->shadow[id], 1);
+			if (v >= SH_WRITER)
+				violation(st);
+			if (pool_dir(p, id) != id % 13)
+				violation(st);
+			atomic_fetch_sub(&st->shadow[id], 1);
+			pool_release(p, id, POOL_READ);
+		} else if (dice < 85) { /* write (50..69) or delete (70..84) */
+			/* Deletes stop below 256 live files so the pool keeps a population; creates
+			 * (15%, a tenth of them failing) then roughly balance deletes. */
+			if (dice >= 70 && pool_live(p) < 256)
+				continue;
+			int rc = pool_pick(p, &r, POOL_WRITE, &id);
+			if (rc == -EBUSY || rc == -ENOENT)
+				continue;
+			if (rc != 0 || atomic_load(&st->exists[id]) != 2)
+				violation(st);
+			if (atomic_fetch_add(&st->shadow[id], SH_WRITER) != 0)
+				violation(st);
+			pool_set_size(p, id, pool_size(p, id) + 1);
+			atomic_fetch_sub(&st->shadow[id], SH_WRITER);
+			if (dice < 70) {
+				pool_release(p, id, POOL_WRITE);
+			} else {
+				uint32_t two = 2;
+				if (!atomic_compare_exchange_strong(&st->exists[id], &two, 0))
+					violation(st);
+				pool_remove(p, id);
+				rem++;
+			}
+		} else { /* create */
+			if (pool_reserve(p, &id) != 0)
+				continue;
+			uint32_t zero = 0;
+			/* No slot id is handed out twice concurrently. */
+			if (!atomic_compare_exchange_strong(&st->exists[id], &zero, 1))
+				violation(st);
+			if (atomic_fetch_add(&st->shadow[id], SH_WRITER) != 0)
+				violation(st);
+			atomic_fetch_sub(&st->shadow[id], SH_WRITER);
+			if (rng_below(&r, 10) == 0) { /* a failed create */
+				atomic_store(&st->exists[id], 0);
+				pool_unreserve(p, id);
+			} else {
+				atomic_store(&st->exists[id], 2);
+				pool_publish(p, id, id % 13, 0);
+				pub++;
+			}
+		}
+	}
+	atomic_fetch_add(&st->published, pub);
+	atomic_fetch_add(&st->removed, rem);
+	return NULL;
+}
+
+static void test_stress(void)
+{
+	static struct stress st;
+	pthread_t th[ST_THREADS];
+	struct stress_arg args[ST_THREADS];
+	CHECK_EQ_I(pool_init(&st.pool, ST_CAP), 0);
+	for (uint32_t i = 0; i < ST_INITIAL; i++) {
+		CHECK_EQ_I(pool_add_initial(&st.pool, i, i % 13, 0), 0);
+		atomic_store(&st.exists[i], 2);
+	}
+	for (unsigned i = 0; i < ST_THREADS; i++) {
+		args[i] = (struct stress_arg){&st, i};
+		CHECK_EQ_I(pthread_create(&th[i], NULL, stress_thread, &args[i]), 0);
+	}
+	atomic_store(&st.go, 1);
+	for (unsigned i = 0; i < ST_THREADS; i++)
+		pthread_join(th[i], NULL);
+	CHECK_EQ_U(atomic_load(&st.violations), 0);
+	uint64_t expect = ST_INITIAL + atomic_load(&st.published) - atomic_load(&st.removed);
+	CHECK_EQ_U(pool_live(&st.pool), expect);
+	uint64_t acc[4] = {0};
+	CHECK_EQ_I(pool_foreach_live(&st.pool, count_visit, acc), 0);
+	CHECK_EQ_U(acc[0], expect);
+	uint64_t shadow_live = 0;
+	for (uint32_t i = 0; i < ST_CAP; i++) {
+		shadow_live += atomic_load(&st.exists[i]) == 2;
+		CHECK_EQ_U(atomic_load(&st.shadow[i]), 0);
+	}
+	CHECK_EQ_U(shadow_live, expect);
+	/* Creates ~ deletes: holes are refilled, growth stays bounded. */
+	CHECK(pool_high_water(&st.pool) < ST_CAP);
+	/* Everything is idle again: every live file can be taken exclusively. */
+	uint64_t took = 0;
+	for (uint32_t i = 0; i < pool_high_water(&st.pool); i++)
+		if (pool_try_acquire(&st.pool, i, POOL_WRITE) == 0)
+			took++;
+	CHECK_EQ_U(took, expect);
+	printf("stress: %d threads x %d ops, published %" PRIu64 ", removed %" PRIu64
+	       ", live %" PRIu64 ", high_water %u\n",
+	       ST_THREADS, ST_OPS, atomic_load(&st.published), atomic_load(&st.removed), expect,
+	       pool_high_water(&st.pool));
+	pool_destroy(&st.pool);
+}
+
+int main(void)
+{
+	RUN(test_empty);
+	RUN(test_lifecycle);
+	RUN(test_initial_and_holes);
+	RUN(test_scan_fallback);
+	RUN(test_stress);
+	return test_summary();
+}

@@ -1,0 +1,552 @@
+/* test_tree.c - fsmix's own tree: it touches nothing it did not create (canaries, foreign roots,
+ * symlinks, planted files), location errors, naming, and the reuse manifest. Every case runs in
+ * a fresh mkdtemp directory under /tmp and under /dev/shm, removed afterwards. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pool.h"
+#include "tree.h"
+#include "test.h"
+
+static char base[PATH_MAX]; /* current temp location */
+
+/* snprintf into a path buffer, failing the test on truncation (and using the result, which
+ * also keeps -Wformat-truncation quiet). */
+#define PATHF(buf, ...)                                                                            \
+	do {                                                                                       \
+		int n_ = snprintf(buf, sizeof(buf), __VA_ARGS__);                                  \
+		if (n_ < 0 || (size_t)n_ >= sizeof(buf))                                           \
+			TEST_FAIL("path too long");                                                \
+	} while (0)
+
+/* --- helpers (test-only; product code never uses nftw) ------------------------------------- */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (flag == FTW_DP)
+		(void)rmdir(path);
+	else
+		(void)unlink(path);
+	return 0;
+}
+
+static void rm_rf(const char *path)
+{
+	/* FTW_PHYS: never follow symlinks; FTW_MOUNT: never cross into a mount. */
+	(void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static void make_base(const char *parent)
+{
+	PATHF(base, "%s/fsmix-test-tree.XXXXXX", parent);
+	if (!mkdtemp(base)) {
+		TEST_FAIL("mkdtemp %s: %s", base, strerror(errno));
+		base[0] = 0;
+	}
+}
+
+static void drop_base(void)
+{
+	if (base[0])
+		rm_rf(base);
+	base[0] = 0;
+}
+
+static void put_file(const char *rel, const char *content)
+{
+	char p[PATH_MAX];
+	PATHF(p, "%s/%s", base, rel);
+	FILE *f = fopen(p, "w");
+	if (!f) {
+		TEST_FAIL("fopen %s: %s", p, strerror(errno));
+		return;
+	}
+	fputs(content, f);
+	fclose(f);
+}
+
+static void put_dir(const char *rel)
+{
+	char p[PATH_MAX];
+	PATHF(p, "%s/%s", base, rel);
+	if (mkdir(p, 0700))
+		TEST_FAIL("mkdir %s: %s", p, strerror(errno));
+}
+
+static int exists(const char *rel)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	PATHF(p, "%s/%s", base, rel);
+	return lstat(p, &st) == 0;
+}
+
+/* Snapshot of everything under base except fsmix.fs0: path, type, size, contents (FNV hash),
+ * symlink target, mode. Compared as a string before and after. */
+static char snap[65536];
+static size_t snap_len;
+static size_t base_len;
+
+static int snap_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)flag, (void)ftw;
+	const char *rel = path + base_len;
+	if (!strncmp(rel, "/fsmix.fs0", 10) && (rel[10] == 0 || rel[10] == '/'))
+		return 0;
+	uint64_t h = 0xcbf29ce484222325ull;
+	char link[PATH_MAX] = "";
+	if (S_ISREG(st->st_mode)) {
+		FILE *f = fopen(path, "rb");
+		int c;
+		while (f && (c = fgetc(f)) != EOF)
+			h = (h ^ (unsigned char)c) * 0x100000001b3ull;
+		if (f)
+			fclose(f);
+	} else if (S_ISLNK(st->st_mode)) {
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+		link[n > 0 ? n : 0] = 0;
+	}
+	int n =
+	    snprintf(snap + snap_len, sizeof(snap) - snap_len, "%s %o %lld %016llx %s\n", rel,
+	             (unsigned)st->st_mode, (long long)st->st_size, (unsigned long long)h, link);
+	if (n > 0 && (size_t)n < sizeof(snap) - snap_len)
+		snap_len += (size_t)n;
+	return 0;
+}
+
+static char *snapshot(void)
+{
+	snap_len = 0;
+	snap[0] = 0;
+	base_len = strlen(base);
+	(void)nftw(base, snap_entry, 16, FTW_PHYS);
+	return strdup(snap);
+}
+
+/* Create file f<id> of `size` bytes in directory `dir` of the tree, as the engine would. */
+static int make_file(struct tree *t, uint32_t dir, uint32_t id, uint64_t size)
+{
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(t, dir, id, name, sizeof(name));
+	if (dfd < 0)
+		return dfd;
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	int rc = ftruncate(fd, (off_t)size) ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+/* --- cases ---------------------------------------------------------------------------------- */
+
+static void test_names(void)
+{
+	char b[TREE_NAME_MAX];
+	CHECK_EQ_I(tree_file_name(0, b, sizeof(b)), 2);
+	CHECK_STR(b, "f0");
+	CHECK_EQ_I(tree_file_name(UINT32_MAX - 1, b, sizeof(b)), 11);
+	CHECK_EQ_I(tree_dir_name(7, b, sizeof(b)), 4);
+	CHECK_STR(b, "d007");
+	CHECK_EQ_I(tree_dir_name(1234, b, sizeof(b)), 5);
+	CHECK_STR(b, "d1234");
+	CHECK_EQ_I(tree_meta_name(5, 0, b, sizeof(b)), 2);
+	CHECK_STR(b, "m5");
+	CHECK_EQ_I(tree_meta_name(5, 3, b, sizeof(b)), 4);
+	CHECK_STR(b, "m5.3");
+	CHECK_EQ_I(tree_file_name(123456, b, 4), -ENAMETOOLONG);
+}
+
+/* Canaries in location (including data/ and meta/, which FFSB would rm -rf), a foreign
+ * fsmix.fs1 without a marker, and a symlink fsmix.fs2 -> target/: all untouched byte for byte
+ * after open/build/remove of fsmix.fs0 and refused opens of fs1 and fs2. */
+static void case_canaries(void)
+{
+	char err[512], p[PATH_MAX];
+	struct tree t;
+	put_file("canary.txt", "do not touch\n");
+	put_dir("data");
+	put_file("data/important.txt", "user data\n");
+	put_dir("meta");
+	put_file("meta/notes.txt", "user notes\n");
+	put_dir("fsmix.fs1");
+	put_file("fsmix.fs1/f1", "looks like ours, is not\n");
+	put_dir("fsmix.fs1/data");
+	put_dir("target");
+	put_file("target/canary", "behind a symlink\n");
+	PATHF(p, "%s/target", base);
+	char l[PATH_MAX];
+	PATHF(l, "%s/fsmix.fs2", base);
+	CHECK_EQ_I(symlink(p, l), 0);
+	char *before = snapshot();
+
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK(t.created);
+	CHECK(exists("fsmix.fs0/.fsmix-tree"));
+	CHECK(exists("fsmix.fs0/data"));
+	CHECK(exists("fsmix.fs0/meta"));
+	CHECK_EQ_I(tree_set_dirs(&t, 5, err, sizeof(err)), 0);
+	for (uint32_t id = 0; id < 100; id++)
+		CHECK_EQ_I(make_file(&t, id % 6 == 5 ? TREE_DIR_TOP : id % 6, id, id), 0);
+	char mname[TREE_NAME_MAX];
+	(void)tree_meta_name(3, 2, mname, sizeof(mname));
+	CHECK_EQ_I(mkdirat(tree_meta_dirfd(&t), mname, 0700), 0);
+	CHECK(exists("fsmix.fs0/data/d004/f4"));
+	CHECK(exists("fsmix.fs0/data/f5"));
+	CHECK(exists("fsmix.fs0/meta/m3.2"));
+	tree_close(&t);
+
+	/* Reopen: the marker is recognised, the id is stable. */
+	struct tree t2;
+	CHECK_EQ_I(tree_open(&t2, base, 0, 0, err, sizeof(err)), 0);
+	CHECK(!t2.created);
+	struct tree_sweep sw;
+	CHECK_EQ_I(tree_remove(&t2, &sw, err, sizeof(err)), 0);
+	CHECK_EQ_U(sw.unknown, 0);
+	CHECK_EQ_U(sw.removed, 100 + 5 + 1 + 2 + 2); /* files, dNNN, m3.2, data+meta, marker+root */
+	CHECK(!exists("fsmix.fs0"));
+
+	/* The foreign root and the symlink are refused, not adopted. */
+	CHECK_EQ_I(tree_open(&t, base, 1, TREE_CREATE, err, sizeof(err)), -EEXIST);
+	CHECK_CONTAINS(err, "fsmix.fs1' exists but has no valid .fsmix-tree marker");
+	CHECK_EQ_I(tree_open(&t, base, 2, TREE_CREATE, err, sizeof(err)), -ELOOP);
+	CHECK_CONTAINS(err, "fsmix.fs2' is a symbolic link");
+	tree_close(&t);
+
+	char *after = snapshot();
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+}
+
+/* Entries fsmix did not generate, planted inside its tree, survive removal and are reported. */
+static void case_unknown_inside(void)
+{
+	char err[512], p[PATH_MAX], l[PATH_MAX];
+	struct tree t;
+	struct tree_sweep sw;
+	put_file("outside", "canary\n");
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_dirs(&t, 3, err, sizeof(err)), 0);
+	for (uint32_t id = 0; id < 30; id++)
+		CHECK_EQ_I(make_file(&t, id % 3, id, 10), 0);
+	put_file("fsmix.fs0/data/d001/notes.txt", "planted\n");
+	put_file("fsmix.fs0/data/f12x", "planted\n");
+	PATHF(p, "%s/outside", base);
+	PATHF(l, "%s/fsmix.fs0/data/f999", base);
+	CHECK_EQ_I(symlink(p, l), 0); /* a symlink with one of our names */
+	PATHF(l, "%s/fsmix.fs0/data/d000/f998", base);
+	CHECK_EQ_I(symlink(base, l), 0);
+	put_dir("fsmix.fs0/meta/m7");
+	put_file("fsmix.fs0/meta/m7/secret", "planted\n");
+	char *before = snapshot();
+
+	/* Rebuild-style emptying keeps the unknown entries and reports them. */
+	CHECK_EQ_I(tree_remove_contents(&t, &sw, err, sizeof(err)), -ENOTEMPTY);
+	CHECK_EQ_U(sw.unknown, 5);
+	CHECK_CONTAINS(err, "left 5 unknown entries");
+	CHECK_EQ_U(t.num_dirs, 0);
+	CHECK(!exists("fsmix.fs0/data/d000/f0"));
+	CHECK(!exists("fsmix.fs0/data/d002")); /* emptied and removed */
+	CHECK(exists("fsmix.fs0/data/d001/notes.txt"));
+
+	CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), -ENOTEMPTY);
+	CHECK_EQ_U(sw.unknown, 5);
+	CHECK(sw.first_unknown[0] != 0);
+	CHECK_CONTAINS(err, "unknown entries");
+	CHECK_CONTAINS(err, sw.first_unknown);
+	CHECK(exists("fsmix.fs0/.fsmix-tree"));
+	CHECK(exists("fsmix.fs0/data/f12x"));
+	CHECK(exists("fsmix.fs0/data/f999"));
+	CHECK(exists("fsmix.fs0/data/d000/f998"));
+	CHECK(exists("fsmix.fs0/meta/m7/secret"));
+	CHECK(!exists("fsmix.fs0/data/d000/f3"));
+	char *after = snapshot();
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+
+	/* Once the user takes their files away, removal completes. */
+	PATHF(p, "%s/fsmix.fs0/data/d001/notes.txt", base);
+	(void)unlink(p);
+	PATHF(p, "%s/fsmix.fs0/data/f12x", base);
+	(void)unlink(p);
+	PATHF(p, "%s/fsmix.fs0/data/f999", base);
+	(void)unlink(p);
+	PATHF(p, "%s/fsmix.fs0/data/d000/f998", base);
+	(void)unlink(p);
+	PATHF(p, "%s/fsmix.fs0/meta/m7/secret", base);
+	(void)unlink(p);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), 0);
+	CHECK(!exists("fsmix.fs0"));
+	CHECK(exists("outside"));
+}
+
+static void case_errors(void)
+{
+	char err[512], p[PATH_MAX], want[PATH_MAX + 64];
+	struct tree t;
+	PATHF(p, "%s/missing", base);
+	CHECK_EQ_I(tree_open(&t, p, 0, TREE_CREATE, err, sizeof(err)), -ENOENT);
+	PATHF(want, "location '%s': No such file or directory", p);
+	CHECK_STR(err, want);
+	tree_close(&t);
+
+	put_file("plain", "x");
+	PATHF(p, "%s/plain", base);
+	CHECK_EQ_I(tree_open(&t, p, 0, TREE_CREATE, err, sizeof(err)), -ENOTDIR);
+	PATHF(want, "location '%s' is not a directory", p);
+	CHECK_STR(err, want);
+
+	CHECK_EQ_I(tree_open(&t, "", 0, TREE_CREATE, err, sizeof(err)), -EINVAL);
+
+	/* Without TREE_CREATE a missing root is an error, not created. */
+	CHECK_EQ_I(tree_open(&t, base, 3, 0, err, sizeof(err)), -ENOENT);
+	CHECK(!exists("fsmix.fs3"));
+
+	/* A marker with the wrong content or a regular file in place of the root: refused. */
+	put_dir("fsmix.fs4");
+	put_file("fsmix.fs4/.fsmix-tree", "fsmix-tree\nversion 9\nid 0\n");
+	CHECK_EQ_I(tree_open(&t, base, 4, TREE_CREATE, err, sizeof(err)), -EEXIST);
+	put_file("fsmix.fs5", "a file\n");
+	CHECK_EQ_I(tree_open(&t, base, 5, TREE_CREATE, err, sizeof(err)), -EEXIST);
+	CHECK_CONTAINS(err, "not a directory created by fsmix");
+	/* An empty directory without a marker is not adopted either. */
+	put_dir("fsmix.fs6");
+	CHECK_EQ_I(tree_open(&t, base, 6, TREE_CREATE, err, sizeof(err)), -EEXIST);
+	CHECK(exists("fsmix.fs6"));
+
+	/* Trailing slashes do not leak into the root path. */
+	PATHF(p, "%s//", base);
+	CHECK_EQ_I(tree_open(&t, p, 7, TREE_CREATE, err, sizeof(err)), 0);
+	PATHF(want, "%s/fsmix.fs7", base);
+	CHECK_STR(t.root, want);
+	struct tree_usage u;
+	CHECK_EQ_I(tree_usage(&t, &u), 0);
+	CHECK(u.total_bytes > 0 && u.used_bytes <= u.total_bytes);
+	CHECK(u.util >= 0.0 && u.util <= 1.0);
+	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
+}
+
+/* A read-only location: a tiny read-only tmpfs (root only; chmod does not stop root). */
+static void case_readonly(void)
+{
+	char err[512], p[PATH_MAX], want[PATH_MAX + 64];
+	struct tree t;
+	put_dir("ro");
+	PATHF(p, "%s/ro", base);
+	if (mount("fsmix-test", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=1m")) {
+		printf("skip case_readonly: cannot mount a read-only tmpfs on %s: %s\n", p,
+		       strerror(errno));
+		return;
+	}
+	CHECK_EQ_I(tree_open(&t, p, 0, TREE_CREATE, err, sizeof(err)), -EROFS);
+	PATHF(want, "location '%s' is read-only (Read-only file system)", p);
+	CHECK_STR(err, want);
+	if (umount2(p, MNT_DETACH))
+		TEST_FAIL("umount %s: %s", p, strerror(errno));
+}
+
+struct expect {
+	uint32_t n;
+	uint32_t id[256], dir[256];
+	uint64_t size[256];
+	int bad;
+};
+
+static int expect_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	struct expect *e = arg;
+	for (uint32_t i = 0; i < e->n; i++)
+		if (e->id[i] == id)
+			return e->dir[i] == dir && e->size[i] == size ? 0 : (e->bad = 1);
+	e->bad = 1;
+	return 1;
+}
+
+static void case_manifest(void)
+{
+	char err[512], p[PATH_MAX];
+	struct tree t;
+	struct pool pool, loaded;
+	static struct expect e;
+	const uint64_t hash = 0x1234abcd5678ef00ull;
+	memset(&e, 0, sizeof(e));
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_dirs(&t, 4, err, sizeof(err)), 0);
+	CHECK_EQ_I(pool_init(&pool, 1 << 16), 0);
+	/* 50 files (all sampled), ids 0..59 with holes at multiples of 6. */
+	for (uint32_t i = 0; i < 60; i++) {
+		uint32_t id;
+		CHECK_EQ_I(pool_reserve(&pool, &id), 0);
+		uint32_t dir = i % 5 == 4 ? TREE_DIR_TOP : i % 5;
+		if (i % 6 == 0) {
+			pool_unreserve(&pool, id);
+			uint32_t again;
+			CHECK_EQ_I(pool_reserve(&pool, &again), 0); /* takes the same slot back */
+			CHECK_EQ_U(again, id);
+			pool_publish(&pool, id, dir, 0);
+			continue;
+		}
+		CHECK_EQ_I(make_file(&t, dir, id, 100 + i), 0);
+		pool_publish(&pool, id, dir, 100 + i);
+		e.id[e.n] = id;
+		e.dir[e.n] = dir;
+		e.size[e.n++] = 100 + i;
+	}
+	/* Remove the size-0 placeholders, leaving holes. */
+	struct rng r;
+	rng_seed(&r, 9, 0);
+	for (uint32_t i = 0; i < 60; i += 6) {
+		CHECK_EQ_I(pool_try_acquire(&pool, i, POOL_WRITE), 0);
+		pool_remove(&pool, i);
+	}
+	CHECK_EQ_U(pool_live(&pool), 50);
+	CHECK_EQ_I(tree_write_manifest(&t, hash, &pool, err, sizeof(err)), 0);
+	CHECK(exists("fsmix.fs0/.fsmix-manifest"));
+	CHECK(!exists("fsmix.fs0/.fsmix-manifest.tmp"));
+	tree_close(&t);
+
+	/* Round trip into a fresh pool, from a freshly opened tree. */
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), 0);
+	CHECK_EQ_U(t.num_dirs, 4);
+	CHECK_EQ_U(pool_live(&loaded), 50);
+	CHECK_EQ_I(pool_foreach_live(&loaded, expect_visit, &e), 0);
+	CHECK(!e.bad);
+	uint32_t hole;
+	CHECK_EQ_I(pool_reserve(&loaded, &hole), 0);
+	CHECK_EQ_U(hole, 0); /* holes are on the free stack, lowest first */
+	pool_destroy(&loaded);
+
+	/* Wrong spec hash. */
+	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash + 1, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_CONTAINS(err, "different filesystem spec");
+	CHECK_EQ_U(pool_live(&loaded), 0);
+	/* A pool too small for the ids. */
+	struct pool small;
+	CHECK_EQ_I(pool_init(&small, 40), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &small, err, sizeof(err)), -ENOSPC);
+	pool_destroy(&small);
+
+	/* A deleted file is caught by the sample (50 files <= 64: every one is checked). */
+	PATHF(p, "%s/fsmix.fs0/data/d001/f31", base);
+	CHECK_EQ_I(unlink(p), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_CONTAINS(err, "data/d001/f31' listed in the manifest: No such file or directory");
+	CHECK_EQ_U(pool_live(&loaded), 0);
+	CHECK_EQ_U(pool_high_water(&loaded), 0);
+	/* A file with another size, too. */
+	tree_close(&t);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_dirs(&t, 4, err, sizeof(err)), 0);
+	CHECK_EQ_I(make_file(&t, 1, 31, 131), 0);
+	PATHF(p, "%s/fsmix.fs0/data/f9", base);
+	CHECK_EQ_I(truncate(p, 5), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_CONTAINS(err, "data/f9' is 5 bytes, the manifest says 109");
+	CHECK_EQ_I(truncate(p, 109), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), 0);
+	pool_destroy(&loaded);
+
+	/* An extra directory changes the layout. */
+	put_dir("fsmix.fs0/data/d004");
+	tree_close(&t);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_CONTAINS(err, "data/d004 exists");
+	PATHF(p, "%s/fsmix.fs0/data/d004", base);
+	CHECK_EQ_I(rmdir(p), 0);
+
+	/* One flipped byte: corrupt. */
+	PATHF(p, "%s/fsmix.fs0/.fsmix-manifest", base);
+	int fd = open(p, O_RDWR);
+	unsigned char c = 0;
+	CHECK_EQ_I(pread(fd, &c, 1, 60), 1);
+	c ^= 1;
+	CHECK_EQ_I(pwrite(fd, &c, 1, 60), 1);
+	close(fd);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -EBADMSG);
+	CHECK_CONTAINS(err, "corrupt");
+
+	/* Invalidate: gone, and loading says so. */
+	CHECK_EQ_I(tree_invalidate_manifest(&t, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_invalidate_manifest(&t, err, sizeof(err)), 0);
+	CHECK(!exists("fsmix.fs0/.fsmix-manifest"));
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ENOENT);
+	CHECK_CONTAINS(err, "no manifest");
+
+	/* 1000 files, half deleted: the 64-file sample catches it (miss chance 2^-64). */
+	CHECK_EQ_I(tree_remove_contents(&t, NULL, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_dirs(&t, 200, err, sizeof(err)), 0); /* beyond TREE_MAX_DIRFDS */
+	CHECK_EQ_I(tree_data_dirfd(&t, 150), -1);
+	char name[TREE_NAME_MAX];
+	CHECK_EQ_I(tree_file_at(&t, 150, 7, name, sizeof(name)), t.datafd);
+	CHECK_STR(name, "d150/f7");
+	CHECK_EQ_I(tree_file_at(&t, 200, 7, name, sizeof(name)), -EINVAL);
+	CHECK_EQ_I(tree_file_at(&t, 5, 7, name, sizeof(name)), tree_data_dirfd(&t, 5));
+	CHECK_STR(name, "f7");
+	pool_destroy(&pool);
+	CHECK_EQ_I(pool_init(&pool, 1 << 16), 0);
+	for (uint32_t id = 0; id < 1000; id++) {
+		CHECK_EQ_I(make_file(&t, id % 200, id, 1), 0);
+		CHECK_EQ_I(pool_add_initial(&pool, id, id % 200, 1), 0);
+	}
+	CHECK_EQ_I(tree_write_manifest(&t, hash, &pool, err, sizeof(err)), 0);
+	for (uint32_t id = 0; id < 1000; id += 2) {
+		int dfd = tree_file_at(&t, id % 200, id, name, sizeof(name));
+		CHECK_EQ_I(unlinkat(dfd, name, 0), 0);
+	}
+	pool_destroy(&loaded);
+	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
+	tree_close(&t);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_CONTAINS(err, "No such file or directory");
+
+	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
+	CHECK(!exists("fsmix.fs0"));
+	pool_destroy(&loaded);
+	pool_destroy(&pool);
+}
+
+static void on_each_base(void (*fn)(void), const char *name)
+{
+	static const char *const parents[] = {"/tmp", "/dev/shm"};
+	for (size_t i = 0; i < ARRAY_SIZE(parents); i++) {
+		struct stat st;
+		if (stat(parents[i], &st) || !S_ISDIR(st.st_mode)) {
+			printf("skip %s on %s: not available\n", name, parents[i]);
+			continue;
+		}
+		int before = test_failed_checks;
+		make_base(parents[i]);
+		if (base[0])
+			fn();
+		drop_base();
+		fprintf(stderr, "%s %s on %s\n", test_failed_checks == before ? "ok  " : "FAIL",
+		        name, parents[i]);
+	}
+}
+
+#define ON_EACH_BASE(fn) on_each_base(fn, #fn)
+
+int main(void)
+{
+	RUN(test_names);
+	ON_EACH_BASE(case_canaries);
+	ON_EACH_BASE(case_unknown_inside);
+	ON_EACH_BASE(case_errors);
+	ON_EACH_BASE(case_readonly);
+	ON_EACH_BASE(case_manifest);
+	return test_summary();
+}
