@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "ops.h"
+#include "value.h"
 
 /* Where a key may appear. A section kind has exactly one of these bits. */
 enum key_scope {
@@ -39,7 +40,7 @@ enum key_id {
 #define KEY(name, scopes, type, def, lo, hi, flags, help) KEY_##name,
 #include "keys.def"
 #undef KEY
-#define OP(name, flags, help) KEY_##name##_weight,
+#define OP(name, flags, body, help) KEY_##name##_weight,
 #include "ops.def"
 #undef OP
 	KEY_COUNT
@@ -78,6 +79,14 @@ static inline enum key_id key_weight_of(enum op_id op)
 /* key_suggest - the known key closest to `name` by edit distance (case-insensitive), or NULL
  * when nothing is close enough to be a plausible typo. */
 const char *key_suggest(const char *name);
+
+/* key_parse_scalar - parse `text` as the value of the scalar key k (integer, size, 0|1, number or
+ * text) and check it against the key's bounds, exactly as a profile line or --set is parsed
+ * (the defaults in keys.def go through it too). On success stores the value in *u (integers,
+ * sizes, booleans) or *d (numbers) and returns NULL; otherwise returns the message, which names
+ * the text and, for numbers, the allowed range. List keys are not scalars: an error. */
+const char *key_parse_scalar(enum key_id k, const char *text, uint64_t *u, double *d,
+                             char err[VALUE_ERR_LEN]);
 
 /* scope_label - how a scope is named to users: "[filesystemN]", "top level", ... */
 const char *scope_label(unsigned scope);

@@ -15,7 +15,7 @@ enum op_flags {
 };
 
 enum op_id {
-#define OP(name, flags, help) OP_##name,
+#define OP(name, flags, body, help) OP_##name,
 #include "ops.def"
 #undef OP
 	OP_COUNT
