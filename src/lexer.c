@@ -146,7 +146,7 @@ char *lexer_read(char *str, int num, void *stream)
 	struct lexer *lx = stream;
 	char line[LEXER_MAX_LINE + 2];
 
-	if (lx->pos >= lx->len || num < 3)
+	if (lx->pos >= lx->len || num < 5) /* room for at least "k=.\n" */
 		return NULL;
 	const char *start = lx->buf + lx->pos;
 	const char *nl = memchr(start, '\n', lx->len - lx->pos);
@@ -181,11 +181,18 @@ char *lexer_read(char *str, int num, void *stream)
 		return str;
 	}
 	/* Hand inih "key=value", shortened if its line buffer is too small: the handler reads the
-	 * full value from lx->value, so only the key has to survive. */
+	 * full key and value from lx, so inih only has to see a line with a '=' that calls the
+	 * handler. A key too long even for "key=." is cut: the handler accepts a prefix of
+	 * lx->key (a key that long is unknown anyway, and reported as such with its line). */
 	size_t room = (size_t)num - 2;
 	int w = snprintf(str, room + 1, "%s=%s", lx->key, lx->value);
-	if (w < 0 || (size_t)w > room)
-		snprintf(str, room + 1, "%s=.", lx->key);
+	if (w < 0 || (size_t)w > room) {
+		size_t klen = strlen(lx->key);
+		if (klen > room - 2)
+			klen = room - 2;
+		memcpy(str, lx->key, klen);
+		memcpy(str + klen, "=.", 3);
+	}
 	strcat(str, "\n");
 	return str;
 }

@@ -5,9 +5,14 @@
  * override text stealing bytes from the profile), is formatted the way `fsmix check` shows it,
  * and is turned into a plan with plan_build(). Everything is freed, so LeakSanitizer sees any
  * leak on every path, including the error paths. Nothing is printed and nothing touches disk.
+ *
+ * Besides the sanitizers, one oracle: no input may produce an "internal error" diagnostic (the
+ * parser's own consistency checks, e.g. inih and the lexer disagreeing on a line); the target
+ * aborts with the message so libFuzzer records the input.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -57,8 +62,13 @@ static void format_all(const struct profile *p, const struct diag *d)
 {
 	char buf[2048];
 	const struct section *secs[3];
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; i < d->n; i++) {
 		(void)diag_format(&d->v[i], buf, sizeof(buf));
+		if (strstr(d->v[i].text, "internal error")) {
+			fprintf(stderr, "fuzz_profile: %s\n", buf);
+			abort();
+		}
+	}
 	for (size_t i = 0; i < p->n_fs + p->n_tg + 1; i++) {
 		const struct section *s =
 		    i == 0 ? &p->global : (i <= p->n_fs ? p->fs[i - 1] : p->tg[i - 1 - p->n_fs]);
