@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "engine.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "overrides.h"
@@ -40,7 +41,7 @@ static const char usage_text[] =
     "location, 3 unsupported (e.g. O_DIRECT refused), 130 interrupted.\n"
     "Docs: docs/profile.md (the profile language), man fsmix.\n";
 
-enum long_only { OPT_SEED = 1000, OPT_STRICT, OPT_JSON, OPT_MARKDOWN };
+enum long_only { OPT_SEED = 1000, OPT_STRICT, OPT_JSON, OPT_MARKDOWN, OPT_CONTINUE, OPT_CLEANUP };
 
 static const struct option long_opts[] = {
     {"time", required_argument, NULL, 't'},
@@ -62,7 +63,7 @@ struct cli {
 	const char *key; /* keys KEY */
 	struct override ovr[MAX_OVERRIDES];
 	size_t n_ovr;
-	bool strict_ffsb, json, markdown;
+	bool strict_ffsb, json, markdown, continue_on_error, cleanup;
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -118,6 +119,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		case OPT_MARKDOWN:
 			c->markdown = true;
 			continue;
+		case OPT_CONTINUE:
+			c->continue_on_error = true;
+			continue;
+		case OPT_CLEANUP:
+			c->cleanup = true;
+			continue;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -155,6 +162,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return usage_error("unexpected argument '%s' (one profile at a time)",
 		                   argv[optind + 1]);
 	c->profile = argv[optind];
+	if ((c->continue_on_error || c->cleanup) && strcmp(c->command, "run"))
+		return usage_error("--continue-on-error and --cleanup are options of '%s' only",
+		                   "run");
 	if (c->json && strcmp(c->command, "check"))
 		return usage_error("--json is an option of '%s' only", "check");
 	return -1;
@@ -232,7 +242,7 @@ static int cmd_check(const struct cli *c)
 	return rc ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
-static int cmd_run(const struct cli *c)
+static int cmd_run(const struct cli *c, bool clean_only)
 {
 	struct profile p;
 	struct plan pl;
@@ -247,14 +257,20 @@ static int cmd_run(const struct cli *c)
 		diag_free(&d);
 		return EXIT_BAD_INPUT;
 	}
-	fprintf(stderr,
-	        "fsmix: %s is valid, but this build has no run engine yet; nothing was "
-	        "run\n",
-	        c->profile);
+	struct engine_opts eo = {.continue_on_error = c->continue_on_error,
+	                         .cleanup = c->cleanup,
+	                         .out = stdout,
+	                         .log = stderr};
+	if (clean_only) {
+		rc = engine_clean(&pl, &eo);
+	} else {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		rc = engine_run(&pl, &eo);
+	}
 	plan_free(&pl);
 	profile_free(&p);
 	diag_free(&d);
-	return EXIT_UNSUPPORTED;
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -267,5 +283,5 @@ int main(int argc, char **argv)
 		return cmd_keys(&c);
 	if (!strcmp(c.command, "check"))
 		return cmd_check(&c);
-	return cmd_run(&c);
+	return cmd_run(&c, !strcmp(c.command, "clean"));
 }

@@ -1,0 +1,280 @@
+/* build.c - file tree setup (see build.h). */
+#include "build.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+
+/* Pool capacities: address space only (MAP_NORESERVE); resident memory follows the files that
+ * exist. 2^26 data files and 2^22 metadata directories are far beyond any realistic run. */
+#define FILES_CAPACITY (1u << 26)
+#define META_CAPACITY  (1u << 22)
+/* Directories createdir may add per filesystem (one byte each, reserved lazily). */
+#define EXTRA_DIRS (1u << 20)
+/* Files a builder claims at once (keeps the shared counter off the per-file path). */
+#define BUILD_CHUNK 64
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The settings that decide which files exist: a reused tree must match all of them. */
+static uint64_t spec_hash(const struct plan_fs *f)
+{
+	uint64_t h = fnv1a(0xcbf29ce484222325ull, "fsmix-spec-1", 12);
+	h = fnv1a(h, &f->num_files, sizeof(f->num_files));
+	h = fnv1a(h, &f->num_dirs, sizeof(f->num_dirs));
+	h = fnv1a(h, &f->min_filesize, sizeof(f->min_filesize));
+	h = fnv1a(h, &f->max_filesize, sizeof(f->max_filesize));
+	h = fnv1a(h, &f->init_size, sizeof(f->init_size));
+	h = fnv1a(h, &f->init_util, sizeof(f->init_util));
+	for (size_t i = 0; i < f->n_sizes; i++)
+		h = fnv1a(h, &f->sizes[i], sizeof(f->sizes[i]));
+	return h;
+}
+
+struct builder {
+	struct engine *e;
+	struct engine_fs *fs;
+	unsigned index;
+	_Atomic uint64_t *next;  /* shared: next file id to claim (in chunks) */
+	_Atomic uint64_t *bytes; /* shared: bytes written (init_size/init_util growth) */
+	uint64_t limit;          /* files to create (num_files), or UINT64_MAX when growing */
+	int err;                 /* first error (errno), 0 if none */
+	char path[PATH_MAX];
+	pthread_t thread;
+};
+
+/* Growth target reached? Only for num_files=0 trees with init_size/init_util. */
+static bool grown_enough(struct builder *b, uint64_t id)
+{
+	const struct plan_fs *pf = b->fs->pf;
+	if (b->limit != UINT64_MAX)
+		return id >= b->limit;
+	if (pf->init_size && atomic_load(b->bytes) >= pf->init_size)
+		return true;
+	if (pf->init_util > 0 && id % 32 == 0) {
+		struct tree_usage u;
+		if (tree_usage(&b->fs->tree, &u) == 0 && u.util >= pf->init_util)
+			return true;
+	}
+	return !pf->init_size && !(pf->init_util > 0);
+}
+
+static int build_one(struct builder *b, char *buf, uint32_t id)
+{
+	struct engine_fs *fs = b->fs;
+	const struct plan_fs *pf = fs->pf;
+	struct rng r;
+	char name[TREE_NAME_MAX];
+
+	/* Each file's dir and size come from its own stream: the layout depends on the seed and
+	 * the id only, not on which builder made it. */
+	rng_seed(&r, b->e->seed ^ 0x7265655f62756c64ull, ((uint64_t)pf->index << 32) | id);
+	uint64_t nd = pf->num_dirs;
+	uint64_t d = rng_below(&r, nd + 1);
+	uint32_t dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
+	uint64_t size =
+	    pf->n_sizes ? pf->sizes[pick_one(&fs->sizes, &r)].size
+	                : pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		goto fail;
+	for (uint64_t left = size; left;) {
+		size_t n =
+		    left < pf->create_blocksize ? (size_t)left : (size_t)pf->create_blocksize;
+		ssize_t w = write(fd, buf, n);
+		if (w != (ssize_t)n) {
+			if (w >= 0)
+				errno = ENOSPC;
+			int saved = errno;
+			close(fd);
+			errno = saved;
+			goto fail;
+		}
+		left -= n;
+	}
+	if (close(fd) < 0)
+		goto fail;
+	atomic_fetch_add_explicit(b->bytes, size, memory_order_relaxed);
+	return pool_add_initial(&fs->files, id, dir, size);
+fail:
+	b->err = errno;
+	tree_file_path(&fs->tree, dir, id, b->path, sizeof(b->path));
+	return -b->err;
+}
+
+static void *builder_main(void *arg)
+{
+	struct builder *b = arg;
+	char *buf = aligned_alloc(4096, (b->fs->pf->create_blocksize + 4095) & ~(uint64_t)4095);
+	if (!buf) {
+		b->err = ENOMEM;
+		return NULL;
+	}
+	memset(buf, 0x5a, b->fs->pf->create_blocksize);
+	for (;;) {
+		uint64_t first = atomic_fetch_add(b->next, BUILD_CHUNK);
+		for (uint64_t id = first; id < first + BUILD_CHUNK; id++) {
+			if (engine_stopping(b->e) || id >= FILES_CAPACITY || grown_enough(b, id))
+				goto done;
+			if (build_one(b, buf, (uint32_t)id))
+				goto done;
+		}
+	}
+done:
+	free(buf);
+	return NULL;
+}
+
+static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads, char *err,
+                       size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	_Atomic uint64_t next = 0, bytes = 0;
+	uint64_t limit = pf->num_files ? pf->num_files : UINT64_MAX;
+	if (!pf->num_files && !pf->init_size && !(pf->init_util > 0))
+		return 0;
+	if (limit != UINT64_MAX && limit < (uint64_t)threads * BUILD_CHUNK)
+		threads = (unsigned)((limit + BUILD_CHUNK - 1) / BUILD_CHUNK);
+	if (!threads)
+		threads = 1;
+	struct builder *b = calloc(threads, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	unsigned started = 0;
+	for (unsigned i = 0; i < threads; i++) {
+		b[i] = (struct builder){
+		    .e = e, .fs = fs, .index = i, .next = &next, .bytes = &bytes, .limit = limit};
+		if (pthread_create(&b[i].thread, NULL, builder_main, &b[i]))
+			break;
+		started++;
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(b[i].thread, NULL);
+	int rc = 0;
+	for (unsigned i = 0; i < started && !rc; i++)
+		if (b[i].err) {
+			snprintf(err, errlen, "building %s: %s: %s", pf->name, b[i].path,
+			         strerror(b[i].err));
+			rc = EXIT_RUN_FAILED;
+		}
+	if (!started) {
+		snprintf(err, errlen, "cannot start builder threads");
+		rc = EXIT_RUN_FAILED;
+	}
+	free(b);
+	if (!rc && engine_stopping(e)) {
+		snprintf(err, errlen, "interrupted while building %s", pf->name);
+		rc = EXIT_INTERRUPTED;
+	}
+	/* Growing trees may leave unused ids below high_water (a builder's unfinished chunk). */
+	pool_collect_holes(&fs->files);
+	fs->built_files = pool_live(&fs->files);
+	fs->built_bytes = atomic_load(&bytes);
+	return rc;
+}
+
+int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err, size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	char why[512] = "";
+	uint64_t t0 = now_ns();
+	int rc;
+
+	if (pool_init(&fs->files, FILES_CAPACITY) || pool_init(&fs->meta, META_CAPACITY)) {
+		snprintf(err, errlen, "cannot reserve memory for the file pools");
+		return EXIT_RUN_FAILED;
+	}
+	if (pf->n_sizes) {
+		uint64_t w[pf->n_sizes];
+		for (size_t i = 0; i < pf->n_sizes; i++)
+			w[i] = pf->sizes[i].weight;
+		if (pick_build(&fs->sizes, w, (uint32_t)pf->n_sizes)) {
+			snprintf(err, errlen, "%s: size_weight table too large", pf->name);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	fs->dir_ready = mmap(NULL, EXTRA_DIRS, PROT_READ | PROT_WRITE,
+	                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (fs->dir_ready == MAP_FAILED) {
+		fs->dir_ready = NULL;
+		snprintf(err, errlen, "cannot reserve memory for directories");
+		return EXIT_RUN_FAILED;
+	}
+	fs->dir_ready_cap = EXTRA_DIRS;
+	atomic_store(&fs->next_dir, pf->num_dirs);
+	fs->spec_hash = spec_hash(pf);
+
+	rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", pf->name, why);
+		return rc == -ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+	}
+	if (pf->reuse) {
+		rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why));
+		if (rc == 0) {
+			fs->reused = true;
+			fs->built_files = pool_live(&fs->files);
+			fs->setup_s = (double)(now_ns() - t0) / 1e9;
+			return 0;
+		}
+		fprintf(e->opts->log, "fsmix: %s: cannot reuse %s (%s); rebuilding it\n", pf->name,
+		        fs->tree.root, why[0] ? why : strerror(-rc));
+	}
+	if (!fs->tree.created) {
+		struct tree_sweep sw = {0};
+		rc = tree_remove_contents(&fs->tree, &sw, why, sizeof(why));
+		if (rc == -ENOTEMPTY)
+			fprintf(e->opts->log, "fsmix: %s: warning: %s\n", pf->name, why);
+		else if (rc) {
+			snprintf(err, errlen, "%s: cannot empty %s: %s", pf->name, fs->tree.root,
+			         why);
+			return EXIT_RUN_FAILED;
+		}
+	}
+	rc = tree_set_dirs(&fs->tree, pf->num_dirs, why, sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", pf->name, why);
+		return EXIT_RUN_FAILED;
+	}
+	rc = build_files(e, fs, threads, err, errlen);
+	if (rc)
+		return rc;
+	if (syncfs(tree_data_dirfd(&fs->tree, TREE_DIR_TOP)) < 0) {
+		snprintf(err, errlen, "%s: syncfs %s: %s", pf->name, fs->tree.root,
+		         strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	if (pf->reuse &&
+	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
+		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
+		        pf->name, why);
+	fs->setup_s = (double)(now_ns() - t0) / 1e9;
+	return 0;
+}
+
+void build_release(struct engine_fs *fs)
+{
+	tree_close(&fs->tree);
+	pool_destroy(&fs->files);
+	pool_destroy(&fs->meta);
+	pick_free(&fs->sizes);
+	if (fs->dir_ready)
+		munmap((void *)fs->dir_ready, fs->dir_ready_cap);
+	fs->dir_ready = NULL;
+}

@@ -1,0 +1,19 @@
+/* build.h - setting up one filesystem before the run: its own tree, reused through the manifest
+ * or rebuilt in parallel, and its pools. */
+#ifndef FSMIX_BUILD_H
+#define FSMIX_BUILD_H
+
+#include <stddef.h>
+
+#include "engine.h"
+
+/* build_fs - open <location>/fsmix.fsN, then reuse (reuse=1 and an intact manifest of the same
+ * spec) or rebuild its files with `threads` builder threads, and syncfs it. Returns 0, or an
+ * exit status (exitcode.h) with the reason in err: EXIT_BAD_INPUT for an unusable location,
+ * EXIT_RUN_FAILED for I/O errors while building, EXIT_INTERRUPTED when the run was stopped. */
+int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err, size_t errlen);
+
+/* build_release - close the tree and free the pools of fs (the files stay on disk). */
+void build_release(struct engine_fs *fs);
+
+#endif

@@ -1,0 +1,152 @@
+/* engine.h - the run engine: file trees, workers and the timed run of a plan.
+ *
+ * Life of a run (engine_run):
+ *   1. open every filesystem's own tree (<location>/fsmix.fsN), reuse it through its manifest
+ *      or rebuild it with several builder threads, age it if asked; syncfs each tree;
+ *   2. run the callout, create every worker (buffers, statistics, RNG: all allocated here);
+ *   3. release all workers of all groups at once (one barrier); the main thread sleeps in
+ *      sigtimedwait() until `time` is over, SIGINT/SIGTERM arrives or a worker fails, then sets
+ *      the stop flag;
+ *   4. join, merge each worker's statistics into its group and the total (no lock or shared
+ *      counter was touched while running), report.
+ * Workers share only read-only data (the plan, pick tables, trees) and the lock-free file pools
+ * (pool.h). The measured interval is from the barrier to the last worker's end.
+ */
+#ifndef FSMIX_ENGINE_H
+#define FSMIX_ENGINE_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compiler.h"
+#include "ops.h"
+#include "pick.h"
+#include "plan.h"
+#include "pool.h"
+#include "rng.h"
+#include "stats.h"
+#include "tree.h"
+
+/* The first failure of a worker: what, where and when. */
+struct worker_error {
+	bool set;
+	int err;         /* errno */
+	enum op_id op;   /* the operation that failed */
+	enum sys_id sys; /* the system call that failed */
+	uint64_t at_ns;  /* since the start of the run */
+	char path[PATH_MAX];
+};
+
+/* A filesystem while running: its tree on disk and the shared pools. */
+struct engine_fs {
+	const struct plan_fs *pf;
+	struct tree tree;
+	struct pool files;       /* data files (f<id>) */
+	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
+	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
+	uint64_t spec_hash;      /* what the reuse manifest must match */
+	bool reused;             /* the tree came from a manifest */
+	bool modified;           /* some group may change it: the manifest is invalidated */
+	double setup_s;          /* build or reuse time, seconds */
+	uint64_t built_files, built_bytes;
+	/* createdir: directories beyond num_dirs get indices from next_dir; dir_ready[i - num_dirs]
+	 * becomes 1 once data/d<i> exists, so a create never targets a directory in the making. */
+	alignas(CACHELINE) _Atomic uint32_t next_dir;
+	_Atomic uint8_t *dir_ready;
+	uint32_t dir_ready_cap;
+};
+
+struct engine;
+
+/* Everything one worker thread writes, in one cache-aligned allocation. */
+struct worker {
+	alignas(CACHELINE) struct engine *eng;
+	const struct plan_group *g;
+	const struct pick_table *ops; /* the group's op choice */
+	unsigned index;               /* global worker index: RNG stream */
+	unsigned group;               /* index into plan.groups */
+	struct rng rng;
+	char *buf; /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
+	size_t buf_len;
+	bool timed[SYS_COUNT]; /* time this syscall (enable_stats and not ignored) */
+	bool time_ops;         /* record whole-operation latency */
+	struct thread_stats st;
+	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
+	struct worker_error err;
+	uint64_t t_start, t_end; /* CLOCK_MONOTONIC ns */
+	pthread_t thread;
+};
+
+enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
+
+struct engine_opts {
+	bool continue_on_error; /* count errors and go on instead of stopping the run */
+	bool cleanup;           /* remove fsmix's trees after the run */
+	unsigned build_threads; /* 0: automatic */
+	FILE *out;              /* report (stdout) */
+	FILE *log;              /* progress and diagnostics (stderr) */
+};
+
+struct engine {
+	const struct plan *plan;
+	const struct engine_opts *opts;
+	struct engine_fs *fs;
+	size_t n_fs;
+	struct pick_table *group_ops;      /* per plan group */
+	struct range_table **group_ranges; /* per plan group, NULL when no msec_range counting */
+	struct worker **workers;
+	size_t n_workers;
+	uint64_t seed;
+	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
+	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
+	pthread_cond_t sleep_cond;
+	pthread_barrier_t start;
+	uint64_t t0; /* run start (main thread, after the barrier) */
+	/* results */
+	double runtime_s;
+	double user_s, sys_s;
+	int signal;                       /* the signal that stopped the run, 0 if none */
+	struct thread_stats *group_stats; /* per plan group, merged after join */
+	struct thread_stats total;
+	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
+	uint64_t total_skipped[OP_COUNT];
+};
+
+/* engine_run - run a validated plan. Returns an exit status (exitcode.h) and prints the report
+ * and every problem (file, operation, syscall, path, errno) itself. */
+int engine_run(const struct plan *pl, const struct engine_opts *o);
+
+/* engine_clean - remove the trees the plan's filesystems would use (only what fsmix made; see
+ * tree_remove). Returns an exit status. */
+int engine_clean(const struct plan *pl, const struct engine_opts *o);
+
+/* engine_stop - ask every worker to stop (any thread; idempotent: the first reason wins). */
+void engine_stop(struct engine *e, enum stop_reason why);
+
+static inline bool engine_stopping(const struct engine *e)
+{
+	return atomic_load_explicit(&e->stop, memory_order_relaxed) != STOP_NONE;
+}
+
+/* engine_sleep_ms - sleep up to ms milliseconds, returning early when the run stops. */
+void engine_sleep_ms(struct engine *e, uint32_t ms);
+
+/* ops: perform op `op` once for worker w on filesystem fs (opexec.c). */
+struct op_result {
+	uint64_t trans;         /* FFSB transactions */
+	uint64_t bytes_read;    /* bytes */
+	uint64_t bytes_written; /* bytes */
+};
+/* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
+ * worker's first error. */
+#define OP_SKIPPED 1
+int op_execute(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+
+/* op_probe_directio - 0 if files of this tree can be opened with O_DIRECT, else -errno. */
+int op_probe_directio(struct engine_fs *fs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,704 @@
+/* opexec.c - the bodies of the operations of ops.def, with FFSB 6.0's system call sequences and
+ * transaction accounting (docs/ops.md), and the timed system call wrappers.
+ *
+ * Every file operation works on the shared pool: it acquires a file (shared for reads,
+ * exclusive for anything that writes, appends or deletes), performs its system calls relative
+ * to the tree's directory descriptors (openat/fstatat/unlinkat: no path walks from /), and
+ * releases the file. Differences from FFSB, all deliberate: writers and appenders hold the file
+ * exclusively (FFSB let them race), a file smaller than read_size/write_size is read or written
+ * as far as it goes (FFSB aborted), an empty pool makes an op "skipped" (FFSB aborted), metaop
+ * renames toggle between two names (FFSB appended an 'a' per rename, forever), and the size is
+ * known from the pool (FFSB stat()ed the path first).
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- timed system calls: record latency when this worker times the call ---- */
+
+static inline uint64_t timed_begin(struct worker *w, enum sys_id s)
+{
+	return w->timed[s] ? now_ns() : 0;
+}
+
+static inline void timed_end(struct worker *w, enum sys_id s, uint64_t t0)
+{
+	if (w->timed[s])
+		stats_sys_record(&w->st, s, now_ns() - t0);
+}
+
+static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
+                    mode_t mode)
+{
+	uint64_t t0 = timed_begin(w, s);
+	int fd = openat(dfd, name, flags, mode);
+	timed_end(w, s, t0);
+	return fd;
+}
+
+static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
+{
+	uint64_t t0 = timed_begin(w, SYS_read);
+	ssize_t r = read(fd, buf, n);
+	timed_end(w, SYS_read, t0);
+	return r;
+}
+
+static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
+{
+	uint64_t t0 = timed_begin(w, SYS_write);
+	ssize_t r = write(fd, buf, n);
+	timed_end(w, SYS_write, t0);
+	return r;
+}
+
+static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
+{
+	uint64_t t0 = timed_begin(w, SYS_lseek);
+	off_t r = lseek(fd, off, whence);
+	timed_end(w, SYS_lseek, t0);
+	return r;
+}
+
+static int t_close(struct worker *w, int fd)
+{
+	uint64_t t0 = timed_begin(w, SYS_close);
+	int r = close(fd);
+	timed_end(w, SYS_close, t0);
+	return r;
+}
+
+static int t_fsync(struct worker *w, int fd)
+{
+	uint64_t t0 = timed_begin(w, SYS_fsync);
+	int r = fsync(fd);
+	timed_end(w, SYS_fsync, t0);
+	return r;
+}
+
+static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
+{
+	uint64_t t0 = timed_begin(w, SYS_stat);
+	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
+	timed_end(w, SYS_stat, t0);
+	return r;
+}
+
+static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
+{
+	uint64_t t0 = timed_begin(w, s);
+	int r = unlinkat(dfd, name, flags);
+	timed_end(w, s, t0);
+	return r;
+}
+
+static int t_mkdirat(struct worker *w, int dfd, const char *name)
+{
+	uint64_t t0 = timed_begin(w, SYS_mkdir);
+	int r = mkdirat(dfd, name, 0700);
+	timed_end(w, SYS_mkdir, t0);
+	return r;
+}
+
+static int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
+{
+	uint64_t t0 = timed_begin(w, SYS_rename);
+	int r = renameat(dfd, from, dfd, to);
+	timed_end(w, SYS_rename, t0);
+	return r;
+}
+
+/* ---- errors ---- */
+
+/* Latches the worker's first error (cold path) and returns -err. */
+static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct engine_fs *fs,
+                uint32_t dir, uint32_t id, bool meta)
+{
+	if (!err)
+		err = EIO; /* a short read or write: the file changed under us */
+	if (!w->err.set) {
+		w->err.set = true;
+		w->err.err = err;
+		w->err.op = op;
+		w->err.sys = s;
+		w->err.at_ns = now_ns() - w->eng->t0;
+		if (meta) {
+			char name[TREE_NAME_MAX];
+			tree_meta_name(id, dir, name, sizeof(name));
+			snprintf(w->err.path, sizeof(w->err.path), "%s/meta/%s", fs->tree.root,
+			         name);
+		} else if (id == UINT32_MAX) {
+			snprintf(w->err.path, sizeof(w->err.path), "%s/data", fs->tree.root);
+		} else {
+			tree_file_path(&fs->tree, dir, id, w->err.path, sizeof(w->err.path));
+		}
+	}
+	return -err;
+}
+
+/* ---- helpers ---- */
+
+static int open_flags(const struct worker *w, int base)
+{
+	return base | O_CLOEXEC | O_NOFOLLOW | (w->eng->plan->directio ? O_DIRECT : 0);
+}
+
+/* A random offset in [0, limit], aligned to 4 KiB with alignio. */
+static uint64_t random_offset(struct worker *w, uint64_t limit)
+{
+	uint64_t off = limit ? rng_below(&w->rng, limit + 1) : 0;
+	if (w->eng->plan->alignio)
+		off &= ~(uint64_t)4095;
+	return off;
+}
+
+/* Reads exactly n bytes (or up to EOF); returns bytes read or -errno. */
+static int64_t read_block(struct worker *w, int fd, size_t n)
+{
+	ssize_t r = t_read(w, fd, w->buf, n);
+	return r < 0 ? -errno : r;
+}
+
+static int64_t write_block(struct worker *w, int fd, size_t n)
+{
+	ssize_t r = t_write(w, fd, w->buf, n);
+	if (r < 0)
+		return -errno;
+	return r == (ssize_t)n ? r : -ENOSPC; /* a short write means the device is full */
+}
+
+/* Writes `total` bytes at the current offset in blocks of bs: FFSB's write(bs) x n + tail.
+ * Returns the number of write() calls (transactions) or -errno. */
+static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs)
+{
+	int64_t calls = 0;
+	while (total) {
+		size_t n = total < bs ? (size_t)total : (size_t)bs;
+		int64_t r = write_block(w, fd, n);
+		if (r < 0)
+			return r;
+		total -= n;
+		calls++;
+	}
+	return calls;
+}
+
+/* File sizes for creates: size_weight, else uniform min..max (inclusive). */
+static uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
+{
+	const struct plan_fs *pf = fs->pf;
+	if (pf->n_sizes)
+		return pf->sizes[pick_one(&fs->sizes, &w->rng)].size;
+	return pf->min_filesize + rng_below(&w->rng, pf->max_filesize - pf->min_filesize + 1);
+}
+
+/* A directory for a new file: data/ itself with probability 1/(dirs+1), as FFSB. Directories
+ * made by createdir count once they exist. */
+static uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
+{
+	uint32_t base = fs->pf->num_dirs;
+	uint32_t extra = atomic_load_explicit(&fs->next_dir, memory_order_relaxed) - base;
+	uint64_t r = rng_below(&w->rng, (uint64_t)base + extra + 1);
+	if (r == (uint64_t)base + extra)
+		return TREE_DIR_TOP;
+	if (r < base)
+		return (uint32_t)r;
+	uint32_t k = (uint32_t)(r - base);
+	if (k < fs->dir_ready_cap && atomic_load_explicit(&fs->dir_ready[k], memory_order_acquire))
+		return (uint32_t)r;
+	return TREE_DIR_TOP;
+}
+
+/* Acquires a random existing file. Returns 0, OP_SKIPPED when none can be had. */
+static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, uint32_t *id)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		int rc = pool_pick(&fs->files, &w->rng, mode, id);
+		if (rc == 0)
+			return 0;
+		if (rc == -ENOENT)
+			return OP_SKIPPED;
+		sched_yield(); /* -EBUSY: every file is held right now */
+	}
+	return OP_SKIPPED;
+}
+
+/* ---- operations ---- */
+
+static int op_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	const struct plan_group *g = w->g;
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_READ, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t size = pool_size(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
+	if (fd < 0) {
+		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
+		goto out;
+	}
+	uint64_t bs = g->read_blocksize;
+	uint64_t want = g->read_size < size ? g->read_size : size; /* FFSB aborted here */
+	uint64_t n = want / bs, tail = want % bs, got = 0;
+	int64_t k = 0;
+	enum sys_id failed = SYS_read;
+	if (g->read_random) {
+		for (uint64_t i = 0; i < n; i++) {
+			failed = SYS_lseek;
+			if (t_lseek(w, fd, (off_t)random_offset(w, size - bs), SEEK_SET) < 0)
+				goto err;
+			failed = SYS_read;
+			if ((k = read_block(w, fd, bs)) < 0)
+				goto err;
+			got += (uint64_t)k;
+		}
+		r->trans = n;
+	} else if (g->read_skip) {
+		for (uint64_t i = 0; i < n; i++) {
+			failed = SYS_read;
+			if ((k = read_block(w, fd, bs)) < 0)
+				goto err;
+			got += (uint64_t)k;
+			failed = SYS_lseek;
+			if (t_lseek(w, fd, (off_t)g->read_skipsize, SEEK_CUR) < 0)
+				goto err;
+		}
+		failed = SYS_read;
+		if (tail && (k = read_block(w, fd, tail)) < 0)
+			goto err;
+		got += tail ? (uint64_t)k : 0;
+		r->trans = n + (tail != 0);
+	} else {
+		if (size > want) {
+			failed = SYS_lseek;
+			if (t_lseek(w, fd, (off_t)random_offset(w, size - want), SEEK_SET) < 0)
+				goto err;
+		}
+		failed = SYS_read;
+		for (uint64_t i = 0; i < n; i++) {
+			if ((k = read_block(w, fd, bs)) < 0)
+				goto err;
+			got += (uint64_t)k;
+		}
+		if (tail && (k = read_block(w, fd, tail)) < 0)
+			goto err;
+		got += tail ? (uint64_t)k : 0;
+		r->trans = n; /* FFSB does not count the tail read */
+	}
+	r->bytes_read = got;
+	if (t_close(w, fd) < 0)
+		rc = fail(w, op, SYS_close, errno, fs, dir, id, false);
+	goto out;
+err:
+	rc = fail(w, op, failed, k < 0 ? (int)-k : errno, fs, dir, id, false);
+	(void)close(fd);
+out:
+	pool_release(&fs->files, id, POOL_READ);
+	return rc;
+}
+
+static int op_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_READ, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t size = pool_size(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
+	if (fd < 0) {
+		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
+		goto out;
+	}
+	uint64_t bs = w->g->read_blocksize, left = size;
+	while (left) {
+		size_t n = left < bs ? (size_t)left : (size_t)bs;
+		int64_t k = read_block(w, fd, n);
+		if (k <= 0) {
+			rc = fail(w, op, SYS_read, k < 0 ? (int)-k : EIO, fs, dir, id, false);
+			(void)close(fd);
+			goto out;
+		}
+		left -= (uint64_t)k;
+		r->bytes_read += (uint64_t)k;
+	}
+	r->trans = size / bs; /* FFSB: whole blocks only, so 0 for files under read_blocksize */
+	if (t_close(w, fd) < 0)
+		rc = fail(w, op, SYS_close, errno, fs, dir, id, false);
+out:
+	pool_release(&fs->files, id, POOL_READ);
+	return rc;
+}
+
+/* write / write_fsync: overwrite write_size bytes inside the file (never extends it). */
+static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	const struct plan_group *g = w->g;
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t size = pool_size(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	enum sys_id failed = SYS_open;
+	int64_t k = 0;
+	int e;
+	if (fd < 0)
+		goto err_noclose;
+	uint64_t bs = g->write_blocksize;
+	uint64_t want = g->write_size < size ? g->write_size : size;
+	if (g->write_random) {
+		uint64_t n = want / bs;
+		for (uint64_t i = 0; i < n && size >= bs; i++) {
+			failed = SYS_lseek;
+			if (t_lseek(w, fd, (off_t)random_offset(w, size - bs), SEEK_SET) < 0)
+				goto err;
+			failed = SYS_write;
+			if ((k = write_block(w, fd, bs)) < 0)
+				goto err;
+			r->trans++;
+			r->bytes_written += bs;
+		}
+	} else {
+		if (size > want) {
+			failed = SYS_lseek;
+			if (t_lseek(w, fd, (off_t)random_offset(w, size - want), SEEK_SET) < 0)
+				goto err;
+		}
+		failed = SYS_write;
+		if ((k = write_blocks(w, fd, want, bs)) < 0)
+			goto err;
+		r->trans = (uint64_t)k;
+		r->bytes_written = want;
+	}
+	if (op_table[op].flags & OPF_FSYNC) {
+		failed = SYS_fsync;
+		if (t_fsync(w, fd) < 0)
+			goto err;
+	}
+	if (t_close(w, fd) < 0) {
+		failed = SYS_close;
+		goto err_noclose;
+	}
+	goto out;
+err:
+	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
+	(void)close(fd);
+	rc = fail(w, op, failed, e, fs, dir, id, false);
+	goto out;
+err_noclose:
+	rc = fail(w, op, failed, errno, fs, dir, id, false);
+out:
+	pool_release(&fs->files, id, POOL_WRITE);
+	return rc;
+}
+
+/* writeall / writeall_fsync: rewrite the whole file from offset 0 (no O_TRUNC, as FFSB). */
+static int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t size = pool_size(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	enum sys_id failed = SYS_open;
+	int64_t k = 0;
+	int e;
+	if (fd < 0)
+		goto err_noclose;
+	failed = SYS_write;
+	if ((k = write_blocks(w, fd, size, w->g->write_blocksize)) < 0)
+		goto err;
+	r->trans = (uint64_t)k;
+	r->bytes_written = size;
+	if (op_table[op].flags & OPF_FSYNC) {
+		failed = SYS_fsync;
+		if (t_fsync(w, fd) < 0)
+			goto err;
+	}
+	if (t_close(w, fd) < 0) {
+		failed = SYS_close;
+		goto err_noclose;
+	}
+	goto out;
+err:
+	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
+	(void)close(fd);
+	rc = fail(w, op, failed, e, fs, dir, id, false);
+	goto out;
+err_noclose:
+	rc = fail(w, op, failed, errno, fs, dir, id, false);
+out:
+	pool_release(&fs->files, id, POOL_WRITE);
+	return rc;
+}
+
+/* append / append_fsync: write_size bytes at the end (O_APPEND); the file grows. */
+static int op_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t size = pool_size(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY | O_APPEND), 0);
+	enum sys_id failed = SYS_open;
+	int64_t k = 0;
+	int e;
+	if (fd < 0)
+		goto err_noclose;
+	failed = SYS_write;
+	if ((k = write_blocks(w, fd, w->g->write_size, w->g->write_blocksize)) < 0)
+		goto err;
+	r->trans = (uint64_t)k;
+	r->bytes_written = w->g->write_size;
+	pool_set_size(&fs->files, id, size + w->g->write_size);
+	if (op_table[op].flags & OPF_FSYNC) {
+		failed = SYS_fsync;
+		if (t_fsync(w, fd) < 0)
+			goto err;
+	}
+	if (t_close(w, fd) < 0) {
+		failed = SYS_close;
+		goto err_noclose;
+	}
+	goto out;
+err:
+	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
+	(void)close(fd);
+	rc = fail(w, op, failed, e, fs, dir, id, false);
+	goto out;
+err_noclose:
+	rc = fail(w, op, failed, errno, fs, dir, id, false);
+out:
+	pool_release(&fs->files, id, POOL_WRITE);
+	return rc;
+}
+
+/* create / create_fsync: a new file sized by size_weight, written with write_blocksize. */
+static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = pool_reserve(&fs->files, &id);
+	if (rc)
+		return fail(w, op, SYS_create, -rc == ENOSPC ? EMFILE : -rc, fs, TREE_DIR_TOP,
+		            UINT32_MAX, false);
+	uint32_t dir = pick_dir(w, fs);
+	uint64_t size = pick_size(w, fs);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd =
+	    t_openat(w, SYS_create, dfd, name, open_flags(w, O_CREAT | O_RDWR | O_TRUNC), 0600);
+	enum sys_id failed = SYS_create;
+	int64_t k = 0;
+	int e;
+	if (fd < 0)
+		goto err_noclose;
+	failed = SYS_write;
+	if ((k = write_blocks(w, fd, size, w->g->write_blocksize)) < 0)
+		goto err;
+	r->trans = (uint64_t)k;
+	r->bytes_written = size;
+	if (op_table[op].flags & OPF_FSYNC) {
+		failed = SYS_fsync;
+		if (t_fsync(w, fd) < 0)
+			goto err;
+	}
+	if (t_close(w, fd) < 0) {
+		failed = SYS_close;
+		goto err_unlink;
+	}
+	pool_publish(&fs->files, id, dir, size);
+	return 0;
+err:
+	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
+	(void)close(fd);
+	goto unlink;
+err_unlink:
+	e = errno;
+unlink:
+	rc = fail(w, op, failed, e, fs, dir, id, false);
+	(void)unlinkat(dfd, name, 0); /* our own half-written file */
+	pool_unreserve(&fs->files, id);
+	return rc;
+err_noclose:
+	rc = fail(w, op, failed, errno, fs, dir, id, false);
+	pool_unreserve(&fs->files, id);
+	return rc;
+}
+
+static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	if (t_unlinkat(w, dfd, name, 0, SYS_unlink) < 0) {
+		rc = fail(w, op, SYS_unlink, errno, fs, dir, id, false);
+		pool_release(&fs->files, id, POOL_WRITE);
+		return rc;
+	}
+	pool_remove(&fs->files, id);
+	r->trans = 1;
+	return 0;
+}
+
+static int op_stat(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	struct stat st;
+	int rc = acquire(w, fs, POOL_READ, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	if (t_fstatat(w, dfd, name, &st) < 0)
+		rc = fail(w, op, SYS_stat, errno, fs, dir, id, false);
+	else
+		r->trans = 1;
+	pool_release(&fs->files, id, POOL_READ);
+	return rc;
+}
+
+static int op_open_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_READ, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	char name[TREE_NAME_MAX];
+	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
+	if (fd < 0)
+		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
+	else if (t_close(w, fd) < 0)
+		rc = fail(w, op, SYS_close, errno, fs, dir, id, false);
+	else
+		r->trans = 1;
+	pool_release(&fs->files, id, POOL_READ);
+	return rc;
+}
+
+/* metaop: two mkdir, one rmdir of a random metadata directory, one rename of another (FFSB's
+ * mix). A renamed directory toggles between m<id> and m<id>.1 (the pool's size field holds the
+ * generation), so names stay bounded. */
+static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	int mfd = tree_meta_dirfd(&fs->tree);
+	char name[TREE_NAME_MAX], to[TREE_NAME_MAX];
+	for (int i = 0; i < 2; i++) {
+		uint32_t id;
+		int rc = pool_reserve(&fs->meta, &id);
+		if (rc)
+			return fail(w, op, SYS_mkdir, EMFILE, fs, 0, 0, true);
+		tree_meta_name(id, 0, name, sizeof(name));
+		if (t_mkdirat(w, mfd, name) < 0) {
+			rc = fail(w, op, SYS_mkdir, errno, fs, 0, id, true);
+			pool_unreserve(&fs->meta, id);
+			return rc;
+		}
+		pool_publish(&fs->meta, id, 0, 0);
+	}
+	uint32_t id;
+	if (pool_pick(&fs->meta, &w->rng, POOL_WRITE, &id) == 0) {
+		uint32_t gen = (uint32_t)pool_size(&fs->meta, id);
+		tree_meta_name(id, gen, name, sizeof(name));
+		if (t_unlinkat(w, mfd, name, AT_REMOVEDIR, SYS_rmdir) < 0) {
+			int rc = fail(w, op, SYS_rmdir, errno, fs, gen, id, true);
+			pool_release(&fs->meta, id, POOL_WRITE);
+			return rc;
+		}
+		pool_remove(&fs->meta, id);
+	}
+	if (pool_pick(&fs->meta, &w->rng, POOL_WRITE, &id) == 0) {
+		uint32_t gen = (uint32_t)pool_size(&fs->meta, id);
+		tree_meta_name(id, gen, name, sizeof(name));
+		tree_meta_name(id, !gen, to, sizeof(to));
+		if (t_renameat(w, mfd, name, to) < 0) {
+			int rc = fail(w, op, SYS_rename, errno, fs, gen, id, true);
+			pool_release(&fs->meta, id, POOL_WRITE);
+			return rc;
+		}
+		pool_set_size(&fs->meta, id, !gen);
+		pool_release(&fs->meta, id, POOL_WRITE);
+	}
+	r->trans = 1;
+	return 0;
+}
+
+/* createdir: a new data directory d<N> that later creates may fill (FFSB printed a line per
+ * call; fsmix does not). */
+static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t d = atomic_fetch_add_explicit(&fs->next_dir, 1, memory_order_relaxed);
+	uint32_t k = d - fs->pf->num_dirs;
+	char name[TREE_NAME_MAX];
+	if (k >= fs->dir_ready_cap)
+		return fail(w, op, SYS_mkdir, EMLINK, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	tree_dir_name(d, name, sizeof(name));
+	if (t_mkdirat(w, tree_data_dirfd(&fs->tree, TREE_DIR_TOP), name) < 0)
+		return fail(w, op, SYS_mkdir, errno, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	atomic_store_explicit(&fs->dir_ready[k], 1, memory_order_release);
+	r->trans = 1;
+	return 0;
+}
+
+typedef int op_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+
+static op_body *const op_bodies[OP_COUNT] = {
+#define OP(name_, flags_, body_, help_) [OP_##name_] = body_,
+#include "ops.def"
+#undef OP
+};
+
+int op_execute(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return op_bodies[op](w, fs, op, r);
+}
+
+int op_probe_directio(struct engine_fs *fs, char *err, size_t errlen)
+{
+	uint32_t id;
+	char name[TREE_NAME_MAX];
+	int rc = pool_reserve(&fs->files, &id);
+	if (rc)
+		return rc;
+	int dfd = tree_file_at(&fs->tree, TREE_DIR_TOP, id, name, sizeof(name));
+	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+	rc = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		close(fd);
+		(void)unlinkat(dfd, name, 0);
+	}
+	pool_unreserve(&fs->files, id);
+	if (rc)
+		snprintf(err, errlen, "%s: O_DIRECT (directio=1) is refused here: %s",
+		         fs->tree.root, strerror(-rc));
+	return rc;
+}

@@ -1,0 +1,250 @@
+/* report_text.c - the text report (see report.h). */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "value.h"
+
+void report_size(char *buf, size_t len, double v)
+{
+	static const char *const units[] = {"B", "KB", "MB", "GB"};
+	int u = 0;
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.3g%s", v, units[u]);
+}
+
+static const char *onoff(bool b)
+{
+	return b ? "on" : "off";
+}
+
+static void print_group_config(FILE *out, const struct plan_group *g)
+{
+	char a[32], b[32], c[32], d[32];
+	uint64_t total = g->total_weight ? g->total_weight : 1;
+	report_size(a, sizeof(a), (double)g->read_size);
+	report_size(b, sizeof(b), (double)g->read_blocksize);
+	report_size(c, sizeof(c), (double)g->read_skipsize);
+	report_size(d, sizeof(d), (double)g->write_size);
+	fprintf(out, "ThreadGroup %u\n================\n", g->index);
+	fprintf(out, "\t num_threads      = %u\n\t\n", g->num_threads);
+	fprintf(out, "\t read_random      = %s\n", onoff(g->read_random));
+	fprintf(out, "\t read_size        = %" PRIu64 "\t(%s)\n", g->read_size, a);
+	fprintf(out, "\t read_blocksize   = %" PRIu64 "\t(%s)\n", g->read_blocksize, b);
+	fprintf(out, "\t read_skip        = %s\n", onoff(g->read_skip));
+	fprintf(out, "\t read_skipsize    = %" PRIu64 "\t(%s)\n\t\n", g->read_skipsize, c);
+	fprintf(out, "\t write_random     = %s\n", onoff(g->write_random));
+	fprintf(out, "\t write_size       = %" PRIu64 "\t(%s)\n", g->write_size, d);
+	report_size(a, sizeof(a), (double)g->write_blocksize);
+	fprintf(out, "\t write_blocksize  = %" PRIu64 "\t(%s)\n", g->write_blocksize, a);
+	fprintf(out, "\t wait time        = %u\n", g->op_delay_ms);
+	if (g->bindfs >= 0)
+		fprintf(out, "\t\n\t bound to fs %d\n", g->bindfs);
+	fprintf(out, "\t\n\t op weights\n");
+	for (int op = 0; op < OP_COUNT; op++)
+		fprintf(out, "\t %20s = %u (%.2f%%)\n", op_table[op].name, g->weight[op],
+		        100.0 * g->weight[op] / (double)total);
+	fprintf(out, "\t\n");
+}
+
+void report_config(FILE *out, const struct engine *e)
+{
+	const struct plan *pl = e->plan;
+	fprintf(out, "fsmix version %s started\n\n", FSMIX_VERSION);
+	if (pl->time_s)
+		fprintf(out, "benchmark time = %u\n", pl->time_s);
+	else
+		fprintf(out, "Only creating the fileset, not running benchmark.\n");
+	for (size_t i = 0; i < pl->n_groups; i++)
+		print_group_config(out, &pl->groups[i]);
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		const struct plan_fs *f = &pl->fs[i];
+		fprintf(out, "FileSystem %s\n==========\n", f->location);
+		fprintf(out, "\t num_dirs         = %u\n", f->num_dirs);
+		fprintf(out, "\t starting files   = %u\n\t\n", f->num_files);
+		if (f->n_sizes) {
+			fprintf(out, "\t Fileset weight:\n");
+			for (size_t k = f->n_sizes; k-- > 0;) {
+				char sz[32];
+				report_size(sz, sizeof(sz), (double)f->sizes[k].size);
+				fprintf(out, "\t\t %12" PRIu64 " (%6s) -> %" PRIu64 " (%.2f%%)\n",
+				        f->sizes[k].size, sz, f->sizes[k].weight,
+				        100.0 * (double)f->sizes[k].weight /
+				            (double)f->size_weight_total);
+			}
+		} else {
+			char a[32], b[32];
+			report_size(a, sizeof(a), (double)f->min_filesize);
+			report_size(b, sizeof(b), (double)f->max_filesize);
+			fprintf(out, "\t min file size    = %" PRIu64 "\t(%s)\n", f->min_filesize,
+			        a);
+			fprintf(out, "\t max file size    = %" PRIu64 "\t(%s)\n", f->max_filesize,
+			        b);
+		}
+		fprintf(out, "\t directio         = %s\n", onoff(pl->directio));
+		fprintf(out, "\t alignedio        = %s\n", onoff(pl->alignio));
+		fprintf(out, "\t bufferedio       = %s\n\t\n", onoff(pl->bufferio));
+		fprintf(out, "\t aging is %s\n\t\n", onoff(f->agefs));
+	}
+	fflush(out);
+}
+
+/* One "Total Results" / "ThreadGroup N" table in FFSB's exact layout. */
+static void print_op_table(FILE *out, const char *title, const struct thread_stats *st,
+                           double runtime)
+{
+	uint64_t all_trans = 0, all_ops = 0;
+	for (int op = 0; op < OP_COUNT; op++) {
+		all_trans += st->trans[op];
+		all_ops += st->ops[op];
+	}
+	fprintf(out, "%s\n===============\n", title);
+	fprintf(out, "             Op Name   Transactions\t Trans/sec\t%% Trans\t    %% Op Weight\t"
+	             "   Throughput\n");
+	fprintf(out, "             =======   ============\t =========\t=======\t    ===========\t"
+	             "   ==========\n");
+	for (int op = 0; op < OP_COUNT; op++) {
+		char tput[48] = "NA";
+		uint64_t bytes = st->bytes_read[op] + st->bytes_written[op];
+		if (!st->trans[op]) /* FFSB leaves out ops without transactions */
+			continue;
+		if (bytes) {
+			char sz[32];
+			report_size(sz, sizeof(sz), runtime > 0 ? (double)bytes / runtime : 0);
+			snprintf(tput, sizeof(tput), "%s/sec", sz);
+		}
+		fprintf(out, "%20s : %12" PRIu64 "\t%10.2lf\t%6.3lf%%\t\t%6.3lf%%\t  %11s\n",
+		        op_table[op].name, st->trans[op],
+		        runtime > 0 ? (double)st->trans[op] / runtime : 0,
+		        all_trans ? 100.0 * (double)st->trans[op] / (double)all_trans : 0,
+		        all_ops ? 100.0 * (double)st->ops[op] / (double)all_ops : 0, tput);
+	}
+	fprintf(out, "-\n%.2lf Transactions per Second\n\n",
+	        runtime > 0 ? (double)all_trans / runtime : 0);
+	uint64_t rd = 0, wr = 0;
+	for (int op = 0; op < OP_COUNT; op++) {
+		rd += st->bytes_read[op];
+		wr += st->bytes_written[op];
+	}
+	if (rd || wr) {
+		char sz[32];
+		fprintf(out, "Throughput Results\n===================\n");
+		if (rd) {
+			report_size(sz, sizeof(sz), runtime > 0 ? (double)rd / runtime : 0);
+			fprintf(out, "Read Throughput: %s/sec\n", sz);
+		}
+		if (wr) {
+			report_size(sz, sizeof(sz), runtime > 0 ? (double)wr / runtime : 0);
+			fprintf(out, "Write Throughput: %s/sec\n", sz);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+/* FFSB's "System Call Latency statistics in millisecs" of one group, ranges in the profile's
+ * order reversed (FFSB printed its internal, reversed list). */
+static void print_syscalls(FILE *out, const struct engine *e, size_t gi)
+{
+	const struct thread_stats *st = &e->group_stats[gi];
+	const struct range_table *rt = e->group_ranges[gi];
+	bool any = false;
+	for (int s = 0; s < SYS_COUNT; s++)
+		any |= st->sys_lat[s].n > 0;
+	if (!any)
+		return;
+	fprintf(out, "\nSystem Call Latency statistics in millisecs\n=====\n");
+	fprintf(out, "\t\tMin\t\tAvg\t\tMax\t\tTotal Calls\n");
+	fprintf(out, "\t\t========\t========\t========\t============\n");
+	for (int s = 0; s < SYS_COUNT; s++) {
+		const struct lat_stats *l = &st->sys_lat[s];
+		if (!l->n)
+			continue;
+		fprintf(out, "[%7s]\t%05f\t%05lf\t%05f\t%12" PRIu64 "\n", sys_table[s].name,
+		        (double)lat_min_ns(l) / 1e6, lat_mean_ns(l) / 1e6, (double)l->max_ns / 1e6,
+		        l->n);
+		if (!rt) {
+			fprintf(out, "   -\n");
+			continue;
+		}
+		const uint64_t *row = stats_range_row(st, (enum sys_id)s);
+		for (uint32_t k = rt->n; k-- > 0;) {
+			/* print in reverse declaration order, as FFSB */
+			uint32_t col = 0;
+			for (uint32_t c = 0; c < rt->n; c++)
+				if (rt->r[c].decl == k)
+					col = c;
+			fprintf(out, "\t\t msec_range[%u]\t%f - %f : %8" PRIu64 "\n", rt->n - 1 - k,
+			        (double)rt->r[col].lo_ns / 1e6, (double)rt->r[col].hi_ns / 1e6,
+			        row[col]);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+static void print_op_latency(FILE *out, const struct thread_stats *st)
+{
+	bool any = false;
+	for (int op = 0; op < OP_COUNT; op++)
+		any |= st->op_lat[op].n > 0;
+	if (!any)
+		return;
+	fprintf(out, "Operation latency in millisecs (fsmix)\n=====\n");
+	fprintf(out, "%20s %12s %10s %10s %10s %10s %10s %10s\n", "op", "count", "min", "avg",
+	        "p50", "p99", "p99.9", "max");
+	for (int op = 0; op < OP_COUNT; op++) {
+		const struct lat_stats *l = &st->op_lat[op];
+		if (!l->n)
+			continue;
+		fprintf(out, "%20s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+		        op_table[op].name, l->n, (double)lat_min_ns(l) / 1e6, lat_mean_ns(l) / 1e6,
+		        (double)lat_percentile_ns(l, 50) / 1e6,
+		        (double)lat_percentile_ns(l, 99) / 1e6,
+		        (double)lat_percentile_ns(l, 99.9) / 1e6, (double)l->max_ns / 1e6);
+	}
+	fprintf(out, "\n");
+}
+
+void report_results(FILE *out, const struct engine *e, bool interrupted)
+{
+	const struct plan *pl = e->plan;
+	double rt = e->runtime_s;
+	fprintf(out, "\nResults:\n");
+	if (interrupted)
+		fprintf(out, "Interrupted: partial results of the first %.2f s\n", rt);
+	fprintf(out, "Benchmark took %.2lf sec\n\n", rt);
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		char title[32];
+		if (pl->n_groups == 1)
+			snprintf(title, sizeof(title), "Total Results");
+		else
+			snprintf(title, sizeof(title), "ThreadGroup %zu", gi);
+		print_op_table(out, title, &e->group_stats[gi], rt);
+		print_syscalls(out, e, gi);
+	}
+	if (pl->n_groups > 1)
+		print_op_table(out, "Total Results", &e->total, rt);
+	fprintf(out, "\n\n");
+	if (rt > 0) {
+		fprintf(out, "%.1lf%% User   Time\n", 100.0 * e->user_s / rt);
+		fprintf(out, "%.1lf%% System Time\n", 100.0 * e->sys_s / rt);
+		fprintf(out, "%.1f%% CPU Utilization\n", 100.0 * (e->user_s + e->sys_s) / rt);
+	}
+	fprintf(out, "\n");
+	print_op_latency(out, &e->total);
+	uint64_t ops = 0, skipped = 0, errors = 0;
+	for (int op = 0; op < OP_COUNT; op++) {
+		ops += e->total.ops[op];
+		skipped += e->total_skipped[op];
+		errors += e->total.errors[op];
+	}
+	fprintf(out,
+	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
+	        " skipped (no file), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
+	        ops, rt > 0 ? (double)ops / rt : 0, skipped, errors, e->seed,
+	        interrupted ? ", interrupted" : "");
+	fflush(out);
+}

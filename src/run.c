@@ -1,0 +1,511 @@
+/* run.c - orchestration of a run (see engine.h for the phases). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "engine.h"
+#include "exitcode.h"
+#include "report.h"
+
+void engine_stop(struct engine *e, enum stop_reason why)
+{
+	int expected = STOP_NONE;
+	if (atomic_compare_exchange_strong(&e->stop, &expected, (int)why)) {
+		pthread_mutex_lock(&e->sleep_lock);
+		pthread_cond_broadcast(&e->sleep_cond);
+		pthread_mutex_unlock(&e->sleep_lock);
+	}
+}
+
+static struct timespec deadline_ts(uint64_t deadline_ns)
+{
+	return (struct timespec){.tv_sec = (time_t)(deadline_ns / 1000000000u),
+	                         .tv_nsec = (long)(deadline_ns % 1000000000u)};
+}
+
+/* Waits until deadline_ns (CLOCK_MONOTONIC) or until the run stops. */
+static void wait_until(struct engine *e, uint64_t deadline_ns)
+{
+	struct timespec ts = deadline_ts(deadline_ns);
+	pthread_mutex_lock(&e->sleep_lock);
+	while (!engine_stopping(e) && now_ns() < deadline_ns)
+		if (pthread_cond_timedwait(&e->sleep_cond, &e->sleep_lock, &ts) == ETIMEDOUT)
+			break;
+	pthread_mutex_unlock(&e->sleep_lock);
+}
+
+void engine_sleep_ms(struct engine *e, uint32_t ms)
+{
+	wait_until(e, now_ns() + (uint64_t)ms * 1000000u);
+}
+
+/* ---- signals: one thread waits for SIGINT/SIGTERM; every other thread blocks them ---- */
+
+struct sigwatch {
+	struct engine *e;
+	sigset_t set;
+	pthread_t thread;
+};
+
+static void *sigwatch_main(void *arg)
+{
+	struct sigwatch *sw = arg;
+	for (;;) {
+		int sig;
+		if (sigwait(&sw->set, &sig))
+			continue;
+		if (sig == SIGUSR1) /* the run is over */
+			return NULL;
+		sw->e->signal = sig;
+		engine_stop(sw->e, STOP_SIGNAL);
+	}
+}
+
+/* ---- workers ---- */
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct engine *e = w->eng;
+	const struct plan_group *g = w->g;
+	const bool go_on = e->opts->continue_on_error;
+
+	pthread_barrier_wait(&e->start);
+	w->t_start = now_ns();
+	while (!engine_stopping(e)) {
+		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
+		struct engine_fs *fs =
+		    &e->fs[g->bindfs >= 0 ? (size_t)g->bindfs : rng_below(&w->rng, e->n_fs)];
+		struct op_result r = {0};
+		uint64_t t0 = w->time_ops ? now_ns() : 0;
+		int rc = op_execute(w, fs, op, &r);
+		if (LIKELY(rc == 0)) {
+			if (w->time_ops)
+				stats_op_record(&w->st, op, now_ns() - t0);
+			w->st.ops[op]++;
+			w->st.trans[op] += r.trans;
+			w->st.bytes_read[op] += r.bytes_read;
+			w->st.bytes_written[op] += r.bytes_written;
+		} else if (rc == OP_SKIPPED) {
+			w->skipped[op]++;
+		} else {
+			w->st.errors[op]++;
+			if (!go_on) {
+				engine_stop(e, STOP_ERROR);
+				break;
+			}
+		}
+		if (g->op_delay_ms)
+			engine_sleep_ms(e, g->op_delay_ms);
+	}
+	w->t_end = now_ns();
+	return NULL;
+}
+
+static size_t round4k(uint64_t v)
+{
+	return (size_t)((v + 4095) & ~(uint64_t)4095);
+}
+
+static struct worker *worker_new(struct engine *e, size_t gi, unsigned index, char *err,
+                                 size_t errlen)
+{
+	const struct plan_group *g = &e->plan->groups[gi];
+	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
+	if (!w) {
+		snprintf(err, errlen, "out of memory for worker %u", index);
+		return NULL;
+	}
+	memset(w, 0, sizeof(*w));
+	w->eng = e;
+	w->g = g;
+	w->ops = &e->group_ops[gi];
+	w->index = index;
+	w->group = (unsigned)gi;
+	rng_seed(&w->rng, e->seed, index);
+	uint64_t bs =
+	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	w->buf_len = round4k(bs ? bs : 4096);
+	w->buf = aligned_alloc(4096, w->buf_len);
+	if (!w->buf || thread_stats_init(&w->st, e->group_ranges[gi])) {
+		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
+		         w->buf_len);
+		free(w->buf);
+		free(w);
+		return NULL;
+	}
+	memset(w->buf, 0x5a, w->buf_len);
+	w->time_ops = g->enable_stats;
+	for (int s = 0; s < SYS_COUNT; s++)
+		w->timed[s] = g->enable_stats && !(g->ignore_mask & (1u << s));
+	return w;
+}
+
+static void worker_free(struct worker *w)
+{
+	if (!w)
+		return;
+	thread_stats_free(&w->st);
+	free(w->buf);
+	free(w);
+}
+
+/* ---- the engine ---- */
+
+static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
+                       char *err, size_t errlen)
+{
+	pthread_condattr_t ca;
+	e->plan = pl;
+	e->opts = o;
+	atomic_init(&e->stop, STOP_NONE);
+	pthread_mutex_init(&e->sleep_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->sleep_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pl->seed_given) {
+		e->seed = pl->seed;
+	} else if (getrandom(&e->seed, sizeof(e->seed), 0) != sizeof(e->seed)) {
+		e->seed = now_ns() ^ ((uint64_t)getpid() << 32);
+	}
+	e->n_fs = pl->n_fs;
+	e->fs = calloc(pl->n_fs, sizeof(*e->fs));
+	e->group_ops = calloc(pl->n_groups + 1, sizeof(*e->group_ops));
+	e->group_ranges = calloc(pl->n_groups + 1, sizeof(*e->group_ranges));
+	e->group_stats = calloc(pl->n_groups + 1, sizeof(*e->group_stats));
+	e->group_skipped = calloc(pl->n_groups + 1, sizeof(*e->group_skipped));
+	if (!e->fs || !e->group_ops || !e->group_ranges || !e->group_stats || !e->group_skipped) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		e->fs[i].pf = &pl->fs[i];
+		e->fs[i].tree.locfd = e->fs[i].tree.rootfd = -1;
+		e->fs[i].tree.datafd = e->fs[i].tree.metafd = -1;
+	}
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		const struct plan_group *g = &pl->groups[gi];
+		uint64_t w[OP_COUNT];
+		for (int op = 0; op < OP_COUNT; op++)
+			w[op] = g->weight[op];
+		if (pick_build(&e->group_ops[gi], w, OP_COUNT)) {
+			snprintf(err, errlen, "%s: cannot build the operation table", g->name);
+			return -ENOMEM;
+		}
+		if (g->enable_stats && g->enable_range && g->n_ranges) {
+			double lohi[2 * g->n_ranges];
+			for (size_t i = 0; i < g->n_ranges; i++) {
+				lohi[2 * i] = g->ranges[i].lo_ms;
+				lohi[2 * i + 1] = g->ranges[i].hi_ms;
+			}
+			if (range_table_new(&e->group_ranges[gi], lohi, (uint32_t)g->n_ranges)) {
+				snprintf(err, errlen, "%s: invalid msec_range table", g->name);
+				return -EINVAL;
+			}
+		}
+		if (thread_stats_init(&e->group_stats[gi], e->group_ranges[gi])) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	if (thread_stats_init(&e->total, NULL)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void engine_free(struct engine *e)
+{
+	for (size_t i = 0; e->workers && i < e->n_workers; i++)
+		worker_free(e->workers[i]);
+	free(e->workers);
+	for (size_t i = 0; e->fs && i < e->n_fs; i++)
+		if (e->fs[i].pf)
+			build_release(&e->fs[i]);
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+		if (e->group_ops)
+			pick_free(&e->group_ops[gi]);
+		if (e->group_stats)
+			thread_stats_free(&e->group_stats[gi]);
+		if (e->group_ranges)
+			range_table_free(e->group_ranges[gi]);
+	}
+	thread_stats_free(&e->total);
+	free(e->fs);
+	free(e->group_ops);
+	free(e->group_ranges);
+	free(e->group_stats);
+	free(e->group_skipped);
+	pthread_mutex_destroy(&e->sleep_lock);
+	pthread_cond_destroy(&e->sleep_cond);
+}
+
+/* True when some group that may use fs changes its files or directories. */
+static bool group_modifies(const struct plan *pl, size_t fsi)
+{
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		const struct plan_group *g = &pl->groups[gi];
+		if (g->bindfs >= 0 && (size_t)g->bindfs != fsi)
+			continue;
+		for (int op = 0; op < OP_COUNT; op++)
+			if (g->weight[op] && (op_table[op].flags &
+			                      (OPF_WRITE | OPF_CREATES | OPF_DELETES | OPF_META)))
+				return true;
+	}
+	return false;
+}
+
+static unsigned build_threads(const struct engine_opts *o)
+{
+	if (o->build_threads)
+		return o->build_threads;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	/* File creation is mostly kernel time: more builders than CPUs only adds contention on
+	 * the directory locks, but at least two keep one CPU busy while the other waits. */
+	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
+}
+
+static int setup(struct engine *e, char *err, size_t errlen)
+{
+	const struct plan *pl = e->plan;
+	FILE *log = e->opts->log;
+	for (size_t i = 0; i < e->n_fs; i++) {
+		struct engine_fs *fs = &e->fs[i];
+		int rc = build_fs(e, fs, build_threads(e->opts), err, errlen);
+		if (rc)
+			return rc;
+		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
+		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
+		        fs->setup_s);
+		fs->modified = pl->time_s && group_modifies(pl, i);
+		if (fs->modified) {
+			char why[512];
+			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
+				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
+		}
+		if (pl->directio && pl->time_s) {
+			int r = op_probe_directio(fs, err, errlen);
+			if (r)
+				return EXIT_UNSUPPORTED;
+		}
+	}
+	return 0;
+}
+
+static void report_errors(struct engine *e)
+{
+	for (size_t i = 0; i < e->n_workers; i++) {
+		const struct worker *w = e->workers[i];
+		if (!w->err.set)
+			continue;
+		fprintf(e->opts->log, "fsmix: worker %u (%s): %s: %s(%s): %s after %.3f s\n",
+		        w->index, w->g->name, op_table[w->err.op].name, sys_table[w->err.sys].name,
+		        w->err.path, strerror(w->err.err), (double)w->err.at_ns / 1e9);
+	}
+}
+
+static int run_phase(struct engine *e, char *err, size_t errlen)
+{
+	const struct plan *pl = e->plan;
+	struct rusage ru0, ru1;
+	size_t n = 0;
+	for (size_t gi = 0; gi < pl->n_groups; gi++)
+		n += pl->groups[gi].num_threads;
+	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
+	if (!e->workers) {
+		snprintf(err, errlen, "out of memory for %zu workers", n);
+		return EXIT_RUN_FAILED;
+	}
+	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
+		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
+			e->workers[k] = worker_new(e, gi, (unsigned)k, err, errlen);
+			if (!e->workers[k])
+				return EXIT_RUN_FAILED;
+			e->n_workers = k + 1;
+		}
+	if (pthread_barrier_init(&e->start, NULL, (unsigned)n + 1)) {
+		snprintf(err, errlen, "cannot create the start barrier");
+		return EXIT_RUN_FAILED;
+	}
+	size_t started = 0;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	for (; started < n; started++)
+		if (pthread_create(&e->workers[started]->thread, &attr, worker_main,
+		                   e->workers[started]))
+			break;
+	pthread_attr_destroy(&attr);
+	if (started < n) {
+		/* Release the ones that started, stop them at once, and fail. */
+		snprintf(err, errlen, "cannot start thread %zu of %zu: %s", started + 1, n,
+		         strerror(errno));
+		engine_stop(e, STOP_ERROR);
+		pthread_barrier_destroy(&e->start);
+		for (size_t i = 0; i < started; i++)
+			pthread_cancel(e->workers[i]->thread);
+		return EXIT_RUN_FAILED;
+	}
+	getrusage(RUSAGE_SELF, &ru0);
+	fprintf(e->opts->log, "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n",
+	        n, pl->time_s, e->seed);
+	pthread_barrier_wait(&e->start);
+	e->t0 = now_ns();
+	wait_until(e, e->t0 + (uint64_t)pl->time_s * 1000000000u);
+	engine_stop(e, STOP_TIME);
+	uint64_t first = UINT64_MAX, last = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct worker *w = e->workers[i];
+		pthread_join(w->thread, NULL);
+		if (w->t_start < first)
+			first = w->t_start;
+		if (w->t_end > last)
+			last = w->t_end;
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	pthread_barrier_destroy(&e->start);
+	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
+	e->user_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+	            (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
+	e->sys_s = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+	           (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	/* Merge: workers into their group, groups into the total (after every join). */
+	for (size_t i = 0; i < n; i++) {
+		struct worker *w = e->workers[i];
+		thread_stats_merge(&e->group_stats[w->group], &w->st);
+		for (int op = 0; op < OP_COUNT; op++)
+			e->group_skipped[w->group][op] += w->skipped[op];
+	}
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		/* The total has no msec_range counts (they are per group, as in FFSB). */
+		struct thread_stats tmp = e->group_stats[gi];
+		tmp.ranges = NULL;
+		tmp.range_cols = 0;
+		tmp.range_counts = NULL;
+		thread_stats_merge(&e->total, &tmp);
+		for (int op = 0; op < OP_COUNT; op++)
+			e->total_skipped[op] += e->group_skipped[gi][op];
+	}
+	report_errors(e);
+	return 0;
+}
+
+static void cleanup_trees(struct engine *e)
+{
+	for (size_t i = 0; i < e->n_fs; i++) {
+		struct engine_fs *fs = &e->fs[i];
+		char why[512];
+		struct tree_sweep sw = {0};
+		if (fs->tree.rootfd < 0)
+			continue;
+		if (tree_remove(&fs->tree, &sw, why, sizeof(why)))
+			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
+		else
+			fprintf(e->opts->log, "fsmix: %s: removed its tree (%" PRIu64 " entries)\n",
+			        fs->pf->name, sw.removed);
+	}
+}
+
+int engine_run(const struct plan *pl, const struct engine_opts *o)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	struct sigwatch sw;
+	char err[1024] = "";
+	int rc = 0;
+	if (!e) {
+		fprintf(o->log, "fsmix: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	/* Block the stop signals in every thread; one watcher thread takes them. */
+	sigemptyset(&sw.set);
+	sigaddset(&sw.set, SIGINT);
+	sigaddset(&sw.set, SIGTERM);
+	sigaddset(&sw.set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &sw.set, NULL);
+	sw.e = e;
+	if (engine_init(e, pl, o, err, sizeof(err)) ||
+	    pthread_create(&sw.thread, NULL, sigwatch_main, &sw)) {
+		fprintf(o->log, "fsmix: %s\n", err[0] ? err : "cannot start");
+		engine_free(e);
+		free(e);
+		return EXIT_RUN_FAILED;
+	}
+	report_config(o->out, e);
+	rc = setup(e, err, sizeof(err));
+	if (!rc && pl->callout && !engine_stopping(e)) {
+		fflush(NULL);
+		int st = system(pl->callout);
+		if (st != 0)
+			fprintf(o->log, "fsmix: warning: callout '%s' exited with status %d\n",
+			        pl->callout, WIFEXITED(st) ? WEXITSTATUS(st) : st);
+	}
+	if (!rc && engine_stopping(e))
+		rc = EXIT_INTERRUPTED;
+	if (rc) {
+		if (rc == EXIT_INTERRUPTED)
+			fprintf(o->log, "fsmix: interrupted during setup; nothing was measured\n");
+		else
+			fprintf(o->log, "fsmix: %s\n", err);
+	} else if (!pl->time_s) {
+		fprintf(o->out, "Setup complete (time=0: nothing to run)\n");
+	} else {
+		rc = run_phase(e, err, sizeof(err));
+		if (rc) {
+			fprintf(o->log, "fsmix: %s\n", err);
+		} else {
+			int why = atomic_load(&e->stop);
+			report_results(o->out, e, why == STOP_SIGNAL);
+			bool failed = false;
+			for (size_t i = 0; i < e->n_workers; i++)
+				failed |= e->workers[i]->err.set;
+			rc = why == STOP_SIGNAL ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
+		}
+	}
+	if (o->cleanup)
+		cleanup_trees(e);
+	pthread_kill(sw.thread, SIGUSR1);
+	pthread_join(sw.thread, NULL);
+	engine_free(e);
+	free(e);
+	return rc;
+}
+
+int engine_clean(const struct plan *pl, const struct engine_opts *o)
+{
+	int rc = 0;
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		struct tree t;
+		struct tree_sweep sw = {0};
+		char why[1024];
+		int r = tree_open(&t, pl->fs[i].location, pl->fs[i].index, 0, why, sizeof(why));
+		if (r == -ENOENT && access(pl->fs[i].location, F_OK) == 0) {
+			fprintf(o->log, "fsmix: %s: nothing to remove in %s\n", pl->fs[i].name,
+			        pl->fs[i].location);
+			continue;
+		}
+		if (r) {
+			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+			rc = EXIT_BAD_INPUT;
+			continue;
+		}
+		if (tree_remove(&t, &sw, why, sizeof(why))) {
+			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+			rc = EXIT_RUN_FAILED;
+		} else {
+			fprintf(o->log, "fsmix: %s: removed %s/fsmix.fs%u (%" PRIu64 " entries)\n",
+			        pl->fs[i].name, pl->fs[i].location, pl->fs[i].index, sw.removed);
+		}
+	}
+	return rc;
+}
