@@ -1,0 +1,702 @@
+/* test_profile.c - profile parsing and plan building end to end.
+ *
+ * The twin test: the 2010 ext4 barrier profile, a tab-indented copy of it and a CRLF copy with
+ * trailing comments must give plans identical in every field (plans_equal). This is the bug
+ * stock libinih had (indented keys silently became continuation lines). Then the 2010 plan is
+ * checked value by value, and the section rules: numbering, aging, clone, bindfs, duplicates,
+ * deprecated keys and the bufferedio alias. */
+#include <stdbool.h>
+
+#include "diag.h"
+#include "plan.h"
+#include "profile.h"
+#include "test.h"
+
+/* ---- helpers ---- */
+
+static char *read_profile(const char *name, size_t *len)
+{
+	char path[4096];
+	const char *srcdir = getenv("FSMIX_SOURCE_DIR");
+	snprintf(path, sizeof(path), "%s/profiles/%s", srcdir ? srcdir : ".", name);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		TEST_FAIL("cannot open %s (set FSMIX_SOURCE_DIR)", path);
+		return NULL;
+	}
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap + 1);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	*len = fread(buf, 1, cap, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A copy of `text` with every non-blank line inside a section (keys, comments, nested headers)
+ * prefixed with a tab; top-level lines and the outermost headers stay flush left. */
+static char *tab_indented(const char *text)
+{
+	size_t n = strlen(text), o = 0;
+	char *out = malloc(2 * n + 1);
+	int depth = 0;
+	if (!out)
+		exit(1);
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		bool header = line[0] == '[';
+		bool end = header && !strncmp(line, "[end", 4);
+		if (end)
+			depth--;
+		if (depth > 0 && line[0] != '\n' && line[0] != '\r')
+			out[o++] = '\t';
+		if (header && !end)
+			depth++;
+		memcpy(out + o, line, len);
+		o += len;
+		line += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* A copy with CRLF line ends and " # trailing comment" after every key and header line. */
+static char *crlf_commented(const char *text)
+{
+	size_t n = strlen(text), o = 0;
+	char *out = malloc(30 * n + 1);
+	if (!out)
+		exit(1);
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		memcpy(out + o, line, len);
+		o += len;
+		if (len && line[0] != '#')
+			o += (size_t)sprintf(out + o, "  # trailing comment [end] x=1");
+		if (nl)
+			o += (size_t)sprintf(out + o, "\r\n");
+		line += len + (nl != NULL);
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static int parse(struct profile *p, const char *text, struct diag *d)
+{
+	return profile_parse_buffer(p, "t.ffsb", text, strlen(text), d);
+}
+
+/* Number of diagnostics of `level` at `line` whose text contains `needle`. */
+static size_t count_diag(const struct diag *d, enum diag_level level, uint32_t line,
+                         const char *needle)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].level == level && d->v[i].loc.line == line &&
+		    strstr(d->v[i].text, needle))
+			n++;
+	return n;
+}
+
+static void dump_diag(const struct diag *d)
+{
+	char buf[2048];
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(&d->v[i], buf, sizeof(buf));
+		fprintf(stderr, "    %s\n", buf);
+	}
+}
+
+/* ---- plans_equal: every field of struct plan, plan_fs and plan_group ---- */
+
+static bool str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+#define FIELD(a, b, f)                                                                             \
+	do {                                                                                       \
+		if ((a)->f != (b)->f) {                                                            \
+			TEST_FAIL("%s: field %s differs", where, #f);                              \
+			ok = false;                                                                \
+		}                                                                                  \
+	} while (0)
+#define SFIELD(a, b, f)                                                                            \
+	do {                                                                                       \
+		if (!str_eq((a)->f, (b)->f)) {                                                     \
+			TEST_FAIL("%s: field %s differs: \"%s\" vs \"%s\"", where, #f,             \
+			          (a)->f ? (a)->f : "(null)", (b)->f ? (b)->f : "(null)");         \
+			ok = false;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static bool groups_equal(const struct plan_group *a, const struct plan_group *b, const char *where)
+{
+	bool ok = true;
+	if (!a || !b) {
+		if (a != b)
+			TEST_FAIL("%s: one group is missing", where);
+		return a == b;
+	}
+	FIELD(a, b, index);
+	SFIELD(a, b, name);
+	FIELD(a, b, aging);
+	FIELD(a, b, num_threads);
+	for (int op = 0; op < OP_COUNT; op++)
+		FIELD(a, b, weight[op]);
+	FIELD(a, b, total_weight);
+	FIELD(a, b, read_random);
+	FIELD(a, b, read_skip);
+	FIELD(a, b, write_random);
+	FIELD(a, b, read_size);
+	FIELD(a, b, read_blocksize);
+	FIELD(a, b, read_skipsize);
+	FIELD(a, b, write_size);
+	FIELD(a, b, write_blocksize);
+	FIELD(a, b, op_delay_ms);
+	FIELD(a, b, bindfs);
+	FIELD(a, b, enable_stats);
+	FIELD(a, b, enable_range);
+	FIELD(a, b, ignore_mask);
+	FIELD(a, b, n_ranges);
+	for (size_t i = 0; ok && i < a->n_ranges; i++) {
+		FIELD(a, b, ranges[i].lo_ms);
+		FIELD(a, b, ranges[i].hi_ms);
+	}
+	return ok;
+}
+
+static bool fs_equal(const struct plan_fs *a, const struct plan_fs *b, const char *where)
+{
+	bool ok = true;
+	FIELD(a, b, index);
+	SFIELD(a, b, name);
+	SFIELD(a, b, location);
+	FIELD(a, b, num_files);
+	FIELD(a, b, num_dirs);
+	FIELD(a, b, reuse);
+	FIELD(a, b, agefs);
+	FIELD(a, b, min_filesize);
+	FIELD(a, b, max_filesize);
+	FIELD(a, b, n_sizes);
+	for (size_t i = 0; ok && i < a->n_sizes; i++) {
+		FIELD(a, b, sizes[i].size);
+		FIELD(a, b, sizes[i].weight);
+	}
+	FIELD(a, b, size_weight_total);
+	FIELD(a, b, create_blocksize);
+	FIELD(a, b, age_blocksize);
+	FIELD(a, b, desired_util);
+	FIELD(a, b, init_util);
+	FIELD(a, b, init_size);
+	char w[64];
+	snprintf(w, sizeof(w), "%s.age", where);
+	if (!groups_equal(a->age, b->age, w))
+		ok = false;
+	return ok;
+}
+
+static bool plans_equal(const struct plan *a, const struct plan *b)
+{
+	const char *where = "plan";
+	bool ok = true;
+	FIELD(a, b, time_s);
+	FIELD(a, b, directio);
+	FIELD(a, b, alignio);
+	FIELD(a, b, bufferio);
+	FIELD(a, b, verbose);
+	SFIELD(a, b, callout);
+	FIELD(a, b, seed_given);
+	FIELD(a, b, seed);
+	FIELD(a, b, n_fs);
+	FIELD(a, b, n_groups);
+	FIELD(a, b, total_threads);
+	if (!ok)
+		return false;
+	for (size_t i = 0; i < a->n_fs; i++) {
+		char w[32];
+		snprintf(w, sizeof(w), "fs[%zu]", i);
+		if (!fs_equal(&a->fs[i], &b->fs[i], w))
+			ok = false;
+	}
+	for (size_t i = 0; i < a->n_groups; i++) {
+		char w[32];
+		snprintf(w, sizeof(w), "groups[%zu]", i);
+		if (!groups_equal(&a->groups[i], &b->groups[i], w))
+			ok = false;
+	}
+	return ok;
+}
+
+/* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
+static void test_plans_equal_covers_every_field(void)
+{
+	if (sizeof(struct plan) != 72 || sizeof(struct plan_fs) != 128 ||
+	    sizeof(struct plan_group) != 176 || OP_COUNT != 15)
+		TEST_FAIL(
+		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
+		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "
+		    "fields, then update these numbers",
+		    sizeof(struct plan), sizeof(struct plan_fs), sizeof(struct plan_group),
+		    (int)OP_COUNT);
+	else
+		test_passed_checks++;
+}
+
+/* ---- the twin test ---- */
+
+struct parsed {
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	int parse_rc, plan_rc;
+};
+
+static void parse_and_plan(struct parsed *x, const char *text)
+{
+	diag_init(&x->d);
+	x->parse_rc = parse(&x->p, text, &x->d);
+	x->plan_rc = plan_build(&x->pl, &x->p, NULL, &x->d);
+	if (x->parse_rc || x->plan_rc || x->d.n) {
+		fprintf(stderr, "  diagnostics:\n");
+		dump_diag(&x->d);
+	}
+}
+
+static void parsed_free(struct parsed *x)
+{
+	if (x->plan_rc == 0)
+		plan_free(&x->pl);
+	profile_free(&x->p);
+	diag_free(&x->d);
+}
+
+static void test_twins_give_identical_plans(void)
+{
+	size_t len;
+	char *orig = read_profile("ext4-barrier-2010.ffsb", &len);
+	if (!orig)
+		return;
+	char *tabs = tab_indented(orig);
+	char *crlf = crlf_commented(orig);
+	char *both = crlf_commented(tabs);
+	/* The copies really are different texts of the same profile. */
+	CHECK(strstr(tabs, "\n\tnum_files=100000\n") != NULL);
+	CHECK(strstr(tabs, "\n\tsize_weight 1KB 10\n") != NULL);
+	CHECK(strstr(tabs, "\n\tmsec_range 0.00 0.01\n") != NULL);
+	CHECK(strstr(tabs, "\n\t[stats]\n") != NULL);
+	CHECK(strstr(tabs, "\n\t[end]\n[end0]") != NULL);
+	CHECK(strstr(crlf, "time=300  # trailing comment [end] x=1\r\n") != NULL);
+
+	static struct parsed a, b, c, e;
+	parse_and_plan(&a, orig);
+	parse_and_plan(&b, tabs);
+	parse_and_plan(&c, crlf);
+	parse_and_plan(&e, both);
+	CHECK_EQ_I(a.parse_rc, 0);
+	CHECK_EQ_I(a.plan_rc, 0);
+	CHECK_EQ_I(b.plan_rc, 0);
+	CHECK_EQ_I(c.plan_rc, 0);
+	CHECK_EQ_I(e.plan_rc, 0);
+	CHECK_EQ_U(a.d.n, 0);
+	CHECK_EQ_U(b.d.n, 0);
+	CHECK_EQ_U(c.d.n, 0);
+	CHECK_EQ_U(e.d.n, 0);
+	if (!a.plan_rc && !b.plan_rc)
+		CHECK(plans_equal(&a.pl, &b.pl));
+	if (!a.plan_rc && !c.plan_rc)
+		CHECK(plans_equal(&a.pl, &c.pl));
+	if (!a.plan_rc && !e.plan_rc)
+		CHECK(plans_equal(&a.pl, &e.pl));
+	/* Every key is set from the same line in all copies. */
+	for (int k = 0; a.p.n_tg && b.p.n_tg && k < KEY_COUNT; k++)
+		CHECK_EQ_U(a.p.tg[0]->set[k].loc.line, b.p.tg[0]->set[k].loc.line);
+	parsed_free(&a);
+	parsed_free(&b);
+	parsed_free(&c);
+	parsed_free(&e);
+	free(orig);
+	free(tabs);
+	free(crlf);
+	free(both);
+}
+
+static void test_2010_plan(void)
+{
+	size_t len;
+	char *text = read_profile("ext4-barrier-2010.ffsb", &len);
+	if (!text)
+		return;
+	static struct parsed x;
+	parse_and_plan(&x, text);
+	CHECK_EQ_I(x.parse_rc, 0);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.errors, 0);
+	if (x.plan_rc) {
+		parsed_free(&x);
+		free(text);
+		return;
+	}
+	const struct plan *pl = &x.pl;
+	CHECK_EQ_U(pl->time_s, 300);
+	CHECK(pl->directio);
+	CHECK(pl->alignio);
+	CHECK(!pl->bufferio);
+	CHECK(!pl->seed_given);
+	CHECK_EQ_U(pl->n_fs, 1);
+	CHECK_EQ_U(pl->n_groups, 1);
+	CHECK_EQ_U(pl->total_threads, 64);
+
+	const struct plan_fs *f = &pl->fs[0];
+	CHECK_STR(f->name, "filesystem0");
+	CHECK_STR(f->location, "/mnt/");
+	CHECK_EQ_U(f->num_files, 100000);
+	CHECK_EQ_U(f->num_dirs, 1000);
+	CHECK(f->reuse);
+	CHECK(!f->agefs);
+	CHECK(f->age == NULL);
+	CHECK_EQ_U(f->create_blocksize, 1048576);
+	static const struct plan_size_weight sizes[] = {
+	    {1 << 10, 10},  {2 << 10, 15},  {4 << 10, 16}, {8 << 10, 16},
+	    {16 << 10, 15}, {32 << 10, 10}, {64 << 10, 8}, {128 << 10, 4},
+	    {256 << 10, 3}, {512 << 10, 2}, {1 << 20, 1},
+	};
+	CHECK_EQ_U(f->n_sizes, 11);
+	for (size_t i = 0; i < f->n_sizes && i < 11; i++) {
+		CHECK_EQ_U(f->sizes[i].size, sizes[i].size);
+		CHECK_EQ_U(f->sizes[i].weight, sizes[i].weight);
+	}
+	CHECK_EQ_U(f->size_weight_total, 100);
+
+	const struct plan_group *g = &pl->groups[0];
+	CHECK_STR(g->name, "threadgroup0");
+	CHECK_EQ_U(g->index, 0);
+	CHECK(!g->aging);
+	CHECK_EQ_U(g->num_threads, 64);
+	CHECK_EQ_I(g->bindfs, -1);
+	uint32_t want[OP_COUNT] = {0};
+	want[OP_readall] = 4;
+	want[OP_create_fsync] = 2;
+	want[OP_delete] = 1;
+	want[OP_append] = 1;
+	want[OP_append_fsync] = 1;
+	want[OP_stat] = 1;
+	want[OP_create] = 1;
+	want[OP_writeall] = 1;
+	want[OP_writeall_fsync] = 1;
+	want[OP_open_close] = 1;
+	for (int op = 0; op < OP_COUNT; op++)
+		CHECK_EQ_U(g->weight[op], want[op]);
+	CHECK_EQ_U(g->total_weight, 14);
+	CHECK_EQ_U(g->read_size, 64 << 10);
+	CHECK_EQ_U(g->read_blocksize, 512 << 10);
+	CHECK_EQ_U(g->write_size, 64 << 10);
+	CHECK_EQ_U(g->write_blocksize, 512 << 10);
+	CHECK(!g->read_random && !g->write_random && !g->read_skip);
+	CHECK_EQ_U(g->op_delay_ms, 0);
+	CHECK(g->enable_stats);
+	CHECK(g->enable_range);
+	CHECK_EQ_U(g->ignore_mask, 0);
+	static const double bounds[] = {0.00,   0.01,   0.02,    0.05,    0.10,    0.20,    0.50,
+	                                1.00,   2.00,   5.00,    10.00,   20.00,   50.00,   100.00,
+	                                200.00, 500.00, 1000.00, 2000.00, 5000.00, 10000.00};
+	CHECK_EQ_U(g->n_ranges, 19);
+	for (size_t i = 0; i < g->n_ranges && i < 19; i++) {
+		CHECK_NEAR(g->ranges[i].lo_ms, bounds[i], 1e-12);
+		CHECK_NEAR(g->ranges[i].hi_ms, bounds[i + 1], 1e-12);
+	}
+	/* Where things came from. */
+	CHECK_EQ_U(x.p.fs[0]->loc.line, 5);
+	CHECK_EQ_U(x.p.fs[0]->end_line, 25);
+	CHECK_EQ_U(x.p.tg[0]->loc.line, 27);
+	CHECK_EQ_U(x.p.tg[0]->end_line, 73);
+	CHECK_EQ_U(x.p.tg[0]->stats->loc.line, 49);
+	CHECK_EQ_U(x.p.tg[0]->stats->end_line, 72);
+	CHECK_EQ_U(x.p.tg[0]->set[KEY_num_threads].loc.line, 28);
+	CHECK_EQ_U(x.p.fs[0]->set[KEY_size_weight].items[10].loc.line, 22);
+	parsed_free(&x);
+	free(text);
+}
+
+/* ---- section rules ---- */
+
+static const char two_by_two[] = "time=1\n"
+                                 "[filesystem5]\n"
+                                 "location=/a\n"
+                                 "num_files=1\n"
+                                 "[end5]\n"
+                                 "[filesystem2]\n"
+                                 "location=/b\n"
+                                 "num_files=2\n"
+                                 "[end2]\n"
+                                 "[threadgroup]\n"
+                                 "num_threads=3\n"
+                                 "stat_weight=1\n"
+                                 "[end]\n"
+                                 "[threadgroup0]\n"
+                                 "num_threads=4\n"
+                                 "stat_weight=1\n"
+                                 "[end0]\n";
+
+static void test_sections_numbered_by_order(void)
+{
+	static struct parsed x;
+	diag_init(&x.d);
+	x.parse_rc = parse(&x.p, two_by_two, &x.d);
+	x.plan_rc = plan_build(&x.pl, &x.p, NULL, &x.d);
+	CHECK_EQ_I(x.parse_rc, 0);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.p.n_fs, 2);
+	CHECK_EQ_U(x.p.n_tg, 2);
+	if (x.p.n_fs == 2 && x.p.n_tg == 2) {
+		CHECK_STR(x.p.fs[0]->name, "filesystem0");
+		CHECK_EQ_U(x.p.fs[0]->ordinal, 0);
+		CHECK_EQ_I(x.p.fs[0]->header_number, 5);
+		CHECK_STR(x.p.fs[0]->set[KEY_location].v.s, "/a");
+		CHECK_STR(x.p.fs[1]->name, "filesystem1");
+		CHECK_EQ_I(x.p.fs[1]->header_number, 2);
+		CHECK_STR(x.p.tg[0]->name, "threadgroup0");
+		CHECK_EQ_I(x.p.tg[0]->header_number, -1);
+		CHECK_STR(x.p.tg[1]->name, "threadgroup1");
+		CHECK_EQ_I(x.p.tg[1]->header_number, 0);
+	}
+	if (!x.plan_rc) {
+		CHECK_EQ_U(x.pl.fs[0].num_files, 1);
+		CHECK_EQ_U(x.pl.fs[1].num_files, 2);
+		CHECK_EQ_U(x.pl.groups[0].num_threads, 3);
+		CHECK_EQ_U(x.pl.groups[1].num_threads, 4);
+		CHECK_EQ_U(x.pl.groups[1].index, 1);
+	}
+	/* A number that disagrees with the order is a warning at its header. */
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 2, "number 0 in file order"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 6, "number 1 in file order"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 14, "number 1 in file order"), 1);
+	CHECK_EQ_U(x.d.errors, 0);
+	parsed_free(&x);
+}
+
+static const char aging[] = "time=1\n"
+                            "[filesystem0]\n"
+                            "\tlocation=/a\n"
+                            "\tagefs=1\n"
+                            "\tdesired_util=0.25\n"
+                            "\t[threadgroup]\n"
+                            "\t\tnum_threads=2\n"
+                            "\t\tcreate_weight=3\n"
+                            "\t\tdelete_weight=1\n"
+                            "\t\twrite_blocksize=4KB\n"
+                            "\t[end]\n"
+                            "[end0]\n"
+                            "[threadgroup0]\n"
+                            "\tnum_threads=1\n"
+                            "\tstat_weight=1\n"
+                            "[end0]\n";
+
+static void test_aging_group(void)
+{
+	static struct parsed x;
+	parse_and_plan(&x, aging);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.n, 0);
+	CHECK(x.p.n_fs == 1 && x.p.fs[0]->age != NULL);
+	if (x.p.n_fs == 1 && x.p.fs[0]->age) {
+		CHECK(x.p.fs[0]->age->aging);
+		CHECK_STR(x.p.fs[0]->age->name, "filesystem0.threadgroup");
+		CHECK_EQ_U(x.p.fs[0]->age->loc.line, 6);
+		CHECK_EQ_U(x.p.fs[0]->age->end_line, 11);
+	}
+	CHECK_EQ_U(x.p.n_tg, 1);
+	if (!x.plan_rc) {
+		const struct plan_fs *f = &x.pl.fs[0];
+		CHECK(f->agefs);
+		CHECK_NEAR(f->desired_util, 0.25, 1e-12);
+		CHECK(f->age != NULL);
+		if (f->age) {
+			CHECK(f->age->aging);
+			CHECK_STR(f->age->name, "filesystem0.threadgroup");
+			CHECK_EQ_U(f->age->index, 0);
+			CHECK_EQ_U(f->age->num_threads, 2);
+			CHECK_EQ_U(f->age->weight[OP_create], 3);
+			CHECK_EQ_U(f->age->weight[OP_delete], 1);
+			CHECK_EQ_U(f->age->total_weight, 4);
+			CHECK_EQ_U(f->age->write_blocksize, 4096);
+		}
+		/* The aging group is not one of the run's groups. */
+		CHECK_EQ_U(x.pl.n_groups, 1);
+		CHECK_EQ_U(x.pl.total_threads, 1);
+	}
+	parsed_free(&x);
+}
+
+static const char cloned[] = "time=1\n"
+                             "[filesystem0]\n"
+                             "location=/a\n"
+                             "num_files=10\n"
+                             "num_dirs=3\n"
+                             "size_weight 4k 1\n"
+                             "size_weight 8k 3\n"
+                             "create_blocksize=8KB\n"
+                             "[end0]\n"
+                             "[filesystem1]\n"
+                             "location=/b\n"
+                             "clone=/a\n"
+                             "num_files=20\n"
+                             "[end1]\n"
+                             "[threadgroup0]\n"
+                             "num_threads=1\n"
+                             "bindfs=/b\n"
+                             "stat_weight=1\n"
+                             "[end0]\n"
+                             "[threadgroup1]\n"
+                             "num_threads=1\n"
+                             "stat_weight=1\n"
+                             "[end1]\n";
+
+static void test_clone_and_bindfs(void)
+{
+	static struct parsed x;
+	parse_and_plan(&x, cloned);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.n, 0);
+	if (x.plan_rc) {
+		parsed_free(&x);
+		return;
+	}
+	const struct plan_fs *b = &x.pl.fs[1];
+	CHECK_STR(b->location, "/b"); /* never cloned */
+	CHECK_EQ_U(b->num_files, 20); /* own setting wins */
+	CHECK_EQ_U(b->num_dirs, 3);   /* cloned */
+	CHECK_EQ_U(b->create_blocksize, 8192);
+	CHECK_EQ_U(b->n_sizes, 2);
+	if (b->n_sizes == 2) {
+		CHECK_EQ_U(b->sizes[0].size, 4096);
+		CHECK_EQ_U(b->sizes[1].weight, 3);
+	}
+	CHECK_EQ_U(b->size_weight_total, 4);
+	CHECK_EQ_U(x.pl.fs[0].num_files, 10); /* the source is untouched */
+	CHECK_EQ_I(x.pl.groups[0].bindfs, 1);
+	CHECK_EQ_I(x.pl.groups[1].bindfs, -1);
+	parsed_free(&x);
+
+	/* A bindfs naming no filesystem is an error at its line that lists the locations. */
+	char *bad = strdup(cloned);
+	char *at = strstr(bad, "bindfs=/b");
+	at[8] = 'z';
+	parse_and_plan(&x, bad);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 17, "no [filesystem] has location '/z'"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 17, "'/a', '/b'"), 1);
+	parsed_free(&x);
+	free(bad);
+}
+
+static void test_duplicate_key(void)
+{
+	static struct parsed x;
+	diag_init(&x.d);
+	x.parse_rc = parse(&x.p,
+	                   "time=1\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "num_files=1\n"
+	                   "\n"
+	                   "num_files=2\n"
+	                   "[end0]\n",
+	                   &x.d);
+	CHECK_EQ_I(x.parse_rc, 0);
+	CHECK_EQ_U(x.d.errors, 0);
+	CHECK_EQ_U(x.d.warnings, 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 6, "already set at line 4"), 1);
+	if (x.d.n == 1) {
+		char buf[512];
+		diag_format(&x.d.v[0], buf, sizeof(buf));
+		CHECK_STR(buf, "t.ffsb:6: warning: [filesystem0] num_files: already set at line 4; "
+		               "this later value wins (as in FFSB)");
+	}
+	if (x.p.n_fs == 1) {
+		CHECK_EQ_U(setting_u(x.p.fs[0], KEY_num_files), 2);
+		CHECK_EQ_U(x.p.fs[0]->set[KEY_num_files].loc.line, 6);
+	}
+	profile_free(&x.p);
+	diag_free(&x.d);
+}
+
+static void test_deprecated_key(void)
+{
+	static struct parsed x;
+	diag_init(&x.d);
+	x.parse_rc = parse(&x.p,
+	                   "num_filesystems=1\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "[end0]\n"
+	                   "[threadgroup0]\n"
+	                   "num_threads=1\n"
+	                   "fsync_file=1\n"
+	                   "stat_weight=1\n"
+	                   "[end0]\n",
+	                   &x.d);
+	CHECK_EQ_I(x.parse_rc, 0);
+	CHECK_EQ_U(x.d.errors, 0);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 1, "deprecated"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 1, "ignored"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 7, "deprecated"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 7, "ignored"), 1);
+	CHECK(!x.p.global.set[KEY_num_filesystems].set);
+	if (x.p.n_tg == 1)
+		CHECK(!x.p.tg[0]->set[KEY_fsync_file].set);
+	profile_free(&x.p);
+	diag_free(&x.d);
+}
+
+static void test_bufferedio_alias(void)
+{
+	static struct parsed x;
+	parse_and_plan(&x, "bufferedio=1\n"
+	                   "time=0\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "[end0]\n");
+	CHECK_EQ_I(x.parse_rc, 0);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK(x.p.global.set[KEY_bufferio].set);
+	CHECK_EQ_U(x.p.global.set[KEY_bufferio].loc.line, 1);
+	if (!x.plan_rc)
+		CHECK(x.pl.bufferio);
+	parsed_free(&x);
+}
+
+static void test_default_profile_plans(void)
+{
+	/* Every shipped profile parses and plans without error. */
+	size_t len;
+	char *text = read_profile("default.ffsb", &len);
+	if (!text)
+		return;
+	static struct parsed x;
+	parse_and_plan(&x, text);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.errors, 0);
+	parsed_free(&x);
+	free(text);
+}
+
+int main(void)
+{
+	RUN(test_plans_equal_covers_every_field);
+	RUN(test_twins_give_identical_plans);
+	RUN(test_2010_plan);
+	RUN(test_sections_numbered_by_order);
+	RUN(test_aging_group);
+	RUN(test_clone_and_bindfs);
+	RUN(test_duplicate_key);
+	RUN(test_deprecated_key);
+	RUN(test_bufferedio_alias);
+	RUN(test_default_profile_plans);
+	return test_summary();
+}
