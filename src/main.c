@@ -76,7 +76,8 @@ static int usage_error(const char *fmt, const char *arg)
 
 static bool is_command(const char *s)
 {
-	return !strcmp(s, "run") || !strcmp(s, "check") || !strcmp(s, "keys") || !strcmp(s, "help");
+	return !strcmp(s, "run") || !strcmp(s, "check") || !strcmp(s, "keys") ||
+	       !strcmp(s, "clean") || !strcmp(s, "help");
 }
 
 /* Parses argv into cli. Returns -1 to continue, or an exit status. */

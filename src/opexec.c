@@ -126,7 +126,7 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 		w->err.err = err;
 		w->err.op = op;
 		w->err.sys = s;
-		w->err.at_ns = now_ns() - w->eng->t0;
+		w->err.at_ns = now_ns() - w->t_start;
 		if (meta) {
 			char name[TREE_NAME_MAX];
 			tree_meta_name(id, dir, name, sizeof(name));
@@ -142,6 +142,22 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 }
 
 /* ---- helpers ---- */
+
+/* Where file `id` of directory `dir` lives, for the *at() calls: the tree's answer, or for a
+ * directory made by createdir during the run (beyond the tree's num_dirs) "d<N>/f<id>" relative
+ * to data/. */
+static int file_at(const struct engine_fs *fs, uint32_t dir, uint32_t id, char *name, size_t len)
+{
+	if (dir == TREE_DIR_TOP || dir < fs->tree.num_dirs)
+		return tree_file_at(&fs->tree, dir, id, name, len);
+	int n = tree_dir_name(dir, name, len);
+	if (n < 0 || (size_t)n + 1 >= len)
+		return -ENAMETOOLONG;
+	name[n] = '/';
+	if (tree_file_name(id, name + n + 1, len - (size_t)n - 1) < 0)
+		return -ENAMETOOLONG;
+	return tree_data_dirfd(&fs->tree, TREE_DIR_TOP);
+}
 
 static int open_flags(const struct worker *w, int base)
 {
@@ -240,7 +256,7 @@ static int op_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	uint32_t dir = pool_dir(&fs->files, id);
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
 	if (fd < 0) {
 		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
@@ -315,7 +331,7 @@ static int op_readall(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint32_t dir = pool_dir(&fs->files, id);
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
 	if (fd < 0) {
 		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
@@ -352,7 +368,7 @@ static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struc
 	uint32_t dir = pool_dir(&fs->files, id);
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
 	enum sys_id failed = SYS_open;
 	int64_t k = 0;
@@ -417,7 +433,7 @@ static int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, st
 	uint32_t dir = pool_dir(&fs->files, id);
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
 	enum sys_id failed = SYS_open;
 	int64_t k = 0;
@@ -461,7 +477,7 @@ static int op_append(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint32_t dir = pool_dir(&fs->files, id);
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY | O_APPEND), 0);
 	enum sys_id failed = SYS_open;
 	int64_t k = 0;
@@ -507,7 +523,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint32_t dir = pick_dir(w, fs);
 	uint64_t size = pick_size(w, fs);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd =
 	    t_openat(w, SYS_create, dfd, name, open_flags(w, O_CREAT | O_RDWR | O_TRUNC), 0600);
 	enum sys_id failed = SYS_create;
@@ -556,7 +572,7 @@ static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		return rc;
 	uint32_t dir = pool_dir(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	if (t_unlinkat(w, dfd, name, 0, SYS_unlink) < 0) {
 		rc = fail(w, op, SYS_unlink, errno, fs, dir, id, false);
 		pool_release(&fs->files, id, POOL_WRITE);
@@ -576,7 +592,7 @@ static int op_stat(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 		return rc;
 	uint32_t dir = pool_dir(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	if (t_fstatat(w, dfd, name, &st) < 0)
 		rc = fail(w, op, SYS_stat, errno, fs, dir, id, false);
 	else
@@ -593,7 +609,7 @@ static int op_open_close(struct worker *w, struct engine_fs *fs, enum op_id op, 
 		return rc;
 	uint32_t dir = pool_dir(&fs->files, id);
 	char name[TREE_NAME_MAX];
-	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
+	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
 	if (fd < 0)
 		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);

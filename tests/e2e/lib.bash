@@ -1,0 +1,64 @@
+# lib.bash - shared helpers of the end-to-end tests, sourced by tests/e2e/*.sh.
+src=${FSMIX_SOURCE_DIR:?FSMIX_SOURCE_DIR must point at the source tree}
+bin=${FSMIX_BIN:?FSMIX_BIN must point at the fsmix binary}
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skipped() { skip=$((skip + 1)); echo "skip $*"; }
+
+# Everything a test creates goes below one temp dir; mounts are recorded and undone on exit,
+# whatever happens.
+work=$(mktemp -d /tmp/fsmix-e2e.XXXXXX)
+mounts=()
+loops=()
+cleanup() {
+	local m
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount -l "${mounts[$i]}" 2>/dev/null
+	done
+	for m in "${loops[@]}"; do
+		losetup -d "$m" 2>/dev/null
+	done
+	rm -rf "$work" "${shm_dirs[@]}"
+}
+shm_dirs=()
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# shmdir: a fresh directory on tmpfs (/dev/shm), removed at exit.
+shmdir() {
+	local d
+	d=$(mktemp -d /dev/shm/fsmix-e2e.XXXXXX)
+	shm_dirs+=("$d")
+	echo "$d"
+}
+
+# mount_tmpfs DIR OPTIONS: a private tmpfs (root only); returns 1 when it cannot be mounted.
+mount_tmpfs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "$2" fsmix-e2e "$1" 2>/dev/null || return 1
+	mounts+=("$1")
+}
+
+# mount_ext4 DIR SIZE_MB [OPTIONS]: a loop-mounted ext4 image; returns 1 when unavailable.
+mount_ext4() {
+	local dir=$1 size=$2 opts=${3:-} img dev
+	command -v mkfs.ext4 >/dev/null && command -v losetup >/dev/null || return 1
+	[ "$(id -u)" = 0 ] || return 1
+	img="$work/ext4-$(basename "$dir").img"
+	truncate -s "${size}M" "$img" || return 1
+	mkfs.ext4 -q -F "$img" >/dev/null 2>&1 || return 1
+	dev=$(losetup -f --show "$img" 2>/dev/null) || return 1
+	loops+=("$dev")
+	mkdir -p "$dir"
+	mount -t ext4 ${opts:+-o "$opts"} "$dev" "$dir" 2>/dev/null || return 1
+	mounts+=("$dir")
+}
+
+# summary: the closing line ctest logs read; exit status 1 on any failure, 77 if all skipped.
+summary() {
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ] || exit 1
+	[ "$pass" -gt 0 ] || exit 77
+	exit 0
+}

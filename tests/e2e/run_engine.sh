@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# End-to-end runs of the engine on tmpfs (/dev/shm) and on the disk (/tmp): real profiles,
+# scaled down by overrides; safety of the location; reuse; signals; bad locations; full disks.
+set -u
+. "$(dirname "$0")/lib.bash"
+
+scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set directio=0
+	--threads 4 --time 2)
+
+# run_ok NAME OUTFILE -- fsmix args: exit 0 expected.
+run_status() {
+	local want=$1 name=$2 out=$3
+	shift 4
+	"$bin" "$@" >"$out" 2>"$out.err"
+	local rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "$name: exit $rc, expected $want"
+		sed 's/^/     /' "$out.err" | tail -5
+		return 1
+	fi
+	return 0
+}
+
+# ops_ran OUT OPS...: every named op has a non-zero count in the "Total Results" table.
+ops_ran() {
+	local out=$1 missing=()
+	shift
+	for op in "$@"; do
+		awk -v op="$op" '$1 == op && $2 == ":" && $3 > 0 { found = 1 } END { exit !found }' \
+			"$out" || missing+=("$op")
+	done
+	[ ${#missing[@]} -eq 0 ] || { echo "     ops without transactions: ${missing[*]}"; return 1; }
+}
+
+for where in shm disk; do
+	if [ "$where" = shm ]; then loc=$(shmdir); else loc=$(mktemp -d "$work/disk.XXXX"); fi
+	# A canary: fsmix must leave everything it did not create alone, byte for byte.
+	mkdir -p "$loc/data" "$loc/meta" "$loc/fsmix.fs1"
+	echo "precious" >"$loc/data/important.txt"
+	echo "notes" >"$loc/meta/notes.txt"
+	head -c 4096 /dev/urandom >"$loc/canary.bin"
+	( cd "$loc" && find . -path ./fsmix.fs0 -prune -o -type f -print0 | sort -z | xargs -0 sha256sum ) >"$work/canary.$where"
+
+	out="$work/2010.$where"
+	if run_status 0 "$where: 2010 profile" "$out" -- run "$src/profiles/ext4-barrier-2010.ffsb" \
+		--location "$loc" "${scaled[@]}"; then
+		if ops_ran "$out" readall create append delete stat writeall writeall_fsync open_close \
+			create_fsync append_fsync && grep -q "Transactions per Second" "$out"; then
+			ok "$where: 2010 profile ran every weighted op"
+		else
+			bad "$where: 2010 profile report"
+		fi
+	fi
+	out="$work/every.$where"
+	if run_status 0 "$where: every op" "$out" -- run "$src/examples/every-op.ffsb" --location "$loc" --time 2; then
+		ops_ran "$out" read readall write create append delete metaop createdir stat writeall \
+			writeall_fsync open_close write_fsync create_fsync append_fsync &&
+			ok "$where: all 15 operations ran" || bad "$where: some operation did not run"
+	fi
+	if (cd "$loc" && find . -path ./fsmix.fs0 -prune -o -type f -print0 | sort -z | xargs -0 sha256sum) |
+		cmp -s - "$work/canary.$where"; then
+		ok "$where: files fsmix did not create are untouched"
+	else
+		bad "$where: canary files changed"
+	fi
+	[ -z "$(ls -A "$loc/fsmix.fs1")" ] && ok "$where: a foreign fsmix.fs1 directory is untouched" ||
+		bad "$where: fsmix.fs1 changed"
+
+	# reuse=1 with a read-only workload: the second and third runs reuse the tree.
+	out="$work/reuse.$where"
+	reuse_args=(run "$src/profiles/ext4-barrier-2010.ffsb" --location "$loc" "${scaled[@]}"
+		--set threadgroup0.create_fsync_weight=0 --set threadgroup0.delete_weight=0
+		--set threadgroup0.append_weight=0 --set threadgroup0.append_fsync_weight=0
+		--set threadgroup0.create_weight=0 --set threadgroup0.writeall_weight=0
+		--set threadgroup0.writeall_fsync_weight=0 --time 1)
+	run_status 0 "$where: reuse run 1" "$out.1" -- "${reuse_args[@]}" &&
+		run_status 0 "$where: reuse run 2" "$out.2" -- "${reuse_args[@]}" &&
+		run_status 0 "$where: reuse run 3" "$out.3" -- "${reuse_args[@]}" &&
+		if grep -q "reused .*: 300 files" "$out.2.err" && grep -q "reused .*: 300 files" "$out.3.err"; then
+			ok "$where: reuse=1 reuses the tree twice in a row"
+		else
+			bad "$where: reuse did not happen"; cat "$out.2.err" "$out.3.err" | sed 's/^/     /'
+		fi
+	# After a run that changes the tree, reuse=1 rebuilds it.
+	run_status 0 "$where: changing run" "$out.4" -- run "$src/profiles/ext4-barrier-2010.ffsb" \
+		--location "$loc" "${scaled[@]}" --time 1 &&
+		run_status 0 "$where: run after change" "$out.5" -- "${reuse_args[@]}" &&
+		if grep -q "built .*: 300 files" "$out.5.err"; then
+			ok "$where: a tree changed by a run is rebuilt, not reused"
+		else
+			bad "$where: changed tree was reused"; sed 's/^/     /' "$out.5.err"
+		fi
+
+	# fsmix clean removes its own tree and nothing else.
+	run_status 0 "$where: clean" "$work/clean.$where" -- clean "$src/profiles/default.ffsb" --location "$loc" &&
+		[ ! -e "$loc/fsmix.fs0" ] && [ -f "$loc/data/important.txt" ] && [ -d "$loc/fsmix.fs1" ] &&
+		ok "$where: clean removed fsmix.fs0 only" || bad "$where: clean"
+done
+
+# SIGINT in the middle of a run: exit 130, the report is still printed, marked interrupted.
+loc=$(shmdir)
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 >"$work/int.out" 2>"$work/int.err" &
+pid=$!
+for _ in $(seq 100); do grep -q "running" "$work/int.err" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && grep -q "^Interrupted" "$work/int.out" && grep -q "Transactions per Second" "$work/int.out" &&
+	grep -q "interrupted" "$work/int.out"; then
+	ok "SIGINT: exit 130 with a partial report"
+else
+	bad "SIGINT: exit $rc"; tail -5 "$work/int.out" "$work/int.err" | sed 's/^/     /'
+fi
+# SIGTERM during setup (a big tree): exit 130, nothing measured.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --set filesystem0.num_files=2000000 \
+	--set filesystem0.size_weight="1KB 1" >"$work/term.out" 2>"$work/term.err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] && grep -q "interrupted during setup" "$work/term.err" &&
+	ok "SIGTERM during setup: exit 130" || { bad "SIGTERM during setup: exit $rc"; tail -3 "$work/term.err"; }
+
+# Bad locations: exit 2 before anything starts.
+run_status 2 "missing location" "$work/missing" -- run "$src/profiles/default.ffsb" --location "$work/does-not-exist" &&
+	grep -q "No such file or directory" "$work/missing.err" && ok "missing location: exit 2" || bad "missing location message"
+touch "$work/a-file"
+run_status 2 "file as location" "$work/afile" -- run "$src/profiles/default.ffsb" --location "$work/a-file" &&
+	grep -q "is not a directory" "$work/afile.err" && ok "location is a file: exit 2" || bad "file location message"
+if mount_tmpfs "$work/ro" "ro,size=1m"; then
+	run_status 2 "read-only location" "$work/ro.out" -- run "$src/profiles/default.ffsb" --location "$work/ro" &&
+		grep -q "read-only" "$work/ro.out.err" && ok "read-only location: exit 2" || bad "read-only message"
+else
+	skipped "read-only location: cannot mount a read-only tmpfs here"
+fi
+
+# A full filesystem: a clean error naming the file, exit 1, no crash.
+if mount_tmpfs "$work/full" "size=2m"; then
+	run_status 1 "full filesystem" "$work/full.out" -- run "$src/profiles/default.ffsb" --location "$work/full" --time 5 &&
+		grep -q "No space left on device" "$work/full.out.err" && ok "full filesystem: exit 1 with ENOSPC named" ||
+		bad "full filesystem message"
+	sed 's/^/     /' "$work/full.out.err" | tail -2
+	run_status 1 "full during the run" "$work/full2.out" -- run "$src/profiles/default.ffsb" --location "$work/full" --time 5 \
+		--set filesystem0.num_files=20 &&
+		grep -q "worker .*No space left on device" "$work/full2.out.err" && grep -q "Transactions per Second" "$work/full2.out" &&
+		ok "filesystem full during the run: exit 1, report printed, worker error named" || bad "full during the run"
+	sed 's/^/     /' "$work/full2.out.err" | tail -2
+else
+	skipped "full filesystem: cannot mount a small tmpfs here"
+fi
+
+summary
