@@ -225,6 +225,10 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		snprintf(err, errlen, "%s: %s", pf->name, why);
 		return rc == -ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
 	}
+	/* O_DIRECT refused (tmpfs before Linux 6.6, ramfs, some FUSE and network filesystems):
+	 * say so before anything is built (FFSB exited 0 in the middle of the run). */
+	if (e->plan->directio && e->plan->time_s && op_probe_directio(fs, err, errlen))
+		return EXIT_UNSUPPORTED;
 	if (pf->reuse) {
 		rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why));
 		if (rc == 0) {

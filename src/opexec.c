@@ -708,10 +708,11 @@ int op_probe_directio(struct engine_fs *fs, char *err, size_t errlen)
 	int dfd = tree_file_at(&fs->tree, TREE_DIR_TOP, id, name, sizeof(name));
 	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
 	rc = fd < 0 ? -errno : 0;
-	if (fd >= 0) {
+	if (fd >= 0)
 		close(fd);
-		(void)unlinkat(dfd, name, 0);
-	}
+	/* Some filesystems create the file and only then refuse O_DIRECT: remove it either way
+	 * (the name was reserved for this probe, so it can only be ours). */
+	(void)unlinkat(dfd, name, 0);
 	pool_unreserve(&fs->files, id);
 	if (rc)
 		snprintf(err, errlen, "%s: O_DIRECT (directio=1) is refused here: %s",

@@ -294,11 +294,6 @@ static int setup(struct engine *e, char *err, size_t errlen)
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
 				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
 		}
-		if (pl->directio && pl->time_s) {
-			int r = op_probe_directio(fs, err, errlen);
-			if (r)
-				return EXIT_UNSUPPORTED;
-		}
 	}
 	return 0;
 }
