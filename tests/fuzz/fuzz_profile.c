@@ -61,7 +61,7 @@ static const struct {
 static void format_all(const struct profile *p, const struct diag *d)
 {
 	char buf[2048];
-	const struct section *secs[3];
+	const struct section *secs[4];
 	for (size_t i = 0; i < d->n; i++) {
 		(void)diag_format(&d->v[i], buf, sizeof(buf));
 		if (strstr(d->v[i].text, "internal error")) {
@@ -75,7 +75,8 @@ static void format_all(const struct profile *p, const struct diag *d)
 		secs[0] = s;
 		secs[1] = s->age;
 		secs[2] = s->stats;
-		for (size_t j = 0; j < 3; j++) {
+		secs[3] = s->age ? s->age->stats : NULL;
+		for (size_t j = 0; j < 4; j++) {
 			if (!secs[j])
 				continue;
 			for (int k = 0; k < KEY_COUNT; k++)
