@@ -4,6 +4,7 @@
 #include "compiler.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ const struct key_desc key_table[KEY_COUNT] = {
 	                 .help = (help_)},
 #include "keys.def"
 #undef KEY
-#define OP(name_, flags_, help_)                                                                   \
+#define OP(name_, flags_, body_, help_)                                                            \
 	[KEY_##name_##_weight] = {.name = #name_ "_weight",                                        \
 	                          .scopes = SC_TG,                                                 \
 	                          .type = KT_U32,                                                  \
@@ -95,6 +96,78 @@ const char *key_suggest(const char *name)
 	if (allowed < 2)
 		allowed = 2;
 	return best_d <= allowed ? best : NULL;
+}
+
+/* "1..65536", "0B..1GB": the bounds of a number or size key as messages show them. */
+static void bounds_text(char *buf, size_t len, const struct key_desc *kd)
+{
+	char lo[32], hi[32];
+	if (kd->type == KT_SIZE) {
+		value_format_size(kd->lo, lo, sizeof(lo));
+		value_format_size(kd->hi, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%" PRIu64, kd->lo);
+		snprintf(hi, sizeof(hi), "%" PRIu64, kd->hi);
+	}
+	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+const char *key_parse_scalar(enum key_id k, const char *text, uint64_t *u, double *d,
+                             char err[VALUE_ERR_LEN])
+{
+	const struct key_desc *kd = &key_table[k];
+	char range[80];
+	const char *e = NULL;
+	uint64_t v = 0;
+	bool b;
+
+	bounds_text(range, sizeof(range), kd);
+	switch (kd->type) {
+	case KT_U32:
+	case KT_U64:
+	case KT_SIZE:
+		e = kd->type == KT_SIZE ? value_parse_size(text, &v, err)
+		                        : value_parse_uint(text, &v, err);
+		if (e && text[0] == '-') {
+			snprintf(err, VALUE_ERR_LEN, "%s is negative (the range is %s)", text,
+			         range);
+			return err;
+		}
+		/* A number too large for 64 bits is simply out of this key's range: say which. */
+		if (e && strstr(e, "is too large"))
+			break;
+		if (e)
+			return e;
+		if (v >= kd->lo && v <= kd->hi) {
+			*u = v;
+			return NULL;
+		}
+		break;
+	case KT_BOOL:
+		if ((e = value_parse_bool(text, &b, err)))
+			return e;
+		*u = b;
+		return NULL;
+	case KT_DOUBLE: {
+		double x;
+		if ((e = value_parse_double(text, &x, err)))
+			return e;
+		if (x >= (double)kd->lo && x <= (double)kd->hi) {
+			*d = x;
+			return NULL;
+		}
+		break;
+	}
+	case KT_STRING:
+		return *text ? NULL : "missing value";
+	case KT_SIZE_WEIGHT:
+	case KT_RANGE:
+	case KT_SYSCALL:
+		snprintf(err, VALUE_ERR_LEN, "%s is a list key, not a single value", kd->name);
+		return err;
+	}
+	snprintf(err, VALUE_ERR_LEN, "%s is out of range (%s)", text, range);
+	return err;
 }
 
 const char *scope_label(unsigned scope)
