@@ -115,6 +115,66 @@ static void build_stats(struct ctx *c, const struct section *tg, struct plan_gro
 		          "ignored because enable_stats is not 1: no system call is timed");
 }
 
+/* Key k (a block size or op size) must be above 0 when an op of the group uses it: ops whose
+ * flags include one of `flags`, or whose bit is in `ops`. One message per key, at the weight
+ * written first, naming the others; none if k had a bad value (already reported). */
+static void need_key(struct ctx *c, const struct section *tg, const struct plan_group *g,
+                     enum key_id k, unsigned flags, unsigned ops)
+{
+	const struct setting *st = &tg->set[k];
+	enum key_id users[OP_COUNT];
+	size_t n = 0;
+
+	if (setting_u(tg, k) || (st->attempted && !st->set))
+		return;
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (!g->weight[op] || !((op_table[op].flags & flags) || (ops & (1u << op))))
+			continue;
+		/* Insert in file order, so the message points at the first line that needs k. */
+		enum key_id wk = key_weight_of((enum op_id)op);
+		size_t at = n++;
+		while (at && tg->set[users[at - 1]].loc.line > tg->set[wk].loc.line) {
+			users[at] = users[at - 1];
+			at--;
+		}
+		users[at] = wk;
+	}
+	if (!n)
+		return;
+	char also[512] = "";
+	size_t o = 0;
+	for (size_t i = 1; i < n && o < sizeof(also); i++)
+		o += (size_t)snprintf(also + o, sizeof(also) - o, "%s%s=%u at line %u",
+		                      i == 1 ? " (also " : ", ", key_table[users[i]].name,
+		                      g->weight[key_op(users[i])], tg->set[users[i]].loc.line);
+	if (n > 1 && o < sizeof(also))
+		snprintf(also + o, sizeof(also) - o, ")");
+	const struct setting *first = &tg->set[users[0]];
+	if (st->set)
+		diag_error(c->d, st->loc, tg->name, key_table[k].name,
+		           "0, but %s=%u (line %u) needs it above 0%s", key_table[users[0]].name,
+		           g->weight[key_op(users[0])], first->loc.line, also);
+	else
+		diag_error(c->d, first->loc, tg->name, key_table[k].name,
+		           "missing: %s=%u needs it%s", key_table[users[0]].name,
+		           g->weight[key_op(users[0])], also);
+}
+
+/* True if d already holds an error whose text starts with `prefix` (NULL: any) and contains
+ * `needle` (case-insensitive): a cross-key rule stays quiet when the line it would complain
+ * about was itself rejected, so one mistake gives one message. */
+static bool already_reported(const struct diag *d, const char *prefix, const char *needle)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const char *t = d->v[i].text;
+		if (d->v[i].level != DIAG_ERROR || (prefix && strncmp(t, prefix, strlen(prefix))))
+			continue;
+		if (strcasestr(t, needle))
+			return true;
+	}
+	return false;
+}
+
 static void build_group(struct ctx *c, const struct section *tg, struct plan_group *g,
                         const struct plan_opts *o)
 {
@@ -144,36 +204,28 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	g->write_blocksize = setting_u(tg, KEY_write_blocksize);
 	g->op_delay_ms = (uint32_t)setting_u(tg, KEY_op_delay);
 
-	if (g->total_weight == 0)
+	/* A weight line that was rejected (a typo, a bad number) is why the total is 0. */
+	char prefix[80];
+	snprintf(prefix, sizeof(prefix), "[%s] unknown key '", tg->name);
+	bool weight_rejected = already_reported(c->d, prefix, "weight");
+	for (int op = 0; op < OP_COUNT; op++) {
+		const struct setting *w = &tg->set[key_weight_of((enum op_id)op)];
+		if (w->attempted && !w->set)
+			weight_rejected = true;
+	}
+	if (g->total_weight == 0 && !weight_rejected)
 		diag_error(c->d, tg->loc, tg->name, NULL,
 		           "no weighted operation: set at least one <op>_weight above 0 "
 		           "(e.g. readall_weight=1; `fsmix keys` lists the operations)");
-	for (int op = 0; op < OP_COUNT; op++) {
+	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0);
+	need_key(c, tg, g, KEY_write_blocksize, OPF_WRITE, 0);
+	need_key(c, tg, g, KEY_read_size, 0, 1u << OP_read);
+	need_key(c, tg, g, KEY_write_size, 0,
+	         1u << OP_write | 1u << OP_write_fsync | 1u << OP_append | 1u << OP_append_fsync);
+	for (int op = 0; tg->aging && op < OP_COUNT; op++) {
 		enum key_id wk = key_weight_of((enum op_id)op);
 		unsigned fl = op_table[op].flags;
-		if (!g->weight[op])
-			continue;
-		if ((fl & OPF_READ) && !g->read_blocksize && !tg->set[KEY_read_blocksize].attempted)
-			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
-			           "%u needs read_blocksize, which is not set in [%s]",
-			           g->weight[op], tg->name);
-		if ((fl & OPF_WRITE) && !g->write_blocksize &&
-		    !tg->set[KEY_write_blocksize].attempted)
-			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
-			           "%u needs write_blocksize, which is not set in [%s]",
-			           g->weight[op], tg->name);
-		if (op == OP_read && !g->read_size && !tg->set[KEY_read_size].attempted)
-			diag_error(
-			    c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
-			    "%u needs read_size (bytes per read op), which is not set in [%s]",
-			    g->weight[op], tg->name);
-		if ((op == OP_write || op == OP_write_fsync || op == OP_append ||
-		     op == OP_append_fsync) &&
-		    !g->write_size && !tg->set[KEY_write_size].attempted)
-			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
-			           "%u needs write_size (bytes per op), which is not set in [%s]",
-			           g->weight[op], tg->name);
-		if (tg->aging && !(fl & (OPF_CREATES | OPF_DELETES)) && op != OP_append &&
+		if (g->weight[op] && !(fl & (OPF_CREATES | OPF_DELETES)) && op != OP_append &&
 		    op != OP_append_fsync)
 			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
 			           "an aging thread group can only create, append and delete");
@@ -280,24 +332,44 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		diag_warn(c->d, mn->set ? mn->loc : mx->loc, s->name,
 		          mn->set ? "min_filesize" : "max_filesize",
 		          "ignored: size_weight (line %u) sets the file sizes", sw->loc.line);
-	else if (f->min_filesize > f->max_filesize)
-		diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
-		           "%" PRIu64 " is larger than max_filesize %" PRIu64 " (%s)",
-		           f->min_filesize, f->max_filesize,
-		           mx->set ? "set there" : "its default; set max_filesize");
-
+	else if (f->min_filesize > f->max_filesize) {
+		char mns[32], mxs[32];
+		value_format_size(f->min_filesize, mns, sizeof(mns));
+		value_format_size(f->max_filesize, mxs, sizeof(mxs));
+		if (mx->set)
+			diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
+			           "%s is larger than max_filesize %s (line %u)", mns, mxs,
+			           mx->loc.line);
+		else
+			diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
+			           "%s is larger than max_filesize, which is not set (0)", mns);
+	}
 	if (f->agefs && !s->age)
 		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs an aging [threadgroup] ... [end] nested in this filesystem");
 	if (f->agefs && f->desired_util <= 0)
 		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs desired_util (the used fraction to age to, e.g. 0.5)");
-	if (!f->agefs && s->age)
-		diag_error(
-		    c->d, s->age->loc, s->name, NULL,
-		    "[threadgroup] nested in [%s] is only used for aging, and agefs is not 1: "
-		    "is an [end] missing before line %u?",
-		    s->name, s->age->loc.line);
+	if (!f->agefs && s->age) {
+		char end[32];
+		if (s->header_number >= 0)
+			snprintf(end, sizeof(end), "[end%ld]", s->header_number);
+		else
+			snprintf(end, sizeof(end), "[end]");
+		if (!s->end_line) /* FFSB swallowed the thread group after a missing [endN] */
+			diag_error(c->d, s->age->loc, s->name, NULL,
+			           "opened at line %u is not closed: is %s missing before line %u? "
+			           "(a [threadgroup] inside a filesystem is its aging group, used "
+			           "only with agefs=1)",
+			           s->loc.line, end, s->age->loc.line);
+		else
+			diag_error(
+			    c->d, s->age->loc, s->name, NULL,
+			    "the [threadgroup] at line %u is this filesystem's aging group, but "
+			    "agefs is not 1: set agefs=1 and desired_util, or move the group "
+			    "after %s",
+			    s->age->loc.line, end);
+	}
 	if (f->num_files && (f->init_size || f->init_util > 0))
 		diag_warn(c->d, s->loc, s->name, NULL,
 		          "init_size and init_util are ignored because num_files is set");
@@ -327,11 +399,9 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	if (p->any_content && !p->n_fs)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [filesystem] section: fsmix needs at least one, with location=DIR");
-	if (p->any_content && !p->n_tg && pl->time_s > 0)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
-		           "no [threadgroup] section: nothing would run for time=%u",
-		           (unsigned)pl->time_s);
-	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg)
+	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg &&
+	    !already_reported(d, NULL, "unknown key 'time'") &&
+	    !already_reported(d, NULL, "] time: "))
 		diag_warn(d, ((struct src_loc){p->file, 0}), NULL, "time",
 		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
 		          "or pass --time N to run");
@@ -366,6 +436,15 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		pl->groups[i].index = (unsigned)i;
 		pl->total_threads += pl->groups[i].num_threads;
 	}
+	/* A thread group swallowed as a filesystem's aging group has its own message. */
+	bool swallowed = false;
+	for (size_t i = 0; i < p->n_fs; i++)
+		if (p->fs[i]->age && !pl->fs[i].agefs)
+			swallowed = true;
+	if (p->any_content && !p->n_tg && pl->time_s > 0 && !swallowed)
+		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "no [threadgroup] section: nothing would run for time=%u",
+		           (unsigned)pl->time_s);
 	if (pl->total_threads > 65536)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, "num_threads",
 		           "%" PRIu64 " threads in all groups; the limit is 65536",

@@ -30,8 +30,18 @@ unsigned section_scope(const struct section *sec)
 	return 0;
 }
 
-/* Parses the default text of every key of the section's scope (defaults are checked by a unit
- * test, so a failure here cannot happen with a consistent keys.def). */
+/* The header that closes sec: "[end0]" for "[filesystem0]" or "[threadgroup0]" as written,
+ * "[end]" for an unnumbered header, [stats] and the aging [threadgroup]. */
+static void end_tag(const struct section *sec, char *buf, size_t len)
+{
+	if ((sec->kind == SEC_FS || sec->kind == SEC_TG) && sec->header_number >= 0)
+		snprintf(buf, len, "[end%ld]", sec->header_number);
+	else
+		snprintf(buf, len, "[end]");
+}
+
+/* Parses the default text of every key with the parser of file values (test_keys checks that
+ * every default parses and lies within its bounds, so a failure cannot happen here). */
 static void section_init(struct section *sec, enum section_kind kind, struct src_loc loc)
 {
 	memset(sec, 0, sizeof(*sec));
@@ -39,30 +49,10 @@ static void section_init(struct section *sec, enum section_kind kind, struct src
 	sec->loc = loc;
 	sec->header_number = -1;
 	for (int k = 0; k < KEY_COUNT; k++) {
-		const struct key_desc *kd = &key_table[k];
-		struct setting *st = &sec->set[k];
 		char err[VALUE_ERR_LEN];
-		bool b;
-		if (!kd->def)
-			continue;
-		switch (kd->type) {
-		case KT_U32:
-		case KT_U64:
-			(void)value_parse_uint(kd->def, &st->v.u, err);
-			break;
-		case KT_SIZE:
-			(void)value_parse_size(kd->def, &st->v.u, err);
-			break;
-		case KT_BOOL:
-			if (!value_parse_bool(kd->def, &b, err))
-				st->v.u = b;
-			break;
-		case KT_DOUBLE:
-			(void)value_parse_double(kd->def, &st->v.d, err);
-			break;
-		default:
-			break;
-		}
+		if (key_table[k].def && key_table[k].type != KT_STRING)
+			(void)key_parse_scalar((enum key_id)k, key_table[k].def, &sec->set[k].v.u,
+			                       &sec->set[k].v.d, err);
 	}
 }
 
@@ -182,113 +172,118 @@ static void syscall_names(char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", sys_table[i].name);
 }
 
+/* Copies s with runs of blanks folded to one space: list lines written with '='
+ * ("msec_range = 0.0   1.0") are read like the list form the lexer normalises. */
+static void fold_blanks(char *dst, size_t len, const char *s)
+{
+	size_t o = 0;
+	bool blank = false;
+	for (; *s && o + 2 < len; s++) {
+		if (*s == ' ' || *s == '\t') {
+			blank = true;
+			continue;
+		}
+		if (blank && o)
+			dst[o++] = ' ';
+		blank = false;
+		dst[o++] = *s;
+	}
+	dst[o] = '\0';
+}
+
 /* Parses `value` for key k into a scratch setting or list item. Returns NULL or the error. */
 static const char *parse_value(enum key_id k, const char *value, bool had_equals,
                                struct setting *out, struct list_item *item, char *err)
 {
 	const struct key_desc *kd = &key_table[k];
-	char a[LEXER_MAX_LINE + 1], b[LEXER_MAX_LINE + 1];
+	char a[LEXER_MAX_LINE + 1], b[LEXER_MAX_LINE + 1], v[LEXER_MAX_LINE + 1];
 	const char *e;
-	bool bv;
 
-	if (!had_equals && !(kd->flags & KF_LIST)) {
-		snprintf(err, VALUE_ERR_LEN, "missing '=': write '%s=%s'", kd->name, value);
-		return err;
-	}
-	switch (kd->type) {
-	case KT_U32:
-	case KT_U64:
-		if ((e = value_parse_uint(value, &out->v.u, err)))
-			return e;
-		break;
-	case KT_SIZE:
-		if ((e = value_parse_size(value, &out->v.u, err)))
-			return e;
-		break;
-	case KT_BOOL:
-		if ((e = value_parse_bool(value, &bv, err)))
-			return e;
-		out->v.u = bv;
-		return NULL;
-	case KT_DOUBLE:
-		if ((e = value_parse_double(value, &out->v.d, err)))
-			return e;
-		if (out->v.d < (double)kd->lo || out->v.d > (double)kd->hi) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "%s is out of range (%" PRIu64 "..%" PRIu64 ")", value, kd->lo,
-			         kd->hi);
+	if (!(kd->flags & KF_LIST)) {
+		if (!had_equals) {
+			snprintf(err, VALUE_ERR_LEN, "missing '=': write '%s=%s'", kd->name, value);
 			return err;
 		}
-		return NULL;
-	case KT_STRING:
-		if (!*value)
-			return "missing value";
-		return NULL;
+		return key_parse_scalar(k, value, &out->v.u, &out->v.d, err);
+	}
+	/* FFSB wants list lines without '=' ("size_weight 4k 33"); fsmix takes both forms. */
+	fold_blanks(v, sizeof(v), value);
+	switch (kd->type) {
 	case KT_SIZE_WEIGHT:
-		if ((e = value_split2(value, a, b, sizeof(a), err)))
-			return "expected 'size weight', e.g. 'size_weight 4KB 33'";
+		if (value_split2(v, a, b, sizeof(a), err)) {
+			snprintf(err, VALUE_ERR_LEN,
+			         "'%s': expected a size and a weight, e.g. 'size_weight 4KB 33'",
+			         v);
+			return err;
+		}
 		if ((e = value_parse_size(a, &item->u.sw.size, err)))
 			return e;
 		if (b[0] == '-') {
-			snprintf(err, VALUE_ERR_LEN, "weight %s is negative", b);
+			snprintf(err, VALUE_ERR_LEN,
+			         "weight %s is negative (the range is %" PRIu64 "..%" PRIu64 ")", b,
+			         kd->lo, kd->hi);
 			return err;
 		}
-		if ((e = value_parse_uint(b, &item->u.sw.weight, err)))
-			return e;
-		if (item->u.sw.weight < kd->lo || item->u.sw.weight > kd->hi) {
+		bool too_large = false;
+		if ((e = value_parse_uint(b, &item->u.sw.weight, err))) {
+			if (!strstr(e, "is too large")) {
+				snprintf(err, VALUE_ERR_LEN, "weight '%s' is not a whole number",
+				         b);
+				return err;
+			}
+			too_large = true;
+		}
+		if (too_large || item->u.sw.weight < kd->lo || item->u.sw.weight > kd->hi) {
 			snprintf(err, VALUE_ERR_LEN,
-			         "weight %s is out of range (%" PRIu64 "..%" PRIu64 ")", b, kd->lo,
-			         kd->hi);
+			         "weight %s is out of range (%" PRIu64 "..%" PRIu64 ")%s", b,
+			         kd->lo, kd->hi,
+			         strcmp(b, "0") ? ""
+			                        : ": leave out sizes that should never be picked");
 			return err;
 		}
 		return NULL;
 	case KT_RANGE:
-		if ((e = value_split2(value, a, b, sizeof(a), err)))
-			return "expected 'lo hi' in milliseconds, e.g. 'msec_range 0.00 0.01'";
+		if (value_split2(v, a, b, sizeof(a), err)) {
+			snprintf(err, VALUE_ERR_LEN,
+			         "'%s': expected 'lo hi' in milliseconds, e.g. 'msec_range 0.00 "
+			         "0.01'",
+			         v);
+			return err;
+		}
 		if ((e = value_parse_double(a, &item->u.range.lo_ms, err)) ||
 		    (e = value_parse_double(b, &item->u.range.hi_ms, err)))
 			return e;
 		if (item->u.range.lo_ms < 0 || item->u.range.hi_ms < 0) {
-			snprintf(err, VALUE_ERR_LEN, "'%s': latencies cannot be negative", value);
+			snprintf(err, VALUE_ERR_LEN, "'%s': latencies cannot be negative", v);
 			return err;
 		}
 		if (item->u.range.hi_ms > (double)kd->hi) {
 			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': %s ms is beyond %" PRIu64 " ms (one day)", value, b,
-			         kd->hi);
+			         "'%s': %s ms is beyond %" PRIu64 " ms (one day)", v, b, kd->hi);
 			return err;
 		}
 		if (item->u.range.lo_ms >= item->u.range.hi_ms) {
-			snprintf(err, VALUE_ERR_LEN, "'%s': lo must be below hi", value);
+			snprintf(err, VALUE_ERR_LEN,
+			         "'%s': the low end %s must be below the high end %s", v, a, b);
 			return err;
 		}
 		return NULL;
 	case KT_SYSCALL: {
-		int s = match_syscall(value);
-		if (s < 0) {
+		int sc = match_syscall(v);
+		if (sc < 0) {
 			char names[256];
 			syscall_names(names, sizeof(names));
-			snprintf(err, VALUE_ERR_LEN, "unknown system call '%s' (known: %s)", value,
+			snprintf(err, VALUE_ERR_LEN, "unknown system call '%s' (known: %s)", v,
 			         names);
 			return err;
 		}
-		item->u.sys = s;
+		item->u.sys = sc;
 		return NULL;
 	}
+	default:
+		break;
 	}
-	if (out->v.u < kd->lo || out->v.u > kd->hi) {
-		char lo[32], hi[32];
-		if (kd->type == KT_SIZE) {
-			value_format_size(kd->lo, lo, sizeof(lo));
-			value_format_size(kd->hi, hi, sizeof(hi));
-		} else {
-			snprintf(lo, sizeof(lo), "%" PRIu64, kd->lo);
-			snprintf(hi, sizeof(hi), "%" PRIu64, kd->hi);
-		}
-		snprintf(err, VALUE_ERR_LEN, "%s is out of range (%s..%s)", value, lo, hi);
-		return err;
-	}
-	return NULL;
+	return "internal error: unknown list type";
 }
 
 int profile_set(struct profile *p, struct section *sec, const char *key, const char *value,
@@ -300,38 +295,50 @@ int profile_set(struct profile *p, struct section *sec, const char *key, const c
 	struct list_item item = {.loc = loc};
 
 	(void)p;
+	const char *secname = sec->kind == SEC_GLOBAL ? "global" : sec->name;
 	if (k < 0) {
 		const char *hint = key_suggest(key);
-		if (hint)
-			diag_error(d, loc, sec->name[0] ? sec->name : NULL, NULL,
-			           "unknown key '%s'; did you mean '%s'?", key, hint);
+		int hk = hint ? key_by_name(hint) : -1;
+		if (hk >= 0 && !strcasecmp(hint, key))
+			diag_error(d, loc, secname, NULL,
+			           "unknown key '%s' (keys are case-sensitive); did you mean '%s'?",
+			           key, hint);
+		else if (hk >= 0 && !(key_table[hk].scopes & section_scope(sec)))
+			diag_error(d, loc, secname, NULL,
+			           "unknown key '%s'; did you mean '%s' (a key of %s)?", key, hint,
+			           scope_label(key_table[hk].scopes));
+		else if (hk >= 0)
+			diag_error(d, loc, secname, NULL, "unknown key '%s'; did you mean '%s'?",
+			           key, hint);
 		else
-			diag_error(d, loc, sec->name[0] ? sec->name : NULL, NULL,
+			diag_error(d, loc, secname, NULL,
 			           "unknown key '%s' (`fsmix keys` lists them all)", key);
 		return -1;
 	}
 	const struct key_desc *kd = &key_table[k];
-	const char *secname = sec->kind == SEC_GLOBAL ? "global" : sec->name;
 	if (!(kd->scopes & section_scope(sec))) {
 		/* A key of an enclosing section usually means a missing [end]. */
 		const struct section *up = sec->parent;
+		char end[32];
 		while (up && !(kd->scopes & section_scope(up)))
 			up = up->parent;
+		end_tag(sec, end, sizeof(end));
 		if (up && !from_cli)
-			diag_error(
-			    d, loc, secname, kd->name,
-			    "belongs in %s, not in [%s]; is an [end] missing before line %u?",
-			    scope_label(kd->scopes), sec->name, loc.line);
+			diag_error(d, loc, secname, kd->name,
+			           "belongs in %s, not in [%s]; is %s missing before line %u?",
+			           scope_label(kd->scopes), sec->name, end, loc.line);
+		else if (sec->kind == SEC_GLOBAL)
+			diag_error(d, loc, secname, kd->name, "belongs in %s, not at the top level",
+			           scope_label(kd->scopes));
 		else
-			diag_error(d, loc, secname, kd->name, "belongs in %s, not in %s%s%s",
-			           scope_label(kd->scopes),
-			           sec->kind == SEC_GLOBAL ? "the top level" : "[",
-			           sec->kind == SEC_GLOBAL ? "" : sec->name,
-			           sec->kind == SEC_GLOBAL ? "" : "]");
+			diag_error(d, loc, secname, kd->name, "belongs in %s, not in [%s]",
+			           scope_label(kd->scopes), sec->name);
 		return -1;
 	}
 	if (kd->flags & KF_DEPRECATED) {
-		diag_warn(d, loc, secname, kd->name, "deprecated and ignored: %s", kd->help);
+		diag_warn(d, loc, secname, kd->name, "deprecated FFSB 5 key, ignored: %s",
+		          k == KEY_fsync_file ? "use the *_fsync operations instead"
+		                              : "fsmix counts the sections");
 		return 0;
 	}
 	sec->set[k].attempted = true;
@@ -428,25 +435,17 @@ static struct section *top(struct parser *ps)
 	return ps->stack[ps->depth];
 }
 
-static const char *close_hint(const struct section *s)
-{
-	switch (s->kind) {
-	case SEC_FS:
-	case SEC_TG:
-		return s->aging ? "[end]" : "[endN]";
-	default:
-		return "[end]";
-	}
-}
-
-/* Closes sections until the top level, warning about each unclosed one. */
-static void close_all(struct parser *ps, uint32_t line, const char *why)
+/* Closes every open section before a [filesystem] or [threadgroup] header at `at` that cannot
+ * nest where it is: each one lacks its [end]. */
+static void close_all(struct parser *ps, struct src_loc at)
 {
 	while (ps->depth > 0) {
 		struct section *s = top(ps);
-		diag_error(ps->d, ((struct src_loc){ps->lx.file, s->loc.line}), s->name, NULL,
-		           "opened here but never closed with %s before %s at line %u",
-		           close_hint(s), why, line);
+		char end[32];
+		end_tag(s, end, sizeof(end));
+		diag_error(ps->d, at, s->name, NULL,
+		           "opened at line %u is not closed: is %s missing before line %u?",
+		           s->loc.line, end, at.line);
 		ps->depth--;
 	}
 }
@@ -469,7 +468,30 @@ static struct section **grow(struct section ***v, size_t n)
 	return &nv[n];
 }
 
-/* Splits "filesystem12" into the word and its number (-1 if none); 0 if the word is known. */
+/* Opens a section that is parsed (so its keys' own errors are found) but then dropped: a
+ * misplaced [stats], a second [stats]. Keys then never land in the enclosing section, where
+ * each would be one more misleading error. */
+static void push_orphan(struct parser *ps, enum section_kind kind, struct src_loc loc,
+                        const char *name)
+{
+	struct section *orphan = section_new(kind, loc);
+	struct section **slot = orphan ? grow(&ps->orphans, ps->n_orphans) : NULL;
+	if (!slot) {
+		free(orphan);
+		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		return;
+	}
+	*slot = orphan;
+	ps->n_orphans++;
+	snprintf(orphan->name, sizeof(orphan->name), "%s", name);
+	push_section(ps, orphan);
+}
+
+static const char *const section_words[] = {"filesystem", "threadgroup", "stats", "end"};
+
+/* Splits "filesystem12" into the word and its number (-1 if none). Returns 0 if the word is
+ * known, 1 if only a known word starts the header ("[end_filesystem]", "[stats_x]"; the word
+ * is then set to it so that the caller can recover), -1 if nothing is recognised. */
 static int split_header(const char *h, char *word, size_t wlen, long *num)
 {
 	size_t i = 0;
@@ -479,17 +501,127 @@ static int split_header(const char *h, char *word, size_t wlen, long *num)
 	}
 	word[i] = '\0';
 	*num = -1;
+	bool bad_num = false;
 	if (h[i]) {
 		char err[VALUE_ERR_LEN];
 		uint64_t v;
 		if (value_parse_uint(h + i, &v, err) || v > 1000000)
-			return -1;
-		*num = (long)v;
+			bad_num = true;
+		else
+			*num = (long)v;
 	}
-	if (!strcmp(word, "filesystem") || !strcmp(word, "threadgroup") || !strcmp(word, "stats") ||
-	    !strcmp(word, "end"))
-		return 0;
+	for (size_t k = 0; k < sizeof(section_words) / sizeof(section_words[0]); k++) {
+		size_t n = strlen(section_words[k]);
+		if (!strcmp(word, section_words[k]) && !bad_num)
+			return 0;
+		if (!strncasecmp(h, section_words[k], n)) {
+			snprintf(word, wlen, "%s", section_words[k]);
+			*num = -1;
+			return 1;
+		}
+	}
 	return -1;
+}
+
+/* Makes the aging group of filesystem fs a [threadgroupN] of its own: the file forgot the
+ * filesystem's [endN] before it. */
+static void rehome_age_group(struct parser *ps, struct section *fs)
+{
+	struct profile *p = ps->p;
+	struct section *g = fs->age;
+	struct section **slot = grow(&p->tg, p->n_tg);
+	if (!slot)
+		return; /* stays the aging group; its error comes from plan_build */
+	*slot = g;
+	fs->age = NULL;
+	g->aging = false;
+	g->parent = &p->global;
+	g->ordinal = (unsigned)p->n_tg++;
+	snprintf(g->name, sizeof(g->name), "threadgroup%u", g->ordinal);
+	if (g->stats)
+		snprintf(g->stats->name, sizeof(g->stats->name), "%s.stats", g->name);
+}
+
+/* A [threadgroup] nested in a filesystem that already has its aging group: there is no valid
+ * reading, so the filesystem's [endN] is missing. Where: before the aging group if agefs is
+ * not (yet) 1 there, since a thread group FFSB would swallow as aging group is the usual
+ * victim; else before this header. Either way the filesystem is closed here and the group
+ * that follows is an ordinary thread group, so nothing cascades. */
+static void missing_fs_end(struct parser *ps, struct section *fs, struct src_loc at)
+{
+	char end[32];
+	end_tag(fs, end, sizeof(end));
+	if (!(fs->set[KEY_agefs].set && fs->set[KEY_agefs].v.u)) {
+		uint32_t line = fs->age->loc.line;
+		diag_error(ps->d, ((struct src_loc){at.file, line}), fs->name, NULL,
+		           "opened at line %u is not closed: is %s missing before line %u? (a "
+		           "[threadgroup] inside a filesystem is its aging group, used only with "
+		           "agefs=1)",
+		           fs->loc.line, end, line);
+		rehome_age_group(ps, fs);
+	} else {
+		diag_error(ps->d, at, fs->name, NULL,
+		           "opened at line %u is not closed: is %s missing before line %u? (its "
+		           "aging [threadgroup] is at line %u, and a filesystem has only one)",
+		           fs->loc.line, end, at.line, fs->age->loc.line);
+	}
+	ps->depth = 0;
+}
+
+static void handle_end(struct parser *ps, const char *header, long num, struct src_loc loc)
+{
+	struct section *cur = top(ps);
+	char end[32];
+	if (ps->depth == 0) {
+		diag_error(ps->d, loc, NULL, NULL, "[%s] closes nothing: no section is open",
+		           header);
+		return;
+	}
+	end_tag(cur, end, sizeof(end));
+	if (num >= 0 && cur->kind == SEC_STATS)
+		diag_error(ps->d, loc, cur->name, NULL,
+		           "[%s] closes [stats] (line %u), which is closed with [end]; is [end] "
+		           "missing before line %u?",
+		           header, cur->loc.line, loc.line);
+	else if (num >= 0 && cur->header_number >= 0 && num != cur->header_number)
+		diag_error(ps->d, loc, cur->name, NULL,
+		           "[%s] does not match the header at line %u; close it with %s", header,
+		           cur->loc.line, end);
+	cur->end_line = loc.line;
+	ps->depth--;
+}
+
+static void handle_stats(struct parser *ps, const char *header, long num, struct src_loc loc)
+{
+	struct section *cur = top(ps);
+	if (num >= 0)
+		diag_error(ps->d, loc, NULL, NULL, "[%s]: [stats] takes no number", header);
+	if (cur->kind != SEC_TG) {
+		if (cur->kind == SEC_GLOBAL)
+			diag_error(ps->d, loc, NULL, NULL,
+			           "[stats] must be inside a [threadgroupN], not at the top level "
+			           "(its keys are checked, then ignored)");
+		else
+			diag_error(ps->d, loc, cur->name, NULL,
+			           "[stats] must be inside a [threadgroupN], not in [%s] (its keys "
+			           "are checked, then ignored)",
+			           cur->name);
+		push_orphan(ps, SEC_STATS, loc, "stats");
+		return;
+	}
+	if (cur->stats && cur->stats->loc.line) {
+		diag_error(ps->d, loc, cur->name, NULL,
+		           "second [stats] section (the first is at line %u; its keys are checked, "
+		           "then ignored)",
+		           cur->stats->loc.line);
+		push_orphan(ps, SEC_STATS, loc, cur->stats->name);
+		return;
+	}
+	struct section *st = profile_stats_section(cur);
+	if (!st)
+		return;
+	st->loc = loc;
+	push_section(ps, st);
 }
 
 static void handle_section(struct parser *ps, const char *header)
@@ -500,80 +632,37 @@ static void handle_section(struct parser *ps, const char *header)
 	long num;
 
 	p->any_content = true;
-	if (split_header(header, word, sizeof(word), &num)) {
-		diag_error(
-		    ps->d, loc, NULL, NULL,
-		    "unknown section [%s]; expected [filesystemN], [threadgroupN], [stats] or "
-		    "[endN]",
-		    header);
+	int known = split_header(header, word, sizeof(word), &num);
+	if (known < 0) {
+		diag_error(ps->d, loc, NULL, NULL,
+		           "unknown section [%s]; expected [filesystemN], [threadgroupN], [stats] "
+		           "or [endN]",
+		           header);
 		return;
+	}
+	if (known > 0) {
+		/* Read it as the section it starts with, so what follows parses sensibly. */
+		diag_error(ps->d, loc, NULL, NULL,
+		           "unknown section [%s]; did you mean [%s%s]? (read as [%s])", header,
+		           word, strcmp(word, "stats") ? "N" : "", word);
 	}
 	struct section *cur = top(ps);
 	if (!strcmp(word, "end")) {
-		if (ps->depth == 0) {
-			diag_error(ps->d, loc, NULL, NULL,
-			           "[%s] closes nothing: no section is open", header);
-			return;
-		}
-		if (num >= 0 && cur->header_number >= 0 && num != cur->header_number) {
-			diag_error(ps->d, loc, NULL, NULL,
-			           "[%s] does not match [%s] opened at line %u as [%s%ld]", header,
-			           cur->name, cur->loc.line,
-			           cur->kind == SEC_FS ? "filesystem" : "threadgroup",
-			           cur->header_number);
-		} else if (num >= 0 && cur->kind == SEC_STATS) {
-			diag_error(
-			    ps->d, loc, NULL, NULL,
-			    "[%s] closes [stats] opened at line %u; close [stats] with [end]",
-			    header, cur->loc.line);
-		}
-		cur->end_line = loc.line;
-		ps->depth--;
+		handle_end(ps, header, num, loc);
 		return;
 	}
 	if (!strcmp(word, "stats")) {
-		if (num >= 0)
-			diag_error(ps->d, loc, NULL, NULL, "[%s]: [stats] takes no number", header);
-		if (cur->kind != SEC_TG) {
-			diag_error(ps->d, loc, NULL, NULL,
-			           "[stats] must be inside a [threadgroupN] (it is in %s%s%s)",
-			           cur->kind == SEC_GLOBAL ? "the top level" : "[",
-			           cur->kind == SEC_GLOBAL ? "" : cur->name,
-			           cur->kind == SEC_GLOBAL ? "" : "]");
-			/* Parse its keys anyway, so their own errors are found, then drop them. */
-			struct section *orphan = section_new(SEC_STATS, loc);
-			struct section **slot = orphan ? grow(&ps->orphans, ps->n_orphans) : NULL;
-			if (!slot) {
-				free(orphan);
-				return;
-			}
-			*slot = orphan;
-			ps->n_orphans++;
-			snprintf(orphan->name, sizeof(orphan->name), "stats");
-			push_section(ps, orphan);
-			return;
-		}
-		if (cur->stats && cur->stats->loc.line) {
-			diag_error(ps->d, loc, cur->name, NULL,
-			           "second [stats] section (the first is at line %u)",
-			           cur->stats->loc.line);
-			return;
-		}
-		struct section *st = profile_stats_section(cur);
-		if (!st)
-			return;
-		st->loc = loc;
-		push_section(ps, st);
+		handle_stats(ps, header, num, loc);
 		return;
 	}
 
 	bool is_fs = !strcmp(word, "filesystem");
-	if (is_fs && ps->depth > 0) {
-		close_all(ps, loc.line, "[filesystem] starts");
+	if (!is_fs && ps->depth == 1 && cur->kind == SEC_FS && cur->age) {
+		missing_fs_end(ps, cur, loc);
 		cur = top(ps);
 	}
-	if (!is_fs && ps->depth > 0 && !(cur->kind == SEC_FS && ps->depth == 1)) {
-		close_all(ps, loc.line, "[threadgroup] starts");
+	if (ps->depth > 0 && (is_fs || !(cur->kind == SEC_FS && ps->depth == 1))) {
+		close_all(ps, loc);
 		cur = top(ps);
 	}
 	struct section *s = section_new(is_fs ? SEC_FS : SEC_TG, loc);
@@ -583,17 +672,6 @@ static void handle_section(struct parser *ps, const char *header)
 	}
 	s->header_number = num;
 	if (!is_fs && cur->kind == SEC_FS) {
-		if (cur->age) {
-			diag_error(
-			    ps->d, loc, cur->name, NULL,
-			    "second nested [threadgroup] (the aging group is at line %u); is "
-			    "an [end] missing?",
-			    cur->age->loc.line);
-			section_free_contents(s);
-			free(s);
-			/* Keep parsing its keys into the existing aging group's place? No: skip. */
-			return;
-		}
 		s->aging = true;
 		snprintf(s->name, sizeof(s->name), "%s.threadgroup", cur->name);
 		cur->age = s;
@@ -671,19 +749,29 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	if (rc != 0)
 		diag_error(d, ((struct src_loc){p->file, rc > 0 ? (uint32_t)rc : 0}), NULL, NULL,
 		           "internal error: inih rejected a normalised line (code %d)", rc);
-	/* FFSB accepts a profile whose last sections are not closed; so does fsmix, silently for
-	 * the usual missing final [end0] and with a warning when more is open. */
-	if (ps->depth > 1) {
-		for (int i = ps->depth; i > 0; i--)
-			diag_warn(d, ((struct src_loc){p->file, ps->stack[i]->loc.line}),
-			          ps->stack[i]->name, NULL,
-			          "not closed with %s; closed at the end of the file",
-			          close_hint(ps->stack[i]));
+	/* FFSB accepts a profile whose last sections are not closed; so does fsmix, with a
+	 * warning for each, since a missing [end] elsewhere is a real mistake. */
+	for (int i = ps->depth; i > 0; i--) {
+		const struct section *open = ps->stack[i];
+		char end[32];
+		/* A filesystem that swallowed the thread group after it gets plan_build's error. */
+		if (open->kind == SEC_FS && open->age && !open->set[KEY_agefs].v.u)
+			continue;
+		end_tag(ps->stack[i], end, sizeof(end));
+		diag_warn(d, ((struct src_loc){p->file, ps->stack[i]->loc.line}),
+		          ps->stack[i]->name, NULL,
+		          "not closed: %s is missing at the end of the file (accepted, as in FFSB)",
+		          end);
 	}
-	if (!p->any_content)
+	if (!p->any_content && ps->lx.lineno == 0)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
-		           "the profile is empty: it needs at least a [filesystem] and a "
-		           "[threadgroup] (see `fsmix keys` and docs/profile.md)");
+		           "the profile is empty (0 bytes): it needs at least a [filesystem] and "
+		           "a [threadgroup] (see `fsmix keys` and docs/profile.md)");
+	else if (!p->any_content)
+		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "the profile is empty: it has only comments and blank lines, and needs "
+		           "at least a [filesystem] and a [threadgroup] (see `fsmix keys` and "
+		           "docs/profile.md)");
 	for (size_t i = 0; i < ps->n_orphans; i++) {
 		section_free_contents(ps->orphans[i]);
 		free(ps->orphans[i]);
