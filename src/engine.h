@@ -67,6 +67,7 @@ struct worker {
 	alignas(CACHELINE) struct engine *eng;
 	const struct plan_group *g;
 	const struct pick_table *ops; /* the group's op choice */
+	struct engine_fs *only_fs;    /* aging workers: their filesystem; NULL: bindfs or random */
 	unsigned index;               /* global worker index: RNG stream */
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;

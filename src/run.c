@@ -84,7 +84,8 @@ static void *worker_main(void *arg)
 	while (!engine_stopping(e)) {
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
 		struct engine_fs *fs =
-		    &e->fs[g->bindfs >= 0 ? (size_t)g->bindfs : rng_below(&w->rng, e->n_fs)];
+		    w->only_fs ? w->only_fs
+				: &e->fs[g->bindfs >= 0 ? (size_t)g->bindfs : rng_below(&w->rng, e->n_fs)];
 		struct op_result r = {0};
 		uint64_t t0 = w->time_ops ? now_ns() : 0;
 		int rc = op_execute(w, fs, op, &r);
@@ -116,10 +117,12 @@ static size_t round4k(uint64_t v)
 	return (size_t)((v + 4095) & ~(uint64_t)4095);
 }
 
-static struct worker *worker_new(struct engine *e, size_t gi, unsigned index, char *err,
-                                 size_t errlen)
+/* A worker of group g (index gi in plan.groups, or the aging group of a filesystem with
+ * ops/ranges given explicitly). */
+static struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
+				 const struct pick_table *ops, const struct range_table *ranges,
+				 unsigned index, char *err, size_t errlen)
 {
-	const struct plan_group *g = &e->plan->groups[gi];
 	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
 	if (!w) {
 		snprintf(err, errlen, "out of memory for worker %u", index);
@@ -128,17 +131,16 @@ static struct worker *worker_new(struct engine *e, size_t gi, unsigned index, ch
 	memset(w, 0, sizeof(*w));
 	w->eng = e;
 	w->g = g;
-	w->ops = &e->group_ops[gi];
+	w->ops = ops;
 	w->index = index;
 	w->group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
-	uint64_t bs =
-	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	uint64_t bs = g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	w->buf_len = round4k(bs ? bs : 4096);
 	w->buf = aligned_alloc(4096, w->buf_len);
-	if (!w->buf || thread_stats_init(&w->st, e->group_ranges[gi])) {
+	if (!w->buf || thread_stats_init(&w->st, ranges)) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
-		         w->buf_len);
+			 w->buf_len);
 		free(w->buf);
 		free(w);
 		return NULL;
@@ -276,6 +278,107 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
+/* Ages fs with its nested thread group until the filesystem is desired_util full (FFSB's
+ * agefs=1). Polls the utilisation every 20 ms; gives up when it has not grown for 30 s (a
+ * workload that deletes as much as it writes never gets there). The aged files join the
+ * benchmark's file set (FFSB kept them apart but on the same filesystem). */
+static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
+{
+	const struct plan_group *g = fs->pf->age;
+	struct pick_table ops;
+	struct tree_usage u;
+	uint64_t w8[OP_COUNT];
+	int rc = 0;
+	for (int op = 0; op < OP_COUNT; op++)
+		w8[op] = g->weight[op];
+	if (tree_usage(&fs->tree, &u)) {
+		snprintf(err, errlen, "%s: cannot read the filesystem usage", fs->pf->name);
+		return EXIT_RUN_FAILED;
+	}
+	if (u.util >= fs->pf->desired_util)
+		return 0;
+	if (pick_build(&ops, w8, OP_COUNT)) {
+		snprintf(err, errlen, "%s: cannot build the aging operation table", fs->pf->name);
+		return EXIT_RUN_FAILED;
+	}
+	size_t n = g->num_threads;
+	struct worker **ws = calloc(n, sizeof(*ws));
+	size_t made = 0, started = 0;
+	if (!ws) {
+		pick_free(&ops);
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	for (; made < n; made++) {
+		ws[made] = worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
+		if (!ws[made]) {
+			rc = EXIT_RUN_FAILED;
+			goto out;
+		}
+		ws[made]->only_fs = fs;
+	}
+	pthread_barrier_init(&e->start, NULL, (unsigned)n + 1);
+	for (; started < n; started++)
+		if (pthread_create(&ws[started]->thread, NULL, worker_main, ws[started]))
+			break;
+	if (started < n) {
+		/* Cannot start them all: release those waiting at the barrier and stop. */
+		snprintf(err, errlen, "cannot start aging thread %zu", started + 1);
+		rc = EXIT_RUN_FAILED;
+		n = started;
+		engine_stop(e, STOP_ERROR);
+	}
+	pthread_barrier_wait(&e->start);
+	uint64_t t0 = now_ns(), last_growth = t0;
+	double best = u.util;
+	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
+		100 * u.util, 100 * fs->pf->desired_util);
+	while (!rc && !engine_stopping(e)) {
+		wait_until(e, now_ns() + 20000000u); /* statvfs every 20 ms: little overshoot */
+		if (tree_usage(&fs->tree, &u) == 0 && u.util >= fs->pf->desired_util)
+			break;
+		if (u.util > best + 0.001) {
+			best = u.util;
+			last_growth = now_ns();
+		} else if (now_ns() - last_growth > 30000000000ull) {
+			snprintf(err, errlen,
+				 "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
+				 "desired_util=%.1f%%",
+				 fs->pf->name, 100 * u.util, 100 * fs->pf->desired_util);
+			rc = EXIT_RUN_FAILED;
+		}
+	}
+	int why = atomic_load(&e->stop);
+	engine_stop(e, STOP_TIME);
+	for (size_t i = 0; i < n; i++)
+		pthread_join(ws[i]->thread, NULL);
+	pthread_barrier_destroy(&e->start);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (ws[i]->err.set) {
+			snprintf(err, errlen, "%s: aging: %s: %s(%s): %s", fs->pf->name,
+				 op_table[ws[i]->err.op].name, sys_table[ws[i]->err.sys].name,
+				 ws[i]->err.path, strerror(ws[i]->err.err));
+			rc = EXIT_RUN_FAILED;
+		}
+	if (!rc && why == STOP_SIGNAL)
+		rc = EXIT_INTERRUPTED;
+	if (!rc) {
+		/* Ready for the run: clear the stop flag the aging phase set. Every aging worker
+		 * has been joined, so nobody reads it now; a signal arriving meanwhile is kept. */
+		int expected = STOP_TIME;
+		atomic_compare_exchange_strong(&e->stop, &expected, STOP_NONE);
+		fprintf(e->opts->log, "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64 " files\n",
+			fs->pf->name, 100 * u.util, (double)(now_ns() - t0) / 1e9,
+			pool_live(&fs->files));
+	}
+out:
+	for (size_t i = 0; i < made; i++)
+		worker_free(ws[i]);
+	free(ws);
+	pick_free(&ops);
+	return rc;
+}
+
 static int setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -288,7 +391,16 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
-		fs->modified = pl->time_s && group_modifies(pl, i);
+		/* Aging changes the tree: the manifest goes first, so it can never describe an
+		 * aged tree. */
+		fs->modified = (pl->time_s && group_modifies(pl, i)) || fs->pf->age;
+		if (fs->pf->age) {
+			char why[512];
+			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
+				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
+			if ((rc = age_fs(e, fs, err, errlen)))
+				return rc;
+		}
 		if (fs->modified) {
 			char why[512];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
@@ -324,7 +436,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	}
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
-			e->workers[k] = worker_new(e, gi, (unsigned)k, err, errlen);
+			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
+						   e->group_ranges[gi], (unsigned)k, err, errlen);
 			if (!e->workers[k])
 				return EXIT_RUN_FAILED;
 			e->n_workers = k + 1;

@@ -151,4 +151,15 @@ else
 	skipped "full filesystem: cannot mount a small tmpfs here"
 fi
 
+# agefs=1: the nested thread group fills the filesystem to desired_util before the run.
+if mount_tmpfs "$work/age" "size=32m"; then
+	run_status 0 "aging" "$work/age.out" -- run "$src/examples/aging.ffsb" --location "$work/age" \
+		--set filesystem0.desired_util=0.4 --time 1 &&
+		used=$(df --output=pcent "$work/age" | tail -1 | tr -dc 0-9) &&
+		grep -q "aged to" "$work/age.out.err" && [ "$used" -ge 40 ] &&
+		ok "agefs=1 ages the filesystem to desired_util (now ${used}% used)" || bad "aging"
+else
+	skipped "aging: cannot mount a small tmpfs here"
+fi
+
 summary
