@@ -152,7 +152,7 @@ else
 fi
 
 # agefs=1: the nested thread group fills the filesystem to desired_util before the run.
-if mount_tmpfs "$work/age" "size=32m"; then
+if mount_tmpfs "$work/age" "size=256m"; then
 	run_status 0 "aging" "$work/age.out" -- run "$src/examples/aging.ffsb" --location "$work/age" \
 		--set filesystem0.desired_util=0.4 --time 1 &&
 		used=$(df --output=pcent "$work/age" | tail -1 | tr -dc 0-9) &&
