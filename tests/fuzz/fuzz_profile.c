@@ -105,7 +105,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				              fixed_overrides[i].arg);
 		(void)overrides_apply(&p, ov, n_ov, &d);
 	}
-	format_all(&p, &d);
 	struct plan_opts o = {.strict_ffsb = (h >> 29) & 1};
 	if (plan_build(&pl, &p, &o, &d) == 0)
 		plan_free(&pl);
