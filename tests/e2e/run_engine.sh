@@ -5,7 +5,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set directio=0
-	--threads 4 --time 2)
+	--threads 4 --time 2 --seed 2010)
 
 # run_ok NAME OUTFILE -- fsmix args: exit 0 expected.
 run_status() {
@@ -50,6 +50,16 @@ for where in shm disk; do
 		else
 			bad "$where: 2010 profile report"
 		fi
+	fi
+	# The achieved op mix ("% Op Weight") follows the configured weights (fixed seed).
+	if [ "$where" = shm ]; then
+		awk 'BEGIN { w["readall"] = 4; w["create_fsync"] = 2
+			split("create append delete stat writeall writeall_fsync open_close append_fsync", o, " ")
+			for (i in o) w[o[i]] = 1 }
+		$2 == ":" && ($1 in w) { got = $6 + 0; want = 100 * w[$1] / 14; seen++
+			if (got < want - 1.5 || got > want + 1.5) { print "     " $1 ": " got "% vs " want "%"; bad = 1 } }
+		END { exit bad || seen != 10 }' "$work/2010.$where" &&
+			ok "op mix within 1.5 points of the weights" || bad "op mix off the weights"
 	fi
 	out="$work/every.$where"
 	if run_status 0 "$where: every op" "$out" -- run "$src/examples/every-op.ffsb" --location "$loc" --time 2; then
