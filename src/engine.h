@@ -75,6 +75,9 @@ struct worker {
 	size_t buf_len;
 	bool timed[SYS_COUNT]; /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;         /* record whole-operation latency */
+	bool shared_clock;     /* every syscall is timed: op latency = first start .. last end */
+	uint64_t op_t0;        /* start of the current op's first timed syscall, 0: none yet */
+	uint64_t last_ts;      /* end of the last timed syscall */
 	struct thread_stats st;
 	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
 	struct worker_error err;

@@ -83,14 +83,21 @@ static void *worker_main(void *arg)
 	w->t_start = now_ns();
 	while (!engine_stopping(e)) {
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
-		struct engine_fs *fs =
-		    w->only_fs ? w->only_fs
-				: &e->fs[g->bindfs >= 0 ? (size_t)g->bindfs : rng_below(&w->rng, e->n_fs)];
+		struct engine_fs *fs = w->only_fs       ? w->only_fs
+		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
+		                       : e->n_fs == 1   ? e->fs
+		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
 		struct op_result r = {0};
-		uint64_t t0 = w->time_ops ? now_ns() : 0;
+		uint64_t t0 = 0;
+		if (w->shared_clock)
+			w->op_t0 = 0;
+		else if (w->time_ops)
+			t0 = now_ns();
 		int rc = op_execute(w, fs, op, &r);
 		if (LIKELY(rc == 0)) {
-			if (w->time_ops)
+			if (w->shared_clock)
+				stats_op_record(&w->st, op, w->last_ts - w->op_t0);
+			else if (w->time_ops)
 				stats_op_record(&w->st, op, now_ns() - t0);
 			w->st.ops[op]++;
 			w->st.trans[op] += r.trans;
@@ -120,8 +127,8 @@ static size_t round4k(uint64_t v)
 /* A worker of group g (index gi in plan.groups, or the aging group of a filesystem with
  * ops/ranges given explicitly). */
 static struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
-				 const struct pick_table *ops, const struct range_table *ranges,
-				 unsigned index, char *err, size_t errlen)
+                                 const struct pick_table *ops, const struct range_table *ranges,
+                                 unsigned index, char *err, size_t errlen)
 {
 	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
 	if (!w) {
@@ -135,18 +142,20 @@ static struct worker *worker_new(struct engine *e, const struct plan_group *g, s
 	w->index = index;
 	w->group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
-	uint64_t bs = g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	uint64_t bs =
+	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	w->buf_len = round4k(bs ? bs : 4096);
 	w->buf = aligned_alloc(4096, w->buf_len);
 	if (!w->buf || thread_stats_init(&w->st, ranges)) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
-			 w->buf_len);
+		         w->buf_len);
 		free(w->buf);
 		free(w);
 		return NULL;
 	}
 	memset(w->buf, 0x5a, w->buf_len);
 	w->time_ops = g->enable_stats;
+	w->shared_clock = g->enable_stats && !g->ignore_mask;
 	for (int s = 0; s < SYS_COUNT; s++)
 		w->timed[s] = g->enable_stats && !(g->ignore_mask & (1u << s));
 	return w;
@@ -310,7 +319,8 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		return EXIT_RUN_FAILED;
 	}
 	for (; made < n; made++) {
-		ws[made] = worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
+		ws[made] =
+		    worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
 		if (!ws[made]) {
 			rc = EXIT_RUN_FAILED;
 			goto out;
@@ -332,7 +342,7 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 	uint64_t t0 = now_ns(), last_growth = t0;
 	double best = u.util;
 	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
-		100 * u.util, 100 * fs->pf->desired_util);
+	        100 * u.util, 100 * fs->pf->desired_util);
 	while (!rc && !engine_stopping(e)) {
 		wait_until(e, now_ns() + 20000000u); /* statvfs every 20 ms: little overshoot */
 		if (tree_usage(&fs->tree, &u) == 0 && u.util >= fs->pf->desired_util)
@@ -342,9 +352,9 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 			last_growth = now_ns();
 		} else if (now_ns() - last_growth > 30000000000ull) {
 			snprintf(err, errlen,
-				 "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
-				 "desired_util=%.1f%%",
-				 fs->pf->name, 100 * u.util, 100 * fs->pf->desired_util);
+			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
+			         "desired_util=%.1f%%",
+			         fs->pf->name, 100 * u.util, 100 * fs->pf->desired_util);
 			rc = EXIT_RUN_FAILED;
 		}
 	}
@@ -356,8 +366,8 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 	for (size_t i = 0; i < n && !rc; i++)
 		if (ws[i]->err.set) {
 			snprintf(err, errlen, "%s: aging: %s: %s(%s): %s", fs->pf->name,
-				 op_table[ws[i]->err.op].name, sys_table[ws[i]->err.sys].name,
-				 ws[i]->err.path, strerror(ws[i]->err.err));
+			         op_table[ws[i]->err.op].name, sys_table[ws[i]->err.sys].name,
+			         ws[i]->err.path, strerror(ws[i]->err.err));
 			rc = EXIT_RUN_FAILED;
 		}
 	if (!rc && why == STOP_SIGNAL)
@@ -367,9 +377,10 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		 * has been joined, so nobody reads it now; a signal arriving meanwhile is kept. */
 		int expected = STOP_TIME;
 		atomic_compare_exchange_strong(&e->stop, &expected, STOP_NONE);
-		fprintf(e->opts->log, "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64 " files\n",
-			fs->pf->name, 100 * u.util, (double)(now_ns() - t0) / 1e9,
-			pool_live(&fs->files));
+		fprintf(e->opts->log,
+		        "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64 " files\n",
+		        fs->pf->name, 100 * u.util, (double)(now_ns() - t0) / 1e9,
+		        pool_live(&fs->files));
 	}
 out:
 	for (size_t i = 0; i < made; i++)
@@ -437,7 +448,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
-						   e->group_ranges[gi], (unsigned)k, err, errlen);
+			                           e->group_ranges[gi], (unsigned)k, err, errlen);
 			if (!e->workers[k])
 				return EXIT_RUN_FAILED;
 			e->n_workers = k + 1;

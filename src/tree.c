@@ -85,9 +85,31 @@ static int fmt_name(char *buf, size_t len, const char *fmt, ...)
 	return n;
 }
 
+/* Writes letter + decimal v (at least min_digits, zero-padded) at p; returns the length.
+ * This is on every operation's path: snprintf costs ~100 ns, this ~5 ns. */
+static size_t put_number(char *p, char letter, uint32_t v, int min_digits)
+{
+	char tmp[10];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < min_digits)
+		tmp[n++] = '0';
+	p[0] = letter;
+	for (int i = 0; i < n; i++)
+		p[1 + i] = tmp[n - 1 - i];
+	return (size_t)n + 1;
+}
+
 int tree_file_name(uint32_t id, char *buf, size_t len)
 {
-	return fmt_name(buf, len, "f%u", id);
+	if (len < 12) /* "f" + 10 digits + NUL */
+		return fmt_name(buf, len, "f%u", id);
+	size_t n = put_number(buf, 'f', id, 1);
+	buf[n] = '\0';
+	return (int)n;
 }
 
 int tree_dir_name(uint32_t dir, char *buf, size_t len)
@@ -129,8 +151,15 @@ int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, si
 		rc = tree_file_name(id, name, len);
 		return rc < 0 ? rc : t->dirfds[dir];
 	}
-	rc = fmt_name(name, len, "d%03u/f%u", dir, id);
-	return rc < 0 ? rc : t->datafd;
+	if (len < TREE_NAME_MAX) {
+		rc = fmt_name(name, len, "d%03u/f%u", dir, id);
+		return rc < 0 ? rc : t->datafd;
+	}
+	size_t n = put_number(name, 'd', dir, 3);
+	name[n++] = '/';
+	n += put_number(name + n, 'f', id, 1);
+	name[n] = '\0';
+	return t->datafd;
 }
 
 int tree_file_path(const struct tree *t, uint32_t dir, uint32_t id, char *buf, size_t len)

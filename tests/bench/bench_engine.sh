@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# bench_engine.sh - the run engine's performance figures (prints them; asserts nothing).
+#
+#   bash tests/bench/bench_engine.sh [overhead|build|ffsb|all] [BUILD_DIR]
+#
+#   overhead  stat-only and open_close-only profiles (1 thread, tmpfs) against a minimal C loop
+#             making the same calls on the same files (bench_loops), with enable_stats=0 and 1;
+#             interleaved repetitions, medians, ratio fsmix/loop. Target: >= 95% (stats off),
+#             >= 90% (stats on).
+#   build     100 000 files of the 2010 size mix on tmpfs: fsmix's parallel tree build
+#             (time=0) against a single-threaded create loop. Target: >= 2x.
+#   ffsb      the 2010 profile scaled to 2000 files / 100 dirs, directio=0, on tmpfs, for 1, 4,
+#             16 and 64 threads, median of 3 runs of BENCH_SECONDS (default 20) each, next to
+#             FFSB 6.0's figures measured on this kind of machine (reference section 3).
+# Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead repetitions, default 5).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mode=${1:-all}
+build=${2:-$top/build}
+fsmix=$build/src/fsmix
+loops=$build/tests/bench_loops
+reps=${BENCH_REPS:-5}
+secs=${BENCH_SECONDS:-20}
+work=$(mktemp -d /dev/shm/fsmix-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ops_per_sec() { sed -n 's/^fsmix: [0-9]* operations (\([0-9.]*\) ops\/sec).*/\1/p'; }
+
+overhead() {
+	for probe in stat open-close; do
+		local prof=$top/tests/bench/$probe-only.ffsb loopmode=${probe/-/}
+		"$fsmix" run "$prof" --location "$work" --time 0 >/dev/null 2>&1 # build once (reuse=1)
+		: >"$work/f0" ; : >"$work/f1" ; : >"$work/l"
+		for ((i = 0; i < reps; i++)); do
+			"$fsmix" run "$prof" --location "$work" --time 3 --set threadgroup0.enable_stats=0 2>/dev/null | ops_per_sec >>"$work/f0"
+			"$loops" "$loopmode" "$work/fsmix.fs0/data" 3 | awk '{ print $(NF-1) }' >>"$work/l"
+			"$fsmix" run "$prof" --location "$work" --time 3 --set threadgroup0.enable_stats=1 2>/dev/null | ops_per_sec >>"$work/f1"
+		done
+		local f0 f1 l
+		f0=$(median <"$work/f0"); f1=$(median <"$work/f1"); l=$(median <"$work/l")
+		printf '%-10s loop %9.0f ops/s | fsmix stats off %9.0f (%5.1f%%) | stats on %9.0f (%5.1f%%)   [median of %d]\n' \
+			"$probe" "$l" "$f0" "$(echo "100*$f0/$l" | bc -l)" "$f1" "$(echo "100*$f1/$l" | bc -l)" "$reps"
+		"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
+	done
+}
+
+build_bench() {
+	local n=100000 t_fsmix t_loop
+	mkdir -p "$work/loop"
+	t_loop=$("$loops" create "$work/loop" $n 1048576 | awk '{ print $5 }')
+	rm -rf "$work/loop"
+	local start end
+	start=$(date +%s.%N)
+	"$fsmix" run "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" --time 0 --set filesystem0.reuse=0 >/dev/null 2>"$work/build.err"
+	end=$(date +%s.%N)
+	t_fsmix=$(sed -n 's/.*: \([0-9]*\) files in \([0-9.]*\) s/\2/p' "$work/build.err")
+	printf 'tree build, %d files of the 2010 mix on tmpfs: loop %.2f s, fsmix %.2f s (process %.2f s): %.2fx\n' \
+		"$n" "$t_loop" "$t_fsmix" "$(echo "$end - $start" | bc -l)" "$(echo "$t_loop / $t_fsmix" | bc -l)"
+	"$fsmix" clean "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" >/dev/null 2>&1
+}
+
+ffsb() {
+	declare -A ref=([1]=19856 [4]=29603 [16]=25417 [64]=21600)
+	for t in 1 4 16 64; do
+		: >"$work/tps"
+		for rep in 1 2 3; do
+			"$fsmix" run "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" --time "$secs" \
+				--set filesystem0.num_files=2000 --set filesystem0.num_dirs=100 --set directio=0 \
+				--threads "$t" 2>/dev/null | sed -n 's/^\([0-9.]*\) Transactions per Second/\1/p' | head -1 >>"$work/tps"
+			"$fsmix" clean "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" >/dev/null 2>&1
+		done
+		local m
+		m=$(median <"$work/tps")
+		printf 'ffsb-2010 scaled, tmpfs, %2d threads: fsmix %8.0f trans/s (runs: %s) | FFSB 6.0 %6d | %.2fx\n' \
+			"$t" "$m" "$(tr '\n' ' ' <"$work/tps")" "${ref[$t]}" "$(echo "$m / ${ref[$t]}" | bc -l)"
+	done
+}
+
+case $mode in
+overhead) overhead ;;
+build) build_bench ;;
+ffsb) ffsb ;;
+all) overhead; build_bench; ffsb ;;
+*) echo "usage: bench_engine.sh [overhead|build|ffsb|all] [BUILD_DIR]" >&2; exit 2 ;;
+esac
