@@ -23,6 +23,7 @@ static const char usage_text[] =
     "usage: fsmix run PROFILE [options]     build the file tree and run the workload\n"
     "       fsmix PROFILE [options]         the same (FFSB style)\n"
     "       fsmix check PROFILE [options]   validate; print every key, its value and origin\n"
+    "       fsmix clean PROFILE [options]   remove the trees fsmix built for PROFILE\n"
     "       fsmix keys [KEY] [--markdown]   reference of every profile key\n"
     "       fsmix --help | --version\n"
     "\n"
@@ -34,12 +35,16 @@ static const char usage_text[] =
     "                            --set threadgroup0.enable_stats=1, --set time=10\n"
     "      --seed N              random seed (the global key seed)\n"
     "      --strict-ffsb         reject fsmix extensions: the profile must run on FFSB 6.0\n"
+    "Run options:\n"
+    "      --continue-on-error   count failed operations and go on (default: stop the run)\n"
+    "      --cleanup             remove fsmix's trees (<location>/fsmix.fsN) after the run\n"
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
     "Exit status: 0 success, 1 the run failed (I/O error), 2 bad profile, command line or\n"
     "location, 3 unsupported (e.g. O_DIRECT refused), 130 interrupted.\n"
-    "Docs: docs/profile.md (the profile language), man fsmix.\n";
+    "fsmix works in <location>/fsmix.fsN and never touches anything it did not create.\n"
+    "Docs: docs/profile.md (the profile language), docs/ops.md (operations), man fsmix.\n";
 
 enum long_only { OPT_SEED = 1000, OPT_STRICT, OPT_JSON, OPT_MARKDOWN, OPT_CONTINUE, OPT_CLEANUP };
 
@@ -52,6 +57,8 @@ static const struct option long_opts[] = {
     {"strict-ffsb", no_argument, NULL, OPT_STRICT},
     {"json", no_argument, NULL, OPT_JSON},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
+    {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
+    {"cleanup", no_argument, NULL, OPT_CLEANUP},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
