@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "compiler.h"
+#include "devstat.h"
 #include "ops.h"
 #include "pick.h"
 #include "plan.h"
@@ -53,6 +54,8 @@ struct engine_fs {
 	bool modified;           /* some group may change it: the manifest is invalidated */
 	double setup_s;          /* build or reuse time, seconds */
 	uint64_t built_files, built_bytes;
+	struct devstat_dev dev;          /* the mount and block device under the location */
+	struct devstat_sample dev_delta; /* device counters of the run phase (valid: measured) */
 	/* createdir: directories beyond num_dirs get indices from next_dir; dir_ready[i - num_dirs]
 	 * becomes 1 once data/d<i> exists, so a create never targets a directory in the making. */
 	alignas(CACHELINE) _Atomic uint32_t next_dir;
@@ -85,6 +88,16 @@ struct worker {
 	pthread_t thread;
 };
 
+/* One --interval row: what the whole run did during [t_s - length, t_s). */
+struct interval_row {
+	double t_s;          /* end of the interval, seconds since the start */
+	double length_s;     /* its length */
+	uint64_t ops;        /* operations completed in it */
+	uint64_t trans;      /* FFSB transactions */
+	uint64_t bytes;      /* bytes read + written */
+	uint64_t p99_op_ns;  /* 99th percentile of the operations' latency (0: not timed) */
+};
+
 enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
 
 struct engine_opts {
@@ -93,6 +106,14 @@ struct engine_opts {
 	unsigned build_threads; /* 0: automatic */
 	FILE *out;              /* report (stdout) */
 	FILE *log;              /* progress and diagnostics (stderr) */
+	const char *json_path;  /* --json FILE ("-": stdout), NULL: none */
+	const char *csv_path;   /* --csv FILE ("-": stdout), NULL: none */
+	bool ffsb_only;         /* --format ffsb: only the FFSB-compatible text */
+	double interval_s;      /* --interval S: per-interval rows, 0: none */
+	const struct profile *profile; /* the resolved profile (for the JSON report) */
+	const char *profile_path;      /* as given on the command line */
+	int argc;                      /* the command line, for the JSON report */
+	char **argv;
 };
 
 struct engine {
@@ -117,6 +138,10 @@ struct engine {
 	struct thread_stats *group_stats; /* per plan group, merged after join */
 	struct thread_stats total;
 	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
+	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
+	/* --interval rows: one per elapsed interval, merged over all workers */
+	struct interval_row *intervals;
+	size_t n_intervals;
 	uint64_t total_skipped[OP_COUNT];
 };
 
