@@ -181,17 +181,34 @@ static json_t *section_json(const struct section *s)
 	return o;
 }
 
-int check_print_json(FILE *out, const struct profile *p, const struct plan *pl,
-                     const struct diag *d)
+json_t *check_profile_json(const struct profile *p)
 {
-	json_t *root = json_object();
-	json_t *fs = json_array(), *tg = json_array(), *msgs = json_array();
-	if (!root || !fs || !tg || !msgs)
-		goto fail;
+	json_t *o = json_object();
+	json_t *fs = json_array(), *tg = json_array();
+	if (!o || !fs || !tg) {
+		json_decref(o);
+		json_decref(fs);
+		json_decref(tg);
+		return NULL;
+	}
 	for (size_t i = 0; i < p->n_fs; i++)
 		json_array_append_new(fs, section_json(p->fs[i]));
 	for (size_t i = 0; i < p->n_tg; i++)
 		json_array_append_new(tg, section_json(p->tg[i]));
+	json_object_set_new(o, "file", p->file ? json_string(p->file) : json_null());
+	json_object_set_new(o, "global", section_json(&p->global));
+	json_object_set_new(o, "filesystems", fs);
+	json_object_set_new(o, "threadgroups", tg);
+	return o;
+}
+
+int check_print_json(FILE *out, const struct profile *p, const struct plan *pl,
+                     const struct diag *d)
+{
+	json_t *root = json_object();
+	json_t *prof = check_profile_json(p), *msgs = json_array();
+	if (!root || !prof || !msgs)
+		goto fail;
 	for (size_t i = 0; i < d->n; i++) {
 		char line[1536];
 		diag_format(&d->v[i], line, sizeof(line));
@@ -201,9 +218,10 @@ int check_print_json(FILE *out, const struct profile *p, const struct plan *pl,
 	json_object_set_new(root, "profile", json_string(p->file));
 	json_object_set_new(root, "valid", json_boolean(pl != NULL));
 	json_object_set_new(root, "messages", msgs);
-	json_object_set_new(root, "global", section_json(&p->global));
-	json_object_set_new(root, "filesystems", fs);
-	json_object_set_new(root, "threadgroups", tg);
+	json_object_set(root, "global", json_object_get(prof, "global"));
+	json_object_set(root, "filesystems", json_object_get(prof, "filesystems"));
+	json_object_set(root, "threadgroups", json_object_get(prof, "threadgroups"));
+	json_decref(prof);
 	if (pl) {
 		json_t *sum = json_object();
 		json_t *sfs = json_array(), *stg = json_array();
@@ -232,8 +250,7 @@ int check_print_json(FILE *out, const struct profile *p, const struct plan *pl,
 	return rc ? -1 : 0;
 fail:
 	json_decref(root);
-	json_decref(fs);
-	json_decref(tg);
+	json_decref(prof);
 	json_decref(msgs);
 	return -1;
 }
