@@ -34,6 +34,7 @@ int op_by_name(const char *name);
 
 enum sys_flags {
 	SYSF_FFSB = 1u << 0, /* one of FFSB 6.0's eight timed calls */
+	SYSF_SYNC = 1u << 1, /* flushes data to stable storage (the "Sync latency" section) */
 };
 
 enum sys_id {

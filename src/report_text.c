@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "value.h"
 
@@ -185,25 +186,117 @@ static void print_syscalls(FILE *out, const struct engine *e, size_t gi)
 	}
 }
 
-static void print_op_latency(FILE *out, const struct thread_stats *st)
+/* One latency line: count, min, avg, stddev, p50, p90, p99, p99.9, p99.99, max in ms. */
+static void print_lat_line(FILE *out, const char *name, const struct lat_stats *l)
+{
+	fprintf(out,
+	        "%16s %10" PRIu64 " %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n",
+	        name, l->n, (double)lat_min_ns(l) / 1e6, lat_mean_ns(l) / 1e6,
+	        lat_stddev_ns(l) / 1e6, (double)lat_percentile_ns(l, 50) / 1e6,
+	        (double)lat_percentile_ns(l, 90) / 1e6, (double)lat_percentile_ns(l, 99) / 1e6,
+	        (double)lat_percentile_ns(l, 99.9) / 1e6, (double)lat_percentile_ns(l, 99.99) / 1e6,
+	        (double)l->max_ns / 1e6);
+}
+
+static void print_lat_header(FILE *out, const char *title)
+{
+	fprintf(out, "%s\n", title);
+	fprintf(out, "%16s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "", "count", "min", "avg",
+	        "stddev", "p50", "p90", "p99", "p99.9", "p99.99", "max");
+}
+
+/* fsmix's latency sections: whole operations, the sync family, every timed syscall. */
+static void print_latency(FILE *out, const struct thread_stats *st)
+{
+	bool ops = false, syncs = false, sys = false;
+	for (int op = 0; op < OP_COUNT; op++)
+		ops |= st->op_lat[op].n > 0;
+	for (int s = 0; s < SYS_COUNT; s++) {
+		sys |= st->sys_lat[s].n > 0;
+		syncs |= (sys_table[s].flags & SYSF_SYNC) && st->sys_lat[s].n > 0;
+	}
+	if (ops) {
+		print_lat_header(out, "Operation latency in millisecs (all groups)");
+		for (int op = 0; op < OP_COUNT; op++)
+			if (st->op_lat[op].n)
+				print_lat_line(out, op_table[op].name, &st->op_lat[op]);
+		fprintf(out, "\n");
+	}
+	if (syncs) {
+		print_lat_header(out, "Sync latency in millisecs (all groups)");
+		for (int s = 0; s < SYS_COUNT; s++)
+			if ((sys_table[s].flags & SYSF_SYNC) && st->sys_lat[s].n)
+				print_lat_line(out, sys_table[s].name, &st->sys_lat[s]);
+		fprintf(out, "\n");
+	}
+	if (sys) {
+		print_lat_header(out, "System call latency in millisecs (all groups)");
+		for (int s = 0; s < SYS_COUNT; s++)
+			if (st->sys_lat[s].n)
+				print_lat_line(out, sys_table[s].name, &st->sys_lat[s]);
+		fprintf(out, "\n");
+	}
+}
+
+/* Device counters of the run phase, per filesystem: the flushes ("barriers") of the 2010
+ * experiment, or n/a with the reason. */
+static void print_devices(FILE *out, const struct engine *e)
+{
+	uint64_t syncs = 0;
+	for (int s = 0; s < SYS_COUNT; s++)
+		if (sys_table[s].flags & SYSF_SYNC)
+			syncs += e->total.sys_lat[s].n;
+	fprintf(out, "Device counters during the run\n");
+	for (size_t i = 0; i < e->n_fs; i++) {
+		const struct engine_fs *fs = &e->fs[i];
+		const struct devstat_sample *d = &fs->dev_delta;
+		fprintf(out, "%s: %s (%s", fs->pf->name, fs->pf->location,
+		        fs->dev.fstype[0] ? fs->dev.fstype : "?");
+		if (fs->dev.has_device)
+			fprintf(out, " on %s", fs->dev.devname);
+		fprintf(out, ")\n");
+		if (!fs->dev.has_device || !d->valid) {
+			fprintf(out, "  n/a: %s\n",
+			        fs->dev.why[0] ? fs->dev.why : "the counters could not be read");
+			continue;
+		}
+		fprintf(out,
+		        "  read requests %" PRIu64 " (%" PRIu64 " sectors), write requests %" PRIu64
+		        " (%" PRIu64 " sectors)\n",
+		        d->read_ios, d->read_sectors, d->write_ios, d->write_sectors);
+		if (!d->has_flush) {
+			fprintf(out, "  flush requests: n/a (the kernel does not report them; Linux "
+			             ">= 5.5 does)\n");
+			continue;
+		}
+		fprintf(out, "  flush requests %" PRIu64 " (%.1f/sec", d->flush_ios,
+		        e->runtime_s > 0 ? (double)d->flush_ios / e->runtime_s : 0);
+		if (syncs)
+			fprintf(out, ", %.2f per sync call", (double)d->flush_ios / (double)syncs);
+		fprintf(out, ")\n");
+	}
+	fprintf(out, "\n");
+}
+
+/* Every worker's first error, and the failed and skipped operations. */
+static void print_errors(FILE *out, const struct engine *e)
 {
 	bool any = false;
 	for (int op = 0; op < OP_COUNT; op++)
-		any |= st->op_lat[op].n > 0;
+		any |= e->total.errors[op] || e->total_skipped[op];
 	if (!any)
 		return;
-	fprintf(out, "Operation latency in millisecs (fsmix)\n=====\n");
-	fprintf(out, "%20s %12s %10s %10s %10s %10s %10s %10s\n", "op", "count", "min", "avg",
-	        "p50", "p99", "p99.9", "max");
-	for (int op = 0; op < OP_COUNT; op++) {
-		const struct lat_stats *l = &st->op_lat[op];
-		if (!l->n)
-			continue;
-		fprintf(out, "%20s %12" PRIu64 " %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
-		        op_table[op].name, l->n, (double)lat_min_ns(l) / 1e6, lat_mean_ns(l) / 1e6,
-		        (double)lat_percentile_ns(l, 50) / 1e6,
-		        (double)lat_percentile_ns(l, 99) / 1e6,
-		        (double)lat_percentile_ns(l, 99.9) / 1e6, (double)l->max_ns / 1e6);
+	fprintf(out, "Errors and skipped operations\n");
+	for (int op = 0; op < OP_COUNT; op++)
+		if (e->total.errors[op] || e->total_skipped[op])
+			fprintf(out, "%16s %10" PRIu64 " failed %10" PRIu64 " skipped (no file)\n",
+			        op_table[op].name, e->total.errors[op], e->total_skipped[op]);
+	for (size_t i = 0; i < e->n_workers; i++) {
+		const struct worker *w = e->workers[i];
+		if (w->err.set)
+			fprintf(out, "  worker %u (%s): %s: %s(%s): %s after %.3f s\n", w->index,
+			        w->g->name, op_table[w->err.op].name, sys_table[w->err.sys].name,
+			        w->err.path, strerror(w->err.err), (double)w->err.at_ns / 1e9);
 	}
 	fprintf(out, "\n");
 }
@@ -234,7 +327,20 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 		fprintf(out, "%.1f%% CPU Utilization\n", 100.0 * (e->user_s + e->sys_s) / rt);
 	}
 	fprintf(out, "\n");
-	print_op_latency(out, &e->total);
+	if (e->opts->ffsb_only) {
+		fflush(out);
+		return;
+	}
+	print_latency(out, &e->total);
+	print_devices(out, e);
+	print_errors(out, e);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (rt > 0 && ncpu > 0)
+		fprintf(out,
+		        "CPU: user %.2f s, system %.2f s: %.1f%% of one CPU, %.1f%% of all %ld "
+		        "CPUs\n",
+		        e->user_s, e->sys_s, 100.0 * (e->user_s + e->sys_s) / rt,
+		        100.0 * (e->user_s + e->sys_s) / rt / (double)ncpu, ncpu);
 	uint64_t ops = 0, skipped = 0, errors = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
 		ops += e->total.ops[op];
