@@ -64,6 +64,7 @@ struct engine_fs {
 };
 
 struct engine;
+struct ival_log;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
 struct worker {
@@ -71,6 +72,7 @@ struct worker {
 	const struct plan_group *g;
 	const struct pick_table *ops; /* the group's op choice */
 	struct engine_fs *only_fs;    /* aging workers: their filesystem; NULL: bindfs or random */
+	struct ival_log *ival;        /* per-interval rows (--interval, progress), NULL: off */
 	unsigned index;               /* global worker index: RNG stream */
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;
@@ -90,26 +92,26 @@ struct worker {
 
 /* One --interval row: what the whole run did during [t_s - length, t_s). */
 struct interval_row {
-	double t_s;          /* end of the interval, seconds since the start */
-	double length_s;     /* its length */
-	uint64_t ops;        /* operations completed in it */
-	uint64_t trans;      /* FFSB transactions */
-	uint64_t bytes;      /* bytes read + written */
-	uint64_t p99_op_ns;  /* 99th percentile of the operations' latency (0: not timed) */
+	double t_s;         /* end of the interval, seconds since the start */
+	double length_s;    /* its length */
+	uint64_t ops;       /* operations completed in it */
+	uint64_t trans;     /* FFSB transactions */
+	uint64_t bytes;     /* bytes read + written */
+	uint64_t p99_op_ns; /* 99th percentile of the operations' latency (0: not timed) */
 };
 
 enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
 
 struct engine_opts {
-	bool continue_on_error; /* count errors and go on instead of stopping the run */
-	bool cleanup;           /* remove fsmix's trees after the run */
-	unsigned build_threads; /* 0: automatic */
-	FILE *out;              /* report (stdout) */
-	FILE *log;              /* progress and diagnostics (stderr) */
-	const char *json_path;  /* --json FILE ("-": stdout), NULL: none */
-	const char *csv_path;   /* --csv FILE ("-": stdout), NULL: none */
-	bool ffsb_only;         /* --format ffsb: only the FFSB-compatible text */
-	double interval_s;      /* --interval S: per-interval rows, 0: none */
+	bool continue_on_error;        /* count errors and go on instead of stopping the run */
+	bool cleanup;                  /* remove fsmix's trees after the run */
+	unsigned build_threads;        /* 0: automatic */
+	FILE *out;                     /* report (stdout) */
+	FILE *log;                     /* progress and diagnostics (stderr) */
+	const char *json_path;         /* --json FILE ("-": stdout), NULL: none */
+	const char *csv_path;          /* --csv FILE ("-": stdout), NULL: none */
+	bool ffsb_only;                /* --format ffsb: only the FFSB-compatible text */
+	double interval_s;             /* --interval S: per-interval rows, 0: none */
 	const struct profile *profile; /* the resolved profile (for the JSON report) */
 	const char *profile_path;      /* as given on the command line */
 	int argc;                      /* the command line, for the JSON report */
@@ -130,7 +132,11 @@ struct engine {
 	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
 	pthread_barrier_t start;
-	uint64_t t0; /* run start (main thread, after the barrier) */
+	uint64_t t0;          /* run start (main thread, after the barrier) */
+	uint64_t t_base;      /* written before the barrier: interval rows count from here */
+	uint64_t run_end_ns;  /* the last worker's end */
+	uint64_t ival_len_ns; /* interval length, when rows are recorded */
+	bool progress;        /* draw the live status line (stderr is a terminal) */
 	/* results */
 	double runtime_s;
 	double user_s, sys_s;

@@ -38,6 +38,10 @@ static const char usage_text[] =
     "Run options:\n"
     "      --continue-on-error   count failed operations and go on (default: stop the run)\n"
     "      --cleanup             remove fsmix's trees (<location>/fsmix.fsN) after the run\n"
+    "      --json FILE           write the results as JSON (docs/output.md; '-': stdout)\n"
+    "      --csv FILE            write one CSV row per group and operation or syscall\n"
+    "      --format ffsb         print only the FFSB-compatible part of the text report\n"
+    "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
@@ -46,7 +50,17 @@ static const char usage_text[] =
     "fsmix works in <location>/fsmix.fsN and never touches anything it did not create.\n"
     "Docs: docs/profile.md (the profile language), docs/ops.md (operations), man fsmix.\n";
 
-enum long_only { OPT_SEED = 1000, OPT_STRICT, OPT_JSON, OPT_MARKDOWN, OPT_CONTINUE, OPT_CLEANUP };
+enum long_only {
+	OPT_SEED = 1000,
+	OPT_STRICT,
+	OPT_JSON,
+	OPT_MARKDOWN,
+	OPT_CONTINUE,
+	OPT_CLEANUP,
+	OPT_CSV,
+	OPT_FORMAT,
+	OPT_INTERVAL
+};
 
 static const struct option long_opts[] = {
     {"time", required_argument, NULL, 't'},
@@ -55,7 +69,10 @@ static const struct option long_opts[] = {
     {"set", required_argument, NULL, 's'},
     {"seed", required_argument, NULL, OPT_SEED},
     {"strict-ffsb", no_argument, NULL, OPT_STRICT},
-    {"json", no_argument, NULL, OPT_JSON},
+    {"json", optional_argument, NULL, OPT_JSON},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
     {"cleanup", no_argument, NULL, OPT_CLEANUP},
@@ -70,7 +87,9 @@ struct cli {
 	const char *key; /* keys KEY */
 	struct override ovr[MAX_OVERRIDES];
 	size_t n_ovr;
-	bool strict_ffsb, json, markdown, continue_on_error, cleanup;
+	bool strict_ffsb, json, markdown, continue_on_error, cleanup, ffsb_only;
+	const char *json_path, *csv_path; /* run --json FILE / --csv FILE */
+	double interval_s;
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -122,8 +141,35 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			c->strict_ffsb = true;
 			continue;
 		case OPT_JSON:
+			/* check --json prints to stdout; run --json FILE (or --json=FILE) writes
+			 * FILE. getopt's optional argument only takes the '=' form, so take the
+			 * next word. */
 			c->json = true;
+			c->json_path = optarg;
+			if (!optarg && c->command && strcmp(c->command, "check") && optind < argc &&
+			    (argv[optind][0] != '-' || !strcmp(argv[optind], "-")))
+				c->json_path = argv[optind++];
 			continue;
+		case OPT_CSV:
+			c->csv_path = optarg;
+			continue;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "ffsb"))
+				c->ffsb_only = true;
+			else if (strcmp(optarg, "text"))
+				return usage_error("--format takes 'text' or 'ffsb', not '%s'",
+				                   optarg);
+			continue;
+		case OPT_INTERVAL: {
+			char *end;
+			c->interval_s = strtod(optarg, &end);
+			if (end == optarg || *end ||
+			    !(c->interval_s >= 0.01 && c->interval_s <= 86400))
+				return usage_error(
+				    "--interval takes seconds from 0.01 to 86400, not '%s'",
+				    optarg);
+			continue;
+		}
 		case OPT_MARKDOWN:
 			c->markdown = true;
 			continue;
@@ -173,8 +219,18 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if ((c->continue_on_error || c->cleanup) && strcmp(c->command, "run"))
 		return usage_error("--continue-on-error and --cleanup are options of '%s' only",
 		                   "run");
-	if (c->json && strcmp(c->command, "check"))
-		return usage_error("--json is an option of '%s' only", "check");
+	if (c->json && !strcmp(c->command, "check") && c->json_path)
+		return usage_error("check --json prints to stdout and takes no file (got '%s')",
+		                   c->json_path);
+	if (c->json && !strcmp(c->command, "run") && !c->json_path)
+		return usage_error("%s",
+		                   "run --json needs a file: --json FILE, or --json - for stdout");
+	if ((c->csv_path || c->ffsb_only || c->interval_s > 0) && strcmp(c->command, "run"))
+		return usage_error("--csv, --format and --interval are options of '%s' only",
+		                   "run");
+	if (c->json && strcmp(c->command, "check") && strcmp(c->command, "run"))
+		return usage_error("--json is an option of 'run' and 'check', not '%s'",
+		                   c->command);
 	return -1;
 }
 
@@ -268,7 +324,13 @@ static int cmd_run(const struct cli *c, bool clean_only)
 	struct engine_opts eo = {.continue_on_error = c->continue_on_error,
 	                         .cleanup = c->cleanup,
 	                         .out = stdout,
-	                         .log = stderr};
+	                         .log = stderr,
+	                         .json_path = c->json_path,
+	                         .csv_path = c->csv_path,
+	                         .ffsb_only = c->ffsb_only,
+	                         .interval_s = c->interval_s,
+	                         .profile = &p,
+	                         .profile_path = c->profile};
 	if (clean_only) {
 		rc = engine_clean(&pl, &eo);
 	} else {

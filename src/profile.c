@@ -454,6 +454,10 @@ static int push_section(struct parser *ps, struct section *s)
 {
 	if (!s)
 		return -1;
+	/* The grammar nests at most 3 deep (filesystem, aging threadgroup, stats); anything deeper
+	 * has already been reported, so close the innermost section rather than overflow. */
+	while (ps->depth + 1 >= (int)(sizeof(ps->stack) / sizeof(ps->stack[0])))
+		ps->depth--;
 	s->parent = top(ps);
 	ps->stack[++ps->depth] = s;
 	return 0;
@@ -596,6 +600,15 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 	struct section *cur = top(ps);
 	if (num >= 0)
 		diag_error(ps->d, loc, NULL, NULL, "[%s]: [stats] takes no number", header);
+	if (cur->kind == SEC_STATS) {
+		/* [stats] cannot nest: the previous one lacks its [end]. Close it here. */
+		diag_error(ps->d, loc, NULL, NULL,
+		           "[stats] inside [stats] (opened at line %u): is an [end] missing before "
+		           "line %u?",
+		           cur->loc.line, loc.line);
+		ps->depth--;
+		cur = top(ps);
+	}
 	if (cur->kind != SEC_TG) {
 		if (cur->kind == SEC_GLOBAL)
 			diag_error(ps->d, loc, NULL, NULL,

@@ -189,8 +189,7 @@ static void print_syscalls(FILE *out, const struct engine *e, size_t gi)
 /* One latency line: count, min, avg, stddev, p50, p90, p99, p99.9, p99.99, max in ms. */
 static void print_lat_line(FILE *out, const char *name, const struct lat_stats *l)
 {
-	fprintf(out,
-	        "%16s %10" PRIu64 " %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n",
+	fprintf(out, "%16s %10" PRIu64 " %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n",
 	        name, l->n, (double)lat_min_ns(l) / 1e6, lat_mean_ns(l) / 1e6,
 	        lat_stddev_ns(l) / 1e6, (double)lat_percentile_ns(l, 50) / 1e6,
 	        (double)lat_percentile_ns(l, 90) / 1e6, (double)lat_percentile_ns(l, 99) / 1e6,
@@ -265,8 +264,9 @@ static void print_devices(FILE *out, const struct engine *e)
 		        " (%" PRIu64 " sectors)\n",
 		        d->read_ios, d->read_sectors, d->write_ios, d->write_sectors);
 		if (!d->has_flush) {
-			fprintf(out, "  flush requests: n/a (the kernel does not report them; Linux "
-			             ">= 5.5 does)\n");
+			fprintf(out,
+			        "  flush requests: n/a (the kernel does not report them; Linux "
+			        ">= 5.5 does)\n");
 			continue;
 		}
 		fprintf(out, "  flush requests %" PRIu64 " (%.1f/sec", d->flush_ios,
@@ -332,6 +332,18 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 		return;
 	}
 	print_latency(out, &e->total);
+	if (e->n_intervals) {
+		fprintf(out, "Intervals\n%10s %12s %12s %10s %12s\n", "end (s)", "ops/sec",
+		        "trans/sec", "MB/sec", "op p99 (ms)");
+		for (size_t i = 0; i < e->n_intervals; i++) {
+			const struct interval_row *r = &e->intervals[i];
+			fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f\n", r->t_s,
+			        (double)r->ops / r->length_s, (double)r->trans / r->length_s,
+			        (double)r->bytes / r->length_s / 1048576.0,
+			        (double)r->p99_op_ns / 1e6);
+		}
+		fprintf(out, "\n");
+	}
 	print_devices(out, e);
 	print_errors(out, e);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

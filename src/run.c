@@ -14,6 +14,7 @@
 #include "build.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "interval.h"
 #include "report.h"
 
 void engine_stop(struct engine *e, enum stop_reason why)
@@ -81,6 +82,8 @@ static void *worker_main(void *arg)
 
 	pthread_barrier_wait(&e->start);
 	w->t_start = now_ns();
+	if (w->ival) /* e->t_base was written before the barrier */
+		ival_init(w->ival, e->t_base, e->ival_len_ns);
 	while (!engine_stopping(e)) {
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
 		struct engine_fs *fs = w->only_fs       ? w->only_fs
@@ -88,21 +91,30 @@ static void *worker_main(void *arg)
 		                       : e->n_fs == 1   ? e->fs
 		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
 		struct op_result r = {0};
-		uint64_t t0 = 0;
+		uint64_t t0 = 0, lat = 0;
 		if (w->shared_clock)
 			w->op_t0 = 0;
 		else if (w->time_ops)
 			t0 = now_ns();
 		int rc = op_execute(w, fs, op, &r);
 		if (LIKELY(rc == 0)) {
-			if (w->shared_clock)
-				stats_op_record(&w->st, op, w->last_ts - w->op_t0);
-			else if (w->time_ops)
-				stats_op_record(&w->st, op, now_ns() - t0);
+			uint64_t t1 = 0;
+			if (w->shared_clock) {
+				t1 = w->last_ts;
+				lat = t1 - w->op_t0;
+			} else if (w->time_ops) {
+				t1 = now_ns();
+				lat = t1 - t0;
+			}
+			if (lat)
+				stats_op_record(&w->st, op, lat);
 			w->st.ops[op]++;
 			w->st.trans[op] += r.trans;
 			w->st.bytes_read[op] += r.bytes_read;
 			w->st.bytes_written[op] += r.bytes_written;
+			if (w->ival)
+				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
+				         r.bytes_read + r.bytes_written, lat);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
 		} else {
@@ -116,6 +128,8 @@ static void *worker_main(void *arg)
 			engine_sleep_ms(e, g->op_delay_ms);
 	}
 	w->t_end = now_ns();
+	if (w->ival)
+		ival_finish(w->ival, w->t_end);
 	return NULL;
 }
 
@@ -165,6 +179,10 @@ static void worker_free(struct worker *w)
 {
 	if (!w)
 		return;
+	if (w->ival) {
+		ival_free(w->ival);
+		free(w->ival);
+	}
 	thread_stats_free(&w->st);
 	free(w->buf);
 	free(w);
@@ -258,6 +276,7 @@ static void engine_free(struct engine *e)
 	free(e->group_ranges);
 	free(e->group_stats);
 	free(e->group_skipped);
+	free(e->intervals);
 	pthread_mutex_destroy(&e->sleep_lock);
 	pthread_cond_destroy(&e->sleep_cond);
 }
@@ -402,6 +421,8 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
+		if (devstat_probe(fs->pf->location, &fs->dev))
+			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
 		/* Aging changes the tree: the manifest goes first, so it can never describe an
 		 * aged tree. */
 		fs->modified = (pl->time_s && group_modifies(pl, i)) || fs->pf->age;
@@ -433,6 +454,93 @@ static void report_errors(struct engine *e)
 	}
 }
 
+/* The newest interval every worker has finished, merged; false when there is none yet. */
+static bool merged_row(struct engine *e, uint32_t index, struct ival_rec *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < e->n_workers; i++) {
+		const struct ival_log *l = e->workers[i]->ival;
+		if (atomic_load_explicit(&l->published, memory_order_acquire) <= index)
+			return false;
+		const struct ival_rec *r = ival_row(l, index);
+		if (!r)
+			continue; /* this worker ran out of memory for rows */
+		out->ops += r->ops;
+		out->trans += r->trans;
+		out->bytes += r->bytes;
+		out->timed += r->timed;
+		for (unsigned b = 0; b < IVAL_BUCKETS; b++)
+			out->hist[b] += r->hist[b];
+	}
+	return true;
+}
+
+/* The live status line on a terminal: elapsed/remaining, ops/s and p99 of the last interval. */
+static void progress_line(struct engine *e, uint64_t deadline)
+{
+	static struct ival_rec row; /* main thread only; too big for the stack */
+	uint64_t now = now_ns();
+	double el = (double)(now - e->t0) / 1e9,
+	       left = now < deadline ? (double)(deadline - now) / 1e9 : 0;
+	uint32_t last = (uint32_t)((now - e->t_base) / e->ival_len_ns);
+	fprintf(e->opts->log, "\r\033[K[%6.0fs elapsed, %6.0fs left]", el, left);
+	if (last > 0 && merged_row(e, last - 1, &row)) {
+		double len = (double)e->ival_len_ns / 1e9;
+		fprintf(e->opts->log, " %10.0f ops/s %9.1f MB/s", (double)row.ops / len,
+		        (double)row.bytes / len / 1048576.0);
+		if (row.timed)
+			fprintf(e->opts->log, "  op p99 %.3f ms",
+			        (double)ival_percentile_ns(row.hist, row.timed, 99) / 1e6);
+	}
+	fflush(e->opts->log);
+}
+
+/* --interval: every worker's rows merged by interval (after the join). */
+static void merge_intervals(struct engine *e)
+{
+	static struct ival_rec row;
+	uint32_t rows = 0;
+	for (size_t i = 0; i < e->n_workers; i++) {
+		uint32_t p = atomic_load(&e->workers[i]->ival->published);
+		if (p > rows)
+			rows = p;
+	}
+	e->intervals = calloc(rows + 1, sizeof(*e->intervals));
+	if (!e->intervals)
+		return;
+	double len = (double)e->ival_len_ns / 1e9;
+	double end = (double)(e->run_end_ns - e->t_base) / 1e9;
+	for (uint32_t k = 0; k < rows; k++) {
+		memset(&row, 0, sizeof(row));
+		for (size_t i = 0; i < e->n_workers; i++) {
+			const struct ival_log *l = e->workers[i]->ival;
+			const struct ival_rec *r =
+			    k < atomic_load(&l->published) ? ival_row(l, k) : NULL;
+			if (!r)
+				continue;
+			row.ops += r->ops;
+			row.trans += r->trans;
+			row.bytes += r->bytes;
+			row.timed += r->timed;
+			for (unsigned b = 0; b < IVAL_BUCKETS; b++)
+				row.hist[b] += r->hist[b];
+		}
+		double t = (k + 1) * len;
+		if (t > end)
+			t = end;
+		struct interval_row *out = &e->intervals[e->n_intervals];
+		out->t_s = t;
+		out->length_s = t - k * len;
+		if (out->length_s <= 0)
+			continue;
+		out->ops = row.ops;
+		out->trans = row.trans;
+		out->bytes = row.bytes;
+		out->p99_op_ns = ival_percentile_ns(row.hist, row.timed, 99);
+		e->n_intervals++;
+	}
+}
+
 static int run_phase(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -453,6 +561,18 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 				return EXIT_RUN_FAILED;
 			e->n_workers = k + 1;
 		}
+	e->progress = pl->time_s > 1 && isatty(fileno(e->opts->log));
+	if (e->opts->interval_s > 0 || e->progress) {
+		e->ival_len_ns =
+		    e->opts->interval_s > 0 ? (uint64_t)(e->opts->interval_s * 1e9) : 1000000000u;
+		for (size_t i = 0; i < n; i++) {
+			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
+			if (!e->workers[i]->ival) {
+				snprintf(err, errlen, "out of memory for interval rows");
+				return EXIT_RUN_FAILED;
+			}
+		}
+	}
 	if (pthread_barrier_init(&e->start, NULL, (unsigned)n + 1)) {
 		snprintf(err, errlen, "cannot create the start barrier");
 		return EXIT_RUN_FAILED;
@@ -476,12 +596,30 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			pthread_cancel(e->workers[i]->thread);
 		return EXIT_RUN_FAILED;
 	}
+	/* Device counters bracket the run phase (after setup and its syncfs). */
+	struct devstat_sample *dev0 = calloc(e->n_fs + 1, sizeof(*dev0));
+	for (size_t i = 0; dev0 && i < e->n_fs; i++)
+		if (e->fs[i].dev.has_device)
+			(void)devstat_read(&e->fs[i].dev, &dev0[i]);
 	getrusage(RUSAGE_SELF, &ru0);
 	fprintf(e->opts->log, "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n",
 	        n, pl->time_s, e->seed);
+	e->t_base = now_ns();
 	pthread_barrier_wait(&e->start);
 	e->t0 = now_ns();
-	wait_until(e, e->t0 + (uint64_t)pl->time_s * 1000000000u);
+	uint64_t deadline = e->t0 + (uint64_t)pl->time_s * 1000000000u;
+	if (e->progress) {
+		/* Wake once a second to redraw the status line (only on a terminal). */
+		while (!engine_stopping(e) && now_ns() < deadline) {
+			uint64_t next = now_ns() + 1000000000u;
+			wait_until(e, next < deadline ? next : deadline);
+			progress_line(e, deadline);
+		}
+		fprintf(e->opts->log, "\r\033[K");
+		fflush(e->opts->log);
+	} else {
+		wait_until(e, deadline);
+	}
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -493,8 +631,17 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			last = w->t_end;
 	}
 	getrusage(RUSAGE_SELF, &ru1);
+	for (size_t i = 0; dev0 && i < e->n_fs; i++) {
+		struct devstat_sample after;
+		if (!e->fs[i].dev.has_device || !dev0[i].valid ||
+		    devstat_read(&e->fs[i].dev, &after))
+			continue;
+		devstat_delta(&dev0[i], &after, &e->fs[i].dev_delta);
+	}
+	free(dev0);
 	pthread_barrier_destroy(&e->start);
 	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
+	e->run_end_ns = last;
 	e->user_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
 	            (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
 	e->sys_s = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
@@ -516,6 +663,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		for (int op = 0; op < OP_COUNT; op++)
 			e->total_skipped[op] += e->group_skipped[gi][op];
 	}
+	if (e->opts->interval_s > 0)
+		merge_intervals(e);
 	report_errors(e);
 	return 0;
 }

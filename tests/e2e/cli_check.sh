@@ -63,7 +63,7 @@ expect 2 "bad --set key" "did you mean 'num_files'" -- "$bin" check "$src/profil
 expect 2 "bad --set section" "no section 'filesystem9'" -- "$bin" check "$src/profiles/default.ffsb" --set filesystem9.num_files=3
 expect 0 "--set shows its origin" "--set filesystem0.num_files=7" -- "$bin" check "$src/profiles/default.ffsb" --set filesystem0.num_files=7
 expect 2 "--strict-ffsb rejects seed" "fsmix extension, rejected by --strict-ffsb" -- "$bin" check "$src/profiles/default.ffsb" --seed 5 --strict-ffsb
-expect 2 "--json only for check" "--json is an option of 'check' only" -- "$bin" run "$src/profiles/default.ffsb" --json
+expect 2 "run --json needs a file" "run --json needs a file" -- "$bin" run "$src/profiles/default.ffsb" --json
 expect 0 "keys" "num_threads" -- "$bin" keys
 expect 0 "keys KEY" "worker threads in this group" -- "$bin" keys num_threads
 expect 2 "keys unknown" "did you mean 'num_threads'" -- "$bin" keys num_thread
