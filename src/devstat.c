@@ -139,11 +139,12 @@ void devstat_delta(const struct devstat_sample *before, const struct devstat_sam
 
 /* next_field - copy the space-separated field at *pp into buf, decoding the octal escapes the
  * kernel writes for ' ', '\t', '\n' and '\\' (\040 etc.). Returns 0, -EINVAL at end of line,
- * -ENAMETOOLONG when it does not fit. */
-static int next_field(const char **pp, char *buf, size_t size)
+ * -ENAMETOOLONG when it does not fit; with trunc, what fits is kept and 1 is returned instead. */
+static int next_field(const char **pp, char *buf, size_t size, bool trunc)
 {
 	const char *p = *pp;
 	size_t n = 0;
+	bool over = false;
 
 	while (*p == ' ')
 		p++;
@@ -156,13 +157,28 @@ static int next_field(const char **pp, char *buf, size_t size)
 			c = (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
 			p += 3;
 		}
-		if (n + 1 >= size)
-			return -ENAMETOOLONG;
+		if (n + 1 >= size) {
+			if (!trunc)
+				return -ENAMETOOLONG;
+			over = true;
+			continue;
+		}
 		buf[n++] = c;
 	}
 	buf[n] = '\0';
 	*pp = p;
-	return 0;
+	return over ? 1 : 0;
+}
+
+/* drop_partial_option - after a truncated copy, remove the last (cut) option of list. */
+static void drop_partial_option(char *list)
+{
+	char *comma = strrchr(list, ',');
+
+	if (comma)
+		*comma = '\0';
+	else
+		list[0] = '\0';
 }
 
 static bool has_option(const char *list, const char *opt, size_t len)
@@ -182,8 +198,9 @@ static bool has_option(const char *list, const char *opt, size_t len)
 }
 
 /* merge_options - append to dst (which holds the per-mount options) each super option not
- * already there. Returns -ENAMETOOLONG when one does not fit. */
-static int merge_options(char *dst, size_t size, const char *super)
+ * already there and that still fits (a mount with very long options, like overlayfs's layer
+ * lists, keeps what fits rather than becoming invisible). */
+static void merge_options(char *dst, size_t size, const char *super)
 {
 	const char *p = super;
 	size_t used = strlen(dst);
@@ -191,10 +208,8 @@ static int merge_options(char *dst, size_t size, const char *super)
 	while (*p) {
 		const char *end = strchr(p, ',');
 		size_t l = end ? (size_t)(end - p) : strlen(p);
-		if (l && !has_option(dst, p, l)) {
-			size_t need = l + (used ? 1 : 0);
-			if (used + need + 1 > size)
-				return -ENAMETOOLONG;
+		size_t need = l + (used ? 1 : 0);
+		if (l && !has_option(dst, p, l) && used + need + 1 <= size) {
 			if (used)
 				dst[used++] = ',';
 			memcpy(dst + used, p, l);
@@ -205,12 +220,11 @@ static int merge_options(char *dst, size_t size, const char *super)
 			break;
 		p = end + 1;
 	}
-	return 0;
 }
 
 int devstat_parse_mountinfo_line(const char *line, struct devstat_mount *m)
 {
-	char tmp[PATH_MAX], super[sizeof(m->options)];
+	char tmp[PATH_MAX], super[PATH_MAX];
 	const char *p = line;
 	unsigned maj, min;
 	int err, used;
@@ -219,9 +233,10 @@ int devstat_parse_mountinfo_line(const char *line, struct devstat_mount *m)
 	if (!line)
 		return -EINVAL;
 	/* mount ID, parent ID */
-	if ((err = next_field(&p, tmp, sizeof(tmp))) || (err = next_field(&p, tmp, sizeof(tmp))))
+	if ((err = next_field(&p, tmp, sizeof(tmp), true)) < 0 ||
+	    (err = next_field(&p, tmp, sizeof(tmp), true)) < 0)
 		goto out;
-	if ((err = next_field(&p, tmp, sizeof(tmp))))
+	if ((err = next_field(&p, tmp, sizeof(tmp), false)) < 0)
 		goto out;
 	if (sscanf(tmp, "%u:%u%n", &maj, &min, &used) != 2 || tmp[used] != '\0') {
 		err = -EINVAL;
@@ -229,22 +244,27 @@ int devstat_parse_mountinfo_line(const char *line, struct devstat_mount *m)
 	}
 	m->major = maj;
 	m->minor = min;
-	if ((err = next_field(&p, m->root, sizeof(m->root))) ||
-	    (err = next_field(&p, m->mount_point, sizeof(m->mount_point))) ||
-	    (err = next_field(&p, m->options, sizeof(m->options))))
+	if ((err = next_field(&p, m->root, sizeof(m->root), false)) < 0 ||
+	    (err = next_field(&p, m->mount_point, sizeof(m->mount_point), false)) < 0 ||
+	    (err = next_field(&p, m->options, sizeof(m->options), true)) < 0)
 		goto out;
+	if (err > 0)
+		drop_partial_option(m->options);
 	/* optional fields ("shared:1", "master:2", ...) up to the "-" separator */
 	for (;;) {
-		if ((err = next_field(&p, tmp, sizeof(tmp))))
+		if ((err = next_field(&p, tmp, sizeof(tmp), true)) < 0)
 			goto out;
 		if (strcmp(tmp, "-") == 0)
 			break;
 	}
-	if ((err = next_field(&p, m->fstype, sizeof(m->fstype))) ||
-	    (err = next_field(&p, m->source, sizeof(m->source))) ||
-	    (err = next_field(&p, super, sizeof(super))))
+	if ((err = next_field(&p, m->fstype, sizeof(m->fstype), false)) < 0 ||
+	    (err = next_field(&p, m->source, sizeof(m->source), true)) < 0 ||
+	    (err = next_field(&p, super, sizeof(super), true)) < 0)
 		goto out;
-	err = merge_options(m->options, sizeof(m->options), super);
+	if (err > 0)
+		drop_partial_option(super);
+	merge_options(m->options, sizeof(m->options), super);
+	err = 0;
 out:
 	if (err)
 		memset(m, 0, sizeof(*m));

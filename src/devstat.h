@@ -56,7 +56,8 @@ struct devstat_mount {
 };
 
 /* devstat_parse_mountinfo_line - parse one mountinfo line (optional fields before " - " are
- * skipped). Returns 0, -EINVAL when malformed, -ENAMETOOLONG when a field does not fit. */
+ * skipped). Options that do not fit are left out, a long source is cut. Returns 0, -EINVAL when
+ * malformed, -ENAMETOOLONG when the root, mount point or filesystem type does not fit. */
 int devstat_parse_mountinfo_line(const char *line, struct devstat_mount *m);
 
 /* devstat_find_mount - the mount of device major:minor whose mount point is the longest prefix

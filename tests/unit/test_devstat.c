@@ -242,6 +242,30 @@ static void test_mountinfo_bad(void)
 	CHECK_STR(m.fstype, "");
 }
 
+/* Very long options (overlayfs layer lists) and sources: the line stays, what fits is kept. */
+static void test_mountinfo_long(void)
+{
+	static char line[4096], lower[1500];
+	struct devstat_mount m;
+
+	memset(lower, 'l', sizeof(lower) - 1);
+	snprintf(line, sizeof(line),
+	         "50 26 0:60 / /merged rw,relatime - overlay overlay rw,lowerdir=/%s,upperdir=/u\n",
+	         lower);
+	CHECK_EQ_I(devstat_parse_mountinfo_line(line, &m), 0);
+	CHECK_STR(m.fstype, "overlay");
+	CHECK_STR(m.mount_point, "/merged");
+	CHECK_STR(m.options, "rw,relatime,upperdir=/u"); /* lowerdir=... does not fit */
+
+	/* super options cut mid-way: the cut option is dropped, not kept half */
+	snprintf(line, sizeof(line), "50 26 0:61 / /x rw - nfs4 srv:/%s rw,a=1,b=%s\n", lower,
+	         lower);
+	CHECK_EQ_I(devstat_parse_mountinfo_line(line, &m), 0);
+	CHECK_STR(m.fstype, "nfs4");
+	CHECK_EQ_U(strlen(m.source), sizeof(m.source) - 1);
+	CHECK_STR(m.options, "rw,a=1");
+}
+
 /* The mountinfo of a process with stacked, bind and nested mounts. */
 static const char sample_mountinfo[] =
     "26 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
@@ -381,6 +405,7 @@ int main(void)
 	RUN(test_delta_invalid);
 	RUN(test_mountinfo_line);
 	RUN(test_mountinfo_bad);
+	RUN(test_mountinfo_long);
 	RUN(test_find_mount);
 	RUN(test_probe_tmpfs);
 	RUN(test_probe_root);
