@@ -258,7 +258,11 @@ static int load(const struct cli *c, struct profile *p, struct plan *pl, struct 
 	if (stat(c->profile, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		diag_error(d, ((struct src_loc){c->profile, 0}), NULL, NULL,
 		           "is a directory, not a profile");
-		profile_parse_buffer(p, c->profile, "", 0, &(struct diag){0});
+		/* An empty profile keeps the caller's cleanup uniform; its own messages are dropped. */
+		struct diag scratch;
+		diag_init(&scratch);
+		profile_parse_buffer(p, c->profile, "", 0, &scratch);
+		diag_free(&scratch);
 		return -1;
 	}
 	if (profile_parse_file(p, c->profile, d))
