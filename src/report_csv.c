@@ -1,0 +1,189 @@
+/* report_csv.c - the CSV report (see report_data.h; the columns are in docs/output.md).
+ *
+ * RFC 4180 quoting: a field holding a comma, a double quote, CR or LF is enclosed in double
+ * quotes with every double quote doubled. Records end with LF. An empty field means "not
+ * applicable" (the JSON report's null).
+ */
+#include "report_data.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define MIB 1048576.0
+
+enum col {
+	C_KIND,
+	C_GROUP,
+	C_NAME,
+	C_COUNT,
+	C_TRANS,
+	C_TRANS_S,
+	C_OPS_S,
+	C_RD,
+	C_WR,
+	C_MB_S,
+	C_ERR,
+	C_SKIP,
+	C_LAT_N,
+	C_LAT_MIN,
+	C_LAT_AVG,
+	C_LAT_SD,
+	C_LAT_P50,
+	C_LAT_P90,
+	C_LAT_P99,
+	C_LAT_P999,
+	C_LAT_P9999,
+	C_LAT_MAX,
+	C_T,
+	C_LEN,
+	C_COUNT_COLS
+};
+
+static const char *const col_name[C_COUNT_COLS] = {
+    "kind",       "group",       "name",          "count",         "transactions", "trans_per_s",
+    "ops_per_s",  "bytes_read",  "bytes_written", "mb_per_s",      "errors",       "skipped",
+    "lat_count",  "lat_min_ms",  "lat_avg_ms",    "lat_stddev_ms", "lat_p50_ms",   "lat_p90_ms",
+    "lat_p99_ms", "lat_p999_ms", "lat_p9999_ms",  "lat_max_ms",    "t_s",          "length_s"};
+
+/* One record being assembled: every cell as text, "" when not applicable. */
+struct row {
+	char cell[C_COUNT_COLS][128];
+};
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void row_put(FILE *f, const struct row *r)
+{
+	for (int c = 0; c < C_COUNT_COLS; c++) {
+		if (c)
+			fputc(',', f);
+		csv_field(f, r->cell[c]);
+	}
+	fputc('\n', f);
+}
+
+static void set_s(struct row *r, enum col c, const char *s)
+{
+	snprintf(r->cell[c], sizeof(r->cell[c]), "%s", s);
+}
+
+static void set_u(struct row *r, enum col c, uint64_t v)
+{
+	snprintf(r->cell[c], sizeof(r->cell[c]), "%" PRIu64, v);
+}
+
+static void set_f(struct row *r, enum col c, const char *fmt, double v)
+{
+	snprintf(r->cell[c], sizeof(r->cell[c]), fmt, v);
+}
+
+/* x per second over `secs`, empty for a run of no time. */
+static void set_rate(struct row *r, enum col c, const char *fmt, double x, double secs)
+{
+	if (secs > 0)
+		set_f(r, c, fmt, x / secs);
+}
+
+static void set_lat(struct row *r, const struct lat_stats *l)
+{
+	if (!l->n)
+		return;
+	set_u(r, C_LAT_N, l->n);
+	set_f(r, C_LAT_MIN, "%.6f", (double)lat_min_ns(l) / 1e6);
+	set_f(r, C_LAT_AVG, "%.6f", lat_mean_ns(l) / 1e6);
+	set_f(r, C_LAT_SD, "%.6f", lat_stddev_ns(l) / 1e6);
+	set_f(r, C_LAT_P50, "%.6f", (double)lat_percentile_ns(l, 50) / 1e6);
+	set_f(r, C_LAT_P90, "%.6f", (double)lat_percentile_ns(l, 90) / 1e6);
+	set_f(r, C_LAT_P99, "%.6f", (double)lat_percentile_ns(l, 99) / 1e6);
+	set_f(r, C_LAT_P999, "%.6f", (double)lat_percentile_ns(l, 99.9) / 1e6);
+	set_f(r, C_LAT_P9999, "%.6f", (double)lat_percentile_ns(l, 99.99) / 1e6);
+	set_f(r, C_LAT_MAX, "%.6f", (double)l->max_ns / 1e6);
+}
+
+/* The op rows, then the syscall rows, of one group (g NULL: the total). */
+static void group_rows(FILE *f, const struct engine *e, const struct plan_group *g,
+                       const char *name, const struct thread_stats *st, const uint64_t *skipped)
+{
+	double rt = e->runtime_s;
+	struct row r;
+	for (int op = 0; op < OP_COUNT; op++) {
+		if (!report_op_shown(e, g, st, skipped, op))
+			continue;
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "op");
+		set_s(&r, C_GROUP, name);
+		set_s(&r, C_NAME, op_table[op].name);
+		set_u(&r, C_COUNT, st->ops[op]);
+		set_u(&r, C_TRANS, st->trans[op]);
+		set_rate(&r, C_TRANS_S, "%.3f", (double)st->trans[op], rt);
+		set_rate(&r, C_OPS_S, "%.3f", (double)st->ops[op], rt);
+		set_u(&r, C_RD, st->bytes_read[op]);
+		set_u(&r, C_WR, st->bytes_written[op]);
+		set_rate(&r, C_MB_S, "%.6f",
+		         (double)(st->bytes_read[op] + st->bytes_written[op]) / MIB, rt);
+		set_u(&r, C_ERR, st->errors[op]);
+		set_u(&r, C_SKIP, skipped ? skipped[op] : 0);
+		set_lat(&r, &st->op_lat[op]);
+		row_put(f, &r);
+	}
+	for (int s = 0; s < SYS_COUNT; s++) {
+		if (!st->sys_lat[s].n)
+			continue;
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "syscall");
+		set_s(&r, C_GROUP, name);
+		set_s(&r, C_NAME, sys_table[s].name);
+		set_u(&r, C_COUNT, st->sys_lat[s].n);
+		set_lat(&r, &st->sys_lat[s]);
+		row_put(f, &r);
+	}
+}
+
+static int fill_csv(FILE *f, void *arg)
+{
+	const struct engine *e = arg;
+	const struct plan *pl = e->plan;
+	struct row r;
+	for (int c = 0; c < C_COUNT_COLS; c++)
+		fprintf(f, "%s%s", c ? "," : "", col_name[c]);
+	fputc('\n', f);
+	for (size_t gi = 0; gi < pl->n_groups; gi++)
+		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, &e->group_stats[gi],
+		           e->group_skipped ? e->group_skipped[gi] : NULL);
+	group_rows(f, e, NULL, "total", &e->total, e->total_skipped);
+	for (size_t i = 0; i < e->n_intervals; i++) {
+		const struct interval_row *iv = &e->intervals[i];
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "interval");
+		set_s(&r, C_GROUP, "total");
+		set_u(&r, C_COUNT, iv->ops);
+		set_u(&r, C_TRANS, iv->trans);
+		set_rate(&r, C_TRANS_S, "%.3f", (double)iv->trans, iv->length_s);
+		set_rate(&r, C_OPS_S, "%.3f", (double)iv->ops, iv->length_s);
+		set_rate(&r, C_MB_S, "%.6f", (double)iv->bytes / MIB, iv->length_s);
+		if (iv->p99_op_ns)
+			set_f(&r, C_LAT_P99, "%.6f", (double)iv->p99_op_ns / 1e6);
+		set_f(&r, C_T, "%.3f", iv->t_s);
+		set_f(&r, C_LEN, "%.3f", iv->length_s);
+		row_put(f, &r);
+	}
+	return 0;
+}
+
+int report_csv_write(const struct engine *e, const char *path, char *err, size_t errlen)
+{
+	return report_write_file(path, fill_csv, (void *)e, err, errlen);
+}

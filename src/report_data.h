@@ -1,0 +1,52 @@
+/* report_data.h - the machine-readable reports: JSON (--json) and CSV (--csv).
+ *
+ * Both are written after the run has stopped (also after SIGINT: the engine stops cleanly first)
+ * and describe the same results as the text report (report.h). The formats are documented in
+ * docs/output.md; REPORT_JSON_SCHEMA_VERSION changes whenever a JSON field changes meaning or
+ * disappears (adding fields does not change it).
+ *
+ * Writing a file is atomic: the document goes to a temporary file next to it
+ * ("<path>.tmp-<pid>-<n>", created with mode 0666 & ~umask), which is flushed, fsync()ed and
+ * renamed over `path`. A failure removes the temporary file and leaves `path` untouched, so a
+ * reader never sees a truncated document. "-" writes to stdout instead.
+ */
+#ifndef FSMIX_REPORT_DATA_H
+#define FSMIX_REPORT_DATA_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+#define REPORT_JSON_SCHEMA_VERSION 1
+
+/* report_json_build - the JSON report of a finished run as a new jansson object (the caller
+ * owns the reference). exit_status is the status fsmix exits with (exitcode.h). NULL when out
+ * of memory. */
+json_t *report_json_build(const struct engine *e, int exit_status);
+
+/* report_json_write - build the JSON report and write it to `path` ("-": stdout), indented, with
+ * a final newline. Returns 0, or -1 with a message naming the path in err. */
+int report_json_write(const struct engine *e, const char *path, int exit_status, char *err,
+                      size_t errlen);
+
+/* report_csv_write - write the CSV report (header, one row per group and op, per group and
+ * timed syscall, the "total" group, then the interval rows) to `path` ("-": stdout). Returns 0,
+ * or -1 with a message naming the path in err. */
+int report_csv_write(const struct engine *e, const char *path, char *err, size_t errlen);
+
+/* report_op_shown - whether op gets an entry (JSON) or a row (CSV) for st: it is weighted in
+ * group g (g NULL, the total: in any group) or any of its figures is not zero. skipped may be
+ * NULL. */
+bool report_op_shown(const struct engine *e, const struct plan_group *g,
+                     const struct thread_stats *st, const uint64_t *skipped, int op);
+
+/* report_write_file - the shared writer: call fill(f, arg) on stdout for "-", else on a temporary
+ * file next to path that is then fsync()ed and renamed to path. fill returns 0 or -1 (it need not
+ * check stdio errors: they are checked here). Returns 0, or -1 with a message naming the path in
+ * err. */
+int report_write_file(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
+                      size_t errlen);
+
+#endif

@@ -1,0 +1,780 @@
+/* test_report_data.c - the JSON and CSV reports of a hand-made engine: values, nulls with
+ * reasons, msec_range counts, quoting, atomic writing and errors. */
+#include "report_data.h"
+#include "test.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdalign.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char profile_text[] = "time=10\n"
+                                   "[filesystem0]\n"
+                                   "\tlocation=/tmp\n"
+                                   "\tnum_files=10\n"
+                                   "\tmin_filesize=4KB\n"
+                                   "\tmax_filesize=4KB\n"
+                                   "[end0]\n"
+                                   "[threadgroup0]\n"
+                                   "\tnum_threads=1\n"
+                                   "\tread_weight=1\n"
+                                   "\tread_size=4KB\n"
+                                   "\tread_blocksize=4KB\n"
+                                   "[end0]\n";
+
+/* The fake run: a plan with two groups and two filesystems, everything filled by hand. */
+struct fake {
+	struct plan plan;
+	struct plan_group groups[2];
+	struct plan_fs fs[2];
+	struct engine e;
+	struct engine_opts o;
+	struct engine_fs *efs;
+	struct range_table *rt0;
+	struct range_table *granges[2];
+	struct thread_stats gs[2];
+	uint64_t gskip[2][OP_COUNT];
+	struct worker *w[2];
+	struct worker *wp[2];
+	struct interval_row iv[2];
+	struct profile prof;
+	struct diag d;
+	char *argv[4];
+	/* what was recorded, for the checks */
+	uint64_t read_ns[1000];
+	size_t n_read;
+	uint64_t expect_ranges[3]; /* in declaration order */
+	uint64_t expect_outside;
+};
+
+static void *zalloc_aligned(size_t size)
+{
+	size_t a = 64, n = (size + a - 1) / a * a;
+	void *p = aligned_alloc(a, n);
+	if (!p) {
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
+	memset(p, 0, n);
+	return p;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void fake_setup(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	/* plan */
+	f->fs[0] = (struct plan_fs){.index = 0, .name = "filesystem0", .location = "/mnt/a"};
+	f->fs[1] = (struct plan_fs){.index = 1, .name = "filesystem1", .location = "/dev/shm/b"};
+	struct plan_group *g0 = &f->groups[0], *g1 = &f->groups[1];
+	g0->index = 0;
+	g0->name = "threadgroup0";
+	g0->num_threads = 2;
+	g0->weight[OP_read] = 3;
+	g0->weight[OP_write_fsync] = 1;
+	g0->weight[OP_stat] = 1; /* weighted but never run: still listed */
+	g0->total_weight = 5;
+	g0->bindfs = 0;
+	g0->enable_stats = g0->enable_range = true;
+	static struct plan_range ranges[3] = {{1, 2}, {0, 1}, {5, 10}};
+	g0->ranges = ranges;
+	g0->n_ranges = 3;
+	g1->index = 1;
+	g1->name = "group, with \"quote\"";
+	g1->num_threads = 1;
+	g1->weight[OP_create] = 1;
+	g1->total_weight = 1;
+	g1->bindfs = 1;
+	f->plan = (struct plan){.time_s = 10,
+	                        .fs = f->fs,
+	                        .n_fs = 2,
+	                        .groups = f->groups,
+	                        .n_groups = 2,
+	                        .total_threads = 3};
+
+	/* statistics */
+	double lohi[6] = {1, 2, 0, 1, 5, 10};
+	if (range_table_new(&f->rt0, lohi, 3) || thread_stats_init(&f->gs[0], f->rt0) ||
+	    thread_stats_init(&f->gs[1], NULL) || thread_stats_init(&f->e.total, NULL)) {
+		fprintf(stderr, "setup failed\n");
+		exit(2);
+	}
+	struct thread_stats *s0 = &f->gs[0], *s1 = &f->gs[1];
+	/* group 0: 1000 reads: 0.2..1.19 ms (in ranges 0-1 and 1-2), 3 ms (a gap: outside),
+	 * 7 ms (5-10), 10 ms exactly (top range, inclusive), 25 ms (above: outside) */
+	for (size_t i = 0; i < 1000; i++) {
+		uint64_t ns;
+		if (i < 990)
+			ns = 200000 + (uint64_t)i * 1000;
+		else if (i < 994)
+			ns = 3000000;
+		else if (i < 997)
+			ns = 7000000;
+		else if (i < 998)
+			ns = 10000000;
+		else
+			ns = 25000000;
+		f->read_ns[f->n_read++] = ns;
+		stats_sys_record(s0, SYS_read, ns);
+		stats_op_record(s0, OP_read, ns + 5000);
+		if (ns < 1000000)
+			f->expect_ranges[1]++;
+		else if (ns < 2000000)
+			f->expect_ranges[0]++;
+		else if (ns >= 5000000 && ns <= 10000000)
+			f->expect_ranges[2]++;
+		else
+			f->expect_outside++;
+	}
+	s0->ops[OP_read] = 1000;
+	s0->trans[OP_read] = 1000;
+	s0->bytes_read[OP_read] = 1000 * 4096;
+	for (int i = 0; i < 20; i++) {
+		stats_sys_record(s0, SYS_write, 100000);
+		stats_sys_record(s0, SYS_fsync, 2000000 + (uint64_t)i * 10000);
+		stats_op_record(s0, OP_write_fsync, 2200000 + (uint64_t)i * 10000);
+	}
+	s0->ops[OP_write_fsync] = 20;
+	s0->trans[OP_write_fsync] = 20;
+	s0->bytes_written[OP_write_fsync] = 20 * 4096;
+	f->gskip[0][OP_read] = 7;
+	/* group 1: creates, not timed (enable_stats off), one failed */
+	s1->ops[OP_create] = 40;
+	s1->trans[OP_create] = 80;
+	s1->bytes_written[OP_create] = 80 * 65536;
+	s1->errors[OP_create] = 1;
+	for (int gi = 0; gi < 2; gi++) {
+		struct thread_stats tmp = f->gs[gi];
+		tmp.ranges = NULL;
+		tmp.range_cols = 0;
+		tmp.range_counts = NULL;
+		thread_stats_merge(&f->e.total, &tmp);
+		for (int op = 0; op < OP_COUNT; op++)
+			f->e.total_skipped[op] += f->gskip[gi][op];
+	}
+
+	/* filesystems: one on a device with flush counters, one without a device */
+	f->efs = zalloc_aligned(2 * sizeof(struct engine_fs));
+	for (int i = 0; i < 2; i++)
+		f->efs[i].pf = &f->fs[i];
+	struct devstat_dev *d0 = &f->efs[0].dev, *d1 = &f->efs[1].dev;
+	snprintf(d0->fstype, sizeof(d0->fstype), "ext4");
+	snprintf(d0->mount_point, sizeof(d0->mount_point), "/mnt/a");
+	snprintf(d0->mount_source, sizeof(d0->mount_source), "/dev/loop7");
+	snprintf(d0->mount_options, sizeof(d0->mount_options), "rw,relatime,barrier=1");
+	snprintf(d0->devname, sizeof(d0->devname), "loop7");
+	d0->major = 7;
+	d0->minor = 7;
+	d0->has_device = true;
+	f->efs[0].dev_delta = (struct devstat_sample){.valid = true,
+	                                              .has_flush = true,
+	                                              .read_ios = 11,
+	                                              .read_sectors = 88,
+	                                              .write_ios = 300,
+	                                              .write_sectors = 2400,
+	                                              .flush_ios = 50};
+	f->efs[0].reused = true;
+	f->efs[0].setup_s = 0.25;
+	snprintf(d1->fstype, sizeof(d1->fstype), "tmpfs");
+	snprintf(d1->mount_options, sizeof(d1->mount_options), "rw,nosuid");
+	snprintf(d1->why, sizeof(d1->why), "tmpfs has no block device");
+	d1->major = 0;
+	d1->minor = 25;
+
+	/* workers: one clean, one with its first error */
+	for (int i = 0; i < 2; i++) {
+		f->w[i] = zalloc_aligned(sizeof(struct worker));
+		f->wp[i] = f->w[i];
+	}
+	f->w[0]->index = 0;
+	f->w[0]->group = 0;
+	f->w[0]->g = g0;
+	f->w[1]->index = 2;
+	f->w[1]->group = 1;
+	f->w[1]->g = g1;
+	f->w[1]->err = (struct worker_error){
+	    .set = true, .err = ENOSPC, .op = OP_create, .sys = SYS_write, .at_ns = 1500000000};
+	snprintf(f->w[1]->err.path, sizeof(f->w[1]->err.path), "/dev/shm/b/fsmix.fs1/data/d0/f7");
+
+	f->iv[0] = (struct interval_row){1.0, 1.0, 100, 110, 1048576, 2500000};
+	f->iv[1] = (struct interval_row){2.0, 1.0, 90, 95, 524288, 0};
+
+	diag_init(&f->d);
+	if (profile_parse_buffer(&f->prof, "t.ffsb", profile_text, strlen(profile_text), &f->d)) {
+		diag_print(&f->d, stderr);
+		exit(2);
+	}
+	f->argv[0] = "fsmix";
+	f->argv[1] = "run";
+	f->argv[2] = "t.ffsb";
+	f->o = (struct engine_opts){
+	    .profile = &f->prof, .profile_path = "t.ffsb", .argc = 3, .argv = f->argv};
+
+	struct engine *e = &f->e;
+	e->plan = &f->plan;
+	e->opts = &f->o;
+	e->fs = f->efs;
+	e->n_fs = 2;
+	f->granges[0] = f->rt0;
+	f->granges[1] = NULL;
+	e->group_ranges = f->granges;
+	e->group_stats = f->gs;
+	e->group_skipped = f->gskip;
+	e->workers = f->wp;
+	e->n_workers = 2;
+	e->seed = UINT64_MAX - 5;
+	e->runtime_s = 10.0;
+	e->user_s = 1.5;
+	e->sys_s = 2.5;
+	e->signal = SIGINT;
+	e->interrupted = true;
+	atomic_init(&e->stop, STOP_SIGNAL);
+	e->intervals = f->iv;
+	e->n_intervals = 2;
+	qsort(f->read_ns, f->n_read, sizeof(f->read_ns[0]), cmp_u64);
+}
+
+static void fake_free(struct fake *f)
+{
+	thread_stats_free(&f->gs[0]);
+	thread_stats_free(&f->gs[1]);
+	thread_stats_free(&f->e.total);
+	range_table_free(f->rt0);
+	free(f->efs);
+	free(f->w[0]);
+	free(f->w[1]);
+	profile_free(&f->prof);
+	diag_free(&f->d);
+}
+
+/* ---- small JSON helpers ---- */
+
+static json_t *by_name(json_t *arr, const char *name)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+	{
+		const char *n = json_string_value(json_object_get(v, "name"));
+		if (n && !strcmp(n, name))
+			return v;
+	}
+	return NULL;
+}
+
+static json_int_t geti(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	if (!json_is_integer(v)) {
+		TEST_FAIL("%s is not an integer", k);
+		return -1;
+	}
+	return json_integer_value(v);
+}
+
+static double getr(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	if (!json_is_number(v)) {
+		TEST_FAIL("%s is not a number", k);
+		return -1;
+	}
+	return json_number_value(v);
+}
+
+static const char *gets(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+/* the exact order statistic of rank ceil(p/100 * n) of the sorted samples */
+static uint64_t exact_pct(const uint64_t *v, size_t n, double p)
+{
+	size_t rank = (size_t)hist_rank(n, p);
+	return v[rank - 1];
+}
+
+static void test_json_values(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	json_t *root = report_json_build(&f.e, 130);
+	CHECK(root != NULL);
+	if (!root)
+		return;
+	/* it serialises and parses back to the same document */
+	char *text = json_dumps(root, JSON_INDENT(2));
+	json_error_t jerr;
+	json_t *back = text ? json_loads(text, 0, &jerr) : NULL;
+	CHECK(back != NULL);
+	CHECK(json_equal(root, back));
+	free(text);
+	json_decref(root);
+	root = back;
+	if (!root)
+		return;
+
+	CHECK_STR(gets(root, "schema"), "fsmix-report");
+	CHECK_EQ_I(geti(root, "schema_version"), REPORT_JSON_SCHEMA_VERSION);
+	CHECK_STR(gets(root, "fsmix_version"), FSMIX_VERSION);
+	CHECK_EQ_I(geti(root, "exit_status"), 130);
+	CHECK(json_is_true(json_object_get(root, "interrupted")));
+	CHECK_STR(gets(root, "stop_reason"), "signal");
+	CHECK_STR(gets(root, "signal"), "SIGINT");
+	CHECK_STR(gets(root, "seed"), "18446744073709551610");
+	CHECK_EQ_I(geti(root, "time_s"), 10);
+	CHECK_NEAR(getr(root, "runtime_s"), 10.0, 1e-12);
+	CHECK_EQ_U(json_array_size(json_object_get(root, "command_line")), 3);
+	CHECK_STR(gets(root, "profile_path"), "t.ffsb");
+
+	/* environment */
+	json_t *env = json_object_get(root, "environment");
+	CHECK(json_is_string(json_object_get(json_object_get(env, "kernel"), "release")));
+	CHECK_EQ_I(geti(env, "cpus_online"), sysconf(_SC_NPROCESSORS_ONLN));
+	json_t *efs = json_object_get(env, "filesystems");
+	CHECK_EQ_U(json_array_size(efs), 2);
+	json_t *e0 = json_array_get(efs, 0), *e1 = json_array_get(efs, 1);
+	CHECK_STR(gets(e0, "fstype"), "ext4");
+	CHECK_STR(gets(e0, "mount_options"), "rw,relatime,barrier=1");
+	CHECK_STR(gets(e0, "device"), "loop7");
+	CHECK_STR(gets(e0, "device_number"), "7:7");
+	CHECK(json_is_null(json_object_get(e0, "device_reason")));
+	CHECK_STR(gets(e1, "fstype"), "tmpfs");
+	CHECK(json_is_null(json_object_get(e1, "device")));
+	CHECK_STR(gets(e1, "device_reason"), "tmpfs has no block device");
+
+	/* the profile, as `fsmix check --json` shows it */
+	json_t *prof = json_object_get(root, "profile");
+	CHECK_STR(gets(prof, "file"), "t.ffsb");
+	json_t *tg0 = json_array_get(json_object_get(prof, "threadgroups"), 0);
+	CHECK_EQ_I(geti(json_object_get(json_object_get(tg0, "keys"), "read_weight"), "value"), 1);
+
+	/* CPU */
+	json_t *cpu = json_object_get(root, "cpu");
+	CHECK_NEAR(getr(cpu, "user_s"), 1.5, 1e-12);
+	CHECK_NEAR(getr(cpu, "percent_of_one_cpu"), 40.0, 1e-9);
+	CHECK_NEAR(getr(cpu, "percent_of_all_cpus"), 40.0 / (double)sysconf(_SC_NPROCESSORS_ONLN),
+	           1e-9);
+
+	/* groups */
+	json_t *groups = json_object_get(root, "groups");
+	CHECK_EQ_U(json_array_size(groups), 2);
+	json_t *g0 = json_array_get(groups, 0), *g1 = json_array_get(groups, 1);
+	CHECK_STR(gets(g0, "name"), "threadgroup0");
+	CHECK_STR(gets(g0, "bindfs"), "filesystem0");
+	CHECK_EQ_I(geti(g0, "threads"), 2);
+	CHECK_EQ_I(geti(g0, "operations"), 1020);
+	CHECK_EQ_I(geti(g0, "transactions"), 1020);
+	CHECK_NEAR(getr(g0, "trans_per_s"), 102.0, 1e-9);
+	CHECK_EQ_I(geti(g0, "bytes_read"), 1000 * 4096);
+	CHECK_EQ_I(geti(g0, "skipped"), 7);
+	json_t *ops0 = json_object_get(g0, "ops");
+	CHECK_EQ_U(json_array_size(ops0), 3); /* read, stat (weighted), write_fsync */
+	json_t *rd = by_name(ops0, "read");
+	CHECK_EQ_I(geti(rd, "count"), 1000);
+	CHECK_EQ_I(geti(rd, "weight"), 3);
+	CHECK_EQ_I(geti(rd, "skipped"), 7);
+	CHECK_NEAR(getr(rd, "mb_per_s"), 1000 * 4096 / 1048576.0 / 10, 1e-9);
+	CHECK_EQ_I(geti(json_object_get(rd, "latency"), "count"), 1000);
+	json_t *st = by_name(ops0, "stat");
+	CHECK(st && json_is_null(json_object_get(st, "latency")));
+	CHECK_EQ_I(geti(st, "count"), 0);
+
+	/* the read syscall: summary, percentiles within the histogram's error, msec ranges */
+	json_t *sys0 = json_object_get(g0, "syscalls");
+	CHECK_EQ_U(json_array_size(sys0), 3); /* read, write, fsync */
+	json_t *sr = by_name(sys0, "read");
+	json_t *lat = json_object_get(sr, "latency");
+	CHECK_EQ_I(geti(lat, "count"), 1000);
+	CHECK_EQ_I(geti(lat, "min_ns"), 200000);
+	CHECK_EQ_I(geti(lat, "max_ns"), 25000000);
+	double sum = 0;
+	for (size_t i = 0; i < f.n_read; i++)
+		sum += (double)f.read_ns[i];
+	CHECK_NEAR(geti(lat, "avg_ns"), sum / 1000, 0.5);
+	CHECK_NEAR(getr(lat, "avg_ms"), sum / 1000 / 1e6, 1e-9);
+	static const struct {
+		const char *key;
+		double p;
+	} pk[] = {{"p50_ns", 50},
+	          {"p90_ns", 90},
+	          {"p99_ns", 99},
+	          {"p99_9_ns", 99.9},
+	          {"p99_99_ns", 99.99}};
+	for (size_t i = 0; i < sizeof(pk) / sizeof(pk[0]); i++) {
+		double want = (double)exact_pct(f.read_ns, f.n_read, pk[i].p);
+		CHECK_NEAR(geti(lat, pk[i].key), want, want / 128 + 1);
+	}
+	CHECK_NEAR(getr(lat, "p99_ms"), (double)geti(lat, "p99_ns") / 1e6, 1e-12);
+	CHECK(getr(lat, "stddev_ms") > 0);
+	json_t *mr = json_object_get(sr, "msec_ranges");
+	CHECK_EQ_U(json_array_size(mr), 3);
+	json_int_t in_ranges = 0;
+	for (size_t k = 0; k < 3; k++) {
+		json_t *r = json_array_get(mr, k);
+		CHECK_EQ_I(geti(r, "count"), f.expect_ranges[k]);
+		in_ranges += geti(r, "count");
+	}
+	CHECK_NEAR(getr(json_array_get(mr, 0), "lo_ms"), 1.0, 1e-12); /* declaration order */
+	CHECK_NEAR(getr(json_array_get(mr, 2), "hi_ms"), 10.0, 1e-12);
+	CHECK_EQ_I(geti(sr, "outside"), f.expect_outside);
+	CHECK_EQ_I(in_ranges + geti(sr, "outside"), geti(lat, "count"));
+	CHECK_EQ_I(f.expect_outside, 6);
+	json_t *sf = by_name(sys0, "fsync");
+	CHECK(json_is_true(json_object_get(sf, "sync")));
+	json_int_t fin = 0;
+	for (size_t k = 0; k < 3; k++)
+		fin += geti(json_array_get(json_object_get(sf, "msec_ranges"), k), "count");
+	CHECK_EQ_I(fin + geti(sf, "outside"), 20);
+
+	/* group 1: not timed; the name with a comma survives */
+	CHECK_STR(gets(g1, "name"), "group, with \"quote\"");
+	json_t *cr = by_name(json_object_get(g1, "ops"), "create");
+	CHECK_EQ_I(geti(cr, "count"), 40);
+	CHECK_EQ_I(geti(cr, "transactions"), 80);
+	CHECK_EQ_I(geti(cr, "errors"), 1);
+	CHECK(json_is_null(json_object_get(cr, "latency")));
+	CHECK_EQ_U(json_array_size(json_object_get(g1, "syscalls")), 0);
+
+	/* total */
+	json_t *tot = json_object_get(root, "total");
+	CHECK_STR(gets(tot, "name"), "total");
+	CHECK(json_is_null(json_object_get(tot, "index")));
+	CHECK_EQ_I(geti(tot, "threads"), 3);
+	CHECK_EQ_I(geti(tot, "operations"), 1060);
+	CHECK_EQ_I(geti(tot, "transactions"), 1100);
+	CHECK_EQ_I(geti(tot, "errors"), 1);
+	CHECK_EQ_I(geti(tot, "skipped"), 7);
+	CHECK_EQ_U(json_array_size(json_object_get(tot, "ops")), 4);
+	json_t *tr = by_name(json_object_get(tot, "syscalls"), "read");
+	CHECK(json_is_null(json_object_get(tr, "msec_ranges")));
+	CHECK(json_is_null(json_object_get(tr, "outside")));
+	CHECK_EQ_I(geti(json_object_get(tr, "latency"), "count"), 1000);
+
+	/* device counters */
+	json_t *fsa = json_object_get(root, "filesystems");
+	CHECK_EQ_U(json_array_size(fsa), 2);
+	json_t *c0 = json_object_get(json_array_get(fsa, 0), "device_counters");
+	json_t *c1 = json_object_get(json_array_get(fsa, 1), "device_counters");
+	CHECK(json_is_true(json_object_get(json_array_get(fsa, 0), "reused")));
+	CHECK(json_is_true(json_object_get(c0, "available")));
+	CHECK(json_is_null(json_object_get(c0, "reason")));
+	CHECK_EQ_I(geti(c0, "write_requests"), 300);
+	CHECK_EQ_I(geti(c0, "write_sectors"), 2400);
+	CHECK_EQ_I(geti(c0, "read_requests"), 11);
+	CHECK_EQ_I(geti(c0, "flush_requests"), 50);
+	CHECK_NEAR(getr(c0, "flushes_per_s"), 5.0, 1e-12);
+	CHECK_EQ_I(geti(c0, "fsync_calls"), 20);
+	CHECK_NEAR(getr(c0, "flushes_per_fsync"), 2.5, 1e-12);
+	CHECK(json_is_null(json_object_get(c0, "flushes_per_fsync_reason")));
+	CHECK(json_is_false(json_object_get(c1, "available")));
+	CHECK_STR(gets(c1, "reason"), "tmpfs has no block device");
+	CHECK(json_is_null(json_object_get(c1, "flush_requests")));
+	CHECK(json_is_null(json_object_get(c1, "write_requests")));
+	CHECK(json_is_null(json_object_get(c1, "flushes_per_s")));
+	CHECK(json_is_null(json_object_get(c1, "flushes_per_fsync")));
+	CHECK(json_is_string(json_object_get(c1, "flush_reason")));
+	CHECK(json_is_string(json_object_get(c1, "flushes_per_fsync_reason")));
+
+	/* errors */
+	json_t *errs = json_object_get(root, "errors");
+	CHECK_EQ_U(json_array_size(errs), 1);
+	json_t *er = json_array_get(errs, 0);
+	CHECK_EQ_I(geti(er, "worker"), 2);
+	CHECK_STR(gets(er, "group"), "group, with \"quote\"");
+	CHECK_STR(gets(er, "op"), "create");
+	CHECK_STR(gets(er, "syscall"), "write");
+	CHECK_STR(gets(er, "path"), "/dev/shm/b/fsmix.fs1/data/d0/f7");
+	CHECK_EQ_I(geti(er, "errno"), ENOSPC);
+	CHECK_STR(gets(er, "errno_name"), "ENOSPC");
+	CHECK_STR(gets(er, "message"), strerror(ENOSPC));
+	CHECK_NEAR(getr(er, "at_s"), 1.5, 1e-12);
+
+	/* intervals */
+	json_t *iv = json_object_get(root, "intervals");
+	CHECK_EQ_U(json_array_size(iv), 2);
+	CHECK_EQ_I(geti(json_array_get(iv, 0), "transactions"), 110);
+	CHECK_NEAR(getr(json_array_get(iv, 0), "mb_per_s"), 1.0, 1e-12);
+	CHECK_EQ_I(geti(json_array_get(iv, 0), "p99_op_ns"), 2500000);
+	CHECK(json_is_null(json_object_get(json_array_get(iv, 1), "p99_op_ns")));
+	json_decref(root);
+	fake_free(&f);
+}
+
+/* flushes per fsync cannot be attributed when a group with fsyncs is not bound */
+static void test_json_unattributed_fsync(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	f.groups[0].bindfs = -1;
+	f.efs[0].dev_delta.has_flush = false;
+	json_t *root = report_json_build(&f.e, 0);
+	json_t *c0 = json_object_get(json_array_get(json_object_get(root, "filesystems"), 0),
+	                             "device_counters");
+	CHECK(json_is_true(json_object_get(c0, "available")));
+	CHECK_EQ_I(geti(c0, "write_requests"), 300);
+	CHECK(json_is_null(json_object_get(c0, "flush_requests")));
+	CHECK_CONTAINS(gets(c0, "flush_reason"), "5.5");
+	CHECK(json_is_null(json_object_get(c0, "flushes_per_fsync")));
+	f.efs[0].dev_delta.has_flush = true;
+	json_decref(root);
+	root = report_json_build(&f.e, 0);
+	c0 = json_object_get(json_array_get(json_object_get(root, "filesystems"), 0),
+	                     "device_counters");
+	CHECK_EQ_I(geti(c0, "flush_requests"), 50);
+	CHECK(json_is_null(json_object_get(c0, "fsync_calls")));
+	CHECK(json_is_null(json_object_get(c0, "flushes_per_fsync")));
+	CHECK_CONTAINS(gets(c0, "flushes_per_fsync_reason"), "bindfs");
+	json_decref(root);
+	/* a run of no time: rates are null, not 0 or infinity */
+	f.e.runtime_s = 0;
+	root = report_json_build(&f.e, 0);
+	CHECK(json_is_null(json_object_get(json_object_get(root, "total"), "trans_per_s")));
+	CHECK(json_is_null(json_object_get(json_object_get(root, "cpu"), "percent_of_one_cpu")));
+	CHECK_STR(gets(root, "signal"), "SIGINT");
+	json_decref(root);
+	fake_free(&f);
+}
+
+/* ---- CSV ---- */
+
+struct csv {
+	size_t n_rows;
+	char *cell[64][32]; /* [row][col] */
+	size_t n_cols[64];
+};
+
+/* an RFC 4180 reader for the test (LF or CRLF records) */
+static int csv_parse(const char *s, struct csv *c)
+{
+	memset(c, 0, sizeof(*c));
+	while (*s) {
+		if (c->n_rows >= 64)
+			return -1;
+		size_t r = c->n_rows++;
+		for (;;) {
+			char buf[512];
+			size_t n = 0;
+			if (*s == '"') {
+				s++;
+				for (;;) {
+					if (!*s)
+						return -1;
+					if (*s == '"' && s[1] == '"') {
+						buf[n++] = '"';
+						s += 2;
+					} else if (*s == '"') {
+						s++;
+						break;
+					} else {
+						buf[n++] = *s++;
+					}
+					if (n >= sizeof(buf) - 1)
+						return -1;
+				}
+			} else {
+				while (*s && *s != ',' && *s != '\n' && *s != '\r' &&
+				       n < sizeof(buf) - 1)
+					buf[n++] = *s++;
+			}
+			buf[n] = '\0';
+			if (c->n_cols[r] >= 32)
+				return -1;
+			c->cell[r][c->n_cols[r]++] = strdup(buf);
+			if (*s == ',') {
+				s++;
+				continue;
+			}
+			if (*s == '\r')
+				s++;
+			if (*s == '\n')
+				s++;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void csv_free(struct csv *c)
+{
+	for (size_t r = 0; r < c->n_rows; r++)
+		for (size_t k = 0; k < c->n_cols[r]; k++)
+			free(c->cell[r][k]);
+}
+
+static int col_of(const struct csv *c, const char *name)
+{
+	for (size_t k = 0; k < c->n_cols[0]; k++)
+		if (!strcmp(c->cell[0][k], name))
+			return (int)k;
+	TEST_FAIL("no column %s", name);
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 20);
+	size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+	(void)n;
+	fclose(f);
+	return buf;
+}
+
+static size_t dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	size_t n = 0;
+	struct dirent *de;
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_files(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	char dir[] = "/tmp/fsmix-report-XXXXXX";
+	if (!mkdtemp(dir)) {
+		TEST_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	char jpath[64], cpath[64], err[512];
+	snprintf(jpath, sizeof(jpath), "%s/out.json", dir);
+	snprintf(cpath, sizeof(cpath), "%s/out.csv", dir);
+	/* an older file is replaced */
+	FILE *old = fopen(jpath, "w");
+	if (old) {
+		fputs("garbage", old);
+		fclose(old);
+	}
+	err[0] = '\0';
+	CHECK_EQ_I(report_json_write(&f.e, jpath, 130, err, sizeof(err)), 0);
+	CHECK_EQ_I(report_csv_write(&f.e, cpath, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK_EQ_U(dir_entries(dir), 2); /* no temporary file left behind */
+
+	json_error_t jerr;
+	json_t *root = json_load_file(jpath, 0, &jerr);
+	CHECK(root != NULL);
+	if (!root)
+		TEST_FAIL("%s:%d: %s", jpath, jerr.line, jerr.text);
+	CHECK_EQ_I(json_integer_value(json_object_get(root, "schema_version")),
+	           REPORT_JSON_SCHEMA_VERSION);
+
+	char *text = slurp(cpath);
+	struct csv c;
+	CHECK(text != NULL);
+	CHECK_EQ_I(text ? csv_parse(text, &c) : -1, 0);
+	static const char header[] =
+	    "kind,group,name,count,transactions,trans_per_s,ops_per_s,bytes_read,bytes_written,"
+	    "mb_per_s,errors,skipped,lat_count,lat_min_ms,lat_avg_ms,lat_stddev_ms,lat_p50_ms,"
+	    "lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_p9999_ms,lat_max_ms,t_s,length_s\n";
+	CHECK(text && !strncmp(text, header, strlen(header)));
+	CHECK_CONTAINS(text, ",\"group, with \"\"quote\"\"\",create,40,80,");
+	/* one row per (group, op) and (group, syscall) of the JSON, the total, the intervals */
+	size_t want = 1;
+	json_t *groups = json_object_get(root, "groups");
+	for (size_t gi = 0; gi <= json_array_size(groups); gi++) {
+		json_t *g = gi < json_array_size(groups) ? json_array_get(groups, gi)
+		                                         : json_object_get(root, "total");
+		want += json_array_size(json_object_get(g, "ops")) +
+		        json_array_size(json_object_get(g, "syscalls"));
+	}
+	want += json_array_size(json_object_get(root, "intervals"));
+	CHECK_EQ_U(want, 1 + (3 + 3) + (1 + 0) + (4 + 3) + 2);
+	CHECK_EQ_U(c.n_rows, want);
+	for (size_t r = 0; r < c.n_rows; r++)
+		CHECK_EQ_U(c.n_cols[r], 24);
+	/* values agree with the JSON */
+	int ck = col_of(&c, "kind"), cg = col_of(&c, "group"), cn = col_of(&c, "name");
+	int cc = col_of(&c, "count"), ct = col_of(&c, "transactions");
+	int cp99 = col_of(&c, "lat_p99_ms"), cavg = col_of(&c, "lat_avg_ms");
+	int cerr = col_of(&c, "errors"), cmb = col_of(&c, "mb_per_s");
+	size_t seen_sys = 0, seen_quoted = 0, seen_iv = 0;
+	for (size_t r = 1; r < c.n_rows; r++) {
+		char **row = c.cell[r];
+		if (!strcmp(row[ck], "interval")) {
+			seen_iv++;
+			continue;
+		}
+		json_t *g = !strcmp(row[cg], "total") ? json_object_get(root, "total")
+		                                      : by_name(groups, row[cg]);
+		CHECK(g != NULL);
+		if (!g)
+			continue;
+		seen_quoted += !strcmp(row[cg], "group, with \"quote\"");
+		bool is_op = !strcmp(row[ck], "op");
+		json_t *item = by_name(json_object_get(g, is_op ? "ops" : "syscalls"), row[cn]);
+		CHECK(item != NULL);
+		if (!item)
+			continue;
+		json_t *lat = json_object_get(item, "latency");
+		if (is_op) {
+			CHECK_EQ_I(strtoll(row[cc], NULL, 10), geti(item, "count"));
+			CHECK_EQ_I(strtoll(row[ct], NULL, 10), geti(item, "transactions"));
+			CHECK_EQ_I(strtoll(row[cerr], NULL, 10), geti(item, "errors"));
+			CHECK_NEAR(strtod(row[cmb], NULL), getr(item, "mb_per_s"), 1e-6);
+		} else {
+			seen_sys++;
+			CHECK_EQ_I(strtoll(row[cc], NULL, 10), geti(lat, "count"));
+			CHECK_STR(row[ct], "");
+		}
+		if (json_is_null(lat)) {
+			CHECK_STR(row[cp99], "");
+		} else {
+			CHECK_NEAR(strtod(row[cp99], NULL), getr(lat, "p99_ms"), 1e-6);
+			CHECK_NEAR(strtod(row[cavg], NULL), getr(lat, "avg_ms"), 1e-6);
+		}
+	}
+	CHECK_EQ_U(seen_sys, 6);
+	CHECK_EQ_U(seen_quoted, 1);
+	CHECK_EQ_U(seen_iv, 2);
+	if (text)
+		csv_free(&c);
+	free(text);
+	json_decref(root);
+
+	/* an unwritable place: an error naming the path, nothing created */
+	char bad[96];
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/out.json", dir);
+	err[0] = '\0';
+	CHECK_EQ_I(report_json_write(&f.e, bad, 0, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, bad);
+	err[0] = '\0';
+	CHECK_EQ_I(report_csv_write(&f.e, bad, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, bad);
+	/* a directory in the way: the rename fails, the temporary file is removed */
+	char isdir[96];
+	snprintf(isdir, sizeof(isdir), "%s/sub", dir);
+	CHECK_EQ_I(mkdir(isdir, 0755), 0);
+	err[0] = '\0';
+	CHECK_EQ_I(report_csv_write(&f.e, isdir, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, isdir);
+	CHECK_EQ_U(dir_entries(dir), 3);
+	rmdir(isdir);
+	unlink(jpath);
+	unlink(cpath);
+	CHECK_EQ_I(rmdir(dir), 0);
+	fake_free(&f);
+}
+
+int main(void)
+{
+	RUN(test_json_values);
+	RUN(test_json_unattributed_fsync);
+	RUN(test_files);
+	return test_summary();
+}
