@@ -160,7 +160,7 @@ static int fill_csv(FILE *f, void *arg)
 	for (int c = 0; c < C_COUNT_COLS; c++)
 		fprintf(f, "%s%s", c ? "," : "", col_name[c]);
 	fputc('\n', f);
-	for (size_t gi = 0; gi < pl->n_groups; gi++)
+	for (size_t gi = 0; e->group_stats && gi < pl->n_groups; gi++)
 		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, &e->group_stats[gi],
 		           e->group_skipped ? e->group_skipped[gi] : NULL);
 	group_rows(f, e, NULL, "total", &e->total, e->total_skipped);

@@ -228,7 +228,7 @@ static uint64_t group_syncs(const struct engine *e, size_t gi)
 static bool fs_syncs(const struct engine *e, size_t fi, uint64_t *out)
 {
 	uint64_t n = 0;
-	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+	for (size_t gi = 0; e->group_stats && gi < e->plan->n_groups; gi++) {
 		uint64_t s = group_syncs(e, gi);
 		int bind = e->plan->groups[gi].bindfs;
 		if (!s)
@@ -459,7 +459,7 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 	put(&b, root, "cpu", cpu_json(&b, e));
 	put(&b, root, "filesystems", filesystems_json(&b, e));
 	json_t *groups = json_array();
-	for (size_t gi = 0; gi < pl->n_groups; gi++)
+	for (size_t gi = 0; e->group_stats && gi < pl->n_groups; gi++)
 		add(&b, groups,
 		    group_json(&b, e, &pl->groups[gi], pl->groups[gi].name, &e->group_stats[gi],
 		               e->group_skipped ? e->group_skipped[gi] : NULL,
