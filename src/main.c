@@ -222,6 +222,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if (c->json && !strcmp(c->command, "check") && c->json_path)
 		return usage_error("check --json prints to stdout and takes no file (got '%s')",
 		                   c->json_path);
+	if (c->json_path && c->csv_path && !strcmp(c->json_path, "-") && !strcmp(c->csv_path, "-"))
+		return usage_error("%s", "--json - and --csv - cannot both write to stdout");
 	if (c->json && !strcmp(c->command, "run") && !c->json_path)
 		return usage_error("%s",
 		                   "run --json needs a file: --json FILE, or --json - for stdout");
@@ -258,7 +260,8 @@ static int load(const struct cli *c, struct profile *p, struct plan *pl, struct 
 	if (stat(c->profile, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		diag_error(d, ((struct src_loc){c->profile, 0}), NULL, NULL,
 		           "is a directory, not a profile");
-		/* An empty profile keeps the caller's cleanup uniform; its own messages are dropped. */
+		/* An empty profile keeps the caller's cleanup uniform; its own messages are
+		 * dropped. */
 		struct diag scratch;
 		diag_init(&scratch);
 		profile_parse_buffer(p, c->profile, "", 0, &scratch);
@@ -310,7 +313,7 @@ static int cmd_check(const struct cli *c)
 	return rc ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
-static int cmd_run(const struct cli *c, bool clean_only)
+static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 {
 	struct profile p;
 	struct plan pl;
@@ -334,7 +337,14 @@ static int cmd_run(const struct cli *c, bool clean_only)
 	                         .ffsb_only = c->ffsb_only,
 	                         .interval_s = c->interval_s,
 	                         .profile = &p,
-	                         .profile_path = c->profile};
+	                         .profile_path = c->profile,
+	                         .argc = argc,
+	                         .argv = argv};
+	/* --json - / --csv -: stdout carries only that document; the text report moves to stderr.
+	 */
+	if ((c->json_path && !strcmp(c->json_path, "-")) ||
+	    (c->csv_path && !strcmp(c->csv_path, "-")))
+		eo.out = stderr;
 	if (clean_only) {
 		rc = engine_clean(&pl, &eo);
 	} else {
@@ -357,5 +367,5 @@ int main(int argc, char **argv)
 		return cmd_keys(&c);
 	if (!strcmp(c.command, "check"))
 		return cmd_check(&c);
-	return cmd_run(&c, !strcmp(c.command, "clean"));
+	return cmd_run(&c, !strcmp(c.command, "clean"), argc, argv);
 }

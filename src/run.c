@@ -16,6 +16,7 @@
 #include "exitcode.h"
 #include "interval.h"
 #include "report.h"
+#include "report_data.h"
 
 void engine_stop(struct engine *e, enum stop_reason why)
 {
@@ -733,11 +734,25 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			fprintf(o->log, "fsmix: %s\n", err);
 		} else {
 			int why = atomic_load(&e->stop);
-			report_results(o->out, e, why == STOP_SIGNAL);
+			e->interrupted = why == STOP_SIGNAL;
 			bool failed = false;
 			for (size_t i = 0; i < e->n_workers; i++)
 				failed |= e->workers[i]->err.set;
-			rc = why == STOP_SIGNAL ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
+			rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
+			report_results(o->out, e, e->interrupted);
+			/* Machine-readable results: written whole (temp file + rename) or not at
+			 * all. */
+			char why_txt[1024];
+			if (o->json_path &&
+			    report_json_write(e, o->json_path, rc, why_txt, sizeof(why_txt))) {
+				fprintf(o->log, "fsmix: %s\n", why_txt);
+				rc = rc ? rc : EXIT_RUN_FAILED;
+			}
+			if (o->csv_path &&
+			    report_csv_write(e, o->csv_path, why_txt, sizeof(why_txt))) {
+				fprintf(o->log, "fsmix: %s\n", why_txt);
+				rc = rc ? rc : EXIT_RUN_FAILED;
+			}
 		}
 	}
 	if (o->cleanup)

@@ -42,6 +42,52 @@ grep -q "^Total Results" "$work/ffsb.out" && grep -q "Transactions per Second" "
 	! grep -q "^Operation latency\|^fsmix:\|^Device counters" "$work/ffsb.out" &&
 	ok "--format ffsb prints only the FFSB-compatible part" || bad "--format ffsb"
 
+# JSON and CSV: valid, and equal to what an FFSB-style parser reads from the text report.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 --interval 1 --json "$work/r.json" \
+	--csv "$work/r.csv" >"$work/r.txt" 2>"$work/r.err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$work/r.json" "$work/r.txt" "$work/r.csv" <<'PY'
+import csv, json, re, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+# FFSB-style parsing, as mmtests did: the op lines of the "Total Results" block and the totals.
+block = text[text.index("Total Results"):]
+block = block[:block.index("Transactions per Second")]
+ops = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s*(\w+) :\s+(\d+)\t", block, re.M)}
+tps = float(re.search(r"^([\d.]+) Transactions per Second", text, re.M).group(1))
+total = d["total"]
+jops = {o["name"]: o["transactions"] for o in total["ops"] if o["transactions"]}
+assert ops == jops, (ops, jops)
+assert abs(total["trans_per_s"] - tps) <= 0.01 * tps + 0.01, (total["trans_per_s"], tps)
+assert d["schema_version"] >= 1 and d["interrupted"] is False and d["exit_status"] == 0
+assert len(d["intervals"]) >= 2
+for g in d["groups"]:
+    for sc in g["syscalls"]:
+        r = sc.get("msec_ranges")
+        if r:
+            assert sum(x["count"] for x in r) + sc["outside"] == sc["latency"]["count"], sc
+rows = list(csv.DictReader(open(sys.argv[3])))
+csv_ops = {r["name"]: int(r["transactions"]) for r in rows if r["kind"] == "op" and r["group"] == "total" and int(r["transactions"])}
+assert csv_ops == jops, (csv_ops, jops)
+assert sum(1 for r in rows if r["kind"] == "interval") == len(d["intervals"])
+PY
+then ok "JSON and CSV agree with the FFSB-style text report (transactions, trans/s, ranges)"
+else bad "JSON/CSV vs text (exit $rc)"; tail -3 "$work/r.err"; fi
+ls "$work"/r.json.tmp* >/dev/null 2>&1 && bad "a temp file was left next to the JSON" || ok "no temp file left"
+
+# SIGINT mid-run: the JSON file is still complete and valid, marked interrupted; exit 130.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 --json "$work/int.json" >/dev/null 2>"$work/int.err" &
+pid=$!
+for _ in $(seq 100); do grep -q "running" "$work/int.err" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['interrupted'] is True and d['exit_status'] == 130 and d['signal'] == 'SIGINT'" "$work/int.json" &&
+	ok "SIGINT: valid JSON marked interrupted, exit 130" || bad "SIGINT JSON (exit $rc)"
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/nodir/x.json" >/dev/null 2>"$work/nodir.err"
+[ $? -eq 1 ] && grep -q "nodir/x.json" "$work/nodir.err" && ok "unwritable --json path: exit 1 naming it" || bad "unwritable json"
+
 if command -v script >/dev/null; then
 	script -qc "$bin run $src/profiles/default.ffsb --location $loc --time 3 >/dev/null" /dev/null >"$work/tty.out" 2>&1
 	grep -q "elapsed, .* left\] .* ops/s" "$work/tty.out" && ok "progress line on a terminal" || bad "progress line"
