@@ -65,6 +65,7 @@ struct engine_fs {
 
 struct engine;
 struct ival_log;
+struct json_t;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
 struct worker {
@@ -116,6 +117,8 @@ struct engine_opts {
 	const char *profile_path;      /* as given on the command line */
 	int argc;                      /* the command line, for the JSON report */
 	char **argv;
+	bool quiet;                    /* no text report (sweeps print their own summary) */
+	struct json_t **json_out;      /* if set: receives the run's JSON results (caller frees) */
 };
 
 struct engine {

@@ -710,7 +710,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		free(e);
 		return EXIT_RUN_FAILED;
 	}
-	report_config(o->out, e);
+	if (!o->quiet)
+		report_config(o->out, e);
 	rc = setup(e, err, sizeof(err));
 	if (!rc && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
@@ -739,7 +740,10 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			for (size_t i = 0; i < e->n_workers; i++)
 				failed |= e->workers[i]->err.set;
 			rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
-			report_results(o->out, e, e->interrupted);
+			if (!o->quiet)
+				report_results(o->out, e, e->interrupted);
+			if (o->json_out) /* sweeps collect every point's results */
+				*o->json_out = report_json_build(e, rc);
 			/* Machine-readable results: written whole (temp file + rename) or not at
 			 * all. */
 			char why_txt[1024];
