@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,35 @@ int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag
 		}
 		if (r)
 			rc = -1;
+	}
+	return rc;
+}
+
+int profile_load(const char *path, const struct override *ovr, size_t n_ovr,
+                 const struct plan_opts *po, struct profile *p, struct plan *pl, struct diag *d)
+{
+	struct stat sb;
+	int rc = 0;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "is a directory, not a profile");
+		/* An empty profile keeps the caller's cleanup uniform; its own messages are
+		 * dropped. */
+		struct diag scratch;
+		diag_init(&scratch);
+		profile_parse_buffer(p, path, "", 0, &scratch);
+		diag_free(&scratch);
+		return -1;
+	}
+	if (profile_parse_file(p, path, d))
+		rc = -1;
+	if (overrides_apply(p, (struct override *)ovr, n_ovr, d))
+		rc = -1;
+	/* A profile that is not text at all has nothing more to say. */
+	if (p->file && (p->any_content || rc == 0)) {
+		if (plan_build(pl, p, po, d))
+			rc = -1;
+		else if (rc)
+			plan_free(pl);
 	}
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "plan.h"
 #include "profile.h"
 
 enum override_kind { OVR_TIME, OVR_LOCATION, OVR_THREADS, OVR_SET, OVR_SEED };
@@ -22,5 +23,11 @@ void override_init(struct override *o, enum override_kind kind, const char *arg)
 
 /* overrides_apply - apply in command-line order. Returns 0, or -1 after reporting to d. */
 int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag *d);
+
+/* profile_load - read the profile at path, apply the overrides and build the plan, reporting
+ * every problem to d (cross-key rules run even after per-key errors, so one pass reports
+ * everything). Returns 0 with p and pl to free, or -1 with only p to free. */
+int profile_load(const char *path, const struct override *ovr, size_t n_ovr,
+                 const struct plan_opts *po, struct profile *p, struct plan *pl, struct diag *d);
 
 #endif

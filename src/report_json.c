@@ -205,11 +205,18 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
 			add(b, sysa, sys_json(b, st, rt, s));
 	put(b, o, "ops", opa);
 	put(b, o, "syscalls", sysa);
+	/* Every operation's latency together (the headline of sweeps and comparisons): the
+	 * per-op series merged, null when nothing was timed. */
+	struct lat_stats all;
+	lat_init(&all);
+	for (int op = 0; op < OP_COUNT; op++)
+		lat_merge(&all, &st->op_lat[op]);
+	put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
 	return o;
 }
 
-/* fsync/fdatasync calls of group gi: the timed count, or the completed fsync ops when the
- * group does not time them (every such op issued exactly one). */
+/* sync calls of group gi: the timed count, or what the completed ops issued when the group
+ * does not time them (op_sync_calls: every fsync op one, append_fsync2 two). */
 static uint64_t group_syncs(const struct engine *e, size_t gi)
 {
 	const struct thread_stats *st = &e->group_stats[gi];
@@ -218,8 +225,7 @@ static uint64_t group_syncs(const struct engine *e, size_t gi)
 		if (sys_table[s].flags & SYSF_SYNC)
 			timed += st->sys_lat[s].n;
 	for (int op = 0; op < OP_COUNT; op++)
-		if (op_table[op].flags & OPF_FSYNC)
-			by_ops += st->ops[op];
+		by_ops += op_sync_calls(op_table[op].flags) * st->ops[op];
 	return timed > by_ops ? timed : by_ops;
 }
 

@@ -1,0 +1,302 @@
+/* compare.c - before/after comparison (see compare.h). */
+#include "compare.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "metrics.h"
+#include "plot.h"
+#include "report_data.h"
+
+/* A document's points: label and the runs (array of run results). A single run is one point
+ * labelled "run". */
+struct doc {
+	const char *path;
+	json_t *root;
+	size_t n;
+	const char **labels;
+	json_t ***runs;
+	size_t *n_runs;
+};
+
+static void doc_free(struct doc *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->runs[i]);
+	free(d->runs);
+	free(d->n_runs);
+	free(d->labels);
+	json_decref(d->root);
+}
+
+static int doc_load(struct doc *d, const char *path, FILE *log)
+{
+	json_error_t e;
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->root = json_load_file(path, 0, &e);
+	if (!d->root) {
+		fprintf(log, "fsmix: %s:%d: not a JSON document: %s\n", path, e.line, e.text);
+		return -1;
+	}
+	const json_t *pts = json_object_get(d->root, "points");
+	bool single = !pts && json_object_get(d->root, "total");
+	if (!single && !json_is_array(pts)) {
+		fprintf(log, "fsmix: %s: not an fsmix result (neither a run from 'run --json' nor a "
+		             "sweep)\n",
+		        path);
+		return -1;
+	}
+	d->n = single ? 1 : json_array_size(pts);
+	d->labels = calloc(d->n + 1, sizeof(*d->labels));
+	d->runs = calloc(d->n + 1, sizeof(*d->runs));
+	d->n_runs = calloc(d->n + 1, sizeof(*d->n_runs));
+	if (!d->labels || !d->runs || !d->n_runs)
+		return -1;
+	for (size_t i = 0; i < d->n; i++) {
+		const json_t *pt = single ? NULL : json_array_get(pts, i);
+		const json_t *runs = single ? NULL : json_object_get(pt, "runs");
+		size_t k = single ? 1 : json_array_size(runs);
+		d->labels[i] = single ? "run" : json_string_value(json_object_get(pt, "label"));
+		if (!d->labels[i])
+			d->labels[i] = "?";
+		d->runs[i] = calloc(k + 1, sizeof(json_t *));
+		if (!d->runs[i])
+			return -1;
+		for (size_t r = 0; r < k; r++)
+			d->runs[i][r] = single ? d->root : json_array_get(runs, r);
+		d->n_runs[i] = k;
+	}
+	return 0;
+}
+
+/* The resolved profile of a document (of its first run). */
+static const json_t *doc_profile(const struct doc *d)
+{
+	return d->n && d->n_runs[0] ? json_object_get(d->runs[0][0], "profile") : NULL;
+}
+
+/* Keys that may differ between a base and a new run of the same profile: where it ran, for
+ * how long, with which seed, and whatever was swept. */
+static bool ignored_key(const char *key, const struct doc *a, const struct doc *b)
+{
+	if (!strcmp(key, "location") || !strcmp(key, "time") || !strcmp(key, "seed"))
+		return true;
+	const struct doc *docs[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		size_t k;
+		const json_t *dim;
+		json_array_foreach(json_object_get(docs[i]->root, "dimensions"), k, dim)
+		{
+			const char *label = json_string_value(json_object_get(dim, "label"));
+			if (!label)
+				continue;
+			if (json_is_true(json_object_get(dim, "threads")) && !strcmp(key, "num_threads"))
+				return true;
+			const char *dot = strrchr(label, '.');
+			if (dot && !strcmp(dot + 1, key))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* First differing key of two resolved profiles (section/key), or NULL when they match. */
+static const char *profile_diff(const json_t *pa, const json_t *pb, const struct doc *a,
+                                const struct doc *b, char *buf, size_t len)
+{
+	const char *lists[] = {"filesystems", "threadgroups"};
+	const json_t *sa[64], *sb[64];
+	size_t n = 0;
+	sa[n] = json_object_get(pa, "global");
+	sb[n++] = json_object_get(pb, "global");
+	for (int l = 0; l < 2; l++) {
+		const json_t *x = json_object_get(pa, lists[l]), *y = json_object_get(pb, lists[l]);
+		if (json_array_size(x) != json_array_size(y)) {
+			snprintf(buf, len, "a different number of %s", lists[l]);
+			return buf;
+		}
+		for (size_t i = 0; i < json_array_size(x) && n + 2 < 64; i++) {
+			sa[n] = json_array_get(x, i);
+			sb[n++] = json_array_get(y, i);
+			sa[n] = json_object_get(json_array_get(x, i), "stats");
+			sb[n++] = json_object_get(json_array_get(y, i), "stats");
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const json_t *ka = json_object_get(sa[i], "keys"), *kb = json_object_get(sb[i], "keys");
+		const char *key;
+		const json_t *va;
+		json_object_foreach((json_t *)ka, key, va)
+		{
+			if (ignored_key(key, a, b))
+				continue;
+			const json_t *vb = json_object_get(kb, key);
+			if (!json_equal(json_object_get(va, "value"), json_object_get(vb, "value"))) {
+				const char *sec = json_string_value(json_object_get(sa[i], "name"));
+				snprintf(buf, len, "[%s] %s", sec ? sec : "?", key);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
+struct row {
+	const char *label;
+	enum metric_id m;
+	struct metric_stat base, now;
+	char mark;
+};
+
+static void print_rows(FILE *out, const struct row *rows, size_t n, const char *bp,
+                       const char *np)
+{
+	fprintf(out, "BASE: %s\nNEW:  %s\n", bp, np);
+	fprintf(out, "%-24s %-12s %14s %12s %14s %12s %9s  %s\n", "point", "metric", "BASE AVG",
+	        "STDDEV", "NEW AVG", "STDDEV", "change", "mark");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		double change = r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0;
+		fprintf(out, "%-24s %-12s %14.6g %12.4g %14.6g %12.4g %8.1f%%  (%c)\n", r->label,
+		        metric_table[r->m].title, r->base.mean, r->base.stddev, r->now.mean,
+		        r->now.stddev, change, r->mark);
+	}
+	fprintf(out, "(%s rose with 2*STDDEV reliability, %s fell, 0: within the noise; runs "
+	             "per point: BASE %zu, NEW %zu)\n\n",
+	        "+:", "-:", n ? rows[0].base.n : 0, n ? rows[0].now.n : 0);
+}
+
+struct out_ctx {
+	const struct row *rows;
+	size_t n;
+	const char *base, *now;
+};
+
+static int fill_csv(FILE *f, void *arg)
+{
+	const struct out_ctx *c = arg;
+	fprintf(f, "point,metric,base_avg,base_stddev,base_n,new_avg,new_stddev,new_n,change_pct,mark\n");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		fprintf(f, "\"%s\",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,%c\n", r->label,
+		        metric_table[r->m].key, r->base.mean, r->base.stddev, r->base.n, r->now.mean,
+		        r->now.stddev, r->now.n,
+		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0, r->mark);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int fill_json(FILE *f, void *arg)
+{
+	const struct out_ctx *c = arg;
+	json_t *rows = json_array();
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		char mark[2] = {r->mark, 0};
+		json_array_append_new(
+		    rows, json_pack("{sssss{sfsfsI}s{sfsfsI}sfss}", "point", r->label, "metric",
+		                    metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
+		                    r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg", r->now.mean,
+		                    "stddev", r->now.stddev, "n", (json_int_t)r->now.n, "change_pct",
+		                    r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0.0,
+		                    "mark", mark));
+	}
+	json_t *doc = json_pack("{sssisssso}", "schema", "fsmix-compare", "schema_version", 1, "base",
+	                        c->base, "new", c->now, "rows", rows);
+	int rc = doc ? json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
+	fputc('\n', f);
+	json_decref(doc);
+	return rc ? -1 : 0;
+}
+
+static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *o, bool first)
+{
+	char why[256];
+	const char *diff = profile_diff(doc_profile(a), doc_profile(b), a, b, why, sizeof(why));
+	if (diff && !o->force) {
+		fprintf(o->log,
+		        "fsmix: %s and %s come from different profiles (%s differs); compare them "
+		        "anyway with --force\n",
+		        a->path, b->path, diff);
+		return EXIT_BAD_INPUT;
+	}
+	if (diff)
+		fprintf(o->log, "fsmix: warning: different profiles (%s differs); compared because "
+		                "of --force\n",
+		        diff);
+	struct row *rows = calloc(b->n * METRIC_COUNT + 1, sizeof(*rows));
+	size_t n = 0;
+	if (!rows)
+		return EXIT_RUN_FAILED;
+	for (size_t i = 0; i < b->n; i++) {
+		size_t j = 0;
+		while (j < a->n && strcmp(a->labels[j], b->labels[i]))
+			j++;
+		if (j == a->n)
+			continue;
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			struct row *r = &rows[n];
+			r->label = b->labels[i];
+			r->m = (enum metric_id)m;
+			metric_stat_of(a->runs[j], a->n_runs[j], r->m, &r->base);
+			metric_stat_of(b->runs[i], b->n_runs[i], r->m, &r->now);
+			if (!r->base.n || !r->now.n)
+				continue; /* not measured on one side (e.g. flushes on tmpfs) */
+			r->mark = metric_mark(&r->base, &r->now);
+			n++;
+		}
+	}
+	int rc = 0;
+	if (!n) {
+		fprintf(o->log, "fsmix: %s and %s have no point in common\n", a->path, b->path);
+		rc = EXIT_BAD_INPUT;
+	} else {
+		print_rows(o->out, rows, n, a->path, b->path);
+		struct out_ctx ctx = {rows, n, a->path, b->path};
+		char err[1024];
+		if (first && o->csv_path && report_write_file(o->csv_path, fill_csv, &ctx, err, sizeof(err))) {
+			fprintf(o->log, "fsmix: %s\n", err);
+			rc = EXIT_RUN_FAILED;
+		}
+		if (first && o->json_path &&
+		    report_write_file(o->json_path, fill_json, &ctx, err, sizeof(err))) {
+			fprintf(o->log, "fsmix: %s\n", err);
+			rc = EXIT_RUN_FAILED;
+		}
+		if (first && o->plot_path && !rc)
+			rc = plot_write(b->root, a->root, o->plot_path, o->log);
+	}
+	free(rows);
+	return rc;
+}
+
+int compare_files(const char *const *files, size_t n, const struct compare_opts *o)
+{
+	if (n < 2) {
+		fprintf(o->log, "fsmix: compare needs a BASE and at least one NEW result file\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct doc base;
+	if (doc_load(&base, files[0], o->log)) {
+		doc_free(&base);
+		return EXIT_BAD_INPUT;
+	}
+	int rc = 0;
+	for (size_t i = 1; i < n; i++) {
+		struct doc now;
+		if (doc_load(&now, files[i], o->log)) {
+			rc = EXIT_BAD_INPUT;
+		} else {
+			int r = compare_two(&base, &now, o, i == 1);
+			if (r && !rc)
+				rc = r;
+		}
+		doc_free(&now);
+	}
+	doc_free(&base);
+	return rc;
+}

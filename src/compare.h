@@ -1,0 +1,23 @@
+/* compare.h - `fsmix compare BASE.json NEW.json [...]`: before/after comparison of runs or
+ * sweeps, per point and headline metric, with the +/-/0 marks of the sync(2) patch series
+ * (metrics.h: metric_mark). */
+#ifndef FSMIX_COMPARE_H
+#define FSMIX_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct compare_opts {
+	bool force;            /* compare documents of different profiles anyway */
+	const char *csv_path;  /* also write the table as CSV ("-": stdout) */
+	const char *json_path; /* also write it as JSON ("-": stdout) */
+	const char *plot_path; /* base vs new chart (first NEW only) */
+	FILE *out, *log;
+};
+
+/* compare_files - files[0] is the base, every other file is compared with it. Returns an exit
+ * status: 0, EXIT_BAD_INPUT for unreadable or mismatched files, ... */
+int compare_files(const char *const *files, size_t n, const struct compare_opts *o);
+
+#endif
