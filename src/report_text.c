@@ -94,7 +94,8 @@ void report_config(FILE *out, const struct engine *e)
 	fflush(out);
 }
 
-/* One "Total Results" / "ThreadGroup N" table in FFSB's exact layout. */
+/* One "Total Results" / "ThreadGroup N" table in FFSB's exact layout (ffsb_op.c print_results:
+ * no blank line after the throughput lines; the caller ends a group with one). */
 static void print_op_table(FILE *out, const char *title, const struct thread_stats *st,
                            double runtime)
 {
@@ -113,7 +114,8 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 		uint64_t bytes = st->bytes_read[op] + st->bytes_written[op];
 		if (!st->trans[op]) /* FFSB leaves out ops without transactions */
 			continue;
-		if (bytes) {
+		/* FFSB: "NA" by the op's kind, not its bytes (a create of empty files: "0B/sec") */
+		if ((op_table[op].flags & (OPF_READ | OPF_WRITE)) || bytes) {
 			char sz[32];
 			report_size(sz, sizeof(sz), runtime > 0 ? (double)bytes / runtime : 0);
 			snprintf(tput, sizeof(tput), "%s/sec", sz);
@@ -142,7 +144,6 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 			report_size(sz, sizeof(sz), runtime > 0 ? (double)wr / runtime : 0);
 			fprintf(out, "Write Throughput: %s/sec\n", sz);
 		}
-		fprintf(out, "\n");
 	}
 }
 
@@ -317,6 +318,7 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 			snprintf(title, sizeof(title), "ThreadGroup %zu", gi);
 		print_op_table(out, title, &e->group_stats[gi], rt);
 		print_syscalls(out, e, gi);
+		fprintf(out, "\n"); /* FFSB ends each group with a blank line */
 	}
 	if (pl->n_groups > 1)
 		print_op_table(out, "Total Results", &e->total, rt);
