@@ -19,18 +19,17 @@ cleanup() {
 	for m in "${loops[@]}"; do
 		losetup -d "$m" 2>/dev/null
 	done
-	rm -rf "$work" "${shm_dirs[@]}"
+	rm -rf "$work" "$shm_root"
 }
-shm_dirs=()
+# tmpfs directories live below one root made here, in the test's own shell: shmdir runs in a
+# command substitution (a subshell), so it could not record what it makes in a variable.
+shm_root=$(mktemp -d /dev/shm/fsmix-e2e.XXXXXX)
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # shmdir: a fresh directory on tmpfs (/dev/shm), removed at exit.
 shmdir() {
-	local d
-	d=$(mktemp -d /dev/shm/fsmix-e2e.XXXXXX)
-	shm_dirs+=("$d")
-	echo "$d"
+	mktemp -d "$shm_root/loc.XXXXXX"
 }
 
 # mount_tmpfs DIR OPTIONS: a private tmpfs (root only); returns 1 when it cannot be mounted.
