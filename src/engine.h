@@ -24,6 +24,7 @@
 
 #include "compiler.h"
 #include "devstat.h"
+#include "latlog.h"
 #include "ops.h"
 #include "pick.h"
 #include "plan.h"
@@ -84,6 +85,9 @@ struct worker {
 	bool shared_clock;     /* every syscall is timed: op latency = first start .. last end */
 	uint64_t op_t0;        /* start of the current op's first timed syscall, 0: none yet */
 	uint64_t last_ts;      /* end of the last timed syscall */
+	uint64_t op_sync_ns;   /* time the current op spent in sync calls (--lat-log) */
+	uint64_t stride_off;   /* write_stride: where this thread's next write starts */
+	struct latlog_buf *ll; /* --lat-log buffer, NULL: off */
 	struct thread_stats st;
 	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
 	struct worker_error err;
@@ -119,6 +123,7 @@ struct engine_opts {
 	char **argv;
 	bool quiet;                    /* no text report (sweeps print their own summary) */
 	struct json_t **json_out;      /* if set: receives the run's JSON results (caller frees) */
+	const char *lat_log_path;      /* --lat-log FILE: one line per operation, NULL: none */
 };
 
 struct engine {
@@ -139,6 +144,12 @@ struct engine {
 	uint64_t t_base;      /* written before the barrier: interval rows count from here */
 	uint64_t run_end_ns;  /* the last worker's end */
 	uint64_t ival_len_ns; /* interval length, when rows are recorded */
+	/* num_ops: workers of count-limited groups still running; the last one stops the run.
+	 * Touched once per such worker, never per operation. */
+	alignas(CACHELINE) _Atomic uint64_t counting;
+	struct latlog latlog; /* --lat-log */
+	bool latlog_open;
+	bool latlog_failed; /* a write to the latency log failed: the run exits 1 */
 	bool progress;        /* draw the live status line (stderr is a terminal) */
 	/* results */
 	double runtime_s;

@@ -42,6 +42,8 @@ static const char usage_text[] =
     "      --csv FILE            write one CSV row per group and operation or syscall\n"
     "      --format ffsb         print only the FFSB-compatible part of the text report\n"
     "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
+    "      --lat-log FILE        one line per operation: time, group, thread, op, latency ns,\n"
+    "                            bytes, ns in sync calls (docs/ops.md)\n"
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
@@ -59,7 +61,8 @@ enum long_only {
 	OPT_CLEANUP,
 	OPT_CSV,
 	OPT_FORMAT,
-	OPT_INTERVAL
+	OPT_INTERVAL,
+	OPT_LATLOG
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +76,7 @@ static const struct option long_opts[] = {
     {"csv", required_argument, NULL, OPT_CSV},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"lat-log", required_argument, NULL, OPT_LATLOG},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
     {"cleanup", no_argument, NULL, OPT_CLEANUP},
@@ -89,6 +93,7 @@ struct cli {
 	size_t n_ovr;
 	bool strict_ffsb, json, markdown, continue_on_error, cleanup, ffsb_only;
 	const char *json_path, *csv_path; /* run --json FILE / --csv FILE */
+	const char *lat_log_path;         /* run --lat-log FILE */
 	double interval_s;
 };
 
@@ -170,6 +175,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				    optarg);
 			continue;
 		}
+		case OPT_LATLOG:
+			c->lat_log_path = optarg;
+			continue;
 		case OPT_MARKDOWN:
 			c->markdown = true;
 			continue;
@@ -227,6 +235,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if (c->json && !strcmp(c->command, "run") && !c->json_path)
 		return usage_error("%s",
 		                   "run --json needs a file: --json FILE, or --json - for stdout");
+	if (c->lat_log_path && strcmp(c->command, "run"))
+		return usage_error("--lat-log is an option of '%s' only", "run");
 	if ((c->csv_path || c->ffsb_only || c->interval_s > 0) && strcmp(c->command, "run"))
 		return usage_error("--csv, --format and --interval are options of '%s' only",
 		                   "run");
@@ -336,6 +346,7 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	                         .csv_path = c->csv_path,
 	                         .ffsb_only = c->ffsb_only,
 	                         .interval_s = c->interval_s,
+	                         .lat_log_path = c->lat_log_path,
 	                         .profile = &p,
 	                         .profile_path = c->profile,
 	                         .argc = argc,

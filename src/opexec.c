@@ -84,12 +84,50 @@ static int t_close(struct worker *w, int fd)
 	return r;
 }
 
-static int t_fsync(struct worker *w, int fd)
+/* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
+ * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
+ * when the group does not time system calls but a latency log is being written. */
+static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 {
-	uint64_t t0 = timed_begin(w, SYS_fsync);
-	int r = fsync(fd);
-	timed_end(w, SYS_fsync, t0);
+	bool tm = w->timed[s];
+	uint64_t t0 = tm || w->ll ? now_ns() : 0;
+	if (tm && !w->op_t0)
+		w->op_t0 = t0;
+	int r = 0;
+	switch (s) {
+	case SYS_fsync:
+		r = fsync(fd);
+		break;
+	case SYS_fdatasync:
+		r = fdatasync(fd);
+		break;
+	case SYS_syncfs:
+		r = syncfs(fd);
+		break;
+	default:
+		sync();
+		break;
+	}
+	if (t0) {
+		uint64_t t = now_ns();
+		if (tm) {
+			stats_sys_record(&w->st, s, t - t0);
+			w->last_ts = t;
+		}
+		w->op_sync_ns += t - t0;
+	}
 	return r;
+}
+
+/* The sync call an op's flags ask for after its writes: 0 when none or done, else the failed
+ * syscall's id + 1 (errno is set). */
+static int sync_after(struct worker *w, enum op_id op, int fd)
+{
+	unsigned f = op_table[op].flags;
+	enum sys_id s = (f & OPF_FDATASYNC) ? SYS_fdatasync : SYS_fsync;
+	if (!(f & (OPF_FSYNC | OPF_FDATASYNC)))
+		return 0;
+	return t_sync_call(w, s, fd) < 0 ? (int)s + 1 : 0;
 }
 
 static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
@@ -173,6 +211,12 @@ static int file_at(const struct engine_fs *fs, uint32_t dir, uint32_t id, char *
 static int open_flags(const struct worker *w, int base)
 {
 	return base | O_CLOEXEC | O_NOFOLLOW | (w->eng->plan->directio ? O_DIRECT : 0);
+}
+
+/* Files that are written also get the group's open_sync flag (O_SYNC, O_DSYNC or none). */
+static int open_wflags(const struct worker *w, int base)
+{
+	return open_flags(w, base) | w->g->open_sync;
 }
 
 /* A random offset in [0, limit], aligned to 4 KiB with alignio. */
@@ -380,7 +424,7 @@ static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struc
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	int fd = t_openat(w, SYS_open, dfd, name, open_wflags(w, O_WRONLY), 0);
 	enum sys_id failed = SYS_open;
 	int64_t k = 0;
 	int e;
@@ -401,7 +445,17 @@ static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struc
 			r->bytes_written += bs;
 		}
 	} else {
-		if (size > want) {
+		if (g->write_stride) {
+			/* write_stride: this thread's ops step through the file, wrapping at its
+			 * end (synctest's lseek(step) + write(2 KB) loop). */
+			uint64_t off = w->stride_off;
+			if (off + want > size)
+				off = 0;
+			w->stride_off = off + g->write_stride;
+			failed = SYS_lseek;
+			if (t_lseek(w, fd, (off_t)off, SEEK_SET) < 0)
+				goto err;
+		} else if (size > want) {
 			failed = SYS_lseek;
 			if (t_lseek(w, fd, (off_t)random_offset(w, size - want), SEEK_SET) < 0)
 				goto err;
@@ -412,10 +466,10 @@ static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struc
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;
 	}
-	if (op_table[op].flags & OPF_FSYNC) {
-		failed = SYS_fsync;
-		if (t_fsync(w, fd) < 0)
-			goto err;
+	if ((k = sync_after(w, op, fd))) {
+		failed = (enum sys_id)(k - 1);
+		k = 0;
+		goto err;
 	}
 	if (t_close(w, fd) < 0) {
 		failed = SYS_close;
@@ -445,7 +499,7 @@ static int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, st
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	int fd = t_openat(w, SYS_open, dfd, name, open_wflags(w, O_WRONLY), 0);
 	enum sys_id failed = SYS_open;
 	int64_t k = 0;
 	int e;
@@ -456,10 +510,10 @@ static int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, st
 		goto err;
 	r->trans = (uint64_t)k;
 	r->bytes_written = size;
-	if (op_table[op].flags & OPF_FSYNC) {
-		failed = SYS_fsync;
-		if (t_fsync(w, fd) < 0)
-			goto err;
+	if ((k = sync_after(w, op, fd))) {
+		failed = (enum sys_id)(k - 1);
+		k = 0;
+		goto err;
 	}
 	if (t_close(w, fd) < 0) {
 		failed = SYS_close;
@@ -489,22 +543,27 @@ static int op_append(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t size = pool_size(&fs->files, id);
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY | O_APPEND), 0);
+	int fd = t_openat(w, SYS_open, dfd, name, open_wflags(w, O_WRONLY | O_APPEND), 0);
 	enum sys_id failed = SYS_open;
 	int64_t k = 0;
 	int e;
 	if (fd < 0)
 		goto err_noclose;
-	failed = SYS_write;
-	if ((k = write_blocks(w, fd, w->g->write_size, w->g->write_blocksize)) < 0)
-		goto err;
-	r->trans = (uint64_t)k;
-	r->bytes_written = w->g->write_size;
-	pool_set_size(&fs->files, id, size + w->g->write_size);
-	if (op_table[op].flags & OPF_FSYNC) {
-		failed = SYS_fsync;
-		if (t_fsync(w, fd) < 0)
+	/* append_fsync2 (OPF_TWICE): the appends and their sync call twice, as a commit that
+	 * writes its record, syncs, writes its status and syncs again. */
+	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
+		failed = SYS_write;
+		if ((k = write_blocks(w, fd, w->g->write_size, w->g->write_blocksize)) < 0)
 			goto err;
+		r->trans += (uint64_t)k;
+		r->bytes_written += w->g->write_size;
+		size += w->g->write_size;
+		pool_set_size(&fs->files, id, size);
+		if ((k = sync_after(w, op, fd))) {
+			failed = (enum sys_id)(k - 1);
+			k = 0;
+			goto err;
+		}
 	}
 	if (t_close(w, fd) < 0) {
 		failed = SYS_close;
@@ -536,7 +595,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd =
-	    t_openat(w, SYS_create, dfd, name, open_flags(w, O_CREAT | O_RDWR | O_TRUNC), 0600);
+	    t_openat(w, SYS_create, dfd, name, open_wflags(w, O_CREAT | O_RDWR | O_TRUNC), 0600);
 	enum sys_id failed = SYS_create;
 	int64_t k = 0;
 	int e;
@@ -547,10 +606,10 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		goto err;
 	r->trans = (uint64_t)k;
 	r->bytes_written = size;
-	if (op_table[op].flags & OPF_FSYNC) {
-		failed = SYS_fsync;
-		if (t_fsync(w, fd) < 0)
-			goto err;
+	if ((k = sync_after(w, op, fd))) {
+		failed = (enum sys_id)(k - 1);
+		k = 0;
+		goto err;
 	}
 	if (t_close(w, fd) < 0) {
 		failed = SYS_close;
@@ -692,6 +751,25 @@ static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, s
 	if (t_mkdirat(w, tree_data_dirfd(&fs->tree, TREE_DIR_TOP), name) < 0)
 		return fail(w, op, SYS_mkdir, errno, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	atomic_store_explicit(&fs->dir_ready[k], 1, memory_order_release);
+	r->trans = 1;
+	return 0;
+}
+
+/* sync: sync(2), every filesystem of the machine (the filesystem picked is not used). */
+static int op_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	(void)fs;
+	(void)op;
+	(void)t_sync_call(w, SYS_sync, -1);
+	r->trans = 1;
+	return 0;
+}
+
+/* syncfs: syncfs(2) on the filesystem holding the tree. */
+static int op_syncfs(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	if (t_sync_call(w, SYS_syncfs, tree_data_dirfd(&fs->tree, TREE_DIR_TOP)) < 0)
+		return fail(w, op, SYS_syncfs, errno, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	r->trans = 1;
 	return 0;
 }

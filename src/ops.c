@@ -31,3 +31,10 @@ int sys_by_name(const char *name)
 			return i;
 	return -1;
 }
+
+unsigned op_sync_calls(unsigned flags)
+{
+	if (flags & (OPF_FSYNC | OPF_FDATASYNC))
+		return flags & OPF_TWICE ? 2 : 1;
+	return 0;
+}

@@ -1,6 +1,7 @@
 /* plan.c - whole-profile validation and the typed plan (see plan.h). */
 #include "plan.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +62,34 @@ static void list_locations(const struct profile *p, char *buf, size_t len)
 
 static void check_strict(struct ctx *c, const struct section *s)
 {
-	for (int k = 0; k < KEY_COUNT; k++)
-		if ((key_table[k].flags & KF_EXT) && s->set[k].set)
+	for (int k = 0; k < KEY_COUNT; k++) {
+		bool ext = key_table[k].flags & KF_EXT;
+		/* The weight of an fsmix operation (fdatasync variants, sync, ...) is one too. */
+		if (key_table[k].flags & KF_WEIGHT)
+			ext = op_table[key_op((enum key_id)k)].flags & OPF_EXT;
+		if (ext && s->set[k].set)
 			diag_error(c->d, s->set[k].loc, s->name, key_table[k].name,
 			           "fsmix extension, rejected by --strict-ffsb");
+	}
+}
+
+/* A KT_STRING key that takes one of a few words: its index in `words` (NULL-terminated), the
+ * default's index when unset, or -1 after reporting the bad word. */
+static int choice(struct ctx *c, const struct section *s, enum key_id k, const char *const *words)
+{
+	const char *v = setting_s(s, k);
+	if (!v)
+		v = key_table[k].def;
+	char list[128] = "";
+	size_t o = 0;
+	for (int i = 0; words[i]; i++) {
+		if (!strcmp(v, words[i]))
+			return i;
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", words[i]);
+	}
+	diag_error(c->d, s->set[k].loc, s->name, key_table[k].name, "'%s' is not one of %s", v,
+	           list);
+	return -1;
 }
 
 /* ---- thread groups ---- */
@@ -203,6 +228,14 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	g->write_size = setting_u(tg, KEY_write_size);
 	g->write_blocksize = setting_u(tg, KEY_write_blocksize);
 	g->op_delay_ms = (uint32_t)setting_u(tg, KEY_op_delay);
+	g->num_ops = setting_u(tg, KEY_num_ops);
+	g->start_delay_ms = (uint32_t)setting_u(tg, KEY_start_delay);
+	g->op_period_ms = (uint32_t)setting_u(tg, KEY_op_period);
+	g->write_stride = setting_u(tg, KEY_write_stride);
+	static const char *const sync_words[] = {"none", "sync", "dsync", NULL};
+	static const int sync_flags[] = {0, O_SYNC, O_DSYNC};
+	int os = choice(c, tg, KEY_open_sync, sync_words);
+	g->open_sync = os > 0 ? sync_flags[os] : 0;
 
 	/* A weight line that was rejected (a typo, a bad number) is why the total is 0. */
 	char prefix[80];
@@ -220,16 +253,30 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0);
 	need_key(c, tg, g, KEY_write_blocksize, OPF_WRITE, 0);
 	need_key(c, tg, g, KEY_read_size, 0, 1u << OP_read);
-	need_key(c, tg, g, KEY_write_size, 0,
-	         1u << OP_write | 1u << OP_write_fsync | 1u << OP_append | 1u << OP_append_fsync);
+	need_key(c, tg, g, KEY_write_size, OPF_WSIZE, 0);
 	for (int op = 0; tg->aging && op < OP_COUNT; op++) {
 		enum key_id wk = key_weight_of((enum op_id)op);
 		unsigned fl = op_table[op].flags;
-		if (g->weight[op] && !(fl & (OPF_CREATES | OPF_DELETES)) && op != OP_append &&
-		    op != OP_append_fsync)
+		if (g->weight[op] && !(fl & (OPF_CREATES | OPF_DELETES | OPF_APPENDS)))
 			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
 			           "an aging thread group can only create, append and delete");
 	}
+	/* Aging runs until the filesystem is full enough: no counts, delays or periods. */
+	static const enum key_id not_aging[] = {KEY_num_ops, KEY_start_delay, KEY_op_period};
+	for (size_t i = 0; tg->aging && i < sizeof(not_aging) / sizeof(not_aging[0]); i++)
+		if (tg->set[not_aging[i]].set)
+			diag_error(c->d, tg->set[not_aging[i]].loc, tg->name,
+			           key_table[not_aging[i]].name,
+			           "not used in an aging thread group (it runs until desired_util)");
+	if (g->op_period_ms && g->op_delay_ms)
+		diag_error(c->d, loc_of(tg, KEY_op_period), tg->name, "op_period",
+		           "cannot be combined with op_delay (line %u): the period already "
+		           "spaces the operations",
+		           tg->set[KEY_op_delay].loc.line);
+	if (g->write_stride && g->write_random)
+		diag_error(c->d, loc_of(tg, KEY_write_stride), tg->name, "write_stride",
+		           "cannot be combined with write_random (line %u)",
+		           tg->set[KEY_write_random].loc.line);
 	if (g->read_random && g->read_skip)
 		diag_error(c->d, loc_of(tg, KEY_read_skip), tg->name, "read_skip",
 		           "cannot be combined with read_random (line %u)",
@@ -311,6 +358,16 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 	f->desired_util = FSD(KEY_desired_util);
 	f->init_util = FSD(KEY_init_util);
 	f->init_size = FSU(KEY_init_size);
+	static const char *const methods[] = {"write", "fallocate", "sparse", NULL};
+	const struct setting *cm = fs_setting(c, i, KEY_create_method);
+	const char *cmv = cm->set ? cm->v.s : key_table[KEY_create_method].def;
+	f->create_method = CREATE_WRITE;
+	for (int m = 0; methods[m]; m++)
+		if (!strcmp(cmv, methods[m]))
+			f->create_method = (enum create_method)m;
+	if (strcmp(cmv, methods[f->create_method]))
+		diag_error(c->d, cm->loc, s->name, "create_method",
+		           "'%s' is not one of write, fallocate, sparse", cmv);
 
 	const struct setting *sw = fs_setting(c, i, KEY_size_weight);
 	if (sw->n_items) {
@@ -399,7 +456,10 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	if (p->any_content && !p->n_fs)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [filesystem] section: fsmix needs at least one, with location=DIR");
-	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg &&
+	for (size_t i = 0; i < p->n_tg; i++)
+		if (setting_u(p->tg[i], KEY_num_ops))
+			pl->counted = true;
+	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg && !pl->counted &&
 	    !already_reported(d, NULL, "unknown key 'time'") &&
 	    !already_reported(d, NULL, "] time: "))
 		diag_warn(d, ((struct src_loc){p->file, 0}), NULL, "time",
@@ -441,7 +501,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	for (size_t i = 0; i < p->n_fs; i++)
 		if (p->fs[i]->age && !pl->fs[i].agefs)
 			swallowed = true;
-	if (p->any_content && !p->n_tg && pl->time_s > 0 && !swallowed)
+	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);

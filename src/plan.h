@@ -34,6 +34,12 @@ struct plan_group {
 	uint64_t read_size, read_blocksize, read_skipsize; /* bytes */
 	uint64_t write_size, write_blocksize;              /* bytes */
 	uint32_t op_delay_ms;
+	/* fsmix extensions */
+	uint64_t num_ops;        /* operations per thread, 0: until the run stops */
+	uint32_t start_delay_ms; /* wait before the first operation */
+	uint32_t op_period_ms;   /* one op every period (from the first), 0: back to back */
+	uint64_t write_stride;   /* write: offset step per op of a thread, 0: random */
+	int open_sync;           /* extra open flag of written files: 0, O_SYNC or O_DSYNC */
 	int bindfs; /* index into plan.fs, -1: every op picks a filesystem at random */
 	/* [stats] */
 	bool enable_stats, enable_range;
@@ -41,6 +47,9 @@ struct plan_group {
 	struct plan_range *ranges;
 	size_t n_ranges;
 };
+
+/* How build.c gives the initial files their size (create_method). */
+enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };
 
 struct plan_fs {
 	unsigned index;
@@ -53,6 +62,7 @@ struct plan_fs {
 	size_t n_sizes;
 	uint64_t size_weight_total;
 	uint64_t create_blocksize, age_blocksize;
+	enum create_method create_method;
 	double desired_util, init_util; /* fractions 0..1 */
 	uint64_t init_size;             /* bytes */
 	struct plan_group *age;         /* the aging group when agefs=1, else NULL */
@@ -70,6 +80,7 @@ struct plan {
 	    *groups; /* the [threadgroupN] sections in order (aging groups are in fs) */
 	size_t n_groups;
 	uint64_t total_threads;
+	bool counted; /* some group has num_ops: the run ends when those groups are done */
 };
 
 struct plan_opts {

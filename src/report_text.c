@@ -1,6 +1,7 @@
 /* report_text.c - the text report (see report.h). */
 #include "report.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +46,18 @@ static void print_group_config(FILE *out, const struct plan_group *g)
 	fprintf(out, "\t wait time        = %u\n", g->op_delay_ms);
 	if (g->bindfs >= 0)
 		fprintf(out, "\t\n\t bound to fs %d\n", g->bindfs);
+	/* fsmix extensions: shown only when set, so FFSB profiles keep FFSB's layout */
+	if (g->num_ops)
+		fprintf(out, "\t num_ops          = %" PRIu64 " per thread\n", g->num_ops);
+	if (g->start_delay_ms)
+		fprintf(out, "\t start_delay      = %u ms\n", g->start_delay_ms);
+	if (g->op_period_ms)
+		fprintf(out, "\t op_period        = %u ms\n", g->op_period_ms);
+	if (g->write_stride)
+		fprintf(out, "\t write_stride     = %" PRIu64 "\n", g->write_stride);
+	if (g->open_sync)
+		fprintf(out, "\t open_sync        = %s\n",
+		        g->open_sync == O_DSYNC ? "dsync" : "sync");
 	fprintf(out, "\t\n\t op weights\n");
 	for (int op = 0; op < OP_COUNT; op++)
 		fprintf(out, "\t %20s = %u (%.2f%%)\n", op_table[op].name, g->weight[op],

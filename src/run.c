@@ -74,18 +74,39 @@ static void *sigwatch_main(void *arg)
 
 /* ---- workers ---- */
 
+/* The first op_period slot at or after `now`, given the slot `next` that was due. Missed slots
+ * are skipped, never made up in a burst; the schedule never drifts (slots stay multiples of
+ * the period from the group's first op). */
+static uint64_t next_slot(uint64_t next, uint64_t period_ns, uint64_t now)
+{
+	if (next >= now)
+		return next;
+	return next + ((now - next + period_ns - 1) / period_ns) * period_ns;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct engine *e = w->eng;
 	const struct plan_group *g = w->g;
 	const bool go_on = e->opts->continue_on_error;
+	const bool timing = w->time_ops || w->ll; /* op latency is needed */
+	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
+	uint64_t left = g->num_ops; /* 0: no limit */
 
 	pthread_barrier_wait(&e->start);
 	w->t_start = now_ns();
 	if (w->ival) /* e->t_base was written before the barrier */
 		ival_init(w->ival, e->t_base, e->ival_len_ns);
+	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
+	if (g->start_delay_ms)
+		wait_until(e, slot);
 	while (!engine_stopping(e)) {
+		if (period_ns) {
+			wait_until(e, slot);
+			if (engine_stopping(e))
+				break;
+		}
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
 		struct engine_fs *fs = w->only_fs       ? w->only_fs
 		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
@@ -93,21 +114,23 @@ static void *worker_main(void *arg)
 		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
 		struct op_result r = {0};
 		uint64_t t0 = 0, lat = 0;
+		w->op_sync_ns = 0;
 		if (w->shared_clock)
 			w->op_t0 = 0;
-		else if (w->time_ops)
+		else if (timing)
 			t0 = now_ns();
 		int rc = op_execute(w, fs, op, &r);
 		if (LIKELY(rc == 0)) {
 			uint64_t t1 = 0;
 			if (w->shared_clock) {
 				t1 = w->last_ts;
+				t0 = w->op_t0;
 				lat = t1 - w->op_t0;
-			} else if (w->time_ops) {
+			} else if (timing) {
 				t1 = now_ns();
 				lat = t1 - t0;
 			}
-			if (lat)
+			if (lat && w->time_ops)
 				stats_op_record(&w->st, op, lat);
 			w->st.ops[op]++;
 			w->st.trans[op] += r.trans;
@@ -115,7 +138,10 @@ static void *worker_main(void *arg)
 			w->st.bytes_written[op] += r.bytes_written;
 			if (w->ival)
 				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
-				         r.bytes_read + r.bytes_written, lat);
+				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
+			if (w->ll)
+				latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
+				           r.bytes_read + r.bytes_written, w->op_sync_ns);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
 		} else {
@@ -125,12 +151,18 @@ static void *worker_main(void *arg)
 				break;
 			}
 		}
+		if (period_ns)
+			slot = next_slot(slot + period_ns, period_ns, now_ns());
+		if (left && --left == 0)
+			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
 		if (g->op_delay_ms)
 			engine_sleep_ms(e, g->op_delay_ms);
 	}
 	w->t_end = now_ns();
 	if (w->ival)
 		ival_finish(w->ival, w->t_end);
+	if (g->num_ops && atomic_fetch_sub(&e->counting, 1) == 1)
+		engine_stop(e, STOP_COUNT); /* the last count-limited worker is done */
 	return NULL;
 }
 
@@ -183,6 +215,10 @@ static void worker_free(struct worker *w)
 	if (w->ival) {
 		ival_free(w->ival);
 		free(w->ival);
+	}
+	if (w->ll) {
+		latlog_buf_free(w->ll);
+		free(w->ll);
 	}
 	thread_stats_free(&w->st);
 	free(w->buf);
@@ -257,6 +293,8 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 
 static void engine_free(struct engine *e)
 {
+	if (e->latlog_open) /* a run that failed before its workers were joined */
+		close(e->latlog.fd);
 	for (size_t i = 0; e->workers && i < e->n_workers; i++)
 		worker_free(e->workers[i]);
 	free(e->workers);
@@ -426,7 +464,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
 		/* Aging changes the tree: the manifest goes first, so it can never describe an
 		 * aged tree. */
-		fs->modified = (pl->time_s && group_modifies(pl, i)) || fs->pf->age;
+		fs->modified = ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
 		if (fs->pf->age) {
 			char why[512];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
@@ -483,9 +521,17 @@ static void progress_line(struct engine *e, uint64_t deadline)
 	uint64_t now = now_ns();
 	double el = (double)(now - e->t0) / 1e9,
 	       left = now < deadline ? (double)(deadline - now) / 1e9 : 0;
-	uint32_t last = (uint32_t)((now - e->t_base) / e->ival_len_ns);
+	/* The newest interval every worker has finished: a worker closes an interval with its
+	 * first operation after the boundary, so the one just ended may not be complete yet. */
+	uint32_t done = UINT32_MAX;
+	for (size_t i = 0; i < e->n_workers; i++) {
+		uint32_t p = atomic_load_explicit(&e->workers[i]->ival->published,
+		                                  memory_order_acquire);
+		if (p < done)
+			done = p;
+	}
 	fprintf(e->opts->log, "\r\033[K[%6.0fs elapsed, %6.0fs left]", el, left);
-	if (last > 0 && merged_row(e, last - 1, &row)) {
+	if (done && done != UINT32_MAX && merged_row(e, done - 1, &row)) {
 		double len = (double)e->ival_len_ns / 1e9;
 		fprintf(e->opts->log, " %10.0f ops/s %9.1f MB/s", (double)row.ops / len,
 		        (double)row.bytes / len / 1048576.0);
@@ -562,6 +608,25 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 				return EXIT_RUN_FAILED;
 			e->n_workers = k + 1;
 		}
+	for (size_t i = 0; i < n; i++)
+		if (e->workers[i]->g->num_ops)
+			atomic_fetch_add(&e->counting, 1);
+	if (e->opts->lat_log_path) {
+		if (latlog_open(&e->latlog, e->opts->lat_log_path, err, errlen))
+			return EXIT_BAD_INPUT;
+		e->latlog_open = true;
+		for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
+			for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
+				struct worker *w = e->workers[k];
+				w->ll = malloc(sizeof(*w->ll));
+				if (!w->ll || latlog_buf_init(w->ll, &e->latlog, (unsigned)gi, t)) {
+					free(w->ll);
+					w->ll = NULL;
+					snprintf(err, errlen, "out of memory for --lat-log buffers");
+					return EXIT_RUN_FAILED;
+				}
+			}
+	}
 	e->progress = pl->time_s > 1 && isatty(fileno(e->opts->log));
 	if (e->opts->interval_s > 0 || e->progress) {
 		e->ival_len_ns =
@@ -603,12 +668,21 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		if (e->fs[i].dev.has_device)
 			(void)devstat_read(&e->fs[i].dev, &dev0[i]);
 	getrusage(RUSAGE_SELF, &ru0);
-	fprintf(e->opts->log, "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n",
-	        n, pl->time_s, e->seed);
+	if (pl->counted)
+		fprintf(e->opts->log,
+		        "fsmix: running %zu threads until the counted groups are done%s (seed %" PRIu64
+		        ")\n",
+		        n, pl->time_s ? ", at most for the time set" : "", e->seed);
+	else
+		fprintf(e->opts->log,
+		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,
+		        pl->time_s, e->seed);
 	e->t_base = now_ns();
 	pthread_barrier_wait(&e->start);
 	e->t0 = now_ns();
-	uint64_t deadline = e->t0 + (uint64_t)pl->time_s * 1000000000u;
+	/* Without time, a counted run ends when its counted groups are done. */
+	uint64_t deadline =
+	    pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2;
 	if (e->progress) {
 		/* Wake once a second to redraw the status line (only on a terminal). */
 		while (!engine_stopping(e) && now_ns() < deadline) {
@@ -632,6 +706,17 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			last = w->t_end;
 	}
 	getrusage(RUSAGE_SELF, &ru1);
+	if (e->latlog_open) {
+		for (size_t i = 0; i < n; i++)
+			if (e->workers[i]->ll)
+				latlog_flush(e->workers[i]->ll);
+		e->latlog_open = false;
+		char why[512];
+		if (latlog_close(&e->latlog, e->opts->lat_log_path, why, sizeof(why))) {
+			fprintf(e->opts->log, "fsmix: %s\n", why);
+			e->latlog_failed = true;
+		}
+	}
 	for (size_t i = 0; dev0 && i < e->n_fs; i++) {
 		struct devstat_sample after;
 		if (!e->fs[i].dev.has_device || !dev0[i].valid ||
@@ -727,7 +812,7 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			fprintf(o->log, "fsmix: interrupted during setup; nothing was measured\n");
 		else
 			fprintf(o->log, "fsmix: %s\n", err);
-	} else if (!pl->time_s) {
+	} else if (!pl->time_s && !pl->counted) {
 		fprintf(o->out, "Setup complete (time=0: nothing to run)\n");
 	} else {
 		rc = run_phase(e, err, sizeof(err));
@@ -739,6 +824,7 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			bool failed = false;
 			for (size_t i = 0; i < e->n_workers; i++)
 				failed |= e->workers[i]->err.set;
+			failed |= e->latlog_failed;
 			rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
 			if (!o->quiet)
 				report_results(o->out, e, e->interrupted);

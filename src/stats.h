@@ -10,20 +10,23 @@
  *
  * Every field's comment names how it merges: SUM, MIN or MAX.
  *
- * Memory (x86-64, OP_COUNT = 15, SYS_COUNT = 13):
+ * Memory (x86-64, OP_COUNT = 22, SYS_COUNT = 15):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
- *   struct thread_stats = 5 counters * 15 ops * 8 B (600 B) + 28 lat_stats (560 448 B) + 20 B
- *                         of range fields + 20 B alignment padding (lat_stats is 16-aligned)
- *                       = 561 088 B (548 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1) * 8 B
- *                         (6.8 KB for 64 ranges; 0 without ranges).
+ *   struct thread_stats = 5 counters * 22 ops * 8 B (880 B) + 37 lat_stats (740 592 B) + 20 B
+ *                         of range fields + 12 B alignment padding (lat_stats is 16-aligned)
+ *                       = 741 504 B (724 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1) * 8 B
+ *                         (7.8 KB for 64 ranges; 0 without ranges).
+ *   (FFSB's 15 operations and 13 syscalls alone made 561 088 B; fsmix's fdatasync variants,
+ *   append_fsync2, sync and syncfs added 7 operation and 2 syscall series.)
  *
  * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
  * thread group and one total: T + G + 1 copies.
- *   - 64 threads in one group: 66 copies = 37.0 MB (35.3 MiB).
- *   - 64 MiB holds 119 copies: 64 threads in up to 54 groups (with 64 * 10^6 B: 114, 49 groups).
- *   - 64 one-thread groups would need 129 copies = 72.4 MB, over budget. So the runner must not
+ *   - 64 threads in one group: 66 copies = 48.9 MB (46.7 MiB).
+ *   - 64 MiB holds 90 copies: 64 threads in up to 25 groups.
+ *   - 64 one-thread groups would need 129 copies = 95.7 MB, over budget. So the runner must not
  *     copy a one-thread group: it reports that worker's thread_stats as the group. Then at most
- *     64 / 2 = 32 groups need a copy: 64 + 32 + 1 = 97 copies = 54.4 MB, always within budget.
+ *     64 / 2 = 32 groups need a copy: 64 + 32 + 1 = 97 copies = 71.9 MB, over 64 MiB by 7 copies;
+ *     the alternative below keeps any layout within budget.
  *     (Alternative: merge each worker into its group and free it at once.)
  */
 #ifndef FSMIX_STATS_H

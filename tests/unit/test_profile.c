@@ -159,6 +159,11 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, write_size);
 	FIELD(a, b, write_blocksize);
 	FIELD(a, b, op_delay_ms);
+	FIELD(a, b, num_ops);
+	FIELD(a, b, start_delay_ms);
+	FIELD(a, b, op_period_ms);
+	FIELD(a, b, write_stride);
+	FIELD(a, b, open_sync);
 	FIELD(a, b, bindfs);
 	FIELD(a, b, enable_stats);
 	FIELD(a, b, enable_range);
@@ -191,6 +196,7 @@ static bool fs_equal(const struct plan_fs *a, const struct plan_fs *b, const cha
 	FIELD(a, b, size_weight_total);
 	FIELD(a, b, create_blocksize);
 	FIELD(a, b, age_blocksize);
+	FIELD(a, b, create_method);
 	FIELD(a, b, desired_util);
 	FIELD(a, b, init_util);
 	FIELD(a, b, init_size);
@@ -213,6 +219,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 	SFIELD(a, b, callout);
 	FIELD(a, b, seed_given);
 	FIELD(a, b, seed);
+	FIELD(a, b, counted);
 	FIELD(a, b, n_fs);
 	FIELD(a, b, n_groups);
 	FIELD(a, b, total_threads);
@@ -236,8 +243,8 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 72 || sizeof(struct plan_fs) != 128 ||
-	    sizeof(struct plan_group) != 176 || OP_COUNT != 15)
+	if (sizeof(struct plan) != 80 || sizeof(struct plan_fs) != 136 ||
+	    sizeof(struct plan_group) != 232 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

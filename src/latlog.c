@@ -1,0 +1,136 @@
+/* latlog.c - the per-operation latency log (see latlog.h). */
+#include "latlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char header[] = "# t_s group thread op lat_ns bytes sync_ns\n";
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (w == 0)
+			return -ENOSPC;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+	if (l->fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(e));
+		return -e;
+	}
+	int rc = write_all(l->fd, header, sizeof(header) - 1);
+	if (rc) {
+		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(-rc));
+		close(l->fd);
+		l->fd = -1;
+	}
+	return rc;
+}
+
+/* Decimal digits of v at p (no terminator); returns the count. */
+static size_t put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+int latlog_buf_init(struct latlog_buf *b, struct latlog *l, unsigned group, unsigned thread)
+{
+	memset(b, 0, sizeof(*b));
+	b->log = l;
+	b->text = malloc(LATLOG_BUF);
+	if (!b->text)
+		return -ENOMEM;
+	char *p = b->prefix;
+	*p++ = ' ';
+	p += put_u64(p, group);
+	*p++ = ' ';
+	p += put_u64(p, thread);
+	*p++ = ' ';
+	b->prefix_len = (size_t)(p - b->prefix);
+	return 0;
+}
+
+void latlog_add(struct latlog_buf *b, uint64_t t_ns, const char *op, uint64_t lat_ns,
+                uint64_t bytes, uint64_t sync_ns)
+{
+	size_t oplen = strnlen(op, 40);
+	if (LATLOG_BUF - b->len < LATLOG_LINE_MAX)
+		latlog_flush(b);
+	char *p = b->text + b->len;
+	p += put_u64(p, t_ns / 1000000000u);
+	*p++ = '.';
+	uint64_t us = (t_ns % 1000000000u) / 1000u;
+	for (uint64_t d = 100000; d; d /= 10)
+		*p++ = (char)('0' + (us / d) % 10);
+	memcpy(p, b->prefix, b->prefix_len);
+	p += b->prefix_len;
+	memcpy(p, op, oplen);
+	p += oplen;
+	*p++ = ' ';
+	p += put_u64(p, lat_ns);
+	*p++ = ' ';
+	p += put_u64(p, bytes);
+	*p++ = ' ';
+	p += put_u64(p, sync_ns);
+	*p++ = '\n';
+	b->len = (size_t)(p - b->text);
+	b->lines++;
+}
+
+void latlog_flush(struct latlog_buf *b)
+{
+	if (!b->len)
+		return;
+	int rc = write_all(b->log->fd, b->text, b->len);
+	if (rc) {
+		int expected = 0;
+		atomic_compare_exchange_strong(&b->log->err, &expected, -rc);
+	} else {
+		atomic_fetch_add_explicit(&b->log->lines, b->lines, memory_order_relaxed);
+	}
+	b->len = 0;
+	b->lines = 0;
+}
+
+void latlog_buf_free(struct latlog_buf *b)
+{
+	free(b->text);
+	b->text = NULL;
+}
+
+int latlog_close(struct latlog *l, const char *path, char *err, size_t errlen)
+{
+	int e = atomic_load(&l->err);
+	if (l->fd >= 0 && close(l->fd) && !e)
+		e = errno;
+	l->fd = -1;
+	if (e)
+		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(e));
+	return -e;
+}
