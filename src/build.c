@@ -251,7 +251,8 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	}
 	/* O_DIRECT refused (tmpfs before Linux 6.6, ramfs, some FUSE and network filesystems):
 	 * say so before anything is built (FFSB exited 0 in the middle of the run). */
-	if (e->plan->directio && (e->plan->time_s || e->plan->counted) && op_probe_directio(fs, err, errlen))
+	if (e->plan->directio && (e->plan->time_s || e->plan->counted) &&
+	    op_probe_directio(fs, err, errlen))
 		return EXIT_UNSUPPORTED;
 	if (pf->reuse) {
 		rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why));
@@ -288,7 +289,8 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		         strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
-	if (pf->reuse &&
+	/* reuse=1, or a sweep whose next points may reuse what this one built. */
+	if ((pf->reuse || e->opts->keep_manifest) &&
 	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
 		        pf->name, why);

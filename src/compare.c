@@ -45,8 +45,9 @@ static int doc_load(struct doc *d, const char *path, FILE *log)
 	const json_t *pts = json_object_get(d->root, "points");
 	bool single = !pts && json_object_get(d->root, "total");
 	if (!single && !json_is_array(pts)) {
-		fprintf(log, "fsmix: %s: not an fsmix result (neither a run from 'run --json' nor a "
-		             "sweep)\n",
+		fprintf(log,
+		        "fsmix: %s: not an fsmix result (neither a run from 'run --json' nor a "
+		        "sweep)\n",
 		        path);
 		return -1;
 	}
@@ -94,7 +95,8 @@ static bool ignored_key(const char *key, const struct doc *a, const struct doc *
 			const char *label = json_string_value(json_object_get(dim, "label"));
 			if (!label)
 				continue;
-			if (json_is_true(json_object_get(dim, "threads")) && !strcmp(key, "num_threads"))
+			if (json_is_true(json_object_get(dim, "threads")) &&
+			    !strcmp(key, "num_threads"))
 				return true;
 			const char *dot = strrchr(label, '.');
 			if (dot && !strcmp(dot + 1, key))
@@ -127,7 +129,8 @@ static const char *profile_diff(const json_t *pa, const json_t *pb, const struct
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const json_t *ka = json_object_get(sa[i], "keys"), *kb = json_object_get(sb[i], "keys");
+		const json_t *ka = json_object_get(sa[i], "keys"),
+		             *kb = json_object_get(sb[i], "keys");
 		const char *key;
 		const json_t *va;
 		json_object_foreach((json_t *)ka, key, va)
@@ -135,7 +138,8 @@ static const char *profile_diff(const json_t *pa, const json_t *pb, const struct
 			if (ignored_key(key, a, b))
 				continue;
 			const json_t *vb = json_object_get(kb, key);
-			if (!json_equal(json_object_get(va, "value"), json_object_get(vb, "value"))) {
+			if (!json_equal(json_object_get(va, "value"),
+			                json_object_get(vb, "value"))) {
 				const char *sec = json_string_value(json_object_get(sa[i], "name"));
 				snprintf(buf, len, "[%s] %s", sec ? sec : "?", key);
 				return buf;
@@ -152,21 +156,22 @@ struct row {
 	char mark;
 };
 
-static void print_rows(FILE *out, const struct row *rows, size_t n, const char *bp,
-                       const char *np)
+static void print_rows(FILE *out, const struct row *rows, size_t n, const char *bp, const char *np)
 {
 	fprintf(out, "BASE: %s\nNEW:  %s\n", bp, np);
 	fprintf(out, "%-24s %-12s %14s %12s %14s %12s %9s  %s\n", "point", "metric", "BASE AVG",
 	        "STDDEV", "NEW AVG", "STDDEV", "change", "mark");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		double change = r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0;
+		double change =
+		    r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0;
 		fprintf(out, "%-24s %-12s %14.6g %12.4g %14.6g %12.4g %8.1f%%  (%c)\n", r->label,
 		        metric_table[r->m].title, r->base.mean, r->base.stddev, r->now.mean,
 		        r->now.stddev, change, r->mark);
 	}
-	fprintf(out, "(%s rose with 2*STDDEV reliability, %s fell, 0: within the noise; runs "
-	             "per point: BASE %zu, NEW %zu)\n\n",
+	fprintf(out,
+	        "(%s rose with 2*STDDEV reliability, %s fell, 0: within the noise; runs "
+	        "per point: BASE %zu, NEW %zu)\n\n",
 	        "+:", "-:", n ? rows[0].base.n : 0, n ? rows[0].now.n : 0);
 }
 
@@ -179,13 +184,16 @@ struct out_ctx {
 static int fill_csv(FILE *f, void *arg)
 {
 	const struct out_ctx *c = arg;
-	fprintf(f, "point,metric,base_avg,base_stddev,base_n,new_avg,new_stddev,new_n,change_pct,mark\n");
+	fprintf(
+	    f,
+	    "point,metric,base_avg,base_stddev,base_n,new_avg,new_stddev,new_n,change_pct,mark\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		fprintf(f, "\"%s\",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,%c\n", r->label,
-		        metric_table[r->m].key, r->base.mean, r->base.stddev, r->base.n, r->now.mean,
-		        r->now.stddev, r->now.n,
-		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0, r->mark);
+		        metric_table[r->m].key, r->base.mean, r->base.stddev, r->base.n,
+		        r->now.mean, r->now.stddev, r->now.n,
+		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0,
+		        r->mark);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -198,15 +206,17 @@ static int fill_json(FILE *f, void *arg)
 		const struct row *r = &c->rows[i];
 		char mark[2] = {r->mark, 0};
 		json_array_append_new(
-		    rows, json_pack("{sssss{sfsfsI}s{sfsfsI}sfss}", "point", r->label, "metric",
-		                    metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
-		                    r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg", r->now.mean,
-		                    "stddev", r->now.stddev, "n", (json_int_t)r->now.n, "change_pct",
-		                    r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0.0,
-		                    "mark", mark));
+		    rows,
+		    json_pack("{sssss{sfsfsI}s{sfsfsI}sfss}", "point", r->label, "metric",
+		              metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
+		              r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg", r->now.mean,
+		              "stddev", r->now.stddev, "n", (json_int_t)r->now.n, "change_pct",
+		              r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean
+		                           : 0.0,
+		              "mark", mark));
 	}
-	json_t *doc = json_pack("{sssisssso}", "schema", "fsmix-compare", "schema_version", 1, "base",
-	                        c->base, "new", c->now, "rows", rows);
+	json_t *doc = json_pack("{sssisssso}", "schema", "fsmix-compare", "schema_version", 1,
+	                        "base", c->base, "new", c->now, "rows", rows);
 	int rc = doc ? json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
 	fputc('\n', f);
 	json_decref(doc);
@@ -225,8 +235,9 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 		return EXIT_BAD_INPUT;
 	}
 	if (diff)
-		fprintf(o->log, "fsmix: warning: different profiles (%s differs); compared because "
-		                "of --force\n",
+		fprintf(o->log,
+		        "fsmix: warning: different profiles (%s differs); compared because "
+		        "of --force\n",
 		        diff);
 	struct row *rows = calloc(b->n * METRIC_COUNT + 1, sizeof(*rows));
 	size_t n = 0;
@@ -258,7 +269,8 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 		print_rows(o->out, rows, n, a->path, b->path);
 		struct out_ctx ctx = {rows, n, a->path, b->path};
 		char err[1024];
-		if (first && o->csv_path && report_write_file(o->csv_path, fill_csv, &ctx, err, sizeof(err))) {
+		if (first && o->csv_path &&
+		    report_write_file(o->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 			fprintf(o->log, "fsmix: %s\n", err);
 			rc = EXIT_RUN_FAILED;
 		}

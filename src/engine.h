@@ -121,9 +121,10 @@ struct engine_opts {
 	const char *profile_path;      /* as given on the command line */
 	int argc;                      /* the command line, for the JSON report */
 	char **argv;
-	bool quiet;                    /* no text report (sweeps print their own summary) */
-	struct json_t **json_out;      /* if set: receives the run's JSON results (caller frees) */
-	const char *lat_log_path;      /* --lat-log FILE: one line per operation, NULL: none */
+	bool quiet;               /* no text report (sweeps print their own summary) */
+	bool keep_manifest;       /* write the reuse manifest even with reuse=0 (sweeps) */
+	struct json_t **json_out; /* if set: receives the run's JSON results (caller frees) */
+	const char *lat_log_path; /* --lat-log FILE: one line per operation, NULL: none */
 };
 
 struct engine {
@@ -150,7 +151,7 @@ struct engine {
 	struct latlog latlog; /* --lat-log */
 	bool latlog_open;
 	bool latlog_failed; /* a write to the latency log failed: the run exits 1 */
-	bool progress;        /* draw the live status line (stderr is a terminal) */
+	bool progress;      /* draw the live status line (stderr is a terminal) */
 	/* results */
 	double runtime_s;
 	double user_s, sys_s;

@@ -1,6 +1,7 @@
 /* main.c - command line: parses argv, dispatches the subcommands and maps results to the
  * documented exit codes. The only place that exits. */
 #include <errno.h>
+#include <jansson.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,12 +11,15 @@
 
 #include "check.h"
 #include "diag.h"
+#include "compare.h"
 #include "engine.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "overrides.h"
 #include "plan.h"
+#include "plot.h"
 #include "profile.h"
+#include "sweep.h"
 
 #define MAX_OVERRIDES 256
 
@@ -24,6 +28,9 @@ static const char usage_text[] =
     "       fsmix PROFILE [options]         the same (FFSB style)\n"
     "       fsmix check PROFILE [options]   validate; print every key, its value and origin\n"
     "       fsmix clean PROFILE [options]   remove the trees fsmix built for PROFILE\n"
+    "       fsmix compare BASE.json NEW.json [...] [--force] [--csv F] [--json F] [--plot F]\n"
+    "                                       before/after table with +/-/0 (2*STDDEV) marks\n"
+    "       fsmix plot RESULT.json -o FILE  draw a sweep or a run's msec_range histogram\n"
     "       fsmix keys [KEY] [--markdown]   reference of every profile key\n"
     "       fsmix --help | --version\n"
     "\n"
@@ -44,6 +51,12 @@ static const char usage_text[] =
     "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
     "      --lat-log FILE        one line per operation: time, group, thread, op, latency ns,\n"
     "                            bytes, ns in sync calls (docs/ops.md)\n"
+    "Sweeps (run):\n"
+    "  -n, --threads [G=]LIST    run once per thread count: 1,2,4  1-64:x2  1-8:+1\n"
+    "      --sweep SEC.KEY=LIST  run once per value of any key, e.g. "
+    "filesystem0.num_files=1000,2000\n"
+    "      --repeat N            run every point N times; the table gives mean +- stddev\n"
+    "      --plot FILE           draw the sweep (.png or .svg; needs gnuplot)\n"
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
@@ -62,6 +75,10 @@ enum long_only {
 	OPT_CSV,
 	OPT_FORMAT,
 	OPT_INTERVAL,
+	OPT_SWEEP,
+	OPT_REPEAT,
+	OPT_PLOT,
+	OPT_FORCE,
 	OPT_LATLOG
 };
 
@@ -77,6 +94,11 @@ static const struct option long_opts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"lat-log", required_argument, NULL, OPT_LATLOG},
+    {"sweep", required_argument, NULL, OPT_SWEEP},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"output", required_argument, NULL, 'o'},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
     {"cleanup", no_argument, NULL, OPT_CLEANUP},
@@ -95,6 +117,13 @@ struct cli {
 	const char *json_path, *csv_path; /* run --json FILE / --csv FILE */
 	const char *lat_log_path;         /* run --lat-log FILE */
 	double interval_s;
+	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
+	size_t n_dims;
+	unsigned repeat;
+	const char *plot_path; /* run --plot, compare --plot, plot -o */
+	bool force;            /* compare: different profiles */
+	char **files;          /* compare and plot arguments */
+	size_t n_files;
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -108,7 +137,50 @@ static int usage_error(const char *fmt, const char *arg)
 static bool is_command(const char *s)
 {
 	return !strcmp(s, "run") || !strcmp(s, "check") || !strcmp(s, "keys") ||
-	       !strcmp(s, "clean") || !strcmp(s, "help");
+	       !strcmp(s, "clean") || !strcmp(s, "compare") || !strcmp(s, "plot") ||
+	       !strcmp(s, "help");
+}
+
+/* --threads [G=]LIST or --sweep SECTION.KEY=LIST: one more sweep dimension. Returns -1, or an
+ * exit status for a bad list. */
+static int add_dim(struct cli *c, bool threads, const char *arg)
+{
+	char err[256];
+	if (c->n_dims == SWEEP_MAX_DIMS)
+		return usage_error("at most %s sweep dimensions", "8");
+	struct sweep_dim *d = &c->dims[c->n_dims];
+	const char *eq = strchr(arg, '=');
+	const char *list = arg;
+	memset(d, 0, sizeof(*d));
+	d->threads = threads;
+	if (eq) {
+		size_t len = (size_t)(eq - arg);
+		if (len == 0 || len >= sizeof(d->target))
+			return usage_error("'%s': expected NAME=VALUES", arg);
+		memcpy(d->target, arg, len);
+		d->target[len] = '\0';
+		list = eq + 1;
+	} else if (!threads) {
+		return usage_error("--sweep takes SECTION.KEY=V1,V2,... (e.g. "
+		                   "filesystem0.num_files=1000,2000), not '%s'",
+		                   arg);
+	}
+	char target[sizeof(d->target)];
+	memcpy(target, d->target, sizeof(target));
+	if (threads && !target[0])
+		snprintf(d->label, sizeof(d->label), "threads");
+	else if (threads && target[0] >= '0' && target[0] <= '9')
+		snprintf(d->label, sizeof(d->label), "threadgroup%s.threads", target);
+	else if (threads)
+		snprintf(d->label, sizeof(d->label), "%s.threads", target);
+	else
+		snprintf(d->label, sizeof(d->label), "%s", target);
+	if (sweep_parse_list(list, d, err, sizeof(err))) {
+		sweep_dim_free(d);
+		return usage_error("%s", err);
+	}
+	c->n_dims++;
+	return -1;
 }
 
 /* Parses argv into cli. Returns -1 to continue, or an exit status. */
@@ -124,7 +196,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	optind = first;
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, ":t:l:n:s:hV", long_opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":t:l:n:s:o:hV", long_opts, NULL)) != -1) {
 		enum override_kind kind;
 		switch (ch) {
 		case 't':
@@ -134,8 +206,36 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			kind = OVR_LOCATION;
 			break;
 		case 'n':
+			if (sweep_is_list(optarg)) {
+				int rc = add_dim(c, true, optarg);
+				if (rc >= 0)
+					return rc;
+				continue;
+			}
 			kind = OVR_THREADS;
 			break;
+		case OPT_SWEEP: {
+			int rc = add_dim(c, false, optarg);
+			if (rc >= 0)
+				return rc;
+			continue;
+		}
+		case OPT_REPEAT: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 1000 || optarg[0] == '-')
+				return usage_error(
+				    "--repeat takes a count from 1 to 1000, not '%s'", optarg);
+			c->repeat = (unsigned)v;
+			continue;
+		}
+		case OPT_PLOT:
+		case 'o':
+			c->plot_path = optarg;
+			continue;
+		case OPT_FORCE:
+			c->force = true;
+			continue;
 		case 's':
 			kind = OVR_SET;
 			break;
@@ -211,6 +311,18 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return EXIT_OK;
 	}
 	int nargs = argc - optind;
+	if (!strcmp(c->command, "compare") || !strcmp(c->command, "plot")) {
+		bool cmp = !strcmp(c->command, "compare");
+		if (cmp ? nargs < 2 : nargs != 1)
+			return usage_error("%s",
+			                   cmp ? "compare needs BASE.json and at least one NEW.json"
+			                       : "plot needs one RESULT.json and -o FILE");
+		if (!cmp && !c->plot_path)
+			return usage_error("%s", "plot needs -o FILE (.png or .svg)");
+		c->files = argv + optind;
+		c->n_files = (size_t)nargs;
+		return -1;
+	}
 	if (!strcmp(c->command, "keys")) {
 		if (nargs > 1)
 			return usage_error("keys takes at most one key name, got '%s'",
@@ -235,12 +347,24 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if (c->json && !strcmp(c->command, "run") && !c->json_path)
 		return usage_error("%s",
 		                   "run --json needs a file: --json FILE, or --json - for stdout");
+	if ((c->n_dims || c->repeat > 1) && strcmp(c->command, "run"))
+		return usage_error("thread lists, --sweep and --repeat are options of '%s' only",
+		                   "run");
+	if (c->plot_path && !strcmp(c->command, "run") && !c->n_dims && c->repeat <= 1)
+		return usage_error("%s",
+		                   "run --plot draws a sweep: give --threads LIST, --sweep or "
+		                   "--repeat (fsmix plot RESULT.json -o FILE draws a single run)");
+	if ((c->n_dims || c->repeat > 1) && c->interval_s > 0)
+		return usage_error("%s", "--interval is not available in sweeps");
 	if (c->lat_log_path && strcmp(c->command, "run"))
 		return usage_error("--lat-log is an option of '%s' only", "run");
-	if ((c->csv_path || c->ffsb_only || c->interval_s > 0) && strcmp(c->command, "run"))
+	if (c->csv_path && !strcmp(c->command, "compare"))
+		; /* compare --csv FILE writes its table */
+	else if ((c->csv_path || c->ffsb_only || c->interval_s > 0) && strcmp(c->command, "run"))
 		return usage_error("--csv, --format and --interval are options of '%s' only",
 		                   "run");
-	if (c->json && strcmp(c->command, "check") && strcmp(c->command, "run"))
+	if (c->json && strcmp(c->command, "check") && strcmp(c->command, "run") &&
+	    strcmp(c->command, "compare"))
 		return usage_error("--json is an option of 'run' and 'check', not '%s'",
 		                   c->command);
 	return -1;
@@ -265,32 +389,7 @@ static int cmd_keys(const struct cli *c)
 static int load(const struct cli *c, struct profile *p, struct plan *pl, struct diag *d)
 {
 	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
-	struct stat sb;
-	int rc = 0;
-	if (stat(c->profile, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		diag_error(d, ((struct src_loc){c->profile, 0}), NULL, NULL,
-		           "is a directory, not a profile");
-		/* An empty profile keeps the caller's cleanup uniform; its own messages are
-		 * dropped. */
-		struct diag scratch;
-		diag_init(&scratch);
-		profile_parse_buffer(p, c->profile, "", 0, &scratch);
-		diag_free(&scratch);
-		return -1;
-	}
-	if (profile_parse_file(p, c->profile, d))
-		rc = -1;
-	if (overrides_apply(p, (struct override *)c->ovr, c->n_ovr, d))
-		rc = -1;
-	/* Cross-key rules run even after per-key errors, so that one pass reports everything;
-	 * a profile that is not text at all has nothing more to say. */
-	if (p->file && (p->any_content || rc == 0)) {
-		if (plan_build(pl, p, &po, d))
-			rc = -1;
-		else if (rc)
-			plan_free(pl);
-	}
-	return rc;
+	return profile_load(c->profile, c->ovr, c->n_ovr, &po, p, pl, d);
 }
 
 static int cmd_check(const struct cli *c)
@@ -321,6 +420,62 @@ static int cmd_check(const struct cli *c)
 	profile_free(&p);
 	diag_free(&d);
 	return rc ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+static int cmd_sweep(struct cli *c, int argc, char **argv)
+{
+	struct sweep_spec s = {.profile_path = c->profile,
+	                       .ovr = c->ovr,
+	                       .n_ovr = c->n_ovr,
+	                       .po = {.strict_ffsb = c->strict_ffsb},
+	                       .n_dims = c->n_dims,
+	                       .repeat = c->repeat ? c->repeat : 1,
+	                       .eopts = {.continue_on_error = c->continue_on_error,
+	                                 .cleanup = false,
+	                                 .out = stdout,
+	                                 .log = stderr,
+	                                 .profile_path = c->profile,
+	                                 .argc = argc,
+	                                 .argv = argv},
+	                       .json_path = c->json_path,
+	                       .csv_path = c->csv_path,
+	                       .plot_path = c->plot_path};
+	memcpy(s.dims, c->dims, sizeof(s.dims));
+	if ((c->json_path && !strcmp(c->json_path, "-")) ||
+	    (c->csv_path && !strcmp(c->csv_path, "-")))
+		s.eopts.out = stderr;
+	int rc = sweep_run(&s);
+	for (size_t d = 0; d < c->n_dims; d++)
+		sweep_dim_free(&c->dims[d]);
+	return rc;
+}
+
+static int cmd_compare(const struct cli *c)
+{
+	struct compare_opts o = {.force = c->force,
+	                         .csv_path = c->csv_path,
+	                         .json_path = c->json_path,
+	                         .plot_path = c->plot_path,
+	                         .out = stdout,
+	                         .log = stderr};
+	if ((c->json_path && !strcmp(c->json_path, "-")) ||
+	    (c->csv_path && !strcmp(c->csv_path, "-")))
+		o.out = stderr;
+	return compare_files((const char *const *)c->files, c->n_files, &o);
+}
+
+static int cmd_plot(const struct cli *c)
+{
+	json_error_t e;
+	json_t *doc = json_load_file(c->files[0], 0, &e);
+	if (!doc) {
+		fprintf(stderr, "fsmix: %s:%d: not a JSON document: %s\n", c->files[0], e.line,
+		        e.text);
+		return EXIT_BAD_INPUT;
+	}
+	int rc = plot_write(doc, NULL, c->plot_path, stderr);
+	json_decref(doc);
+	return rc;
 }
 
 static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
@@ -374,6 +529,12 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &c);
 	if (rc >= 0)
 		return rc;
+	if (!strcmp(c.command, "compare"))
+		return cmd_compare(&c);
+	if (!strcmp(c.command, "plot"))
+		return cmd_plot(&c);
+	if (!strcmp(c.command, "run") && (c.n_dims || c.repeat > 1))
+		return cmd_sweep(&c, argc, argv);
 	if (!strcmp(c.command, "keys"))
 		return cmd_keys(&c);
 	if (!strcmp(c.command, "check"))

@@ -5,14 +5,14 @@
 #include <string.h>
 
 const struct metric_desc metric_table[METRIC_COUNT] = {
-	[M_OPS_PER_S] = {"ops_per_s", "ops/s", true},
-	[M_TRANS_PER_S] = {"trans_per_s", "trans/s", true},
-	[M_MB_PER_S] = {"mb_per_s", "MB/s", true},
-	[M_OP_P50_MS] = {"op_p50_ms", "op p50 ms", false},
-	[M_OP_P99_MS] = {"op_p99_ms", "op p99 ms", false},
-	[M_SYNC_P99_MS] = {"sync_p99_ms", "sync p99 ms", false},
-	[M_FLUSHES_PER_S] = {"flushes_per_s", "flushes/s", false},
-	[M_CPU_PERCENT] = {"cpu_percent", "CPU %", false},
+    [M_OPS_PER_S] = {"ops_per_s", "ops/s", true},
+    [M_TRANS_PER_S] = {"trans_per_s", "trans/s", true},
+    [M_MB_PER_S] = {"mb_per_s", "MB/s", true},
+    [M_OP_P50_MS] = {"op_p50_ms", "op p50 ms", false},
+    [M_OP_P99_MS] = {"op_p99_ms", "op p99 ms", false},
+    [M_SYNC_P99_MS] = {"sync_p99_ms", "sync p99 ms", false},
+    [M_FLUSHES_PER_S] = {"flushes_per_s", "flushes/s", false},
+    [M_CPU_PERCENT] = {"cpu_percent", "CPU %", false},
 };
 
 static bool number(const json_t *v, double *out)

@@ -56,7 +56,8 @@ static const char *point_label(const json_t *doc, size_t i)
 {
 	const json_t *pts;
 	doc_points(doc, &pts);
-	const char *l = pts ? json_string_value(json_object_get(json_array_get(pts, i), "label")) : NULL;
+	const char *l =
+	    pts ? json_string_value(json_object_get(json_array_get(pts, i), "label")) : NULL;
 	return l ? l : "run";
 }
 
@@ -185,15 +186,15 @@ static int write_ranges(FILE *f, FILE *g, const json_t *doc, const char *data)
 	fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n");
 	fprintf(g, "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.8:*]\n");
 	fprintf(g, "set xtics rotate by -45\nset xlabel 'msec_range (ms)'\nset ylabel 'calls'\n");
-	fprintf(g, "set title 'fsmix: system call latency histogram (msec_range)'\nset key outside\n");
+	fprintf(g,
+	        "set title 'fsmix: system call latency histogram (msec_range)'\nset key outside\n");
 	fprintf(g, "plot for [b=0:%zu] '%s' index b using 2:xtic(1) title columnhead(1)\n",
 	        blocks - 1, data);
 	return 0;
 }
 
 /* Comparison: base vs new mean trans/s and op p99 per point. */
-static int write_compare(FILE *f, FILE *g, const json_t *base, const json_t *now,
-                         const char *data)
+static int write_compare(FILE *f, FILE *g, const json_t *base, const json_t *now, const char *data)
 {
 	const json_t *pts;
 	size_t n = doc_points(now, &pts), nb = doc_points(base, &pts);
@@ -212,7 +213,8 @@ static int write_compare(FILE *f, FILE *g, const json_t *base, const json_t *now
 			struct metric_stat a, b;
 			point_stat(base, j, ms[m], &a);
 			point_stat(now, i, ms[m], &b);
-			fprintf(f, " %g %g %g %g", a.n ? a.mean : 0, a.stddev, b.n ? b.mean : 0, b.stddev);
+			fprintf(f, " %g %g %g %g", a.n ? a.mean : 0, a.stddev, b.n ? b.mean : 0,
+			        b.stddev);
 		}
 		fprintf(f, "\n");
 	}
@@ -245,7 +247,8 @@ static int run_gnuplot(const char *script, FILE *log)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(log, "fsmix: gnuplot failed (status %d)\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		fprintf(log, "fsmix: gnuplot failed (status %d)\n",
+		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return EXIT_RUN_FAILED;
 	}
 	return 0;
@@ -263,7 +266,8 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 		return EXIT_BAD_INPUT;
 	}
 	if (strchr(path, '\'') || strchr(path, '\n')) {
-		fprintf(log, "fsmix: --plot %s: quotes and newlines are not supported in the name\n",
+		fprintf(log,
+		        "fsmix: --plot %s: quotes and newlines are not supported in the name\n",
 		        path);
 		return EXIT_BAD_INPUT;
 	}
@@ -292,9 +296,10 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 	} else if (json_is_array(json_object_get(doc, "points"))) {
 		bool numeric;
 		const json_t *dims = json_object_get(doc, "dimensions");
-		const char *xl = json_array_size(dims) == 1
-		                     ? json_string_value(json_object_get(json_array_get(dims, 0), "label"))
-		                     : "point";
+		const char *xl =
+		    json_array_size(dims) == 1
+		        ? json_string_value(json_object_get(json_array_get(dims, 0), "label"))
+		        : "point";
 		if (!doc_points(doc, &pts) || write_sweep_data(f, doc, &numeric)) {
 			fprintf(log, "fsmix: the sweep has no finished point to plot\n");
 			rc = EXIT_BAD_INPUT;
@@ -304,8 +309,9 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 		}
 	} else if (json_object_get(doc, "total")) {
 		if (write_ranges(f, g, doc, data)) {
-			fprintf(log, "fsmix: the run has no msec_range counts to plot (enable_stats=1, "
-			             "enable_range=1 and msec_range lines are needed)\n");
+			fprintf(log,
+			        "fsmix: the run has no msec_range counts to plot (enable_stats=1, "
+			        "enable_range=1 and msec_range lines are needed)\n");
 			rc = EXIT_BAD_INPUT;
 		}
 	} else {

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Thread sweeps with repeats, compare with +/-/0 marks, plots, and SIGINT during a sweep.
+set -u
+. "$(dirname "$0")/lib.bash"
+
+loc=$(shmdir)
+scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set directio=0 --time 1)
+"$bin" run "$src/profiles/ext4-barrier-2010.ffsb" --location "$loc" "${scaled[@]}" --threads 1,2,4 \
+	--repeat 2 --json "$work/a.json" --csv "$work/a.csv" >"$work/a.out" 2>"$work/a.err"
+rc=$?
+runs=$(grep -c "trans/s; tree" "$work/a.err")
+rows=$(grep -c "^threads=[124] " "$work/a.out")
+[ $rc -eq 0 ] && [ "$runs" -eq 6 ] && [ "$rows" -eq 3 ] && ok "--threads 1,2,4 --repeat 2: 6 runs, a 3-row table" ||
+	bad "sweep: exit $rc, $runs runs, $rows rows"
+python3 - "$work/a.json" "$work/a.csv" <<'PY' && ok "sweep JSON and CSV are complete and valid" || bad "sweep JSON/CSV"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "fsmix-sweep" and d["repeat"] == 2 and not d["interrupted"]
+assert [p["label"] for p in d["points"]] == ["threads=1", "threads=2", "threads=4"]
+for p in d["points"]:
+    assert len(p["runs"]) == 2 and p["summary"]["trans_per_s"]["n"] == 2
+    assert p["runs"][0]["groups"][0]["threads"] == int(p["params"]["threads"])
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert sum(1 for r in rows if r["repeat"] in ("1", "2")) == 6
+assert sum(1 for r in rows if r["repeat"] == "mean") == 3
+PY
+# Time between points: the tree is rebuilt (the workload changes it) in well under a second.
+slow=$(sed -n 's/.*tree \(built\|reused\), \([0-9.]*\) s between runs/\2/p' "$work/a.err" | awk '$1 >= 1 { n++ } END { print n + 0 }')
+[ "$slow" -eq 0 ] && ok "every point started less than 1 s after the previous one" || bad "$slow slow points"
+# A read-only workload reuses the tree between points.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --threads 1-2 \
+	--set threadgroup0.create_weight=0 --set threadgroup0.create_fsync_weight=0 \
+	--set threadgroup0.delete_weight=0 --set threadgroup0.append_weight=0 \
+	--set threadgroup0.append_fsync_weight=0 --set threadgroup0.writeall_weight=0 \
+	--set threadgroup0.writeall_fsync_weight=0 >"$work/ro.out" 2>"$work/ro.err"
+grep -q "2/2: .* tree reused" "$work/ro.err" && ok "read-only sweep: the second point reuses the tree" ||
+	bad "read-only sweep did not reuse"
+
+# compare: identical inputs give 0 everywhere; an injected 30% rise gives +, a fall gives -.
+python3 - "$work/a.json" "$work/base.json" "$work/up.json" "$work/down.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+# Deterministic documents: every run of a point carries the point's mean (no noise), so the
+# marks depend on the injected change alone.
+for p in d["points"]:
+    r0 = p["runs"][0]
+    for r in p["runs"]:
+        r["total"] = copy.deepcopy(r0["total"])
+json.dump(d, open(sys.argv[2], "w"))
+for path, f in ((sys.argv[3], 1.3), (sys.argv[4], 0.7)):
+    e = copy.deepcopy(d)
+    for p in e["points"]:
+        for r in p["runs"]:
+            r["total"]["trans_per_s"] *= f
+    json.dump(e, open(path, "w"))
+PY
+"$bin" compare "$work/base.json" "$work/base.json" >"$work/same.out" 2>&1
+[ $? -eq 0 ] && ! grep -q "([+-])" "$work/same.out" && grep -q "(0)" "$work/same.out" &&
+	ok "compare: identical inputs are all (0)" || bad "compare identical"
+"$bin" compare "$work/base.json" "$work/up.json" --csv "$work/up.csv" >"$work/up.out" 2>&1
+[ "$(grep -c "trans/s .*30.0%  (+)" "$work/up.out")" -eq 3 ] && grep -q "ops/s .*(0)" "$work/up.out" &&
+	ok "compare: +30% trans/s marked (+) at every point, other metrics (0)" || { bad "compare +30%"; head -5 "$work/up.out"; }
+"$bin" compare "$work/base.json" "$work/down.json" >"$work/down.out" 2>&1
+[ "$(grep -c "trans/s .*-30.0%  (-)" "$work/down.out")" -eq 3 ] && ok "compare: -30% marked (-)" || bad "compare -30%"
+grep -q "^\"threads=1\",trans_per_s,.*,+$" "$work/up.csv" && ok "compare --csv" || bad "compare csv"
+# The 2*STDDEV rule of the sync(2) series: xfs 1 disk, test 2 of seeds/002 is (+), ext4 1 disk (0).
+python3 - "$work/base.json" "$work/s1.json" "$work/s2.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+def doc(vals):
+    e = copy.deepcopy(d)
+    e["points"] = [e["points"][0]]
+    p = e["points"][0]
+    p["runs"] = [copy.deepcopy(p["runs"][0]) for _ in vals]
+    for r, v in zip(p["runs"], vals):
+        r["total"]["trans_per_s"] = v
+    return e
+# two runs each: mean 0.436 sd 0.012 -> values 0.436 +- 0.012/sqrt(2)*... use exact pairs
+import math
+def pair(mean, sd):
+    h = sd / math.sqrt(2)
+    return [mean - h, mean + h]
+json.dump(doc(pair(0.436, 0.012)), open(sys.argv[2], "w"))
+json.dump(doc(pair(0.506, 0.014283)), open(sys.argv[3], "w"))
+PY
+"$bin" compare "$work/s1.json" "$work/s2.json" 2>&1 | grep -q "trans/s .*(+)" && ok "2*STDDEV rule reproduces the seed's (+)" || bad "2*STDDEV (+)"
+# Different profiles are refused unless --force.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/other.json" >/dev/null 2>&1
+"$bin" compare "$work/a.json" "$work/other.json" >"$work/diff.out" 2>&1
+[ $? -eq 2 ] && grep -q "different profiles" "$work/diff.out" && ok "compare refuses different profiles (exit 2)" ||
+	bad "compare different profiles"
+"$bin" compare "$work/a.json" "$work/missing.json" >/dev/null 2>"$work/miss.err"
+[ $? -eq 2 ] && grep -q "missing.json" "$work/miss.err" && ok "compare: unreadable file, exit 2" || bad "compare missing file"
+
+# Plots: PNG and SVG of a sweep, a run's msec_range histogram, a comparison; valid files.
+if command -v gnuplot >/dev/null; then
+	"$bin" plot "$work/a.json" -o "$work/sweep.png" 2>/dev/null &&
+		[ "$(head -c 8 "$work/sweep.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		ok "plot: sweep PNG" || bad "plot sweep png"
+	"$bin" plot "$work/a.json" -o "$work/sweep.svg" 2>/dev/null &&
+		python3 -c "import sys, xml.dom.minidom as m; assert m.parse(sys.argv[1]).documentElement.tagName == 'svg'" "$work/sweep.svg" &&
+		ok "plot: sweep SVG" || bad "plot sweep svg"
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/one.json" >/dev/null 2>&1
+	"$bin" plot "$work/one.json" -o "$work/hist.png" 2>/dev/null && [ -s "$work/hist.png" ] &&
+		ok "plot: msec_range histogram of a run" || bad "plot histogram"
+	"$bin" compare "$work/base.json" "$work/up.json" --plot "$work/cmp.svg" >/dev/null 2>&1 &&
+		grep -q "<svg" "$work/cmp.svg" && ok "compare --plot: base vs new" || bad "compare plot"
+	"$bin" plot "$work/a.json" -o "$work/x.gif" >/dev/null 2>&1
+	[ $? -eq 2 ] && ok "plot: unknown extension, exit 2" || bad "plot extension"
+	PATH=/nonexistent "$bin" plot "$work/a.json" -o "$work/y.png" 2>"$work/nognu.err"
+	[ $? -eq 3 ] && grep -q "gnuplot" "$work/nognu.err" && ok "plot without gnuplot: exit 3 with a message" ||
+		bad "missing gnuplot"
+else
+	skipped "plots: gnuplot is not installed"
+fi
+
+# SIGINT during a sweep: it stops, and what finished is written.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 --threads 1,2,3,4 \
+	--json "$work/int.json" >"$work/int.out" 2>"$work/int.err" &
+pid=$!
+for _ in $(seq 200); do grep -q "sweep 2/4: .* trans/s" "$work/int.err" 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['interrupted'] is True and 2 <= len(d['points']) <= 3, len(d['points'])" "$work/int.json" &&
+	ok "SIGINT during a sweep: exit 130, finished points written" || { bad "sweep SIGINT (exit $rc)"; tail -3 "$work/int.err"; }
+
+# Bad sweep arguments: exit 2, nothing run.
+for a in "--threads 1,,2" "--threads 8-1" "--threads 1-64:x1" "--sweep nokey" "--repeat 0"; do
+	# shellcheck disable=SC2086
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" $a >/dev/null 2>"$work/badarg.err"
+	[ $? -eq 2 ] || bad "'$a' was accepted"
+done
+ok "bad lists, ranges and repeat counts: exit 2"
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --sweep filesystem0.num_files=10,abc >/dev/null 2>"$work/badval.err"
+[ $? -eq 2 ] && grep -q "abc" "$work/badval.err" && ! grep -q "trans/s; tree" "$work/badval.err" &&
+	ok "a bad value in a later point is found before anything runs" || bad "late bad value"
+summary
