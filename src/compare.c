@@ -189,9 +189,10 @@ static int fill_csv(FILE *f, void *arg)
 	    "point,metric,base_avg,base_stddev,base_n,new_avg,new_stddev,new_n,change_pct,mark\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
-		fprintf(f, "\"%s\",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,%c\n", r->label,
-		        metric_table[r->m].key, r->base.mean, r->base.stddev, r->base.n,
-		        r->now.mean, r->now.stddev, r->now.n,
+		report_csv_field(f, r->label);
+		fprintf(f, ",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,%c\n", metric_table[r->m].key,
+		        r->base.mean, r->base.stddev, r->base.n, r->now.mean, r->now.stddev,
+		        r->now.n,
 		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0,
 		        r->mark);
 	}

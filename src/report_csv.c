@@ -50,7 +50,7 @@ struct row {
 	char cell[C_COUNT_COLS][128];
 };
 
-static void csv_field(FILE *f, const char *s)
+void report_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -70,7 +70,7 @@ static void row_put(FILE *f, const struct row *r)
 	for (int c = 0; c < C_COUNT_COLS; c++) {
 		if (c)
 			fputc(',', f);
-		csv_field(f, r->cell[c]);
+		report_csv_field(f, r->cell[c]);
 	}
 	fputc('\n', f);
 }

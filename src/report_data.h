@@ -49,4 +49,8 @@ bool report_op_shown(const struct engine *e, const struct plan_group *g,
 int report_write_file(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
                       size_t errlen);
 
+/* report_csv_field - one RFC 4180 field: quoted (with "" for ") when it holds a comma, a quote
+ * or a line end. */
+void report_csv_field(FILE *f, const char *s);
+
 #endif

@@ -376,21 +376,6 @@ static int fill_json(FILE *f, void *arg)
 	return rc ? -1 : 0;
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int fill_csv(FILE *f, void *arg)
 {
 	const struct doc_ctx *c = arg;
@@ -398,7 +383,7 @@ static int fill_csv(FILE *f, void *arg)
 	fputs("point", f);
 	for (size_t d = 0; d < s->n_dims; d++) {
 		fputc(',', f);
-		csv_field(f, s->dims[d].label);
+		report_csv_field(f, s->dims[d].label);
 	}
 	fputs(",repeat,tree,setup_s", f);
 	for (int m = 0; m < METRIC_COUNT; m++)
@@ -410,10 +395,10 @@ static int fill_csv(FILE *f, void *arg)
 			bool stat_row = r >= pt->n_runs;
 			if (!stat_row && !pt->runs[r])
 				continue;
-			csv_field(f, pt->label);
+			report_csv_field(f, pt->label);
 			for (size_t d = 0; d < s->n_dims; d++) {
 				fputc(',', f);
-				csv_field(f, s->dims[d].values[pt->idx[d]]);
+				report_csv_field(f, s->dims[d].values[pt->idx[d]]);
 			}
 			if (stat_row)
 				fprintf(f, ",%s,,", r == pt->n_runs ? "mean" : "stddev");

@@ -62,7 +62,7 @@ PY
 	ok "compare: +30% trans/s marked (+) at every point, other metrics (0)" || { bad "compare +30%"; head -5 "$work/up.out"; }
 "$bin" compare "$work/base.json" "$work/down.json" >"$work/down.out" 2>&1
 [ "$(grep -c "trans/s .*-30.0%  (-)" "$work/down.out")" -eq 3 ] && ok "compare: -30% marked (-)" || bad "compare -30%"
-grep -q "^\"threads=1\",trans_per_s,.*,+$" "$work/up.csv" && ok "compare --csv" || bad "compare csv"
+grep -q "^threads=1,trans_per_s,.*,+$" "$work/up.csv" && ok "compare --csv" || bad "compare csv"
 # The 2*STDDEV rule of the sync(2) series: xfs 1 disk, test 2 of seeds/002 is (+), ext4 1 disk (0).
 python3 - "$work/base.json" "$work/s1.json" "$work/s2.json" <<'PY'
 import copy, json, sys
