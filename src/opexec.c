@@ -299,286 +299,236 @@ static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, 
 	return OP_SKIPPED;
 }
 
-/* ---- operations ---- */
+/* ---- operations on an existing file: one frame, one body each ---- */
 
-static int op_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+/* The file an operation holds: from the pool, opened for the body. */
+struct held_file {
+	uint32_t id, dir;
+	uint64_t size; /* bytes, as the pool records it */
+	int fd;
+};
+
+/* Which system call failed in a body, and its errno. */
+struct io_error {
+	enum sys_id sys;
+	int err;
+};
+
+/* Records a failure for the frame; returns -1. err 0 (a short read: the file changed under
+ * us) becomes EIO. */
+static int io_fail(struct io_error *e, enum sys_id s, int err)
 {
-	const struct plan_group *g = w->g;
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_READ, &id);
+	e->sys = s;
+	e->err = err ? err : EIO;
+	return -1;
+}
+
+static int seek_to(struct worker *w, int fd, uint64_t off, int whence, struct io_error *e)
+{
+	return t_lseek(w, fd, (off_t)off, whence) < 0 ? io_fail(e, SYS_lseek, errno) : 0;
+}
+
+/* The sync call the op's flags ask for (fsync, fdatasync or none). */
+static int sync_or_fail(struct worker *w, enum op_id op, int fd, struct io_error *e)
+{
+	int s = sync_after(w, op, fd);
+	return s ? io_fail(e, (enum sys_id)(s - 1), errno) : 0;
+}
+
+/* A body does the op's I/O on the open file: returns 0, or -1 with e filled. */
+typedef int file_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+                      struct op_result *r, struct io_error *e);
+
+/* The frame of every operation on an existing file: acquire a random file of the pool (shared
+ * for reads, exclusive for writes), open it (timed), run the body, close it (timed), release
+ * it. The first failure is latched with its system call and path. Returns 0, OP_SKIPPED when no
+ * file could be had, or -errno. */
+static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum pool_mode mode,
+                     int oflags, file_body *body, struct op_result *r)
+{
+	struct held_file f;
+	struct io_error e = {0};
+	char name[TREE_NAME_MAX];
+	int rc = acquire(w, fs, mode, &f.id);
 	if (rc)
 		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t size = pool_size(&fs->files, id);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
-	if (fd < 0) {
-		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
-		goto out;
+	f.dir = pool_dir(&fs->files, f.id);
+	f.size = pool_size(&fs->files, f.id);
+	int dfd = file_at(fs, f.dir, f.id, name, sizeof(name));
+	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
+	if (f.fd < 0) {
+		rc = fail(w, op, SYS_open, errno, fs, f.dir, f.id, false);
+	} else if (body && body(w, fs, op, &f, r, &e)) {
+		(void)close(f.fd);
+		rc = fail(w, op, e.sys, e.err, fs, f.dir, f.id, false);
+	} else if (t_close(w, f.fd) < 0) {
+		rc = fail(w, op, SYS_close, errno, fs, f.dir, f.id, false);
 	}
-	uint64_t bs = g->read_blocksize;
-	uint64_t want = g->read_size < size ? g->read_size : size; /* FFSB aborted here */
-	uint64_t n = want / bs, tail = want % bs, got = 0;
-	int64_t k = 0;
-	enum sys_id failed = SYS_read;
-	if (g->read_random) {
-		for (uint64_t i = 0; i < n; i++) {
-			failed = SYS_lseek;
-			if (t_lseek(w, fd, (off_t)random_offset(w, size - bs), SEEK_SET) < 0)
-				goto err;
-			failed = SYS_read;
-			if ((k = read_block(w, fd, bs)) < 0)
-				goto err;
-			got += (uint64_t)k;
-		}
-		r->trans = n;
-	} else if (g->read_skip) {
-		for (uint64_t i = 0; i < n; i++) {
-			failed = SYS_read;
-			if ((k = read_block(w, fd, bs)) < 0)
-				goto err;
-			got += (uint64_t)k;
-			failed = SYS_lseek;
-			if (t_lseek(w, fd, (off_t)g->read_skipsize, SEEK_CUR) < 0)
-				goto err;
-		}
-		failed = SYS_read;
-		if (tail && (k = read_block(w, fd, tail)) < 0)
-			goto err;
-		got += tail ? (uint64_t)k : 0;
-		r->trans = n + (tail != 0);
-	} else {
-		if (size > want) {
-			failed = SYS_lseek;
-			if (t_lseek(w, fd, (off_t)random_offset(w, size - want), SEEK_SET) < 0)
-				goto err;
-		}
-		failed = SYS_read;
-		for (uint64_t i = 0; i < n; i++) {
-			if ((k = read_block(w, fd, bs)) < 0)
-				goto err;
-			got += (uint64_t)k;
-		}
-		if (tail && (k = read_block(w, fd, tail)) < 0)
-			goto err;
-		got += tail ? (uint64_t)k : 0;
-		r->trans = n; /* FFSB does not count the tail read */
-	}
-	r->bytes_read = got;
-	if (t_close(w, fd) < 0)
-		rc = fail(w, op, SYS_close, errno, fs, dir, id, false);
-	goto out;
-err:
-	rc = fail(w, op, failed, k < 0 ? (int)-k : errno, fs, dir, id, false);
-	(void)close(fd);
-out:
-	pool_release(&fs->files, id, POOL_READ);
+	pool_release(&fs->files, f.id, mode);
 	return rc;
 }
 
-static int op_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+/* read: read_size bytes, sequential from a random offset, at random offsets (read_random) or
+ * with gaps (read_skip). A file smaller than read_size is read as far as it goes (FFSB
+ * aborted). */
+static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+                     struct op_result *r, struct io_error *e)
 {
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_READ, &id);
-	if (rc)
-		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t size = pool_size(&fs->files, id);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
-	if (fd < 0) {
-		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
-		goto out;
+	const struct plan_group *g = w->g;
+	uint64_t bs = g->read_blocksize, size = f->size;
+	uint64_t want = g->read_size < size ? g->read_size : size;
+	uint64_t n = want / bs, tail = want % bs;
+	int64_t k;
+	(void)fs;
+	(void)op;
+	if (!g->read_random && !g->read_skip && size > want &&
+	    seek_to(w, f->fd, random_offset(w, size - want), SEEK_SET, e))
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		if (g->read_random &&
+		    seek_to(w, f->fd, random_offset(w, size > bs ? size - bs : 0), SEEK_SET, e))
+			return -1;
+		if ((k = read_block(w, f->fd, bs)) < 0)
+			return io_fail(e, SYS_read, (int)-k);
+		r->bytes_read += (uint64_t)k;
+		if (g->read_skip && seek_to(w, f->fd, g->read_skipsize, SEEK_CUR, e))
+			return -1;
 	}
-	uint64_t bs = w->g->read_blocksize, left = size;
+	if (tail && !g->read_random) {
+		if ((k = read_block(w, f->fd, tail)) < 0)
+			return io_fail(e, SYS_read, (int)-k);
+		r->bytes_read += (uint64_t)k;
+	}
+	/* FFSB counts whole blocks; the tail read counts only with read_skip. */
+	r->trans = n + (g->read_skip && tail);
+	return 0;
+}
+
+/* readall: the whole file, read_blocksize per read(). */
+static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+                        struct op_result *r, struct io_error *e)
+{
+	uint64_t bs = w->g->read_blocksize, left = f->size;
+	(void)fs;
+	(void)op;
 	while (left) {
-		size_t n = left < bs ? (size_t)left : (size_t)bs;
-		int64_t k = read_block(w, fd, n);
-		if (k <= 0) {
-			rc = fail(w, op, SYS_read, k < 0 ? (int)-k : EIO, fs, dir, id, false);
-			(void)close(fd);
-			goto out;
-		}
+		int64_t k = read_block(w, f->fd, left < bs ? (size_t)left : (size_t)bs);
+		if (k <= 0)
+			return io_fail(e, SYS_read, k < 0 ? (int)-k : EIO);
 		left -= (uint64_t)k;
 		r->bytes_read += (uint64_t)k;
 	}
-	r->trans = size / bs; /* FFSB: whole blocks only, so 0 for files under read_blocksize */
-	if (t_close(w, fd) < 0)
-		rc = fail(w, op, SYS_close, errno, fs, dir, id, false);
-out:
-	pool_release(&fs->files, id, POOL_READ);
-	return rc;
+	r->trans = f->size / bs; /* FFSB: whole blocks only, so 0 for files under read_blocksize */
+	return 0;
 }
 
-/* write / write_fsync: overwrite write_size bytes inside the file (never extends it). */
-static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+/* write / write_fsync / write_fdatasync: overwrite write_size bytes inside the file (never
+ * extends it): sequential from a random offset, at random offsets (write_random), or stepping
+ * through the file (write_stride). */
+static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+                      struct op_result *r, struct io_error *e)
 {
 	const struct plan_group *g = w->g;
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_WRITE, &id);
-	if (rc)
-		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t size = pool_size(&fs->files, id);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_wflags(w, O_WRONLY), 0);
-	enum sys_id failed = SYS_open;
-	int64_t k = 0;
-	int e;
-	if (fd < 0)
-		goto err_noclose;
-	uint64_t bs = g->write_blocksize;
+	uint64_t bs = g->write_blocksize, size = f->size;
 	uint64_t want = g->write_size < size ? g->write_size : size;
+	int64_t k;
+	(void)fs;
 	if (g->write_random) {
-		uint64_t n = want / bs;
-		for (uint64_t i = 0; i < n && size >= bs; i++) {
-			failed = SYS_lseek;
-			if (t_lseek(w, fd, (off_t)random_offset(w, size - bs), SEEK_SET) < 0)
-				goto err;
-			failed = SYS_write;
-			if ((k = write_block(w, fd, bs)) < 0)
-				goto err;
+		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
+			if (seek_to(w, f->fd, random_offset(w, size - bs), SEEK_SET, e))
+				return -1;
+			if ((k = write_block(w, f->fd, bs)) < 0)
+				return io_fail(e, SYS_write, (int)-k);
 			r->trans++;
 			r->bytes_written += bs;
 		}
 	} else {
 		if (g->write_stride) {
-			/* write_stride: this thread's ops step through the file, wrapping at its
-			 * end (synctest's lseek(step) + write(2 KB) loop). */
+			/* This thread's ops step through the file, wrapping at its end (synctest's
+			 * lseek(step) + write(2 KB) loop). */
 			uint64_t off = w->stride_off;
 			if (off + want > size)
 				off = 0;
 			w->stride_off = off + g->write_stride;
-			failed = SYS_lseek;
-			if (t_lseek(w, fd, (off_t)off, SEEK_SET) < 0)
-				goto err;
-		} else if (size > want) {
-			failed = SYS_lseek;
-			if (t_lseek(w, fd, (off_t)random_offset(w, size - want), SEEK_SET) < 0)
-				goto err;
+			if (seek_to(w, f->fd, off, SEEK_SET, e))
+				return -1;
+		} else if (size > want &&
+		           seek_to(w, f->fd, random_offset(w, size - want), SEEK_SET, e)) {
+			return -1;
 		}
-		failed = SYS_write;
-		if ((k = write_blocks(w, fd, want, bs)) < 0)
-			goto err;
+		if ((k = write_blocks(w, f->fd, want, bs)) < 0)
+			return io_fail(e, SYS_write, (int)-k);
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;
 	}
-	if ((k = sync_after(w, op, fd))) {
-		failed = (enum sys_id)(k - 1);
-		k = 0;
-		goto err;
-	}
-	if (t_close(w, fd) < 0) {
-		failed = SYS_close;
-		goto err_noclose;
-	}
-	goto out;
-err:
-	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
-	(void)close(fd);
-	rc = fail(w, op, failed, e, fs, dir, id, false);
-	goto out;
-err_noclose:
-	rc = fail(w, op, failed, errno, fs, dir, id, false);
-out:
-	pool_release(&fs->files, id, POOL_WRITE);
-	return rc;
+	return sync_or_fail(w, op, f->fd, e);
 }
 
-/* writeall / writeall_fsync: rewrite the whole file from offset 0 (no O_TRUNC, as FFSB). */
-static int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+/* writeall / writeall_fsync / writeall_fdatasync: rewrite the whole file from offset 0 (no
+ * O_TRUNC, as FFSB). */
+static int writeall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+                         struct op_result *r, struct io_error *e)
 {
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_WRITE, &id);
-	if (rc)
-		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t size = pool_size(&fs->files, id);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_wflags(w, O_WRONLY), 0);
-	enum sys_id failed = SYS_open;
-	int64_t k = 0;
-	int e;
-	if (fd < 0)
-		goto err_noclose;
-	failed = SYS_write;
-	if ((k = write_blocks(w, fd, size, w->g->write_blocksize)) < 0)
-		goto err;
+	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize);
+	(void)fs;
+	if (k < 0)
+		return io_fail(e, SYS_write, (int)-k);
 	r->trans = (uint64_t)k;
-	r->bytes_written = size;
-	if ((k = sync_after(w, op, fd))) {
-		failed = (enum sys_id)(k - 1);
-		k = 0;
-		goto err;
-	}
-	if (t_close(w, fd) < 0) {
-		failed = SYS_close;
-		goto err_noclose;
-	}
-	goto out;
-err:
-	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
-	(void)close(fd);
-	rc = fail(w, op, failed, e, fs, dir, id, false);
-	goto out;
-err_noclose:
-	rc = fail(w, op, failed, errno, fs, dir, id, false);
-out:
-	pool_release(&fs->files, id, POOL_WRITE);
-	return rc;
+	r->bytes_written = f->size;
+	return sync_or_fail(w, op, f->fd, e);
 }
 
-/* append / append_fsync: write_size bytes at the end (O_APPEND); the file grows. */
-static int op_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+/* append / append_fsync / append_fdatasync: write_size bytes at the end (O_APPEND); the file
+ * grows. append_fsync2 (OPF_TWICE) appends and syncs twice, as a commit that writes its record,
+ * syncs, writes its status and syncs again. */
+static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+                       struct op_result *r, struct io_error *e)
 {
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_WRITE, &id);
-	if (rc)
-		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t size = pool_size(&fs->files, id);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_wflags(w, O_WRONLY | O_APPEND), 0);
-	enum sys_id failed = SYS_open;
-	int64_t k = 0;
-	int e;
-	if (fd < 0)
-		goto err_noclose;
-	/* append_fsync2 (OPF_TWICE): the appends and their sync call twice, as a commit that
-	 * writes its record, syncs, writes its status and syncs again. */
 	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
-		failed = SYS_write;
-		if ((k = write_blocks(w, fd, w->g->write_size, w->g->write_blocksize)) < 0)
-			goto err;
+		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize);
+		if (k < 0)
+			return io_fail(e, SYS_write, (int)-k);
 		r->trans += (uint64_t)k;
 		r->bytes_written += w->g->write_size;
-		size += w->g->write_size;
-		pool_set_size(&fs->files, id, size);
-		if ((k = sync_after(w, op, fd))) {
-			failed = (enum sys_id)(k - 1);
-			k = 0;
-			goto err;
-		}
+		f->size += w->g->write_size;
+		pool_set_size(&fs->files, f->id, f->size); /* held exclusively */
+		if (sync_or_fail(w, op, f->fd, e))
+			return -1;
 	}
-	if (t_close(w, fd) < 0) {
-		failed = SYS_close;
-		goto err_noclose;
-	}
-	goto out;
-err:
-	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
-	(void)close(fd);
-	rc = fail(w, op, failed, e, fs, dir, id, false);
-	goto out;
-err_noclose:
-	rc = fail(w, op, failed, errno, fs, dir, id, false);
-out:
-	pool_release(&fs->files, id, POOL_WRITE);
+	return 0;
+}
+
+static int op_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return with_file(w, fs, op, POOL_READ, open_flags(w, O_RDONLY), read_body, r);
+}
+
+static int op_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return with_file(w, fs, op, POOL_READ, open_flags(w, O_RDONLY), readall_body, r);
+}
+
+static int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return with_file(w, fs, op, POOL_WRITE, open_wflags(w, O_WRONLY), write_body, r);
+}
+
+static int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return with_file(w, fs, op, POOL_WRITE, open_wflags(w, O_WRONLY), writeall_body, r);
+}
+
+static int op_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return with_file(w, fs, op, POOL_WRITE, open_wflags(w, O_WRONLY | O_APPEND), append_body,
+	                 r);
+}
+
+static int op_open_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	int rc = with_file(w, fs, op, POOL_READ, open_flags(w, O_RDONLY), NULL, r);
+	if (!rc)
+		r->trans = 1;
 	return rc;
 }
 
@@ -665,26 +615,6 @@ static int op_stat(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	if (t_fstatat(w, dfd, name, &st) < 0)
 		rc = fail(w, op, SYS_stat, errno, fs, dir, id, false);
-	else
-		r->trans = 1;
-	pool_release(&fs->files, id, POOL_READ);
-	return rc;
-}
-
-static int op_open_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
-{
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_READ, &id);
-	if (rc)
-		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_RDONLY), 0);
-	if (fd < 0)
-		rc = fail(w, op, SYS_open, errno, fs, dir, id, false);
-	else if (t_close(w, fd) < 0)
-		rc = fail(w, op, SYS_close, errno, fs, dir, id, false);
 	else
 		r->trans = 1;
 	pool_release(&fs->files, id, POOL_READ);
