@@ -89,7 +89,7 @@ rc=$?
 [ $? -eq 1 ] && grep -q "nodir/x.json" "$work/nodir.err" && ok "unwritable --json path: exit 1 naming it" || bad "unwritable json"
 
 if command -v script >/dev/null; then
-	script -qc "$bin run $src/profiles/default.ffsb --location $loc --time 3 >/dev/null" /dev/null >"$work/tty.out" 2>&1
+	script -qc "$bin run $src/profiles/default.ffsb --location $loc --time 4 >/dev/null" /dev/null >"$work/tty.out" 2>&1
 	grep -q "elapsed, .* left\] .* ops/s" "$work/tty.out" && ok "progress line on a terminal" || bad "progress line"
 	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 2>"$work/notty.err" >/dev/null
 	! grep -q "elapsed" "$work/notty.err" && ok "no progress line when stderr is not a terminal" || bad "progress without a tty"
