@@ -54,6 +54,17 @@ mount_ext4() {
 	mounts+=("$dir")
 }
 
+# wait_for FILE REGEX [SECONDS]: until a line of FILE matches (a background run has got that
+# far), at most SECONDS (default 10); returns 1 on time-out.
+wait_for() {
+	local tenths=$((${3:-10} * 10))
+	for ((i = 0; i < tenths; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # summary: the closing line ctest logs read; exit status 1 on any failure, 77 if all skipped.
 summary() {
 	echo "$pass passed, $fail failed, $skip skipped"

@@ -78,7 +78,7 @@ ls "$work"/r.json.tmp* >/dev/null 2>&1 && bad "a temp file was left next to the 
 # SIGINT mid-run: the JSON file is still complete and valid, marked interrupted; exit 130.
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 --json "$work/int.json" >/dev/null 2>"$work/int.err" &
 pid=$!
-for _ in $(seq 100); do grep -q "running" "$work/int.err" 2>/dev/null && break; sleep 0.1; done
+wait_for "$work/int.err" "running"
 sleep 1
 kill -INT $pid
 wait $pid

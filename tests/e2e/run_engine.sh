@@ -111,7 +111,7 @@ done
 loc=$(shmdir)
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 >"$work/int.out" 2>"$work/int.err" &
 pid=$!
-for _ in $(seq 100); do grep -q "running" "$work/int.err" 2>/dev/null && break; sleep 0.1; done
+wait_for "$work/int.err" "running"
 sleep 1
 kill -INT "$pid"
 wait "$pid"

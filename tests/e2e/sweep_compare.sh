@@ -118,7 +118,7 @@ fi
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 --threads 1,2,3,4 \
 	--json "$work/int.json" >"$work/int.out" 2>"$work/int.err" &
 pid=$!
-for _ in $(seq 200); do grep -q "sweep 2/4: .* trans/s" "$work/int.err" 2>/dev/null && break; sleep 0.1; done
+wait_for "$work/int.err" "sweep 2/4: .* trans/s" 20
 sleep 0.5
 kill -INT $pid
 wait $pid
