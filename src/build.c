@@ -53,10 +53,21 @@ struct builder {
 	_Atomic uint64_t *next;  /* shared: next file id to claim (in chunks) */
 	_Atomic uint64_t *bytes; /* shared: bytes written (init_size/init_util growth) */
 	uint64_t limit;          /* files to create (num_files), or UINT64_MAX when growing */
+	uint64_t built_bytes;    /* this builder's bytes; the shared `bytes` only when growing */
 	int err;                 /* first error (errno), 0 if none */
 	char path[PATH_MAX];
 	pthread_t thread;
 };
+
+/* Counts a built file's bytes. Only a tree that grows to init_size needs the running total
+ * of all builders; otherwise a shared counter written per file would only bounce its cache
+ * line between the builders' CPUs. */
+static void count_bytes(struct builder *b, uint64_t size)
+{
+	b->built_bytes += size;
+	if (b->limit == UINT64_MAX)
+		atomic_fetch_add_explicit(b->bytes, size, memory_order_relaxed);
+}
 
 /* Growth target reached? Only for num_files=0 trees with init_size/init_util. */
 static bool grown_enough(struct builder *b, uint64_t id)
@@ -107,7 +118,7 @@ static int build_one(struct builder *b, char *buf, uint32_t id)
 		}
 		if (close(fd) < 0)
 			goto fail;
-		atomic_fetch_add_explicit(b->bytes, size, memory_order_relaxed);
+		count_bytes(b, size);
 		return pool_add_initial(&fs->files, id, dir, size);
 	}
 	for (uint64_t left = size; left;) {
@@ -126,7 +137,7 @@ static int build_one(struct builder *b, char *buf, uint32_t id)
 	}
 	if (close(fd) < 0)
 		goto fail;
-	atomic_fetch_add_explicit(b->bytes, size, memory_order_relaxed);
+	count_bytes(b, size);
 	return pool_add_initial(&fs->files, id, dir, size);
 fail:
 	b->err = errno;
@@ -201,6 +212,9 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 		snprintf(err, errlen, "cannot start builder threads");
 		rc = EXIT_RUN_FAILED;
 	}
+	fs->built_bytes = 0;
+	for (unsigned i = 0; i < started; i++)
+		fs->built_bytes += b[i].built_bytes;
 	free(b);
 	if (!rc && engine_stopping(e)) {
 		snprintf(err, errlen, "interrupted while building %s", pf->name);
@@ -209,7 +223,7 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	/* Growing trees may leave unused ids below high_water (a builder's unfinished chunk). */
 	pool_collect_holes(&fs->files);
 	fs->built_files = pool_live(&fs->files);
-	fs->built_bytes = atomic_load(&bytes);
+
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
@@ -476,6 +477,12 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 {
 	close_dirfds(t);
 	uint32_t keep = num_dirs < TREE_MAX_DIRFDS ? num_dirs : TREE_MAX_DIRFDS;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t budget = rl.rlim_cur > 512 ? (rl.rlim_cur - 256) / 4 : 64;
+		if (keep > budget)
+			keep = (uint32_t)budget;
+	}
 	if (keep) {
 		t->dirfds = malloc(keep * sizeof(int));
 		if (!t->dirfds) {

@@ -40,10 +40,11 @@ struct pool;
 
 /* Directory index meaning data/ itself (files not in a dNNN subdirectory). */
 #define TREE_DIR_TOP UINT32_MAX
-/* dNNN directory descriptors kept open per tree (the others are reached as "dNNN/f<id>"
- * relative to data/). 128 per tree leaves room under the usual 1024-descriptor soft limit for
- * several filesystems and the workers' own open files. */
-#define TREE_MAX_DIRFDS 128
+/* dNNN directory descriptors kept open per tree at most (the others are reached as
+ * "dNNN/f<id>" relative to data/, one more path lookup per call). tree_set_dirs keeps fewer
+ * when the process's descriptor limit is low: a quarter of (RLIMIT_NOFILE - 256), or 64 under a
+ * limit of 512, so several filesystems and the workers' own open files still fit. */
+#define TREE_MAX_DIRFDS 4096
 /* Files whose existence and size tree_load_manifest checks (a random sample, not a walk). */
 #define TREE_MANIFEST_SAMPLE 64
 /* Longest name tree_file_name/tree_file_at produce: "d" + 10 digits + "/f" + 10 digits + NUL. */
