@@ -41,8 +41,11 @@ demo() {
 	build build
 	local dir
 	dir=$(mktemp -d /tmp/fsmix-demo.XXXXXX)
-	echo "dev.sh: running profiles/default.ffsb in $dir"
-	"$top/build/src/fsmix" run "$top/profiles/default.ffsb" --location "$dir"
+	echo "dev.sh: running profiles/default.ffsb in $dir (its tree is removed afterwards)"
+	local rc=0
+	"$top/build/src/fsmix" run "$top/profiles/default.ffsb" --location "$dir" --cleanup || rc=$?
+	rmdir "$dir" 2>/dev/null
+	return $rc
 }
 
 # ctest_in DIR LABEL: run the suite of one build tree; failures are collected, not fatal yet.
