@@ -5,6 +5,9 @@
  * move, and a worker publishes a finished row with a release store of `published`; the main
  * thread may read rows below `published` (acquire) while the run goes on (progress line), and all
  * rows after the join. So there is no lock and no shared counter per operation.
+ * A worker closes an interval with its first operation after the boundary, so the progress
+ * line shows the newest interval every worker has closed: it lags while a worker is inside a
+ * long operation (a slow fsync, an op_delay or op_period wait).
  *
  * The compact histogram has 16 linear sub-buckets per power of two (relative error of the
  * midpoint <= 1/32 = 3.1%) up to 2^40 ns (18 minutes; larger values are clamped): 592 counters of
