@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,6 +21,25 @@
 #define EXTRA_DIRS (1u << 20)
 /* Files a builder claims at once (keeps the shared counter off the per-file path). */
 #define BUILD_CHUNK 64
+/* Fixed-count trees of up to this many files are built directory by directory (4 bytes of
+ * order per file, freed after the build); larger ones in id order. */
+#define BUILD_ORDER_MAX (1u << 24)
+/* Most files of one directory a builder takes at once. Whole directories, usually: creating
+ * a file holds its directory's lock, so two builders in one directory wait on each other, and
+ * one builder's run of creates in one directory keeps that directory's dentries in cache
+ * (about 3% faster than scattering the creates over all directories, on tmpfs). */
+#define BUILD_PIECE 1024
+/* Files a builder leaves open before closing them with one close_range() call (see
+ * close_later). */
+#define BUILD_CLOSE_BATCH 64
+
+/* The order in which a fixed-count tree is built: file ids grouped by directory, cut into
+ * pieces of at most BUILD_PIECE files of one directory. */
+struct build_order {
+	uint32_t *ids;  /* every id below num_files, grouped by directory */
+	uint32_t *cuts; /* piece k is ids[cuts[k]] .. ids[cuts[k + 1] - 1] */
+	uint32_t n_pieces;
+};
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -50,11 +70,17 @@ struct builder {
 	struct engine *e;
 	struct engine_fs *fs;
 	unsigned index;
-	_Atomic uint64_t *next;  /* shared: next file id to claim (in chunks) */
-	_Atomic uint64_t *bytes; /* shared: bytes written (init_size/init_util growth) */
-	uint64_t limit;          /* files to create (num_files), or UINT64_MAX when growing */
-	uint64_t built_bytes;    /* this builder's bytes; the shared `bytes` only when growing */
-	int err;                 /* first error (errno), 0 if none */
+	_Atomic uint64_t *next; /* shared: next piece of `order`, or next file id (in chunks) */
+	const struct build_order *order; /* NULL: build in id order */
+	_Atomic uint64_t *bytes;         /* shared: bytes written (init_size/init_util growth) */
+	uint64_t limit;       /* files to create (num_files), or UINT64_MAX when growing */
+	uint64_t built_bytes; /* this builder's bytes; the shared `bytes` only when growing */
+	uint64_t added;       /* files put into the pool, settled at the end */
+	uint32_t high_water;  /* highest id put + 1 */
+	bool private_fds;     /* unshare(CLONE_FILES) worked: batch the closes */
+	unsigned n_open;      /* descriptors in open_fds, ascending as opened */
+	int open_fds[BUILD_CLOSE_BATCH];
+	int err; /* first error (errno), 0 if none */
 	char path[PATH_MAX];
 	pthread_t thread;
 };
@@ -85,24 +111,83 @@ static bool grown_enough(struct builder *b, uint64_t id)
 	return !pf->init_size && !(pf->init_util > 0);
 }
 
+/* Where file `id` of fs goes and how big it is. Each file's dir and size come from its own
+ * random stream: the layout depends on the seed and the id only, not on which builder makes
+ * the file or in which order. */
+static void file_layout(const struct engine *e, const struct engine_fs *fs, uint32_t id,
+                        uint32_t *dir, uint64_t *size)
+{
+	const struct plan_fs *pf = fs->pf;
+	struct rng r;
+	rng_seed(&r, e->seed ^ 0x7265655f62756c64ull, ((uint64_t)pf->index << 32) | id);
+	uint64_t nd = pf->num_dirs;
+	uint64_t d = rng_below(&r, nd + 1);
+	*dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
+	*size = pf->n_sizes
+	            ? pf->sizes[pick_one(&fs->sizes, &r)].size
+	            : pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
+}
+
+/* Marks a built file as existing; the shared counts are settled once per builder. */
+static int put_built(struct builder *b, uint32_t id, uint32_t dir, uint64_t size)
+{
+	int rc = pool_put_initial(&b->fs->files, id, dir, size);
+	if (rc == 0) {
+		b->added++;
+		if (id + 1 > b->high_water)
+			b->high_water = id + 1;
+	}
+	return rc;
+}
+
+/* Closes the batched descriptors: each run of consecutive numbers with one close_range(),
+ * and never a number this builder did not open itself. */
+static void close_batch(struct builder *b)
+{
+	for (unsigned i = 0; i < b->n_open;) {
+		unsigned j = i + 1;
+		while (j < b->n_open && b->open_fds[j] == b->open_fds[j - 1] + 1)
+			j++;
+		if (j - i == 1 ||
+		    close_range((unsigned)b->open_fds[i], (unsigned)b->open_fds[j - 1], 0))
+			for (unsigned k = i; k < j; k++)
+				close(b->open_fds[k]);
+		i = j;
+	}
+	b->n_open = 0;
+}
+
+/* Closes a fully written file. A builder with a descriptor table of its own closes its files
+ * BUILD_CLOSE_BATCH at a time: a system call costs about 1 us in a VM with page-table
+ * isolation, a third of the calls per small file. close() reports no error a new local file
+ * can have; the syncfs() after the build reports writeback errors on any filesystem. */
+static int close_later(struct builder *b, int fd)
+{
+	if (!b->private_fds)
+		return close(fd);
+	b->open_fds[b->n_open++] = fd;
+	if (b->n_open == BUILD_CLOSE_BATCH)
+		close_batch(b);
+	return 0;
+}
+
 static int build_one(struct builder *b, char *buf, uint32_t id)
 {
 	struct engine_fs *fs = b->fs;
 	const struct plan_fs *pf = fs->pf;
-	struct rng r;
 	char name[TREE_NAME_MAX];
+	uint32_t dir;
+	uint64_t size;
 
-	/* Each file's dir and size come from its own stream: the layout depends on the seed and
-	 * the id only, not on which builder made it. */
-	rng_seed(&r, b->e->seed ^ 0x7265655f62756c64ull, ((uint64_t)pf->index << 32) | id);
-	uint64_t nd = pf->num_dirs;
-	uint64_t d = rng_below(&r, nd + 1);
-	uint32_t dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
-	uint64_t size =
-	    pf->n_sizes ? pf->sizes[pick_one(&fs->sizes, &r)].size
-	                : pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
+	file_layout(b->e, fs, id, &dir, &size);
 	int dfd = tree_file_at(&fs->tree, dir, id, name, sizeof(name));
 	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 && errno == EMFILE && b->n_open) {
+		/* The batch of files waiting to be closed filled a small descriptor limit. The
+		 * failed open created nothing (EMFILE comes before the file is made). */
+		close_batch(b);
+		fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
 	if (fd < 0)
 		goto fail;
 	/* create_method: fallocate() allocates without writing (ext4: unwritten extents that
@@ -119,7 +204,7 @@ static int build_one(struct builder *b, char *buf, uint32_t id)
 		if (close(fd) < 0)
 			goto fail;
 		count_bytes(b, size);
-		return pool_add_initial(&fs->files, id, dir, size);
+		return put_built(b, id, dir, size);
 	}
 	for (uint64_t left = size; left;) {
 		size_t n =
@@ -135,10 +220,10 @@ static int build_one(struct builder *b, char *buf, uint32_t id)
 		}
 		left -= n;
 	}
-	if (close(fd) < 0)
+	if (close_later(b, fd) < 0)
 		goto fail;
 	count_bytes(b, size);
-	return pool_add_initial(&fs->files, id, dir, size);
+	return put_built(b, id, dir, size);
 fail:
 	b->err = errno;
 	tree_file_path(&fs->tree, dir, id, b->path, sizeof(b->path));
@@ -154,6 +239,25 @@ static void *builder_main(void *arg)
 		return NULL;
 	}
 	memset(buf, 0x5a, b->fs->pf->create_blocksize);
+	/* A descriptor table of this thread's own (a copy; the tree's directory descriptors stay
+	 * valid): opening and closing files no longer takes the table lock the other builders
+	 * share, and closes can be batched (close_later). Without it, one close() per file. */
+	b->private_fds = unshare(CLONE_FILES) == 0;
+	const struct build_order *o = b->order;
+	if (o) {
+		for (;;) {
+			uint64_t k = atomic_fetch_add(b->next, 1);
+			if (k >= o->n_pieces)
+				goto done;
+			for (uint32_t i = o->cuts[k]; i < o->cuts[k + 1]; i++) {
+				/* In directory order the ids are far apart: fetch the next file's
+				 * pool slot while this file's system calls run. */
+				pool_prefetch(&b->fs->files, o->ids[i + 1 < b->limit ? i + 1 : i]);
+				if (engine_stopping(b->e) || build_one(b, buf, o->ids[i]))
+					goto done;
+			}
+		}
+	}
 	for (;;) {
 		uint64_t first = atomic_fetch_add(b->next, BUILD_CHUNK);
 		for (uint64_t id = first; id < first + BUILD_CHUNK; id++) {
@@ -164,8 +268,61 @@ static void *builder_main(void *arg)
 		}
 	}
 done:
+	close_batch(b);
+	pool_settle_initial(&b->fs->files, b->added, b->high_water);
 	free(buf);
 	return NULL;
+}
+
+static void order_free(struct build_order *o)
+{
+	free(o->ids);
+	free(o->cuts);
+	*o = (struct build_order){0};
+}
+
+/* Groups the ids 0..n-1 of a fixed-count tree by directory (a counting sort on each file's
+ * layout) and cuts the groups into pieces. Returns 0, or -ENOMEM (the caller then builds in
+ * id order). */
+static int order_build(const struct engine *e, const struct engine_fs *fs, uint32_t n,
+                       struct build_order *o)
+{
+	uint32_t buckets = (uint32_t)fs->pf->num_dirs + 1; /* the last one is data/ itself */
+	uint32_t *bucket_of = malloc((size_t)n * sizeof(*bucket_of));
+	uint32_t *start = calloc((size_t)buckets + 1, sizeof(*start));
+	*o = (struct build_order){.ids = malloc((size_t)n * sizeof(*o->ids))};
+	if (!bucket_of || !start || !o->ids)
+		goto oom;
+	for (uint32_t id = 0; id < n; id++) {
+		uint32_t dir;
+		uint64_t size;
+		file_layout(e, fs, id, &dir, &size);
+		bucket_of[id] = dir == TREE_DIR_TOP ? buckets - 1 : dir;
+		start[bucket_of[id] + 1]++;
+	}
+	uint64_t pieces = 0;
+	for (uint32_t k = 0; k < buckets; k++) {
+		pieces += (start[k + 1] + BUILD_PIECE - 1) / BUILD_PIECE;
+		start[k + 1] += start[k];
+	}
+	o->cuts = malloc((size_t)(pieces + 1) * sizeof(*o->cuts));
+	if (!o->cuts)
+		goto oom;
+	for (uint32_t k = 0; k < buckets; k++)
+		for (uint32_t at = start[k]; at < start[k + 1]; at += BUILD_PIECE)
+			o->cuts[o->n_pieces++] = at;
+	o->cuts[o->n_pieces] = n;
+	/* Fill: start[k] walks bucket k's slots; ids stay ascending within a bucket. */
+	for (uint32_t id = 0; id < n; id++)
+		o->ids[start[bucket_of[id]]++] = id;
+	free(bucket_of);
+	free(start);
+	return 0;
+oom:
+	free(bucket_of);
+	free(start);
+	order_free(o);
+	return -ENOMEM;
 }
 
 static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads, char *err,
@@ -185,16 +342,24 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUN_FAILED;
 	}
+	struct build_order order = {0};
+	bool ordered = limit <= BUILD_ORDER_MAX && order_build(e, fs, (uint32_t)limit, &order) == 0;
 	unsigned started = 0;
 	for (unsigned i = 0; i < threads; i++) {
-		b[i] = (struct builder){
-		    .e = e, .fs = fs, .index = i, .next = &next, .bytes = &bytes, .limit = limit};
+		b[i] = (struct builder){.e = e,
+		                        .fs = fs,
+		                        .index = i,
+		                        .next = &next,
+		                        .order = ordered ? &order : NULL,
+		                        .bytes = &bytes,
+		                        .limit = limit};
 		if (pthread_create(&b[i].thread, NULL, builder_main, &b[i]))
 			break;
 		started++;
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(b[i].thread, NULL);
+	order_free(&order);
 	int rc = 0;
 	for (unsigned i = 0; i < started && !rc; i++)
 		if (b[i].err == EOPNOTSUPP && pf->create_method == CREATE_FALLOCATE) {

@@ -44,6 +44,7 @@ static const char usage_text[] =
     "Run options:\n"
     "      --continue-on-error   count failed operations and go on (default: stop the run)\n"
     "      --cleanup             remove fsmix's trees (<location>/fsmix.fsN) after the run\n"
+    "      --build-threads N     threads that build a file tree (default: one per CPU, 2-16)\n"
     "      --json FILE           write the results as JSON (docs/output.md; '-': stdout)\n"
     "      --csv FILE            write one CSV row per group and operation or syscall\n"
     "      --format ffsb         print only the FFSB-compatible part of the text report\n"
@@ -78,7 +79,8 @@ enum long_only {
 	OPT_REPEAT,
 	OPT_PLOT,
 	OPT_FORCE,
-	OPT_LATLOG
+	OPT_LATLOG,
+	OPT_BUILD_THREADS
 };
 
 static const struct option long_opts[] = {
@@ -101,6 +103,7 @@ static const struct option long_opts[] = {
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
     {"cleanup", no_argument, NULL, OPT_CLEANUP},
+    {"build-threads", required_argument, NULL, OPT_BUILD_THREADS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -119,9 +122,10 @@ struct cli {
 	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
 	size_t n_dims;
 	unsigned repeat;
-	const char *plot_path; /* run --plot, compare --plot, plot -o */
-	bool force;            /* compare: different profiles */
-	char **files;          /* compare and plot arguments */
+	unsigned build_threads; /* run --build-threads; 0: one per CPU */
+	const char *plot_path;  /* run --plot, compare --plot, plot -o */
+	bool force;             /* compare: different profiles */
+	char **files;           /* compare and plot arguments */
 	size_t n_files;
 };
 
@@ -226,6 +230,16 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return usage_error(
 				    "--repeat takes a count from 1 to 1000, not '%s'", optarg);
 			c->repeat = (unsigned)v;
+			continue;
+		}
+		case OPT_BUILD_THREADS: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 256 || optarg[0] == '-')
+				return usage_error(
+				    "--build-threads takes a count from 1 to 256, not '%s'",
+				    optarg);
+			c->build_threads = (unsigned)v;
 			continue;
 		}
 		case OPT_PLOT:
@@ -335,8 +349,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return usage_error("unexpected argument '%s' (one profile at a time)",
 		                   argv[optind + 1]);
 	c->profile = argv[optind];
-	if ((c->continue_on_error || c->cleanup) && strcmp(c->command, "run"))
-		return usage_error("--continue-on-error and --cleanup are options of '%s' only",
+	if ((c->continue_on_error || c->cleanup || c->build_threads) && strcmp(c->command, "run"))
+		return usage_error("--continue-on-error, --cleanup and --build-threads are options "
+		                   "of '%s' only",
 		                   "run");
 	if (c->json && !strcmp(c->command, "check") && c->json_path)
 		return usage_error("check --json prints to stdout and takes no file (got '%s')",
@@ -431,6 +446,7 @@ static int cmd_sweep(struct cli *c, int argc, char **argv)
 	                       .repeat = c->repeat ? c->repeat : 1,
 	                       .eopts = {.continue_on_error = c->continue_on_error,
 	                                 .cleanup = false,
+	                                 .build_threads = c->build_threads,
 	                                 .out = stdout,
 	                                 .log = stderr,
 	                                 .profile_path = c->profile,
@@ -494,6 +510,7 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	}
 	struct engine_opts eo = {.continue_on_error = c->continue_on_error,
 	                         .cleanup = c->cleanup,
+	                         .build_threads = c->build_threads,
 	                         .out = stdout,
 	                         .log = stderr,
 	                         .json_path = c->json_path,

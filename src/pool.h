@@ -103,6 +103,16 @@ void pool_destroy(struct pool *p);
  * afterwards if the ids are not dense. */
 int pool_add_initial(struct pool *p, uint32_t id, uint32_t dir, uint64_t size);
 
+/* pool_put_initial - pool_add_initial without touching the shared live count and high_water:
+ * parallel tree builders would otherwise bounce those cache lines between CPUs once per file.
+ * Each builder counts its own puts and highest id + 1, and calls pool_settle_initial once at the
+ * end; until then pool_live/pool_high_water do not include its files. Same returns. */
+int pool_put_initial(struct pool *p, uint32_t id, uint32_t dir, uint64_t size);
+
+/* pool_settle_initial - add `added` files put with pool_put_initial to live and raise
+ * high_water to at least `high_water`. Setup only; any number of threads. */
+void pool_settle_initial(struct pool *p, uint64_t added, uint32_t high_water);
+
 /* pool_collect_holes - push every never-used slot below high_water onto the free stack, lowest id
  * on top, so creates refill holes left by a sparse initial set before the pool grows. Setup only
  * (single-threaded); idempotent. Returns the number of slots pushed. */
@@ -155,6 +165,13 @@ static inline uint64_t pool_size(const struct pool *p, uint32_t id)
 static inline uint32_t pool_dir(const struct pool *p, uint32_t id)
 {
 	return atomic_load_explicit(&p->slots[id].dir, memory_order_relaxed);
+}
+
+/* pool_prefetch - start loading slot `id` (< capacity) into the cache ahead of a
+ * pool_put_initial or pool_add_initial, e.g. while a system call for the previous file runs. */
+static inline void pool_prefetch(const struct pool *p, uint32_t id)
+{
+	__builtin_prefetch(&p->slots[id], 1);
 }
 
 /* pool_live - number of published files (a snapshot while the run is live). */

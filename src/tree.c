@@ -479,7 +479,9 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 	uint32_t keep = num_dirs < TREE_MAX_DIRFDS ? num_dirs : TREE_MAX_DIRFDS;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-		uint64_t budget = rl.rlim_cur > 512 ? (rl.rlim_cur - 256) / 4 : 64;
+		/* A quarter of what is left after 256 for workers and outputs; an eighth of a
+		 * small limit. Each tree of a profile takes its share. */
+		uint64_t budget = rl.rlim_cur > 512 ? (rl.rlim_cur - 256) / 4 : rl.rlim_cur / 8;
 		if (keep > budget)
 			keep = (uint32_t)budget;
 	}

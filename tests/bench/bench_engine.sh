@@ -8,11 +8,14 @@
 #             interleaved repetitions, medians, ratio fsmix/loop. Target: >= 95% (stats off),
 #             >= 90% (stats on).
 #   build     100 000 files of the 2010 size mix on tmpfs: fsmix's parallel tree build
-#             (time=0) against a single-threaded create loop. Target: >= 2x.
+#             (time=0) against a single-threaded create loop (bench_loops create), in rounds
+#             of alternating order, with fsmix on one builder and two loop processes side by
+#             side for scale. Target: >= 2x.
 #   ffsb      the 2010 profile scaled to 2000 files / 100 dirs, directio=0, on tmpfs, for 1, 4,
 #             16 and 64 threads, median of 3 runs of BENCH_SECONDS (default 20) each, next to
 #             FFSB 6.0's figures measured on this kind of machine (reference section 3).
-# Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead repetitions, default 5).
+# Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead repetitions, default 5),
+# BENCH_BUILD_ROUNDS (build rounds, default 5), BENCH_SETTLE (pause after each build, default 3).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-all}
@@ -45,19 +48,66 @@ overhead() {
 	done
 }
 
+# One timing (seconds) of a tree build: loop = the single-threaded create loop; two = two loop
+# processes side by side, half the files each (how far the kernel itself scales here);
+# fsmix1 / fsmix = fsmix with one builder / its default builders. Then the tree goes and the
+# bench waits BENCH_SETTLE seconds: a VM hands freed memory back to its host a moment later,
+# and a build that starts before that happens reuses it for less; waiting gives every build
+# the same start.
+build_once() {
+	local n=100000 t s e
+	case $1 in
+	loop)
+		mkdir "$work/loop"
+		t=$("$loops" create "$work/loop" $n 1048576 | awk '{ print $5 }')
+		rm -rf "$work/loop" ;;
+	two)
+		mkdir "$work/l1" "$work/l2"
+		s=$(date +%s.%N)
+		"$loops" create "$work/l1" $((n / 2)) 1048576 >/dev/null &
+		"$loops" create "$work/l2" $((n / 2)) 1048576 >/dev/null
+		wait
+		e=$(date +%s.%N)
+		t=$(echo "$e - $s" | bc -l)
+		rm -rf "$work/l1" "$work/l2" ;;
+	fsmix*)
+		local bt=()
+		[ "$1" = fsmix1 ] && bt=(--build-threads 1)
+		"$fsmix" run "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" --time 0 \
+			--set filesystem0.reuse=0 "${bt[@]}" >/dev/null 2>"$work/build.err"
+		t=$(sed -n 's/.*: \([0-9]*\) files in \([0-9.]*\) s/\2/p' "$work/build.err")
+		"$fsmix" clean "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" >/dev/null 2>&1 ;;
+	esac
+	sleep "${BENCH_SETTLE:-3}"
+	echo "$t"
+}
+
 build_bench() {
-	local n=100000 t_fsmix t_loop
-	mkdir -p "$work/loop"
-	t_loop=$("$loops" create "$work/loop" $n 1048576 | awk '{ print $5 }')
-	rm -rf "$work/loop"
-	local start end
-	start=$(date +%s.%N)
-	"$fsmix" run "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" --time 0 --set filesystem0.reuse=0 >/dev/null 2>"$work/build.err"
-	end=$(date +%s.%N)
-	t_fsmix=$(sed -n 's/.*: \([0-9]*\) files in \([0-9.]*\) s/\2/p' "$work/build.err")
-	printf 'tree build, %d files of the 2010 mix on tmpfs: loop %.2f s, fsmix %.2f s (process %.2f s): %.2fx\n' \
-		"$n" "$t_loop" "$t_fsmix" "$(echo "$end - $start" | bc -l)" "$(echo "$t_loop / $t_fsmix" | bc -l)"
-	"$fsmix" clean "$top/profiles/ext4-barrier-2010.ffsb" --location "$work" >/dev/null 2>&1
+	local rounds=${BENCH_BUILD_ROUNDS:-5} order=(loop fsmix fsmix1 two) c r t
+	for c in "${order[@]}"; do : >"$work/b.$c"; done
+	: >"$work/b.ratio"
+	for ((r = 0; r < rounds; r++)); do
+		# Alternate the order (ABBA): whatever drifts during a round hits every contender.
+		local this=("${order[@]}")
+		((r % 2)) && this=(two fsmix1 fsmix loop)
+		declare -A got=()
+		for c in "${this[@]}"; do
+			t=$(build_once "$c")
+			got[$c]=$t
+			echo "$t" >>"$work/b.$c"
+		done
+		echo "${got[loop]} / ${got[fsmix]}" | bc -l >>"$work/b.ratio"
+		printf 'build round %d: loop %.2f s, fsmix %.2f s (%.2fx), fsmix 1 builder %.2f s, two loops %.2f s\n' \
+			$((r + 1)) "${got[loop]}" "${got[fsmix]}" "$(tail -1 "$work/b.ratio")" "${got[fsmix1]}" "${got[two]}"
+	done
+	local ml mf m1 m2
+	ml=$(median <"$work/b.loop"); mf=$(median <"$work/b.fsmix")
+	m1=$(median <"$work/b.fsmix1"); m2=$(median <"$work/b.two")
+	printf 'tree build, 100000 files of the 2010 mix on tmpfs, median of %d: loop %.2f s, fsmix %.2f s: %.2fx; median of the rounds'"'"' ratios %.2fx (sorted: %s)\n' \
+		"$rounds" "$ml" "$mf" "$(echo "$ml / $mf" | bc -l)" "$(median <"$work/b.ratio")" \
+		"$(sort -g "$work/b.ratio" | xargs printf '%.2f ')"
+	printf '  fsmix with 1 builder %.2f s (%.2fx the loop); two loop processes side by side %.2f s (%.2fx)\n' \
+		"$m1" "$(echo "$ml / $m1" | bc -l)" "$m2" "$(echo "$ml / $m2" | bc -l)"
 }
 
 ffsb() {

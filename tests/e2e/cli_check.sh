@@ -64,6 +64,9 @@ expect 2 "bad --set section" "no section 'filesystem9'" -- "$bin" check "$src/pr
 expect 0 "--set shows its origin" "--set filesystem0.num_files=7" -- "$bin" check "$src/profiles/default.ffsb" --set filesystem0.num_files=7
 expect 2 "--strict-ffsb rejects seed" "fsmix extension, rejected by --strict-ffsb" -- "$bin" check "$src/profiles/default.ffsb" --seed 5 --strict-ffsb
 expect 2 "run --json needs a file" "run --json needs a file" -- "$bin" run "$src/profiles/default.ffsb" --json
+expect 2 "--build-threads 0" "--build-threads takes a count from 1 to 256, not '0'" -- "$bin" run "$src/profiles/default.ffsb" --build-threads 0
+expect 2 "--build-threads x" "--build-threads takes a count from 1 to 256, not '4x'" -- "$bin" run "$src/profiles/default.ffsb" --build-threads 4x
+expect 2 "--build-threads on check" "--build-threads are options of 'run' only" -- "$bin" check "$src/profiles/default.ffsb" --build-threads 2
 expect 0 "keys" "num_threads" -- "$bin" keys
 expect 0 "keys KEY" "worker threads in this group" -- "$bin" keys num_threads
 expect 2 "keys unknown" "did you mean 'num_threads'" -- "$bin" keys num_thread

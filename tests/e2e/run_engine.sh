@@ -161,6 +161,29 @@ else
 	skipped "full filesystem: cannot mount a small tmpfs here"
 fi
 
+# The tree depends on the seed only, not on how many builders made it or in which order:
+# one builder and three (which build directory by directory, in parallel) make the same files.
+loc=$(shmdir)
+small_tree=(run "$src/profiles/default.ffsb" --location "$loc" --set filesystem0.num_files=2000
+	--set filesystem0.num_dirs=40 --seed 11 --time 0 --set filesystem0.reuse=0)
+for bt in 1 3; do
+	run_status 0 "--build-threads $bt" "$work/bt$bt" -- "${small_tree[@]}" --build-threads $bt &&
+		(cd "$loc/fsmix.fs0/data" && find . -type f -printf '%p %s\n' | sort) >"$work/bt$bt.list"
+done
+[ "$(wc -l <"$work/bt1.list")" -eq 2000 ] && cmp -s "$work/bt1.list" "$work/bt3.list" &&
+	ok "1 and 3 builders make the same 2000 files (names, directories, sizes)" ||
+	bad "trees built by 1 and 3 builders differ"
+
+# A small descriptor limit: builders batch their closes, and must not run out of descriptors.
+out="$work/nofile"
+if (ulimit -n 64 && "$bin" "${small_tree[@]}" --set filesystem0.num_dirs=100 --time 1 \
+	--set threadgroup0.num_threads=2 >"$out" 2>"$out.err"); then
+	grep -q "built .*: 2000 files" "$out.err" && grep -q "Transactions per Second" "$out" &&
+		ok "ulimit -n 64: the tree is built and the run works" || bad "ulimit -n 64: output"
+else
+	bad "ulimit -n 64: exit $?"; sed 's/^/     /' "$out.err" | tail -3
+fi
+
 # agefs=1: the nested thread group fills the filesystem to desired_util before the run.
 if mount_tmpfs "$work/age" "size=256m"; then
 	run_status 0 "aging" "$work/age.out" -- run "$src/examples/aging.ffsb" --location "$work/age" \

@@ -303,11 +303,64 @@ static void test_stress(void)
 	pool_destroy(&st.pool);
 }
 
+/* Parallel builders put disjoint ids without touching the shared counts, then settle once. */
+struct putter {
+	struct pool *p;
+	uint32_t first, n;
+	uint64_t added;
+	uint32_t high;
+};
+
+static void *put_range(void *arg)
+{
+	struct putter *w = arg;
+	for (uint32_t i = 0; i < w->n; i++) {
+		uint32_t id = w->first + i * 4; /* interleaved with the other putters */
+		if (pool_put_initial(w->p, id, id % 5, id) == 0) {
+			w->added++;
+			w->high = id + 1 > w->high ? id + 1 : w->high;
+		}
+	}
+	return NULL;
+}
+
+static void test_put_and_settle(void)
+{
+	struct pool p;
+	uint32_t id;
+	CHECK_EQ_I(pool_init(&p, 5000), 0);
+	struct putter w[4];
+	pthread_t t[4];
+	for (uint32_t k = 0; k < 4; k++) {
+		w[k] = (struct putter){.p = &p, .first = k, .n = 1000};
+		CHECK_EQ_I(pthread_create(&t[k], NULL, put_range, &w[k]), 0);
+	}
+	for (uint32_t k = 0; k < 4; k++)
+		pthread_join(t[k], NULL);
+	/* Put but not settled: the files exist in their slots, the counts do not show them. */
+	CHECK_EQ_U(pool_live(&p), 0);
+	CHECK_EQ_U(pool_high_water(&p), 0);
+	CHECK_EQ_I(pool_put_initial(&p, 17, 0, 0), -EEXIST);
+	CHECK_EQ_I(pool_put_initial(&p, 5000, 0, 0), -ERANGE);
+	for (uint32_t k = 0; k < 4; k++)
+		pool_settle_initial(&p, w[k].added, w[k].high);
+	CHECK_EQ_U(pool_live(&p), 4000);
+	CHECK_EQ_U(pool_high_water(&p), 4000);
+	CHECK_EQ_U(pool_size(&p, 3999), 3999);
+	CHECK_EQ_U(pool_dir(&p, 3999), 3999 % 5);
+	CHECK_EQ_U(pool_collect_holes(&p), 0);
+	/* Settled files can be picked and the pool grows past them. */
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(id, 4000);
+	pool_destroy(&p);
+}
+
 int main(void)
 {
 	RUN(test_empty);
 	RUN(test_lifecycle);
 	RUN(test_initial_and_holes);
+	RUN(test_put_and_settle);
 	RUN(test_scan_fallback);
 	RUN(test_stress);
 	return test_summary();
