@@ -37,7 +37,7 @@ struct devstat_dev {
 	char mount_point[PATH_MAX]; /* from /proc/self/mountinfo ("" if unknown) */
 	char fstype[64];            /* "ext4", "tmpfs", ... */
 	char mount_source[256];     /* "/dev/loop0", "tmpfs", ... */
-	char mount_options[512];    /* per-mount and per-superblock options, e.g. "rw,relatime,barrier" */
+	char mount_options[512];    /* mount and superblock options, e.g. "rw,relatime,barrier" */
 	unsigned major, minor;      /* st_dev of the directory */
 	bool has_device;            /* a block device with a readable stat file */
 	char devname[64];           /* kernel name: "loop0", "sda1", "dm-0" ("" if none) */
@@ -47,8 +47,8 @@ struct devstat_dev {
 
 /* One line of /proc/self/mountinfo, unescaped (\040 -> ' ' etc.). */
 struct devstat_mount {
-	unsigned major, minor;    /* field 3, "MAJ:MIN" */
-	char root[PATH_MAX];      /* field 4: the root of the mount within its filesystem */
+	unsigned major, minor; /* field 3, "MAJ:MIN" */
+	char root[PATH_MAX];   /* field 4: the root of the mount within its filesystem */
 	char mount_point[PATH_MAX];
 	char fstype[64];
 	char source[256];
@@ -65,7 +65,7 @@ int devstat_parse_mountinfo_line(const char *line, struct devstat_mount *m);
  * mount point of that device is a prefix, the last mount of the device with mount_point "".
  * Reads f (mountinfo format) to its end. Returns 0, or -ENOENT when the device is not listed. */
 int devstat_find_mount(FILE *f, unsigned major, unsigned minor, const char *realdir,
-		       struct devstat_mount *m);
+                       struct devstat_mount *m);
 
 /* devstat_probe - fill d for the directory at path. Returns 0 (also when there is no block
  * device: then has_device is false and why says so), or -errno when path cannot be stat()ed. */
@@ -83,6 +83,6 @@ int devstat_read(const struct devstat_dev *d, struct devstat_sample *s);
  * valid only if both are and no counter went backwards (wrap or device reset: out is then
  * invalid, all zero); has_discard / has_flush only if both have them. */
 void devstat_delta(const struct devstat_sample *before, const struct devstat_sample *after,
-		   struct devstat_sample *out);
+                   struct devstat_sample *out);
 
 #endif

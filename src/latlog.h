@@ -19,13 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LATLOG_BUF (64 * 1024) /* per worker */
-#define LATLOG_LINE_MAX 160    /* longest line: flush before less room than this is left */
+#define LATLOG_BUF      (64 * 1024) /* per worker */
+#define LATLOG_LINE_MAX 160         /* longest line: flush before less room than this is left */
 
 struct latlog {
 	int fd;
-	_Atomic int err;            /* first write error (errno), 0 if none */
-	_Atomic uint64_t lines;     /* lines written (counted per flush) */
+	_Atomic int err;        /* first write error (errno), 0 if none */
+	_Atomic uint64_t lines; /* lines written (counted per flush) */
 };
 
 struct latlog_buf {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 const struct op_desc op_table[OP_COUNT] = {
-#define OP(name_, flags_, body_, help_)                                                                   \
+#define OP(name_, flags_, body_, help_)                                                            \
 	[OP_##name_] = {.name = #name_, .flags = (flags_), .help = (help_)},
 #include "ops.def"
 #undef OP

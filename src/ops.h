@@ -5,19 +5,19 @@
 #include <stdbool.h>
 
 enum op_flags {
-	OPF_READ = 1u << 0,    /* reads with read_blocksize: the group needs it set */
-	OPF_WRITE = 1u << 1,   /* writes with write_blocksize: the group needs it set */
-	OPF_FILE = 1u << 2,    /* works on an existing file of the pool */
-	OPF_CREATES = 1u << 3, /* adds a file to the pool */
-	OPF_DELETES = 1u << 4, /* removes a file from the pool */
-	OPF_META = 1u << 5,    /* works on directories, not on pool files */
-	OPF_FSYNC = 1u << 6,   /* fsync() after the writes, before close() */
+	OPF_READ = 1u << 0,      /* reads with read_blocksize: the group needs it set */
+	OPF_WRITE = 1u << 1,     /* writes with write_blocksize: the group needs it set */
+	OPF_FILE = 1u << 2,      /* works on an existing file of the pool */
+	OPF_CREATES = 1u << 3,   /* adds a file to the pool */
+	OPF_DELETES = 1u << 4,   /* removes a file from the pool */
+	OPF_META = 1u << 5,      /* works on directories, not on pool files */
+	OPF_FSYNC = 1u << 6,     /* fsync() after the writes, before close() */
 	OPF_FDATASYNC = 1u << 7, /* fdatasync() after the writes, before close() */
 	OPF_TWICE = 1u << 8,     /* the writes and their sync call are done twice (append_fsync2) */
 	OPF_APPENDS = 1u << 9,   /* appends to an existing file (allowed in aging groups) */
 	OPF_WSIZE = 1u << 10,    /* writes write_size bytes: the group needs write_size set */
-	OPF_NOFILE = 1u << 11,   /* a whole-filesystem call (sync, syncfs): no file, no block size */
-	OPF_EXT = 1u << 12,      /* fsmix extension: its weight key is rejected by --strict-ffsb */
+	OPF_NOFILE = 1u << 11, /* a whole-filesystem call (sync, syncfs): no file, no block size */
+	OPF_EXT = 1u << 12,    /* fsmix extension: its weight key is rejected by --strict-ffsb */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync()/sync()/syncfs() one op issues (a table fact:

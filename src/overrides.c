@@ -221,7 +221,8 @@ int profile_load(const char *path, const struct override *ovr, size_t n_ovr,
 	struct stat sb;
 	int rc = 0;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "is a directory, not a profile");
+		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL,
+		           "is a directory, not a profile");
 		/* An empty profile keeps the caller's cleanup uniform; its own messages are
 		 * dropped. */
 		struct diag scratch;

@@ -265,9 +265,9 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	static const enum key_id not_aging[] = {KEY_num_ops, KEY_start_delay, KEY_op_period};
 	for (size_t i = 0; tg->aging && i < sizeof(not_aging) / sizeof(not_aging[0]); i++)
 		if (tg->set[not_aging[i]].set)
-			diag_error(c->d, tg->set[not_aging[i]].loc, tg->name,
-			           key_table[not_aging[i]].name,
-			           "not used in an aging thread group (it runs until desired_util)");
+			diag_error(
+			    c->d, tg->set[not_aging[i]].loc, tg->name, key_table[not_aging[i]].name,
+			    "not used in an aging thread group (it runs until desired_util)");
 	if (g->op_period_ms && g->op_delay_ms)
 		diag_error(c->d, loc_of(tg, KEY_op_period), tg->name, "op_period",
 		           "cannot be combined with op_delay (line %u): the period already "

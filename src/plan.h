@@ -40,7 +40,7 @@ struct plan_group {
 	uint32_t op_period_ms;   /* one op every period (from the first), 0: back to back */
 	uint64_t write_stride;   /* write: offset step per op of a thread, 0: random */
 	int open_sync;           /* extra open flag of written files: 0, O_SYNC or O_DSYNC */
-	int bindfs; /* index into plan.fs, -1: every op picks a filesystem at random */
+	int bindfs;              /* index into plan.fs, -1: every op picks a filesystem at random */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */

@@ -464,7 +464,8 @@ static int setup(struct engine *e, char *err, size_t errlen)
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
 		/* Aging changes the tree: the manifest goes first, so it can never describe an
 		 * aged tree. */
-		fs->modified = ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
+		fs->modified =
+		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
 		if (fs->pf->age) {
 			char why[512];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
@@ -525,8 +526,8 @@ static void progress_line(struct engine *e, uint64_t deadline)
 	 * first operation after the boundary, so the one just ended may not be complete yet. */
 	uint32_t done = UINT32_MAX;
 	for (size_t i = 0; i < e->n_workers; i++) {
-		uint32_t p = atomic_load_explicit(&e->workers[i]->ival->published,
-		                                  memory_order_acquire);
+		uint32_t p =
+		    atomic_load_explicit(&e->workers[i]->ival->published, memory_order_acquire);
 		if (p < done)
 			done = p;
 	}
@@ -622,7 +623,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 				if (!w->ll || latlog_buf_init(w->ll, &e->latlog, (unsigned)gi, t)) {
 					free(w->ll);
 					w->ll = NULL;
-					snprintf(err, errlen, "out of memory for --lat-log buffers");
+					snprintf(err, errlen,
+					         "out of memory for --lat-log buffers");
 					return EXIT_RUN_FAILED;
 				}
 			}
@@ -669,10 +671,11 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			(void)devstat_read(&e->fs[i].dev, &dev0[i]);
 	getrusage(RUSAGE_SELF, &ru0);
 	if (pl->counted)
-		fprintf(e->opts->log,
-		        "fsmix: running %zu threads until the counted groups are done%s (seed %" PRIu64
-		        ")\n",
-		        n, pl->time_s ? ", at most for the time set" : "", e->seed);
+		fprintf(
+		    e->opts->log,
+		    "fsmix: running %zu threads until the counted groups are done%s (seed %" PRIu64
+		    ")\n",
+		    n, pl->time_s ? ", at most for the time set" : "", e->seed);
 	else
 		fprintf(e->opts->log,
 		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,

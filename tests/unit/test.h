@@ -18,7 +18,7 @@ static int test_passed_checks;
 
 #define TEST_FAIL(...)                                                                             \
 	do {                                                                                       \
-		fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);                    \
+		fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);                      \
 		fprintf(stderr, __VA_ARGS__);                                                      \
 		fputc('\n', stderr);                                                               \
 		test_failed_checks++;                                                              \
@@ -57,7 +57,7 @@ static int test_passed_checks;
 			test_passed_checks++;                                                      \
 		else                                                                               \
 			TEST_FAIL("%s ~= %s: %.9g vs %.9g (tolerance %g)", #a, #b, a_, b_,         \
-				  (double)(tol));                                                  \
+			          (double)(tol));                                                  \
 	} while (0)
 
 #define CHECK_STR(a, b)                                                                            \
@@ -66,8 +66,8 @@ static int test_passed_checks;
 		if (a_ && b_ && strcmp(a_, b_) == 0)                                               \
 			test_passed_checks++;                                                      \
 		else                                                                               \
-			TEST_FAIL("%s == %s:\n  got:      \"%s\"\n  expected: \"%s\"", #a, #b,    \
-				  a_ ? a_ : "(null)", b_ ? b_ : "(null)");                         \
+			TEST_FAIL("%s == %s:\n  got:      \"%s\"\n  expected: \"%s\"", #a, #b,     \
+			          a_ ? a_ : "(null)", b_ ? b_ : "(null)");                         \
 	} while (0)
 
 #define CHECK_CONTAINS(hay, needle)                                                                \
@@ -77,7 +77,7 @@ static int test_passed_checks;
 			test_passed_checks++;                                                      \
 		else                                                                               \
 			TEST_FAIL("%s contains %s:\n  text: \"%s\"\n  missing: \"%s\"", #hay,      \
-				  #needle, h_ ? h_ : "(null)", n_ ? n_ : "(null)");                \
+			          #needle, h_ ? h_ : "(null)", n_ ? n_ : "(null)");                \
 	} while (0)
 
 #define RUN(fn)                                                                                    \

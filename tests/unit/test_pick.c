@@ -9,7 +9,7 @@
 
 /* Draws n picks and returns the chi-square statistic against the weights. */
 static double chi_square(const uint64_t *w, uint32_t count, uint64_t n, uint64_t seed,
-			 uint64_t *zero_hits)
+                         uint64_t *zero_hits)
 {
 	struct pick_table t;
 	struct rng r;
