@@ -11,6 +11,18 @@
 #define ATTR_UNUSED         __attribute__((unused))
 #define LIKELY(x)           __builtin_expect(!!(x), 1)
 #define UNLIKELY(x)         __builtin_expect(!!(x), 0)
+/* FSMIX_TSAN: 1 when built with ThreadSanitizer (gcc defines __SANITIZE_THREAD__, clang has
+ * __has_feature). */
+#if defined(__SANITIZE_THREAD__)
+#define FSMIX_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FSMIX_TSAN 1
+#endif
+#endif
+#ifndef FSMIX_TSAN
+#define FSMIX_TSAN 0
+#endif
 /* Cache line size in bytes; per-thread state is aligned to it to avoid false sharing. */
 #define CACHELINE 64
 
