@@ -19,6 +19,8 @@ scale_args() { # PROFILE -> overrides that make it take about a second
 	synctest.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	sync-idle.ffsb) echo "--set threadgroup0.num_ops=20" ;;
 	sync-after-create.ffsb | sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30" ;;
+	sync-after-*-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30" ;;
+	sync-after-*-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30" ;;
 	zodb-*.ffsb) echo "--set threadgroup0.num_ops=300" ;;
 	fsync-tester.ffsb) echo "--set filesystem0.min_filesize=32MB --set filesystem0.max_filesize=32MB --set threadgroup1.op_period=100 --set threadgroup1.num_ops=4" ;;
 	*) echo "--time 1" ;;
@@ -37,7 +39,7 @@ for kind in tmpfs tmp; do
 		else
 			bad "$name on $kind: exit $rc"; tail -3 "$work/$name.$kind.err"
 		fi
-		rm -rf "$d/fsmix.fs0" "$d/fsmix.fs1"
+		rm -rf "$d"/fsmix.fs[0-9]
 	done
 done
 
