@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "exitcode.h"
@@ -21,10 +23,12 @@
 #define EXTRA_DIRS (1u << 20)
 /* Files a builder claims at once (keeps the shared counter off the per-file path). */
 #define BUILD_CHUNK 64
-/* Fixed-count trees of up to this many files are built directory by directory (4 bytes of
- * order per file, freed after the build); larger ones in id order. */
+/* Fixed-count trees of up to this many files are built directory by directory (8 bytes per
+ * file while the order is made, 4 until the build ends: 128 MB at the limit); larger ones
+ * in id order. */
 #define BUILD_ORDER_MAX (1u << 24)
-/* Most files of one directory a builder takes at once. Whole directories, usually: creating
+/* Most files a builder takes at once: whole directories, usually (small ones packed together,
+ * big ones cut, and smaller pieces for a tree too small to keep every builder busy). Creating
  * a file holds its directory's lock, so two builders in one directory wait on each other, and
  * one builder's run of creates in one directory keeps that directory's dentries in cache
  * (about 3% faster than scattering the creates over all directories, on tmpfs). */
@@ -34,7 +38,8 @@
 #define BUILD_CLOSE_BATCH 64
 
 /* The order in which a fixed-count tree is built: file ids grouped by directory, cut into
- * pieces of at most BUILD_PIECE files of one directory. */
+ * pieces of at most BUILD_PIECE files; a piece spans several directories only when each of
+ * them fits in it whole. */
 struct build_order {
 	uint32_t *ids;  /* every id below num_files, grouped by directory */
 	uint32_t *cuts; /* piece k is ids[cuts[k]] .. ids[cuts[k + 1] - 1] */
@@ -77,8 +82,9 @@ struct builder {
 	uint64_t built_bytes; /* this builder's bytes; the shared `bytes` only when growing */
 	uint64_t added;       /* files put into the pool, settled at the end */
 	uint32_t high_water;  /* highest id put + 1 */
-	bool private_fds;     /* unshare(CLONE_FILES) worked: batch the closes */
-	unsigned n_open;      /* descriptors in open_fds, ascending as opened */
+	bool batch_closes;    /* a local filesystem: batch the closes if the table is private */
+	bool private_fds;     /* unshare(CLONE_FILES) worked: this thread's own table */
+	unsigned n_open;      /* descriptors in open_fds, in the order they were opened */
 	int open_fds[BUILD_CLOSE_BATCH];
 	int err; /* first error (errno), 0 if none */
 	char path[PATH_MAX];
@@ -128,20 +134,26 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 	            : pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
 }
 
-/* Marks a built file as existing; the shared counts are settled once per builder. */
+/* Marks a built file as existing; the shared counts are settled once per builder. Returns 0,
+ * or -errno with the error recorded (an id beyond the pool or used twice: never, with ids
+ * below FILES_CAPACITY each built once). */
 static int put_built(struct builder *b, uint32_t id, uint32_t dir, uint64_t size)
 {
 	int rc = pool_put_initial(&b->fs->files, id, dir, size);
-	if (rc == 0) {
-		b->added++;
-		if (id + 1 > b->high_water)
-			b->high_water = id + 1;
+	if (rc) {
+		b->err = -rc;
+		tree_file_path(&b->fs->tree, dir, id, b->path, sizeof(b->path));
+		return rc;
 	}
-	return rc;
+	b->added++;
+	if (id + 1 > b->high_water)
+		b->high_water = id + 1;
+	return 0;
 }
 
 /* Closes the batched descriptors: each run of consecutive numbers with one close_range(),
- * and never a number this builder did not open itself. */
+ * and never a number this builder did not open itself. Only on local filesystems (see
+ * closes_can_wait), whose close() has no error to report for a new file. */
 static void close_batch(struct builder *b)
 {
 	for (unsigned i = 0; i < b->n_open;) {
@@ -157,13 +169,34 @@ static void close_batch(struct builder *b)
 	b->n_open = 0;
 }
 
-/* Closes a fully written file. A builder with a descriptor table of its own closes its files
- * BUILD_CLOSE_BATCH at a time: a system call costs about 1 us in a VM with page-table
- * isolation, a third of the calls per small file. close() reports no error a new local file
- * can have; the syncfs() after the build reports writeback errors on any filesystem. */
+/* Does close() of a new, fully written file on fs have nothing to report? True on local
+ * filesystems, which write back later and report errors then (syncfs() after the build does,
+ * since Linux 5.8); false where close() flushes (NFS, CIFS, FUSE: ENOSPC, EDQUOT, EIO). */
+static bool closes_can_wait(const struct engine_fs *fs)
+{
+	struct statfs sf;
+	if (fstatfs(tree_data_dirfd(&fs->tree, TREE_DIR_TOP), &sf))
+		return false;
+	switch ((unsigned long)sf.f_type) {
+	case TMPFS_MAGIC:
+	case RAMFS_MAGIC:
+	case EXT4_SUPER_MAGIC: /* ext2, ext3 and ext4 */
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+	case F2FS_SUPER_MAGIC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Closes a fully written file. A builder with a descriptor table of its own, on a local
+ * filesystem, closes its files BUILD_CLOSE_BATCH at a time: a system call costs about 1 us in
+ * a VM with page-table isolation, a third of the calls per small file. Elsewhere one close()
+ * per file, whose error (NFS, FUSE: ENOSPC, EDQUOT, EIO at close) fails the build. */
 static int close_later(struct builder *b, int fd)
 {
-	if (!b->private_fds)
+	if (!b->private_fds || !b->batch_closes)
 		return close(fd);
 	b->open_fds[b->n_open++] = fd;
 	if (b->n_open == BUILD_CLOSE_BATCH)
@@ -201,7 +234,7 @@ static int build_one(struct builder *b, char *buf, uint32_t id)
 			errno = saved;
 			goto fail;
 		}
-		if (close(fd) < 0)
+		if (close_later(b, fd) < 0)
 			goto fail;
 		count_bytes(b, size);
 		return put_built(b, id, dir, size);
@@ -241,8 +274,8 @@ static void *builder_main(void *arg)
 	memset(buf, 0x5a, b->fs->pf->create_blocksize);
 	/* A descriptor table of this thread's own (a copy; the tree's directory descriptors stay
 	 * valid): opening and closing files no longer takes the table lock the other builders
-	 * share, and closes can be batched (close_later). Without it, one close() per file. */
-	/* ThreadSanitizer models one descriptor table per process: the same number opened and
+	 * share, and closes can be batched (close_later). Without it, one close() per file. Not
+	 * under ThreadSanitizer, which models one table per process: the same number opened and
 	 * closed in two private tables would look like a race on one descriptor. */
 	b->private_fds = !FSMIX_TSAN && unshare(CLONE_FILES) == 0;
 	const struct build_order *o = b->order;
@@ -254,7 +287,8 @@ static void *builder_main(void *arg)
 			for (uint32_t i = o->cuts[k]; i < o->cuts[k + 1]; i++) {
 				/* In directory order the ids are far apart: fetch the next file's
 				 * pool slot while this file's system calls run. */
-				pool_prefetch(&b->fs->files, o->ids[i + 1 < b->limit ? i + 1 : i]);
+				pool_prefetch(&b->fs->files,
+				              o->ids[i + 1 < o->cuts[k + 1] ? i + 1 : i]);
 				if (engine_stopping(b->e) || build_one(b, buf, o->ids[i]))
 					goto done;
 			}
@@ -284,10 +318,10 @@ static void order_free(struct build_order *o)
 }
 
 /* Groups the ids 0..n-1 of a fixed-count tree by directory (a counting sort on each file's
- * layout) and cuts the groups into pieces. Returns 0, or -ENOMEM (the caller then builds in
- * id order). */
+ * layout) and cuts them into pieces for `threads` builders. Returns 0, or -ENOMEM (the caller
+ * then builds in id order). */
 static int order_build(const struct engine *e, const struct engine_fs *fs, uint32_t n,
-                       struct build_order *o)
+                       unsigned threads, struct build_order *o)
 {
 	uint32_t buckets = (uint32_t)fs->pf->num_dirs + 1; /* the last one is data/ itself */
 	uint32_t *bucket_of = malloc((size_t)n * sizeof(*bucket_of));
@@ -302,17 +336,36 @@ static int order_build(const struct engine *e, const struct engine_fs *fs, uint3
 		bucket_of[id] = dir == TREE_DIR_TOP ? buckets - 1 : dir;
 		start[bucket_of[id] + 1]++;
 	}
-	uint64_t pieces = 0;
-	for (uint32_t k = 0; k < buckets; k++) {
-		pieces += (start[k + 1] + BUILD_PIECE - 1) / BUILD_PIECE;
+	for (uint32_t k = 0; k < buckets; k++)
 		start[k + 1] += start[k];
-	}
-	o->cuts = malloc((size_t)(pieces + 1) * sizeof(*o->cuts));
+	/* At least 4 pieces per builder, so a small tree keeps them all busy; at least 16 files
+	 * a piece, so claiming one stays rare next to making its files. */
+	uint64_t piece = n / ((uint64_t)(threads ? threads : 1) * 4);
+	piece = piece < 16 ? 16 : piece > BUILD_PIECE ? BUILD_PIECE : piece;
+	/* Every piece but the last ends a directory or holds `piece` files: fewer than
+	 * buckets + n / piece + 1 of them. */
+	o->cuts = malloc(((size_t)buckets + n / piece + 2) * sizeof(*o->cuts));
 	if (!o->cuts)
 		goto oom;
-	for (uint32_t k = 0; k < buckets; k++)
-		for (uint32_t at = start[k]; at < start[k + 1]; at += BUILD_PIECE)
+	/* The open piece is ids[open_at .. open_at + open_len), and always ends where bucket k
+	 * starts: whole directories join it while they fit; a directory that does not fit closes
+	 * it, and one bigger than a piece is cut. */
+	uint32_t open_at = 0, open_len = 0;
+	for (uint32_t k = 0; k < buckets; k++) {
+		uint32_t at = start[k], count = start[k + 1] - start[k];
+		if (open_len + (uint64_t)count <= piece) {
+			open_len += count;
+			continue;
+		}
+		if (open_len)
+			o->cuts[o->n_pieces++] = open_at;
+		for (; count > piece; at += (uint32_t)piece, count -= (uint32_t)piece)
 			o->cuts[o->n_pieces++] = at;
+		open_at = at;
+		open_len = count;
+	}
+	if (open_len)
+		o->cuts[o->n_pieces++] = open_at;
 	o->cuts[o->n_pieces] = n;
 	/* Fill: start[k] walks bucket k's slots; ids stay ascending within a bucket. */
 	for (uint32_t id = 0; id < n; id++)
@@ -335,17 +388,32 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	uint64_t limit = pf->num_files ? pf->num_files : UINT64_MAX;
 	if (!pf->num_files && !pf->init_size && !(pf->init_util > 0))
 		return 0;
-	if (limit != UINT64_MAX && limit < (uint64_t)threads * BUILD_CHUNK)
-		threads = (unsigned)((limit + BUILD_CHUNK - 1) / BUILD_CHUNK);
 	if (!threads)
 		threads = 1;
+	struct build_order order = {0};
+	bool ordered = false;
+	if (limit <= BUILD_ORDER_MAX) {
+		ordered = order_build(e, fs, (uint32_t)limit, threads, &order) == 0;
+		if (!ordered)
+			fprintf(
+			    e->opts->log,
+			    "fsmix: %s: note: not enough memory to build directory by directory; "
+			    "building in file id order\n",
+			    pf->name);
+	}
+	/* No more builders than pieces of work. */
+	uint64_t work = ordered               ? order.n_pieces
+	                : limit == UINT64_MAX ? UINT64_MAX
+	                                      : (limit + BUILD_CHUNK - 1) / BUILD_CHUNK;
+	if (work < threads)
+		threads = work ? (unsigned)work : 1;
 	struct builder *b = calloc(threads, sizeof(*b));
 	if (!b) {
+		order_free(&order);
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUN_FAILED;
 	}
-	struct build_order order = {0};
-	bool ordered = limit <= BUILD_ORDER_MAX && order_build(e, fs, (uint32_t)limit, &order) == 0;
+	bool batch_closes = closes_can_wait(fs);
 	unsigned started = 0;
 	for (unsigned i = 0; i < threads; i++) {
 		b[i] = (struct builder){.e = e,
@@ -353,6 +421,7 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 		                        .index = i,
 		                        .next = &next,
 		                        .order = ordered ? &order : NULL,
+		                        .batch_closes = batch_closes,
 		                        .bytes = &bytes,
 		                        .limit = limit};
 		if (pthread_create(&b[i].thread, NULL, builder_main, &b[i]))

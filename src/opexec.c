@@ -719,20 +719,9 @@ int op_execute(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_
 
 int op_probe_directio(struct engine_fs *fs, char *err, size_t errlen)
 {
-	uint32_t id;
-	char name[TREE_NAME_MAX];
-	int rc = pool_reserve(&fs->files, &id);
-	if (rc)
-		return rc;
-	int dfd = tree_file_at(&fs->tree, TREE_DIR_TOP, id, name, sizeof(name));
-	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
-	rc = fd < 0 ? -errno : 0;
-	if (fd >= 0)
-		close(fd);
-	/* Some filesystems create the file and only then refuse O_DIRECT: remove it either way
-	 * (the name was reserved for this probe, so it can only be ours). */
-	(void)unlinkat(dfd, name, 0);
-	pool_unreserve(&fs->files, id);
+	/* The tree's own probe file, not a pool id: the pool must stay empty until the build or
+	 * the manifest fills it. */
+	int rc = tree_probe_open(&fs->tree, O_DIRECT);
 	if (rc)
 		snprintf(err, errlen, "%s: O_DIRECT (directio=1) is refused here: %s",
 		         fs->tree.root, strerror(-rc));

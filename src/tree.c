@@ -139,6 +139,21 @@ int tree_meta_dirfd(const struct tree *t)
 	return t->metafd;
 }
 
+int tree_probe_open(const struct tree *t, int flags)
+{
+	/* A leftover probe from a crash is ours (it is inside our marked root): drop it first so
+	 * O_EXCL tests a fresh create. Some filesystems create the file and only then refuse the
+	 * flags, so it is removed either way. */
+	(void)unlinkat(t->rootfd, PROBE_NAME, 0);
+	int fd = openat(t->rootfd, PROBE_NAME,
+	                O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
+	int rc = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		(void)close(fd);
+	(void)unlinkat(t->rootfd, PROBE_NAME, 0);
+	return rc;
+}
+
 int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, size_t len)
 {
 	int rc;
@@ -480,7 +495,8 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
 		/* A quarter of what is left after 256 for workers and outputs; an eighth of a
-		 * small limit. Each tree of a profile takes its share. */
+		 * small limit. Every tree of a profile may take this much: five or more trees
+		 * with many directories can still run out under a small limit. */
 		uint64_t budget = rl.rlim_cur > 512 ? (rl.rlim_cur - 256) / 4 : rl.rlim_cur / 8;
 		if (keep > budget)
 			keep = (uint32_t)budget;

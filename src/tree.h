@@ -125,6 +125,11 @@ int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, si
  * or -ENAMETOOLONG. */
 int tree_file_path(const struct tree *t, uint32_t dir, uint32_t id, char *buf, size_t len);
 
+/* tree_probe_open - can a file of this tree be created with the extra open(2) `flags` (e.g.
+ * O_DIRECT)? Creates the tree's own probe file in its root with them and removes it again;
+ * touches no file of the tree and no pool. Returns 0 or -errno. */
+int tree_probe_open(const struct tree *t, int flags);
+
 /* tree_meta_dirfd - descriptor of meta/ (owned by the tree). */
 int tree_meta_dirfd(const struct tree *t);
 

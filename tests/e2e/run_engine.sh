@@ -174,6 +174,29 @@ done
 	ok "1 and 3 builders make the same 2000 files (names, directories, sizes)" ||
 	bad "trees built by 1 and 3 builders differ"
 
+# directio=1 (tmpfs takes O_DIRECT since Linux 6.6): the O_DIRECT probe before the build must
+# leave the file pool alone, so every file is built and the next run reuses the tree (the probe
+# used to take pool id 0: one builder stopped silently and reuse never happened).
+loc=$(shmdir)
+dio=(run "$src/profiles/ext4-barrier-2010.ffsb" --location "$loc" --set filesystem0.num_files=2000
+	--set filesystem0.num_dirs=20 --set directio=1 --time 1
+	--threads 2 --set threadgroup0.create_fsync_weight=0 --set threadgroup0.delete_weight=0
+	--set threadgroup0.append_weight=0 --set threadgroup0.append_fsync_weight=0
+	--set threadgroup0.create_weight=0 --set threadgroup0.writeall_weight=0
+	--set threadgroup0.writeall_fsync_weight=0)
+"$bin" "${dio[@]}" >"$work/dio1" 2>"$work/dio1.err"
+rc=$?
+if [ $rc -eq 3 ]; then
+	skipped "directio=1 on tmpfs: O_DIRECT refused here (Linux < 6.6)"
+else
+	"$bin" "${dio[@]}" >"$work/dio2" 2>"$work/dio2.err"
+	files=$(find "$loc/fsmix.fs0/data" -type f | wc -l)
+	[ $rc -eq 0 ] && grep -q "built .*: 2000 files" "$work/dio1.err" && [ "$files" -eq 2000 ] &&
+		ok "directio=1: all 2000 files built" || { bad "directio=1 build: exit $rc, $files files"; tail -3 "$work/dio1.err"; }
+	grep -q "reused .*: 2000 files" "$work/dio2.err" && ok "directio=1: the next run reuses the tree" ||
+		{ bad "directio=1: no reuse"; tail -3 "$work/dio2.err"; }
+fi
+
 # A small descriptor limit: builders batch their closes, and must not run out of descriptors.
 out="$work/nofile"
 if (ulimit -n 64 && "$bin" "${small_tree[@]}" --set filesystem0.num_dirs=100 --time 1 \
@@ -182,6 +205,48 @@ if (ulimit -n 64 && "$bin" "${small_tree[@]}" --set filesystem0.num_dirs=100 --t
 		ok "ulimit -n 64: the tree is built and the run works" || bad "ulimit -n 64: output"
 else
 	bad "ulimit -n 64: exit $?"; sed 's/^/     /' "$out.err" | tail -3
+fi
+
+# How builders close files: with close_range() in batches on local filesystems (tmpfs), with
+# one close() per file elsewhere (overlay stands in for NFS and FUSE, whose close() can fail).
+# A tree of one directory is still built by several builders.
+if command -v strace >/dev/null; then
+	traced_build() { # LOCATION NAME
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -y -qq -e trace=openat,close,close_range -o "$work/$2.strace" \
+			"$bin" run "$src/profiles/default.ffsb" --location "$1" --set filesystem0.num_files=1000 \
+			--set filesystem0.num_dirs=0 --time 0 --set filesystem0.reuse=0 --build-threads 4 \
+			>"$work/$2.out" 2>"$work/$2.err"
+	}
+	traced_build "$(shmdir)" close-tmpfs
+	creators=$(grep -E 'openat\([0-9]+<[^>]*/data>, "f[0-9]+", .*O_CREAT' "$work/close-tmpfs.strace" |
+		awk '{ print $1 }' | sort -u | wc -l)
+	[ "$creators" -ge 2 ] && ok "1000 files in one directory: $creators builders made them" ||
+		bad "1000 files in one directory: $creators builder(s)"
+	ranges=$(grep -c 'close_range(' "$work/close-tmpfs.strace")
+	if [[ ${FSMIX_SANITIZERS:-} == *thread* ]]; then
+		skipped "batched closes: the ThreadSanitizer build closes every file alone"
+	else
+		[ "$ranges" -ge 1 ] && ok "tmpfs: builders close files in batches ($ranges close_range calls)" ||
+			bad "tmpfs: no close_range"
+	fi
+	ov=$work/overlay
+	mkdir -p "$ov/lower" "$ov/merged"
+	if mount_tmpfs "$ov/t" size=256m && mkdir -p "$ov/t/upper" "$ov/t/work" &&
+		mount -t overlay overlay -o "lowerdir=$ov/lower,upperdir=$ov/t/upper,workdir=$ov/t/work" \
+			"$ov/merged" 2>/dev/null; then
+		mounts+=("$ov/merged")
+		traced_build "$ov/merged" close-overlay
+		ranges=$(grep -c 'close_range(' "$work/close-overlay.strace")
+		closes=$(grep -cE '^[0-9]+ +close\([0-9]+<[^>]*/data/f[0-9]+>' "$work/close-overlay.strace")
+		[ "$ranges" -eq 0 ] && [ "$closes" -eq 1000 ] &&
+			ok "overlay: one checked close() per file, no batches" ||
+			bad "overlay: $ranges close_range calls, $closes file closes"
+	else
+		skipped "overlay: cannot mount an overlay filesystem here"
+	fi
+else
+	skipped "build closes: strace is not installed"
 fi
 
 # agefs=1: the nested thread group fills the filesystem to desired_util before the run.

@@ -354,6 +354,27 @@ static void case_readonly(void)
 		TEST_FAIL("umount %s: %s", p, strerror(errno));
 }
 
+/* tree_probe_open creates and removes its own probe file, also over a stale one, and reports
+ * the flags' refusal as -errno. */
+static void case_probe(void)
+{
+	char err[512], p[PATH_MAX];
+	struct tree t;
+	put_dir("probe");
+	PATHF(p, "%s/probe", base);
+	CHECK_EQ_I(tree_open(&t, p, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_probe_open(&t, 0), 0);
+	CHECK(!exists("probe/fsmix.fs0/.fsmix-probe"));
+	put_file("probe/fsmix.fs0/.fsmix-probe", "left by a crash");
+	CHECK_EQ_I(tree_probe_open(&t, O_APPEND), 0);
+	CHECK(!exists("probe/fsmix.fs0/.fsmix-probe"));
+	/* O_DIRECTORY with O_CREAT is refused by the kernel: a refusal comes back as -errno. */
+	CHECK(tree_probe_open(&t, O_DIRECTORY) < 0);
+	CHECK(!exists("probe/fsmix.fs0/.fsmix-probe"));
+	CHECK(exists("probe/fsmix.fs0/data"));
+	tree_close(&t);
+}
+
 struct expect {
 	uint32_t n;
 	uint32_t id[256], dir[256];
@@ -557,6 +578,7 @@ int main(void)
 	ON_EACH_BASE(case_unknown_inside);
 	ON_EACH_BASE(case_errors);
 	ON_EACH_BASE(case_readonly);
+	ON_EACH_BASE(case_probe);
 	ON_EACH_BASE(case_manifest);
 	return test_summary();
 }
