@@ -8,24 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char header[] = "# t_s group thread op lat_ns bytes sync_ns\n";
+#include "fdio.h"
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
+static const char header[] = "# t_s group thread op lat_ns bytes sync_ns\n";
 
 int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen)
 {
@@ -36,7 +21,7 @@ int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(e));
 		return -e;
 	}
-	int rc = write_all(l->fd, header, sizeof(header) - 1);
+	int rc = fd_write_all(l->fd, header, sizeof(header) - 1);
 	if (rc) {
 		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(-rc));
 		close(l->fd);
@@ -107,7 +92,7 @@ void latlog_flush(struct latlog_buf *b)
 {
 	if (!b->len)
 		return;
-	int rc = write_all(b->log->fd, b->text, b->len);
+	int rc = fd_write_all(b->log->fd, b->text, b->len);
 	if (rc) {
 		int expected = 0;
 		atomic_compare_exchange_strong(&b->log->err, &expected, -rc);

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "pool.h"
 #include "rng.h"
 
@@ -219,22 +220,6 @@ static int is_meta_name(const char *s)
 
 /* --- marker ------------------------------------------------------------------------------- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int read_all(int fd, void *buf, size_t len, size_t *got)
 {
 	char *p = buf;
@@ -295,7 +280,7 @@ static int write_marker(int rootfd, uint64_t id)
 	                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	int rc = write_all(fd, buf, (size_t)n);
+	int rc = fd_write_all(fd, buf, (size_t)n);
 	if (rc == 0 && fsync(fd))
 		rc = -errno;
 	(void)close(fd);
@@ -572,7 +557,7 @@ struct mwriter {
 static int mw_flush(struct mwriter *w)
 {
 	w->sum = fnv1a(w->sum, w->buf, w->used);
-	int rc = write_all(w->fd, w->buf, w->used);
+	int rc = fd_write_all(w->fd, w->buf, w->used);
 	w->used = 0;
 	return rc;
 }
@@ -644,7 +629,7 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 	if (rc == 0) {
 		unsigned char tr[MANIFEST_TRAILER];
 		put64(tr, w->sum);
-		rc = write_all(w->fd, tr, sizeof(tr));
+		rc = fd_write_all(w->fd, tr, sizeof(tr));
 	}
 	if (rc == 0 && fsync(w->fd))
 		rc = -errno;

@@ -1,0 +1,23 @@
+/* fdio.c - descriptor I/O helpers (see fdio.h). */
+#include "fdio.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ENOSPC;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
