@@ -137,6 +137,17 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_BAD_INPUT;
 }
 
+/* A whole number from 1 to max (strtoul's syntax, but no minus sign: it would wrap). */
+static bool parse_count(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	if (end == s || *end || s[0] == '-' || v < 1 || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
 static bool is_command(const char *s)
 {
 	return !strcmp(s, "run") || !strcmp(s, "check") || !strcmp(s, "keys") ||
@@ -223,25 +234,17 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return rc;
 			continue;
 		}
-		case OPT_REPEAT: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || v < 1 || v > 1000 || optarg[0] == '-')
+		case OPT_REPEAT:
+			if (!parse_count(optarg, 1000, &c->repeat))
 				return usage_error(
 				    "--repeat takes a count from 1 to 1000, not '%s'", optarg);
-			c->repeat = (unsigned)v;
 			continue;
-		}
-		case OPT_BUILD_THREADS: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || v < 1 || v > 256 || optarg[0] == '-')
+		case OPT_BUILD_THREADS:
+			if (!parse_count(optarg, 256, &c->build_threads))
 				return usage_error(
 				    "--build-threads takes a count from 1 to 256, not '%s'",
 				    optarg);
-			c->build_threads = (unsigned)v;
 			continue;
-		}
 		case OPT_PLOT:
 		case 'o':
 			c->plot_path = optarg;
