@@ -10,11 +10,17 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v mkfs.e
 fi
 ex=$src/examples
 
-# script NAME ENV...: run examples/NAME.sh with the environment ENV, output in $work/NAME.out.
+# script NAME ENV...: run examples/NAME.sh with the environment ENV, output in $work/NAME.out;
+# a failure is reported here (exit status and the end of its stderr) and returns 1.
 script() {
-	local name=$1
+	local name=$1 rc
 	shift
 	env FSMIX="$bin" "$@" timeout 600 bash "$ex/$name.sh" >"$work/$name.out" 2>"$work/$name.err"
+	rc=$?
+	[ $rc -eq 0 ] && return 0
+	bad "$name.sh: exit $rc"
+	tail -5 "$work/$name.err" | sed 's/^/     /'
+	return 1
 }
 # rows FILE LABEL: how many lines of FILE start with LABEL and end in a number.
 rows() { grep -cE "^$2 .* [0-9.]+$" "$1"; }
@@ -28,8 +34,6 @@ if script sync-cost RUNS=1 DELAY2=200 DELAY3=200 FS_COUNTS="1 4"; then
 		done
 	done
 	[ $missing = 0 ] && ok "sync-cost.sh: the three tests with 1 and 4 filesystems" || bad "sync-cost.sh output"
-else
-	bad "sync-cost.sh: exit $?"; tail -5 "$work/sync-cost.err" | sed 's/^/     /'
 fi
 # Seed 001: the 2010 profile with barrier=1 and barrier=0; flushes only with barriers.
 if script barrier-2010 RUNS=2 TIME=1 THREADS=4 FILES=300; then
@@ -38,29 +42,21 @@ if script barrier-2010 RUNS=2 TIME=1 THREADS=4 FILES=300; then
 	[ -n "${off:-}" ] && awk -v a="$on" -v b="$off" 'BEGIN { exit !(a > 10 * b + 10) }' &&
 		ok "barrier-2010.sh: flushes with barrier=1 ($on) far above barrier=0 ($off)" ||
 		{ bad "barrier-2010.sh: AVG flushes '$avg'"; sed 's/^/     /' "$work/barrier-2010.out"; }
-else
-	bad "barrier-2010.sh: exit $?"; tail -5 "$work/barrier-2010.err" | sed 's/^/     /'
 fi
 # Seed 000: fsync and fdatasync, 5000 and 50000 blocks: four AVG rows.
 if script synctest RUNS=1; then
 	[ "$(grep -cE '^[0-9]+ +(fsync|fdatasync) +AVG ' "$work/synctest.out")" -eq 4 ] &&
 		ok "synctest.sh: four AVG rows" || bad "synctest.sh output"
-else
-	bad "synctest.sh: exit $?"; tail -5 "$work/synctest.err" | sed 's/^/     /'
 fi
 # Seed 003: no, one and two fsyncs per transaction.
 if script zodb RUNS=1 TXNS=200; then
 	[ "$(grep -cE '^(No fsyncs|One fsync|Two fsyncs): +AVG [0-9.]+ txn/sec' "$work/zodb.out")" -eq 3 ] &&
 		ok "zodb.sh: three AVG rows" || bad "zodb.sh output"
-else
-	bad "zodb.sh: exit $?"; tail -5 "$work/zodb.err" | sed 's/^/     /'
 fi
 # Seed 004: one line per timed fsync.
 if script fsync-tester SIZE=64MB PERIOD=300 COUNT=3; then
 	[ "$(grep -c '^fsync time: ' "$work/fsync-tester.out")" -eq 3 ] &&
 		ok "fsync-tester.sh: three fsync times" || bad "fsync-tester.sh output"
-else
-	bad "fsync-tester.sh: exit $?"; tail -5 "$work/fsync-tester.err" | sed 's/^/     /'
 fi
 
 # No loop device or mount is left behind.
