@@ -163,6 +163,12 @@ struct engine {
 	/* --interval rows: one per elapsed interval, merged over all workers */
 	struct interval_row *intervals;
 	size_t n_intervals;
+	/* the same rows per plan group (NULL without --interval); every group has the total's
+	 * intervals */
+	struct interval_rows {
+		struct interval_row *v;
+		size_t n;
+	} * group_intervals;
 	uint64_t total_skipped[OP_COUNT];
 };
 

@@ -162,6 +162,34 @@ static json_t *sys_json(struct jb *b, const struct thread_stats *st, const struc
 	return o;
 }
 
+/* --interval rows as JSON: the total's, or a group's (engine.group_intervals). */
+static json_t *intervals_json(struct jb *b, const struct interval_row *rows, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct interval_row *r = &rows[i];
+		json_t *o = json_object();
+		put(b, o, "t_s", jr(r->t_s));
+		put(b, o, "length_s", jr(r->length_s));
+		put(b, o, "ops", ju(r->ops));
+		put(b, o, "ops_per_s", per_s((double)r->ops, r->length_s));
+		put(b, o, "transactions", ju(r->trans));
+		put(b, o, "trans_per_s", per_s((double)r->trans, r->length_s));
+		put(b, o, "bytes", ju(r->bytes));
+		put(b, o, "mb_per_s", per_s((double)r->bytes / MIB, r->length_s));
+		put(b, o, "p99_op_ns", r->p99_op_ns ? ju(r->p99_op_ns) : json_null());
+		put(b, o, "p99_op_ms", r->p99_op_ns ? jr((double)r->p99_op_ns / 1e6) : json_null());
+		add(b, a, o);
+	}
+	return a;
+}
+
+/* Index of g in the plan's groups. */
+static size_t gi_of(const struct engine *e, const struct plan_group *g)
+{
+	return (size_t)(g - e->plan->groups);
+}
+
 /* One result set: a thread group (g != NULL) or the total (g == NULL). */
 static json_t *group_json(struct jb *b, const struct engine *e, const struct plan_group *g,
                           const char *name, const struct thread_stats *st, const uint64_t *skipped,
@@ -212,6 +240,11 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
 	for (int op = 0; op < OP_COUNT; op++)
 		lat_merge(&all, &st->op_lat[op]);
 	put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
+	/* A group's own --interval rows (the total's are the top-level "intervals"). */
+	if (g && e->group_intervals)
+		put(b, o, "intervals",
+		    intervals_json(b, e->group_intervals[gi_of(e, g)].v,
+		                   e->group_intervals[gi_of(e, g)].n));
 	return o;
 }
 
@@ -395,27 +428,6 @@ static json_t *errors_json(struct jb *b, const struct engine *e)
 	return a;
 }
 
-static json_t *intervals_json(struct jb *b, const struct engine *e)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < e->n_intervals; i++) {
-		const struct interval_row *r = &e->intervals[i];
-		json_t *o = json_object();
-		put(b, o, "t_s", jr(r->t_s));
-		put(b, o, "length_s", jr(r->length_s));
-		put(b, o, "ops", ju(r->ops));
-		put(b, o, "ops_per_s", per_s((double)r->ops, r->length_s));
-		put(b, o, "transactions", ju(r->trans));
-		put(b, o, "trans_per_s", per_s((double)r->trans, r->length_s));
-		put(b, o, "bytes", ju(r->bytes));
-		put(b, o, "mb_per_s", per_s((double)r->bytes / MIB, r->length_s));
-		put(b, o, "p99_op_ns", r->p99_op_ns ? ju(r->p99_op_ns) : json_null());
-		put(b, o, "p99_op_ms", r->p99_op_ns ? jr((double)r->p99_op_ns / 1e6) : json_null());
-		add(b, a, o);
-	}
-	return a;
-}
-
 static const char *stop_name(int why)
 {
 	switch (why) {
@@ -473,7 +485,7 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 	put(&b, root, "groups", groups);
 	put(&b, root, "total", group_json(&b, e, NULL, "total", &e->total, e->total_skipped, NULL));
 	put(&b, root, "errors", errors_json(&b, e));
-	put(&b, root, "intervals", intervals_json(&b, e));
+	put(&b, root, "intervals", intervals_json(&b, e->intervals, e->n_intervals));
 	if (b.fail) {
 		json_decref(root);
 		return NULL;

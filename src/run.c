@@ -316,6 +316,9 @@ static void engine_free(struct engine *e)
 	free(e->group_stats);
 	free(e->group_skipped);
 	free(e->intervals);
+	for (size_t gi = 0; e->group_intervals && gi < e->plan->n_groups; gi++)
+		free(e->group_intervals[gi].v);
+	free(e->group_intervals);
 	pthread_mutex_destroy(&e->sleep_lock);
 	pthread_cond_destroy(&e->sleep_cond);
 }
@@ -543,19 +546,22 @@ static void progress_line(struct engine *e, uint64_t deadline)
 	fflush(e->opts->log);
 }
 
-/* --interval: every worker's rows merged by interval (after the join). */
-static void merge_intervals(struct engine *e)
+/* --interval rows of the workers of group gi (SIZE_MAX: every worker) merged by interval, after
+ * the join. Every group gets the same intervals (the longest-running worker's), so the groups'
+ * rows line up with the total's; a group that stopped early has rows with 0 operations. */
+static struct interval_row *merge_intervals(struct engine *e, size_t gi, size_t *n_out)
 {
 	static struct ival_rec row;
 	uint32_t rows = 0;
+	*n_out = 0;
 	for (size_t i = 0; i < e->n_workers; i++) {
 		uint32_t p = atomic_load(&e->workers[i]->ival->published);
 		if (p > rows)
 			rows = p;
 	}
-	e->intervals = calloc(rows + 1, sizeof(*e->intervals));
-	if (!e->intervals)
-		return;
+	struct interval_row *v = calloc(rows + 1, sizeof(*v));
+	if (!v)
+		return NULL;
 	double len = (double)e->ival_len_ns / 1e9;
 	double end = (double)(e->run_end_ns - e->t_base) / 1e9;
 	for (uint32_t k = 0; k < rows; k++) {
@@ -564,7 +570,7 @@ static void merge_intervals(struct engine *e)
 			const struct ival_log *l = e->workers[i]->ival;
 			const struct ival_rec *r =
 			    k < atomic_load(&l->published) ? ival_row(l, k) : NULL;
-			if (!r)
+			if (!r || (gi != SIZE_MAX && e->workers[i]->group != gi))
 				continue;
 			row.ops += r->ops;
 			row.trans += r->trans;
@@ -576,7 +582,7 @@ static void merge_intervals(struct engine *e)
 		double t = (k + 1) * len;
 		if (t > end)
 			t = end;
-		struct interval_row *out = &e->intervals[e->n_intervals];
+		struct interval_row *out = &v[*n_out];
 		out->t_s = t;
 		out->length_s = t - k * len;
 		if (out->length_s <= 0)
@@ -585,8 +591,9 @@ static void merge_intervals(struct engine *e)
 		out->trans = row.trans;
 		out->bytes = row.bytes;
 		out->p99_op_ns = ival_percentile_ns(row.hist, row.timed, 99);
-		e->n_intervals++;
+		(*n_out)++;
 	}
+	return v;
 }
 
 static int run_phase(struct engine *e, char *err, size_t errlen)
@@ -752,8 +759,13 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		for (int op = 0; op < OP_COUNT; op++)
 			e->total_skipped[op] += e->group_skipped[gi][op];
 	}
-	if (e->opts->interval_s > 0)
-		merge_intervals(e);
+	if (e->opts->interval_s > 0) {
+		e->intervals = merge_intervals(e, SIZE_MAX, &e->n_intervals);
+		e->group_intervals = calloc(pl->n_groups + 1, sizeof(*e->group_intervals));
+		for (size_t gi = 0; e->group_intervals && gi < pl->n_groups; gi++)
+			e->group_intervals[gi].v =
+			    merge_intervals(e, gi, &e->group_intervals[gi].n);
+	}
 	report_errors(e);
 	return 0;
 }
