@@ -1,26 +1,15 @@
-/* plot.c - gnuplot charts (see plot.h). Writes the data and a script into a private temporary
- * directory, runs gnuplot on it, checks that the image was written, and removes the directory. */
+/* plot.c - gnuplot charts of result documents (see plot.h). The data file holds numbers only;
+ * every string (labels, names, titles) goes into the script through gp_str (gnuplot.h). */
 #include "plot.h"
 
-#include <errno.h>
-#include <spawn.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "exitcode.h"
+#include "gnuplot.h"
 #include "metrics.h"
-
-extern char **environ;
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
 
 /* The runs of a document as points: a sweep has points[].runs; a single run is one point. */
 static size_t doc_points(const json_t *doc, const json_t **pts)
@@ -75,90 +64,102 @@ static bool numeric_x(const json_t *doc, size_t i, double *x)
 	if (!v)
 		return false;
 	*x = strtod(v, &end);
-	return end != v && !*end;
+	/* the x axis is log 2: only positive finite values */
+	return end != v && !*end && isfinite(*x) && *x > 0;
 }
 
-static int write_sweep_data(FILE *f, const json_t *doc, bool *numeric)
+/* Column of metric m's mean in the sweep data file (x, then mean/stddev pairs). */
+static int col(enum metric_id m)
+{
+	return 2 + 2 * (int)m;
+}
+
+/* `set xtics (LABEL 0, LABEL 1, ...)`: the points' labels as tics at 0, 1, ... */
+static void label_tics(FILE *g, const json_t *doc, const size_t *idx, size_t n)
+{
+	fprintf(g, "set xtics (");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(g, "%s", i ? ", " : "");
+		gp_str(g, point_label(doc, idx ? idx[i] : i));
+		fprintf(g, " %zu", i);
+	}
+	fprintf(g, ")\n");
+}
+
+static int sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
 {
 	const json_t *pts;
 	size_t n = doc_points(doc, &pts);
-	*numeric = true;
+	if (!n) {
+		fprintf(log, "fsmix: the sweep has no finished point to plot\n");
+		return EXIT_BAD_INPUT;
+	}
+	bool numeric = true;
 	for (size_t i = 0; i < n; i++) {
 		double x;
 		if (!numeric_x(doc, i, &x))
-			*numeric = false;
+			numeric = false;
 	}
 	for (size_t i = 0; i < n; i++) {
 		double x = (double)i;
-		if (*numeric)
+		if (numeric)
 			numeric_x(doc, i, &x);
-		fprintf(f, "%g \"%s\"", x, point_label(doc, i));
+		gp_num(f, x);
 		for (int m = 0; m < METRIC_COUNT; m++) {
 			struct metric_stat st;
 			point_stat(doc, i, (enum metric_id)m, &st);
-			if (st.n)
-				fprintf(f, " %g %g", st.mean, st.stddev);
-			else
-				fprintf(f, " NaN NaN");
+			fputc(' ', f);
+			gp_num(f, st.n ? st.mean : NAN);
+			fputc(' ', f);
+			gp_num(f, st.n ? st.stddev : NAN);
 		}
 		fprintf(f, "\n");
 	}
-	return ferror(f) ? -1 : 0;
-}
-
-/* Column of metric m's mean in the data file (x, label, then mean/stddev pairs). */
-static int col(enum metric_id m)
-{
-	return 3 + 2 * (int)m;
-}
-
-/* A name safe inside a gnuplot single-quoted string. */
-static void safe_name(char *out, size_t len, const char *s)
-{
-	const char *base = s ? strrchr(s, '/') : NULL;
-	s = base ? base + 1 : s ? s : "";
-	size_t o = 0;
-	for (; *s && o + 1 < len; s++)
-		out[o++] = (*s == '\'' || *s == '\\' || (unsigned char)*s < 32) ? '_' : *s;
-	out[o] = '\0';
-}
-
-static void sweep_script(FILE *g, const char *data, bool numeric, const char *xlabel,
-                         const char *profile)
-{
-	char name[128];
-	safe_name(name, sizeof(name), profile);
-	fprintf(g, "set multiplot layout 2,1 title 'fsmix sweep: %s (mean, error bars: stddev)'\n",
-	        name);
-	fprintf(g, "set grid\nset key outside right\nset xlabel '%s'\n", xlabel);
-	fprintf(g, "set offsets graph 0.05, graph 0.05, 0, 0\n"); /* error bars at the ends show */
+	const json_t *dims = json_object_get(doc, "dimensions");
+	const char *xl = json_array_size(dims) == 1
+	                     ? json_string_value(json_object_get(json_array_get(dims, 0), "label"))
+	                     : NULL;
+	const char *profile = json_string_value(json_object_get(doc, "profile_path"));
+	const char *base = profile ? strrchr(profile, '/') : NULL;
+	char title[512];
+	snprintf(title, sizeof(title), "fsmix sweep: %s (mean, error bars: stddev)",
+	         base      ? base + 1
+	         : profile ? profile
+	                   : "");
+	fprintf(g, "set multiplot layout 2,1 title ");
+	gp_str(g, title);
+	fprintf(g, "\nset grid\nset key outside right\nset xlabel ");
+	gp_str(g, xl ? xl : "point");
+	fprintf(g, "\nset offsets graph 0.05, graph 0.05, 0, 0\n"); /* end error bars show */
 	if (numeric)
 		fprintf(g, "set logscale x 2\nset xtics\n");
-	else
+	else {
+		label_tics(g, doc, NULL, n);
 		fprintf(g, "set xtics rotate by -30\n");
-	const char *xs = numeric ? "1" : "0";
-	const char *xt = numeric ? "" : ":xtic(2)";
+	}
 	fprintf(g, "set ylabel 'per second'\nset yrange [0:*]\n");
 	fprintf(g,
-	        "plot '%s' using %s:%d:%d%s with yerrorlines title 'trans/s', "
-	        "'' using %s:%d:%d%s with yerrorlines title 'ops/s'\n",
-	        data, xs, col(M_TRANS_PER_S), col(M_TRANS_PER_S) + 1, xt, xs, col(M_OPS_PER_S),
-	        col(M_OPS_PER_S) + 1, xt);
+	        "plot '%s' using 1:%d:%d with yerrorlines title 'trans/s', "
+	        "'' using 1:%d:%d with yerrorlines title 'ops/s'\n",
+	        data, col(M_TRANS_PER_S), col(M_TRANS_PER_S) + 1, col(M_OPS_PER_S),
+	        col(M_OPS_PER_S) + 1);
 	fprintf(g, "set ylabel 'latency (ms)'\nset logscale y 10\nset yrange [*:*]\n");
 	fprintf(g,
-	        "plot '%s' using %s:%d:%d%s with yerrorlines title 'op p50', "
-	        "'' using %s:%d:%d%s with yerrorlines title 'op p99', "
-	        "'' using %s:%d:%d%s with yerrorlines title 'sync p99'\n",
-	        data, xs, col(M_OP_P50_MS), col(M_OP_P50_MS) + 1, xt, xs, col(M_OP_P99_MS),
-	        col(M_OP_P99_MS) + 1, xt, xs, col(M_SYNC_P99_MS), col(M_SYNC_P99_MS) + 1, xt);
+	        "plot '%s' using 1:%d:%d with yerrorlines title 'op p50', "
+	        "'' using 1:%d:%d with yerrorlines title 'op p99', "
+	        "'' using 1:%d:%d with yerrorlines title 'sync p99'\n",
+	        data, col(M_OP_P50_MS), col(M_OP_P50_MS) + 1, col(M_OP_P99_MS),
+	        col(M_OP_P99_MS) + 1, col(M_SYNC_P99_MS), col(M_SYNC_P99_MS) + 1);
 	fprintf(g, "unset multiplot\n");
+	return 0;
 }
 
 /* A single run: one block per syscall with msec_range counts, as clustered bars. */
-static int write_ranges(FILE *f, FILE *g, const json_t *doc, const char *data)
+static int ranges_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
 {
 	const json_t *groups = json_object_get(doc, "groups"), *grp, *sc;
 	size_t i, k, blocks = 0;
+	char **titles = NULL;
 	json_array_foreach(groups, i, grp)
 	{
 		json_array_foreach(json_object_get(grp, "syscalls"), k, sc)
@@ -167,39 +168,67 @@ static int write_ranges(FILE *f, FILE *g, const json_t *doc, const char *data)
 			size_t j;
 			if (!json_array_size(r))
 				continue;
-			fprintf(f, "# %s %s\n", json_string_value(json_object_get(grp, "name")),
-			        json_string_value(json_object_get(sc, "name")));
+			char **t = realloc(titles, (blocks + 1) * sizeof(*titles));
+			if (!t)
+				break;
+			titles = t;
+			const char *gn = json_string_value(json_object_get(grp, "name"));
+			const char *sn = json_string_value(json_object_get(sc, "name"));
+			size_t len = strlen(gn ? gn : "?") + strlen(sn ? sn : "?") + 2;
+			if (!(titles[blocks] = malloc(len)))
+				break;
+			snprintf(titles[blocks], len, "%s %s", gn ? gn : "?", sn ? sn : "?");
+			/* The tic labels are made of numbers, so they may go in the data. */
 			json_array_foreach(r, j, x)
 			{
-				fprintf(f, "\"%g-%g\" %" JSON_INTEGER_FORMAT "\n",
+				fprintf(f, "\"%g-%g\" ",
 				        json_number_value(json_object_get(x, "lo_ms")),
-				        json_number_value(json_object_get(x, "hi_ms")),
-				        json_integer_value(json_object_get(x, "count")));
+				        json_number_value(json_object_get(x, "hi_ms")));
+				gp_num(f, json_number_value(json_object_get(x, "count")));
+				fputc('\n', f);
 			}
-			fprintf(f, "\"outside\" %" JSON_INTEGER_FORMAT "\n\n\n",
-			        json_integer_value(json_object_get(sc, "outside")));
+			fprintf(f, "\"outside\" ");
+			gp_num(f, json_number_value(json_object_get(sc, "outside")));
+			fprintf(f, "\n\n\n");
 			blocks++;
 		}
 	}
-	if (!blocks)
-		return -1;
-	fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n");
-	fprintf(g, "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.8:*]\n");
-	fprintf(g, "set xtics rotate by -45\nset xlabel 'msec_range (ms)'\nset ylabel 'calls'\n");
-	fprintf(g,
-	        "set title 'fsmix: system call latency histogram (msec_range)'\nset key outside\n");
-	fprintf(g, "plot for [b=0:%zu] '%s' index b using 2:xtic(1) title columnhead(1)\n",
-	        blocks - 1, data);
-	return 0;
+	int rc = 0;
+	if (!blocks) {
+		fprintf(log, "fsmix: the run has no msec_range counts and no --interval rows to "
+		             "plot (enable_stats=1, enable_range=1 and msec_range lines, or "
+		             "--interval S, are needed)\n");
+		rc = EXIT_BAD_INPUT;
+	} else {
+		fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n");
+		fprintf(g, "set style fill solid 0.8 border -1\nset logscale y\n"
+		           "set yrange [0.8:*]\n");
+		fprintf(g, "set xtics rotate by -45\nset xlabel 'msec_range (ms)'\n"
+		           "set ylabel 'calls'\n");
+		fprintf(g, "set title 'fsmix: system call latency histogram (msec_range)'\n"
+		           "set key outside\n");
+		for (size_t b = 0; b < blocks; b++) {
+			fprintf(g, "%s'%s' index %zu using 2%s title ", b ? ", " : "plot ",
+			        b ? "" : data, b, b ? "" : ":xtic(1)");
+			gp_str(g, titles[b]);
+		}
+		fprintf(g, "\n");
+	}
+	for (size_t b = 0; b < blocks; b++)
+		free(titles[b]);
+	free(titles);
+	return rc;
 }
 
 /* Comparison: base vs new mean trans/s and op p99 per point. */
-static int write_compare(FILE *f, FILE *g, const json_t *base, const json_t *now, const char *data)
+static int compare_chart(FILE *f, FILE *g, const json_t *base, const json_t *now, const char *data,
+                         FILE *log)
 {
 	const json_t *pts;
-	size_t n = doc_points(now, &pts), nb = doc_points(base, &pts);
-	if (!n || !nb)
-		return -1;
+	size_t n = doc_points(now, &pts), nb = doc_points(base, &pts), rows = 0;
+	size_t *idx = calloc(n + 1, sizeof(*idx));
+	if (!idx)
+		return EXIT_RUN_FAILED;
 	for (size_t i = 0; i < n; i++) {
 		const char *label = point_label(now, i);
 		size_t j = 0;
@@ -207,138 +236,182 @@ static int write_compare(FILE *f, FILE *g, const json_t *base, const json_t *now
 			j++;
 		if (j == nb)
 			continue;
-		fprintf(f, "\"%s\"", label);
+		idx[rows++] = i;
 		const enum metric_id ms[] = {M_TRANS_PER_S, M_OP_P99_MS};
 		for (size_t m = 0; m < 2; m++) {
 			struct metric_stat a, b;
 			point_stat(base, j, ms[m], &a);
 			point_stat(now, i, ms[m], &b);
-			fprintf(f, " %g %g %g %g", a.n ? a.mean : 0, a.stddev, b.n ? b.mean : 0,
-			        b.stddev);
+			gp_num(f, a.n ? a.mean : 0);
+			fputc(' ', f);
+			gp_num(f, a.n ? a.stddev : 0);
+			fputc(' ', f);
+			gp_num(f, b.n ? b.mean : 0);
+			fputc(' ', f);
+			gp_num(f, b.n ? b.stddev : 0);
+			fputc(m ? '\n' : ' ', f);
 		}
-		fprintf(f, "\n");
+	}
+	if (!rows) {
+		free(idx);
+		fprintf(log, "fsmix: nothing to compare\n");
+		return EXIT_BAD_INPUT;
 	}
 	fprintf(g, "set multiplot layout 2,1 title 'fsmix compare: base vs new'\n");
 	fprintf(g, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n");
 	fprintf(g, "set style fill solid 0.7 border -1\nset grid ytics\nset yrange [0:*]\n");
+	label_tics(g, now, idx, rows);
 	fprintf(g, "set ylabel 'trans/s'\n");
-	fprintf(g, "plot '%s' using 2:3:xtic(1) title 'base', '' using 4:5 title 'new'\n", data);
+	fprintf(g, "plot '%s' using 1:2 title 'base', '' using 3:4 title 'new'\n", data);
 	fprintf(g, "set ylabel 'op p99 (ms)'\n");
-	fprintf(g, "plot '%s' using 6:7:xtic(1) title 'base', '' using 8:9 title 'new'\n", data);
+	fprintf(g, "plot '%s' using 5:6 title 'base', '' using 7:8 title 'new'\n", data);
+	fprintf(g, "unset multiplot\n");
+	free(idx);
+	return 0;
+}
+
+int plot_has_intervals(const json_t *doc)
+{
+	return !json_is_array(json_object_get(doc, "points")) &&
+	       json_array_size(json_object_get(doc, "intervals")) > 0;
+}
+
+/* One block of the time chart's data: x (the interval's middle), ops/s, MB/s, p99 ms. Returns
+ * whether any p99 was given. */
+static bool interval_block(FILE *f, const json_t *rows, double *t_max)
+{
+	size_t i;
+	const json_t *r;
+	bool p99 = false;
+	json_array_foreach(rows, i, r)
+	{
+		double t = json_number_value(json_object_get(r, "t_s"));
+		double len = json_number_value(json_object_get(r, "length_s"));
+		const json_t *p = json_object_get(r, "p99_op_ms");
+		gp_num(f, t - len / 2);
+		fputc(' ', f);
+		gp_num(f, json_is_number(json_object_get(r, "ops_per_s"))
+		              ? json_number_value(json_object_get(r, "ops_per_s"))
+		              : NAN);
+		fputc(' ', f);
+		gp_num(f, json_is_number(json_object_get(r, "mb_per_s"))
+		              ? json_number_value(json_object_get(r, "mb_per_s"))
+		              : NAN);
+		fputc(' ', f);
+		double ms = json_is_number(p) ? json_number_value(p) : NAN;
+		gp_num(f, ms > 0 ? ms : NAN); /* log scale: 0 cannot be drawn */
+		fputc('\n', f);
+		p99 |= ms > 0 && isfinite(ms);
+		if (isfinite(t) && t > *t_max)
+			*t_max = t;
+	}
+	fprintf(f, "\n\n");
+	return p99;
+}
+
+/* A single run over time: ops/s, MB/s and op p99 of every group (groups[].intervals) and of
+ * the total (intervals) when there are several groups or no per-group rows. */
+static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
+{
+	const json_t *groups = json_object_get(doc, "groups"), *grp;
+	const char *names[65];
+	size_t i, n = 0, with_rows = 0;
+	bool p99 = false;
+	double t_max = 0;
+	json_array_foreach(groups, i, grp)
+	{
+		if (json_array_size(json_object_get(grp, "intervals")))
+			with_rows++;
+	}
+	json_array_foreach(groups, i, grp)
+	{
+		const json_t *rows = json_object_get(grp, "intervals");
+		if (!json_array_size(rows) || n >= 64)
+			continue;
+		p99 |= interval_block(f, rows, &t_max);
+		const char *name = json_string_value(json_object_get(grp, "name"));
+		names[n++] = name ? name : "?";
+	}
+	size_t groups_drawn = n;
+	if (with_rows != 1) {
+		p99 |= interval_block(f, json_object_get(doc, "intervals"), &t_max);
+		names[n++] = "total";
+	}
+	const char *profile = json_string_value(json_object_get(doc, "profile_path"));
+	const char *base = profile ? strrchr(profile, '/') : NULL;
+	char title[512];
+	snprintf(title, sizeof(title), "fsmix run over time: %s",
+	         base      ? base + 1
+	         : profile ? profile
+	                   : "");
+	fprintf(g, "set multiplot layout 3,1 title ");
+	gp_str(g, title);
+	/* Fixed margins so the three panels share one time axis. */
+	fprintf(g, "\nset grid\nset key outside right top\nset lmargin 12\nset rmargin 26\n");
+	fprintf(g, "set xrange [0:%.9g]\nset yrange [0:*]\nset format x ''\n",
+	        t_max > 0 ? t_max : 1.0);
+	const struct {
+		int col;
+		const char *ylabel;
+	} panels[] = {{2, "ops/s"}, {3, "MB/s"}, {4, "op p99 (ms)"}};
+	for (size_t p = 0; p < 3; p++) {
+		fprintf(g, "set ylabel '%s'\n", panels[p].ylabel);
+		if (p == 2) {
+			fprintf(g, "set format x '%%g'\nset xlabel 'time (s)'\n");
+			if (!p99) {
+				/* nothing timed: an empty panel that says so */
+				fprintf(
+				    g, "set yrange [0:1]\nset label 1 'not timed (enable_stats=0)' "
+				       "at graph 0.5, graph 0.5 center\n"
+				       "plot NaN notitle\n");
+				break;
+			}
+			fprintf(g, "set logscale y 10\nset yrange [*:*]\n");
+		}
+		for (size_t s = 0; s < n; s++) {
+			bool total = s >= groups_drawn && n > 1;
+			fprintf(g, "%s'%s' index %zu using 1:%d with linespoints pt 7 ps 0.5 ",
+			        s ? ", " : "plot ", s ? "" : data, s, panels[p].col);
+			if (total)
+				fprintf(g, "lc rgb 'black' dt 2 ");
+			else
+				fprintf(g, "lc %zu ", s + 1);
+			fprintf(g, "title ");
+			gp_str(g, names[s]);
+		}
+		fprintf(g, "\n");
+	}
 	fprintf(g, "unset multiplot\n");
 	return 0;
 }
 
-static int run_gnuplot(const char *script, FILE *log)
+int plot_script(const json_t *doc, const json_t *base, FILE *data, const char *data_path,
+                FILE *script, FILE *log)
 {
-	pid_t pid;
-	char *argv[] = {"gnuplot", (char *)script, NULL};
-	int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-	if (rc == ENOENT) {
-		fprintf(log, "fsmix: plotting needs gnuplot, which is not installed "
-		             "(apt-get install gnuplot-nox)\n");
-		return EXIT_UNSUPPORTED;
-	}
-	if (rc) {
-		fprintf(log, "fsmix: cannot start gnuplot: %s\n", strerror(rc));
-		return EXIT_RUN_FAILED;
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(log, "fsmix: gnuplot failed (status %d)\n",
-		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		return EXIT_RUN_FAILED;
-	}
-	return 0;
+	if (base)
+		return compare_chart(data, script, base, doc, data_path, log);
+	if (json_is_array(json_object_get(doc, "points")))
+		return sweep_chart(data, script, doc, data_path, log);
+	if (plot_has_intervals(doc))
+		return interval_chart(data, script, doc, data_path);
+	if (json_object_get(doc, "total"))
+		return ranges_chart(data, script, doc, data_path, log);
+	fprintf(log, "fsmix: not an fsmix run or sweep document\n");
+	return EXIT_BAD_INPUT;
 }
 
 int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *log)
 {
-	const char *term;
-	if (ends_with(path, ".png"))
-		term = "pngcairo size 1000,800 font 'sans,10'";
-	else if (ends_with(path, ".svg"))
-		term = "svg size 1000,800 dynamic";
-	else {
-		fprintf(log, "fsmix: --plot %s: the file name must end in .png or .svg\n", path);
-		return EXIT_BAD_INPUT;
-	}
-	if (strchr(path, '\'') || strchr(path, '\n')) {
-		fprintf(log,
-		        "fsmix: --plot %s: quotes and newlines are not supported in the name\n",
-		        path);
-		return EXIT_BAD_INPUT;
-	}
-	char dir[] = "/tmp/fsmix-plot.XXXXXX";
-	if (!mkdtemp(dir)) {
-		fprintf(log, "fsmix: cannot create a temporary directory: %s\n", strerror(errno));
-		return EXIT_RUN_FAILED;
-	}
-	char data[64], script[64];
-	snprintf(data, sizeof(data), "%s/data", dir);
-	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	FILE *f = fopen(data, "w"), *g = fopen(script, "w");
-	int rc = 0;
-	if (!f || !g) {
-		fprintf(log, "fsmix: cannot write in %s: %s\n", dir, strerror(errno));
-		rc = EXIT_RUN_FAILED;
-		goto out;
-	}
-	fprintf(g, "set terminal %s\nset output '%s'\nset datafile missing 'NaN'\n", term, path);
-	const json_t *pts;
-	if (base) {
-		if (write_compare(f, g, base, doc, data)) {
-			fprintf(log, "fsmix: nothing to compare\n");
-			rc = EXIT_BAD_INPUT;
-		}
-	} else if (json_is_array(json_object_get(doc, "points"))) {
-		bool numeric;
-		const json_t *dims = json_object_get(doc, "dimensions");
-		const char *xl =
-		    json_array_size(dims) == 1
-		        ? json_string_value(json_object_get(json_array_get(dims, 0), "label"))
-		        : "point";
-		if (!doc_points(doc, &pts) || write_sweep_data(f, doc, &numeric)) {
-			fprintf(log, "fsmix: the sweep has no finished point to plot\n");
-			rc = EXIT_BAD_INPUT;
-		} else {
-			sweep_script(g, data, numeric, xl ? xl : "point",
-			             json_string_value(json_object_get(doc, "profile_path")));
-		}
-	} else if (json_object_get(doc, "total")) {
-		if (write_ranges(f, g, doc, data)) {
-			fprintf(log,
-			        "fsmix: the run has no msec_range counts to plot (enable_stats=1, "
-			        "enable_range=1 and msec_range lines are needed)\n");
-			rc = EXIT_BAD_INPUT;
-		}
-	} else {
-		fprintf(log, "fsmix: not an fsmix run or sweep document\n");
-		rc = EXIT_BAD_INPUT;
-	}
-	if (fclose(f) | fclose(g)) {
-		f = g = NULL;
-		rc = rc ? rc : EXIT_RUN_FAILED;
-	}
-	f = g = NULL;
+	struct gp_job j;
+	int rc = gp_check_path(path, "plot", log);
 	if (!rc)
-		rc = run_gnuplot(script, log);
-	struct stat sb;
-	if (!rc && (stat(path, &sb) || sb.st_size == 0)) {
-		fprintf(log, "fsmix: gnuplot wrote no image to %s\n", path);
-		rc = EXIT_RUN_FAILED;
+		rc = gp_open(&j, path, 1000, !base && plot_has_intervals(doc) ? 900 : 800, log);
+	if (rc)
+		return rc;
+	rc = plot_script(doc, base, j.data_f, j.data, j.script_f, log);
+	if (rc) {
+		gp_discard(&j);
+		return rc;
 	}
-	if (!rc)
-		fprintf(log, "fsmix: plot written to %s\n", path);
-out:
-	if (f)
-		fclose(f);
-	if (g)
-		fclose(g);
-	unlink(data);
-	unlink(script);
-	rmdir(dir);
-	return rc;
+	return gp_finish(&j, path, log);
 }

@@ -1,8 +1,10 @@
 /* plot.h - charts of fsmix results drawn by gnuplot (Debian's gnuplot-nox), PNG or SVG by the
- * output file's extension:
+ * output file's extension (gnuplot.h: how no input text is ever interpreted by gnuplot):
  *   - a sweep: throughput (ops/s, trans/s) and latency (op p50/p99, sync p99) against the
  *     swept value, mean with standard-deviation error bars;
- *   - a single run: the msec_range histogram of every timed syscall;
+ *   - a single run with --interval rows: ops/s, MB/s and op p99 over time, one line per thread
+ *     group (and the total when there are several), on a shared time axis;
+ *   - a single run without intervals: the msec_range histogram of every timed syscall;
  *   - a comparison (two documents): base and new side by side per point, with error bars.
  */
 #ifndef FSMIX_PLOT_H
@@ -15,5 +17,15 @@
  * into path. Returns 0, EXIT_UNSUPPORTED when gnuplot is missing, EXIT_BAD_INPUT for a bad
  * file name or document, EXIT_RUN_FAILED when gnuplot fails; messages go to log. */
 int plot_write(const json_t *doc, const json_t *base_or_null, const char *path, FILE *log);
+
+/* plot_script - the reading half of plot_write: the data (numbers only) to `data` and the
+ * gnuplot commands (which read data_path) to `script`. The terminal and output lines are the
+ * caller's. Returns 0, or EXIT_BAD_INPUT with a message on log when doc has nothing to draw. Any
+ * JSON document is accepted without crashing (tests/fuzz/fuzz_results.c). */
+int plot_script(const json_t *doc, const json_t *base_or_null, FILE *data, const char *data_path,
+                FILE *script, FILE *log);
+
+/* plot_has_intervals - doc is a single run with --interval rows (drawn over time). */
+int plot_has_intervals(const json_t *doc);
 
 #endif

@@ -1,0 +1,179 @@
+/* gnuplot.c - gnuplot jobs (see gnuplot.h). */
+#include "gnuplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "report_data.h"
+
+extern char **environ;
+
+static const char *path_ext(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 4 && !strcasecmp(path + n - 4, ".png"))
+		return "png";
+	if (n >= 4 && !strcasecmp(path + n - 4, ".svg"))
+		return "svg";
+	return NULL;
+}
+
+int gp_check_path(const char *path, const char *opt, FILE *log)
+{
+	if (path_ext(path))
+		return 0;
+	fprintf(log, "fsmix: %s %s: the file name must end in .png or .svg\n", opt, path);
+	return EXIT_BAD_INPUT;
+}
+
+void gp_str(FILE *g, const char *s)
+{
+	fputc('\'', g);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\'')
+			fputs("''", g);
+		else if (c < 32 || c == 127)
+			fputc(' ', g);
+		else
+			fputc(c, g);
+	}
+	fputc('\'', g);
+}
+
+void gp_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else
+		fputs("NaN", f);
+}
+
+void gp_discard(struct gp_job *j)
+{
+	if (j->data_f)
+		fclose(j->data_f);
+	if (j->script_f)
+		fclose(j->script_f);
+	j->data_f = j->script_f = NULL;
+	if (!j->dir[0])
+		return;
+	unlink(j->data);
+	unlink(j->script);
+	unlink(j->image);
+	rmdir(j->dir);
+	j->dir[0] = '\0';
+}
+
+int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log)
+{
+	memset(j, 0, sizeof(*j));
+	const char *ext = path_ext(path);
+	if (!ext)
+		return gp_check_path(path, "plot", log);
+	snprintf(j->dir, sizeof(j->dir), "/tmp/fsmix-plot.XXXXXX");
+	if (!mkdtemp(j->dir)) {
+		fprintf(log, "fsmix: cannot create a temporary directory: %s\n", strerror(errno));
+		j->dir[0] = '\0';
+		return EXIT_RUN_FAILED;
+	}
+	snprintf(j->data, sizeof(j->data), "%s/data", j->dir);
+	snprintf(j->script, sizeof(j->script), "%s/plot.gp", j->dir);
+	snprintf(j->image, sizeof(j->image), "%s/image.%s", j->dir, ext);
+	j->data_f = fopen(j->data, "w");
+	j->script_f = fopen(j->script, "w");
+	if (!j->data_f || !j->script_f) {
+		fprintf(log, "fsmix: cannot write in %s: %s\n", j->dir, strerror(errno));
+		gp_discard(j);
+		return EXIT_RUN_FAILED;
+	}
+	FILE *g = j->script_f;
+	if (!strcmp(ext, "png"))
+		fprintf(g, "set terminal pngcairo size %d,%d font 'sans,10' noenhanced\n", width,
+		        height);
+	else
+		fprintf(g, "set terminal svg size %d,%d dynamic noenhanced\n", width, height);
+	fprintf(g, "set output ");
+	gp_str(g, j->image);
+	fprintf(g, "\nset datafile missing 'NaN'\n");
+	return 0;
+}
+
+static int run_gnuplot(const char *script, FILE *log)
+{
+	pid_t pid;
+	char *argv[] = {"gnuplot", (char *)script, NULL};
+	int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	if (rc == ENOENT) {
+		fprintf(log, "fsmix: plotting needs gnuplot, which is not installed "
+		             "(apt-get install gnuplot-nox)\n");
+		return EXIT_UNSUPPORTED;
+	}
+	if (rc) {
+		fprintf(log, "fsmix: cannot start gnuplot: %s\n", strerror(rc));
+		return EXIT_RUN_FAILED;
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(log, "fsmix: gnuplot failed (status %d)\n",
+		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		return EXIT_RUN_FAILED;
+	}
+	return 0;
+}
+
+/* report_write_file's fill: the image's bytes. */
+static int copy_image(FILE *out, void *arg)
+{
+	int fd = open((const char *)arg, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			break;
+	close(fd);
+	return n == 0 ? 0 : -1;
+}
+
+int gp_finish(struct gp_job *j, const char *path, FILE *log)
+{
+	int bad = ferror(j->data_f) | ferror(j->script_f);
+	bad |= fclose(j->data_f) | fclose(j->script_f);
+	j->data_f = j->script_f = NULL;
+	int rc = 0;
+	if (bad) {
+		fprintf(log, "fsmix: cannot write in %s: %s\n", j->dir, strerror(errno));
+		rc = EXIT_RUN_FAILED;
+	}
+	if (!rc)
+		rc = run_gnuplot(j->script, log);
+	struct stat sb;
+	if (!rc && (stat(j->image, &sb) || sb.st_size == 0)) {
+		fprintf(log, "fsmix: gnuplot wrote no image\n");
+		rc = EXIT_RUN_FAILED;
+	}
+	char err[1024];
+	/* The output file is opened here, and only here. */
+	if (!rc && report_write_file(path, copy_image, j->image, err, sizeof(err))) {
+		fprintf(log, "fsmix: %s\n", err);
+		rc = EXIT_RUN_FAILED;
+	}
+	if (!rc && strcmp(path, "-"))
+		fprintf(log, "fsmix: plot written to %s\n", path);
+	gp_discard(j);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/* gnuplot.h - drawing with gnuplot without giving it any text to interpret.
+ *
+ * A job writes its data file and script into a private temporary directory (mkdtemp under
+ * /tmp, so its paths hold only [A-Za-z0-9/.-]); gnuplot draws into DIR/image.png|svg, and the
+ * image is then copied to the output path by fsmix itself (report_write_file), so the output
+ * path never appears in the script. Every other string that reaches the script (titles, group,
+ * profile and operation names, labels) is written with gp_str() as a single-quoted gnuplot
+ * string, and data files hold numbers only.
+ *
+ * gnuplot 5.4's rules for single-quoted strings, which gp_str relies on (checked by
+ * tests/e2e/plot_hostile.sh): inside '...' only '' is special (one quote); backslashes are
+ * literal; backquote command substitution and @macro expansion do not apply inside quotes. A
+ * line end ends the command whatever the quotes, so gp_str turns control characters (CR, LF,
+ * tab, ...) into spaces. The terminal is set `noenhanced`, so ^ _ @ & { } in a title are shown
+ * as they are instead of being taken as markup.
+ */
+#ifndef FSMIX_GNUPLOT_H
+#define FSMIX_GNUPLOT_H
+
+#include <stdio.h>
+
+struct gp_job {
+	char dir[32];    /* /tmp/fsmix-plot.XXXXXX */
+	char data[48];   /* DIR/data: numbers only */
+	char script[48]; /* DIR/plot.gp */
+	char image[48];  /* DIR/image.png or .svg: gnuplot's output */
+	FILE *data_f, *script_f;
+};
+
+/* gp_check_path - the output path's extension must be .png or .svg (case-insensitive).
+ * Returns 0, or EXIT_BAD_INPUT with a message on log. opt names the option for the message. */
+int gp_check_path(const char *path, const char *opt, FILE *log);
+
+/* gp_open - make the directory and the two files, and write the terminal (width x height
+ * pixels, by path's extension) and output lines. Returns 0 or an exit status (messages on log);
+ * on failure nothing is left behind. */
+int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log);
+
+/* gp_finish - close the files, run gnuplot, check the image, copy it to path (atomically, as
+ * the JSON reports are written; "-": standard output) and remove the directory. Returns 0 or an
+ * exit status: EXIT_UNSUPPORTED without gnuplot, EXIT_RUN_FAILED if it fails. */
+int gp_finish(struct gp_job *j, const char *path, FILE *log);
+
+/* gp_discard - remove the job's files and directory without drawing. */
+void gp_discard(struct gp_job *j);
+
+/* gp_str - s as a gnuplot single-quoted string literal, quotes included (NULL: ''). */
+void gp_str(FILE *g, const char *s);
+
+/* gp_num - a double as gnuplot data: %.9g, or NaN (a missing point) when not finite. */
+void gp_num(FILE *f, double v);
+
+#endif
