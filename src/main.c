@@ -13,7 +13,9 @@
 #include "compare.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "gnuplot.h"
 #include "keys.h"
+#include "latplot.h"
 #include "overrides.h"
 #include "plan.h"
 #include "plot.h"
@@ -29,7 +31,9 @@ static const char usage_text[] =
     "       fsmix clean PROFILE [options]   remove the trees fsmix built for PROFILE\n"
     "       fsmix compare BASE.json NEW.json [...] [--force] [--csv F] [--json F] [--plot F]\n"
     "                                       before/after table with +/-/0 (2*STDDEV) marks\n"
-    "       fsmix plot RESULT.json -o FILE  draw a sweep or a run's msec_range histogram\n"
+    "       fsmix plot RESULT.json -o FILE  draw a sweep, a run over time (--interval) or a\n"
+    "                                       run's msec_range histogram (.png or .svg)\n"
+    "       fsmix plot --lat-log LOG -o FILE  every operation's latency over time\n"
     "       fsmix keys [KEY] [--markdown]   reference of every profile key\n"
     "       fsmix --help | --version\n"
     "\n"
@@ -56,7 +60,8 @@ static const char usage_text[] =
     "      --sweep SEC.KEY=LIST  run once per value of any key, e.g. "
     "filesystem0.num_files=1000,2000\n"
     "      --repeat N            run every point N times; the table gives mean +- stddev\n"
-    "      --plot FILE           draw the sweep (.png or .svg; needs gnuplot)\n"
+    "      --plot FILE           draw the sweep, or a single run over time (needs --interval);\n"
+    "                            .png or .svg, needs gnuplot\n"
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
@@ -327,6 +332,14 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return EXIT_OK;
 	}
 	int nargs = argc - optind;
+	if (!strcmp(c->command, "plot") && c->lat_log_path) {
+		if (nargs)
+			return usage_error("plot --lat-log LOG takes no RESULT.json (got '%s')",
+			                   argv[optind]);
+		if (!c->plot_path)
+			return usage_error("%s", "plot needs -o FILE (.png or .svg)");
+		return gp_check_path(c->plot_path, "-o", stderr) ? EXIT_BAD_INPUT : -1;
+	}
 	if (!strcmp(c->command, "compare") || !strcmp(c->command, "plot")) {
 		bool cmp = !strcmp(c->command, "compare");
 		if (cmp ? nargs < 2 : nargs != 1)
@@ -335,6 +348,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			                       : "plot needs one RESULT.json and -o FILE");
 		if (!cmp && !c->plot_path)
 			return usage_error("%s", "plot needs -o FILE (.png or .svg)");
+		if (c->plot_path && gp_check_path(c->plot_path, cmp ? "--plot" : "-o", stderr))
+			return EXIT_BAD_INPUT;
 		c->files = argv + optind;
 		c->n_files = (size_t)nargs;
 		return -1;
@@ -367,10 +382,16 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if ((c->n_dims || c->repeat > 1) && strcmp(c->command, "run"))
 		return usage_error("thread lists, --sweep and --repeat are options of '%s' only",
 		                   "run");
-	if (c->plot_path && !strcmp(c->command, "run") && !c->n_dims && c->repeat <= 1)
+	if (c->plot_path && !strcmp(c->command, "run") && !c->n_dims && c->repeat <= 1 &&
+	    c->interval_s <= 0)
 		return usage_error("%s",
-		                   "run --plot draws a sweep: give --threads LIST, --sweep or "
-		                   "--repeat (fsmix plot RESULT.json -o FILE draws a single run)");
+		                   "run --plot draws a sweep or a run over time: give --threads "
+		                   "LIST, --sweep, --repeat or --interval S");
+	if (c->plot_path && strcmp(c->command, "run"))
+		return usage_error("--plot is an option of 'run' and 'compare', not '%s'",
+		                   c->command);
+	if (c->plot_path && gp_check_path(c->plot_path, "--plot", stderr))
+		return EXIT_BAD_INPUT;
 	if ((c->n_dims || c->repeat > 1) && c->interval_s > 0)
 		return usage_error("%s", "--interval is not available in sweeps");
 	if (c->lat_log_path && strcmp(c->command, "run"))
@@ -484,6 +505,8 @@ static int cmd_compare(const struct cli *c)
 
 static int cmd_plot(const struct cli *c)
 {
+	if (c->lat_log_path)
+		return latplot_write(c->lat_log_path, c->plot_path, stderr);
 	json_error_t e;
 	json_t *doc = json_load_file(c->files[0], 0, &e);
 	if (!doc) {
@@ -530,11 +553,21 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	if ((c->json_path && !strcmp(c->json_path, "-")) ||
 	    (c->csv_path && !strcmp(c->csv_path, "-")))
 		eo.out = stderr;
+	json_t *results = NULL;
+	if (c->plot_path) /* run --plot FILE --interval S: the run over time */
+		eo.json_out = &results;
 	if (clean_only) {
 		rc = engine_clean(&pl, &eo);
 	} else {
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		rc = engine_run(&pl, &eo);
+	}
+	if (results) {
+		int prc = plot_write(results, NULL, c->plot_path, stderr);
+		rc = rc ? rc : prc;
+		json_decref(results);
+	} else if (c->plot_path && !clean_only) {
+		fprintf(stderr, "fsmix: nothing was measured: no plot drawn\n");
 	}
 	plan_free(&pl);
 	profile_free(&p);

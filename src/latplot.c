@@ -1,0 +1,426 @@
+/* latplot.c - latency-log charts (see latplot.h). */
+#include "latplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "gnuplot.h"
+
+#define T_MAX_S 1e9 /* a start time beyond 31 years is a malformed line */
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* A decimal integer without sign; false on no digits or overflow. */
+static bool parse_u64(const char **pp, const char *end, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t x = 0;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*pp = p;
+	*v = x;
+	return true;
+}
+
+/* Seconds: digits, optionally '.' and digits (the first 9 count). */
+static bool parse_time(const char **pp, const char *end, double *t)
+{
+	uint64_t whole;
+	if (!parse_u64(pp, end, &whole) || (double)whole > T_MAX_S)
+		return false;
+	const char *p = *pp;
+	double frac = 0, scale = 0.1;
+	if (p < end && *p == '.') {
+		p++;
+		for (int i = 0; p < end && *p >= '0' && *p <= '9'; p++, i++)
+			if (i < 9) {
+				frac += (*p - '0') * scale;
+				scale /= 10;
+			}
+	}
+	*pp = p;
+	*t = (double)whole + frac;
+	return true;
+}
+
+/* A field ends at a blank or the line's end. */
+static bool field_end(const char *p, const char *end)
+{
+	return p == end || *p == ' ' || *p == '\t';
+}
+
+static unsigned row_of(uint64_t ns)
+{
+	if (ns < (1ull << LATPLOT_MIN_OCT))
+		return 0;
+	unsigned oct = 63u - (unsigned)__builtin_clzll(ns);
+	if (oct >= LATPLOT_MAX_OCT)
+		return LATPLOT_ROWS - 1;
+	unsigned sub = (unsigned)(ns >> (oct - 4)) & (LATPLOT_ROWS_PER_OCT - 1);
+	return (oct - LATPLOT_MIN_OCT) * LATPLOT_ROWS_PER_OCT + sub;
+}
+
+/* Double the grid's time span: column c takes the slower of columns 2c and 2c+1. */
+static void grow_span(struct latplot *lp)
+{
+	for (size_t k = 0; k < LATPLOT_KINDS + 2; k++) {
+		struct latplot_point *cells = lp->kinds[k].cells;
+		if (!cells)
+			continue;
+		for (size_t r = 0; r < LATPLOT_ROWS; r++) {
+			struct latplot_point *row = cells + r * LATPLOT_COLS;
+			for (size_t c = 0; c < LATPLOT_COLS / 2; c++) {
+				const struct latplot_point *a = &row[2 * c], *b = &row[2 * c + 1];
+				row[c] = b->ns > a->ns ? *b : *a;
+			}
+			memset(row + LATPLOT_COLS / 2, 0, LATPLOT_COLS / 2 * sizeof(*row));
+		}
+	}
+	lp->span_s *= 2;
+}
+
+static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
+{
+	struct latplot_series *s = &lp->kinds[kind];
+	if (!s->cells &&
+	    !(s->cells = calloc((size_t)LATPLOT_COLS * LATPLOT_ROWS, sizeof(*s->cells))))
+		return -2;
+	while (t >= lp->span_s)
+		grow_span(lp);
+	size_t col = (size_t)(t / lp->span_s * LATPLOT_COLS);
+	if (col >= LATPLOT_COLS)
+		col = LATPLOT_COLS - 1;
+	struct latplot_point *cell = &s->cells[(size_t)row_of(ns) * LATPLOT_COLS + col];
+	if (ns > cell->ns) {
+		cell->t_s = t;
+		cell->ns = ns;
+	}
+	if (lp->thinned)
+		return 0;
+	if (lp->n_raw == LATPLOT_RAW_MAX) {
+		lp->thinned = true;
+		free(lp->raw);
+		lp->raw = NULL;
+		lp->n_raw = 0;
+		return 0;
+	}
+	if (!lp->raw && !(lp->raw = malloc(LATPLOT_RAW_MAX * sizeof(*lp->raw))))
+		return -2;
+	lp->raw[lp->n_raw++] = (struct latplot_raw){t, ns, kind};
+	return 0;
+}
+
+static unsigned kind_of(struct latplot *lp, const char *name, size_t len)
+{
+	if (len >= LATPLOT_NAME_MAX)
+		len = LATPLOT_NAME_MAX - 1;
+	for (size_t k = 0; k < lp->n_kinds; k++)
+		if (!strncmp(lp->kinds[k].name, name, len) && !lp->kinds[k].name[len])
+			return (unsigned)k;
+	if (lp->n_kinds == LATPLOT_KINDS)
+		return LATPLOT_OTHER;
+	memcpy(lp->kinds[lp->n_kinds].name, name, len);
+	lp->kinds[lp->n_kinds].name[len] = '\0';
+	return (unsigned)lp->n_kinds++;
+}
+
+int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
+                 size_t errlen)
+{
+	memset(lp, 0, sizeof(*lp));
+	lp->span_s = 1.0;
+	snprintf(lp->kinds[LATPLOT_OTHER].name, LATPLOT_NAME_MAX, "other");
+	snprintf(lp->kinds[LATPLOT_SYNC].name, LATPLOT_NAME_MAX, "time in sync calls");
+	const char *p = buf, *end = buf + len;
+	for (uint64_t line = 1; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *le = eol ? eol : end, *q = skip_blanks(p, le);
+		p = eol ? eol + 1 : end;
+		if (q == le || *q == '#')
+			continue;
+		double t;
+		uint64_t group, thread, lat, bytes, sync;
+		const char *op;
+		size_t op_len;
+		const char *what = "start time (t_s)";
+		if (!parse_time(&q, le, &t) || !field_end(q, le))
+			goto bad;
+		what = "group";
+		q = skip_blanks(q, le);
+		if (!parse_u64(&q, le, &group) || !field_end(q, le))
+			goto bad;
+		what = "thread";
+		q = skip_blanks(q, le);
+		if (!parse_u64(&q, le, &thread) || !field_end(q, le))
+			goto bad;
+		what = "operation";
+		q = skip_blanks(q, le);
+		op = q;
+		while (!field_end(q, le))
+			q++;
+		op_len = (size_t)(q - op);
+		if (!op_len)
+			goto bad;
+		what = "latency (lat_ns)";
+		q = skip_blanks(q, le);
+		if (!parse_u64(&q, le, &lat) || !field_end(q, le))
+			goto bad;
+		what = "bytes";
+		q = skip_blanks(q, le);
+		if (!parse_u64(&q, le, &bytes) || !field_end(q, le))
+			goto bad;
+		what = "sync time (sync_ns)";
+		q = skip_blanks(q, le);
+		if (!parse_u64(&q, le, &sync) || !field_end(q, le))
+			goto bad;
+		what = "end of line (7 fields: t_s group thread op lat_ns bytes sync_ns)";
+		if (skip_blanks(q, le) != le)
+			goto bad;
+		unsigned k = kind_of(lp, op, op_len);
+		lp->lines++;
+		lp->kinds[k].count++;
+		if (t > lp->t_max)
+			lp->t_max = t;
+		if (!lat)
+			lp->zero++;
+		else if (add_point(lp, k, t, lat))
+			return -2;
+		if (sync) {
+			lp->kinds[LATPLOT_SYNC].count++;
+			if (add_point(lp, LATPLOT_SYNC, t, sync))
+				return -2;
+		}
+		continue;
+	bad:
+		snprintf(err, errlen, "%s:%llu: not a latency log line: bad %s", name,
+		         (unsigned long long)line, what);
+		return -1;
+	}
+	return 0;
+}
+
+void latplot_free(struct latplot *lp)
+{
+	for (size_t k = 0; k < LATPLOT_KINDS + 2; k++)
+		free(lp->kinds[k].cells);
+	free(lp->raw);
+	memset(lp, 0, sizeof(*lp));
+}
+
+/* Writes series k's points as one data block; returns how many. */
+static uint64_t write_block(const struct latplot *lp, unsigned k, FILE *f)
+{
+	uint64_t n = 0;
+	if (!lp->thinned) {
+		for (size_t i = 0; i < lp->n_raw; i++)
+			if (lp->raw[i].kind == k) {
+				fprintf(f, "%.6f %.9g\n", lp->raw[i].t_s,
+				        (double)lp->raw[i].ns / 1e6);
+				n++;
+			}
+	} else if (lp->kinds[k].cells) {
+		const struct latplot_point *c = lp->kinds[k].cells;
+		for (size_t i = 0; i < (size_t)LATPLOT_COLS * LATPLOT_ROWS; i++)
+			if (c[i].ns) {
+				fprintf(f, "%.6f %.9g\n", c[i].t_s, (double)c[i].ns / 1e6);
+				n++;
+			}
+	}
+	fprintf(f, "\n\n");
+	return n;
+}
+
+void latplot_describe(const struct latplot *lp, char *buf, size_t len)
+{
+	uint64_t points = 0;
+	if (!lp->thinned) {
+		points = lp->n_raw;
+	} else {
+		for (size_t k = 0; k < LATPLOT_KINDS + 2; k++)
+			for (size_t i = 0;
+			     lp->kinds[k].cells && i < (size_t)LATPLOT_COLS * LATPLOT_ROWS; i++)
+				points += lp->kinds[k].cells[i].ns != 0;
+	}
+	char zero[80] = "";
+	if (lp->zero)
+		snprintf(zero, sizeof(zero), "; %llu with 0 ns latency not drawn",
+		         (unsigned long long)lp->zero);
+	if (!lp->thinned)
+		snprintf(buf, len, "%llu operations, every one drawn (%llu points)%s",
+		         (unsigned long long)lp->lines, (unsigned long long)points, zero);
+	else
+		snprintf(buf, len,
+		         "%llu operations thinned to %llu points: the slowest one per cell of %d "
+		         "time columns (%.3g s each) x %d latency rows per power of 2, per kind%s",
+		         (unsigned long long)lp->lines, (unsigned long long)points, LATPLOT_COLS,
+		         lp->span_s / LATPLOT_COLS, LATPLOT_ROWS_PER_OCT, zero);
+}
+
+int latplot_script(const struct latplot *lp, FILE *data, const char *data_path, FILE *g,
+                   const char *title)
+{
+	/* Operation kinds by descending count, so rarer kinds are drawn on top; the sync
+	 * series last. Colours follow the order of first appearance in the log. */
+	unsigned order[LATPLOT_KINDS + 2];
+	size_t n = 0;
+	for (unsigned k = 0; k < LATPLOT_KINDS + 1; k++)
+		if (k < lp->n_kinds || (k == LATPLOT_OTHER && lp->kinds[k].count))
+			order[n++] = k;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i;
+		     j > 0 && lp->kinds[order[j]].count > lp->kinds[order[j - 1]].count; j--) {
+			unsigned t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	order[n++] = LATPLOT_SYNC;
+	char desc[512];
+	latplot_describe(lp, desc, sizeof(desc));
+	fprintf(g, "set title ");
+	gp_str(g, title);
+	fprintf(g, "\nset label 1 ");
+	gp_str(g, desc);
+	fprintf(g, " at screen 0.5, screen 0.015 center\nset bmargin 5\n");
+	fprintf(g, "set grid\nset key outside right top\nset logscale y 10\nset format y '%%g'\n");
+	fprintf(g, "set xlabel 'time since the start (s)'\nset ylabel 'latency (ms)'\n");
+	fprintf(g, "set xrange [0:%.9g]\n", lp->t_max > 0 ? lp->t_max : 1.0);
+	size_t drawn = 0;
+	for (size_t i = 0; i < n; i++) { /* block i of data is series order[i] */
+		unsigned k = order[i];
+		if (!write_block(lp, k, data))
+			continue;
+		char name[LATPLOT_NAME_MAX + 40];
+		snprintf(name, sizeof(name), "%s (%llu)", lp->kinds[k].name,
+		         (unsigned long long)lp->kinds[k].count);
+		fprintf(g, "%s'%s' index %zu using 1:2 ", drawn ? ", " : "plot ",
+		        drawn ? "" : data_path, i);
+		if (k == LATPLOT_SYNC)
+			fprintf(g, "with points pt 6 ps 1.2 lw 1.5 lc rgb 'black' title ");
+		else
+			fprintf(g, "with points pt 7 ps 0.35 lc %u title ", k + 1);
+		gp_str(g, name);
+		drawn++;
+	}
+	if (!drawn)
+		return -1;
+	fprintf(g, "\n");
+	return 0;
+}
+
+/* The log's bytes: mapped when it is a regular file, else read (a pipe, /dev/stdin). */
+static char *load_log(const char *path, size_t *len, bool *mapped, FILE *log)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL;
+	*len = 0;
+	*mapped = false;
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(log, "fsmix: --lat-log %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (buf != MAP_FAILED) {
+			madvise(buf, (size_t)st.st_size, MADV_SEQUENTIAL);
+			*len = (size_t)st.st_size;
+			*mapped = true;
+			close(fd);
+			return buf;
+		}
+		buf = NULL;
+	}
+	size_t cap = 0;
+	for (;;) {
+		if (*len == cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 1 << 20);
+			if (!nb) {
+				fprintf(log, "fsmix: --lat-log %s: out of memory\n", path);
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 1 << 20;
+		}
+		ssize_t r = read(fd, buf + *len, cap - *len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(log, "fsmix: --lat-log %s: %s\n", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		*len += (size_t)r;
+	}
+	close(fd);
+	return buf;
+}
+
+int latplot_write(const char *log_path, const char *out_path, FILE *log)
+{
+	int rc = gp_check_path(out_path, "-o", log);
+	if (rc)
+		return rc;
+	size_t len;
+	bool mapped;
+	char *buf = load_log(log_path, &len, &mapped, log);
+	if (!buf)
+		return EXIT_BAD_INPUT;
+	struct latplot lp;
+	char err[1024];
+	int r = latplot_read(&lp, buf, len, log_path, err, sizeof(err));
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+	if (r == -1) {
+		fprintf(log, "fsmix: %s\n", err);
+		rc = EXIT_BAD_INPUT;
+	} else if (r) {
+		fprintf(log, "fsmix: --lat-log %s: out of memory\n", log_path);
+		rc = EXIT_RUN_FAILED;
+	}
+	struct gp_job j;
+	if (!rc)
+		rc = gp_open(&j, out_path, 1200, 700, log);
+	if (!rc) {
+		const char *base = strrchr(log_path, '/');
+		char title[1024];
+		snprintf(title, sizeof(title), "fsmix latency log: %s", base ? base + 1 : log_path);
+		if (latplot_script(&lp, j.data_f, j.data, j.script_f, title)) {
+			fprintf(log, "fsmix: --lat-log %s: no operation to draw\n", log_path);
+			gp_discard(&j);
+			rc = EXIT_BAD_INPUT;
+		} else {
+			char desc[512];
+			latplot_describe(&lp, desc, sizeof(desc));
+			fprintf(log, "fsmix: %s: %s\n", log_path, desc);
+			rc = gp_finish(&j, out_path, log);
+		}
+	}
+	latplot_free(&lp);
+	return rc;
+}

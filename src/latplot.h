@@ -1,0 +1,83 @@
+/* latplot.h - `fsmix plot --lat-log LOG -o FILE`: every operation of a latency log (latlog.h)
+ * as a point (start time, latency) on a log latency axis, one colour per operation kind, and
+ * the time each operation spent in sync calls (sync_ns) as open black circles.
+ *
+ * Thinning: logs of up to LATPLOT_RAW_MAX operations are drawn whole. Beyond that, the picture
+ * is a grid of LATPLOT_COLS time columns x LATPLOT_ROWS log-latency rows (LATPLOT_ROWS_PER_OCT
+ * per power of two, from 2^LATPLOT_MIN_OCT ns) per operation kind, and each occupied cell is
+ * drawn as its slowest operation, at that operation's true time and latency: every outlier
+ * stays, dense clouds keep their outline, and the number of points is bounded whatever the
+ * log's length. The time columns start 1 s wide in total and double as the log goes on, so
+ * the log is read once, in one pass, in memory proportional to the grid. The chart's title and
+ * fsmix's message say which of the two was done.
+ */
+#ifndef FSMIX_LATPLOT_H
+#define FSMIX_LATPLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LATPLOT_RAW_MAX      100000
+#define LATPLOT_COLS         800
+#define LATPLOT_ROWS_PER_OCT 16
+#define LATPLOT_MIN_OCT      6  /* 64 ns: faster operations are drawn at 64 ns */
+#define LATPLOT_MAX_OCT      46 /* 2^46 ns, 19.5 hours */
+#define LATPLOT_ROWS         ((LATPLOT_MAX_OCT - LATPLOT_MIN_OCT) * LATPLOT_ROWS_PER_OCT)
+#define LATPLOT_KINDS        24 /* operation names; later ones are counted as "other" */
+#define LATPLOT_NAME_MAX     48
+
+struct latplot_point {
+	double t_s;
+	uint64_t ns; /* 0: empty cell */
+};
+
+struct latplot_series {
+	char name[LATPLOT_NAME_MAX];
+	uint64_t count;              /* operations (sync series: operations with sync_ns > 0) */
+	struct latplot_point *cells; /* LATPLOT_COLS x LATPLOT_ROWS, NULL until the first one */
+};
+
+struct latplot_raw {
+	double t_s;
+	uint64_t ns;
+	unsigned kind; /* index into kinds, or LATPLOT_KINDS + 1 for the sync series */
+};
+
+struct latplot {
+	uint64_t lines; /* operations read */
+	uint64_t zero;  /* operations with lat_ns 0 (not drawn on a log axis) */
+	double span_s;  /* the grid's time span: LATPLOT_COLS columns of span_s / COLS */
+	double t_max;   /* latest start time */
+	size_t n_kinds; /* used entries of kinds; kinds[LATPLOT_KINDS] is "other" */
+	struct latplot_series kinds[LATPLOT_KINDS + 2]; /* [LATPLOT_KINDS + 1]: sync calls */
+	struct latplot_raw *raw; /* every point while there are at most LATPLOT_RAW_MAX */
+	size_t n_raw;
+	bool thinned; /* more than LATPLOT_RAW_MAX points: the grid is drawn */
+};
+
+#define LATPLOT_OTHER LATPLOT_KINDS
+#define LATPLOT_SYNC  (LATPLOT_KINDS + 1)
+
+/* latplot_read - read a whole latency log from buf (len bytes, no terminator needed). Lines
+ * starting with '#' and empty lines are skipped. Returns 0, -1 with "NAME:LINE: reason" in err
+ * for a malformed line, -2 when out of memory. lp must be latplot_free()d either way. */
+int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
+                 size_t errlen);
+
+/* latplot_script - the points (numbers only) to data, the gnuplot commands to script; title is
+ * passed through gp_str. Returns 0, or -1 when there is no point to draw. */
+int latplot_script(const struct latplot *lp, FILE *data, const char *data_path, FILE *script,
+                   const char *title);
+
+/* latplot_describe - one sentence on how the log was drawn (all points, or thinned how). */
+void latplot_describe(const struct latplot *lp, char *buf, size_t len);
+
+void latplot_free(struct latplot *lp);
+
+/* latplot_write - `fsmix plot --lat-log log_path -o out_path`. Returns an exit status;
+ * messages (including how it thinned) go to log. */
+int latplot_write(const char *log_path, const char *out_path, FILE *log);
+
+#endif
