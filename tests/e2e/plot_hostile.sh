@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# fsmix plot never lets gnuplot interpret text it read (issue 10 case 2): hostile strings in every
+# field that reaches a chart (sweep dimension labels, point labels, profile path, group and
+# syscall names, compare labels, latency-log operation names, the log's path, the output file's
+# name) are drawn as text, never run. Each string tries quotes, backslashes, newlines, system(),
+# backticks and @macros; any command that runs touches a file $work/pwned-*.
+set -u
+. "$(dirname "$0")/lib.bash"
+command -v gnuplot >/dev/null || { skipped "gnuplot is not installed"; summary; }
+command -v python3 >/dev/null || { skipped "python3 is not installed"; summary; }
+
+# The documents are made from scratch (no run needed): the smallest shapes plot reads.
+python3 - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+def evil(tag):
+    m = f"{w}/pwned-{tag}"
+    return [f"x'; system('touch {m}-q'); print '",
+            f"x\\'; system('touch {m}-b'); print '\\",
+            f"a\nsystem('touch {m}-n')\nprint 'b",
+            f"a\r\nsystem('touch {m}-r')",
+            f"`touch {m}-t`",
+            f"@m \"; system(\"touch {m}-d\"); \"",
+            f"{{^_@&}} \t tab"]
+def run(names, intervals=True, ranges=False):
+    rows = lambda k: [{"t_s": t / 2, "length_s": 0.5, "ops": 10 * k, "ops_per_s": 20.0 * k,
+                       "transactions": 10, "trans_per_s": 20.0, "bytes": 4096,
+                       "mb_per_s": 0.5 * k, "p99_op_ns": 1000 * t, "p99_op_ms": 0.001 * t}
+                      for t in range(1, 5)]
+    groups = []
+    for i, n in enumerate(names):
+        g = {"name": n, "index": i, "syscalls": []}
+        if intervals:
+            g["intervals"] = rows(i + 1)
+        if ranges:
+            g["syscalls"] = [{"name": s, "sync": False,
+                              "msec_ranges": [{"lo_ms": 0, "hi_ms": 1, "count": 5},
+                                              {"lo_ms": 1, "hi_ms": 10, "count": 2}],
+                              "outside": 1} for s in names[:2]]
+        groups.append(g)
+    total = {"name": "total", "trans_per_s": 20.0, "ops_per_s": 20.0, "mb_per_s": 1.0,
+             "op_latency": {"p50_ms": 0.1, "p99_ms": 0.5}, "syscalls": []}
+    return {"schema": "fsmix-report", "profile_path": names[0], "groups": groups,
+            "total": total, "intervals": rows(3) if intervals else []}
+json.dump(run(evil("run")), open(f"{w}/run.json", "w"))
+json.dump(run(evil("one")[:1]), open(f"{w}/one.json", "w"))
+json.dump(run(evil("hist"), intervals=False, ranges=True), open(f"{w}/hist.json", "w"))
+labels = evil("pt")
+def sweep(dim):
+    return {"schema": "fsmix-sweep", "profile_path": evil("prof")[0],
+            "dimensions": [{"label": dim, "threads": True}],
+            "points": [{"label": l, "params": {dim: str(i + 1)}, "runs": [run(["g"], False)]}
+                       for i, l in enumerate(labels)]}
+json.dump(sweep(evil("dim")[0]), open(f"{w}/sweep-num.json", "w"))
+s = sweep(evil("dim2")[1])
+for p in s["points"]:
+    p["params"] = {"other": "x"}   # not numeric: the labels become the x tics
+json.dump(s, open(f"{w}/sweep-lab.json", "w"))
+with open(f"{w}/lat.log", "w") as f:
+    f.write("# t_s group thread op lat_ns bytes sync_ns\n")
+    ops = [o.replace(" ", "_").replace("\t", "_").replace("\n", "_").replace("\r", "_")
+           for o in evil("op")]
+    for i in range(2000):
+        f.write(f"{i / 1000:.6f} 0 0 {ops[i % len(ops)]} {1000 + i * 37 % 5000} 4096 "
+                f"{(i * 11) % 900 if i % 50 == 0 else 0}\n")
+PY
+
+# svg_check FILE SERIES [TEXT...]: a well-formed SVG with SERIES plot elements whose text
+# shows every TEXT (control characters as spaces).
+svg_check() {
+	python3 - "$@" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+path, want = sys.argv[1], int(sys.argv[2])
+root = ET.parse(path).getroot()
+ids = [e.get("id") for e in root.iter() if re.fullmatch(r"gnuplot_plot_\d+[a-z]?", e.get("id") or "")]
+text = " ".join("".join(e.itertext()) for e in root.iter() if e.tag.endswith("text"))
+missing = [t for t in sys.argv[3:] if re.sub(r"[\x00-\x1f]", " ", t) not in text]
+if len(ids) != want or missing:
+    sys.exit(f"{path}: {len(ids)} series (want {want}); not shown: {missing!r}")
+PY
+}
+png_check() {
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(d[:8] != b"\x89PNG\r\n\x1a\n" or b"IEND" not in d[-16:])' "$1"
+}
+pwned() {
+	ls "$work"/pwned-* 2>/dev/null
+}
+evil_names() { # the strings of one tag, NUL-separated, for svg_check's arguments
+	python3 - "$work" "$1" <<'PY'
+import sys
+w, tag = sys.argv[1], sys.argv[2]
+m = f"{w}/pwned-{tag}"
+for s in [f"x'; system('touch {m}-q'); print '", f"`touch {m}-t`", "{^_@&}"]:
+    sys.stdout.write(s + "\0")
+PY
+}
+mapfile -d '' run_names < <(evil_names run)
+
+for ext in svg png; do
+	"$bin" plot "$work/run.json" -o "$work/run.$ext" 2>"$work/run.err"
+	rc=$?
+	if [ $ext = svg ]; then
+		# 7 groups and the total in each of the 3 panels
+		[ $rc -eq 0 ] && svg_check "$work/run.svg" 24 "${run_names[@]}" && [ -z "$(pwned)" ] &&
+			ok "over time: hostile group names and profile path are shown, not run" ||
+			bad "over time svg: exit $rc $(pwned) $(cat "$work/run.err")"
+	else
+		[ $rc -eq 0 ] && png_check "$work/run.png" && [ -z "$(pwned)" ] &&
+			ok "over time: PNG" || bad "over time png: exit $rc $(pwned)"
+	fi
+done
+"$bin" plot "$work/one.json" -o "$work/one.svg" 2>/dev/null && svg_check "$work/one.svg" 3 &&
+	ok "over time, one group: one series per panel (no total)" || bad "one group"
+"$bin" plot "$work/hist.json" -o "$work/hist.svg" 2>"$work/hist.err" &&
+	svg_check "$work/hist.svg" 14 "${run_names[0]/run/hist}" && [ -z "$(pwned)" ] &&
+	ok "msec_range histogram: hostile group and syscall names are shown, not run" ||
+	bad "histogram: $(pwned) $(cat "$work/hist.err")"
+for s in num lab; do
+	"$bin" plot "$work/sweep-$s.json" -o "$work/sweep-$s.svg" 2>"$work/sweep.err" &&
+		svg_check "$work/sweep-$s.svg" 5 && [ -z "$(pwned)" ] &&
+		ok "sweep ($s x axis): hostile dimension, point labels and profile are not run" ||
+		bad "sweep $s: $(pwned) $(cat "$work/sweep.err")"
+done
+mapfile -d '' pt_names < <(evil_names pt)
+"$bin" compare "$work/sweep-lab.json" "$work/sweep-lab.json" --force --plot "$work/cmp.svg" \
+	>/dev/null 2>"$work/cmp.err" && svg_check "$work/cmp.svg" 4 "${pt_names[@]}" && [ -z "$(pwned)" ] &&
+	ok "compare --plot: hostile point labels are the tics, not commands" ||
+	bad "compare: $(pwned) $(cat "$work/cmp.err")"
+
+# The latency log: hostile operation names, a hostile log path and a hostile output name.
+# (operation names are cut at 47 bytes: LATPLOT_NAME_MAX)
+mapfile -d '' op_names < <(evil_names op | tr ' ' '_' | python3 -c 'import sys; sys.stdout.write("".join(s[:47] + "\0" for s in sys.stdin.read().split("\0")[:-1]))')
+"$bin" plot --lat-log "$work/lat.log" -o "$work/lat.svg" 2>"$work/lat.err"
+rc=$?
+# 7 operation kinds and the sync calls
+[ $rc -eq 0 ] && svg_check "$work/lat.svg" 8 "${op_names[@]}" && [ -z "$(pwned)" ] &&
+	grep -q "2000 operations, every one drawn" "$work/lat.err" &&
+	ok "latency log: hostile operation names are not run; says it drew every point" ||
+	bad "lat-log: exit $rc $(pwned) $(cat "$work/lat.err")"
+# Paths are relative to $work (a '/' cannot be part of a file name), so commands would run there.
+cd "$work" || exit 1
+odd="o'\`touch pwned-path-t\`'; system('touch pwned-path-q') \\
+@x \"q\""
+log="$odd/l'\`touch pwned-log\`.log" out="$odd/out'\`touch pwned-out\`'.png"
+mkdir -p "$odd" && cp lat.log "$log" && cp run.json "$odd/r.json"
+"$bin" plot --lat-log "$log" -o "$out" 2>odd.err
+rc=$?
+[ $rc -eq 0 ] && png_check "$out" && [ -z "$(pwned)" ] &&
+	ok "hostile log and output paths (quotes, newline, backslash, backticks, system())" ||
+	bad "hostile paths: exit $rc $(pwned) $(cat odd.err)"
+"$bin" plot "$odd/r.json" -o "$odd/r'.svg" 2>odd.err && svg_check "$odd/r'.svg" 24 && [ -z "$(pwned)" ] &&
+	ok "hostile JSON path and output name" || bad "hostile json path $(pwned) $(cat odd.err)"
+summary
