@@ -24,7 +24,7 @@ struct doc {
 
 static void doc_free(struct doc *d)
 {
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; d->runs && i < d->n; i++)
 		free(d->runs[i]);
 	free(d->runs);
 	free(d->n_runs);
@@ -32,16 +32,13 @@ static void doc_free(struct doc *d)
 	json_decref(d->root);
 }
 
-static int doc_load(struct doc *d, const char *path, FILE *log)
+/* The points of a parsed document; takes a reference to root. -1 with a message on log when it
+ * is not a run or sweep; the document is then still doc_free()d. */
+static int doc_from_json(struct doc *d, const char *path, json_t *root, FILE *log)
 {
-	json_error_t e;
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->root = json_load_file(path, 0, &e);
-	if (!d->root) {
-		fprintf(log, "fsmix: %s:%d: not a JSON document: %s\n", path, e.line, e.text);
-		return -1;
-	}
+	d->root = json_incref(root);
 	const json_t *pts = json_object_get(d->root, "points");
 	bool single = !pts && json_object_get(d->root, "total");
 	if (!single && !json_is_array(pts)) {
@@ -284,6 +281,34 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 			rc = plot_write(b->root, a->root, o->plot_path, o->log);
 	}
 	free(rows);
+	return rc;
+}
+
+static int doc_load(struct doc *d, const char *path, FILE *log)
+{
+	json_error_t e;
+	json_t *root = json_load_file(path, 0, &e);
+	if (!root) {
+		memset(d, 0, sizeof(*d));
+		fprintf(log, "fsmix: %s:%d: not a JSON document: %s\n", path, e.line, e.text);
+		return -1;
+	}
+	int rc = doc_from_json(d, path, root, log);
+	json_decref(root);
+	return rc;
+}
+
+int compare_json(json_t *base, const char *base_name, json_t *now, const char *now_name,
+                 const struct compare_opts *o)
+{
+	struct doc a, b;
+	int rc = EXIT_BAD_INPUT;
+	int ra = doc_from_json(&a, base_name, base, o->log);
+	int rb = doc_from_json(&b, now_name, now, o->log);
+	if (!ra && !rb)
+		rc = compare_two(&a, &b, o, true);
+	doc_free(&a);
+	doc_free(&b);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
 #ifndef FSMIX_COMPARE_H
 #define FSMIX_COMPARE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -19,5 +20,11 @@ struct compare_opts {
 /* compare_files - files[0] is the base, every other file is compared with it. Returns an exit
  * status: 0, EXIT_BAD_INPUT for unreadable or mismatched files, ... */
 int compare_files(const char *const *files, size_t n, const struct compare_opts *o);
+
+/* compare_json - the same for two parsed documents (base and now, named base_name and now_name
+ * in messages; the caller keeps its references). Any JSON value is accepted without crashing
+ * (tests/fuzz/fuzz_results.c). */
+int compare_json(json_t *base, const char *base_name, json_t *now, const char *now_name,
+                 const struct compare_opts *o);
 
 #endif

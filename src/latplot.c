@@ -84,7 +84,7 @@ static void grow_span(struct latplot *lp)
 		struct latplot_point *cells = lp->kinds[k].cells;
 		if (!cells)
 			continue;
-		for (size_t r = 0; r < LATPLOT_ROWS; r++) {
+		for (size_t r = lp->kinds[k].row_lo; r <= lp->kinds[k].row_hi; r++) {
 			struct latplot_point *row = cells + r * LATPLOT_COLS;
 			for (size_t c = 0; c < LATPLOT_COLS / 2; c++) {
 				const struct latplot_point *a = &row[2 * c], *b = &row[2 * c + 1];
@@ -102,26 +102,31 @@ static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 	if (!s->cells &&
 	    !(s->cells = calloc((size_t)LATPLOT_COLS * LATPLOT_ROWS, sizeof(*s->cells))))
 		return -2;
+	unsigned row = row_of(ns);
+	if (!s->count_drawn++)
+		s->row_lo = s->row_hi = row;
+	s->row_lo = row < s->row_lo ? row : s->row_lo;
+	s->row_hi = row > s->row_hi ? row : s->row_hi;
 	while (t >= lp->span_s)
 		grow_span(lp);
 	size_t col = (size_t)(t / lp->span_s * LATPLOT_COLS);
 	if (col >= LATPLOT_COLS)
 		col = LATPLOT_COLS - 1;
-	struct latplot_point *cell = &s->cells[(size_t)row_of(ns) * LATPLOT_COLS + col];
+	struct latplot_point *cell = &s->cells[(size_t)row * LATPLOT_COLS + col];
 	if (ns > cell->ns) {
 		cell->t_s = t;
 		cell->ns = ns;
 	}
 	if (lp->thinned)
 		return 0;
-	if (lp->n_raw == LATPLOT_RAW_MAX) {
+	if (lp->n_raw == lp->raw_max) {
 		lp->thinned = true;
 		free(lp->raw);
 		lp->raw = NULL;
 		lp->n_raw = 0;
 		return 0;
 	}
-	if (!lp->raw && !(lp->raw = malloc(LATPLOT_RAW_MAX * sizeof(*lp->raw))))
+	if (!lp->raw && !(lp->raw = malloc(lp->raw_max * sizeof(*lp->raw))))
 		return -2;
 	lp->raw[lp->n_raw++] = (struct latplot_raw){t, ns, kind};
 	return 0;
@@ -144,8 +149,15 @@ static unsigned kind_of(struct latplot *lp, const char *name, size_t len)
 int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
                  size_t errlen)
 {
+	return latplot_read_max(lp, buf, len, name, LATPLOT_RAW_MAX, err, errlen);
+}
+
+int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
+                     size_t raw_max, char *err, size_t errlen)
+{
 	memset(lp, 0, sizeof(*lp));
 	lp->span_s = 1.0;
+	lp->raw_max = raw_max < LATPLOT_RAW_MAX ? raw_max : LATPLOT_RAW_MAX;
 	snprintf(lp->kinds[LATPLOT_OTHER].name, LATPLOT_NAME_MAX, "other");
 	snprintf(lp->kinds[LATPLOT_SYNC].name, LATPLOT_NAME_MAX, "time in sync calls");
 	const char *p = buf, *end = buf + len;

@@ -37,6 +37,8 @@ struct latplot_series {
 	char name[LATPLOT_NAME_MAX];
 	uint64_t count;              /* operations (sync series: operations with sync_ns > 0) */
 	struct latplot_point *cells; /* LATPLOT_COLS x LATPLOT_ROWS, NULL until the first one */
+	uint64_t count_drawn;        /* points put into cells */
+	unsigned row_lo, row_hi;     /* rows in use: [row_lo, row_hi] (when count_drawn) */
 };
 
 struct latplot_raw {
@@ -54,7 +56,8 @@ struct latplot {
 	struct latplot_series kinds[LATPLOT_KINDS + 2]; /* [LATPLOT_KINDS + 1]: sync calls */
 	struct latplot_raw *raw; /* every point while there are at most LATPLOT_RAW_MAX */
 	size_t n_raw;
-	bool thinned; /* more than LATPLOT_RAW_MAX points: the grid is drawn */
+	size_t raw_max; /* at most this many points are drawn whole (LATPLOT_RAW_MAX) */
+	bool thinned;   /* more than LATPLOT_RAW_MAX points: the grid is drawn */
 };
 
 #define LATPLOT_OTHER LATPLOT_KINDS
@@ -65,6 +68,11 @@ struct latplot {
  * for a malformed line, -2 when out of memory. lp must be latplot_free()d either way. */
 int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
                  size_t errlen);
+
+/* latplot_read_max - the same with raw_max (<= LATPLOT_RAW_MAX) instead of LATPLOT_RAW_MAX
+ * points drawn whole (the fuzzer thins small inputs with it). */
+int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
+                     size_t raw_max, char *err, size_t errlen);
 
 /* latplot_script - the points (numbers only) to data, the gnuplot commands to script; title is
  * passed through gp_str. Returns 0, or -1 when there is no point to draw. */

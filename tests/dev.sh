@@ -4,7 +4,7 @@
 #   bash tests/dev.sh demo   install what is missing, build, run profiles/default.ffsb on a
 #                            fresh temporary directory and print its report
 #   bash tests/dev.sh test   install what is missing, build, run the whole test suite: the
-#                            normal build, ASan+UBSan, ThreadSanitizer, and the parser fuzzer
+#                            normal build, ASan+UBSan, ThreadSanitizer, and the fuzzers
 #
 # Needs root for apt-get (only when something is missing). Build trees go to build/,
 # build-asan/ and build-tsan/ beside this checkout's CMakeLists.txt.
@@ -67,8 +67,10 @@ test_all() {
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan"
 	build build-tsan -DFSMIX_SANITIZE=thread
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer"
-	echo "=== fuzzing the profile parser for ${FSMIX_FUZZ_SECONDS:-60} s"
-	if ! bash "$top/tests/fuzz/run_fuzzer.sh" "${FSMIX_FUZZ_SECONDS:-60}"; then
+	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each: 3 x 30 s by
+	# default.
+	echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
+	if ! bash "$top/tests/fuzz/run_fuzzer.sh" "${FSMIX_FUZZ_SECONDS:-30}"; then
 		failed+=("fuzzer")
 	fi
 	echo "=== dev.sh test took $((SECONDS - t0)) s"

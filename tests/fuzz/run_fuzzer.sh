@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# run_fuzzer.sh SECONDS [JOBS] - fuzz the profile parser with libFuzzer for SECONDS.
+# run_fuzzer.sh SECONDS [JOBS] - fuzz every reader of untrusted input with libFuzzer, SECONDS each.
 #
-# Configures a clang build with -DFSMIX_FUZZ=ON in a temporary directory, copies
-# tests/fuzz/corpus/ there (the committed corpus never grows), runs
-#   fuzz_profile -max_total_time=SECONDS -max_len=4096 -dict=profile.dict CORPUS_COPY
-# and removes the temporary directory. Without JOBS it stops at the first crash; with JOBS
-# (even 1) it runs that many fuzzing processes (libFuzzer -fork) that keep going after crashes,
-# leaks and timeouts, then reports each distinct one.
+# Targets (tests/fuzz/CMakeLists.txt): profile (the profile language), results (compare's and
+# plot's JSON), latlog (plot --lat-log's log). FUZZ_TARGETS="profile results" picks some; the
+# whole run takes about SECONDS x targets plus the build.
+#
+# Configures a clang build with -DFSMIX_FUZZ=ON in a temporary directory, copies each target's
+# committed corpus there (the committed corpus never grows), runs
+#   fuzz_T -max_total_time=SECONDS -max_len=N [-dict=T.dict] CORPUS_COPY
+# for each target T and removes the temporary directory. Without JOBS a target stops at its first
+# crash; with JOBS (even 1) it runs that many fuzzing processes (libFuzzer -fork) that keep going
+# after crashes, leaks and timeouts, then reports each distinct one.
 # Exit status: 0 when no crash, leak or timeout was found; 1 otherwise, after printing every
 # crashing input as a C string; 2 on bad usage or a failed build. Set KEEP_DIR=DIR to keep the
 # crashing inputs. To minimise one, build as above and run
-#   fuzz_profile -minimize_crash=1 -runs=100000 CRASHFILE
+#   fuzz_T -minimize_crash=1 -runs=100000 CRASHFILE
 set -u
 secs=${1:-}
 jobs=${2:-1}
@@ -46,53 +50,79 @@ if ! CC=clang cmake -S "$src" -B "$tmp/build" -G Ninja -DFSMIX_FUZZ=ON \
 	cat "$tmp/cmake.log" >&2
 	exit 2
 fi
-if ! ninja -C "$tmp/build" fuzz_profile >"$tmp/build.log" 2>&1; then
+targets=(${FUZZ_TARGETS:-profile results latlog})
+if ! ninja -C "$tmp/build" "${targets[@]/#/fuzz_}" >"$tmp/build.log" 2>&1; then
 	cat "$tmp/build.log" >&2
 	exit 2
 fi
-mkdir -p "$tmp/corpus" "$tmp/artifacts"
-cp "$here"/corpus/* "$tmp/corpus/"
-
-echo "== fuzzing for $secs s ($jobs job(s)); corpus copy: $(ls "$tmp/corpus" | wc -l) files"
-args=(-max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048
-	-dict="$here/profile.dict" -artifact_prefix="$tmp/artifacts/" -print_final_stats=1)
-if [ -n "${2:-}" ]; then
-	args+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-fi
-fuzzer=$tmp/build/tests/fuzz/fuzz_profile
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd "$tmp" && "$fuzzer" "${args[@]}" "$tmp/corpus") 2>&1 |
-	tee "$tmp/fuzz.log" | grep -v -e '^#[0-9]*.*\(NEW\|REDUCE\|pulse\)' -e NEW_FUNC
-rc=${PIPESTATUS[0]}
 
-# Every artifact is replayed to get its sanitizer summary; inputs are grouped by that summary
-# and the smallest input of each group is printed with its stack.
-found=0
-declare -A best=()
-for f in "$tmp"/artifacts/*; do
-	[ -e "$f" ] || continue
-	found=$((found + 1))
-	if [ -n "${KEEP_DIR:-}" ]; then
-		mkdir -p "$KEEP_DIR" && cp "$f" "$KEEP_DIR/"
+# fuzz_target T: fuzz one target; adds to failed_targets on a crash.
+failed_targets=()
+fuzz_target() {
+	local t=$1 corpus max_len dict=()
+	case $t in
+	profile) corpus=$here/corpus max_len=4096 dict=(-dict="$here/profile.dict") ;;
+	results) corpus=$here/corpus-results max_len=65536 dict=(-dict="$here/results.dict") ;;
+	latlog) corpus=$here/corpus-latlog max_len=4096 ;;
+	*)
+		echo "run_fuzzer.sh: unknown target '$t'" >&2
+		exit 2
+		;;
+	esac
+	local dir=$tmp/$t
+	mkdir -p "$dir/corpus" "$dir/artifacts"
+	cp "$corpus"/* "$dir/corpus/"
+	echo "== fuzz_$t for $secs s ($jobs job(s)); corpus copy: $(ls "$dir/corpus" | wc -l) files"
+	local args=(-max_total_time="$secs" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048
+		"${dict[@]}" -artifact_prefix="$dir/artifacts/" -print_final_stats=1)
+	if [ -n "${jobs_given:-}" ]; then
+		args+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 	fi
-	"$fuzzer" "$f" >"$f.log" 2>&1
-	sum=$(grep -m1 '^SUMMARY' "$f.log" || echo "$(basename "$f" | cut -d- -f1) (no sanitizer summary)")
-	if [ -z "${best[$sum]:-}" ] || [ "$(wc -c <"$f")" -lt "$(wc -c <"${best[$sum]}")" ]; then
-		best[$sum]=$f
+	local fuzzer=$tmp/build/tests/fuzz/fuzz_$t
+	(cd "$dir" && "$fuzzer" "${args[@]}" "$dir/corpus") 2>&1 |
+		tee "$dir/fuzz.log" | grep -v -e '^#[0-9]*.*\(NEW\|REDUCE\|pulse\)' -e NEW_FUNC
+	local rc=${PIPESTATUS[0]}
+
+	# Every artifact is replayed to get its sanitizer summary; inputs are grouped by that
+	# summary and the smallest input of each group is printed with its stack.
+	local found=0 f sum
+	declare -A best=()
+	for f in "$dir"/artifacts/*; do
+		[ -e "$f" ] || continue
+		found=$((found + 1))
+		if [ -n "${KEEP_DIR:-}" ]; then
+			mkdir -p "$KEEP_DIR/$t" && cp "$f" "$KEEP_DIR/$t/"
+		fi
+		"$fuzzer" "$f" >"$f.log" 2>&1
+		sum=$(grep -m1 '^SUMMARY' "$f.log" || echo "$(basename "$f" | cut -d- -f1) (no sanitizer summary)")
+		if [ -z "${best[$sum]:-}" ] || [ "$(wc -c <"$f")" -lt "$(wc -c <"${best[$sum]}")" ]; then
+			best[$sum]=$f
+		fi
+	done
+	for sum in "${!best[@]}"; do
+		f=${best[$sum]}
+		echo "== fuzz_$t: $sum"
+		echo "   smallest input ($(wc -c <"$f") bytes), $(basename "$f"):"
+		c_escape "$f"
+		grep -E -m1 'runtime error|ERROR: (Address|Leak)Sanitizer|deadly signal|timeout' "$f.log"
+		grep -E '^ +#[0-9]+ ' "$f.log" | grep -v -E 'fuzzer::|libc_start|_start ' | head -12
+	done
+	grep -E '^stat::number_of_executed_units' "$dir/fuzz.log" | sed "s/^/== fuzz_$t: /"
+	echo "== fuzz_$t: corpus grew to $(ls "$dir/corpus" | wc -l) files (in $dir, removed now)"
+	if [ "$found" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		echo "== fuzz_$t FAILED: libFuzzer exit status $rc; $found crashing input(s), ${#best[@]} distinct" >&2
+		failed_targets+=("$t")
 	fi
+}
+
+[ -n "${2:-}" ] && jobs_given=1
+for t in "${targets[@]}"; do
+	fuzz_target "$t"
 done
-for sum in "${!best[@]}"; do
-	f=${best[$sum]}
-	echo "== $sum"
-	echo "   smallest input ($(wc -c <"$f") bytes), $(basename "$f"):"
-	c_escape "$f"
-	grep -E -m1 'runtime error|ERROR: (Address|Leak)Sanitizer|deadly signal|timeout' "$f.log"
-	grep -E '^ +#[0-9]+ ' "$f.log" | grep -v -E 'fuzzer::|libc_start|_start ' | head -12
-done
-echo "== corpus grew to $(ls "$tmp/corpus" | wc -l) files (in $tmp, removed now)"
-if [ "$found" -ne 0 ] || [ "$rc" -ne 0 ]; then
-	echo "== FAILED: libFuzzer exit status $rc; $found crashing input(s), ${#best[@]} distinct" >&2
+if [ ${#failed_targets[@]} -ne 0 ]; then
+	echo "== FAILED: ${failed_targets[*]}" >&2
 	exit 1
 fi
-echo "== no crash"
+echo "== no crash (${targets[*]})"
 exit 0
