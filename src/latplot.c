@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -88,7 +89,9 @@ static void grow_span(struct latplot *lp)
 			struct latplot_point *row = cells + r * LATPLOT_COLS;
 			for (size_t c = 0; c < LATPLOT_COLS / 2; c++) {
 				const struct latplot_point *a = &row[2 * c], *b = &row[2 * c + 1];
+				uint32_t n = a->n + b->n < a->n ? UINT32_MAX : a->n + b->n;
 				row[c] = b->ns > a->ns ? *b : *a;
+				row[c].n = n;
 			}
 			memset(row + LATPLOT_COLS / 2, 0, LATPLOT_COLS / 2 * sizeof(*row));
 		}
@@ -114,9 +117,10 @@ static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 		col = LATPLOT_COLS - 1;
 	struct latplot_point *cell = &s->cells[(size_t)row * LATPLOT_COLS + col];
 	if (ns > cell->ns) {
-		cell->t_s = t;
+		cell->t_s = (float)t;
 		cell->ns = ns;
 	}
+	cell->n += cell->n < UINT32_MAX;
 	if (lp->thinned)
 		return 0;
 	if (lp->n_raw == lp->raw_max) {
@@ -126,8 +130,15 @@ static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 		lp->n_raw = 0;
 		return 0;
 	}
-	if (!lp->raw && !(lp->raw = malloc(lp->raw_max * sizeof(*lp->raw))))
-		return -2;
+	if (lp->n_raw == lp->raw_cap) { /* grows by doubling: small logs stay small */
+		size_t cap = lp->raw_cap ? lp->raw_cap * 2 : 1024;
+		cap = cap < lp->raw_max ? cap : lp->raw_max;
+		struct latplot_raw *v = realloc(lp->raw, cap * sizeof(*v));
+		if (!v)
+			return -2;
+		lp->raw = v;
+		lp->raw_cap = cap;
+	}
 	lp->raw[lp->n_raw++] = (struct latplot_raw){t, ns, kind};
 	return 0;
 }
@@ -236,24 +247,52 @@ void latplot_free(struct latplot *lp)
 	memset(lp, 0, sizeof(*lp));
 }
 
-/* Writes series k's points as one data block; returns how many. */
+/* One colour per operation kind (gnuplot's default set), as 0xRRGGBB. */
+static const uint32_t kind_rgb[] = {0x9400d3, 0x009e73, 0x56b4e9, 0xe69f00,
+                                    0xf0e442, 0x0072b2, 0xe51e10, 0x808080};
+#define N_RGB (sizeof(kind_rgb) / sizeof(kind_rgb[0]))
+
+/* The cells of series s that are in use (rows row_lo..row_hi), as [*first, *end). */
+static bool cells_in_use(const struct latplot_series *s, const struct latplot_point **first,
+                         const struct latplot_point **end)
+{
+	if (!s->count_drawn)
+		return false;
+	*first = s->cells + (size_t)s->row_lo * LATPLOT_COLS;
+	*end = s->cells + (size_t)(s->row_hi + 1) * LATPLOT_COLS;
+	return true;
+}
+
+/* Writes series k's points as one data block "t_s ms 0xAARRGGBB" (gnuplot's `lc rgb variable`;
+ * AA is transparency); returns how many. Raw points are 30% transparent; a thinned cell is more
+ * opaque the more operations it holds (25% to 90% opacity with log(n) / log(n of the fullest
+ * cell)), so that where clouds of two kinds overlap both show. */
 static uint64_t write_block(const struct latplot *lp, unsigned k, FILE *f)
 {
 	uint64_t n = 0;
+	uint32_t rgb = k == LATPLOT_SYNC ? 0 : kind_rgb[k % N_RGB];
+	const struct latplot_point *c, *end;
 	if (!lp->thinned) {
 		for (size_t i = 0; i < lp->n_raw; i++)
 			if (lp->raw[i].kind == k) {
-				fprintf(f, "%.6f %.9g\n", lp->raw[i].t_s,
-				        (double)lp->raw[i].ns / 1e6);
+				fprintf(f, "%.6f %.9g 0x%08x\n", lp->raw[i].t_s,
+				        (double)lp->raw[i].ns / 1e6, 0x4d000000u | rgb);
 				n++;
 			}
-	} else if (lp->kinds[k].cells) {
-		const struct latplot_point *c = lp->kinds[k].cells;
-		for (size_t i = 0; i < (size_t)LATPLOT_COLS * LATPLOT_ROWS; i++)
-			if (c[i].ns) {
-				fprintf(f, "%.6f %.9g\n", c[i].t_s, (double)c[i].ns / 1e6);
-				n++;
-			}
+	} else if (cells_in_use(&lp->kinds[k], &c, &end)) {
+		uint32_t most = 1;
+		for (const struct latplot_point *p = c; p < end; p++)
+			most = p->n > most ? p->n : most;
+		for (const struct latplot_point *p = c; p < end; p++) {
+			if (!p->ns)
+				continue;
+			double opacity =
+			    most > 1 ? 0.25 + 0.65 * log((double)p->n) / log((double)most) : 0.9;
+			uint32_t alpha = (uint32_t)lround((1.0 - opacity) * 255.0);
+			fprintf(f, "%.6f %.9g 0x%08x\n", (double)p->t_s, (double)p->ns / 1e6,
+			        alpha << 24 | rgb);
+			n++;
+		}
 	}
 	fprintf(f, "\n\n");
 	return n;
@@ -262,14 +301,14 @@ static uint64_t write_block(const struct latplot *lp, unsigned k, FILE *f)
 void latplot_describe(const struct latplot *lp, char *buf, size_t len)
 {
 	uint64_t points = 0;
-	if (!lp->thinned) {
+	const struct latplot_point *c, *end;
+	if (!lp->thinned)
 		points = lp->n_raw;
-	} else {
+	else
 		for (size_t k = 0; k < LATPLOT_KINDS + 2; k++)
-			for (size_t i = 0;
-			     lp->kinds[k].cells && i < (size_t)LATPLOT_COLS * LATPLOT_ROWS; i++)
-				points += lp->kinds[k].cells[i].ns != 0;
-	}
+			if (cells_in_use(&lp->kinds[k], &c, &end))
+				for (; c < end; c++)
+					points += c->ns != 0;
 	char zero[80] = "";
 	if (lp->zero)
 		snprintf(zero, sizeof(zero), "; %llu with 0 ns latency not drawn",
@@ -280,9 +319,49 @@ void latplot_describe(const struct latplot *lp, char *buf, size_t len)
 	else
 		snprintf(buf, len,
 		         "%llu operations thinned to %llu points: the slowest one per cell of %d "
-		         "time columns (%.3g s each) x %d latency rows per power of 2, per kind%s",
+		         "time columns (%.3g s each) x %d latency rows per power of 2, per kind; "
+		         "darker: more operations%s",
 		         (unsigned long long)lp->lines, (unsigned long long)points, LATPLOT_COLS,
 		         lp->span_s / LATPLOT_COLS, LATPLOT_ROWS_PER_OCT, zero);
+}
+
+/* Latency of the middle of grid row r, in ns. */
+static double row_mid_ns(unsigned r)
+{
+	unsigned oct = r / LATPLOT_ROWS_PER_OCT + LATPLOT_MIN_OCT, sub = r % LATPLOT_ROWS_PER_OCT;
+	return ((double)(LATPLOT_ROWS_PER_OCT + sub) + 0.5) * ldexp(1.0, (int)oct - 4);
+}
+
+/* Writes kind k's median and p99 per LATPLOT_LINE_COLS-th of the grid's span, "t_s p50_ms
+ * p99_ms", from the grid's counts (within one row: 1/16 of a power of 2, 4.4%); columns with
+ * fewer than 5 operations are left out. Returns the number of rows. */
+static size_t write_lines(const struct latplot *lp, unsigned k, FILE *f)
+{
+	const struct latplot_series *s = &lp->kinds[k];
+	const size_t w = LATPLOT_COLS / LATPLOT_LINE_COLS;
+	size_t rows = 0;
+	for (size_t cc = 0; s->count_drawn && cc < LATPLOT_LINE_COLS; cc++) {
+		uint64_t total = 0, seen = 0;
+		for (unsigned r = s->row_lo; r <= s->row_hi; r++)
+			for (size_t c = cc * w; c < (cc + 1) * w; c++)
+				total += s->cells[(size_t)r * LATPLOT_COLS + c].n;
+		if (total < 5)
+			continue;
+		double p50 = -1, p99 = -1;
+		for (unsigned r = s->row_lo; r <= s->row_hi && p99 < 0; r++) {
+			for (size_t c = cc * w; c < (cc + 1) * w; c++)
+				seen += s->cells[(size_t)r * LATPLOT_COLS + c].n;
+			if (p50 < 0 && seen * 2 >= total)
+				p50 = row_mid_ns(r);
+			if (p99 < 0 && seen * 100 >= total * 99)
+				p99 = row_mid_ns(r);
+		}
+		fprintf(f, "%.6f %.9g %.9g\n", ((double)cc + 0.5) * lp->span_s / LATPLOT_LINE_COLS,
+		        p50 / 1e6, p99 / 1e6);
+		rows++;
+	}
+	fprintf(f, "\n\n");
+	return rows;
 }
 
 int latplot_script(const struct latplot *lp, FILE *data, const char *data_path, FILE *g,
@@ -309,7 +388,17 @@ int latplot_script(const struct latplot *lp, FILE *data, const char *data_path, 
 	gp_str(g, title);
 	fprintf(g, "\nset label 1 ");
 	gp_str(g, desc);
-	fprintf(g, " at screen 0.5, screen 0.015 center\nset bmargin 5\n");
+	fprintf(g, " at screen 0.5, screen 0.04 center\nset bmargin 6\n");
+	for (size_t i = 0; i + 1 < n; i++)
+		if (lp->kinds[order[i]].count >= LATPLOT_LINE_MIN) {
+			fprintf(
+			    g,
+			    "set label 2 'lines: the median and the 99th percentile of each 1/%d "
+			    "of the time, per operation kind with at least %d operations' at "
+			    "screen 0.5, screen 0.012 center\n",
+			    LATPLOT_LINE_COLS, LATPLOT_LINE_MIN);
+			break;
+		}
 	fprintf(g, "set grid\nset key outside right top\nset logscale y 10\nset format y '%%g'\n");
 	fprintf(g, "set xlabel 'time since the start (s)'\nset ylabel 'latency (ms)'\n");
 	fprintf(g, "set xrange [0:%.9g]\n", lp->t_max > 0 ? lp->t_max : 1.0);
@@ -321,17 +410,45 @@ int latplot_script(const struct latplot *lp, FILE *data, const char *data_path, 
 		char name[LATPLOT_NAME_MAX + 40];
 		snprintf(name, sizeof(name), "%s (%llu)", lp->kinds[k].name,
 		         (unsigned long long)lp->kinds[k].count);
-		fprintf(g, "%s'%s' index %zu using 1:2 ", drawn ? ", " : "plot ",
-		        drawn ? "" : data_path, i);
-		if (k == LATPLOT_SYNC)
-			fprintf(g, "with points pt 6 ps 1.2 lw 1.5 lc rgb 'black' title ");
-		else
-			fprintf(g, "with points pt 7 ps 0.35 lc %u title ", k + 1);
+		fprintf(g, "%s'%s' index %zu ", drawn ? ", " : "plot ", drawn ? "" : data_path, i);
+		if (k == LATPLOT_SYNC) {
+			fprintf(g,
+			        "using 1:2 with points pt 6 ps 1.2 lw 1.5 lc rgb 'black' title ");
+		} else {
+			/* The points carry colours of their own; the key gets an opaque sample.
+			 * Thinned cells are small squares, about one cell each, so that they do
+			 * not cover one another. */
+			fprintf(g, "using 1:2:3 with points %s lc rgb variable notitle, ",
+			        lp->thinned ? "pt 5 ps 0.2" : "pt 7 ps 0.35");
+			fprintf(g, "keyentry with points pt 7 ps 1 lc rgb '#%06x' title ",
+			        (unsigned)kind_rgb[k % N_RGB]);
+		}
 		gp_str(g, name);
 		drawn++;
 	}
 	if (!drawn)
 		return -1;
+	/* Kinds with many operations also get their median (solid) and p99 (dashed) lines, in a
+	 * darker shade, so that a kind stays visible inside another's cloud. Data blocks n, n+1,
+	 * ... hold them. */
+	size_t lines = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		unsigned k = order[i];
+		if (lp->kinds[k].count < LATPLOT_LINE_MIN || !write_lines(lp, k, data))
+			continue;
+		uint32_t rgb = kind_rgb[k % N_RGB], dark = 0;
+		for (int b = 0; b < 24; b += 8)
+			dark |= (uint32_t)(((rgb >> b) & 0xff) * 6 / 10) << b;
+		fprintf(
+		    g,
+		    ", '' index %zu using 1:2 with lines lw 2 lc rgb '#%06x' notitle, '' index %zu "
+		    "using 1:3 with lines lw 1.5 dt 2 lc rgb '#%06x' notitle",
+		    n + lines, (unsigned)dark, n + lines, (unsigned)dark);
+		lines++;
+	}
+	if (lines)
+		fprintf(g,
+		        ", keyentry with lines lw 2 lc rgb '#404040' title 'median; p99 dashed'");
 	fprintf(g, "\n");
 	return 0;
 }

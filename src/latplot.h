@@ -5,11 +5,15 @@
  * Thinning: logs of up to LATPLOT_RAW_MAX operations are drawn whole. Beyond that, the picture
  * is a grid of LATPLOT_COLS time columns x LATPLOT_ROWS log-latency rows (LATPLOT_ROWS_PER_OCT
  * per power of two, from 2^LATPLOT_MIN_OCT ns) per operation kind, and each occupied cell is
- * drawn as its slowest operation, at that operation's true time and latency: every outlier
- * stays, dense clouds keep their outline, and the number of points is bounded whatever the
- * log's length. The time columns start 1 s wide in total and double as the log goes on, so
- * the log is read once, in one pass, in memory proportional to the grid. The chart's title and
- * fsmix's message say which of the two was done.
+ * drawn as its slowest operation, at that operation's true time and latency, with an opacity
+ * that grows with the logarithm of the number of operations in the cell: every outlier stays,
+ * dense clouds keep their outline and show where most operations are, and the number of points
+ * is bounded whatever the log's length. Kinds of at least LATPLOT_LINE_MIN operations also
+ * get their median and 99th percentile over time as lines (from the grid's counts, per
+ * LATPLOT_LINE_COLS-th of the time), which stay visible where clouds overlap. The time columns
+ * start 1 s wide in total and double as the log goes on, so the log is read once, in one pass, in
+ * memory proportional to the grid. The chart's title and fsmix's message say which of the two was
+ * done.
  */
 #ifndef FSMIX_LATPLOT_H
 #define FSMIX_LATPLOT_H
@@ -27,10 +31,14 @@
 #define LATPLOT_ROWS         ((LATPLOT_MAX_OCT - LATPLOT_MIN_OCT) * LATPLOT_ROWS_PER_OCT)
 #define LATPLOT_KINDS        24 /* operation names; later ones are counted as "other" */
 #define LATPLOT_NAME_MAX     48
+#define LATPLOT_LINE_MIN     1000 /* operations of a kind for its median and p99 lines */
+#define LATPLOT_LINE_COLS    100  /* the lines' points: one per 8 grid columns */
 
+/* A cell of the thinning grid: its slowest operation and how many operations fell in it. */
 struct latplot_point {
-	double t_s;
 	uint64_t ns; /* 0: empty cell */
+	float t_s;   /* (a float: a cell is at least a millisecond wide) */
+	uint32_t n;  /* operations in the cell (saturates) */
 };
 
 struct latplot_series {
@@ -55,7 +63,7 @@ struct latplot {
 	size_t n_kinds; /* used entries of kinds; kinds[LATPLOT_KINDS] is "other" */
 	struct latplot_series kinds[LATPLOT_KINDS + 2]; /* [LATPLOT_KINDS + 1]: sync calls */
 	struct latplot_raw *raw; /* every point while there are at most LATPLOT_RAW_MAX */
-	size_t n_raw;
+	size_t n_raw, raw_cap;
 	size_t raw_max; /* at most this many points are drawn whole (LATPLOT_RAW_MAX) */
 	bool thinned;   /* more than LATPLOT_RAW_MAX points: the grid is drawn */
 };

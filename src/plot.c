@@ -277,16 +277,21 @@ int plot_has_intervals(const json_t *doc)
 }
 
 /* One block of the time chart's data: x (the interval's middle), ops/s, MB/s, p99 ms. Returns
- * whether any p99 was given. */
+ * whether any p99 was given. The run's last interval is usually cut short by the run's end; when
+ * it is shorter than half the first one its rates are mostly noise (a few operations over a few
+ * milliseconds) and it is left out. */
 static bool interval_block(FILE *f, const json_t *rows, double *t_max)
 {
-	size_t i;
+	size_t i, n = json_array_size(rows);
 	const json_t *r;
 	bool p99 = false;
+	double len0 = json_number_value(json_object_get(json_array_get(rows, 0), "length_s"));
 	json_array_foreach(rows, i, r)
 	{
 		double t = json_number_value(json_object_get(r, "t_s"));
 		double len = json_number_value(json_object_get(r, "length_s"));
+		if (n > 1 && i == n - 1 && len < len0 / 2)
+			break;
 		const json_t *p = json_object_get(r, "p99_op_ms");
 		gp_num(f, t - len / 2);
 		fputc(' ', f);
@@ -315,6 +320,7 @@ static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
 {
 	const json_t *groups = json_object_get(doc, "groups"), *grp;
 	const char *names[65];
+	bool has_p99[65];
 	size_t i, n = 0, with_rows = 0;
 	bool p99 = false;
 	double t_max = 0;
@@ -328,13 +334,15 @@ static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
 		const json_t *rows = json_object_get(grp, "intervals");
 		if (!json_array_size(rows) || n >= 64)
 			continue;
-		p99 |= interval_block(f, rows, &t_max);
+		has_p99[n] = interval_block(f, rows, &t_max);
+		p99 |= has_p99[n];
 		const char *name = json_string_value(json_object_get(grp, "name"));
 		names[n++] = name ? name : "?";
 	}
 	size_t groups_drawn = n;
 	if (with_rows != 1) {
-		p99 |= interval_block(f, json_object_get(doc, "intervals"), &t_max);
+		has_p99[n] = interval_block(f, json_object_get(doc, "intervals"), &t_max);
+		p99 |= has_p99[n];
 		names[n++] = "total";
 	}
 	const char *profile = json_string_value(json_object_get(doc, "profile_path"));
@@ -368,10 +376,16 @@ static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
 			}
 			fprintf(g, "set logscale y 10\nset yrange [*:*]\n");
 		}
+		/* A series without a p99 (its group is not timed) is left out of the p99 panel;
+		 * colours stay those of the series. */
+		bool first = true;
 		for (size_t s = 0; s < n; s++) {
 			bool total = s >= groups_drawn && n > 1;
+			if (p == 2 && !has_p99[s])
+				continue;
 			fprintf(g, "%s'%s' index %zu using 1:%d with linespoints pt 7 ps 0.5 ",
-			        s ? ", " : "plot ", s ? "" : data, s, panels[p].col);
+			        first ? "plot " : ", ", data, s, panels[p].col);
+			first = false;
 			if (total)
 				fprintf(g, "lc rgb 'black' dt 2 ");
 			else

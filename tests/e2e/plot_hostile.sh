@@ -132,8 +132,8 @@ mapfile -d '' pt_names < <(evil_names pt)
 mapfile -d '' op_names < <(evil_names op | tr ' ' '_' | python3 -c 'import sys; sys.stdout.write("".join(s[:47] + "\0" for s in sys.stdin.read().split("\0")[:-1]))')
 "$bin" plot --lat-log "$work/lat.log" -o "$work/lat.svg" 2>"$work/lat.err"
 rc=$?
-# 7 operation kinds and the sync calls
-[ $rc -eq 0 ] && svg_check "$work/lat.svg" 8 "${op_names[@]}" && [ -z "$(pwned)" ] &&
+# 7 operation kinds (points and key entry each) and the sync calls
+[ $rc -eq 0 ] && svg_check "$work/lat.svg" 15 "${op_names[@]}" && [ -z "$(pwned)" ] &&
 	grep -q "2000 operations, every one drawn" "$work/lat.err" &&
 	ok "latency log: hostile operation names are not run; says it drew every point" ||
 	bad "lat-log: exit $rc $(pwned) $(cat "$work/lat.err")"
