@@ -37,7 +37,7 @@ int gp_check_path(const char *path, const char *opt, FILE *log);
 int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log);
 
 /* gp_finish - close the files, run gnuplot, check the image, copy it to path (atomically, as
- * the JSON reports are written; "-": standard output) and remove the directory. Returns 0 or an
+ * the JSON reports are written) and remove the directory. Returns 0 or an
  * exit status: EXIT_UNSUPPORTED without gnuplot, EXIT_RUN_FAILED if it fails. */
 int gp_finish(struct gp_job *j, const char *path, FILE *log);
 

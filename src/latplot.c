@@ -99,7 +99,8 @@ static void grow_span(struct latplot *lp)
 	lp->span_s *= 2;
 }
 
-static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
+/* Puts one operation into its kind's grid (allocated on the first). */
+static int grid_add(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 {
 	struct latplot_series *s = &lp->kinds[kind];
 	if (!s->cells &&
@@ -121,14 +122,31 @@ static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 		cell->ns = ns;
 	}
 	cell->n += cell->n < UINT32_MAX;
+	return 0;
+}
+
+/* The raw points into the grids (they stay in raw). */
+static int grid_from_raw(struct latplot *lp)
+{
+	for (size_t i = 0; i < lp->n_raw; i++)
+		if (grid_add(lp, lp->raw[i].kind, lp->raw[i].t_s, lp->raw[i].ns))
+			return -2;
+	return 0;
+}
+
+/* One point: kept as it is while there are at most raw_max, then everything goes into the
+ * grids (which are only made then, so a short log costs no grid). */
+static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
+{
 	if (lp->thinned)
-		return 0;
+		return grid_add(lp, kind, t, ns);
 	if (lp->n_raw == lp->raw_max) {
+		int rc = grid_from_raw(lp);
 		lp->thinned = true;
 		free(lp->raw);
 		lp->raw = NULL;
-		lp->n_raw = 0;
-		return 0;
+		lp->n_raw = lp->raw_cap = 0;
+		return rc ? rc : grid_add(lp, kind, t, ns);
 	}
 	if (lp->n_raw == lp->raw_cap) { /* grows by doubling: small logs stay small */
 		size_t cap = lp->raw_cap ? lp->raw_cap * 2 : 1024;
@@ -236,6 +254,10 @@ int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char
 		         (unsigned long long)line, what);
 		return -1;
 	}
+	/* Unthinned, the grids are needed only for the median and p99 lines of big kinds. */
+	for (size_t k = 0; !lp->thinned && k <= LATPLOT_OTHER; k++)
+		if (lp->kinds[k].count >= LATPLOT_LINE_MIN)
+			return grid_from_raw(lp);
 	return 0;
 }
 
