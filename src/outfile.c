@@ -128,12 +128,12 @@ static int examine(const char *path, char *target, size_t tlen, enum outfile_mod
 	dir_of(target, dir, sizeof(dir));
 	if (stat(dir, &ds)) {
 		rc = -errno;
-		snprintf(what, sizeof(what), "directory %s: %s", dir, strerror(-rc));
+		snprintf(what, sizeof(what), "%s (directory %s)", strerror(-rc), dir);
 		seterr(err, errlen, path, target, what);
 		return rc;
 	}
 	if (!S_ISDIR(ds.st_mode)) {
-		snprintf(what, sizeof(what), "%s is not a directory", dir);
+		snprintf(what, sizeof(what), "%s (%s is not a directory)", strerror(ENOTDIR), dir);
 		seterr(err, errlen, path, target, what);
 		return -ENOTDIR;
 	}
