@@ -54,7 +54,7 @@ static const char usage_text[] =
     "      --format ffsb         print only the FFSB-compatible part of the text report\n"
     "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
     "      --lat-log FILE        one line per operation: time, group, thread, op, latency ns,\n"
-    "                            bytes, ns in sync calls (docs/ops.md)\n"
+    "                            bytes, ns in sync calls (docs/ops.md; '-': stdout)\n"
     "Sweeps (run):\n"
     "  -n, --threads [G=]LIST    run once per thread count: 1,2,4  1-64:x2  1-8:+1\n"
     "      --sweep SEC.KEY=LIST  run once per value of any key, e.g. "
@@ -64,8 +64,11 @@ static const char usage_text[] =
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
-    "Exit status: 0 success, 1 the run failed (I/O error), 2 bad profile, command line or\n"
-    "location, 3 unsupported (e.g. O_DIRECT refused), 130 interrupted.\n"
+    "Output files: a regular file is replaced atomically; a device or FIFO is written in\n"
+    "place, a symbolic link is followed; both are never replaced (docs/output.md).\n"
+    "Exit status: 0 success, 1 the run failed (I/O error, or stdout could not be written),\n"
+    "2 bad profile, command line, location or output path, 3 unsupported (e.g. O_DIRECT\n"
+    "refused), 130 interrupted.\n"
     "fsmix works in <location>/fsmix.fsN and never touches anything it did not create.\n"
     "Docs: docs/profile.md (the profile language), docs/ops.md (operations), man fsmix.\n";
 
