@@ -149,14 +149,14 @@ run_tiny --threads 1,2 --json "$out/sweep-link.json" >/dev/null 2>&1
 
 # ---- 8. a closed or failing stdout ----
 
-# The reader takes one line and goes away; the callout waits until it has, so every later line
-# of the report meets a closed pipe (no timing assumption).
+# The reader takes one line and goes away (head exits, the shell around it lets go of the pipe);
+# the callout waits until then, so every later line of the report meets a closed pipe.
 rm -f "$out/gone"
 {
 	run_tiny --set "callout=while [ ! -e '$out/gone' ]; do sleep 0.05; done" --json "$out/pipe.json" \
 		--cleanup 2>"$out/pipe.err"
 	echo $? >"$out/pipe.rc"
-} | { head -1 >"$out/pipe.first"; touch "$out/gone"; }
+} | { head -1 >"$out/pipe.first"; exec </dev/null; touch "$out/gone"; } # no reader is left
 rc=$(cat "$out/pipe.rc")
 [ "$rc" -eq 1 ] && valid_json "$out/pipe.json" 'd["exit_status"] == 0 and d["measured"]' &&
 	grep -q "standard output: cannot write: Broken pipe" "$out/pipe.err" && [ ! -e "$loc/fsmix.fs0" ] &&
@@ -191,12 +191,39 @@ if mount_tmpfs "$work/small" size=256k; then
 else
 	skipped "ENOSPC during the build: cannot mount a tmpfs here"
 fi
+# SIGINT while aging towards a fill level the filesystem is far from (it ages until stopped).
+cat >"$work/age.ffsb" <<'EOF'
+time=1
+[filesystem0]
+	location=/tmp
+	num_files=20
+	num_dirs=2
+	size_weight 4KB 1
+	agefs=1
+	desired_util=0.99
+	[threadgroup]
+		num_threads=1
+		create_weight=1
+		write_blocksize=4KB
+		op_delay=10
+	[end]
+[end0]
+[threadgroup0]
+	num_threads=1
+	stat_weight=1
+[end0]
+EOF
 echo "$stale" >"$out/int.json"
-run_tiny --set 'callout=kill -INT $PPID' --json "$out/int.json" >/dev/null 2>"$out/int.err"
+aged=$(shmdir)
+"$bin" run "$work/age.ffsb" --location "$aged" --json "$out/int.json" >/dev/null 2>"$out/int.err" &
+pid=$!
+wait_for "$out/int.err" "aging from" 30
+kill -INT $pid
+wait $pid
 rc=$?
 [ $rc -eq 130 ] && valid_json "$out/int.json" \
 	'd["exit_status"] == 130 and d["interrupted"] and not d["measured"] and d["stop_reason"] == "signal" and d["signal"] == "SIGINT" and "stale" not in d' &&
-	ok "SIGINT during the callout: the JSON says 130, signal, nothing measured" ||
+	ok "SIGINT while aging: the JSON says 130, signal, nothing measured" ||
 	{ bad "SIGINT in setup (exit $rc)"; cat "$out/int.err"; }
 echo "$stale" >"$out/t0.json"
 run_tiny --set threadgroup0.num_ops=0 --json "$out/t0.json" >/dev/null 2>&1
