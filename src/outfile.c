@@ -171,8 +171,16 @@ int outfile_open(struct outfile *o, const char *path, unsigned flags, char *err,
 		return 0;
 	}
 	if (o->mode == OUTFILE_STREAM) {
-		/* No O_CREAT: if the device or FIFO has gone meanwhile, nothing is created. */
-		o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC | append);
+		/* No O_CREAT: if the device or FIFO has gone meanwhile, nothing is created. A FIFO
+		 * without a reader would block the open silently: say what fsmix waits for. */
+		int base = O_WRONLY | O_NOCTTY | O_CLOEXEC | append;
+		o->fd = open(o->target, base | (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
+		if (o->fd < 0 && errno == ENXIO) {
+			fprintf(stderr, "fsmix: %s: waiting for a reader of the FIFO\n", path);
+			o->fd = open(o->target, base);
+		} else if (o->fd >= 0 && S_ISFIFO(st.st_mode)) {
+			(void)fcntl(o->fd, F_SETFL, append); /* blocking writes from here on */
+		}
 		if (o->fd < 0) {
 			rc = -errno;
 			seterr(err, errlen, path, o->target, strerror(-rc));
