@@ -72,7 +72,7 @@ _fsmix_files() {
 }
 
 _fsmix() {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev= bin cmd= profile= w i
+	local cur=${COMP_WORDS[COMP_CWORD]} prev='' bin cmd='' profile='' w i
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 	bin=$(_fsmix_bin) || return 0
