@@ -43,7 +43,11 @@ for f in /usr/bin/fsmix /usr/share/fsmix /usr/share/man/man1/fsmix.1.gz /usr/sha
 	fi
 done
 export DEBIAN_FRONTEND=noninteractive
-apt_opts=(-y -q -o Dpkg::Lock::Timeout=300)
+# Offline: with no package sources apt-get can only use the .deb and what is installed (a
+# missing dependency is an error, never a download), and it skips parsing the archive's lists.
+# It writes no package cache built from this reduced view.
+apt_opts=(-y -q -o Dpkg::Lock::Timeout=300 -o Dir::Etc::SourceList=/dev/null
+	-o Dir::Etc::SourceParts=/dev/null -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=)
 
 # Purge the package whatever happens once the test has installed it.
 installed=0
@@ -101,28 +105,21 @@ missing=$(comm -23 <(tr ' ' '\n' <<<"$want" | sort) "$work/deb.files")
 [ -z "$missing" ] && ok "binary, man page, profiles, completion, docs and examples" ||
 	bad "the package lacks $(echo $missing)"
 
-# 4. Install it, offline: apt-get may install nothing but fsmix.
+# 4. Install it, offline.
 while read -r f; do
 	if [ -e "$f" ] || [ -L "$f" ]; then
 		skipped "package: $f exists and is not from an fsmix package; not overwriting it"
 		summary
 	fi
 done <"$work/deb.files"
-cd "$(dirname "$deb")"
-apt-get install -s --no-install-recommends "./$(basename "$deb")" >"$work/sim.log" 2>&1
-extra=$(awk '$1 == "Inst" && $2 != "fsmix" { print $2 }' "$work/sim.log")
-if [ -n "$extra" ] || ! grep -q "^Inst fsmix" "$work/sim.log"; then
-	bad "apt-get would need to install more than fsmix:$(echo " $extra") (bash tests/dev.sh setup)"
-	tail -5 "$work/sim.log" | sed 's/^/     /'
-	summary
-fi
+cd "$(dirname "$deb")" || exit 1
 installed=1
-if ! apt-get install "${apt_opts[@]}" --no-install-recommends "./$(basename "$deb")" >"$work/apt.log" 2>&1; then
-	bad "apt-get install ./$(basename "$deb")"
+if ! apt-get install "${apt_opts[@]}" "./$(basename "$deb")" >"$work/apt.log" 2>&1; then
+	bad "apt-get install ./$(basename "$deb") (offline; dependencies missing? bash tests/dev.sh setup)"
 	tail -10 "$work/apt.log" | sed 's/^/     /'
 	summary
 fi
-cd "$work"
+cd "$work" || exit 1
 dpkg-query -W -f='${Status}' fsmix | grep -q "ok installed" && ok "apt-get install ./$(basename "$deb")" ||
 	bad "apt-get install: fsmix is not installed"
 
@@ -136,7 +133,11 @@ else
 	bad "fsmix check of the installed 2010 profile"
 	tail -5 "$work/check.out" | sed 's/^/     /'
 fi
-if man -aw fsmix 2>/dev/null | grep -qx /usr/share/man/man1/fsmix.1.gz &&
+# excluded DIR: dpkg is configured not to install files below DIR (e.g. slim Docker images).
+excluded() { cat /etc/dpkg/dpkg.cfg.d/* 2>/dev/null | grep -qE "^path-exclude[= ]+$1/"; }
+if excluded /usr/share/man; then
+	skipped "man fsmix: dpkg excludes /usr/share/man on this machine (/etc/dpkg/dpkg.cfg.d)"
+elif man -aw fsmix 2>/dev/null | grep -qx /usr/share/man/man1/fsmix.1.gz &&
 	MANWIDTH=80 man -P cat fsmix 2>/dev/null | grep -q "^NAME"; then
 	ok "man -w fsmix: /usr/share/man/man1/fsmix.1.gz, and it renders"
 else
@@ -149,7 +150,7 @@ comp() {
 		_fsmix fsmix "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
 		printf "%s\n" "${COMPREPLY[@]}" | sort' comp "$@"
 }
-mkdir "$work/empty" && cd "$work/empty"
+mkdir "$work/empty" && cd "$work/empty" || exit 1
 got=$(comp fsmix "")
 [ "$(grep -cxE 'run|check|clean|compare|plot|keys' <<<"$got")" = 6 ] && ok "completion: the subcommands" ||
 	bad "completion of subcommands: $(echo $got)"
@@ -160,9 +161,15 @@ got=$(comp fsmix run /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb --set file
 grep -qx filesystem0.num_files= <<<"$got" && ! grep -q num_threads <<<"$got" &&
 	ok "completion: --set filesystem0. -> $(wc -l <<<"$got") keys" || bad "completion of --set filesystem0.: $(echo $got)"
 # The seed scripts installed as examples find the installed profiles.
-got=$(cd /tmp && PATH=/usr/bin:/bin bash -c '. /usr/share/doc/fsmix/examples/seed-lib.bash; echo "$fsmix $profiles"' 2>&1)
-[ "$got" = "/usr/bin/fsmix /usr/share/fsmix/profiles" ] && ok "the installed examples use /usr/bin/fsmix and /usr/share/fsmix/profiles" ||
-	bad "installed seed-lib.bash: $got"
+if excluded /usr/share/doc; then
+	skipped "installed examples: dpkg excludes /usr/share/doc on this machine (/etc/dpkg/dpkg.cfg.d)"
+else
+	got=$(cd /tmp && PATH=/usr/bin:/bin bash -c '. /usr/share/doc/fsmix/examples/seed-lib.bash
+		echo "$fsmix $profiles"' 2>&1)
+	[ "$got" = "/usr/bin/fsmix /usr/share/fsmix/profiles" ] &&
+		ok "the installed examples use /usr/bin/fsmix and /usr/share/fsmix/profiles" ||
+		bad "installed seed-lib.bash: $got"
+fi
 
 # 6. Remove it: nothing of it stays.
 installed=0
