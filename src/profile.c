@@ -621,8 +621,8 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 			          "[%s] closes [%s] (line %u), the innermost open section, as in "
 			          "FFSB; if it was meant to close [%s] (line %u), %s is missing "
 			          "before line %u",
-			          header, shown, cur->loc.line, named->name, named->loc.line,
-			          end, loc.line);
+			          header, shown, cur->loc.line, named->name, named->loc.line, end,
+			          loc.line);
 		else if (cur->header_number >= 0 || cur->kind == SEC_STATS)
 			diag_warn(
 			    ps->d, loc, cur->name, NULL,
