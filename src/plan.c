@@ -120,13 +120,19 @@ static void report_compat(struct ctx *c, const struct section *s, bool strict)
 				           "(--strict-ffsb)",
 				           key);
 			break;
-		case COMPAT_LIST_EQUALS:
-			if (strict)
+		case COMPAT_LIST_FORM:
+			if (strict && key_table[n->key].type == KT_SYSCALL)
+				diag_error(c->d, n->first, s->name, n->written,
+				           "written without '='%s: FFSB 6.0 rejects that; write "
+				           "'%s=NAME' (--strict-ffsb)",
+				           more, n->written);
+			else if (strict)
 				diag_error(
 				    c->d, n->first, s->name, n->written,
-				    "written with '='%s: FFSB 6.0 rejects that; write '%s A B' "
+				    "written with '='%s: FFSB 6.0 rejects that; write '%s %s' "
 				    "(--strict-ffsb)",
-				    more, n->written);
+				    more, n->written,
+				    key_table[n->key].type == KT_RANGE ? "LO HI" : "SIZE WEIGHT");
 			break;
 		}
 	}

@@ -359,8 +359,10 @@ int profile_set(struct profile *p, struct section *sec, const char *key, const c
 	if (alias)
 		note_compat(sec, alias->old_version ? COMPAT_OLD_NAME : COMPAT_SPELLING, k,
 		            alias->alias, loc);
-	if ((kd->flags & KF_LIST) && had_equals && !from_cli)
-		note_compat(sec, COMPAT_LIST_EQUALS, k, alias ? alias->alias : kd->name, loc);
+	/* FFSB reads size_weight and msec_range as "key a b" and ignore as "ignore=name". */
+	bool ffsb_form = kd->type == KT_SYSCALL ? had_equals : !had_equals;
+	if ((kd->flags & KF_LIST) && !ffsb_form && !from_cli)
+		note_compat(sec, COMPAT_LIST_FORM, k, alias ? alias->alias : kd->name, loc);
 	sec->set[k].attempted = true;
 	const char *e = parse_value((enum key_id)k, value, had_equals, &tmp, &item, err);
 	if (e) {

@@ -54,7 +54,7 @@ enum compat_kind {
 	COMPAT_DEPRECATED_KEY, /* num_filesystems, num_threadgroups, fsync_file: ignored */
 	COMPAT_OLD_NAME,       /* an FFSB 5 name of a key (bucket, meta_weight): read as the key */
 	COMPAT_SPELLING,       /* another spelling (bufferedio) */
-	COMPAT_LIST_EQUALS,    /* a list key written with '=' ("msec_range=0 1") */
+	COMPAT_LIST_FORM,      /* a list line in the other form: "msec_range=0 1", "ignore close" */
 };
 
 struct compat_note {
