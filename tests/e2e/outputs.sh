@@ -5,6 +5,7 @@
 # bad paths and locations found before anything is created; message details.
 set -u
 . "$(dirname "$0")/lib.bash"
+cd "$work" || exit 1 # an old fsmix writes "--lat-log -" to a file named "-" in the current directory
 
 # A run that ends by count (no time to wait for): 2 threads x 40 operations on 20 small files.
 prof="$work/tiny.ffsb"
