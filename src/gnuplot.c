@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "exitcode.h"
-#include "report_data.h"
+#include "fdio.h"
+#include "outfile.h"
 
 extern char **environ;
 
@@ -28,11 +29,21 @@ static const char *path_ext(const char *path)
 	return NULL;
 }
 
+int gp_check_output(const char *path, char *err, size_t errlen)
+{
+	if (!path_ext(path)) {
+		snprintf(err, errlen, "%s: the file name must end in .png or .svg", path);
+		return -1;
+	}
+	return outfile_check(path, err, errlen) ? -1 : 0;
+}
+
 int gp_check_path(const char *path, const char *opt, FILE *log)
 {
-	if (path_ext(path))
+	char why[MSG_MAX];
+	if (!gp_check_output(path, why, sizeof(why)))
 		return 0;
-	fprintf(log, "fsmix: %s %s: the file name must end in .png or .svg\n", opt, path);
+	fprintf(log, "fsmix: %s %s\n", opt, why);
 	return EXIT_BAD_INPUT;
 }
 
@@ -134,19 +145,41 @@ static int run_gnuplot(const char *script, FILE *log)
 	return 0;
 }
 
-/* report_write_file's fill: the image's bytes. */
-static int copy_image(FILE *out, void *arg)
+/* Copies the image gnuplot drew in the private directory to `path` (outfile.h's rules: never
+ * replacing a device, FIFO or symbolic link; a regular file is replaced atomically). */
+static int copy_image(const char *image, const char *path, FILE *log)
 {
-	int fd = open((const char *)arg, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
+	char why[MSG_MAX];
+	struct outfile out;
+	int in = open(image, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		fprintf(log, "fsmix: gnuplot wrote no image: %s\n", strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	if (outfile_open(&out, path, 0, why, sizeof(why))) {
+		fprintf(log, "fsmix: %s\n", why);
+		close(in);
+		return EXIT_RUN_FAILED;
+	}
 	char buf[65536];
 	ssize_t n;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+	int rc = 0;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if ((rc = fd_write_all(out.fd, buf, (size_t)n)))
 			break;
-	close(fd);
-	return n == 0 ? 0 : -1;
+	if (n < 0)
+		rc = -errno;
+	close(in);
+	if (rc) {
+		fprintf(log, "fsmix: %s: cannot write: %s\n", path, strerror(-rc));
+		outfile_abort(&out);
+		return EXIT_RUN_FAILED;
+	}
+	if (outfile_commit(&out, why, sizeof(why))) {
+		fprintf(log, "fsmix: %s\n", why);
+		return EXIT_RUN_FAILED;
+	}
+	return 0;
 }
 
 int gp_finish(struct gp_job *j, const char *path, FILE *log)
@@ -166,12 +199,9 @@ int gp_finish(struct gp_job *j, const char *path, FILE *log)
 		fprintf(log, "fsmix: gnuplot wrote no image\n");
 		rc = EXIT_RUN_FAILED;
 	}
-	char err[1024];
 	/* The output file is opened here, and only here. */
-	if (!rc && report_write_file(path, copy_image, j->image, err, sizeof(err))) {
-		fprintf(log, "fsmix: %s\n", err);
-		rc = EXIT_RUN_FAILED;
-	}
+	if (!rc)
+		rc = copy_image(j->image, path, log);
 	if (!rc && strcmp(path, "-"))
 		fprintf(log, "fsmix: plot written to %s\n", path);
 	gp_discard(j);

@@ -2,10 +2,10 @@
  *
  * A job writes its data file and script into a private temporary directory (mkdtemp under
  * /tmp, so its paths hold only [A-Za-z0-9/.-]); gnuplot draws into DIR/image.png|svg, and the
- * image is then copied to the output path by fsmix itself (report_write_file), so the output
- * path never appears in the script. Every other string that reaches the script (titles, group,
- * profile and operation names, labels) is written with gp_str() as a single-quoted gnuplot
- * string, and data files hold numbers only.
+ * image is then copied to the output path by fsmix itself (outfile.h: a device, FIFO or symbolic
+ * link is written through, never replaced), so the output path never appears in the script. Every
+ * other string that reaches the script (titles, group, profile and operation names, labels) is
+ * written with gp_str() as a single-quoted gnuplot string, and data files hold numbers only.
  *
  * gnuplot 5.4's rules for single-quoted strings, which gp_str relies on (checked by
  * tests/e2e/plot_hostile.sh): inside '...' only '' is special (one quote); backslashes are
@@ -27,8 +27,12 @@ struct gp_job {
 	FILE *data_f, *script_f;
 };
 
-/* gp_check_path - the output path's extension must be .png or .svg (case-insensitive).
- * Returns 0, or EXIT_BAD_INPUT with a message on log. opt names the option for the message. */
+/* gp_check_output - the output path's name ends in .png or .svg (case-insensitive) and it can
+ * be written (outfile_check; nothing is created). 0, or -1 with "PATH: reason" in err. */
+int gp_check_output(const char *path, char *err, size_t errlen);
+
+/* gp_check_path - gp_check_output with the message on log, after opt (the option's name).
+ * Returns 0 or EXIT_BAD_INPUT. */
 int gp_check_path(const char *path, const char *opt, FILE *log);
 
 /* gp_open - make the directory and the two files, and write the terminal (width x height
@@ -36,8 +40,8 @@ int gp_check_path(const char *path, const char *opt, FILE *log);
  * on failure nothing is left behind. */
 int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log);
 
-/* gp_finish - close the files, run gnuplot, check the image, copy it to path (atomically, as
- * the JSON reports are written) and remove the directory. Returns 0 or an
+/* gp_finish - close the files, run gnuplot, check the image, copy it to path (outfile.h) and
+ * remove the directory. Returns 0 or an
  * exit status: EXIT_UNSUPPORTED without gnuplot, EXIT_RUN_FAILED if it fails. */
 int gp_finish(struct gp_job *j, const char *path, FILE *log);
 

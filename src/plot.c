@@ -414,6 +414,11 @@ int plot_script(const json_t *doc, const json_t *base, FILE *data, const char *d
 	return EXIT_BAD_INPUT;
 }
 
+int plot_check_output(const char *path, char *err, size_t errlen)
+{
+	return gp_check_output(path, err, errlen);
+}
+
 int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *log)
 {
 	struct gp_job j;

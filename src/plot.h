@@ -28,4 +28,8 @@ int plot_script(const json_t *doc, const json_t *base_or_null, FILE *data, const
 /* plot_has_intervals - doc is a single run with --interval rows (drawn over time). */
 int plot_has_intervals(const json_t *doc);
 
+/* plot_check_output - `path` can take a plot: it ends in .png or .svg and can be written
+ * (outfile.h; nothing is created). 0, or -1 with "PATH: reason" in err. */
+int plot_check_output(const char *path, char *err, size_t errlen);
+
 #endif
