@@ -758,20 +758,25 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-static void cleanup_trees(struct engine *e)
+/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1). */
+static bool cleanup_trees(struct engine *e)
 {
+	bool ok = true;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[512];
 		struct tree_sweep sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
-		if (tree_remove(&fs->tree, &sw, why, sizeof(why)))
+		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {
 			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
-		else
+			ok = false;
+		} else {
 			fprintf(e->opts->log, "fsmix: %s: removed its tree (%" PRIu64 " entries)\n",
 			        fs->pf->name, sw.removed);
+		}
 	}
+	return ok;
 }
 
 int engine_run(const struct plan *pl, const struct engine_opts *o)
@@ -848,8 +853,10 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			}
 		}
 	}
-	if (o->cleanup)
-		cleanup_trees(e);
+	/* A tree left behind is a failure even after a good run (the JSON, written before,
+	 * cannot say so). */
+	if (o->cleanup && !cleanup_trees(e) && !rc)
+		rc = EXIT_RUN_FAILED;
 	pthread_kill(sw.thread, SIGUSR1);
 	pthread_join(sw.thread, NULL);
 	engine_free(e);

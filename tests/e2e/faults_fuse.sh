@@ -126,6 +126,28 @@ else
 	bad "FUSE marker read: no mount"
 fi
 
+# --cleanup fails (unlink EIO on the tree's files) after a good run: exit 1 with the error on
+# stderr, not 0; the results are still reported and the victim is unchanged.
+dir="$work/fuseclean"
+if fuse_mount "$dir" -f unlink:0:EIO:/fsmix.fs0/data; then
+	victim_make "$dir"
+	fault_profile "$work/clean.ffsb" readall=1 stat=1
+	timeout 60 "$bin" run "$work/clean.ffsb" --location "$dir" --time 1 --cleanup \
+		--json "$work/clean.json" >"$work/clean.out" 2>"$work/clean.err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "cleanup: .*Input/output error" "$work/clean.err" &&
+		grep -q "Transactions per Second" "$work/clean.out" && json_ok "$work/clean.json" true; then
+		ok "FUSE --cleanup unlink EIO: exit 1, the error on stderr, the results reported"
+	else
+		bad "FUSE --cleanup unlink EIO: exit $rc (want 1)"; show "$work/clean.err" 2
+	fi
+	victim_check "$fuse_back" && ok "FUSE --cleanup unlink EIO: the victim is unchanged" ||
+		bad "FUSE --cleanup unlink EIO: the victim changed"
+	fuse_umount "$dir" || bad "FUSE --cleanup unlink EIO: the mount stays"
+else
+	bad "FUSE cleanup fault: no mount"
+fi
+
 # ENOSPC while the tree is built (the 6th create): exit 1 with the error, and no JSON claiming
 # success: an older out.json of a successful run is replaced by one that says what happened or
 # removed, never left in place.
