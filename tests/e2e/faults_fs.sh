@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real filesystem faults during a run: ENOSPC on a small loop ext4, inodes exhausted on tmpfs,
-# ENOSPC while building, EIO from the ext4 shutdown ioctl, an emergency read-only remount, the
-# location removed or replaced under a running fsmix, and SIGINT while the filesystem is frozen.
+# ENOSPC while building, EIO from the ext4 shutdown ioctl, read-only remounts (by mount and by
+# the kernel after an error), the location removed or replaced under a running fsmix, and
+# SIGINT while the filesystem is frozen.
 # Each: the documented exit status, a whole JSON naming the error, error counts, no hang
 # (timeout), and a victim directory beside the tree unchanged. Mid-run faults are triggered once
 # fsmix says its workers run ("fsmix: running"), never after a guessed delay.
@@ -115,30 +116,59 @@ else
 	skipped "EIO (ext4 shutdown): no loop device or mkfs.ext4 here (needs root)"
 fi
 
-# 5. Read-only remount mid-run: ext4 with errors=remount-ro, and an error raised through sysfs
-# (trigger_fs_error): the kernel remounts it read-only under the running workers. (A plain
-# `mount -o remount,ro` is refused with EBUSY while fsmix has files open for writing.)
-if mount_ext4 "$work/ro" 64 errors=remount-ro; then
-	trigger=/sys/fs/ext4/$(basename "$(findmnt -n -o SOURCE --mountpoint "$work/ro")")/trigger_fs_error
-	if [ -w "$trigger" ]; then
-		victim_make "$work/ro"
-		run_bg "$work/ro" run "$steady" --location "$work/ro" --json "$work/ro.json"
-		wait_for "$work/ro.err" "^fsmix: running" 30 && echo fsmix-e2e >"$trigger"
+# 5a. Read-only remount mid-run: `mount -o remount,ro` under the running workers. The kernel
+# refuses it (EBUSY) while a file is open for writing, so the profile writes without holding
+# files open long (create, delete) and the remount is retried until it is accepted.
+if mount_ext4 "$work/ro" 64; then
+	victim_make "$work/ro"
+	fault_profile "$work/ro.ffsb" create=1 delete=1 readall=1 stat=1
+	run_bg "$work/ro" run "$work/ro.ffsb" --location "$work/ro" --json "$work/ro.json"
+	remounted=0
+	if wait_for "$work/ro.err" "^fsmix: running" 30; then
+		for ((i = 0; i < 500 && !remounted; i++)); do
+			kill -0 "$run_pid" 2>/dev/null || break
+			mount -o remount,ro "$work/ro" 2>/dev/null && remounted=1
+		done
+	fi
+	if [ $remounted -eq 0 ]; then
+		kill -INT "$run_pid" 2>/dev/null
 		run_wait
-		findmnt -n -o OPTIONS --mountpoint "$work/ro" | grep -q "^ro\|emergency_ro" ||
-			echo "     (the filesystem was not remounted read-only)"
-		if [ "$rc" -eq 1 ] && json_has_error "$work/ro.json" "[a-z]+" "EIO|EROFS"; then
-			ok "read-only remount mid-run: exit 1, the JSON names the error"
+		skipped "read-only remount: the kernel refused every remount,ro (EBUSY) during the run"
+	else
+		run_wait
+		if [ "$rc" -eq 1 ] && json_has_error "$work/ro.json" "[a-z]+" EROFS; then
+			ok "read-only remount mid-run: exit 1, the JSON names EROFS"
 		else
 			bad "read-only remount: exit $rc"; show "$work/ro.err"
 		fi
 		victim_check "$work/ro" && ok "read-only remount: the victim is unchanged" ||
 			bad "read-only remount: the victim changed"
-	else
-		skipped "read-only remount: no $trigger (kernel without ext4 trigger_fs_error)"
 	fi
 else
 	skipped "read-only remount: no loop device or mkfs.ext4 here (needs root)"
+fi
+
+# 5b. Emergency read-only remount mid-run: ext4 with errors=remount-ro and an error raised
+# through sysfs (trigger_fs_error), under the steady profile's fsync'ed writes.
+if mount_ext4 "$work/ero" 64 errors=remount-ro; then
+	trigger=/sys/fs/ext4/$(basename "$(findmnt -n -o SOURCE --mountpoint "$work/ero")")/trigger_fs_error
+	if [ -w "$trigger" ]; then
+		victim_make "$work/ero"
+		run_bg "$work/ero" run "$steady" --location "$work/ero" --json "$work/ero.json"
+		wait_for "$work/ero.err" "^fsmix: running" 30 && echo fsmix-e2e >"$trigger"
+		run_wait
+		if [ "$rc" -eq 1 ] && json_has_error "$work/ero.json" "[a-z]+" "EIO|EROFS"; then
+			ok "emergency read-only remount mid-run: exit 1, the JSON names the error"
+		else
+			bad "emergency read-only remount: exit $rc"; show "$work/ero.err"
+		fi
+		victim_check "$work/ero" && ok "emergency read-only remount: the victim is unchanged" ||
+			bad "emergency read-only remount: the victim changed"
+	else
+		skipped "emergency read-only remount: no $trigger (kernel without ext4 trigger_fs_error)"
+	fi
+else
+	skipped "emergency read-only remount: no loop device or mkfs.ext4 here (needs root)"
 fi
 
 # 6. The location removed under the run (rm -rf of the location, tree included): exit 1 with
@@ -192,9 +222,10 @@ fi
 	ok "location replaced: the new directory is untouched (run and --cleanup)" ||
 	bad "location replaced: fsmix changed the directory that replaced its location"
 
-# 8. fsfreeze, then SIGINT: writers block in the kernel until the filesystem is thawed; the run
-# must end with exit 130 and a partial report right after the thaw (a process whose threads
-# sleep uninterruptibly in the frozen filesystem cannot exit before). Always thawed at exit.
+# 8. fsfreeze, then SIGINT: writers block in the kernel (uninterruptibly, in sb_start_write)
+# until the filesystem is thawed, so the process cannot end while frozen; what fsmix must do is
+# end with exit 130, a partial report and the JSON right after the thaw. Thawed at exit whatever
+# happens.
 if ! command -v fsfreeze >/dev/null; then
 	skipped "fsfreeze: no fsfreeze (util-linux)"
 elif mount_ext4 "$work/frozen" 64; then
@@ -204,9 +235,15 @@ elif mount_ext4 "$work/frozen" 64; then
 		frozen+=("$work/frozen")
 		fsfreeze -f "$work/frozen"
 		kill -INT "$run_pid"
-		# The run cannot finish while a writer is blocked; it may have been between
-		# writes, so both "still running" and "already exited 130" are right here.
-		sleep 0.2
+		# Until a worker sleeps in the frozen filesystem (or the run has ended).
+		blocked=0
+		for ((i = 0; i < 100; i++)); do
+			pid=$(pgrep -P "$run_pid" -x fsmix) || break
+			grep -qs percpu_rwsem "/proc/$pid/task/"*/wchan && { blocked=1; break; }
+			sleep 0.05
+		done
+		[ $blocked -eq 1 ] && kill -0 "$run_pid" 2>/dev/null &&
+			ok "fsfreeze + SIGINT: a worker sleeps in the frozen filesystem, the run waits"
 		fsfreeze -u "$work/frozen"
 		frozen=()
 	fi
