@@ -85,3 +85,11 @@ run_wait() {
 show() {
 	tail -n "${2:-4}" "$1" 2>/dev/null | sed 's/^/     /'
 }
+
+# show_run OUT: after a FAIL, the run's last stderr lines and what its JSON (OUT.json) says.
+show_run() {
+	show "$1.err"
+	[ $have_jq -eq 1 ] && [ -f "$1.json" ] &&
+		jq -c '{exit_status, stop_reason, errors: [.errors[] | [.op, .syscall, .errno_name]],
+			total_errors: .total.errors}' "$1.json" 2>&1 | head -c 800 | sed 's/^/     /'
+}

@@ -38,7 +38,7 @@ if mount_ext4 "$work/full" 16; then
 	if [ "$rc" -eq 1 ] && json_has_error "$work/full.json" "write|create|fsync|close" ENOSPC; then
 		ok "ENOSPC (ext4, 16 MB): exit 1, the JSON names ENOSPC, counts agree"
 	else
-		bad "ENOSPC (ext4): exit $rc"; show "$work/full.err"
+		bad "ENOSPC (ext4): exit $rc"; show_run "$work/full"
 	fi
 	victim_check "$work/full" && ok "ENOSPC (ext4): the victim is unchanged" ||
 		bad "ENOSPC (ext4): the victim changed"
@@ -59,7 +59,7 @@ if mount_tmpfs "$work/inodes" "size=64m,nr_inodes=48"; then
 	if [ "$rc" -eq 1 ] && json_has_error "$work/inodes.json" "create|mkdir" ENOSPC; then
 		ok "inodes exhausted (tmpfs): exit 1, the JSON names ENOSPC"
 	else
-		bad "inodes exhausted: exit $rc"; show "$work/inodes.err"
+		bad "inodes exhausted: exit $rc"; show_run "$work/inodes"
 	fi
 	victim_check "$work/inodes" && ok "inodes exhausted: the victim is unchanged" ||
 		bad "inodes exhausted: the victim changed"
@@ -85,7 +85,7 @@ if mount_tmpfs "$work/small" "size=1m"; then
 	run_wait
 	[ "$rc" -eq 1 ] && grep -q "No space left on device" "$work/small.err" &&
 		ok "ENOSPC while building: exit 1 naming the error" ||
-		{ bad "ENOSPC while building: exit $rc"; show "$work/small.err"; }
+		{ bad "ENOSPC while building: exit $rc"; show_run "$work/small"; }
 	if [ ! -e "$work/small.json" ] || json_ok "$work/small.json" '.exit_status == 1'; then
 		ok "ENOSPC while building: no stale JSON claiming success"
 	else
@@ -108,7 +108,7 @@ elif mount_ext4 "$work/down" 64; then
 	if [ "$rc" -eq 1 ] && json_has_error "$work/down.json" "[a-z]+" EIO; then
 		ok "EIO (ext4 shutdown mid-run): exit 1, the JSON names EIO, counts agree"
 	else
-		bad "EIO (ext4 shutdown): exit $rc"; show "$work/down.err"
+		bad "EIO (ext4 shutdown): exit $rc"; show_run "$work/down"
 	fi
 	remount "$work/down" && victim_check "$work/down" &&
 		ok "EIO (ext4 shutdown): the victim is unchanged" || bad "EIO (ext4 shutdown): the victim changed"
@@ -139,7 +139,7 @@ if mount_ext4 "$work/ro" 64; then
 		if [ "$rc" -eq 1 ] && json_has_error "$work/ro.json" "[a-z]+" EROFS; then
 			ok "read-only remount mid-run: exit 1, the JSON names EROFS"
 		else
-			bad "read-only remount: exit $rc"; show "$work/ro.err"
+			bad "read-only remount: exit $rc"; show_run "$work/ro"
 		fi
 		victim_check "$work/ro" && ok "read-only remount: the victim is unchanged" ||
 			bad "read-only remount: the victim changed"
@@ -160,7 +160,7 @@ if mount_ext4 "$work/ero" 64 errors=remount-ro; then
 		if [ "$rc" -eq 1 ] && json_has_error "$work/ero.json" "[a-z]+" "EIO|EROFS"; then
 			ok "emergency read-only remount mid-run: exit 1, the JSON names the error"
 		else
-			bad "emergency read-only remount: exit $rc"; show "$work/ero.err"
+			bad "emergency read-only remount: exit $rc"; show_run "$work/ero"
 		fi
 		victim_check "$work/ero" && ok "emergency read-only remount: the victim is unchanged" ||
 			bad "emergency read-only remount: the victim changed"
@@ -187,7 +187,7 @@ run_wait
 if [ "$rc" -eq 1 ] && json_has_error "$work/gone.json" "[a-z]+" ENOENT && [ ! -e "$parent/loc" ]; then
 	ok "location removed mid-run: exit 1, the JSON names ENOENT, nothing recreated"
 else
-	bad "location removed mid-run: exit $rc"; show "$work/gone.err"
+	bad "location removed mid-run: exit $rc"; show_run "$work/gone"
 fi
 victim_check "$parent" && ok "location removed: the victim is unchanged" ||
 	bad "location removed: the victim changed"
@@ -216,7 +216,7 @@ run_wait
 if [ "$rc" -eq 130 ] && json_ok "$work/swap.json" '.exit_status == 130 and .interrupted and (.errors | length) == 0'; then
 	ok "location replaced mid-run: the run goes on in its own tree, SIGINT gives exit 130 and a JSON"
 else
-	bad "location replaced mid-run: exit $rc"; show "$work/swap.err"
+	bad "location replaced mid-run: exit $rc"; show_run "$work/swap"
 fi
 [ "$(cd "$parent/loc" && find . -print0 | sort -z | xargs -0 sha256sum 2>&1)" = "$sums" ] &&
 	ok "location replaced: the new directory is untouched (run and --cleanup)" ||
@@ -252,7 +252,7 @@ elif mount_ext4 "$work/frozen" 64; then
 		json_ok "$work/frozen.json" '.exit_status == 130 and .interrupted and .stop_reason == "signal" and .signal == "SIGINT"'; then
 		ok "fsfreeze + SIGINT: exit 130 with a partial report and JSON after the thaw"
 	else
-		bad "fsfreeze + SIGINT: exit $rc"; show "$work/frozen.err"
+		bad "fsfreeze + SIGINT: exit $rc"; show_run "$work/frozen"
 	fi
 	victim_check "$work/frozen" && ok "fsfreeze + SIGINT: the victim is unchanged" ||
 		bad "fsfreeze + SIGINT: the victim changed"

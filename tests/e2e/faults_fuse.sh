@@ -99,6 +99,33 @@ fuse_case "rename EIO"         rename:0:EIO       rename        EIO     metaop=1
 fuse_case "getattr EIO"        getattr:0:EIO      stat          EIO     stat=1
 fuse_case "read EIO"           read:2:EIO         read          EIO     readall=1
 
+# --continue-on-error: failing writes are counted and the run goes on until SIGINT (sent once
+# fsfault has failed 5 writes): exit 130, interrupted, every failed write counted.
+dir="$work/fusecont"
+if fuse_mount "$dir" -f write:0:EIO --arm-on-usr1; then
+	victim_make "$dir"
+	fault_profile "$work/cont.ffsb" writeall=1 readall=1
+	run_bg "$work/cont" run "$work/cont.ffsb" --location "$dir" --continue-on-error \
+		--json "$work/cont.json"
+	wait_for "$work/cont.err" "^fsmix: running" 30 && kill -USR1 "$fuse_pid" &&
+		wait_for "$dir.log" "(call 5)" 30
+	kill -INT "$run_pid"
+	run_wait
+	if [ "$rc" -eq 130 ] && json_ok "$work/cont.json" '.exit_status == 130 and .interrupted
+		and .stop_reason == "signal" and .total.errors >= 5
+		and ([.total.ops[] | select(.name == "writeall") | .errors] | add) == .total.errors
+		and all(.errors[]; .syscall == "write" and .errno_name == "EIO")'; then
+		ok "FUSE write EIO, --continue-on-error: goes on, counts the errors, SIGINT gives exit 130"
+	else
+		bad "FUSE --continue-on-error: exit $rc"; show "$work/cont.err"
+	fi
+	victim_check "$fuse_back" && ok "FUSE --continue-on-error: the victim is unchanged" ||
+		bad "FUSE --continue-on-error: the victim changed"
+	fuse_umount "$dir" || bad "FUSE --continue-on-error: the mount stays"
+else
+	bad "FUSE --continue-on-error: no mount"
+fi
+
 # The marker read fails (EIO) when a second run opens the tree the first one built: that is an
 # I/O error, exit 1 naming the errno, not "not created by fsmix" (exit 2), and nothing is removed.
 dir="$work/fusemarker"
