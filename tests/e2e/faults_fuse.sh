@@ -175,6 +175,30 @@ else
 	bad "FUSE cleanup fault: no mount"
 fi
 
+# clean under I/O errors (reading a directory, removing a directory, a file, the marker): exit 1
+# naming the errno, and the tree stays recoverable: a clean without the fault (run on the
+# backing directory) removes it.
+for rule in readdir:0:EIO rmdir:0:EIO unlink:0:EIO:.fsmix-tree unlink:3:EIO; do
+	dir="$work/fuseclean-${rule//[:.]/-}"
+	fuse_mount "$dir" -f "$rule" --arm-on-usr1 || { bad "FUSE clean $rule: no mount"; continue; }
+	victim_make "$dir"
+	timeout 60 "$bin" run "$steady" --location "$dir" --time 0 >/dev/null 2>&1
+	kill -USR1 "$fuse_pid"
+	timeout 60 "$bin" clean "$steady" --location "$dir" >"$dir.clean" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "Input/output error" "$dir.clean"; then
+		ok "FUSE clean, $rule: exit 1 naming the error"
+	else
+		bad "FUSE clean, $rule: exit $rc (want 1 and 'Input/output error')"; show "$dir.clean" 1
+	fi
+	timeout 60 "$bin" clean "$steady" --location "$fuse_back" >"$dir.clean2" 2>&1 &&
+		[ ! -e "$fuse_back/fsmix.fs0" ] && ok "FUSE clean, $rule: a second clean removes the rest" ||
+		{ bad "FUSE clean, $rule: the tree is no longer recoverable"; show "$dir.clean2" 1; }
+	victim_check "$fuse_back" && ok "FUSE clean, $rule: the victim is unchanged" ||
+		bad "FUSE clean, $rule: the victim changed"
+	fuse_umount "$dir" || bad "FUSE clean, $rule: the mount stays"
+done
+
 # ENOSPC while the tree is built (the 6th create): exit 1 with the error, and no JSON claiming
 # success: an older out.json of a successful run is replaced by one that says what happened or
 # removed, never left in place.
