@@ -96,6 +96,8 @@ fuse_case "create ENOSPC"      create:0:ENOSPC    create        ENOSPC  create=1
 fuse_case "unlink EIO"         unlink:0:EIO       unlink        EIO     delete=1 create=1
 fuse_case "mkdir ENOSPC"       mkdir:0:ENOSPC     mkdir         ENOSPC  createdir=1 metaop=1
 fuse_case "rename EIO"         rename:0:EIO       rename        EIO     metaop=1
+fuse_case "rmdir EIO"          rmdir:0:EIO        rmdir         EIO     metaop=1
+fuse_case "open EIO"           open:0:EIO         open          EIO     readall=1 open_close=1
 fuse_case "getattr EIO"        getattr:0:EIO      stat          EIO     stat=1
 fuse_case "read EIO"           read:2:EIO         read          EIO     readall=1
 
