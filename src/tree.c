@@ -116,6 +116,7 @@ static struct held_lock {
 	unsigned refs;
 } held_locks[MAX_HELD_LOCKS];
 static pthread_mutex_t held_locks_mu = PTHREAD_MUTEX_INITIALIZER;
+static pid_t held_locks_pid; /* the process the table belongs to (a forked child starts empty) */
 
 /* The PID holding a flock on (dev, ino), from /proc/locks ("1: FLOCK ADVISORY WRITE 1234
  * 00:2d:5678 0 EOF"), or 0 when it cannot be told (no /proc, another PID namespace). */
@@ -157,6 +158,15 @@ int tree_lock_location(const char *location, char *err, size_t errlen)
 		return -e;
 	}
 	pthread_mutex_lock(&held_locks_mu);
+	if (held_locks_pid != getpid()) {
+		/* A forked child shares its parent's locked open files, not its locks: it must
+		 * take its own, which conflict with the parent's. */
+		for (int i = 0; i < MAX_HELD_LOCKS; i++)
+			if (held_locks[i].refs)
+				(void)close(held_locks[i].fd);
+		memset(held_locks, 0, sizeof(held_locks));
+		held_locks_pid = getpid();
+	}
 	int slot = -1;
 	for (int i = 0; i < MAX_HELD_LOCKS; i++) {
 		struct held_lock *h = &held_locks[i];
