@@ -519,6 +519,27 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 	return n < 1 ? 1 : n > max ? max : (uint32_t)n;
 }
 
+/* Will a group write into fs's existing files (write, writeall, append; aging appends)? Then
+ * a reused tree is checked file by file: a hard link from outside or a mount over one of its
+ * files would let the run write someone else's data. Reads, stats and deletes cannot. */
+static bool writes_files(const struct engine *e, const struct engine_fs *fs)
+{
+	const struct plan *pl = e->plan;
+	size_t fsi = (size_t)(fs - e->fs);
+	const unsigned writes = OPF_WRITE | OPF_FILE;
+	bool runs = pl->time_s || pl->counted; /* time=0 only builds (and ages) */
+	for (size_t gi = 0; gi < pl->n_groups + 1; gi++) {
+		const struct plan_group *g = gi < pl->n_groups ? &pl->groups[gi] : fs->pf->age;
+		if (!g ||
+		    (gi < pl->n_groups && (!runs || (g->bindfs >= 0 && (size_t)g->bindfs != fsi))))
+			continue;
+		for (int op = 0; op < OP_COUNT; op++)
+			if (g->weight[op] && (op_table[op].flags & writes) == writes)
+				return true;
+	}
+	return false;
+}
+
 /* Makes fs's pools, sized by pool_capacity. Returns 0 or EXIT_RUN_FAILED with err set. */
 static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
@@ -589,7 +610,9 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	    op_probe_directio(fs, err, errlen))
 		return EXIT_UNSUPPORTED;
 	if (pf->reuse) {
-		rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why));
+		rc =
+		    tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
+		                       writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
 		if (rc == -EMLINK || rc == -EXDEV) {
 			/* Hard-linked or mounted over: neither reused nor rebuilt. */
 			snprintf(err, errlen, "%s: cannot reuse %s: %s", pf->name, fs->tree.root,

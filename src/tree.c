@@ -1056,60 +1056,83 @@ static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
 	return 0;
 }
 
-/* Every listed file must be what fsmix left: a regular file of the recorded size, with no other
- * name (a hard link from outside would let the run write someone else's file), on the root's
- * mount. One statx per file, no other system call. */
-static int check_files(struct tree *t, const unsigned char *recs, uint64_t count, char *err,
-                       size_t errlen)
+/* Is file `i` of the manifest what fsmix left: a regular file of the recorded size, with no
+ * other name (a hard link from outside would let a run write someone else's file), on the
+ * root's mount? One statx. Returns 0, -ESTALE (rebuild), -EMLINK or -EXDEV (refuse), or the
+ * -errno of an I/O error; err says which file. */
+static int check_file(struct tree *t, const unsigned char *rec, char *err, size_t errlen)
 {
-	for (uint64_t i = 0; i < count; i++) {
-		const unsigned char *rec = recs + i * MANIFEST_REC;
-		uint32_t id = get32(rec), dir = get32(rec + 4);
-		uint64_t size = get64(rec + 8);
-		char name[TREE_NAME_MAX], path[PATH_MAX];
-		struct statx sx;
-		int dfd = tree_file_at(t, dir, id, name, sizeof(name));
-		if (dfd < 0) {
-			seterr(err, errlen, "file id %u: %s", id, strerror(-dfd));
-			return dfd;
-		}
-		int rc = statx_at(dfd, name, &sx);
-		if (rc == 0 && S_ISREG(sx.stx_mode) && sx.stx_size == size && sx.stx_nlink == 1 &&
-		    on_root_mount(t, &sx))
-			continue;
-		(void)tree_file_path(t, dir, id, path, sizeof(path));
-		if (rc == -ENOENT || rc == -ENOTDIR) {
-			seterr(err, errlen, "'%s' listed in the manifest: %s", path, strerror(-rc));
-			return -ESTALE;
-		}
-		if (rc) {
-			seterr(err, errlen, "'%s': %s", path, strerror(-rc));
-			return rc;
-		}
-		if (!on_root_mount(t, &sx)) {
-			seterr(err, errlen,
-			       "'%s' is on another mount than its tree: fsmix will not write "
-			       "through it (unmount it, or remove the tree with fsmix clean)",
-			       path);
-			return -EXDEV;
-		}
-		if (!S_ISREG(sx.stx_mode) || sx.stx_size != size) {
-			seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
-			       S_ISREG(sx.stx_mode) ? "" : "not a regular file, ",
-			       (unsigned long long)sx.stx_size, (unsigned long long)size);
-			return -ESTALE;
-		}
+	uint32_t id = get32(rec), dir = get32(rec + 4);
+	uint64_t size = get64(rec + 8);
+	char name[TREE_NAME_MAX], path[PATH_MAX];
+	struct statx sx;
+	int dfd = tree_file_at(t, dir, id, name, sizeof(name));
+	if (dfd < 0) {
+		seterr(err, errlen, "file id %u: %s", id, strerror(-dfd));
+		return dfd;
+	}
+	int rc = statx_at(dfd, name, &sx);
+	if (rc == 0 && S_ISREG(sx.stx_mode) && sx.stx_size == size && sx.stx_nlink == 1 &&
+	    on_root_mount(t, &sx))
+		return 0;
+	(void)tree_file_path(t, dir, id, path, sizeof(path));
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		seterr(err, errlen, "'%s' listed in the manifest: %s", path, strerror(-rc));
+		return -ESTALE;
+	}
+	if (rc) {
+		seterr(err, errlen, "'%s': %s", path, strerror(-rc));
+		return rc;
+	}
+	if (!on_root_mount(t, &sx)) {
 		seterr(err, errlen,
-		       "'%s' has %u hard links: another name refers to it, and fsmix will not "
-		       "write through it (remove the other links, or the tree with fsmix clean)",
-		       path, (unsigned)sx.stx_nlink);
-		return -EMLINK;
+		       "'%s' is on another mount than its tree: fsmix will not write through it "
+		       "(unmount it, or remove the tree with fsmix clean)",
+		       path);
+		return -EXDEV;
+	}
+	if (!S_ISREG(sx.stx_mode) || sx.stx_size != size) {
+		seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
+		       S_ISREG(sx.stx_mode) ? "" : "not a regular file, ",
+		       (unsigned long long)sx.stx_size, (unsigned long long)size);
+		return -ESTALE;
+	}
+	seterr(err, errlen,
+	       "'%s' has %u hard links: another name refers to it, and fsmix will not write "
+	       "through it (remove the other links, or the tree with fsmix clean)",
+	       path, (unsigned)sx.stx_nlink);
+	return -EMLINK;
+}
+
+/* Checks every listed file (TREE_VERIFY_ALL), or a random sample of TREE_SAMPLE records (with
+ * replacement): a tree edited or truncated behind our back is caught with probability
+ * 1 - (1-f)^64 when a fraction f of its files is wrong. */
+static int check_files(struct tree *t, const unsigned char *recs, uint64_t count, unsigned flags,
+                       char *err, size_t errlen)
+{
+	if ((flags & TREE_VERIFY_ALL) || count <= TREE_SAMPLE) {
+		for (uint64_t i = 0; i < count; i++) {
+			int rc = check_file(t, recs + i * MANIFEST_REC, err, errlen);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	struct rng r;
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = now_ns();
+	rng_seed(&r, seed, t->tree_id);
+	for (uint64_t k = 0; k < TREE_SAMPLE; k++) {
+		int rc = check_file(t, recs + rng_below(&r, count) * MANIFEST_REC, err, errlen);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
 
-int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, char *err,
-                       size_t errlen)
+int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, unsigned flags,
+                       char *err, size_t errlen)
 {
 	if (pool_high_water(pool) != 0 || pool_live(pool) != 0) {
 		seterr(err, errlen, "internal: manifest loaded into a non-empty pool");
@@ -1201,7 +1224,7 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, ch
 		rc = tree_set_dirs(t, num_dirs, err, errlen);
 
 	if (rc == 0)
-		rc = check_files(t, recs, count, err, errlen);
+		rc = check_files(t, recs, count, flags, err, errlen);
 	for (uint64_t i = 0; rc == 0 && i < count; i++) {
 		const unsigned char *rec = recs + i * MANIFEST_REC;
 		rc = pool_add_initial(pool, get32(rec), get32(rec + 4), get64(rec + 8));

@@ -441,7 +441,7 @@ static void case_manifest(void)
 	/* Round trip into a fresh pool, from a freshly opened tree. */
 	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
 	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)), 0);
 	CHECK_EQ_U(t.num_dirs, 4);
 	CHECK_EQ_U(pool_live(&loaded), 50);
 	CHECK_EQ_I(pool_foreach_live(&loaded, expect_visit, &e), 0);
@@ -453,19 +453,22 @@ static void case_manifest(void)
 
 	/* Wrong spec hash. */
 	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash + 1, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_EQ_I(tree_load_manifest(&t, hash + 1, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ESTALE);
 	CHECK_CONTAINS(err, "different filesystem spec");
 	CHECK_EQ_U(pool_live(&loaded), 0);
 	/* A pool too small for the ids. */
 	struct pool small;
 	CHECK_EQ_I(pool_init(&small, 40), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &small, err, sizeof(err)), -ENOSPC);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &small, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ENOSPC);
 	pool_destroy(&small);
 
 	/* A deleted file is caught (every listed file is checked). */
 	PATHF(p, "%s/fsmix.fs0/data/d001/f31", base);
 	CHECK_EQ_I(unlink(p), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ESTALE);
 	CHECK_CONTAINS(err, "data/d001/f31' listed in the manifest: No such file or directory");
 	CHECK_EQ_U(pool_live(&loaded), 0);
 	CHECK_EQ_U(pool_high_water(&loaded), 0);
@@ -476,10 +479,11 @@ static void case_manifest(void)
 	CHECK_EQ_I(make_file(&t, 1, 31, 131), 0);
 	PATHF(p, "%s/fsmix.fs0/data/f9", base);
 	CHECK_EQ_I(truncate(p, 5), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ESTALE);
 	CHECK_CONTAINS(err, "data/f9' is 5 bytes, the manifest says 109");
 	CHECK_EQ_I(truncate(p, 109), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)), 0);
 	pool_destroy(&loaded);
 
 	/* An extra directory changes the layout. */
@@ -487,7 +491,8 @@ static void case_manifest(void)
 	tree_close(&t);
 	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
 	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ESTALE);
 	CHECK_CONTAINS(err, "data/d004 exists");
 	PATHF(p, "%s/fsmix.fs0/data/d004", base);
 	CHECK_EQ_I(rmdir(p), 0);
@@ -500,14 +505,16 @@ static void case_manifest(void)
 	c ^= 1;
 	CHECK_EQ_I(pwrite(fd, &c, 1, 60), 1);
 	close(fd);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -EBADMSG);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -EBADMSG);
 	CHECK_CONTAINS(err, "corrupt");
 
 	/* Invalidate: gone, and loading says so. */
 	CHECK_EQ_I(tree_invalidate_manifest(&t, err, sizeof(err)), 0);
 	CHECK_EQ_I(tree_invalidate_manifest(&t, err, sizeof(err)), 0);
 	CHECK(!exists("fsmix.fs0/.fsmix-manifest"));
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ENOENT);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ENOENT);
 	CHECK_CONTAINS(err, "no manifest");
 
 	/* 1000 files, half deleted: caught. */
@@ -544,7 +551,8 @@ static void case_manifest(void)
 	CHECK_EQ_I(pool_init(&loaded, 1 << 16), 0);
 	tree_close(&t);
 	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, err, sizeof(err)), -ESTALE);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -ESTALE);
 	CHECK_CONTAINS(err, "No such file or directory");
 
 	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
@@ -742,12 +750,12 @@ static void case_links_mounts(void)
 	CHECK_EQ_I(link(q, p), 0);
 	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
 	CHECK_EQ_I(pool_init(&pool, 64), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &pool, err, sizeof(err)), -EMLINK);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &pool, TREE_VERIFY_ALL, err, sizeof(err)), -EMLINK);
 	CHECK_CONTAINS(err, "data/d001/f3' has 2 hard links");
 	CHECK_EQ_U(pool_live(&pool), 0);
 	CHECK_EQ_I(unlink(p), 0);
 	CHECK_EQ_I(make_file(&t, 1, 3, 10), 0);
-	CHECK_EQ_I(tree_load_manifest(&t, hash, &pool, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &pool, TREE_VERIFY_ALL, err, sizeof(err)), 0);
 	pool_destroy(&pool);
 	tree_close(&t);
 
@@ -758,7 +766,8 @@ static void case_links_mounts(void)
 	} else {
 		CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
 		CHECK_EQ_I(pool_init(&pool, 64), 0);
-		CHECK_EQ_I(tree_load_manifest(&t, hash, &pool, err, sizeof(err)), -EXDEV);
+		CHECK_EQ_I(tree_load_manifest(&t, hash, &pool, TREE_VERIFY_ALL, err, sizeof(err)),
+		           -EXDEV);
 		CHECK_CONTAINS(err, "data/d001' is a mount point");
 		pool_destroy(&pool);
 		CHECK_EQ_I(tree_set_dirs(&t, 2, err, sizeof(err)), -EXDEV);
