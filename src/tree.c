@@ -244,15 +244,14 @@ static int statx_at(int dirfd, const char *name, struct statx *sx)
 	return 0;
 }
 
-/* Is the statx'ed entry on the root's filesystem and mount? A bind mount of a directory of the
- * same filesystem has the same device: only the mount id tells it apart. */
+/* Is the statx'ed entry on the root's mount? The mount id decides where the kernel gives one
+ * (Linux >= 5.8): a bind mount of a directory of the same filesystem has the same device, and
+ * overlayfs reports a file's device as that of its lower layer. Otherwise the device. */
 static bool on_root_mount(const struct tree *t, const struct statx *sx)
 {
-	if (makedev(sx->stx_dev_major, sx->stx_dev_minor) != t->dev)
-		return false;
-	if (t->mnt_id && (sx->stx_mask & STATX_MNT_ID) && sx->stx_mnt_id != t->mnt_id)
-		return false;
-	return true;
+	if (t->mnt_id && (sx->stx_mask & STATX_MNT_ID))
+		return sx->stx_mnt_id == t->mnt_id;
+	return makedev(sx->stx_dev_major, sx->stx_dev_minor) == t->dev;
 }
 
 /* Records the root's device and mount id from its open descriptor. */
