@@ -374,5 +374,12 @@ else
 	[ $rc -eq 0 ] && ok "14: and a counted run without creates" ||
 		bad "14: counted run: exit $rc, $(tail -1 "$work/as2.err")"
 fi
+# A counted run reserves exactly its reach: 10 files + 2 threads x 50 creates all fit.
+loc=$(shmdir)
+"$bin" run "$creates" -l "$loc" --set threadgroup0.num_ops=50 --set time=0 >/dev/null 2>"$work/reach.err"
+rc=$?
+n=$(find "$loc/fsmix.fs0/data" -type f | wc -l)
+[ $rc -eq 0 ] && [ "$n" -eq 110 ] && ok "14: a counted create run fills exactly its reserved reach (110 files)" ||
+	bad "14: counted creates: exit $rc, $n files, $(tail -1 "$work/reach.err")"
 
 summary
