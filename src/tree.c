@@ -154,6 +154,8 @@ int tree_lock_location(const char *location, char *err, size_t errlen)
 		int e = errno;
 		if (fd >= 0)
 			(void)close(fd);
+		if (e == EACCES || e == EPERM)
+			return 0; /* a location we may write but not read: no lock can be had */
 		seterr(err, errlen, "location '%s': %s", location, strerror(e));
 		return -e;
 	}

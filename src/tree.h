@@ -133,7 +133,7 @@ int tree_status(int rc);
  * the same process only counts a reference. Returns a handle > 0 for tree_unlock_location,
  * -EBUSY when another process holds it (err names its PID when /proc/locks tells), or -errno
  * when the location cannot be opened. A filesystem without flock support (some NFS setups) gets
- * a handle without a lock. */
+ * a handle without a lock; a location that may not be read (mode -wx) gets 0: no lock. */
 int tree_lock_location(const char *location, char *err, size_t errlen);
 
 /* tree_unlock_location - drop one reference taken by tree_lock_location; 0 is ignored. */
