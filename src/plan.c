@@ -186,12 +186,19 @@ static void build_stats(struct ctx *c, const struct section *tg, struct plan_gro
 			const struct list_item *b = &rs->items[j];
 			/* Touching ends are fine: [0,0.01] and [0.01,0.02] share only a boundary.
 			 */
+			/* b from --set has no line: name the option instead of "line 0" */
 			if (a->u.range.lo_ms < b->u.range.hi_ms &&
-			    b->u.range.lo_ms < a->u.range.hi_ms)
+			    b->u.range.lo_ms < a->u.range.hi_ms && b->loc.line)
 				diag_error(c->d, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g at line %u", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.line);
+			else if (a->u.range.lo_ms < b->u.range.hi_ms &&
+			         b->u.range.lo_ms < a->u.range.hi_ms)
+				diag_error(c->d, a->loc, st->name, "msec_range",
+				           "%g - %g overlaps %g - %g (%s)", a->u.range.lo_ms,
+				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
+				           b->loc.file ? b->loc.file : "command line");
 		}
 	}
 	if (g->enable_range && !rs->n_items)
