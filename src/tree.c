@@ -1313,6 +1313,18 @@ static int entry_type(int dirfd, const struct dirent *de, mode_t *type)
 	return 0;
 }
 
+/* readdir() that tells an error from the end of the directory: a failed read (EIO on a
+ * dying disk or a FUSE filesystem) must not look like "empty", or the caller would go on to
+ * remove the marker of a tree that still holds files. The first error is kept in *rc. */
+static struct dirent *next_entry(DIR *d, int *rc)
+{
+	errno = 0;
+	struct dirent *de = readdir(d);
+	if (!de && errno && *rc == 0)
+		*rc = -errno;
+	return de;
+}
+
 /* Remove the generated entries of the directory open as dirfd (level lv, path rel relative to
  * the root, for reports). Passes repeat until one removes nothing, because readdir while
  * unlinking may skip entries on some filesystems; the last pass counts the unknown entries.
@@ -1340,7 +1352,7 @@ static int sweep_dir(const struct tree *t, int dirfd, enum level lv, const char 
 		memcpy(first_before, sw->first_unknown, sizeof(first_before));
 		rewinddir(d);
 		struct dirent *de;
-		while ((de = readdir(d)) != NULL) {
+		while ((de = next_entry(d, &rc)) != NULL) {
 			const char *name = de->d_name;
 			if (!strcmp(name, ".") || !strcmp(name, ".."))
 				continue;

@@ -156,9 +156,10 @@ else
 fi
 
 # --cleanup fails (unlink EIO on the tree's files) after a good run: exit 1 with the error on
-# stderr, not 0; the results are still reported and the victim is unchanged.
+# stderr, not 0; the results are still reported and the victim is unchanged. Removal renames
+# the tree to fsmix.fs0.del first, so the rule matches data/dNNN under either name.
 dir="$work/fuseclean"
-if fuse_mount "$dir" -f unlink:0:EIO:/fsmix.fs0/data; then
+if fuse_mount "$dir" -f unlink:0:EIO:/data/d; then
 	victim_make "$dir"
 	fault_profile "$work/clean.ffsb" readall=1 stat=1
 	timeout 60 "$bin" run "$work/clean.ffsb" --location "$dir" --time 1 --cleanup \
