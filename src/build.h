@@ -13,7 +13,14 @@
  * EXIT_RUN_FAILED for I/O errors while building, EXIT_INTERRUPTED when the run was stopped. */
 int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err, size_t errlen);
 
-/* build_release - close the tree and free the pools of fs (the files stay on disk). */
+/* build_lock - lock every filesystem's location (tree_lock_location) before anything is built,
+ * so a location in use is found before another one's tree is. Returns 0, or EXIT_BAD_INPUT
+ * with err naming the busy location and its holder. Other errors are left to build_fs, which
+ * reports them for its location. build_release drops the lock. */
+int build_lock(struct engine *e, char *err, size_t errlen);
+
+/* build_release - close the tree and free the pools of fs (the files stay on disk), and drop
+ * its location lock. */
 void build_release(struct engine_fs *fs);
 
 #endif

@@ -55,6 +55,7 @@ struct engine_fs {
 	bool modified;           /* some group may change it: the manifest is invalidated */
 	double setup_s;          /* build or reuse time, seconds */
 	uint64_t built_files, built_bytes;
+	int lock; /* tree_lock_location handle of the location, taken before any build; 0: none */
 	struct devstat_dev dev;          /* the mount and block device under the location */
 	struct devstat_sample dev_delta; /* device counters of the run phase (valid: measured) */
 	/* createdir: directories beyond num_dirs get indices from next_dir; dir_ready[i - num_dirs]

@@ -532,7 +532,9 @@ static int op_open_close(struct worker *w, struct engine_fs *fs, enum op_id op, 
 	return rc;
 }
 
-/* create / create_fsync: a new file sized by size_weight, written with write_blocksize. */
+/* create / create_fsync: a new file sized by size_weight, written with write_blocksize. O_EXCL:
+ * the slot is free, so no file of that name may exist; one that does was put there by someone
+ * else (a hard link to an outside file, say), and is neither truncated nor written: EEXIST. */
 static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t id;
@@ -545,7 +547,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(fs, dir, id, name, sizeof(name));
 	int fd =
-	    t_openat(w, SYS_create, dfd, name, open_wflags(w, O_CREAT | O_RDWR | O_TRUNC), 0600);
+	    t_openat(w, SYS_create, dfd, name, open_wflags(w, O_CREAT | O_EXCL | O_RDWR), 0600);
 	enum sys_id failed = SYS_create;
 	int64_t k = 0;
 	int e;

@@ -456,6 +456,9 @@ static int setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
+	int lrc = build_lock(e, err, errlen);
+	if (lrc)
+		return lrc;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		int rc = build_fs(e, fs, build_threads(e->opts), err, errlen);
@@ -761,20 +764,25 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-static void cleanup_trees(struct engine *e)
+/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1). */
+static bool cleanup_trees(struct engine *e)
 {
+	bool ok = true;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[MSG_MAX];
 		struct tree_sweep sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
-		if (tree_remove(&fs->tree, &sw, why, sizeof(why)))
+		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {
 			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
-		else
+			ok = false;
+		} else {
 			fprintf(e->opts->log, "fsmix: %s: removed its tree (%" PRIu64 " entries)\n",
 			        fs->pf->name, sw.removed);
+		}
 	}
+	return ok;
 }
 
 /* Everything after the run (or after a setup that failed or was interrupted): commit the
@@ -892,8 +900,10 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	}
 	rc = write_outputs(e, rc);
 done:
-	if (o->cleanup)
-		cleanup_trees(e);
+	/* A tree left behind is a failure even after a good run (the JSON, written before,
+	 * cannot say so). */
+	if (o->cleanup && !cleanup_trees(e) && !rc)
+		rc = EXIT_RUN_FAILED;
 	pthread_kill(sw.thread, SIGUSR1);
 	pthread_join(sw.thread, NULL);
 	engine_free(e);
@@ -904,19 +914,39 @@ done:
 int engine_clean(const struct plan *pl, const struct engine_opts *o)
 {
 	int rc = 0;
+	int locks[pl->n_fs ? pl->n_fs : 1];
+	/* Every location is locked before anything is removed: one in use by another process
+	 * refuses the whole clean-up. */
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		char why[512];
+		locks[i] = tree_lock_location(pl->fs[i].location, why, sizeof(why));
+		if (locks[i] == -EBUSY) {
+			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+			for (size_t k = 0; k < i; k++)
+				tree_unlock_location(locks[k]);
+			return EXIT_BAD_INPUT;
+		}
+	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct tree t;
 		struct tree_sweep sw = {0};
 		char why[MSG_MAX];
+		/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
+		 * cleaned. tree_open also finishes an interrupted creation or removal. */
 		int r = tree_open(&t, pl->fs[i].location, pl->fs[i].index, 0, why, sizeof(why));
+		if (t.leftovers)
+			fprintf(o->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
+			        pl->fs[i].name, pl->fs[i].location);
 		if (r == -ENOENT && access(pl->fs[i].location, F_OK) == 0) {
-			fprintf(o->log, "fsmix: %s: nothing to remove in %s\n", pl->fs[i].name,
-			        pl->fs[i].location);
+			if (!t.leftovers)
+				fprintf(o->log, "fsmix: %s: nothing to remove in %s\n",
+				        pl->fs[i].name, pl->fs[i].location);
 			continue;
 		}
 		if (r) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			rc = EXIT_BAD_INPUT;
+			int st = tree_status(r);
+			rc = rc > st ? rc : st;
 			continue;
 		}
 		char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
@@ -929,5 +959,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 			        pl->fs[i].name, root, sw.removed);
 		}
 	}
+	for (size_t i = 0; i < pl->n_fs; i++)
+		tree_unlock_location(locks[i]);
 	return rc;
 }
