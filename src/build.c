@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "threads.h"
 
 /* Pool capacities: address space only (MAP_NORESERVE); resident memory follows the files that
  * exist. 2^26 data files and 2^22 metadata directories are far beyond any realistic run. */
@@ -415,6 +416,7 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	}
 	bool batch_closes = closes_can_wait(fs);
 	unsigned started = 0;
+	int create_err = 0;
 	for (unsigned i = 0; i < threads; i++) {
 		b[i] = (struct builder){.e = e,
 		                        .fs = fs,
@@ -424,9 +426,19 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 		                        .batch_closes = batch_closes,
 		                        .bytes = &bytes,
 		                        .limit = limit};
-		if (pthread_create(&b[i].thread, NULL, builder_main, &b[i]))
+		if ((create_err = pthread_create(&b[i].thread, NULL, builder_main, &b[i])))
 			break;
 		started++;
+	}
+	char limit_why[512] = "";
+	if (create_err) {
+		thread_limit_describe(limit_why, sizeof(limit_why));
+		/* The builders claim pieces of work from a shared counter: fewer of them build
+		 * the same tree, only slower. */
+		if (started)
+			fprintf(e->opts->log,
+			        "fsmix: %s: note: started only %u of %u builder threads (%s; %s)\n",
+			        pf->name, started, threads, strerror(create_err), limit_why);
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(b[i].thread, NULL);
@@ -445,7 +457,8 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 			rc = EXIT_RUN_FAILED;
 		}
 	if (!started) {
-		snprintf(err, errlen, "cannot start builder threads");
+		snprintf(err, errlen, "cannot start a builder thread: %s; %s", strerror(create_err),
+		         limit_why);
 		rc = EXIT_RUN_FAILED;
 	}
 	fs->built_bytes = 0;

@@ -4,9 +4,10 @@
  *   1. open every filesystem's own tree (<location>/fsmix.fsN), reuse it through its manifest
  *      or rebuild it with several builder threads, age it if asked; syncfs each tree;
  *   2. run the callout, create every worker (buffers, statistics, RNG: all allocated here);
- *   3. release all workers of all groups at once (one barrier); the main thread sleeps in
- *      sigtimedwait() until `time` is over, SIGINT/SIGTERM arrives or a worker fails, then sets
- *      the stop flag;
+ *   3. start every worker of every group, then release them at once (one start gate; if a
+ *      thread cannot be created, the started ones are stopped and joined: exit 1); the main
+ *      thread sleeps on a condition variable until `time` is over, the counted groups are
+ *      done, a worker fails or the signal watcher sees SIGINT/SIGTERM/SIGHUP;
  *   4. join, merge each worker's statistics into its group and the total (no lock or shared
  *      counter was touched while running), report.
  * Workers share only read-only data (the plan, pick tables, trees) and the lock-free file pools
@@ -31,6 +32,7 @@
 #include "pool.h"
 #include "rng.h"
 #include "stats.h"
+#include "threads.h"
 #include "tree.h"
 
 /* The first failure of a worker: what, where and when. */
@@ -140,11 +142,12 @@ struct engine {
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
 	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
-	pthread_barrier_t start;
-	uint64_t t0;          /* run start (main thread, after the barrier) */
-	uint64_t t_base;      /* written before the barrier: interval rows count from here */
-	uint64_t run_end_ns;  /* the last worker's end */
-	uint64_t ival_len_ns; /* interval length, when rows are recorded */
+	struct start_gate gate; /* workers wait here until all of them can start */
+	bool gate_ready;        /* gate initialised */
+	uint64_t t0;            /* run start (main thread, after the gate opened) */
+	uint64_t t_base;        /* written before the gate opens: interval rows count from here */
+	uint64_t run_end_ns;    /* the last worker's end */
+	uint64_t ival_len_ns;   /* interval length, when rows are recorded */
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
@@ -156,6 +159,7 @@ struct engine {
 	double runtime_s;
 	double user_s, sys_s;
 	int signal;                       /* the signal that stopped the run, 0 if none */
+	_Atomic int signal_seen;          /* the first stop signal received (watcher), 0: none */
 	struct thread_stats *group_stats; /* per plan group, merged after join */
 	struct thread_stats total;
 	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */

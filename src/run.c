@@ -2,12 +2,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +20,7 @@
 #include "interval.h"
 #include "report.h"
 #include "report_data.h"
+#include "threads.h"
 
 void engine_stop(struct engine *e, enum stop_reason why)
 {
@@ -50,26 +54,108 @@ void engine_sleep_ms(struct engine *e, uint32_t ms)
 	wait_until(e, now_ns() + (uint64_t)ms * 1000000u);
 }
 
-/* ---- signals: one thread waits for SIGINT/SIGTERM; every other thread blocks them ---- */
+/* ---- signals ----
+ * SIGINT, SIGTERM and SIGHUP stop a run; they are blocked in every thread (the mask is set
+ * before any thread is made, and threads inherit it) and one watcher thread reads them from a
+ * signalfd. Only the run itself ends the watcher, through an eventfd of its own: no signal an
+ * outside process can send is taken for "the run is over". SIGUSR1 (fsmix's internal signal
+ * until 2026) is read and ignored, so a stray one neither kills a run nor ends the watcher. */
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int ignored_signals[] = {SIGUSR1};
 
 struct sigwatch {
 	struct engine *e;
-	sigset_t set;
+	int sigfd;  /* signalfd of stop_signals and ignored_signals */
+	int quitfd; /* eventfd: written once, by sigwatch_stop */
 	pthread_t thread;
 };
 
 static void *sigwatch_main(void *arg)
 {
 	struct sigwatch *sw = arg;
+	struct pollfd p[2] = {{.fd = sw->sigfd, .events = POLLIN},
+	                      {.fd = sw->quitfd, .events = POLLIN}};
 	for (;;) {
-		int sig;
-		if (sigwait(&sw->set, &sig))
-			continue;
-		if (sig == SIGUSR1) /* the run is over */
+		if (poll(p, 2, -1) < 0)
+			continue; /* EINTR (SIGSTOP/SIGCONT) */
+		if (p[1].revents)
 			return NULL;
-		sw->e->signal = sig;
+		struct signalfd_siginfo si;
+		if (!(p[0].revents & POLLIN) || read(sw->sigfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		if (si.ssi_signo == SIGUSR1) {
+			fprintf(
+			    sw->e->opts->log,
+			    "fsmix: ignoring SIGUSR1 from pid %u (SIGINT, SIGTERM or SIGHUP stop "
+			    "the run)\n",
+			    si.ssi_pid);
+			continue;
+		}
+		/* The first signal is kept even when the run is already stopping for another
+		 * reason (aging's end clears that reason and must still see it). */
+		int none = 0;
+		atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
 		engine_stop(sw->e, STOP_SIGNAL);
 	}
+}
+
+/* The signals the watcher reads: the stop signals and the ignored ones. */
+static void stop_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(set, stop_signals[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(ignored_signals); i++)
+		sigaddset(set, ignored_signals[i]);
+}
+
+/* Blocks the stop signals in the calling thread and so in every thread it makes afterwards
+ * (first thing in a run: from then on a signal waits for the watcher). They stay blocked:
+ * between the runs of a sweep a signal waits for the next run's watcher. */
+static void stop_signals_block(void)
+{
+	sigset_t set;
+	stop_signal_set(&set);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+/* Starts the watcher of the blocked stop signals; a signal that came while they were blocked
+ * is read at once. */
+static int sigwatch_start(struct sigwatch *sw, struct engine *e, char *err, size_t errlen)
+{
+	sigset_t set;
+	stop_signal_set(&set);
+	sw->e = e;
+	sw->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	sw->quitfd = eventfd(0, EFD_CLOEXEC);
+	int rc = sw->sigfd < 0 || sw->quitfd < 0 ? errno : 0;
+	if (!rc && (rc = pthread_create(&sw->thread, NULL, sigwatch_main, sw)) != 0) {
+		char limit[512];
+		thread_limit_describe(limit, sizeof(limit));
+		snprintf(err, errlen, "cannot start the signal watcher thread: %s; %s",
+		         strerror(rc), limit);
+	} else if (rc) {
+		snprintf(err, errlen, "cannot watch for signals: %s", strerror(rc));
+	}
+	if (rc) {
+		if (sw->sigfd >= 0)
+			close(sw->sigfd);
+		if (sw->quitfd >= 0)
+			close(sw->quitfd);
+		return -1;
+	}
+	return 0;
+}
+
+static void sigwatch_stop(struct sigwatch *sw)
+{
+	uint64_t one = 1;
+	while (write(sw->quitfd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+	pthread_join(sw->thread, NULL);
+	close(sw->sigfd);
+	close(sw->quitfd);
 }
 
 /* ---- workers ---- */
@@ -94,9 +180,9 @@ static void *worker_main(void *arg)
 	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
 	uint64_t left = g->num_ops; /* 0: no limit */
 
-	pthread_barrier_wait(&e->start);
+	gate_wait(&e->gate);
 	w->t_start = now_ns();
-	if (w->ival) /* e->t_base was written before the barrier */
+	if (w->ival) /* e->t_base was written before the gate opened */
 		ival_init(w->ival, e->t_base, e->ival_len_ns);
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
@@ -225,6 +311,53 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
+/* ---- a crew of workers: started together at the gate, joined together ---- */
+
+#define WORKER_STACK (256 * 1024) /* bytes; workers keep paths and buffers off the stack */
+
+/* Starts a thread for each of the n workers of ws; they wait at the engine's gate until
+ * crew_release. When a thread cannot be created (a limit on threads or processes), the ones
+ * that started are stopped and joined, and err names the limit: returns EXIT_RUN_FAILED, and
+ * the caller must not release or join them. `what` names the workers ("worker", "aging"). */
+static int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
+                      size_t errlen)
+{
+	pthread_attr_t attr;
+	size_t started = 0;
+	int rc = 0;
+	gate_reset(&e->gate, n);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	for (; started < n; started++)
+		if ((rc = pthread_create(&ws[started]->thread, &attr, worker_main, ws[started])))
+			break;
+	pthread_attr_destroy(&attr);
+	if (!rc)
+		return 0;
+	char limit[512];
+	thread_limit_describe(limit, sizeof(limit));
+	snprintf(err, errlen, "cannot start %s thread %zu of %zu (%zu started): %s; %s", what,
+	         started + 1, n, started, strerror(rc), limit);
+	/* The started ones see the stop flag as soon as the gate opens and do nothing. */
+	engine_stop(e, STOP_ERROR);
+	gate_open_now(&e->gate);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(ws[i]->thread, NULL);
+	return EXIT_RUN_FAILED;
+}
+
+/* Once every worker waits at the gate: they all start at once. */
+static void crew_release(struct engine *e)
+{
+	gate_open_all(&e->gate);
+}
+
+static void crew_join(struct worker **ws, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		pthread_join(ws[i]->thread, NULL);
+}
+
 /* ---- the engine ---- */
 
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
@@ -239,6 +372,11 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->sleep_cond, &ca);
 	pthread_condattr_destroy(&ca);
+	if (gate_init(&e->gate)) {
+		snprintf(err, errlen, "cannot create the start gate");
+		return -ENOMEM;
+	}
+	e->gate_ready = true;
 	if (pl->seed_given) {
 		e->seed = pl->seed;
 	} else if (getrandom(&e->seed, sizeof(e->seed), 0) != sizeof(e->seed)) {
@@ -318,6 +456,8 @@ static void engine_free(struct engine *e)
 	free(e->intervals);
 	pthread_mutex_destroy(&e->sleep_lock);
 	pthread_cond_destroy(&e->sleep_cond);
+	if (e->gate_ready)
+		gate_destroy(&e->gate);
 }
 
 /* True when some group that may use fs changes its files or directories. */
@@ -370,7 +510,7 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 	}
 	size_t n = g->num_threads;
 	struct worker **ws = calloc(n, sizeof(*ws));
-	size_t made = 0, started = 0;
+	size_t made = 0;
 	if (!ws) {
 		pick_free(&ops);
 		snprintf(err, errlen, "out of memory");
@@ -385,18 +525,9 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		}
 		ws[made]->only_fs = fs;
 	}
-	pthread_barrier_init(&e->start, NULL, (unsigned)n + 1);
-	for (; started < n; started++)
-		if (pthread_create(&ws[started]->thread, NULL, worker_main, ws[started]))
-			break;
-	if (started < n) {
-		/* Cannot start them all: release those waiting at the barrier and stop. */
-		snprintf(err, errlen, "cannot start aging thread %zu", started + 1);
-		rc = EXIT_RUN_FAILED;
-		n = started;
-		engine_stop(e, STOP_ERROR);
-	}
-	pthread_barrier_wait(&e->start);
+	if ((rc = crew_start(e, ws, n, "aging", err, errlen)))
+		goto out;
+	crew_release(e);
 	uint64_t t0 = now_ns(), last_growth = t0;
 	double best = u.util;
 	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
@@ -418,9 +549,7 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 	}
 	int why = atomic_load(&e->stop);
 	engine_stop(e, STOP_TIME);
-	for (size_t i = 0; i < n; i++)
-		pthread_join(ws[i]->thread, NULL);
-	pthread_barrier_destroy(&e->start);
+	crew_join(ws, n);
 	for (size_t i = 0; i < n && !rc; i++)
 		if (ws[i]->err.set) {
 			snprintf(err, errlen, "%s: aging: %s: %s(%s): %s", fs->pf->name,
@@ -435,6 +564,8 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		 * has been joined, so nobody reads it now; a signal arriving meanwhile is kept. */
 		int expected = STOP_TIME;
 		atomic_compare_exchange_strong(&e->stop, &expected, STOP_NONE);
+		if (atomic_load(&e->signal_seen)) /* it came while the flag said "time" */
+			engine_stop(e, STOP_SIGNAL);
 		fprintf(e->opts->log,
 		        "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64 " files\n",
 		        fs->pf->name, 100 * u.util, (double)(now_ns() - t0) / 1e9,
@@ -641,29 +772,9 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			}
 		}
 	}
-	if (pthread_barrier_init(&e->start, NULL, (unsigned)n + 1)) {
-		snprintf(err, errlen, "cannot create the start barrier");
-		return EXIT_RUN_FAILED;
-	}
-	size_t started = 0;
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	for (; started < n; started++)
-		if (pthread_create(&e->workers[started]->thread, &attr, worker_main,
-		                   e->workers[started]))
-			break;
-	pthread_attr_destroy(&attr);
-	if (started < n) {
-		/* Release the ones that started, stop them at once, and fail. */
-		snprintf(err, errlen, "cannot start thread %zu of %zu: %s", started + 1, n,
-		         strerror(errno));
-		engine_stop(e, STOP_ERROR);
-		pthread_barrier_destroy(&e->start);
-		for (size_t i = 0; i < started; i++)
-			pthread_cancel(e->workers[i]->thread);
-		return EXIT_RUN_FAILED;
-	}
+	int rc = crew_start(e, e->workers, n, "worker", err, errlen);
+	if (rc)
+		return rc;
 	/* Device counters bracket the run phase (after setup and its syncfs). */
 	struct devstat_sample *dev0 = calloc(e->n_fs + 1, sizeof(*dev0));
 	for (size_t i = 0; dev0 && i < e->n_fs; i++)
@@ -681,7 +792,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,
 		        pl->time_s, e->seed);
 	e->t_base = now_ns();
-	pthread_barrier_wait(&e->start);
+	crew_release(e);
 	e->t0 = now_ns();
 	/* Without time, a counted run ends when its counted groups are done. */
 	uint64_t deadline =
@@ -700,9 +811,9 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	}
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
+	crew_join(e->workers, n);
 	for (size_t i = 0; i < n; i++) {
-		struct worker *w = e->workers[i];
-		pthread_join(w->thread, NULL);
+		const struct worker *w = e->workers[i];
 		if (w->t_start < first)
 			first = w->t_start;
 		if (w->t_end > last)
@@ -728,7 +839,6 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		devstat_delta(&dev0[i], &after, &e->fs[i].dev_delta);
 	}
 	free(dev0);
-	pthread_barrier_destroy(&e->start);
 	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
 	e->run_end_ns = last;
 	e->user_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
@@ -784,15 +894,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		fprintf(o->log, "fsmix: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
-	/* Block the stop signals in every thread; one watcher thread takes them. */
-	sigemptyset(&sw.set);
-	sigaddset(&sw.set, SIGINT);
-	sigaddset(&sw.set, SIGTERM);
-	sigaddset(&sw.set, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &sw.set, NULL);
-	sw.e = e;
-	if (engine_init(e, pl, o, err, sizeof(err)) ||
-	    pthread_create(&sw.thread, NULL, sigwatch_main, &sw)) {
+	stop_signals_block(); /* before any thread is made: blocked in all of them */
+	if (engine_init(e, pl, o, err, sizeof(err)) || sigwatch_start(&sw, e, err, sizeof(err))) {
 		fprintf(o->log, "fsmix: %s\n", err[0] ? err : "cannot start");
 		engine_free(e);
 		free(e);
@@ -824,6 +927,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		} else {
 			int why = atomic_load(&e->stop);
 			e->interrupted = why == STOP_SIGNAL;
+			if (e->interrupted) /* the watcher wrote it before it set the flag */
+				e->signal = atomic_load(&e->signal_seen);
 			bool failed = false;
 			for (size_t i = 0; i < e->n_workers; i++)
 				failed |= e->workers[i]->err.set;
@@ -850,8 +955,7 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	}
 	if (o->cleanup)
 		cleanup_trees(e);
-	pthread_kill(sw.thread, SIGUSR1);
-	pthread_join(sw.thread, NULL);
+	sigwatch_stop(&sw);
 	engine_free(e);
 	free(e);
 	return rc;

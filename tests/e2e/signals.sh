@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Signals during a run: SIGINT, SIGTERM and SIGHUP stop it with a partial report and a JSON
+# marked interrupted (exit 130); a stray SIGUSR1 is ignored and does not take Ctrl-C away.
+# Every step waits for an event (a line of fsmix's output); nothing depends on speed. A run
+# that does not stop is killed after a generous time-out and fails the test.
+set -u
+. "$(dirname "$0")/lib.bash"
+
+loc=$(shmdir)
+# A run that would last ten minutes: it ends only by a signal.
+long=(run "$src/profiles/default.ffsb" --location "$loc" --time 600 --set filesystem0.num_files=50
+	--set filesystem0.num_dirs=2 --threads 2)
+
+# wait_exit PID SECONDS: the exit status of the background job PID; 255 (after killing it)
+# when it is still running after SECONDS.
+wait_exit() {
+	local pid=$1 tenths=$(($2 * 10)) i
+	for ((i = 0; i < tenths; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 255
+	fi
+	wait "$pid"
+}
+
+# interrupted_json FILE SIGNAL: the JSON says the run was stopped by SIGNAL, exit 130.
+interrupted_json() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] is True, d["interrupted"]
+assert d["exit_status"] == 130, d["exit_status"]
+assert d["stop_reason"] == "signal", d["stop_reason"]
+assert d["signal"] == sys.argv[2], d["signal"]
+PY
+}
+
+# SIGTERM and SIGHUP (a closed terminal) stop the run alike: partial report and JSON, exit 130.
+for sig in TERM HUP; do
+	out=$work/$sig
+	"$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
+	pid=$!
+	if ! wait_for "$out.err" "^fsmix: running" 60; then
+		bad "SIG$sig: the run did not start"; kill -KILL $pid; wait $pid; continue
+	fi
+	kill -"$sig" $pid
+	wait_exit $pid 60
+	rc=$?
+	if [ $rc -eq 130 ] && grep -q "^Interrupted" "$out.out" && grep -q "Transactions per Second" "$out.out" &&
+		interrupted_json "$out.json" "SIG$sig"; then
+		ok "SIG$sig: exit 130, partial report, JSON says signal SIG$sig"
+	else
+		bad "SIG$sig: exit $rc"; tail -3 "$out.err" | sed 's/^/     /'
+	fi
+done
+
+# A stray SIGUSR1 is ignored (and said so); SIGINT afterwards still stops the run.
+out=$work/usr1
+"$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
+pid=$!
+if wait_for "$out.err" "^fsmix: running" 60; then
+	kill -USR1 $pid
+	# Wait until the watcher has read it, so that SIGINT comes after it.
+	wait_for "$out.err" "ignoring SIGUSR1" 60 && ok "SIGUSR1: ignored with a message" ||
+		bad "SIGUSR1: no message that it was ignored"
+	if kill -0 $pid 2>/dev/null; then
+		ok "SIGUSR1 does not end the run"
+	else
+		bad "SIGUSR1 ended the run"
+	fi
+	kill -INT $pid 2>/dev/null
+	wait_exit $pid 60
+	rc=$?
+	if [ $rc -eq 130 ] && grep -q "^Interrupted" "$out.out" && interrupted_json "$out.json" SIGINT; then
+		ok "SIGINT after a stray SIGUSR1: exit 130 with the partial report"
+	else
+		bad "SIGINT after SIGUSR1: exit $rc (255: still running after 60 s)"
+		tail -3 "$out.err" | sed 's/^/     /'
+	fi
+else
+	bad "SIGUSR1: the run did not start"; kill -KILL $pid; wait $pid
+fi
+
+# SIGINT twice: the first stops the run, the second changes nothing (same report, exit 130).
+out=$work/twice
+"$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
+pid=$!
+if wait_for "$out.err" "^fsmix: running" 60; then
+	kill -INT $pid
+	kill -TERM $pid 2>/dev/null
+	wait_exit $pid 60
+	rc=$?
+	[ $rc -eq 130 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['signal'] in ('SIGINT', 'SIGTERM') and d['interrupted']" "$out.json" &&
+		ok "SIGINT then SIGTERM: exit 130, one signal reported" || bad "two signals: exit $rc"
+else
+	bad "two signals: the run did not start"; kill -KILL $pid; wait $pid
+fi
+summary
