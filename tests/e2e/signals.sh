@@ -85,6 +85,33 @@ else
 	bad "SIGUSR1: the run did not start"; kill -KILL $pid; wait $pid
 fi
 
+# SIGTERM during the build. The location is a frozen ext4 (fsfreeze): fsmix cannot create its
+# tree until it is thawed, and it is thawed only once fsmix blocks the stop signals and its
+# watcher has taken SIGTERM (/proc/PID/status); then the builders find the run stopped.
+# sigmask PID FIELD: the hex signal mask FIELD (SigBlk, ShdPnd) of PID's status.
+sigmask() { sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" 2>/dev/null; }
+has_term() { [ -n "$1" ] && (((0x$1 >> 14) & 1)); } # SIGTERM is signal 15: bit 14
+trap 'fsfreeze -u "$work/frozen" 2>/dev/null; cleanup' EXIT # never leave it frozen
+if command -v fsfreeze >/dev/null && mount_ext4 "$work/frozen" 64 && fsfreeze -f "$work/frozen"; then
+	out=$work/frozen
+	"$bin" run "$src/profiles/default.ffsb" --location "$work/frozen" --time 600 \
+		--set filesystem0.num_files=5000 --json "$out.json" >"$out.out" 2>"$out.err" &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do has_term "$(sigmask $pid SigBlk)" && break; sleep 0.1; done
+	kill -TERM $pid
+	for ((i = 0; i < 600; i++)); do has_term "$(sigmask $pid ShdPnd)" || break; sleep 0.1; done
+	fsfreeze -u "$work/frozen"
+	wait_exit $pid 60
+	rc=$?
+	files=$(find "$work/frozen/fsmix.fs0/data" -type f 2>/dev/null | wc -l)
+	[ $rc -eq 130 ] && grep -q "interrupted during setup; nothing was measured" "$out.err" &&
+		! grep -q "Transactions per Second" "$out.out" && [ "$files" -lt 5000 ] &&
+		ok "SIGTERM during the build: exit 130, nothing measured, the build stopped ($files of 5000 files)" ||
+		{ bad "SIGTERM during the build: exit $rc"; tail -3 "$out.err" | sed 's/^/     /'; }
+else
+	skipped "SIGTERM during the build: needs root, a loop-mounted ext4 and fsfreeze"
+fi
+
 # SIGINT twice: the first stops the run, the second changes nothing (same report, exit 130).
 out=$work/twice
 "$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
