@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -95,8 +97,12 @@ static void *sigwatch_main(void *arg)
 		/* The first signal is kept even when the run is already stopping for another
 		 * reason (aging's end clears that reason and must still see it). */
 		int none = 0;
-		atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
+		bool first =
+		    atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
 		engine_stop(sw->e, STOP_SIGNAL);
+		if (first) /* after the stop: a test may wait for this line */
+			fprintf(sw->e->opts->log, "fsmix: SIG%s received: stopping\n",
+			        sigabbrev_np((int)si.ssi_signo));
 	}
 }
 
@@ -868,6 +874,34 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
+/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked:
+ * fsmix blocks the stop signals in all its threads, and system() would hand that mask on, so
+ * Ctrl-C (SIGINT to the terminal's process group) could not stop the callout. Now it stops the
+ * callout and, through the watcher, the run. Returns the shell's wait status, -1 (errno set)
+ * when it cannot be started. */
+static int run_callout(const char *cmd)
+{
+	posix_spawnattr_t attr;
+	sigset_t none;
+	pid_t pid;
+	int st;
+	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+	sigemptyset(&none);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	int rc = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
 static void cleanup_trees(struct engine *e)
 {
 	for (size_t i = 0; i < e->n_fs; i++) {
@@ -906,8 +940,11 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	rc = setup(e, err, sizeof(err));
 	if (!rc && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
-		int st = system(pl->callout);
-		if (st != 0)
+		int st = run_callout(pl->callout);
+		if (st < 0)
+			fprintf(o->log, "fsmix: warning: cannot run callout '%s': %s\n",
+			        pl->callout, strerror(errno));
+		else if (st != 0)
 			fprintf(o->log, "fsmix: warning: callout '%s' exited with status %d\n",
 			        pl->callout, WIFEXITED(st) ? WEXITSTATUS(st) : st);
 	}

@@ -51,8 +51,8 @@ for sig in TERM HUP; do
 	wait_exit $pid 60
 	rc=$?
 	if [ $rc -eq 130 ] && grep -q "^Interrupted" "$out.out" && grep -q "Transactions per Second" "$out.out" &&
-		interrupted_json "$out.json" "SIG$sig"; then
-		ok "SIG$sig: exit 130, partial report, JSON says signal SIG$sig"
+		interrupted_json "$out.json" "SIG$sig" && grep -q "^fsmix: SIG$sig received: stopping" "$out.err"; then
+		ok "SIG$sig: exit 130, partial report, JSON says signal SIG$sig, stderr says so"
 	else
 		bad "SIG$sig: exit $rc"; tail -3 "$out.err" | sed 's/^/     /'
 	fi
@@ -86,20 +86,26 @@ else
 fi
 
 # SIGTERM during the build. The location is a frozen ext4 (fsfreeze): fsmix cannot create its
-# tree until it is thawed, and it is thawed only once fsmix blocks the stop signals and its
-# watcher has taken SIGTERM (/proc/PID/status); then the builders find the run stopped.
-# sigmask PID FIELD: the hex signal mask FIELD (SigBlk, ShdPnd) of PID's status.
+# tree until it is thawed, and it is thawed only once fsmix blocks the stop signals
+# (/proc/PID/status) and has said that it is stopping; then the builders find the run stopped.
+# The status is read once the process is fsmix (/proc/PID/exe), not the shell's child before exec.
+# sigmask PID FIELD: the hex signal mask FIELD (SigBlk) of PID's status.
 sigmask() { sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" 2>/dev/null; }
 has_term() { [ -n "$1" ] && (((0x$1 >> 14) & 1)); } # SIGTERM is signal 15: bit 14
 trap 'fsfreeze -u "$work/frozen" 2>/dev/null; cleanup' EXIT # never leave it frozen
 if command -v fsfreeze >/dev/null && mount_ext4 "$work/frozen" 64 && fsfreeze -f "$work/frozen"; then
 	out=$work/frozen
 	"$bin" run "$src/profiles/default.ffsb" --location "$work/frozen" --time 600 \
-		--set filesystem0.num_files=5000 --json "$out.json" >"$out.out" 2>"$out.err" &
+		--set filesystem0.num_files=5000 --set filesystem0.size_weight="1KB 1" --json "$out.json" \
+		>"$out.out" 2>"$out.err" &
 	pid=$!
-	for ((i = 0; i < 600; i++)); do has_term "$(sigmask $pid SigBlk)" && break; sleep 0.1; done
+	# fsmix itself, not the shell's child before exec (whose trap would take the signal).
+	for ((i = 0; i < 600; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$bin")" ] && has_term "$(sigmask $pid SigBlk)" && break
+		sleep 0.1
+	done
 	kill -TERM $pid
-	for ((i = 0; i < 600; i++)); do has_term "$(sigmask $pid ShdPnd)" || break; sleep 0.1; done
+	wait_for "$out.err" "SIGTERM received: stopping" 60
 	fsfreeze -u "$work/frozen"
 	wait_exit $pid 60
 	rc=$?
@@ -111,6 +117,26 @@ if command -v fsfreeze >/dev/null && mount_ext4 "$work/frozen" 64 && fsfreeze -f
 else
 	skipped "SIGTERM during the build: needs root, a loop-mounted ext4 and fsfreeze"
 fi
+
+# Ctrl-C during the callout: the terminal sends SIGINT to the whole process group, the callout
+# included, which must not inherit fsmix's blocked signals: it stops, and so does the run. The
+# run is put in a process group of its own (job control), as a shell does.
+out=$work/callout
+set -m
+"$bin" "${long[@]}" --set "callout=echo callout started >&2; sleep 600" >"$out.out" 2>"$out.err" &
+pid=$!
+set +m
+if wait_for "$out.err" "^callout started" 60; then
+	kill -INT -- -"$pid"
+	wait_exit $pid 60
+	rc=$?
+	[ $rc -eq 130 ] && grep -q "interrupted during setup" "$out.err" &&
+		ok "Ctrl-C (SIGINT to the process group) during the callout: exit 130" ||
+		{ bad "Ctrl-C during the callout: exit $rc (255: still running after 60 s)"; tail -3 "$out.err" | sed 's/^/     /'; }
+else
+	bad "callout: it did not start"; kill -KILL -- -"$pid"; wait $pid
+fi
+kill -KILL -- -"$pid" 2>/dev/null # the callout's sleep, if it outlived the test
 
 # SIGINT twice: the first stops the run, the second changes nothing (same report, exit 130).
 out=$work/twice
