@@ -127,6 +127,9 @@ set -m
 pid=$!
 set +m
 if wait_for "$out.err" "^callout started" 60; then
+	# Once sleep runs: a SIGINT between the shell's fork and exec would be taken by the shell's
+	# own handler in the child (a shell's race, not fsmix's).
+	for ((i = 0; i < 600; i++)); do pgrep -g "$pid" -x sleep >/dev/null && break; sleep 0.1; done
 	kill -INT -- -"$pid"
 	wait_exit $pid 60
 	rc=$?

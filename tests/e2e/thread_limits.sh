@@ -81,6 +81,6 @@ limited 1 run "$src/profiles/default.ffsb" --location "$loc" --time 0 --set file
 	>"$work/none.out" 2>"$work/none.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "cannot start .*thread.*pids.max" "$work/none.err" &&
-	ok "pids.max=1: exit 1, $(sed 's/^fsmix: //; s/:.*//' "$work/none.err" | tail -1)" ||
+	ok "pids.max=1: exit 1, $(grep -m1 '^fsmix: cannot start' "$work/none.err" | sed 's/^fsmix: //; s/:.*//')" ||
 	{ bad "pids.max=1: exit $rc"; tail -3 "$work/none.err" | sed 's/^/     /'; }
 summary
