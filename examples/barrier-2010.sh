@@ -10,7 +10,7 @@
 runs=${RUNS:-3} time=${TIME:-5} threads=${THREADS:-16} files=${FILES:-2000} ops=${OPS:-}
 length=(--time "$time")
 [ -n "$ops" ] && length=(--time 0 --set threadgroup0.num_ops="$ops")
-prof=$here/profiles/ext4-barrier-2010.ffsb
+prof=$profiles/ext4-barrier-2010.ffsb
 echo "ext4-barrier-2010.ffsb: ${length[*]} --threads $threads num_files=$files num_dirs=100, 4 GB loop ext4"
 for opt in barrier=1 barrier=0; do
 	echo
