@@ -61,8 +61,8 @@ void engine_sleep_ms(struct engine *e, uint32_t ms)
  * SIGINT, SIGTERM and SIGHUP stop a run; they are blocked in every thread (the mask is set
  * before any thread is made, and threads inherit it) and one watcher thread reads them from a
  * signalfd. Only the run itself ends the watcher, through an eventfd of its own: no signal an
- * outside process can send is taken for "the run is over". SIGUSR1 (fsmix's internal signal
- * until 2026) is read and ignored, so a stray one neither kills a run nor ends the watcher. */
+ * outside process can send is taken for "the run is over". SIGUSR1 (which once ended the
+ * watcher) is read and ignored, so a stray one neither kills a run nor ends the watcher. */
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static const int ignored_signals[] = {SIGUSR1};
