@@ -86,7 +86,12 @@ else bad "JSON/CSV vs text (exit $rc)"; tail -3 "$work/r.err"; fi
 ls "$work"/r.json.tmp* >/dev/null 2>&1 && bad "a temp file was left next to the JSON" || ok "no temp file left"
 
 # SIGINT mid-run: the JSON file is still complete and valid, marked interrupted; exit 130.
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 --json "$work/int.json" >/dev/null 2>"$work/int.err" &
+# (Read-only: a run that does not stop cannot fill the tmpfs.)
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 --json "$work/int.json" \
+	--set threadgroup0.create_weight=0 --set threadgroup0.create_fsync_weight=0 \
+	--set threadgroup0.delete_weight=0 --set threadgroup0.append_weight=0 \
+	--set threadgroup0.append_fsync_weight=0 --set threadgroup0.writeall_weight=0 \
+	--set threadgroup0.writeall_fsync_weight=0 >/dev/null 2>"$work/int.err" &
 pid=$!
 wait_for "$work/int.err" "running" 60 || bad "SIGINT JSON: the run did not start in 60 s"
 kill -INT $pid
@@ -101,7 +106,8 @@ rc=$?
 if command -v script >/dev/null; then
 	# Until the status line shows a finished interval's rate (however long that takes), then
 	# SIGINT: no number of operations in a time is assumed.
-	script -qfc "exec $bin run $src/profiles/default.ffsb --location $loc --time 600 >/dev/null" /dev/null \
+	# Read-only: a run that does not stop cannot fill the tmpfs.
+	script -qfc "exec $bin run $src/profiles/default.ffsb --location $loc --time 600 --set threadgroup0.create_weight=0 --set threadgroup0.create_fsync_weight=0 --set threadgroup0.delete_weight=0 --set threadgroup0.append_weight=0 --set threadgroup0.append_fsync_weight=0 --set threadgroup0.writeall_weight=0 --set threadgroup0.writeall_fsync_weight=0 >/dev/null" /dev/null \
 		>"$work/tty.out" 2>&1 &
 	spid=$!
 	wait_for "$work/tty.out" "elapsed, .* left\] .* ops/s" 120 && ok "progress line on a terminal" || bad "progress line"

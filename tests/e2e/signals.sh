@@ -7,9 +7,14 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 loc=$(shmdir)
-# A run that would last ten minutes: it ends only by a signal.
+# A run that would last ten minutes: it ends only by a signal. Read-only (readall, stat,
+# open_close), so that a run a broken fsmix fails to stop cannot fill the tmpfs (memory).
+readonly_mix=(--set threadgroup0.create_weight=0 --set threadgroup0.create_fsync_weight=0
+	--set threadgroup0.delete_weight=0 --set threadgroup0.append_weight=0
+	--set threadgroup0.append_fsync_weight=0 --set threadgroup0.writeall_weight=0
+	--set threadgroup0.writeall_fsync_weight=0)
 long=(run "$src/profiles/default.ffsb" --location "$loc" --time 600 --set filesystem0.num_files=50
-	--set filesystem0.num_dirs=2 --threads 2)
+	--set filesystem0.num_dirs=2 --threads 2 "${readonly_mix[@]}")
 
 # wait_exit PID SECONDS: the exit status of the background job PID; 255 (after killing it)
 # when it is still running after SECONDS.
@@ -95,7 +100,7 @@ has_term() { [ -n "$1" ] && (((0x$1 >> 14) & 1)); } # SIGTERM is signal 15: bit 
 trap 'fsfreeze -u "$work/frozen" 2>/dev/null; cleanup' EXIT # never leave it frozen
 if command -v fsfreeze >/dev/null && mount_ext4 "$work/frozen" 64 && fsfreeze -f "$work/frozen"; then
 	out=$work/frozen
-	"$bin" run "$src/profiles/default.ffsb" --location "$work/frozen" --time 600 \
+	"$bin" run "$src/profiles/default.ffsb" --location "$work/frozen" --time 600 "${readonly_mix[@]}" \
 		--set filesystem0.num_files=5000 --set filesystem0.size_weight="1KB 1" --json "$out.json" \
 		>"$out.out" 2>"$out.err" &
 	pid=$!
