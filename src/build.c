@@ -504,7 +504,11 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	if (e->plan->directio && (e->plan->time_s || e->plan->counted) &&
 	    op_probe_directio(fs, err, errlen))
 		return EXIT_UNSUPPORTED;
-	if (pf->reuse) {
+	if (pf->reuse && fs->tree.created) {
+		/* The first run of a reuse=1 profile: nothing to reuse, nothing went wrong. */
+		fprintf(e->opts->log, "fsmix: %s: no tree yet in %s: building it\n", pf->name,
+		        fs->tree.root);
+	} else if (pf->reuse) {
 		rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why));
 		if (rc == 0) {
 			fs->reused = true;

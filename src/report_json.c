@@ -196,6 +196,10 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
 	put(b, o, "mb_per_s", per_s((double)(rd + wr) / MIB, runtime));
 	put(b, o, "errors", ju(errors));
 	put(b, o, "skipped", ju(skip));
+	/* every pick: ran, failed or found no file */
+	put(b, o, "skipped_percent",
+	    json_real(ops + errors + skip ? 100.0 * (double)skip / (double)(ops + errors + skip)
+	                                  : 0.0));
 	json_t *opa = json_array(), *sysa = json_array();
 	for (int op = 0; op < OP_COUNT; op++)
 		if (report_op_shown(e, g, st, skipped, op))

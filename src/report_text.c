@@ -315,6 +315,16 @@ static void print_errors(FILE *out, const struct engine *e)
 	fprintf(out, "\n");
 }
 
+double report_skipped_pct(const struct engine *e)
+{
+	uint64_t picks = 0, skipped = 0;
+	for (int op = 0; op < OP_COUNT; op++) {
+		picks += e->total.ops[op] + e->total.errors[op] + e->total_skipped[op];
+		skipped += e->total_skipped[op];
+	}
+	return picks ? 100.0 * (double)skipped / (double)picks : 0;
+}
+
 void report_results(FILE *out, const struct engine *e, bool interrupted)
 {
 	const struct plan *pl = e->plan;
@@ -343,6 +353,12 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 	}
 	fprintf(out, "\n");
 	if (e->opts->ffsb_only) {
+		/* FFSB's text stays FFSB's: the warning goes to the log. */
+		if (report_skipped_pct(e) > REPORT_SKIPPED_WARN_PCT)
+			fprintf(e->opts->log,
+			        "fsmix: warning: %.1f%% of the operations picked found no file to "
+			        "work on and were skipped\n",
+			        report_skipped_pct(e));
 		fflush(out);
 		return;
 	}
@@ -374,10 +390,16 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 		skipped += e->total_skipped[op];
 		errors += e->total.errors[op];
 	}
+	double skipped_pct = report_skipped_pct(e);
+	if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
+		fprintf(out,
+		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
+		        "and were skipped; the rates above count only those that ran\n",
+		        skipped_pct);
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
-	        " skipped (no file), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
-	        ops, rt > 0 ? (double)ops / rt : 0, skipped, errors, e->seed,
+	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
+	        ops, rt > 0 ? (double)ops / rt : 0, skipped, skipped_pct, errors, e->seed,
 	        interrupted ? ", interrupted" : "");
 	fflush(out);
 }

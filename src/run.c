@@ -84,6 +84,31 @@ static uint64_t next_slot(uint64_t next, uint64_t period_ns, uint64_t now)
 	return next + ((now - next + period_ns - 1) / period_ns) * period_ns;
 }
 
+/* A pick that found no file (its file set is empty, or every file is busy): back off, so a
+ * group that can do nothing does not burn a CPU spinning through picks. The first few retries
+ * are immediate (another worker's create may be about to land); then the worker sleeps 1 us,
+ * doubling up to SKIP_SLEEP_MAX_NS. Short sleeps are a plain nanosleep (no shared lock); long
+ * ones wait on the engine's condition variable, so a stop wakes them. *streak counts the
+ * consecutive skips and is reset by any operation that ran. */
+#define SKIP_SPIN         4
+#define SKIP_SLEEP_MAX_NS 4000000u /* 4 ms: the most a stop or a new file waits */
+static void skip_backoff(struct engine *e, uint32_t *streak)
+{
+	uint32_t n = ++*streak;
+	if (n <= SKIP_SPIN)
+		return;
+	uint32_t shift = n - SKIP_SPIN - 1;
+	uint64_t ns = shift >= 12 ? SKIP_SLEEP_MAX_NS : 1000ull << shift;
+	if (ns > SKIP_SLEEP_MAX_NS)
+		ns = SKIP_SLEEP_MAX_NS;
+	if (ns < 1000000u) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
+		nanosleep(&ts, NULL);
+	} else {
+		wait_until(e, now_ns() + ns);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -93,6 +118,7 @@ static void *worker_main(void *arg)
 	const bool timing = w->time_ops || w->ll; /* op latency is needed */
 	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
 	uint64_t left = g->num_ops; /* 0: no limit */
+	uint32_t skip_streak = 0;   /* consecutive picks that found no file */
 
 	pthread_barrier_wait(&e->start);
 	w->t_start = now_ns();
@@ -121,6 +147,7 @@ static void *worker_main(void *arg)
 			t0 = now_ns();
 		int rc = op_execute(w, fs, op, &r);
 		if (LIKELY(rc == 0)) {
+			skip_streak = 0;
 			uint64_t t1 = 0;
 			if (w->shared_clock) {
 				t1 = w->last_ts;
@@ -144,7 +171,10 @@ static void *worker_main(void *arg)
 				           r.bytes_read + r.bytes_written, w->op_sync_ns);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
+			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
+				skip_backoff(e, &skip_streak);
 		} else {
+			skip_streak = 0;
 			w->st.errors[op]++;
 			if (!go_on) {
 				engine_stop(e, STOP_ERROR);
