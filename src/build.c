@@ -19,6 +19,7 @@
  * exist. 2^26 data files and 2^22 metadata directories are far beyond any realistic run. */
 #define FILES_CAPACITY (1u << 26)
 #define META_CAPACITY  (1u << 22)
+_Static_assert(ENGINE_AGED_ID_BASE >= FILES_CAPACITY, "aged names must not meet the benchmark's");
 /* Directories createdir may add per filesystem (one byte each, reserved lazily). */
 #define EXTRA_DIRS (1u << 20)
 /* Files a builder claims at once (keeps the shared counter off the per-file path). */
@@ -463,7 +464,8 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	return rc;
 }
 
-int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err, size_t errlen)
+int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, build_age_fn *age, char *err,
+             size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
 	char why[512] = "";
@@ -504,7 +506,10 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	if (e->plan->directio && (e->plan->time_s || e->plan->counted) &&
 	    op_probe_directio(fs, err, errlen))
 		return EXIT_UNSUPPORTED;
-	if (pf->reuse && fs->tree.created) {
+	if (pf->reuse && pf->age) {
+		fprintf(e->opts->log, "fsmix: %s: agefs=1: the tree is aged and built anew\n",
+		        pf->name);
+	} else if (pf->reuse && fs->tree.created) {
 		/* The first run of a reuse=1 profile: nothing to reuse, nothing went wrong. */
 		fprintf(e->opts->log, "fsmix: %s: no tree yet in %s: building it\n", pf->name,
 		        fs->tree.root);
@@ -535,6 +540,14 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		snprintf(err, errlen, "%s: %s", pf->name, why);
 		return EXIT_RUN_FAILED;
 	}
+	if (pf->age) {
+		/* Aging changes the tree: the manifest goes first (it is gone already when the tree
+		 * was emptied), so it can never describe an aged tree. */
+		if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
+			fprintf(e->opts->log, "fsmix: %s: warning: %s\n", pf->name, why);
+		if ((rc = age(e, fs, err, errlen)))
+			return rc;
+	}
 	rc = build_files(e, fs, threads, err, errlen);
 	if (rc)
 		return rc;
@@ -544,7 +557,7 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		return EXIT_RUN_FAILED;
 	}
 	/* reuse=1, or a sweep whose next points may reuse what this one built. */
-	if ((pf->reuse || e->opts->keep_manifest) &&
+	if ((pf->reuse || e->opts->keep_manifest) && !pf->age &&
 	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
 		        pf->name, why);
@@ -557,6 +570,7 @@ void build_release(struct engine_fs *fs)
 	tree_close(&fs->tree);
 	pool_destroy(&fs->files);
 	pool_destroy(&fs->meta);
+	pool_destroy(&fs->aged);
 	pick_free(&fs->sizes);
 	if (fs->dir_ready)
 		munmap((void *)fs->dir_ready, fs->dir_ready_cap);

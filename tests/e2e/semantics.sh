@@ -57,4 +57,80 @@ rc=$?
 grep -q "reused" "$work/reuse2.err" && ! grep -q "no tree yet\|cannot reuse" "$work/reuse2.err" &&
 	ok "reuse=1, second run reuses the tree" || { bad "reuse=1, second run"; cat "$work/reuse2.err"; }
 
+# ---- item 6: aging as FFSB ages: a set of its own, stopped within 1 point of desired_util ----
+# statvfs utilisation of a mount, in percent (FFSB's (f_blocks - f_bfree) / f_blocks).
+util_of() { stat -f -c '%b %f' "$1" | awk '{ printf "%.2f", 100 * ($1 - $2) / $1 }'; }
+# Aged files are f<N> with N >= 2^26 (ENGINE_AGED_ID_BASE); the benchmark's are below.
+aged() { awk 'substr($1, 2) + 0 >= 67108864' "$1"; }
+bench() { awk 'substr($1, 2) + 0 < 67108864' "$1"; }
+if mount_tmpfs "$work/age64" "size=64m"; then
+	# Big files against a small filesystem: 4 aging threads, creates up to 512 KB. One 1 KB
+	# benchmark file is built after the aging (as FFSB), so the final usage is the aging's.
+	for target in 0.20 0.60; do
+		"$bin" run "$src/examples/aging.ffsb" --location "$work/age64" --time 0 \
+			--set filesystem0.desired_util=$target --set filesystem0.num_files=1 \
+			--set filesystem0.min_filesize=1KB --set filesystem0.max_filesize=512KB \
+			--set filesystem0.threadgroup.num_threads=4 >"$work/age.out" 2>"$work/age.err"
+		rc=$?
+		u=$(util_of "$work/age64")
+		if [ $rc -eq 0 ] && awk -v u="$u" -v t="$target" 'BEGIN { d = u - 100 * t; exit !(d <= 1 && d >= -1) }'; then
+			ok "aging to desired_util=$target on a 64 MiB tmpfs ends at $u % used"
+		else
+			bad "aging to desired_util=$target on a 64 MiB tmpfs: exit $rc, $u % used"; tail -3 "$work/age.err"
+		fi
+	done
+	grep -q "Aging ThreadGroup for fs" "$work/age.out" &&
+		grep -q "desired utilization = 60.00%" "$work/age.out" &&
+		ok "the FFSB config echo shows the desired utilization and the aging group" ||
+		bad "no 'desired utilization' / 'Aging ThreadGroup' in the config echo"
+	# The benchmark never touches the aged files: a callout lists them (after setup, before
+	# the run), a delete-heavy group then empties its own set, and the aged files are as
+	# they were.
+	cat >"$work/age-bench.ffsb" <<PROFILE
+time=2
+callout=find $work/age64/fsmix.fs0/data -type f -printf '%f %s %T@\n' | sort >$work/aged-before
+[filesystem0]
+	location=$work/age64
+	num_files=30
+	num_dirs=2
+	min_filesize=4KB
+	max_filesize=16KB
+	agefs=1
+	desired_util=0.10
+	[threadgroup]
+		num_threads=2
+		create_weight=4
+		append_weight=2
+		delete_weight=1
+		write_size=4KB
+		write_blocksize=4KB
+	[end]
+[end0]
+[threadgroup0]
+	num_threads=2
+	delete_weight=4
+	append_weight=2
+	writeall_weight=1
+	readall_weight=1
+	write_size=4KB
+	write_blocksize=4KB
+	read_blocksize=4KB
+[end0]
+PROFILE
+	"$bin" run "$work/age-bench.ffsb" --json "$work/age-bench.json" >"$work/age-bench.out" 2>"$work/age-bench.err"
+	rc=$?
+	find "$work/age64/fsmix.fs0/data" -type f -printf '%f %s %T@\n' | sort >"$work/aged-after"
+	nb=$(aged "$work/aged-before" | wc -l)
+	bench_before=$(bench "$work/aged-before" | wc -l)
+	if [ $rc -eq 0 ] && [ "$nb" -gt 10 ] && [ "$bench_before" -eq 30 ] &&
+		diff <(aged "$work/aged-before") <(aged "$work/aged-after") >/dev/null; then
+		ok "the benchmark never touched the $nb aged files (of its own 30 files, $(bench "$work/aged-after" | wc -l) are left)"
+	else
+		bad "aged files changed by the benchmark (exit $rc, $nb aged, $bench_before benchmark files before)"
+		diff <(aged "$work/aged-before") <(aged "$work/aged-after") | head -5
+	fi
+else
+	skipped "aging on a 64 MiB tmpfs: cannot mount one (needs root)"
+fi
+
 summary
