@@ -216,6 +216,10 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
 	for (int op = 0; op < OP_COUNT; op++)
 		lat_merge(&all, &st->op_lat[op]);
 	put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
+	/* op_period groups: from each operation's scheduled start, missed starts included */
+	put(b, o, "response_latency",
+	    st->resp_lat && st->resp_lat->n ? lat_json(b, st->resp_lat) : json_null());
+	put(b, o, "missed_starts", ju(st->missed_starts));
 	return o;
 }
 

@@ -251,6 +251,39 @@ static void print_latency(FILE *out, const struct thread_stats *st)
 	}
 }
 
+/* op_period groups: service time (the operations' latency) beside the response time from each
+ * operation's scheduled start, which also counts the wait behind a stalled operation. */
+static void print_response(FILE *out, const struct engine *e)
+{
+	bool any = false;
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+		const struct plan_group *g = &e->plan->groups[gi];
+		const struct thread_stats *st = &e->group_stats[gi];
+		if (!g->op_period_ms || !st->resp_lat || !st->resp_lat->n)
+			continue;
+		if (!any)
+			print_lat_header(out,
+			                 "Response time in millisecs (op_period groups: service "
+			                 "time, and response time from each scheduled start)");
+		any = true;
+		struct lat_stats service;
+		lat_init(&service);
+		for (int op = 0; op < OP_COUNT; op++)
+			lat_merge(&service, &st->op_lat[op]);
+		fprintf(out, "%s (op_period %u ms)\n", g->name, g->op_period_ms);
+		print_lat_line(out, "service", &service);
+		print_lat_line(out, "response", st->resp_lat);
+		if (st->missed_starts)
+			fprintf(out,
+			        "%16s %10" PRIu64
+			        " scheduled starts passed while an operation still "
+			        "ran (each counted in response as waiting until it ended)\n",
+			        "missed", st->missed_starts);
+	}
+	if (any)
+		fprintf(out, "\n");
+}
+
 /* Device counters of the run phase, per filesystem: the flushes ("barriers") of the 2010
  * experiment, or n/a with the reason. */
 static void print_devices(FILE *out, const struct engine *e)
@@ -363,6 +396,7 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 		return;
 	}
 	print_latency(out, &e->total);
+	print_response(out, e);
 	if (e->n_intervals) {
 		fprintf(out, "Intervals\n%10s %12s %12s %10s %12s\n", "end (s)", "ops/sec",
 		        "trans/sec", "MB/sec", "op p99 (ms)");

@@ -143,6 +143,7 @@ static void *worker_main(void *arg)
 	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
 	uint64_t left = g->num_ops; /* 0: no limit */
 	uint32_t skip_streak = 0;   /* consecutive picks that found no file */
+	uint64_t resp_pending = 0;  /* op_period: the response time of the op just done, ns */
 
 	pthread_barrier_wait(&e->start);
 	w->t_start = now_ns();
@@ -194,6 +195,14 @@ static void *worker_main(void *arg)
 			}
 			if (lat && w->time_ops)
 				stats_op_record(&w->st, op, lat);
+			/* Response time: from the op's scheduled start (op_period), so a stall that
+			 * delays it counts; without a schedule it is the service time. */
+			uint64_t resp = lat;
+			if (period_ns && lat) {
+				resp = t1 > slot ? t1 - slot : 0;
+				resp = resp > lat ? resp : lat;
+				resp_pending = resp;
+			}
 			w->st.ops[op]++;
 			w->st.trans[op] += r.trans;
 			w->st.bytes_read[op] += r.bytes_read;
@@ -203,7 +212,7 @@ static void *worker_main(void *arg)
 				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
 			if (w->ll)
 				latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
-				           r.bytes_read + r.bytes_written, w->op_sync_ns);
+				           r.bytes_read + r.bytes_written, w->op_sync_ns, resp);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
@@ -216,8 +225,19 @@ static void *worker_main(void *arg)
 				break;
 			}
 		}
-		if (period_ns)
-			slot = next_slot(slot + period_ns, period_ns, now_ns());
+		if (period_ns) {
+			uint64_t now = now_ns(), next = next_slot(slot + period_ns, period_ns, now);
+			if (resp_pending && w->time_ops) {
+				/* The starts skipped (slot + period .. next - period) passed while
+				 * this op ran: each waited until now (coordinated omission,
+				 * corrected). */
+				uint64_t missed = (next - slot) / period_ns - 1;
+				stats_resp_record(&w->st, resp_pending, missed,
+				                  missed ? now - (slot + period_ns) : 0, period_ns);
+			}
+			resp_pending = 0;
+			slot = next;
+		}
 		if (left && --left == 0)
 			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
 		if (g->op_delay_ms)
@@ -258,9 +278,11 @@ static struct worker *worker_new(struct engine *e, const struct plan_group *g, s
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	w->buf_len = round4k(bs ? bs : 4096);
 	w->buf = aligned_alloc(4096, w->buf_len);
-	if (!w->buf || thread_stats_init(&w->st, ranges)) {
+	if (!w->buf || thread_stats_init(&w->st, ranges) ||
+	    (g->op_period_ms && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
 		         w->buf_len);
+		thread_stats_free(&w->st);
 		free(w->buf);
 		free(w);
 		return NULL;

@@ -133,4 +133,71 @@ else
 	skipped "aging on a 64 MiB tmpfs: cannot mount one (needs root)"
 fi
 
+# ---- item 8: response time under op_period, from each operation's scheduled start -----------
+# A deterministic stall: the process is stopped (SIGSTOP) for 0.3 s while a group fires every
+# 10 ms. The starts that pass meanwhile must show in the response time, not in the service time.
+cat >"$work/sched.ffsb" <<'PROFILE'
+time=2
+[filesystem0]
+	location=/tmp
+	num_files=10
+	num_dirs=1
+	min_filesize=4KB
+	max_filesize=4KB
+[end0]
+[threadgroup0]
+	num_threads=1
+	stat_weight=1
+	op_period=10
+	[stats]
+		enable_stats=1
+	[end]
+[end0]
+[threadgroup1]
+	num_threads=1
+	stat_weight=1
+	op_delay=5
+[end1]
+PROFILE
+loc=$(shmdir)
+"$bin" run "$work/sched.ffsb" --location "$loc" --lat-log "$work/sched.log" --json "$work/sched.json" \
+	>"$work/sched.out" 2>"$work/sched.err" &
+pid=$!
+if wait_for "$work/sched.err" "^fsmix: running" 20; then
+	sleep 0.2
+	kill -STOP $pid
+	sleep 0.3
+	kill -CONT $pid
+fi
+wait $pid
+rc=$?
+head -1 "$work/sched.log" | grep -q '^# t_s group thread op lat_ns bytes sync_ns resp_ns$' &&
+	awk '!/^#/ { n++ } !/^#/ && (NF != 8 || $8 < $5 || ($2 == 1 && $8 != $5)) { exit 1 } END { exit !(n > 0) }' "$work/sched.log" &&
+	ok "--lat-log: resp_ns >= lat_ns on every line, = lat_ns without op_period" ||
+	{ bad "--lat-log resp_ns column"; head -3 "$work/sched.log"; }
+awk '!/^#/ && $2 == 0 && $8 >= 250000000 { found = 1 } END { exit !found }' "$work/sched.log" &&
+	ok "--lat-log: the op behind the 0.3 s stall has a response time >= 250 ms" ||
+	bad "--lat-log: no response time >= 250 ms after the stall"
+if python3 - "$work/sched.json" <<'CHECK'
+import json, sys
+j = json.load(open(sys.argv[1]))
+g = j["groups"][0]
+r, s = g["response_latency"], g["op_latency"]
+assert g["missed_starts"] >= 20, g["missed_starts"]
+assert r["max_ms"] >= 250 and r["max_ms"] >= s["max_ms"], (r["max_ms"], s["max_ms"])
+assert r["count"] == g["operations"] + g["missed_starts"], (r["count"], g["operations"])
+assert r["p99_ms"] >= s["p99_ms"]
+assert j["groups"][1]["response_latency"] is None and j["groups"][1]["missed_starts"] == 0
+assert j["total"]["response_latency"]["count"] == r["count"]
+print("missed %d, response max %.1f ms, service max %.3f ms" % (g["missed_starts"], r["max_ms"], s["max_ms"]))
+CHECK
+then
+	ok "JSON: response_latency beside op_latency, missed starts counted (exit $rc)"
+else
+	bad "JSON response_latency (exit $rc)"
+fi
+grep -q "^Response time in millisecs" "$work/sched.out" && grep -Eq "^ +response +[0-9]+ " "$work/sched.out" &&
+	grep -Eq "^ +service +[0-9]+ " "$work/sched.out" && grep -Eq "^ +missed +[0-9]+ scheduled starts" "$work/sched.out" &&
+	ok "text: service and response time of the op_period group" || bad "text: no response time section"
+
 summary
