@@ -56,6 +56,8 @@ struct engine_fs {
 	bool reused;             /* the tree came from a manifest */
 	bool modified;           /* some group may change it: the manifest is invalidated */
 	double setup_s;          /* build or reuse time, seconds */
+	double start_util;       /* used fraction of the location's filesystem before setup (FFSB's
+	                          * "current utilization"), 0 when it cannot be read */
 	uint64_t built_files, built_bytes;
 	struct devstat_dev dev;          /* the mount and block device under the location */
 	struct devstat_sample dev_delta; /* device counters of the run phase (valid: measured) */
@@ -206,6 +208,8 @@ struct op_result {
 	uint64_t trans;         /* FFSB transactions */
 	uint64_t bytes_read;    /* bytes */
 	uint64_t bytes_written; /* bytes */
+	uint64_t ffsb_written;  /* bytes FFSB 6.0 counted, where that differs (write: the whole
+	                         * file's size), else 0 */
 };
 /* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
  * worker's first error. */

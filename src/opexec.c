@@ -452,6 +452,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
 	(void)fs;
+	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
 	if (g->write_random) {
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
 			if (seek_to(w, f->fd, random_offset(w, size - bs), SEEK_SET, e))

@@ -11,6 +11,10 @@
 /* report_config - the configuration echo printed before setup. */
 void report_config(FILE *out, const struct engine *e);
 
+/* report_setup - after setup, as FFSB: "fs setup took N secs" and, when nothing is to run
+ * (time=0), "Setup complete, exiting". */
+void report_setup(FILE *out, const struct engine *e, bool exiting);
+
 /* report_results - everything after the run: "Results:", the per-group and total op tables,
  * "N Transactions per Second", throughput, syscall latency with msec_range counts, CPU. */
 void report_results(FILE *out, const struct engine *e, bool interrupted);

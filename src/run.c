@@ -207,6 +207,7 @@ static void *worker_main(void *arg)
 			w->st.trans[op] += r.trans;
 			w->st.bytes_read[op] += r.bytes_read;
 			w->st.bytes_written[op] += r.bytes_written;
+			w->st.ffsb_written[op] += r.ffsb_written ? r.ffsb_written : r.bytes_written;
 			if (w->ival)
 				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
 				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
@@ -342,7 +343,11 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
+		struct statvfs sv;
 		e->fs[i].pf = &pl->fs[i];
+		if (statvfs(pl->fs[i].location, &sv) == 0 && sv.f_blocks)
+			e->fs[i].start_util =
+			    (double)(sv.f_blocks - sv.f_bfree) / (double)sv.f_blocks;
 		e->fs[i].tree.locfd = e->fs[i].tree.rootfd = -1;
 		e->fs[i].tree.datafd = e->fs[i].tree.metafd = -1;
 	}
@@ -561,6 +566,7 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 	double best = u.util;
 	int64_t round_left = -1; /* the credit as last seen; -1: no round yet */
 	bool round_full = false; /* this round granted all that is left */
+	int64_t round_grant = 0; /* what it granted */
 	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
 	        100 * u.util, 100 * target);
 	while (!rc && !engine_stopping(e)) {
@@ -593,17 +599,17 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		}
 		if ((credit >= smallest && !stalled) || busy)
 			continue;
-		if (stalled && round_full)
-			break; /* all that is left was granted, and the ops waiting need more */
 		double left_d = target * (double)u.total_bytes - (double)u.used_bytes;
 		int64_t left = left_d > 0 ? (int64_t)left_d : 0;
-		if (left < smallest)
-			break; /* as close as whole operations get */
+		if (left < smallest || (stalled && round_full && left <= round_grant))
+			break; /* as close as whole operations get: the ops waiting need more than
+			        * is left (unless deletes have freed some since the last grant) */
 		/* Half of what is left, but enough for the largest op while that fits. */
 		int64_t grant = left / 2;
 		if (grant < largest)
 			grant = left < largest ? left : largest;
 		round_full = grant == left;
+		round_grant = grant;
 		atomic_store(&e->age_credit, grant);
 		round_left = grant;
 		round_t = now;
@@ -994,6 +1000,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	if (!o->quiet)
 		report_config(o->out, e);
 	rc = setup(e, err, sizeof(err));
+	if (!rc && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
+		report_setup(o->out, e, !pl->time_s && !pl->counted);
 	if (!rc && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
 		int st = system(pl->callout);
@@ -1009,7 +1017,7 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		else
 			fprintf(o->log, "fsmix: %s\n", err);
 	} else if (!pl->time_s && !pl->counted) {
-		fprintf(o->out, "Setup complete (time=0: nothing to run)\n");
+		/* time=0: only the tree was built (report_setup said so) */
 	} else {
 		rc = run_phase(e, err, sizeof(err));
 		if (rc) {

@@ -146,6 +146,7 @@ static void reset_fields(struct thread_stats *st)
 	memset(st->bytes_read, 0, sizeof(st->bytes_read));
 	memset(st->bytes_written, 0, sizeof(st->bytes_written));
 	memset(st->errors, 0, sizeof(st->errors));
+	memset(st->ffsb_written, 0, sizeof(st->ffsb_written));
 	for (int i = 0; i < OP_COUNT; i++)
 		lat_init(&st->op_lat[i]);
 	for (int i = 0; i < SYS_COUNT; i++)
@@ -213,6 +214,7 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		dst->bytes_read[i] += src->bytes_read[i];
 		dst->bytes_written[i] += src->bytes_written[i];
 		dst->errors[i] += src->errors[i];
+		dst->ffsb_written[i] += src->ffsb_written[i];
 		lat_merge(&dst->op_lat[i], &src->op_lat[i]);
 	}
 	for (int i = 0; i < SYS_COUNT; i++)

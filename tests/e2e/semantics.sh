@@ -200,4 +200,59 @@ grep -q "^Response time in millisecs" "$work/sched.out" && grep -Eq "^ +response
 	grep -Eq "^ +service +[0-9]+ " "$work/sched.out" && grep -Eq "^ +missed +[0-9]+ scheduled starts" "$work/sched.out" &&
 	ok "text: service and response time of the op_period group" || bad "text: no response time section"
 
+# ---- item 9: FFSB's text where scripts read it ----------------------------------------------
+loc=$(shmdir)
+# A count-limited run (num_ops, no time) is not FFSB's "only creating the fileset".
+"$bin" run "$src/profiles/synctest.ffsb" --location "$loc" --set filesystem0.min_filesize=100KB \
+	--set filesystem0.max_filesize=100KB --set threadgroup0.num_ops=20 --set threadgroup0.write_stride=4KB \
+	--format ffsb >"$work/sync.out" 2>"$work/sync.err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q "Only creating the fileset" "$work/sync.out" &&
+	grep -q "^Results:" "$work/sync.out" && grep -q "^fs setup took [0-9]* secs$" "$work/sync.out" &&
+	ok "num_ops run: no 'Only creating the fileset', results printed" ||
+	{ bad "num_ops run (exit $rc)"; head -5 "$work/sync.out"; }
+# time=0: FFSB's lines, in FFSB's order.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 0 --set filesystem0.num_files=10 \
+	--format ffsb >"$work/t0.out" 2>"$work/t0.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^Only creating the fileset, not running benchmark\.$" "$work/t0.out" &&
+	[ "$(tail -2 "$work/t0.out" | head -1)" = "fs setup took 0 secs" ] &&
+	[ "$(tail -1 "$work/t0.out")" = "Setup complete, exiting" ] &&
+	ok "time=0: 'fs setup took N secs', 'Setup complete, exiting'" ||
+	{ bad "time=0 text (exit $rc)"; tail -3 "$work/t0.out"; }
+# The config echo: fsync_file = 0 in every group, current utilization in every filesystem, and
+# FFSB's 15 operations only (fsmix's extensions when weighted).
+grep -q $'^\t fsync_file       = 0$' "$work/t0.out" &&
+	grep -Eq $'^\t current utilization = [0-9]+\\.[0-9]{2}%$' "$work/t0.out" &&
+	[ "$(grep -c ' = [0-9]* ([0-9.]*%)$' "$work/t0.out")" -eq 15 ] &&
+	ok "config echo: fsync_file, current utilization, FFSB's 15 op weights" ||
+	bad "config echo: fsync_file / current utilization / op weights"
+# write counts a whole file per write in FFSB's figures (--format ffsb), write_size in fsmix's.
+cat >"$work/write.ffsb" <<'PROFILE'
+time=1
+[filesystem0]
+	location=/tmp
+	num_files=20
+	num_dirs=1
+	min_filesize=64KB
+	max_filesize=64KB
+[end0]
+[threadgroup0]
+	num_threads=1
+	write_weight=1
+	write_size=4KB
+	write_blocksize=4KB
+	op_period=5
+[end0]
+PROFILE
+"$bin" run "$work/write.ffsb" --location "$loc" --format ffsb >"$work/wf.out" 2>/dev/null
+"$bin" run "$work/write.ffsb" --location "$loc" >"$work/wt.out" 2>/dev/null
+# MB/s per op = throughput / (trans/s): 64 KB (FFSB) against 4 KB (fsmix).
+per_op() { awk '$1 == "write" && $2 == ":" { v = $NF; sub("/sec", "", v); u = v; gsub(/[0-9.e+]/, "", u); sub(u, "", v);
+	m = u == "KB" ? 1024 : u == "MB" ? 1048576 : u == "GB" ? 1073741824 : 1; printf "%.0f", v * m / $4 }' "$1"; }
+f_op=$(per_op "$work/wf.out") t_op=$(per_op "$work/wt.out")
+awk -v f="$f_op" -v t="$t_op" 'BEGIN { exit !(f > 60000 && f < 70000 && t > 3800 && t < 4400) }' &&
+	ok "write throughput: FFSB's figure (~64 KB a write) in --format ffsb, fsmix's (4 KB) in the text" ||
+	bad "write throughput per op: ffsb '$f_op', text '$t_op'"
+
 summary
