@@ -50,7 +50,7 @@ static const char usage_text[] =
     "      --format ffsb         print only the FFSB-compatible part of the text report\n"
     "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
     "      --lat-log FILE        one line per operation: time, group, thread, op, latency ns,\n"
-    "                            bytes, ns in sync calls (docs/ops.md)\n"
+    "                            bytes, ns in sync calls, response ns (docs/ops.md)\n"
     "Sweeps (run):\n"
     "  -n, --threads [G=]LIST    run once per thread count: 1,2,4  1-64:x2  1-8:+1\n"
     "      --sweep SEC.KEY=LIST  run once per value of any key, e.g. "
