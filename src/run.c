@@ -571,8 +571,12 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 	        100 * u.util, 100 * target);
 	while (!rc && !engine_stopping(e)) {
 		wait_until(e, now_ns() + AGE_POLL_NS);
-		if (tree_usage(&fs->tree, &u))
-			continue;
+		if (tree_usage(&fs->tree, &u)) {
+			snprintf(err, errlen, "%s: aging: cannot read the filesystem usage",
+			         fs->pf->name);
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
 		if (u.util >= target)
 			break;
 		uint64_t now = now_ns();
