@@ -6,7 +6,7 @@
 #   sudo bash examples/barrier-2010.sh            # RUNS=3 TIME=5 THREADS=16 FILES=2000
 . "$(dirname "$0")/seed-lib.bash"
 runs=${RUNS:-3} time=${TIME:-5} threads=${THREADS:-16} files=${FILES:-2000}
-prof=$here/profiles/ext4-barrier-2010.ffsb
+prof=$profiles/ext4-barrier-2010.ffsb
 echo "ext4-barrier-2010.ffsb: --time $time --threads $threads num_files=$files num_dirs=100, 4 GB loop ext4"
 for opt in barrier=1 barrier=0; do
 	echo

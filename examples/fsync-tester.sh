@@ -7,7 +7,7 @@
 . "$(dirname "$0")/seed-lib.bash"
 size=${SIZE:-8GB} period=${PERIOD:-4000} count=${COUNT:-15}
 fresh_ext4 fsynctest 12288 barrier=1
-"$fsmix" run "$here/profiles/fsync-tester.ffsb" --location "$mnt" \
+"$fsmix" run "$profiles/fsync-tester.ffsb" --location "$mnt" \
 	--set filesystem0.min_filesize="$size" --set filesystem0.max_filesize="$size" \
 	--set threadgroup1.op_period="$period" --set threadgroup1.num_ops="$count" \
 	--lat-log "$work/lat.log" >"$work/run.out" 2>"$work/run.err" || { cat "$work/run.err" >&2; exit 1; }

@@ -4,6 +4,11 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fsmix=${FSMIX:-$here/build/src/fsmix}
 [ -x "$fsmix" ] || fsmix=$(command -v fsmix) || { echo "fsmix not found: build it or set FSMIX" >&2; exit 2; }
+# The profiles: the source tree's, or, for the installed copy of these scripts
+# (/usr/share/doc/fsmix/examples), the ones installed beside the binary (<prefix>/share/fsmix).
+profiles=${FSMIX_PROFILES:-$here/profiles}
+[ -d "$profiles" ] || profiles=$(cd "$(dirname "$fsmix")/../share/fsmix/profiles" 2>/dev/null && pwd) ||
+	{ echo "profiles not found beside $fsmix: set FSMIX_PROFILES" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "run as root (loop devices and mounts)" >&2; exit 2; }
 work=$(mktemp -d /tmp/fsmix-seed.XXXXXX)
 mnts=() devs=()

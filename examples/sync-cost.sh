@@ -16,7 +16,7 @@ row() { printf '%-38s %4s %12s\n' "$@"; }
 # profile TEST N: the profile of test 2 or 3 for N filesystems (the 2-filesystem one is the
 # unsuffixed original).
 profile() {
-	local base=$here/profiles/sync-after-$1
+	local base=$profiles/sync-after-$1
 	if [ "$2" = 2 ]; then echo "$base.ffsb"; else echo "$base-$2fs.ffsb"; fi
 }
 row test run seconds
@@ -32,7 +32,7 @@ for test in idle create bigwrite; do
 			case $test in
 			idle)
 				label="1: 200 syncs, idle, $n fs"
-				"$fsmix" run "$here/profiles/sync-idle.ffsb" --location "${dirs[0]}" \
+				"$fsmix" run "$profiles/sync-idle.ffsb" --location "${dirs[0]}" \
 					>"$work/run.out" 2>"$work/run.err" || { cat "$work/run.err" >&2; exit 1; }
 				v+=("$(awk "BEGIN { printf \"%.4f\", 200 / $(opsps "$work/run.out") }")") ;;
 			*)

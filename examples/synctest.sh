@@ -6,7 +6,7 @@
 #   sudo bash examples/synctest.sh               # RUNS=3
 . "$(dirname "$0")/seed-lib.bash"
 runs=${RUNS:-3}
-prof=$here/profiles/synctest.ffsb
+prof=$profiles/synctest.ffsb
 printf '%-7s %-10s %4s %12s %14s\n' blocks call run "time (s)" "avg sync (ms)"
 for blocks in 5000 50000; do
 	kb=$((blocks * 2)) stride=$((blocks / 1000 * 2))

@@ -10,7 +10,7 @@ for k in 0 1 2; do
 	r=()
 	for ((i = 1; i <= runs; i++)); do
 		fresh_ext4 zodb 512 barrier=1
-		"$fsmix" run "$here/profiles/zodb-fsync$k.ffsb" --location "$mnt" \
+		"$fsmix" run "$profiles/zodb-fsync$k.ffsb" --location "$mnt" \
 			--set threadgroup0.num_ops="$txns" >"$work/run.out" 2>"$work/run.err" ||
 			{ cat "$work/run.err" >&2; exit 1; }
 		r+=("$(opsps "$work/run.out")")

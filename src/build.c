@@ -468,7 +468,7 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, build_age
              size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
-	char why[512] = "";
+	char why[MSG_MAX] = "";
 	uint64_t t0 = now_ns();
 	int rc;
 

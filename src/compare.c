@@ -9,6 +9,7 @@
 #include "exitcode.h"
 #include "metrics.h"
 #include "plot.h"
+#include "outfile.h"
 #include "report_data.h"
 
 /* A document's points: label and the runs (array of run results). A single run is one point
@@ -203,23 +204,33 @@ static int fill_json(FILE *f, void *arg)
 {
 	const struct out_ctx *c = arg;
 	json_t *rows = json_array();
-	for (size_t i = 0; i < c->n; i++) {
+	bool fail = !rows;
+	for (size_t i = 0; !fail && i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		char mark[2] = {r->mark, 0};
-		json_array_append_new(
-		    rows,
-		    json_pack("{sssss{sfsfsI}s{sfsfsI}sfss}", "point", r->label, "metric",
-		              metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
-		              r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg", r->now.mean,
-		              "stddev", r->now.stddev, "n", (json_int_t)r->now.n, "change_pct",
-		              r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean
-		                           : 0.0,
-		              "mark", mark));
+		/* json_array_append_new fails for a NULL row (json_pack failed) and releases it */
+		fail |=
+		    json_array_append_new(
+		        rows,
+		        json_pack("{sssss{sfsfsI}s{sfsfsI}sfss}", "point", r->label, "metric",
+		                  metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
+		                  r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg",
+		                  r->now.mean, "stddev", r->now.stddev, "n", (json_int_t)r->now.n,
+		                  "change_pct",
+		                  r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean
+		                               : 0.0,
+		                  "mark", mark)) != 0;
 	}
-	json_t *doc = json_pack("{sssisssso}", "schema", "fsmix-compare", "schema_version", 1,
+	if (fail) {
+		json_decref(rows);
+		return -1;
+	}
+	/* "o" hands rows over to doc, also when json_pack fails (jansson then releases it) */
+	json_t *doc = json_pack("{sssissssso}", "schema", "fsmix-compare", "schema_version", 1,
 	                        "base", c->base, "new", c->now, "rows", rows);
 	int rc = doc ? json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
-	fputc('\n', f);
+	if (!rc)
+		fputc('\n', f);
 	json_decref(doc);
 	return rc ? -1 : 0;
 }
@@ -269,14 +280,14 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 	} else {
 		print_rows(o->out, rows, n, a->path, b->path);
 		struct out_ctx ctx = {rows, n, a->path, b->path};
-		char err[1024];
+		char err[MSG_MAX];
 		if (first && o->csv_path &&
-		    report_write_file(o->csv_path, fill_csv, &ctx, err, sizeof(err))) {
+		    outfile_write(o->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 			fprintf(o->log, "fsmix: %s\n", err);
 			rc = EXIT_RUN_FAILED;
 		}
 		if (first && o->json_path &&
-		    report_write_file(o->json_path, fill_json, &ctx, err, sizeof(err))) {
+		    outfile_write(o->json_path, fill_json, &ctx, err, sizeof(err))) {
 			fprintf(o->log, "fsmix: %s\n", err);
 			rc = EXIT_RUN_FAILED;
 		}

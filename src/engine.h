@@ -178,6 +178,8 @@ struct engine {
 	struct thread_stats total;
 	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
 	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
+	bool measured;       /* the run phase ran: the results are figures (else all zero) */
+	const char *failure; /* why setup or the run phase failed (not a worker's error), NULL */
 	/* --interval rows: one per elapsed interval, merged over all workers */
 	struct interval_row *intervals;
 	size_t n_intervals;

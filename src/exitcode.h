@@ -2,6 +2,12 @@
 #ifndef FSMIX_EXITCODE_H
 #define FSMIX_EXITCODE_H
 
+#include <limits.h>
+
+/* Room for an error message that names two full paths (PATH_MAX each) and the reason: smaller
+ * buffers cut long paths' messages before the reason. */
+#define MSG_MAX (2 * PATH_MAX + 256)
+
 enum fsmix_exit {
 	EXIT_OK = 0,           /* the run (or check) completed */
 	EXIT_RUN_FAILED = 1,   /* an I/O error during setup or the run (ENOSPC, EIO, ...) */

@@ -35,13 +35,21 @@ const struct key_desc key_table[KEY_COUNT] = {
 };
 
 /* Other spellings users write. FFSB's README documents "bufferedio" but its parser only knows
- * "bufferio"; fsmix takes both. */
-static const struct {
-	const char *alias;
-	enum key_id key;
-} key_aliases[] = {
-    {"bufferedio", KEY_bufferio},
+ * "bufferio"; fsmix takes both. FFSB 5 profiles name latency buckets "bucket" and the
+ * metadata operation "meta_weight"; FFSB 6.0 renamed them and rejects the old names. */
+static const struct key_alias key_aliases[] = {
+    {"bufferedio", KEY_bufferio, NULL},
+    {"bucket", KEY_msec_range, "FFSB 5"},
+    {"meta_weight", KEY_metaop_weight, "FFSB 5"},
 };
+
+const struct key_alias *key_alias_lookup(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(key_aliases); i++)
+		if (strcmp(key_aliases[i].alias, name) == 0)
+			return &key_aliases[i];
+	return NULL;
+}
 
 int key_by_name(const char *name)
 {
@@ -318,5 +326,12 @@ void keys_print_markdown(FILE *out)
 			        flag_text(k->flags), k->help);
 		}
 	}
-	fprintf(out, "\nAlias: `bufferedio` is accepted for `bufferio`.\n");
+	fprintf(out,
+	        "\nOther names accepted (FFSB 6.0 rejects them, so `--strict-ffsb` does too):\n\n");
+	for (size_t i = 0; i < ARRAY_SIZE(key_aliases); i++)
+		fprintf(out, "- `%s` for `%s`%s%s%s\n", key_aliases[i].alias,
+		        key_table[key_aliases[i].key].name,
+		        key_aliases[i].old_version ? " (the " : "",
+		        key_aliases[i].old_version ? key_aliases[i].old_version : "",
+		        key_aliases[i].old_version ? " name; a warning)" : "");
 }

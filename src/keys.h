@@ -64,6 +64,18 @@ extern const struct key_desc key_table[KEY_COUNT];
  * "bufferedio"), or -1. */
 int key_by_name(const char *name);
 
+/* Another name fsmix accepts for a key. FFSB 6.0 rejects every alias as an unknown option, so
+ * --strict-ffsb reports each one; `old_version` non-NULL marks the name of an older FFSB (a
+ * warning by default, since the profile needs renaming before FFSB 6.0 runs it). */
+struct key_alias {
+	const char *alias;
+	enum key_id key;
+	const char *old_version; /* "FFSB 5", or NULL for a plain other spelling */
+};
+
+/* key_alias_lookup - the alias entry for `name`, or NULL if it is no alias. */
+const struct key_alias *key_alias_lookup(const char *name);
+
 /* key_op - the op an <op>_weight key weights (KEY_x_weight -> OP_x). */
 static inline enum op_id key_op(enum key_id k)
 {

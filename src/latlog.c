@@ -2,7 +2,6 @@
 #include "latlog.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +14,18 @@ static const char header[] = "# t_s group thread op lat_ns bytes sync_ns resp_ns
 int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
-	l->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
-	if (l->fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(e));
-		return -e;
-	}
-	int rc = fd_write_all(l->fd, header, sizeof(header) - 1);
+	char why[MSG_MAX];
+	int rc = outfile_open(&l->out, path, OUTFILE_APPEND, why, sizeof(why));
 	if (rc) {
-		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(-rc));
-		close(l->fd);
 		l->fd = -1;
+		snprintf(err, errlen, "--lat-log %s", why);
+		return rc;
+	}
+	l->fd = l->out.fd;
+	rc = fd_write_all(l->fd, header, sizeof(header) - 1);
+	if (rc) {
+		snprintf(err, errlen, "--lat-log %s: cannot write: %s", path, strerror(-rc));
+		latlog_abort(l);
 	}
 	return rc;
 }
@@ -111,13 +111,24 @@ void latlog_buf_free(struct latlog_buf *b)
 	b->text = NULL;
 }
 
-int latlog_close(struct latlog *l, const char *path, char *err, size_t errlen)
+int latlog_close(struct latlog *l, char *err, size_t errlen)
 {
 	int e = atomic_load(&l->err);
-	if (l->fd >= 0 && close(l->fd) && !e)
-		e = errno;
+	char why[MSG_MAX];
 	l->fd = -1;
-	if (e)
-		snprintf(err, errlen, "--lat-log %s: %s", path, strerror(e));
-	return -e;
+	if (e) {
+		snprintf(err, errlen, "--lat-log %s: cannot write: %s", l->out.path, strerror(e));
+		outfile_abort(&l->out);
+		return -e;
+	}
+	int rc = outfile_commit(&l->out, why, sizeof(why));
+	if (rc)
+		snprintf(err, errlen, "--lat-log %s", why);
+	return rc;
+}
+
+void latlog_abort(struct latlog *l)
+{
+	l->fd = -1;
+	outfile_abort(&l->out);
 }

@@ -20,14 +20,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outfile.h"
+
 #define LATLOG_BUF (64 * 1024) /* per worker */
-#define LATLOG_LINE_MAX                                                                            \
-	200 /* longest line (27 + 24 + 40 + 4 * 21 + 1 = 176): flush before less room than this is \
-	       left */
+/* longest line, 27 + 24 + 40 + 4 * 21 + 1 = 176 bytes: flush before less room than this is left */
+#define LATLOG_LINE_MAX 200
 
 struct latlog {
-	int fd;
-	_Atomic int err;        /* first write error (errno), 0 if none */
+	struct outfile out; /* FILE by outfile.h's rules: a regular file is renamed into place */
+	int fd;             /* out.fd */
+	_Atomic int err;    /* first write error (errno), 0 if none */
 	_Atomic uint64_t lines; /* lines written (counted per flush) */
 };
 
@@ -40,8 +42,10 @@ struct latlog_buf {
 	size_t prefix_len;
 };
 
-/* latlog_open - create (truncate) FILE and write the header line. 0, or -errno with the reason
- * in err. */
+/* latlog_open - open FILE for output (outfile.h: a regular file gets a temporary file that
+ * latlog_close renames into place; a FIFO or character device is written in place) and write
+ * the header line, so that an unwritable FILE (/dev/full) is found before anything else is
+ * done. 0, or -errno with the reason in err. */
 int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen);
 
 /* latlog_buf_init - a worker's buffer. 0 or -ENOMEM. */
@@ -58,7 +62,11 @@ void latlog_flush(struct latlog_buf *b);
 
 void latlog_buf_free(struct latlog_buf *b);
 
-/* latlog_close - close FILE. 0, or -errno of the first write or close error (reason in err). */
-int latlog_close(struct latlog *l, const char *path, char *err, size_t errlen);
+/* latlog_close - commit FILE (after every buffer was flushed). 0, or -errno of the first write,
+ * fsync, close or rename error (reason in err); then FILE is left as it was. */
+int latlog_close(struct latlog *l, char *err, size_t errlen);
+
+/* latlog_abort - close without committing (the temporary file is removed). Idempotent. */
+void latlog_abort(struct latlog *l);
 
 #endif

@@ -196,3 +196,30 @@ char *lexer_read(char *str, int num, void *stream)
 	strcat(str, "\n");
 	return str;
 }
+
+uint32_t lexer_find_ffsb4(const char *buf, size_t len, const char **what)
+{
+	uint32_t line = 0;
+	for (size_t pos = 0; pos < len;) {
+		const char *start = buf + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - start) : len - pos;
+		pos += n + (nl != NULL);
+		line++;
+		size_t b = 0;
+		while (b < n && is_blank(start[b]))
+			b++;
+		const char *s = start + b;
+		size_t rest = n - b;
+		if (rest >= 10 && !memcmp(s, "numconfigs", 10) &&
+		    (rest == 10 || s[10] == '=' || is_blank(s[10]))) {
+			*what = "numconfigs";
+			return line;
+		}
+		if (rest >= 8 && !memcmp(s, "[config", 7) && isdigit((unsigned char)s[7])) {
+			*what = "[configN]";
+			return line;
+		}
+	}
+	return 0;
+}

@@ -51,4 +51,9 @@ char *lexer_read(char *str, int num, void *stream);
  * line of the first offending byte and returns -1. */
 int lexer_check_text(const char *file, const char *buf, size_t len, struct diag *d);
 
+/* lexer_find_ffsb4 - the line of the first sign that buf is an FFSB 4 profile (a `numconfigs`
+ * key or a `[configN]` header, neither of which FFSB 5 or 6 knows), or 0. *what is set to the
+ * text found. */
+uint32_t lexer_find_ffsb4(const char *buf, size_t len, const char **what);
+
 #endif

@@ -1,12 +1,14 @@
 /* main.c - command line: parses argv, dispatches the subcommands and maps results to the
  * documented exit codes. The only place that exits. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "diag.h"
@@ -14,9 +16,11 @@
 #include "engine.h"
 #include "exitcode.h"
 #include "keys.h"
+#include "outfile.h"
 #include "overrides.h"
 #include "plan.h"
 #include "plot.h"
+#include "preflight.h"
 #include "profile.h"
 #include "sweep.h"
 
@@ -40,7 +44,8 @@ static const char usage_text[] =
     "  -s, --set SECTION.KEY=V   any key, e.g. --set filesystem0.num_files=2000,\n"
     "                            --set threadgroup0.enable_stats=1, --set time=10\n"
     "      --seed N              random seed (the global key seed)\n"
-    "      --strict-ffsb         reject fsmix extensions: the profile must run on FFSB 6.0\n"
+    "      --strict-ffsb         accept only what FFSB 6.0 runs unchanged: no fsmix\n"
+    "                            extensions, no FFSB 5 keys or names\n"
     "Run options:\n"
     "      --continue-on-error   count failed operations and go on (default: stop the run)\n"
     "      --cleanup             remove fsmix's trees (<location>/fsmix.fsN) after the run\n"
@@ -50,7 +55,8 @@ static const char usage_text[] =
     "      --format ffsb         print only the FFSB-compatible part of the text report\n"
     "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
     "      --lat-log FILE        one line per operation: time, group, thread, op, latency ns,\n"
-    "                            bytes, ns in sync calls, response ns (docs/ops.md)\n"
+    "                            bytes, ns in sync calls, response ns (docs/ops.md;\n"
+    "                            '-': stdout)\n"
     "Sweeps (run):\n"
     "  -n, --threads [G=]LIST    run once per thread count: 1,2,4  1-64:x2  1-8:+1\n"
     "      --sweep SEC.KEY=LIST  run once per value of any key, e.g. "
@@ -60,8 +66,11 @@ static const char usage_text[] =
     "Check options:\n"
     "      --json                print the resolved profile as JSON\n"
     "\n"
-    "Exit status: 0 success, 1 the run failed (I/O error), 2 bad profile, command line or\n"
-    "location, 3 unsupported (e.g. O_DIRECT refused), 130 interrupted.\n"
+    "Output files: a regular file is replaced atomically; a device or FIFO is written in\n"
+    "place, a symbolic link is followed; both are never replaced (docs/output.md).\n"
+    "Exit status: 0 success, 1 the run failed (I/O error, or stdout could not be written),\n"
+    "2 bad profile, command line, location or output path, 3 unsupported (e.g. O_DIRECT\n"
+    "refused), 130 interrupted.\n"
     "fsmix works in <location>/fsmix.fsN and never touches anything it did not create.\n"
     "Docs: docs/profile.md (the profile language), docs/ops.md (operations), man fsmix.\n";
 
@@ -195,6 +204,18 @@ static int add_dim(struct cli *c, bool threads, const char *arg)
 	}
 	c->n_dims++;
 	return -1;
+}
+
+static bool is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+/* How many outputs go to stdout ("-"): it can carry one document, and then the text report
+ * moves to stderr. */
+static int stdout_outputs(const struct cli *c)
+{
+	return is_stdout(c->json_path) + is_stdout(c->csv_path) + is_stdout(c->lat_log_path);
 }
 
 /* Parses argv into cli. Returns -1 to continue, or an exit status. */
@@ -359,8 +380,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if (c->json && !strcmp(c->command, "check") && c->json_path)
 		return usage_error("check --json prints to stdout and takes no file (got '%s')",
 		                   c->json_path);
-	if (c->json_path && c->csv_path && !strcmp(c->json_path, "-") && !strcmp(c->csv_path, "-"))
-		return usage_error("%s", "--json - and --csv - cannot both write to stdout");
+	if (stdout_outputs(c) > 1)
+		return usage_error("%s", "only one of --json, --csv and --lat-log can write to "
+		                         "stdout ('-')");
 	if (c->json && !strcmp(c->command, "run") && !c->json_path)
 		return usage_error("%s",
 		                   "run --json needs a file: --json FILE, or --json - for stdout");
@@ -375,6 +397,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return usage_error("%s", "--interval is not available in sweeps");
 	if (c->lat_log_path && strcmp(c->command, "run"))
 		return usage_error("--lat-log is an option of '%s' only", "run");
+	if (c->lat_log_path && (c->n_dims || c->repeat > 1))
+		return usage_error("%s", "--lat-log is not available in sweeps");
 	if (c->csv_path && !strcmp(c->command, "compare"))
 		; /* compare --csv FILE writes its table */
 	else if ((c->csv_path || c->ffsb_only || c->interval_s > 0) && strcmp(c->command, "run"))
@@ -459,8 +483,7 @@ static int cmd_sweep(struct cli *c, int argc, char **argv)
 	                       .csv_path = c->csv_path,
 	                       .plot_path = c->plot_path};
 	memcpy(s.dims, c->dims, sizeof(s.dims));
-	if ((c->json_path && !strcmp(c->json_path, "-")) ||
-	    (c->csv_path && !strcmp(c->csv_path, "-")))
+	if (stdout_outputs(c))
 		s.eopts.out = stderr;
 	int rc = sweep_run(&s);
 	for (size_t d = 0; d < c->n_dims; d++)
@@ -476,8 +499,7 @@ static int cmd_compare(const struct cli *c)
 	                         .plot_path = c->plot_path,
 	                         .out = stdout,
 	                         .log = stderr};
-	if ((c->json_path && !strcmp(c->json_path, "-")) ||
-	    (c->csv_path && !strcmp(c->csv_path, "-")))
+	if (stdout_outputs(c))
 		o.out = stderr;
 	return compare_files((const char *const *)c->files, c->n_files, &o);
 }
@@ -525,13 +547,14 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	                         .profile_path = c->profile,
 	                         .argc = argc,
 	                         .argv = argv};
-	/* --json - / --csv -: stdout carries only that document; the text report moves to stderr.
-	 */
-	if ((c->json_path && !strcmp(c->json_path, "-")) ||
-	    (c->csv_path && !strcmp(c->csv_path, "-")))
+	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
+	 * moves to stderr. */
+	if (stdout_outputs(c))
 		eo.out = stderr;
 	if (clean_only) {
 		rc = engine_clean(&pl, &eo);
+	} else if ((rc = preflight_locations(&pl, stderr))) {
+		/* a bad location: nothing is created, not even the first filesystem's tree */
 	} else {
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		rc = engine_run(&pl, &eo);
@@ -542,21 +565,76 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	return rc;
 }
 
+/* Every file the command will write can be written (nothing is created yet): a bad path is
+ * found before the run, not after it with the results lost. */
+static int preflight_outputs(const struct cli *c)
+{
+	if (!strcmp(c->command, "check") || !strcmp(c->command, "keys") ||
+	    !strcmp(c->command, "clean"))
+		return 0;
+	int rc = 0;
+	char why[MSG_MAX];
+	if (c->plot_path && plot_check_output(c->plot_path, why, sizeof(why))) {
+		fprintf(stderr, "fsmix: %s %s; nothing was run\n",
+		        strcmp(c->command, "plot") ? "--plot" : "-o", why);
+		rc = EXIT_BAD_INPUT;
+	}
+	if (preflight_output("--json", c->json_path, stderr))
+		rc = EXIT_BAD_INPUT;
+	if (preflight_output("--csv", c->csv_path, stderr))
+		rc = EXIT_BAD_INPUT;
+	if (preflight_output("--lat-log", c->lat_log_path, stderr))
+		rc = EXIT_BAD_INPUT;
+	return rc;
+}
+
+static int dispatch(struct cli *c, int argc, char **argv)
+{
+	int rc = preflight_outputs(c);
+	if (rc)
+		return rc;
+	if (!strcmp(c->command, "compare"))
+		return cmd_compare(c);
+	if (!strcmp(c->command, "plot"))
+		return cmd_plot(c);
+	if (!strcmp(c->command, "run") && (c->n_dims || c->repeat > 1))
+		return cmd_sweep(c, argc, argv);
+	if (!strcmp(c->command, "keys"))
+		return cmd_keys(c);
+	if (!strcmp(c->command, "check"))
+		return cmd_check(c);
+	return cmd_run(c, !strcmp(c->command, "clean"), argc, argv);
+}
+
+/* A closed descriptor 0, 1 or 2 would be taken by the next file fsmix opens (a report would
+ * then land in the JSON's temporary file): park /dev/null there, read-only, so that writes
+ * to a closed stdout still fail and are reported. */
+static void keep_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", O_RDONLY);
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+		}
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli c;
+	keep_std_fds();
+	/* A closed stdout (fsmix ... | head -1) must not kill the run before its JSON is written
+	 * and its trees are cleaned up: the failure is reported at the end instead. */
+	outfile_ignore_sigpipe();
 	int rc = parse_args(argc, argv, &c);
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(c.command, "compare"))
-		return cmd_compare(&c);
-	if (!strcmp(c.command, "plot"))
-		return cmd_plot(&c);
-	if (!strcmp(c.command, "run") && (c.n_dims || c.repeat > 1))
-		return cmd_sweep(&c, argc, argv);
-	if (!strcmp(c.command, "keys"))
-		return cmd_keys(&c);
-	if (!strcmp(c.command, "check"))
-		return cmd_check(&c);
-	return cmd_run(&c, !strcmp(c.command, "clean"), argc, argv);
+	if (rc < 0)
+		rc = dispatch(&c, argc, argv);
+	char why[256];
+	if (outfile_stdout_failed(why, sizeof(why))) {
+		fprintf(stderr, "fsmix: %s\n", why);
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	}
+	return rc;
 }

@@ -73,6 +73,71 @@ static void check_strict(struct ctx *c, const struct section *s)
 	}
 }
 
+/* Reports the lines of s that FFSB 6.0 would stop at (profile.h, enum compat_kind): with
+ * --strict-ffsb each is an error, since FFSB would not run the profile; otherwise the
+ * deprecated ones are warnings and other spellings pass silently. One message per kind and key
+ * of a section, at its first line. */
+static void report_compat(struct ctx *c, const struct section *s, bool strict)
+{
+	for (size_t i = 0; i < s->n_notes; i++) {
+		const struct compat_note *n = &s->notes[i];
+		const char *key = key_table[n->key].name;
+		char more[64] = "";
+		if (n->count > 1)
+			snprintf(more, sizeof(more), " (%u lines from line %u)", n->count,
+			         n->first.line);
+		switch (n->kind) {
+		case COMPAT_DEPRECATED_KEY:
+			if (strict)
+				diag_error(
+				    c->d, n->first, s->name, key,
+				    "deprecated FFSB 5 key: FFSB 6.0 stops at it (an unknown "
+				    "option); remove the line (--strict-ffsb)");
+			else
+				diag_warn(
+				    c->d, n->first, s->name, key,
+				    "deprecated FFSB 5 key, ignored (FFSB 6.0 stops at it): %s",
+				    n->key == KEY_fsync_file ? "use the *_fsync operations instead"
+				                             : "fsmix counts the sections");
+			break;
+		case COMPAT_OLD_NAME:
+			if (strict)
+				diag_error(c->d, n->first, s->name, n->written,
+				           "the FFSB 5 name of %s%s: FFSB 6.0 rejects it; write %s "
+				           "(--strict-ffsb)",
+				           key, more, key);
+			else
+				diag_warn(
+				    c->d, n->first, s->name, n->written,
+				    "the FFSB 5 name of %s%s, read as %s (FFSB 6.0 rejects it: "
+				    "rename it)",
+				    key, more, key);
+			break;
+		case COMPAT_SPELLING:
+			if (strict)
+				diag_error(c->d, n->first, s->name, n->written,
+				           "FFSB 6.0 knows only '%s' and rejects this spelling "
+				           "(--strict-ffsb)",
+				           key);
+			break;
+		case COMPAT_LIST_FORM:
+			if (strict && key_table[n->key].type == KT_SYSCALL)
+				diag_error(c->d, n->first, s->name, n->written,
+				           "written without '='%s: FFSB 6.0 rejects that; write "
+				           "'%s=NAME' (--strict-ffsb)",
+				           more, n->written);
+			else if (strict)
+				diag_error(
+				    c->d, n->first, s->name, n->written,
+				    "written with '='%s: FFSB 6.0 rejects that; write '%s %s' "
+				    "(--strict-ffsb)",
+				    more, n->written,
+				    key_table[n->key].type == KT_RANGE ? "LO HI" : "SIZE WEIGHT");
+			break;
+		}
+	}
+}
+
 /* A KT_STRING key that takes one of a few words: its index in `words` (NULL-terminated), the
  * default's index when unset, or -1 after reporting the bad word. */
 static int choice(struct ctx *c, const struct section *s, enum key_id k, const char *const *words)
@@ -121,12 +186,19 @@ static void build_stats(struct ctx *c, const struct section *tg, struct plan_gro
 			const struct list_item *b = &rs->items[j];
 			/* Touching ends are fine: [0,0.01] and [0.01,0.02] share only a boundary.
 			 */
+			/* b from --set has no line: name the option instead of "line 0" */
 			if (a->u.range.lo_ms < b->u.range.hi_ms &&
-			    b->u.range.lo_ms < a->u.range.hi_ms)
+			    b->u.range.lo_ms < a->u.range.hi_ms && b->loc.line)
 				diag_error(c->d, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g at line %u", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.line);
+			else if (a->u.range.lo_ms < b->u.range.hi_ms &&
+			         b->u.range.lo_ms < a->u.range.hi_ms)
+				diag_error(c->d, a->loc, st->name, "msec_range",
+				           "%g - %g overlaps %g - %g (%s)", a->u.range.lo_ms,
+				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
+				           b->loc.file ? b->loc.file : "command line");
 		}
 	}
 	if (g->enable_range && !rs->n_items)
@@ -211,6 +283,9 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		if (tg->stats)
 			check_strict(c, tg->stats);
 	}
+	report_compat(c, tg, o->strict_ffsb);
+	if (tg->stats)
+		report_compat(c, tg->stats, o->strict_ffsb);
 	if (!tg->set[KEY_num_threads].attempted)
 		diag_error(c->d, tg->loc, tg->name, "num_threads",
 		           "missing: every thread group needs num_threads=N (1..65536)");
@@ -344,6 +419,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 	f->location = setting_s(s, KEY_location);
 	if (o->strict_ffsb)
 		check_strict(c, s);
+	report_compat(c, s, o->strict_ffsb);
 	if (!f->location && !s->set[KEY_location].attempted)
 		diag_error(c->d, s->loc, s->name, "location",
 		           "missing: every filesystem needs location=DIR (an existing directory)");
@@ -408,28 +484,63 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs desired_util (the used fraction to age to, e.g. 0.5)");
 	if (!f->agefs && s->age) {
-		char end[32];
+		char end[32], prefix[80];
 		if (s->header_number >= 0)
 			snprintf(end, sizeof(end), "[end%ld]", s->header_number);
 		else
 			snprintf(end, sizeof(end), "[end]");
-		if (!s->end_line) /* FFSB swallowed the thread group after a missing [endN] */
-			diag_error(c->d, s->age->loc, s->name, NULL,
-			           "opened at line %u is not closed: is %s missing before line %u? "
-			           "(a [threadgroup] inside a filesystem is its aging group, used "
-			           "only with agefs=1)",
-			           s->loc.line, end, s->age->loc.line);
-		else
-			diag_error(
-			    c->d, s->age->loc, s->name, NULL,
-			    "the [threadgroup] at line %u is this filesystem's aging group, but "
-			    "agefs is not 1: set agefs=1 and desired_util, or move the group "
-			    "after %s",
-			    s->age->loc.line, end);
+		snprintf(prefix, sizeof(prefix), "[%s] opened at line", s->name);
+		if (!s->end_line) {
+			/* Still open at the end of the file, or closed by a header that already
+			 * said so: FFSB swallowed the thread group after a missing [endN] and
+			 * ran without it. */
+			if (!already_reported(c->d, prefix, "is not closed"))
+				diag_error(c->d, s->age->loc, s->name, NULL,
+				           "opened at line %u is not closed: is %s missing before "
+				           "line %u? (a [threadgroup] inside a filesystem is its "
+				           "aging group, used only with agefs=1)",
+				           s->loc.line, end, s->age->loc.line);
+		} else {
+			/* FFSB's own examples write the aging group out and switch it off. */
+			diag_warn(c->d, s->age->loc, s->name, NULL,
+			          "the aging [threadgroup] at line %u is checked, then ignored: "
+			          "agefs is not 1 (as in FFSB 6.0); set agefs=1 and desired_util "
+			          "to age, or move the group after %s to run it",
+			          s->age->loc.line, end);
+		}
 	}
 	if (f->num_files && (f->init_size || f->init_util > 0))
 		diag_warn(c->d, s->loc, s->name, NULL,
 		          "init_size and init_util are ignored because num_files is set");
+}
+
+/* A filesystem without file sizes (no min/max_filesize, no size_weight) gets empty files;
+ * read and overwrite operations of the groups that use it then find no data, and FFSB 6.0
+ * aborts on its size assertions. Worth a warning naming the first such operation. */
+static void warn_empty_files(struct ctx *c, size_t i, const struct plan *pl)
+{
+	const struct plan_fs *f = &pl->fs[i];
+	if (f->n_sizes || f->max_filesize)
+		return;
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		const struct plan_group *g = &pl->groups[gi];
+		const struct section *tg = c->p->tg[gi];
+		if (g->bindfs >= 0 && (size_t)g->bindfs != i)
+			continue;
+		for (int op = 0; op < OP_COUNT; op++) {
+			unsigned fl = op_table[op].flags;
+			if (!g->weight[op] || !(fl & OPF_FILE) || (fl & OPF_APPENDS) ||
+			    !(fl & (OPF_READ | OPF_WRITE)))
+				continue;
+			enum key_id wk = key_weight_of((enum op_id)op);
+			diag_warn(c->d, c->p->fs[i]->loc, f->name, NULL,
+			          "no file sizes (no min_filesize/max_filesize, no size_weight): "
+			          "its files start empty, so %s of [%s] (line %u) finds no data "
+			          "(FFSB 6.0 aborts on this)",
+			          key_table[wk].name, g->name, tg->set[wk].loc.line);
+			return;
+		}
+	}
 }
 
 int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts *o, struct diag *d)
@@ -444,6 +555,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	const struct section *g = &p->global;
 	if (o->strict_ffsb)
 		check_strict(&c, g);
+	report_compat(&c, g, o->strict_ffsb);
 	pl->time_s = (uint32_t)setting_u(g, KEY_time);
 	pl->directio = setting_u(g, KEY_directio);
 	pl->alignio = setting_u(g, KEY_alignio) || pl->directio;
@@ -489,6 +601,12 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 			}
 			build_group(&c, age, pl->fs[i].age, o);
 			pl->fs[i].age->index = (unsigned)i;
+		} else if (age && p->fs[i]->end_line) {
+			/* Ignored (agefs is not 1), but checked like any aging group. */
+			struct plan_group unused;
+			memset(&unused, 0, sizeof(unused));
+			build_group(&c, age, &unused, o);
+			free(unused.ranges);
 		}
 	}
 	for (size_t i = 0; i < p->n_tg; i++) {
@@ -499,8 +617,10 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	/* A thread group swallowed as a filesystem's aging group has its own message. */
 	bool swallowed = false;
 	for (size_t i = 0; i < p->n_fs; i++)
-		if (p->fs[i]->age && !pl->fs[i].agefs)
+		if (p->fs[i]->age && !pl->fs[i].agefs && !p->fs[i]->end_line)
 			swallowed = true;
+	for (size_t i = 0; i < p->n_fs; i++)
+		warn_empty_files(&c, i, pl);
 	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",

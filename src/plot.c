@@ -3,6 +3,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -12,7 +13,9 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "fdio.h"
 #include "metrics.h"
+#include "outfile.h"
 
 extern char **environ;
 
@@ -254,9 +257,56 @@ static int run_gnuplot(const char *script, FILE *log)
 	return 0;
 }
 
+int plot_check_output(const char *path, char *err, size_t errlen)
+{
+	if (!ends_with(path, ".png") && !ends_with(path, ".svg")) {
+		snprintf(err, errlen, "%s: the file name must end in .png or .svg", path);
+		return -1;
+	}
+	return outfile_check(path, err, errlen) ? -1 : 0;
+}
+
+/* Copies the image gnuplot drew in the private directory to `path` (outfile.h's rules: never
+ * replacing a device, FIFO or symbolic link; a regular file is replaced atomically). */
+static int copy_image(const char *image, const char *path, FILE *log)
+{
+	char why[MSG_MAX];
+	struct outfile out;
+	int in = open(image, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		fprintf(log, "fsmix: gnuplot wrote no image: %s\n", strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	if (outfile_open(&out, path, 0, why, sizeof(why))) {
+		fprintf(log, "fsmix: %s\n", why);
+		close(in);
+		return EXIT_RUN_FAILED;
+	}
+	char buf[65536];
+	ssize_t n;
+	int rc = 0;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if ((rc = fd_write_all(out.fd, buf, (size_t)n)))
+			break;
+	if (n < 0)
+		rc = -errno;
+	close(in);
+	if (rc) {
+		fprintf(log, "fsmix: %s: cannot write: %s\n", path, strerror(-rc));
+		outfile_abort(&out);
+		return EXIT_RUN_FAILED;
+	}
+	if (outfile_commit(&out, why, sizeof(why))) {
+		fprintf(log, "fsmix: %s\n", why);
+		return EXIT_RUN_FAILED;
+	}
+	return 0;
+}
+
 int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *log)
 {
 	const char *term;
+	char why[MSG_MAX];
 	if (ends_with(path, ".png"))
 		term = "pngcairo size 1000,800 font 'sans,10'";
 	else if (ends_with(path, ".svg"))
@@ -265,10 +315,8 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 		fprintf(log, "fsmix: --plot %s: the file name must end in .png or .svg\n", path);
 		return EXIT_BAD_INPUT;
 	}
-	if (strchr(path, '\'') || strchr(path, '\n')) {
-		fprintf(log,
-		        "fsmix: --plot %s: quotes and newlines are not supported in the name\n",
-		        path);
+	if (outfile_check(path, why, sizeof(why))) {
+		fprintf(log, "fsmix: --plot %s\n", why);
 		return EXIT_BAD_INPUT;
 	}
 	char dir[] = "/tmp/fsmix-plot.XXXXXX";
@@ -276,9 +324,10 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 		fprintf(log, "fsmix: cannot create a temporary directory: %s\n", strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
-	char data[64], script[64];
+	char data[64], script[64], image[64];
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
+	snprintf(image, sizeof(image), "%s/image", dir); /* gnuplot draws here; copied to path */
 	FILE *f = fopen(data, "w"), *g = fopen(script, "w");
 	int rc = 0;
 	if (!f || !g) {
@@ -286,7 +335,7 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	fprintf(g, "set terminal %s\nset output '%s'\nset datafile missing 'NaN'\n", term, path);
+	fprintf(g, "set terminal %s\nset output '%s'\nset datafile missing 'NaN'\n", term, image);
 	const json_t *pts;
 	if (base) {
 		if (write_compare(f, g, base, doc, data)) {
@@ -326,10 +375,12 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 	if (!rc)
 		rc = run_gnuplot(script, log);
 	struct stat sb;
-	if (!rc && (stat(path, &sb) || sb.st_size == 0)) {
-		fprintf(log, "fsmix: gnuplot wrote no image to %s\n", path);
+	if (!rc && (stat(image, &sb) || sb.st_size == 0)) {
+		fprintf(log, "fsmix: gnuplot wrote no image for %s\n", path);
 		rc = EXIT_RUN_FAILED;
 	}
+	if (!rc)
+		rc = copy_image(image, path, log);
 	if (!rc)
 		fprintf(log, "fsmix: plot written to %s\n", path);
 out:
@@ -339,6 +390,7 @@ out:
 		fclose(g);
 	unlink(data);
 	unlink(script);
+	unlink(image);
 	rmdir(dir);
 	return rc;
 }

@@ -16,4 +16,8 @@
  * file name or document, EXIT_RUN_FAILED when gnuplot fails; messages go to log. */
 int plot_write(const json_t *doc, const json_t *base_or_null, const char *path, FILE *log);
 
+/* plot_check_output - `path` can take a plot: it ends in .png or .svg and can be written
+ * (outfile.h; nothing is created). 0, or -1 with "PATH: reason" in err. */
+int plot_check_output(const char *path, char *err, size_t errlen);
+
 #endif

@@ -286,6 +286,22 @@ static const char *parse_value(enum key_id k, const char *value, bool had_equals
 	return "internal error: unknown list type";
 }
 
+/* Records a line FFSB 6.0 would stop at (see enum compat_kind); plan_build reports it. */
+static void note_compat(struct section *sec, enum compat_kind kind, int key, const char *written,
+                        struct src_loc loc)
+{
+	for (size_t i = 0; i < sec->n_notes; i++) {
+		struct compat_note *n = &sec->notes[i];
+		if (n->kind == kind && n->key == key && !strcmp(n->written, written)) {
+			n->count++;
+			return;
+		}
+	}
+	if (sec->n_notes < SECTION_MAX_NOTES)
+		sec->notes[sec->n_notes++] = (struct compat_note){
+		    .kind = kind, .key = key, .written = written, .first = loc, .count = 1};
+}
+
 int profile_set(struct profile *p, struct section *sec, const char *key, const char *value,
                 bool had_equals, struct src_loc loc, bool from_cli, struct diag *d)
 {
@@ -335,12 +351,18 @@ int profile_set(struct profile *p, struct section *sec, const char *key, const c
 			           scope_label(kd->scopes), sec->name);
 		return -1;
 	}
+	const struct key_alias *alias = key_alias_lookup(key);
 	if (kd->flags & KF_DEPRECATED) {
-		diag_warn(d, loc, secname, kd->name, "deprecated FFSB 5 key, ignored: %s",
-		          k == KEY_fsync_file ? "use the *_fsync operations instead"
-		                              : "fsmix counts the sections");
+		note_compat(sec, COMPAT_DEPRECATED_KEY, k, kd->name, loc);
 		return 0;
 	}
+	if (alias)
+		note_compat(sec, alias->old_version ? COMPAT_OLD_NAME : COMPAT_SPELLING, k,
+		            alias->alias, loc);
+	/* FFSB reads size_weight and msec_range as "key a b" and ignore as "ignore=name". */
+	bool ffsb_form = kd->type == KT_SYSCALL ? had_equals : !had_equals;
+	if ((kd->flags & KF_LIST) && !ffsb_form && !from_cli)
+		note_compat(sec, COMPAT_LIST_FORM, k, alias ? alias->alias : kd->name, loc);
 	sec->set[k].attempted = true;
 	const char *e = parse_value((enum key_id)k, value, had_equals, &tmp, &item, err);
 	if (e) {
@@ -547,15 +569,19 @@ static void rehome_age_group(struct parser *ps, struct section *fs)
 }
 
 /* A [threadgroup] nested in a filesystem that already has its aging group: there is no valid
- * reading, so the filesystem's [endN] is missing. Where: before the aging group if agefs is
- * not (yet) 1 there, since a thread group FFSB would swallow as aging group is the usual
- * victim; else before this header. Either way the filesystem is closed here and the group
- * that follows is an ordinary thread group, so nothing cascades. */
+ * reading, so the filesystem's [endN] is missing. Where: before the aging group if the
+ * filesystem says nothing about aging (no agefs, no desired_util), since a thread group FFSB
+ * would swallow as aging group is the usual victim; else before this header. Either way the
+ * filesystem is closed here and the group that follows is an ordinary thread group, so nothing
+ * cascades. */
 static void missing_fs_end(struct parser *ps, struct section *fs, struct src_loc at)
 {
 	char end[32];
 	end_tag(fs, end, sizeof(end));
-	if (!(fs->set[KEY_agefs].set && fs->set[KEY_agefs].v.u)) {
+	/* agefs or desired_util written: the nested group is a deliberate aging group (perhaps
+	 * switched off with agefs=0, as FFSB's own examples do). */
+	bool deliberate = fs->set[KEY_agefs].set || fs->set[KEY_desired_util].set;
+	if (!deliberate) {
 		uint32_t line = fs->age->loc.line;
 		diag_error(ps->d, ((struct src_loc){at.file, line}), fs->name, NULL,
 		           "opened at line %u is not closed: is %s missing before line %u? (a "
@@ -572,6 +598,10 @@ static void missing_fs_end(struct parser *ps, struct section *fs, struct src_loc
 	ps->depth = 0;
 }
 
+/* FFSB closes the innermost open section at any header containing "end" and ignores its
+ * number; so does fsmix. A number that names another section gets a warning saying how the
+ * line was read, and, when it names an enclosing open section, where the [end] it suggests is
+ * missing would go: a genuinely missing [end] then shows in the structure that follows. */
 static void handle_end(struct parser *ps, const char *header, long num, struct src_loc loc)
 {
 	struct section *cur = top(ps);
@@ -582,15 +612,26 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 		return;
 	}
 	end_tag(cur, end, sizeof(end));
-	if (num >= 0 && cur->kind == SEC_STATS)
-		diag_error(ps->d, loc, cur->name, NULL,
-		           "[%s] closes [stats] (line %u), which is closed with [end]; is [end] "
-		           "missing before line %u?",
-		           header, cur->loc.line, loc.line);
-	else if (num >= 0 && cur->header_number >= 0 && num != cur->header_number)
-		diag_error(ps->d, loc, cur->name, NULL,
-		           "[%s] does not match the header at line %u; close it with %s", header,
-		           cur->loc.line, end);
+	if (num >= 0 && num != cur->header_number) {
+		const char *shown = cur->kind == SEC_STATS ? "stats" : cur->name;
+		const struct section *named = NULL;
+		for (int i = ps->depth - 1; i > 0 && !named; i--)
+			if (ps->stack[i]->header_number == num)
+				named = ps->stack[i];
+		if (named)
+			diag_warn(ps->d, loc, cur->name, NULL,
+			          "[%s] closes [%s] (line %u), the innermost open section, as in "
+			          "FFSB; if it was meant to close [%s] (line %u), %s is missing "
+			          "before line %u",
+			          header, shown, cur->loc.line, named->name, named->loc.line, end,
+			          loc.line);
+		else if (cur->header_number >= 0 || cur->kind == SEC_STATS)
+			diag_warn(
+			    ps->d, loc, cur->name, NULL,
+			    "[%s] closes [%s] (line %u): FFSB looks only at the word 'end', and "
+			    "so does fsmix; write %s",
+			    header, shown, cur->loc.line, end);
+	}
 	cur->end_line = loc.line;
 	ps->depth--;
 }
@@ -749,6 +790,18 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	}
 	if (lexer_check_text(p->file, buf, len, d))
 		return -1;
+	const char *ffsb4;
+	uint32_t ffsb4_line = lexer_find_ffsb4(buf, len, &ffsb4);
+	if (ffsb4_line) {
+		/* Its keys are all unknown here: one line that says why beats a screenful. */
+		diag_error(
+		    d, ((struct src_loc){p->file, ffsb4_line}), NULL, NULL,
+		    "%s: this is an FFSB 4 profile, which fsmix does not read; rewrite it in "
+		    "the FFSB 6.0 format ([filesystemN] and [threadgroupN] sections, see "
+		    "docs/profile.md)",
+		    ffsb4);
+		return -1;
+	}
 	ps = calloc(1, sizeof(*ps));
 	if (!ps) {
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL, "out of memory");

@@ -47,6 +47,26 @@ struct setting {
 
 enum section_kind { SEC_GLOBAL, SEC_FS, SEC_TG, SEC_STATS };
 
+/* Lines fsmix accepts but FFSB 6.0 would stop at. The parser only records them; plan_build
+ * reports each kind once per section and key: an error with --strict-ffsb, else a warning for
+ * the deprecated ones and nothing for the rest. */
+enum compat_kind {
+	COMPAT_DEPRECATED_KEY, /* num_filesystems, num_threadgroups, fsync_file: ignored */
+	COMPAT_OLD_NAME,       /* an FFSB 5 name of a key (bucket, meta_weight): read as the key */
+	COMPAT_SPELLING,       /* another spelling (bufferedio) */
+	COMPAT_LIST_FORM,      /* a list line in the other form: "msec_range=0 1", "ignore close" */
+};
+
+struct compat_note {
+	enum compat_kind kind;
+	int key;             /* enum key_id */
+	const char *written; /* the name as written (static: the key or alias table) */
+	struct src_loc first;
+	unsigned count; /* lines of this kind and key in the section */
+};
+
+#define SECTION_MAX_NOTES 16 /* distinct (kind, key) pairs remembered per section */
+
 struct section {
 	enum section_kind kind;
 	unsigned ordinal;   /* filesystemN / threadgroupN numbering: order of appearance */
@@ -60,6 +80,8 @@ struct section {
 	struct section *stats; /* SEC_TG: the nested [stats], or NULL */
 	char *file_location;   /* SEC_FS: the file's location after --location replaced it */
 	struct setting set[KEY_COUNT];
+	struct compat_note notes[SECTION_MAX_NOTES];
+	size_t n_notes;
 };
 
 struct profile {

@@ -9,6 +9,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "outfile.h"
+
 #define MIB 1048576.0
 
 enum col {
@@ -160,6 +162,8 @@ static int fill_csv(FILE *f, void *arg)
 	for (int c = 0; c < C_COUNT_COLS; c++)
 		fprintf(f, "%s%s", c ? "," : "", col_name[c]);
 	fputc('\n', f);
+	if (!e->measured)
+		return 0; /* nothing was measured: the header alone (no row of zeros) */
 	for (size_t gi = 0; e->group_stats && gi < pl->n_groups; gi++)
 		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, &e->group_stats[gi],
 		           e->group_skipped ? e->group_skipped[gi] : NULL);
@@ -185,5 +189,5 @@ static int fill_csv(FILE *f, void *arg)
 
 int report_csv_write(const struct engine *e, const char *path, char *err, size_t errlen)
 {
-	return report_write_file(path, fill_csv, (void *)e, err, errlen);
+	return outfile_write(path, fill_csv, (void *)e, err, errlen);
 }

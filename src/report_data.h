@@ -5,10 +5,10 @@
  * docs/output.md; REPORT_JSON_SCHEMA_VERSION changes whenever a JSON field changes meaning or
  * disappears (adding fields does not change it).
  *
- * Writing a file is atomic: the document goes to a temporary file next to it
- * ("<path>.tmp-<pid>-<n>", created with mode 0666 & ~umask), which is flushed, fsync()ed and
- * renamed over `path`. A failure removes the temporary file and leaves `path` untouched, so a
- * reader never sees a truncated document. "-" writes to stdout instead.
+ * Files are written by outfile_write (outfile.h): a regular file atomically (temporary file,
+ * fsync, rename; a failure leaves `path` untouched, so a reader never sees a truncated
+ * document), a character device or FIFO in place, a symbolic link through to its target, "-"
+ * to stdout.
  */
 #ifndef FSMIX_REPORT_DATA_H
 #define FSMIX_REPORT_DATA_H
@@ -41,13 +41,6 @@ int report_csv_write(const struct engine *e, const char *path, char *err, size_t
  * NULL. */
 bool report_op_shown(const struct engine *e, const struct plan_group *g,
                      const struct thread_stats *st, const uint64_t *skipped, int op);
-
-/* report_write_file - the shared writer: call fill(f, arg) on stdout for "-", else on a temporary
- * file next to path that is then fsync()ed and renamed to path. fill returns 0 or -1 (it need not
- * check stdio errors: they are checked here). Returns 0, or -1 with a message naming the path in
- * err. */
-int report_write_file(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
-                      size_t errlen);
 
 /* report_csv_field - one RFC 4180 field: quoted (with "" for ") when it holds a comma, a quote
  * or a line end. */

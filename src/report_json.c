@@ -2,18 +2,17 @@
 #include "report_data.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "outfile.h"
 
 #define MIB 1048576.0
 
@@ -453,10 +452,14 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 	put(&b, root, "fsmix_version", json_string(FSMIX_VERSION));
 	put(&b, root, "exit_status", json_integer(exit_status));
 	put(&b, root, "interrupted", json_boolean(e->interrupted));
-	put(&b, root, "stop_reason",
-	    js(stop_name(atomic_load_explicit(&((struct engine *)e)->stop, memory_order_relaxed))));
+	put(&b, root, "measured", json_boolean(e->measured));
+	int why = atomic_load_explicit(&((struct engine *)e)->stop, memory_order_relaxed);
+	if (!e->measured && e->failure && why != STOP_SIGNAL)
+		why = STOP_ERROR; /* setup failed (aging may have stopped its workers by "time") */
+	put(&b, root, "stop_reason", js(stop_name(why)));
 	const char *sig = e->signal ? sigabbrev_np(e->signal) : NULL;
 	put(&b, root, "signal", sig ? json_sprintf("SIG%s", sig) : json_null());
+	put(&b, root, "error", js(e->failure));
 	put(&b, root, "seed", json_string(seed));
 	put(&b, root, "time_s", ju(pl->time_s));
 	put(&b, root, "runtime_s", jr(e->runtime_s));
@@ -491,85 +494,6 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 
 /* ---- writing ---- */
 
-int report_write_file(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
-                      size_t errlen)
-{
-	static _Atomic unsigned seq;
-	if (!strcmp(path, "-")) {
-		clearerr(stdout);
-		errno = 0;
-		int rc = fill(stdout, arg);
-		if (fflush(stdout) || ferror(stdout)) {
-			snprintf(err, errlen, "standard output: cannot write: %s",
-			         strerror(errno ? errno : EIO));
-			return -1;
-		}
-		if (rc) {
-			snprintf(err, errlen, "standard output: %s", strerror(ENOMEM));
-			return -1;
-		}
-		return 0;
-	}
-	char tmp[PATH_MAX + 64];
-	int fd = -1;
-	for (int tries = 0; tries < 100 && fd < 0; tries++) {
-		int n = snprintf(tmp, sizeof(tmp), "%s.tmp-%ld-%u", path, (long)getpid(),
-		                 atomic_fetch_add(&seq, 1));
-		if (n < 0 || (size_t)n >= sizeof(tmp)) {
-			errno = ENAMETOOLONG;
-			break;
-		}
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file next to it: %s", path,
-		         strerror(errno));
-		return -1;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	errno = 0;
-	int rc = fill(f, arg);
-	int e = 0;
-	if (fflush(f) || ferror(f))
-		e = errno ? errno : EIO;
-	else if (rc)
-		e = ENOMEM;
-	else if (fsync(fd))
-		e = errno;
-	if (fclose(f) && !e)
-		e = errno ? errno : EIO;
-	if (!e && rename(tmp, path))
-		e = errno;
-	if (e) {
-		unlink(tmp);
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
-		return -1;
-	}
-	/* make the rename durable too (best effort) */
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	return 0;
-}
-
 struct json_fill {
 	const struct engine *e;
 	int exit_status;
@@ -591,5 +515,5 @@ int report_json_write(const struct engine *e, const char *path, int exit_status,
                       size_t errlen)
 {
 	struct json_fill j = {e, exit_status};
-	return report_write_file(path, fill_json, &j, err, errlen);
+	return outfile_write(path, fill_json, &j, err, errlen);
 }

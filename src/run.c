@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "exitcode.h"
 #include "interval.h"
+#include "outfile.h"
 #include "report.h"
 #include "report_data.h"
 
@@ -385,8 +386,8 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 
 static void engine_free(struct engine *e)
 {
-	if (e->latlog_open) /* a run that failed before its workers were joined */
-		close(e->latlog.fd);
+	if (e->latlog_open) /* a run that failed before its log was committed */
+		latlog_abort(&e->latlog);
 	for (size_t i = 0; e->workers && i < e->n_workers; i++)
 		worker_free(e->workers[i]);
 	free(e->workers);
@@ -677,7 +678,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
 		if (fs->modified) {
-			char why[512];
+			char why[MSG_MAX];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
 				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
 		}
@@ -815,10 +816,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	for (size_t i = 0; i < n; i++)
 		if (e->workers[i]->g->num_ops)
 			atomic_fetch_add(&e->counting, 1);
-	if (e->opts->lat_log_path) {
-		if (latlog_open(&e->latlog, e->opts->lat_log_path, err, errlen))
-			return EXIT_BAD_INPUT;
-		e->latlog_open = true;
+	if (e->latlog_open) { /* opened by engine_run before setup */
 		for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 			for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 				struct worker *w = e->workers[k];
@@ -912,17 +910,10 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			last = w->t_end;
 	}
 	getrusage(RUSAGE_SELF, &ru1);
-	if (e->latlog_open) {
+	if (e->latlog_open) /* engine_run commits the log */
 		for (size_t i = 0; i < n; i++)
 			if (e->workers[i]->ll)
 				latlog_flush(e->workers[i]->ll);
-		e->latlog_open = false;
-		char why[512];
-		if (latlog_close(&e->latlog, e->opts->lat_log_path, why, sizeof(why))) {
-			fprintf(e->opts->log, "fsmix: %s\n", why);
-			e->latlog_failed = true;
-		}
-	}
 	for (size_t i = 0; dev0 && i < e->n_fs; i++) {
 		struct devstat_sample after;
 		if (!e->fs[i].dev.has_device || !dev0[i].valid ||
@@ -965,7 +956,7 @@ static void cleanup_trees(struct engine *e)
 {
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		char why[512];
+		char why[MSG_MAX];
 		struct tree_sweep sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
@@ -977,11 +968,59 @@ static void cleanup_trees(struct engine *e)
 	}
 }
 
+/* Everything after the run (or after a setup that failed or was interrupted): commit the
+ * latency log, print the text report, write the JSON and CSV. Every --json/--csv gets a document
+ * saying what happened, so an older file can never pass for this run's result. Returns the exit
+ * status, given rc so far. */
+static int write_outputs(struct engine *e, int rc)
+{
+	const struct engine_opts *o = e->opts;
+	char why[MSG_MAX], latlog_why[MSG_MAX];
+	if (e->latlog_open) {
+		e->latlog_open = false;
+		if (latlog_close(&e->latlog, latlog_why, sizeof(latlog_why))) {
+			fprintf(o->log, "fsmix: %s\n", latlog_why);
+			e->latlog_failed = true;
+			if (!e->failure)
+				e->failure = latlog_why;
+		}
+	}
+	if (e->measured) {
+		int stop = atomic_load(&e->stop);
+		e->interrupted = stop == STOP_SIGNAL;
+		bool failed = e->latlog_failed;
+		for (size_t i = 0; i < e->n_workers; i++)
+			failed |= e->workers[i]->err.set;
+		rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
+		if (!o->quiet)
+			report_results(o->out, e, e->interrupted);
+		if (o->json_out) /* sweeps collect every point's results */
+			*o->json_out = report_json_build(e, rc);
+	} else {
+		if (e->latlog_failed && !rc)
+			rc = EXIT_RUN_FAILED;
+		/* Where it ran, also for the filesystems setup did not get to. */
+		for (size_t i = 0; i < e->n_fs; i++)
+			if (!e->fs[i].dev.fstype[0])
+				(void)devstat_probe(e->fs[i].pf->location, &e->fs[i].dev);
+	}
+	/* Machine-readable results: written whole (outfile.h) or not at all. */
+	if (o->json_path && report_json_write(e, o->json_path, rc, why, sizeof(why))) {
+		fprintf(o->log, "fsmix: %s\n", why);
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	}
+	if (o->csv_path && report_csv_write(e, o->csv_path, why, sizeof(why))) {
+		fprintf(o->log, "fsmix: %s\n", why);
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	}
+	return rc;
+}
+
 int engine_run(const struct plan *pl, const struct engine_opts *o)
 {
 	struct engine *e = calloc(1, sizeof(*e));
 	struct sigwatch sw;
-	char err[1024] = "";
+	char err[MSG_MAX] = "";
 	int rc = 0;
 	if (!e) {
 		fprintf(o->log, "fsmix: out of memory\n");
@@ -1003,6 +1042,16 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	}
 	if (!o->quiet)
 		report_config(o->out, e);
+	/* The latency log is opened (and its header written) before anything is built: a FILE
+	 * that cannot be written is bad input, found before the tree costs any time. */
+	if (o->lat_log_path) {
+		if (latlog_open(&e->latlog, o->lat_log_path, err, sizeof(err))) {
+			fprintf(o->log, "fsmix: %s\n", err);
+			rc = EXIT_BAD_INPUT;
+			goto done;
+		}
+		e->latlog_open = true;
+	}
 	rc = setup(e, err, sizeof(err));
 	if (!rc && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
 		report_setup(o->out, e, !pl->time_s && !pl->counted);
@@ -1016,43 +1065,26 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	if (!rc && engine_stopping(e))
 		rc = EXIT_INTERRUPTED;
 	if (rc) {
-		if (rc == EXIT_INTERRUPTED)
-			fprintf(o->log, "fsmix: interrupted during setup; nothing was measured\n");
-		else
-			fprintf(o->log, "fsmix: %s\n", err);
+		if (rc == EXIT_INTERRUPTED) {
+			snprintf(err, sizeof(err),
+			         "interrupted during setup; nothing was measured");
+			e->interrupted = true;
+		}
+		fprintf(o->log, "fsmix: %s\n", err);
+		e->failure = err;
 	} else if (!pl->time_s && !pl->counted) {
 		/* time=0: only the tree was built (report_setup said so) */
 	} else {
 		rc = run_phase(e, err, sizeof(err));
 		if (rc) {
 			fprintf(o->log, "fsmix: %s\n", err);
+			e->failure = err;
 		} else {
-			int why = atomic_load(&e->stop);
-			e->interrupted = why == STOP_SIGNAL;
-			bool failed = false;
-			for (size_t i = 0; i < e->n_workers; i++)
-				failed |= e->workers[i]->err.set;
-			failed |= e->latlog_failed;
-			rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
-			if (!o->quiet)
-				report_results(o->out, e, e->interrupted);
-			if (o->json_out) /* sweeps collect every point's results */
-				*o->json_out = report_json_build(e, rc);
-			/* Machine-readable results: written whole (temp file + rename) or not at
-			 * all. */
-			char why_txt[1024];
-			if (o->json_path &&
-			    report_json_write(e, o->json_path, rc, why_txt, sizeof(why_txt))) {
-				fprintf(o->log, "fsmix: %s\n", why_txt);
-				rc = rc ? rc : EXIT_RUN_FAILED;
-			}
-			if (o->csv_path &&
-			    report_csv_write(e, o->csv_path, why_txt, sizeof(why_txt))) {
-				fprintf(o->log, "fsmix: %s\n", why_txt);
-				rc = rc ? rc : EXIT_RUN_FAILED;
-			}
+			e->measured = true;
 		}
 	}
+	rc = write_outputs(e, rc);
+done:
 	if (o->cleanup)
 		cleanup_trees(e);
 	pthread_kill(sw.thread, SIGUSR1);
@@ -1068,7 +1100,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct tree t;
 		struct tree_sweep sw = {0};
-		char why[1024];
+		char why[MSG_MAX];
 		int r = tree_open(&t, pl->fs[i].location, pl->fs[i].index, 0, why, sizeof(why));
 		if (r == -ENOENT && access(pl->fs[i].location, F_OK) == 0) {
 			fprintf(o->log, "fsmix: %s: nothing to remove in %s\n", pl->fs[i].name,
@@ -1080,12 +1112,14 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 			rc = EXIT_BAD_INPUT;
 			continue;
 		}
+		char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
+		memcpy(root, t.root, sizeof(root));
 		if (tree_remove(&t, &sw, why, sizeof(why))) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
 			rc = EXIT_RUN_FAILED;
 		} else {
-			fprintf(o->log, "fsmix: %s: removed %s/fsmix.fs%u (%" PRIu64 " entries)\n",
-			        pl->fs[i].name, pl->fs[i].location, pl->fs[i].index, sw.removed);
+			fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n",
+			        pl->fs[i].name, root, sw.removed);
 		}
 	}
 	return rc;

@@ -13,6 +13,8 @@
 #include "exitcode.h"
 #include "metrics.h"
 #include "plot.h"
+#include "preflight.h"
+#include "outfile.h"
 #include "report_data.h"
 
 /* ---- lists ---- */
@@ -483,6 +485,7 @@ int sweep_run(struct sweep_spec *s)
 		} else {
 			if (i == 0 && d.warnings)
 				diag_print(&d, s->eopts.log);
+			rc = preflight_locations(&pl, s->eopts.log);
 			plan_free(&pl);
 		}
 		profile_free(&p);
@@ -529,12 +532,12 @@ int sweep_run(struct sweep_spec *s)
 	print_table(s, pts, n_pts, s->eopts.out);
 	struct doc_ctx ctx = {
 	    .s = s, .pts = pts, .n_pts = n_pts, .interrupted = interrupted, .exit_status = rc};
-	char err[1024];
-	if (s->json_path && report_write_file(s->json_path, fill_json, &ctx, err, sizeof(err))) {
+	char err[MSG_MAX];
+	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	}
-	if (s->csv_path && report_write_file(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
+	if (s->csv_path && outfile_write(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	}

@@ -2,7 +2,8 @@
 # The bad-profile corpus: every tests/bad/*.ffsb states its oracle in its header comments
 #   # expect-exit: 2
 #   # expect: @FILE@:7: error: [threadgroup0] num_threads: 0 is out of range (1..65536)
-# (or in a sidecar NAME.expect when the profile cannot hold comments, e.g. the empty one).
+# (or in a sidecar NAME.expect when the profile cannot hold comments, e.g. the empty one), and
+# optionally the options to check it with ("# args: --strict-ffsb").
 # For each file, `fsmix check FILE` must exit with that status and print exactly the expect
 # lines on stderr (@FILE@ is the path passed), followed by the summary line, which is checked
 # too: "fsmix: N errors in FILE; nothing was run" with N = the expected errors, or
@@ -22,12 +23,13 @@ before=$(listing)
 # check_one FILE ORACLE COMMAND: 0 if the output matches, else prints why and returns 1. Sets
 # expected_exit to the oracle's exit status.
 check_one() {
-	local f=$1 oracle=$2 cmd=$3 want="" errors=0 warnings=0 summary line
+	local f=$1 oracle=$2 cmd=$3 want="" errors=0 warnings=0 summary line args=()
 	: >"$tmp/want"
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
 		case $line in
 		"# expect-exit: "*) [ -n "$want" ] || want=${line#"# expect-exit: "} ;;
+		"# args: "*) read -ra args <<<"${line#"# args: "}" ;;
 		"# expect: "*)
 			line=${line#"# expect: "}
 			line=${line//@FILE@/$f}
@@ -48,7 +50,7 @@ check_one() {
 		summary="fsmix: $errors error$([ "$errors" -eq 1 ] || echo s) in $f; nothing was run"
 	fi
 	echo "$summary" >>"$tmp/want"
-	(cd "$work" && "$bin" "$cmd" "$f" >"$tmp/out" 2>"$tmp/err")
+	(cd "$work" && "$bin" "$cmd" "${args[@]}" "$f" >"$tmp/out" 2>"$tmp/err")
 	local got=$? ok=0
 	if [ "$got" -ne "$want" ]; then
 		echo "     $cmd: exit $got, expected $want"

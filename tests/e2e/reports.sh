@@ -86,7 +86,8 @@ rc=$?
 [ $rc -eq 130 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['interrupted'] is True and d['exit_status'] == 130 and d['signal'] == 'SIGINT'" "$work/int.json" &&
 	ok "SIGINT: valid JSON marked interrupted, exit 130" || bad "SIGINT JSON (exit $rc)"
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/nodir/x.json" >/dev/null 2>"$work/nodir.err"
-[ $? -eq 1 ] && grep -q "nodir/x.json" "$work/nodir.err" && ok "unwritable --json path: exit 1 naming it" || bad "unwritable json"
+[ $? -eq 2 ] && grep -q "nodir/x.json" "$work/nodir.err" && ! grep -q "running" "$work/nodir.err" &&
+	ok "unwritable --json path: exit 2 naming it, before the run" || bad "unwritable json"
 
 if command -v script >/dev/null; then
 	script -qc "$bin run $src/profiles/default.ffsb --location $loc --time 4 >/dev/null" /dev/null >"$work/tty.out" 2>&1

@@ -248,6 +248,7 @@ static void fake_setup(struct fake *f)
 	e->sys_s = 2.5;
 	e->signal = SIGINT;
 	e->interrupted = true;
+	e->measured = true;
 	atomic_init(&e->stop, STOP_SIGNAL);
 	e->intervals = f->iv;
 	e->n_intervals = 2;

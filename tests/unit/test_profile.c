@@ -633,22 +633,33 @@ static void test_duplicate_key(void)
 	diag_free(&x.d);
 }
 
+/* Like parse_and_plan, with --strict-ffsb when `strict`. */
+static void parse_and_plan_opts(struct parsed *x, const char *text, bool strict)
+{
+	struct plan_opts po = {.strict_ffsb = strict};
+	diag_init(&x->d);
+	x->parse_rc = parse(&x->p, text, &x->d);
+	x->plan_rc = plan_build(&x->pl, &x->p, &po, &x->d);
+}
+
+static const char deprecated[] = "num_filesystems=1\n"
+                                 "[filesystem0]\n"
+                                 "location=/a\n"
+                                 "[end0]\n"
+                                 "[threadgroup0]\n"
+                                 "num_threads=1\n"
+                                 "fsync_file=1\n"
+                                 "stat_weight=1\n"
+                                 "[end0]\n";
+
+/* FFSB 5 keys: ignored with a warning by default; FFSB 6.0 stops at them, so --strict-ffsb
+ * makes each an error (and then gives no warning for it). */
 static void test_deprecated_key(void)
 {
 	static struct parsed x;
-	diag_init(&x.d);
-	x.parse_rc = parse(&x.p,
-	                   "num_filesystems=1\n"
-	                   "[filesystem0]\n"
-	                   "location=/a\n"
-	                   "[end0]\n"
-	                   "[threadgroup0]\n"
-	                   "num_threads=1\n"
-	                   "fsync_file=1\n"
-	                   "stat_weight=1\n"
-	                   "[end0]\n",
-	                   &x.d);
+	parse_and_plan_opts(&x, deprecated, false);
 	CHECK_EQ_I(x.parse_rc, 0);
+	CHECK_EQ_I(x.plan_rc, 0);
 	CHECK_EQ_U(x.d.errors, 0);
 	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 1, "deprecated"), 1);
 	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 1, "ignored"), 1);
@@ -657,8 +668,219 @@ static void test_deprecated_key(void)
 	CHECK(!x.p.global.set[KEY_num_filesystems].set);
 	if (x.p.n_tg == 1)
 		CHECK(!x.p.tg[0]->set[KEY_fsync_file].set);
+	parsed_free(&x);
+
+	parse_and_plan_opts(&x, deprecated, true);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(x.d.errors, 2);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 1, "FFSB 6.0 stops at it"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 7, "FFSB 6.0 stops at it"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 1, "deprecated"), 0);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 7, "deprecated"), 0);
+	parsed_free(&x);
+}
+
+/* FFSB's own examples/profile_everything: an aging group written out and switched off with
+ * agefs=0. It is checked, then ignored with one warning, in both modes; a mistake in it is
+ * still an error. */
+static const char aging_off[] = "time=1\n"
+                                "[filesystem]\n"
+                                "\tlocation=/a\n"
+                                "\tsize_weight 4k 1\n"
+                                "\tagefs=0\n"
+                                "\t[threadgroup]\n"
+                                "\t\tnum_threads=10\n"
+                                "\t\tcreate_weight=10\n"
+                                "\t\twrite_blocksize=1024\n"
+                                "\t[end]\n"
+                                "\tdesired_util=0.005\n"
+                                "[end]\n"
+                                "[threadgroup]\n"
+                                "\tnum_threads=4\n"
+                                "\tstat_weight=1\n"
+                                "[end]\n";
+
+static void test_aging_group_switched_off(void)
+{
+	static struct parsed x;
+	for (int strict = 0; strict <= 1; strict++) {
+		parse_and_plan_opts(&x, aging_off, strict);
+		CHECK_EQ_I(x.parse_rc, 0);
+		CHECK_EQ_I(x.plan_rc, 0);
+		CHECK_EQ_U(x.d.errors, 0);
+		CHECK_EQ_U(x.d.warnings, 1);
+		CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 6, "checked, then ignored"), 1);
+		if (!x.plan_rc) {
+			CHECK_EQ_U(x.pl.n_fs, 1);
+			CHECK(!x.pl.fs[0].agefs);
+			CHECK(x.pl.fs[0].age == NULL);
+			CHECK_EQ_U(x.pl.n_groups, 1);
+			CHECK_EQ_U(x.pl.total_threads, 4);
+		}
+		parsed_free(&x);
+	}
+	/* Checked: an operation no aging group may do is an error at its line. */
+	char *bad;
+	bad = strdup(aging_off);
+	char *w = strstr(bad, "\t\tcreate_weight=10");
+	memcpy(w, "\t\tstat_weight=10\n ", 18);
+	parse_and_plan(&x, bad);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 8, "can only create, append and delete"), 1);
+	parsed_free(&x);
+	free(bad);
+}
+
+/* A missing [end] is found from the structure, not from agefs: the filesystem still open at
+ * the end of the file swallowed the only thread group (FFSB would run nothing). */
+static void test_missing_end_not_from_agefs(void)
+{
+	static struct parsed x;
+	parse_and_plan(&x, "time=1\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "size_weight 4k 1\n"
+	                   "agefs=0\n"
+	                   "[threadgroup0]\n"
+	                   "num_threads=1\n"
+	                   "stat_weight=1\n"
+	                   "[end0]\n");
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(x.d.errors, 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 6, "is [end0] missing before line 6?"), 1);
+	parsed_free(&x);
+}
+
+/* [endN] closes the innermost section whatever N says (FFSB looks only at "end"). */
+static void test_end_number_differs(void)
+{
+	static struct parsed x;
+	parse_and_plan(&x, "time=1\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "size_weight 4k 1\n"
+	                   "[end0]\n"
+	                   "[filesystem1]\n"
+	                   "location=/b\n"
+	                   "size_weight 4k 1\n"
+	                   "[end0]\n"
+	                   "[threadgroup0]\n"
+	                   "num_threads=1\n"
+	                   "stat_weight=1\n"
+	                   "[end7]\n");
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.errors, 0);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 9, "[end0] closes [filesystem1] (line 6)"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 13, "write [end0]"), 1);
+	CHECK_EQ_U(x.p.n_fs, 2);
+	CHECK_EQ_U(x.p.n_tg, 1);
+	if (x.p.n_fs == 2)
+		CHECK_EQ_U(x.p.fs[1]->end_line, 9);
+	parsed_free(&x);
+}
+
+/* FFSB 5's names: read as the FFSB 6 key with one warning each; errors with --strict-ffsb. */
+static const char ffsb5_names[] = "time=1\n"
+                                  "[filesystem0]\n"
+                                  "location=/a\n"
+                                  "size_weight 4k 1\n"
+                                  "[end0]\n"
+                                  "[threadgroup0]\n"
+                                  "num_threads=1\n"
+                                  "meta_weight=3\n"
+                                  "[stats]\n"
+                                  "enable_stats=1\n"
+                                  "enable_range=1\n"
+                                  "bucket 0.0 0.5\n"
+                                  "bucket 0.5 2.0\n"
+                                  "[end]\n"
+                                  "[end0]\n";
+
+static void test_ffsb5_names(void)
+{
+	static struct parsed x;
+	parse_and_plan_opts(&x, ffsb5_names, false);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.warnings, 2);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 8, "FFSB 5 name of metaop_weight"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 12, "(2 lines from line 12)"), 1);
+	if (!x.plan_rc) {
+		CHECK_EQ_U(x.pl.groups[0].weight[OP_metaop], 3);
+		CHECK_EQ_U(x.pl.groups[0].n_ranges, 2);
+		if (x.pl.groups[0].n_ranges == 2)
+			CHECK_NEAR(x.pl.groups[0].ranges[1].hi_ms, 2.0, 1e-12);
+	}
+	parsed_free(&x);
+	parse_and_plan_opts(&x, ffsb5_names, true);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(x.d.errors, 2);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 8, "write metaop_weight"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 12, "write msec_range"), 1);
+	parsed_free(&x);
+}
+
+/* An FFSB 4 profile: one error naming the format, not one per unknown key. */
+static void test_ffsb4_refused(void)
+{
+	static struct parsed x;
+	diag_init(&x.d);
+	x.parse_rc = parse(&x.p,
+	                   "# web server\n"
+	                   "numconfigs=1\n"
+	                   "numfiles=100\n"
+	                   "location=/mnt\n"
+	                   "[config0]\n"
+	                   "threads=4\n",
+	                   &x.d);
+	CHECK_EQ_I(x.parse_rc, -1);
+	CHECK_EQ_U(x.d.n, 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, "FFSB 4 profile"), 1);
 	profile_free(&x.p);
 	diag_free(&x.d);
+}
+
+/* No file sizes but reads or overwrites: the files start empty; a warning names the
+ * filesystem and the first operation (only groups that use that filesystem count). */
+static void test_no_file_sizes_warning(void)
+{
+	static struct parsed x;
+	parse_and_plan(&x, "time=1\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "min_filesize=4k\n"
+	                   "max_filesize=4k\n"
+	                   "[end0]\n"
+	                   "[filesystem1]\n"
+	                   "location=/b\n"
+	                   "[end1]\n"
+	                   "[threadgroup0]\n"
+	                   "num_threads=1\n"
+	                   "bindfs=/b\n"
+	                   "append_weight=1\n"
+	                   "write_weight=2\n"
+	                   "write_size=4k\n"
+	                   "write_blocksize=4k\n"
+	                   "[end0]\n");
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.warnings, 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 7, "write_weight of [threadgroup0] (line 14)"),
+	           1);
+	parsed_free(&x);
+	/* Appends and stats only: nothing reads or overwrites data, no warning. */
+	parse_and_plan(&x, "time=1\n"
+	                   "[filesystem0]\n"
+	                   "location=/a\n"
+	                   "[end0]\n"
+	                   "[threadgroup0]\n"
+	                   "num_threads=1\n"
+	                   "append_weight=1\n"
+	                   "stat_weight=1\n"
+	                   "write_size=4k\n"
+	                   "write_blocksize=4k\n"
+	                   "[end0]\n");
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.n, 0);
+	parsed_free(&x);
 }
 
 static void test_bufferedio_alias(void)
@@ -703,6 +925,12 @@ int main(void)
 	RUN(test_clone_and_bindfs);
 	RUN(test_duplicate_key);
 	RUN(test_deprecated_key);
+	RUN(test_aging_group_switched_off);
+	RUN(test_missing_end_not_from_agefs);
+	RUN(test_end_number_differs);
+	RUN(test_ffsb5_names);
+	RUN(test_ffsb4_refused);
+	RUN(test_no_file_sizes_warning);
 	RUN(test_bufferedio_alias);
 	RUN(test_default_profile_plans);
 	return test_summary();

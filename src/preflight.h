@@ -1,0 +1,22 @@
+/* preflight.h - the checks made before anything is created on disk: every filesystem's
+ * location and every output path. Bad input must cost nothing: a profile whose second location
+ * is missing must not build the first one's tree, and a --json FILE in a missing directory must
+ * not be found only after the run, with its results lost. The checks are repeated where the
+ * work is done (tree_open, outfile_open), since the disk may change meanwhile. */
+#ifndef FSMIX_PREFLIGHT_H
+#define FSMIX_PREFLIGHT_H
+
+#include <stdio.h>
+
+#include "plan.h"
+
+/* preflight_locations - every filesystem's location exists, is a directory, is writable and
+ * not on a read-only mount. Prints every problem ("fsmix: filesystem1: location '/x': ...")
+ * to log. 0, or EXIT_BAD_INPUT. */
+int preflight_locations(const struct plan *pl, FILE *log);
+
+/* preflight_output - `option PATH` can be written (outfile.h's rules; nothing is created).
+ * path NULL: nothing to check. Prints the problem to log. 0, or EXIT_BAD_INPUT. */
+int preflight_output(const char *option, const char *path, FILE *log);
+
+#endif

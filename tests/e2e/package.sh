@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The Debian package: `cmake --build BUILD --target package` makes fsmix_<version>_<arch>.deb
+# holding what `cmake --install` installs (under /usr), with Depends from dpkg-shlibdeps and
+# gnuplot as a Recommends; `apt-get install ./fsmix_*.deb` installs it offline (dev.sh has
+# installed the dependencies); the installed fsmix runs, checks a shipped profile, has its man
+# page and bash completion; the package is purged again, also when a check fails.
+#
+# Only in the default build (a sanitizer build's package would depend on the sanitizer
+# runtimes), as root, on a dpkg system; RUN_SERIAL (tests/CMakeLists.txt) since it builds in
+# the build tree and installs system-wide. It never replaces an installed fsmix package nor
+# overwrites a file the package did not put there: it skips instead.
+set -u
+. "$(dirname "$0")/lib.bash"
+build=${FSMIX_BUILD_DIR:?FSMIX_BUILD_DIR must point at the build tree}
+if [ -n "${FSMIX_SANITIZERS:-}" ]; then
+	skipped "package: built and installed only in the default build (this one has sanitizers: $FSMIX_SANITIZERS)"
+	summary
+fi
+if [ "$(id -u)" != 0 ]; then
+	skipped "package: needs root to install the package"
+	summary
+fi
+for tool in apt-get dpkg dpkg-deb dpkg-shlibdeps cpack man flock; do
+	if ! command -v "$tool" >/dev/null; then
+		skipped "package: no $tool (Debian with dpkg-dev and man-db: bash tests/dev.sh setup)"
+		summary
+	fi
+done
+# Two builds' tests (other checkouts) must not install and purge the package at once.
+exec 9>/run/lock/fsmix-e2e-package.lock
+flock -w 900 9 || { bad "package: another package test holds /run/lock/fsmix-e2e-package.lock"; summary; }
+if dpkg-query -W -f='${Status}' fsmix 2>/dev/null | grep -q "ok installed"; then
+	skipped "package: an fsmix package is installed already; the test will not replace or remove it"
+	summary
+fi
+# A fsmix installed otherwise (cmake --install --prefix /usr, a copy): leave it alone. Every
+# file of the package is checked again before installing.
+for f in /usr/bin/fsmix /usr/share/fsmix /usr/share/man/man1/fsmix.1.gz /usr/share/doc/fsmix \
+	/usr/share/bash-completion/completions/fsmix; do
+	if [ -e "$f" ] || [ -L "$f" ]; then
+		skipped "package: $f exists and is not from an fsmix package; not overwriting it"
+		summary
+	fi
+done
+export DEBIAN_FRONTEND=noninteractive
+# Offline: with no package sources apt-get can only use the .deb and what is installed (a
+# missing dependency is an error, never a download), and it skips parsing the archive's lists.
+# It writes no package cache built from this reduced view.
+apt_opts=(-y -q -o Dpkg::Lock::Timeout=300 -o Dir::Etc::SourceList=/dev/null
+	-o Dir::Etc::SourceParts=/dev/null -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=)
+
+# Purge the package whatever happens once the test has installed it.
+installed=0
+purge() {
+	[ $installed = 1 ] || return 0
+	apt-get purge "${apt_opts[@]}" fsmix >"$work/purge.log" 2>&1 || dpkg --purge fsmix >>"$work/purge.log" 2>&1
+}
+trap 'purge; cleanup' EXIT
+
+# 1. Build it. The version is the project's, as the built binary reports it.
+version=$("$bin" --version | sed -n 's/^fsmix //p')
+deb=$build/fsmix_${version}_$(dpkg --print-architecture).deb
+if ! cmake --build "$build" --target package >"$work/build.log" 2>&1 ||
+	! grep -qF "package: $deb generated" "$work/build.log" || [ ! -f "$deb" ]; then
+	bad "cmake --build --target package made no $(basename "$deb")"
+	tail -15 "$work/build.log" | sed 's/^/     /'
+	summary
+fi
+ok "cmake --build --target package: $(basename "$deb") ($(stat -c %s "$deb") bytes)"
+
+# 2. Its control fields.
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = fsmix ] && [ "$(field Version)" = "$version" ] &&
+	ok "Package fsmix, Version $version" || bad "Package/Version: $(field Package) $(field Version)"
+depends=$(field Depends)
+missing=
+for lib in libc6 libinih1 libjansson4; do
+	grep -qE "(^|, )$lib( |,|$)" <<<"$depends" || missing+=" $lib"
+done
+[ -z "$missing" ] && ! grep -q "libasan\|libubsan\|libtsan" <<<"$depends" &&
+	ok "Depends from the binary's libraries: $depends" || bad "Depends '$depends' lacks$missing"
+grep -q "gnuplot-nox" <<<"$(field Recommends)" && ok "Recommends: $(field Recommends)" ||
+	bad "Recommends '$(field Recommends)' lacks gnuplot-nox"
+[ -n "$(field Maintainer)" ] && [ "$(field Description | wc -l)" -gt 1 ] &&
+	ok "Maintainer and a description" || bad "Maintainer or extended description missing"
+
+# 3. Its contents: exactly what `cmake --install` installs with the prefix /usr.
+dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' | sort >"$work/deb.files"
+if DESTDIR="$work/stage" cmake --install "$build" --prefix /usr >"$work/install.log" 2>&1; then
+	(cd "$work/stage" && find . ! -type d | sed 's/^\.//' | sort) >"$work/install.files"
+	if diff "$work/install.files" "$work/deb.files" >"$work/files.diff"; then
+		ok "the package holds what cmake --install installs ($(wc -l <"$work/deb.files") files)"
+	else
+		bad "package and cmake --install differ:"
+		sed 's/^/     /' "$work/files.diff"
+	fi
+else
+	bad "cmake --install failed"
+	tail -5 "$work/install.log" | sed 's/^/     /'
+fi
+want="/usr/bin/fsmix /usr/share/man/man1/fsmix.1.gz /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb
+/usr/share/bash-completion/completions/fsmix /usr/share/doc/fsmix/README.md
+/usr/share/doc/fsmix/examples/barrier-2010.sh"
+missing=$(comm -23 <(tr ' ' '\n' <<<"$want" | sort) "$work/deb.files")
+[ -z "$missing" ] && ok "binary, man page, profiles, completion, docs and examples" ||
+	bad "the package lacks $(echo $missing)"
+
+# 4. Install it, offline.
+while read -r f; do
+	if [ -e "$f" ] || [ -L "$f" ]; then
+		skipped "package: $f exists and is not from an fsmix package; not overwriting it"
+		summary
+	fi
+done <"$work/deb.files"
+cd "$(dirname "$deb")" || exit 1
+installed=1
+if ! apt-get install "${apt_opts[@]}" "./$(basename "$deb")" >"$work/apt.log" 2>&1; then
+	bad "apt-get install ./$(basename "$deb") (offline; dependencies missing? bash tests/dev.sh setup)"
+	tail -10 "$work/apt.log" | sed 's/^/     /'
+	summary
+fi
+cd "$work" || exit 1
+dpkg-query -W -f='${Status}' fsmix | grep -q "ok installed" && ok "apt-get install ./$(basename "$deb")" ||
+	bad "apt-get install: fsmix is not installed"
+
+# 5. The installed fsmix.
+[ "$(/usr/bin/fsmix --version)" = "fsmix $version" ] && ok "/usr/bin/fsmix --version: fsmix $version" ||
+	bad "/usr/bin/fsmix --version: $(/usr/bin/fsmix --version 2>&1)"
+if /usr/bin/fsmix check /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb >"$work/check.out" 2>&1 &&
+	grep -q "ext4-barrier-2010.ffsb: OK" "$work/check.out"; then
+	ok "fsmix check /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb"
+else
+	bad "fsmix check of the installed 2010 profile"
+	tail -5 "$work/check.out" | sed 's/^/     /'
+fi
+# excluded DIR: dpkg is configured not to install files below DIR (e.g. slim Docker images).
+excluded() { cat /etc/dpkg/dpkg.cfg.d/* 2>/dev/null | grep -qE "^path-exclude[= ]+$1/"; }
+if excluded /usr/share/man; then
+	skipped "man fsmix: dpkg excludes /usr/share/man on this machine (/etc/dpkg/dpkg.cfg.d)"
+elif man -aw fsmix 2>/dev/null | grep -qx /usr/share/man/man1/fsmix.1.gz &&
+	MANWIDTH=80 man -P cat fsmix 2>/dev/null | grep -q "^NAME"; then
+	ok "man -w fsmix: /usr/share/man/man1/fsmix.1.gz, and it renders"
+else
+	bad "man fsmix: $(man -aw fsmix 2>&1 | tr '\n' ' ')"
+fi
+# The completion, as bash-completion loads it, for the fsmix found in PATH.
+comp() {
+	PATH=/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/fsmix
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_fsmix fsmix "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		printf "%s\n" "${COMPREPLY[@]}" | sort' comp "$@"
+}
+mkdir "$work/empty" && cd "$work/empty" || exit 1
+got=$(comp fsmix "")
+[ "$(grep -cxE 'run|check|clean|compare|plot|keys' <<<"$got")" = 6 ] && ok "completion: the subcommands" ||
+	bad "completion of subcommands: $(echo $got)"
+got=$(comp fsmix run ext4)
+[ "$got" = /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb ] && ok "completion: run ext4 -> $got" ||
+	bad "completion of 'run ext4': $(echo $got)"
+got=$(comp fsmix run /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb --set filesystem0.)
+grep -qx filesystem0.num_files= <<<"$got" && ! grep -q num_threads <<<"$got" &&
+	ok "completion: --set filesystem0. -> $(wc -l <<<"$got") keys" || bad "completion of --set filesystem0.: $(echo $got)"
+# The seed scripts installed as examples find the installed profiles.
+if excluded /usr/share/doc; then
+	skipped "installed examples: dpkg excludes /usr/share/doc on this machine (/etc/dpkg/dpkg.cfg.d)"
+else
+	got=$(cd /tmp && PATH=/usr/bin:/bin bash -c '. /usr/share/doc/fsmix/examples/seed-lib.bash
+		echo "$fsmix $profiles"' 2>&1)
+	[ "$got" = "/usr/bin/fsmix /usr/share/fsmix/profiles" ] &&
+		ok "the installed examples use /usr/bin/fsmix and /usr/share/fsmix/profiles" ||
+		bad "installed seed-lib.bash: $got"
+fi
+
+# 6. Remove it: nothing of it stays.
+installed=0
+if apt-get purge "${apt_opts[@]}" fsmix >"$work/purge.log" 2>&1 &&
+	! dpkg-query -W -f='${Status}' fsmix 2>/dev/null | grep -q "ok installed" &&
+	[ ! -e /usr/bin/fsmix ] && [ ! -e /usr/share/fsmix ]; then
+	ok "apt-get purge fsmix: /usr/bin/fsmix and /usr/share/fsmix are gone"
+else
+	bad "apt-get purge fsmix"
+	tail -5 "$work/purge.log" | sed 's/^/     /'
+	installed=1 # the EXIT trap tries dpkg --purge
+fi
+summary
