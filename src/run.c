@@ -531,20 +531,31 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 				largest = ws[made]->age_bytes[op];
 		}
 	}
-	/* The seed files (FFSB's fillfiles), sized like the filesystem's files, so appends and
-	 * deletes have something to work on from the start. */
+	/* The seed files (FFSB's fillfiles), sized like the filesystem's files and written with
+	 * age_blocksize (at most the worker's buffer), so appends and deletes have something to
+	 * work on from the start; as many as fit below the target. */
 	bool needs_files = false;
 	for (int op = 0; op < OP_COUNT; op++)
 		needs_files |= g->weight[op] && (op_table[op].flags & OPF_FILE);
-	if (needs_files && g->write_blocksize) {
+	if (needs_files) {
+		struct plan_group seed_g = *g;
+		uint64_t bs = fs->pf->age_blocksize ? fs->pf->age_blocksize : 4096;
+		seed_g.write_blocksize = bs < ws[0]->buf_len ? bs : ws[0]->buf_len;
+		ws[0]->g = &seed_g;
 		for (int i = 0; i < AGE_SEED_FILES && !rc; i++) {
 			struct op_result r = {0};
+			/* a seed must not take the filesystem past the target either */
+			if (tree_usage(&fs->tree, &u) ||
+			    target * (double)u.total_bytes - (double)u.used_bytes <
+			        (double)age_op_bytes(fs, g, OP_create, block))
+				break;
 			if (op_execute(ws[0], fs, OP_create, &r) < 0) {
 				snprintf(err, errlen, "%s: aging: cannot create a seed file: %s",
 				         fs->pf->name, strerror(ws[0]->err.err));
 				rc = EXIT_RUN_FAILED;
 			}
 		}
+		ws[0]->g = g;
 		if (rc)
 			goto out;
 	}
