@@ -16,10 +16,13 @@
 #include "exitcode.h"
 #include "threads.h"
 
-/* Pool capacities: address space only (MAP_NORESERVE); resident memory follows the files that
- * exist. 2^26 data files and 2^22 metadata directories are far beyond any realistic run. */
+/* Largest pool capacities: 2^26 data files (1 GiB of address space, 16 bytes a slot) and 2^22
+ * metadata directories (64 MiB). A pool reserves only what its filesystem's profile can reach
+ * (pool_capacity); these bounds apply when that is unbounded and the filesystem has no fixed
+ * inode count. */
 #define FILES_CAPACITY (1u << 26)
 #define META_CAPACITY  (1u << 22)
+_Static_assert(ENGINE_AGED_ID_BASE >= FILES_CAPACITY, "aged names must not meet the benchmark's");
 /* Directories createdir may add per filesystem (one byte each, reserved lazily). */
 #define EXTRA_DIRS (1u << 20)
 /* Files a builder claims at once (keeps the shared counter off the per-file path). */
@@ -137,7 +140,7 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 
 /* Marks a built file as existing; the shared counts are settled once per builder. Returns 0,
  * or -errno with the error recorded (an id beyond the pool or used twice: never, with ids
- * below FILES_CAPACITY each built once). */
+ * below the pool's capacity each built once). */
 static int put_built(struct builder *b, uint32_t id, uint32_t dir, uint64_t size)
 {
 	int rc = pool_put_initial(&b->fs->files, id, dir, size);
@@ -298,7 +301,8 @@ static void *builder_main(void *arg)
 	for (;;) {
 		uint64_t first = atomic_fetch_add(b->next, BUILD_CHUNK);
 		for (uint64_t id = first; id < first + BUILD_CHUNK; id++) {
-			if (engine_stopping(b->e) || id >= FILES_CAPACITY || grown_enough(b, id))
+			if (engine_stopping(b->e) || id >= b->fs->files.capacity ||
+			    grown_enough(b, id))
 				goto done;
 			if (build_one(b, buf, (uint32_t)id))
 				goto done;
@@ -476,17 +480,112 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	return rc;
 }
 
-int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err, size_t errlen)
+/* Adds b to *sum, saturating at UINT64_MAX (which stands for "unbounded"). */
+static void add_bound(uint64_t *sum, uint64_t b)
+{
+	*sum = b > UINT64_MAX - *sum ? UINT64_MAX : *sum + b;
+}
+
+/* Entries a group can add to filesystem fsi's pool: each op with `flag` adds up to `per_op` (a
+ * create one file, a metaop two directories). A group with num_ops adds at most threads x
+ * num_ops x per_op; one that runs until the time is up has no bound (UINT64_MAX). The aging
+ * group's files live in a pool of their own (engine_fs.aged), sized where aging starts. */
+static uint64_t group_growth(const struct plan_group *g, bool runs, unsigned flag, int op_only,
+                             uint64_t per_op)
+{
+	bool adds = false;
+	for (int op = 0; op < OP_COUNT; op++)
+		if (g->weight[op] && (op_only >= 0 ? op == op_only : (op_table[op].flags & flag)))
+			adds = true;
+	if (!adds || !runs || !g->num_threads)
+		return 0;
+	if (!g->num_ops)
+		return UINT64_MAX;
+	uint64_t n = 0;
+	add_bound(&n, g->num_ops > UINT64_MAX / g->num_threads ? UINT64_MAX
+	                                                       : g->num_ops * g->num_threads);
+	return n > UINT64_MAX / per_op ? UINT64_MAX : n * per_op;
+}
+
+/* The capacity of a pool of fs: `initial` entries plus what its groups can add, where
+ * "unbounded" means as many as the filesystem has inodes (f_files; every file or directory
+ * takes one), and never more than `max` (also where the count is unknown: btrfs reports 0).
+ * Address space is reserved for the capacity (16 bytes a slot) when the pool is made. */
+static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs, uint64_t initial,
+                              unsigned flag, int op_only, uint64_t per_op, uint32_t max)
+{
+	const struct plan *pl = e->plan;
+	size_t fsi = (size_t)(fs - e->fs);
+	bool runs = pl->time_s || pl->counted;
+	uint64_t n = initial;
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		const struct plan_group *g = &pl->groups[gi];
+		if (g->bindfs < 0 || (size_t)g->bindfs == fsi)
+			add_bound(&n, group_growth(g, runs, flag, op_only, per_op));
+	}
+	if (n == UINT64_MAX) {
+		struct tree_usage u;
+		if (tree_usage(&fs->tree, &u) == 0 && u.total_files)
+			n = u.total_files;
+	}
+	return n < 1 ? 1 : n > max ? max : (uint32_t)n;
+}
+
+/* Will a group write into fs's existing files (write, writeall, append; aging appends)? Then
+ * a reused tree is checked file by file: a hard link from outside or a mount over one of its
+ * files would let the run write someone else's data. Reads, stats and deletes cannot. */
+static bool writes_files(const struct engine *e, const struct engine_fs *fs)
+{
+	const struct plan *pl = e->plan;
+	size_t fsi = (size_t)(fs - e->fs);
+	const unsigned writes = OPF_WRITE | OPF_FILE;
+	bool runs = pl->time_s || pl->counted; /* time=0 only builds (and ages) */
+	for (size_t gi = 0; gi < pl->n_groups + 1; gi++) {
+		const struct plan_group *g = gi < pl->n_groups ? &pl->groups[gi] : fs->pf->age;
+		if (!g ||
+		    (gi < pl->n_groups && (!runs || (g->bindfs >= 0 && (size_t)g->bindfs != fsi))))
+			continue;
+		for (int op = 0; op < OP_COUNT; op++)
+			if (g->weight[op] && (op_table[op].flags & writes) == writes)
+				return true;
+	}
+	return false;
+}
+
+/* Makes fs's pools, sized by pool_capacity. Returns 0 or EXIT_RUN_FAILED with err set. */
+static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	/* A tree grown to init_size/init_util may hold as many files as the filesystem has
+	 * inodes: UINT64_MAX stands for that. */
+	uint64_t initial = pf->num_files                        ? pf->num_files
+	                   : pf->init_size || pf->init_util > 0 ? UINT64_MAX
+	                                                        : 0;
+	uint32_t files = pool_capacity(e, fs, initial, OPF_CREATES, -1, 1, FILES_CAPACITY);
+	uint32_t meta = pool_capacity(e, fs, 0, 0, OP_metaop, 2, META_CAPACITY);
+	int rc = pool_init(&fs->files, files);
+	if (rc == 0)
+		rc = pool_init(&fs->meta, meta);
+	if (rc) {
+		snprintf(
+		    err, errlen,
+		    "%s: cannot reserve memory for the file pools (%u files and %u "
+		    "directories, %llu MiB of address space): %s",
+		    pf->name, files, meta,
+		    (unsigned long long)(((uint64_t)files + meta) * sizeof(struct pool_slot) >> 20),
+		    strerror(-rc));
+		return EXIT_RUN_FAILED;
+	}
+	return 0;
+}
+
+int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, build_age_fn *age, char *err,
+             size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
 	uint64_t t0 = now_ns();
 	int rc;
-
-	if (pool_init(&fs->files, FILES_CAPACITY) || pool_init(&fs->meta, META_CAPACITY)) {
-		snprintf(err, errlen, "cannot reserve memory for the file pools");
-		return EXIT_RUN_FAILED;
-	}
 	if (pf->n_sizes) {
 		uint64_t w[pf->n_sizes];
 		for (size_t i = 0; i < pf->n_sizes; i++)
@@ -510,15 +609,36 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
-		return rc == -ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+		return tree_status(rc);
 	}
+	if (fs->tree.leftovers)
+		fprintf(e->opts->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
+		        pf->name, pf->location);
+	rc = make_pools(e, fs, err, errlen);
+	if (rc)
+		return rc;
 	/* O_DIRECT refused (tmpfs before Linux 6.6, ramfs, some FUSE and network filesystems):
 	 * say so before anything is built (FFSB exited 0 in the middle of the run). */
 	if (e->plan->directio && (e->plan->time_s || e->plan->counted) &&
 	    op_probe_directio(fs, err, errlen))
 		return EXIT_UNSUPPORTED;
-	if (pf->reuse) {
-		rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why));
+	if (pf->reuse && pf->age) {
+		fprintf(e->opts->log, "fsmix: %s: agefs=1: the tree is aged and built anew\n",
+		        pf->name);
+	} else if (pf->reuse && fs->tree.created) {
+		/* The first run of a reuse=1 profile: nothing to reuse, nothing went wrong. */
+		fprintf(e->opts->log, "fsmix: %s: no tree yet in %s: building it\n", pf->name,
+		        fs->tree.root);
+	} else if (pf->reuse) {
+		rc =
+		    tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
+		                       writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
+		if (rc == -EMLINK || rc == -EXDEV) {
+			/* Hard-linked or mounted over: neither reused nor rebuilt. */
+			snprintf(err, errlen, "%s: cannot reuse %s: %s", pf->name, fs->tree.root,
+			         why);
+			return EXIT_BAD_INPUT;
+		}
 		if (rc == 0) {
 			fs->reused = true;
 			fs->built_files = pool_live(&fs->files);
@@ -542,7 +662,15 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	rc = tree_set_dirs(&fs->tree, pf->num_dirs, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
-		return EXIT_RUN_FAILED;
+		return rc == -EXDEV ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	if (pf->age) {
+		/* Aging changes the tree: the manifest goes first (it is gone already when the tree
+		 * was emptied), so it can never describe an aged tree. */
+		if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
+			fprintf(e->opts->log, "fsmix: %s: warning: %s\n", pf->name, why);
+		if ((rc = age(e, fs, err, errlen)))
+			return rc;
 	}
 	rc = build_files(e, fs, threads, err, errlen);
 	if (rc)
@@ -553,7 +681,7 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		return EXIT_RUN_FAILED;
 	}
 	/* reuse=1, or a sweep whose next points may reuse what this one built. */
-	if ((pf->reuse || e->opts->keep_manifest) &&
+	if ((pf->reuse || e->opts->keep_manifest) && !pf->age &&
 	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
 		        pf->name, why);
@@ -561,11 +689,30 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	return 0;
 }
 
+int build_lock(struct engine *e, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < e->n_fs; i++) {
+		struct engine_fs *fs = &e->fs[i];
+		char why[512];
+		int h = tree_lock_location(fs->pf->location, why, sizeof(why));
+		if (h == -EBUSY) {
+			snprintf(err, errlen, "%s: %s", fs->pf->name, why);
+			return EXIT_BAD_INPUT;
+		}
+		if (h > 0)
+			fs->lock = h;
+	}
+	return 0;
+}
+
 void build_release(struct engine_fs *fs)
 {
 	tree_close(&fs->tree);
+	tree_unlock_location(fs->lock);
+	fs->lock = 0;
 	pool_destroy(&fs->files);
 	pool_destroy(&fs->meta);
+	pool_destroy(&fs->aged);
 	pick_free(&fs->sizes);
 	if (fs->dir_ready)
 		munmap((void *)fs->dir_ready, fs->dir_ready_cap);

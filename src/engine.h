@@ -49,14 +49,19 @@ struct worker_error {
 struct engine_fs {
 	const struct plan_fs *pf;
 	struct tree tree;
-	struct pool files;       /* data files (f<id>) */
+	struct pool files;       /* data files (f<id>): the benchmark's file set */
+	struct pool aged;        /* agefs=1: the aged files, f<ENGINE_AGED_ID_BASE + id>, a set of
+	                          * their own (as FFSB's fill files): no benchmark op picks them */
 	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
 	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
 	uint64_t spec_hash;      /* what the reuse manifest must match */
 	bool reused;             /* the tree came from a manifest */
 	bool modified;           /* some group may change it: the manifest is invalidated */
 	double setup_s;          /* build or reuse time, seconds */
+	double start_util;       /* used fraction of the location's filesystem before setup (FFSB's
+	                          * "current utilization"), 0 when it cannot be read */
 	uint64_t built_files, built_bytes;
+	int lock; /* tree_lock_location handle of the location, taken before any build; 0: none */
 	struct devstat_dev dev;          /* the mount and block device under the location */
 	struct devstat_sample dev_delta; /* device counters of the run phase (valid: measured) */
 	/* createdir: directories beyond num_dirs get indices from next_dir; dir_ready[i - num_dirs]
@@ -65,6 +70,11 @@ struct engine_fs {
 	_Atomic uint8_t *dir_ready;
 	uint32_t dir_ready_cap;
 };
+
+/* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
+ * hand out (its capacity, build.c), so the two sets never share a name. */
+#define ENGINE_AGED_ID_BASE  (1u << 26)
+#define ENGINE_AGED_CAPACITY (1u << 24)
 
 struct engine;
 struct ival_log;
@@ -76,6 +86,9 @@ struct worker {
 	const struct plan_group *g;
 	const struct pick_table *ops; /* the group's op choice */
 	struct engine_fs *only_fs;    /* aging workers: their filesystem; NULL: bindfs or random */
+	bool aging;                   /* an aging worker: works on only_fs->aged */
+	int64_t age_bytes[OP_COUNT];  /* aging: bytes an op may add to the filesystem at most (its
+	                               * reservation from engine.age_credit), 0: it adds none */
 	struct ival_log *ival;        /* per-interval rows (--interval, progress), NULL: off */
 	unsigned index;               /* global worker index: RNG stream */
 	unsigned group;               /* index into plan.groups */
@@ -151,6 +164,12 @@ struct engine {
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
+	/* Aging (run.c age_fs): bytes the aging workers may still add in this round, and bytes
+	 * reserved by operations in flight. A worker reserves before an op that can grow the
+	 * filesystem, so the total in flight never exceeds what the main thread granted. */
+	alignas(CACHELINE) _Atomic int64_t age_credit;
+	_Atomic int64_t age_inflight;
+	int64_t age_min; /* the smallest reservation of the aging group's ops (set before start) */
 	struct latlog latlog; /* --lat-log */
 	bool latlog_open;
 	bool latlog_failed; /* a write to the latency log failed: the run exits 1 */
@@ -196,6 +215,8 @@ struct op_result {
 	uint64_t trans;         /* FFSB transactions */
 	uint64_t bytes_read;    /* bytes */
 	uint64_t bytes_written; /* bytes */
+	uint64_t ffsb_written;  /* bytes FFSB 6.0 counted, where that differs (write: the whole
+	                         * file's size), else 0 */
 };
 /* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
  * worker's first error. */

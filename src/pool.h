@@ -9,8 +9,10 @@
  * Each slot is 16 bytes: a 32-bit atomic state word, a 32-bit directory index (which doubles as
  * the "next" link while the slot is on the free stack), and a 64-bit file size. The array is one
  * mmap(MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE) of `capacity` slots made at pool_init, so the pool
- * grows while running without realloc and only touched pages cost memory (16 B x 2^26 slots =
- * 1 GiB of address space, about 1.6 MiB resident for 100 000 files).
+ * grows while running without realloc and only touched pages cost memory (about 1.6 MiB resident
+ * for 100 000 files). The capacity is address space (16 B a slot, counted by ulimit -v): the
+ * caller sizes it by what the workload can reach (build.c: the tree plus its groups' creates,
+ * or the filesystem's inode count), not by POOL_MAX_CAPACITY.
  *
  * State word:  0            never used / hole not yet on the free stack
  *              FREE         free, on the free stack

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -177,6 +178,54 @@ static uint64_t next_slot(uint64_t next, uint64_t period_ns, uint64_t now)
 	return next + ((now - next + period_ns - 1) / period_ns) * period_ns;
 }
 
+/* A pick that found no file (its file set is empty, or every file is busy): back off, so a
+ * group that can do nothing does not burn a CPU spinning through picks. The first few retries
+ * are immediate (another worker's create may be about to land); then the worker sleeps 1 us,
+ * doubling up to SKIP_SLEEP_MAX_NS. Short sleeps are a plain nanosleep (no shared lock); long
+ * ones wait on the engine's condition variable, so a stop wakes them. *streak counts the
+ * consecutive skips and is reset by any operation that ran. */
+#define SKIP_SPIN         4
+#define SKIP_SLEEP_MAX_NS 4000000u /* 4 ms: the most a stop or a new file waits */
+static void skip_backoff(struct engine *e, uint32_t *streak)
+{
+	uint32_t n = ++*streak;
+	if (n <= SKIP_SPIN)
+		return;
+	uint32_t shift = n - SKIP_SPIN - 1;
+	uint64_t ns = shift >= 12 ? SKIP_SLEEP_MAX_NS : 1000ull << shift;
+	if (ns > SKIP_SLEEP_MAX_NS)
+		ns = SKIP_SLEEP_MAX_NS;
+	if (ns < 1000000u) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
+		nanosleep(&ts, NULL);
+	} else {
+		wait_until(e, now_ns() + ns);
+	}
+}
+
+/* Aging: reserve what op may add from the round's credit. Returns the bytes reserved (0 for
+ * an op that adds none), or -1 when the credit does not cover it (or, for an op that adds
+ * nothing, when the round is over). The reservation enters
+ * age_inflight before it leaves the credit, so the main thread, which reads the credit first,
+ * never sees a round as finished while a write it granted is still to come. */
+static int64_t age_reserve(struct worker *w, enum op_id op)
+{
+	struct engine *e = w->eng;
+	int64_t want = w->age_bytes[op];
+	if (!want) /* adds nothing, but waits for a round like the others: deletes alone would
+	            * shrink the tree while the creates wait */
+		return atomic_load(&e->age_credit) >= e->age_min ? 0 : -1;
+	atomic_fetch_add(&e->age_inflight, want);
+	int64_t c = atomic_load(&e->age_credit);
+	do {
+		if (c < want) {
+			atomic_fetch_sub(&e->age_inflight, want);
+			return -1;
+		}
+	} while (!atomic_compare_exchange_weak(&e->age_credit, &c, c - want));
+	return want;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -186,6 +235,8 @@ static void *worker_main(void *arg)
 	const bool timing = w->time_ops || w->ll; /* op latency is needed */
 	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
 	uint64_t left = g->num_ops; /* 0: no limit */
+	uint32_t skip_streak = 0;   /* consecutive picks that found no file */
+	uint64_t resp_pending = 0;  /* op_period: the response time of the op just done, ns */
 
 	gate_wait(&e->gate);
 	w->t_start = now_ns();
@@ -205,6 +256,15 @@ static void *worker_main(void *arg)
 		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
 		                       : e->n_fs == 1   ? e->fs
 		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
+		int64_t reserved = 0;
+		if (UNLIKELY(w->aging)) {
+			/* Keep the op picked until the credit covers it (picking again would favour
+			 * the small ops and skew the mix); the main thread measures meanwhile. */
+			while ((reserved = age_reserve(w, op)) < 0 && !engine_stopping(e))
+				engine_sleep_ms(e, 1);
+			if (reserved < 0)
+				break;
+		}
 		struct op_result r = {0};
 		uint64_t t0 = 0, lat = 0;
 		w->op_sync_ns = 0;
@@ -213,7 +273,10 @@ static void *worker_main(void *arg)
 		else if (timing)
 			t0 = now_ns();
 		int rc = op_execute(w, fs, op, &r);
+		if (UNLIKELY(reserved))
+			atomic_fetch_sub(&e->age_inflight, reserved);
 		if (LIKELY(rc == 0)) {
+			skip_streak = 0;
 			uint64_t t1 = 0;
 			if (w->shared_clock) {
 				t1 = w->last_ts;
@@ -225,27 +288,50 @@ static void *worker_main(void *arg)
 			}
 			if (lat && w->time_ops)
 				stats_op_record(&w->st, op, lat);
+			/* Response time: from the op's scheduled start (op_period), so a stall that
+			 * delays it counts; without a schedule it is the service time. */
+			uint64_t resp = lat;
+			if (period_ns && lat) {
+				resp = t1 > slot ? t1 - slot : 0;
+				resp = resp > lat ? resp : lat;
+				resp_pending = resp;
+			}
 			w->st.ops[op]++;
 			w->st.trans[op] += r.trans;
 			w->st.bytes_read[op] += r.bytes_read;
 			w->st.bytes_written[op] += r.bytes_written;
+			w->st.ffsb_written[op] += r.ffsb_written ? r.ffsb_written : r.bytes_written;
 			if (w->ival)
 				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
 				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
 			if (w->ll)
 				latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
-				           r.bytes_read + r.bytes_written, w->op_sync_ns);
+				           r.bytes_read + r.bytes_written, w->op_sync_ns, resp);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
+			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
+				skip_backoff(e, &skip_streak);
 		} else {
+			skip_streak = 0;
 			w->st.errors[op]++;
 			if (!go_on) {
 				engine_stop(e, STOP_ERROR);
 				break;
 			}
 		}
-		if (period_ns)
-			slot = next_slot(slot + period_ns, period_ns, now_ns());
+		if (period_ns) {
+			uint64_t now = now_ns(), next = next_slot(slot + period_ns, period_ns, now);
+			if (resp_pending && w->time_ops) {
+				/* The starts skipped (slot + period .. next - period) passed while
+				 * this op ran: each waited until now (coordinated omission,
+				 * corrected). */
+				uint64_t missed = (next - slot) / period_ns - 1;
+				stats_resp_record(&w->st, resp_pending, missed,
+				                  missed ? now - (slot + period_ns) : 0, period_ns);
+			}
+			resp_pending = 0;
+			slot = next;
+		}
 		if (left && --left == 0)
 			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
 		if (g->op_delay_ms)
@@ -286,9 +372,11 @@ static struct worker *worker_new(struct engine *e, const struct plan_group *g, s
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	w->buf_len = round4k(bs ? bs : 4096);
 	w->buf = aligned_alloc(4096, w->buf_len);
-	if (!w->buf || thread_stats_init(&w->st, ranges)) {
+	if (!w->buf || thread_stats_init(&w->st, ranges) ||
+	    (g->op_period_ms && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
 		         w->buf_len);
+		thread_stats_free(&w->st);
 		free(w->buf);
 		free(w);
 		return NULL;
@@ -400,7 +488,11 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
+		struct statvfs sv;
 		e->fs[i].pf = &pl->fs[i];
+		if (statvfs(pl->fs[i].location, &sv) == 0 && sv.f_blocks)
+			e->fs[i].start_util =
+			    (double)(sv.f_blocks - sv.f_bfree) / (double)sv.f_blocks;
 		e->fs[i].tree.locfd = e->fs[i].tree.rootfd = -1;
 		e->fs[i].tree.datafd = e->fs[i].tree.metafd = -1;
 	}
@@ -492,25 +584,72 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
+/* The most op can add to fs, in bytes, rounded up to whole blocks plus one block (the inode's
+ * and directory's share; statvfs counts blocks): what an aging worker reserves before it. */
+static int64_t age_op_bytes(const struct engine_fs *fs, const struct plan_group *g, enum op_id op,
+                            uint64_t block)
+{
+	uint64_t flags = op_table[op].flags, most = 0;
+	if (flags & OPF_CREATES) {
+		const struct plan_fs *pf = fs->pf;
+		most = pf->max_filesize;
+		for (size_t i = 0; i < pf->n_sizes; i++)
+			if (pf->sizes[i].size > most)
+				most = pf->sizes[i].size;
+	} else if (flags & OPF_APPENDS) {
+		most = g->write_size * ((flags & OPF_TWICE) ? 2 : 1);
+	} else {
+		return 0;
+	}
+	return (int64_t)((most + block - 1) / block * block + block);
+}
+
+/* FFSB seeds its aging set with 10 files, so appends and deletes find some from the start. */
+#define AGE_SEED_FILES 10
+/* The aging controller's period: short, so a round's end is seen quickly. */
+#define AGE_POLL_NS 2000000u
+/* A round whose credit is not used for this long is stuck: every op it could run is too big. */
+#define AGE_STALL_NS 50000000u
+
 /* Ages fs with its nested thread group until the filesystem is desired_util full (FFSB's
- * agefs=1). Polls the utilisation every 20 ms; gives up when it has not grown for 30 s (a
- * workload that deletes as much as it writes never gets there). The aged files join the
- * benchmark's file set (FFSB kept them apart but on the same filesystem). */
+ * agefs=1), before the benchmark's files are built. The aged files are a set of their own
+ * (fs->aged), as FFSB's fill files: the benchmark's groups never pick them.
+ *
+ * Stopping on target: the main thread grants the aging workers credit in rounds (half of what
+ * is left to desired_util, but enough for the largest op while that fits), and every worker
+ * reserves its op's largest possible growth from the credit before running it, waiting with
+ * the op picked when the credit does not cover it. A new round starts from a fresh statvfs only
+ * when nothing is in flight and the credit is used up, or no waiting op fits it (stalled), so
+ * the writes in flight never exceed what is left: aging slows down near the target and stops
+ * at most one op's growth below it (above it only by what a file costs beyond its blocks).
+ * Gives up when the usage has not grown for 30 s (a workload that deletes as much as it writes
+ * never gets there). */
 static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_group *g = fs->pf->age;
+	const double target = fs->pf->desired_util;
 	struct pick_table ops;
 	struct tree_usage u;
+	struct statvfs sv;
 	uint64_t w8[OP_COUNT];
 	int rc = 0;
 	for (int op = 0; op < OP_COUNT; op++)
 		w8[op] = g->weight[op];
-	if (tree_usage(&fs->tree, &u)) {
+	if (tree_usage(&fs->tree, &u) || statvfs(fs->pf->location, &sv)) {
 		snprintf(err, errlen, "%s: cannot read the filesystem usage", fs->pf->name);
 		return EXIT_RUN_FAILED;
 	}
-	if (u.util >= fs->pf->desired_util)
+	if (u.util >= target)
 		return 0;
+	uint64_t block = sv.f_frsize ? sv.f_frsize : 4096;
+	/* Aging can make at most as many files as the filesystem has inodes left. */
+	uint32_t aged_cap = ENGINE_AGED_CAPACITY;
+	if (sv.f_favail && sv.f_favail < aged_cap)
+		aged_cap = (uint32_t)sv.f_favail;
+	if (pool_init(&fs->aged, aged_cap)) {
+		snprintf(err, errlen, "cannot reserve memory for the aged files");
+		return EXIT_RUN_FAILED;
+	}
 	if (pick_build(&ops, w8, OP_COUNT)) {
 		snprintf(err, errlen, "%s: cannot build the aging operation table", fs->pf->name);
 		return EXIT_RUN_FAILED;
@@ -523,6 +662,7 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUN_FAILED;
 	}
+	int64_t smallest = INT64_MAX, largest = 0; /* reservations of the weighted ops */
 	for (; made < n; made++) {
 		ws[made] =
 		    worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
@@ -531,28 +671,105 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 			goto out;
 		}
 		ws[made]->only_fs = fs;
+		ws[made]->aging = true;
+		for (int op = 0; op < OP_COUNT; op++) {
+			ws[made]->age_bytes[op] = age_op_bytes(fs, g, (enum op_id)op, block);
+			if (g->weight[op] && ws[made]->age_bytes[op] &&
+			    ws[made]->age_bytes[op] < smallest)
+				smallest = ws[made]->age_bytes[op];
+			if (g->weight[op] && ws[made]->age_bytes[op] > largest)
+				largest = ws[made]->age_bytes[op];
+		}
 	}
+	/* The seed files (FFSB's fillfiles), sized like the filesystem's files and written with
+	 * age_blocksize (at most the worker's buffer), so appends and deletes have something to
+	 * work on from the start; as many as fit below the target. */
+	bool needs_files = false;
+	for (int op = 0; op < OP_COUNT; op++)
+		needs_files |= g->weight[op] && (op_table[op].flags & OPF_FILE);
+	if (needs_files) {
+		struct plan_group seed_g = *g;
+		uint64_t bs = fs->pf->age_blocksize ? fs->pf->age_blocksize : 4096;
+		seed_g.write_blocksize = bs < ws[0]->buf_len ? bs : ws[0]->buf_len;
+		ws[0]->g = &seed_g;
+		for (int i = 0; i < AGE_SEED_FILES && !rc; i++) {
+			struct op_result r = {0};
+			/* a seed must not take the filesystem past the target either */
+			if (tree_usage(&fs->tree, &u) ||
+			    target * (double)u.total_bytes - (double)u.used_bytes <
+			        (double)age_op_bytes(fs, g, OP_create, block))
+				break;
+			if (op_execute(ws[0], fs, OP_create, &r) < 0) {
+				snprintf(err, errlen, "%s: aging: cannot create a seed file: %s",
+				         fs->pf->name, strerror(ws[0]->err.err));
+				rc = EXIT_RUN_FAILED;
+			}
+		}
+		ws[0]->g = g;
+		if (rc)
+			goto out;
+	}
+	atomic_store(&e->age_credit, 0);
+	atomic_store(&e->age_inflight, 0);
+	e->age_min = smallest;
 	if ((rc = crew_start(e, ws, n, "aging", err, errlen)))
 		goto out;
 	crew_release(e);
-	uint64_t t0 = now_ns(), last_growth = t0;
+	uint64_t t0 = now_ns(), last_growth = t0, round_t = t0;
 	double best = u.util;
+	int64_t round_left = -1; /* the credit as last seen; -1: no round yet */
+	bool round_full = false; /* this round granted all that is left */
+	int64_t round_grant = 0; /* what it granted */
 	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
-	        100 * u.util, 100 * fs->pf->desired_util);
+	        100 * u.util, 100 * target);
 	while (!rc && !engine_stopping(e)) {
-		wait_until(e, now_ns() + 20000000u); /* statvfs every 20 ms: little overshoot */
-		if (tree_usage(&fs->tree, &u) == 0 && u.util >= fs->pf->desired_util)
+		wait_until(e, now_ns() + AGE_POLL_NS);
+		if (tree_usage(&fs->tree, &u)) {
+			snprintf(err, errlen, "%s: aging: cannot read the filesystem usage",
+			         fs->pf->name);
+			rc = EXIT_RUN_FAILED;
 			break;
+		}
+		if (u.util >= target)
+			break;
+		uint64_t now = now_ns();
 		if (u.util > best + 0.001) {
 			best = u.util;
-			last_growth = now_ns();
-		} else if (now_ns() - last_growth > 30000000000ull) {
+			last_growth = now;
+		} else if (now - last_growth > 30000000000ull) {
 			snprintf(err, errlen,
 			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
 			         "desired_util=%.1f%%",
-			         fs->pf->name, 100 * u.util, 100 * fs->pf->desired_util);
+			         fs->pf->name, 100 * u.util, 100 * target);
 			rc = EXIT_RUN_FAILED;
+			break;
 		}
+		/* The credit first: once it is below every reservation no worker can take more,
+		 * so an empty in-flight count then means every granted write has landed. */
+		int64_t credit = atomic_load(&e->age_credit);
+		bool busy = atomic_load(&e->age_inflight) != 0, stalled = false;
+		if (credit != round_left || busy) {
+			round_left = credit;
+			round_t = now;
+		} else if (credit >= smallest && now - round_t > AGE_STALL_NS) {
+			stalled = true; /* what is left fits no op the workers can run */
+		}
+		if ((credit >= smallest && !stalled) || busy)
+			continue;
+		double left_d = target * (double)u.total_bytes - (double)u.used_bytes;
+		int64_t left = left_d > 0 ? (int64_t)left_d : 0;
+		if (left < smallest || (stalled && round_full && left <= round_grant))
+			break; /* as close as whole operations get: the ops waiting need more than
+			        * is left (unless deletes have freed some since the last grant) */
+		/* Half of what is left, but enough for the largest op while that fits. */
+		int64_t grant = left / 2;
+		if (grant < largest)
+			grant = left < largest ? left : largest;
+		round_full = grant == left;
+		round_grant = grant;
+		atomic_store(&e->age_credit, grant);
+		round_left = grant;
+		round_t = now;
 	}
 	int why = atomic_load(&e->stop);
 	engine_stop(e, STOP_TIME);
@@ -573,10 +790,19 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		atomic_compare_exchange_strong(&e->stop, &expected, STOP_NONE);
 		if (atomic_load(&e->signal_seen)) /* it came while the flag said "time" */
 			engine_stop(e, STOP_SIGNAL);
+		(void)tree_usage(&fs->tree, &u);
+		if (u.util < target - 0.01)
+			fprintf(
+			    e->opts->log,
+			    "fsmix: %s: warning: aging stopped %.1f points below desired_util: "
+			    "what is left is less than the aging group's smallest operation may "
+			    "write\n",
+			    fs->pf->name, 100 * (target - u.util));
 		fprintf(e->opts->log,
-		        "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64 " files\n",
+		        "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64
+		        " aged files (not part of the benchmark's file set)\n",
 		        fs->pf->name, 100 * u.util, (double)(now_ns() - t0) / 1e9,
-		        pool_live(&fs->files));
+		        pool_live(&fs->aged));
 	}
 out:
 	for (size_t i = 0; i < made; i++)
@@ -590,9 +816,12 @@ static int setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
+	int lrc = build_lock(e, err, errlen);
+	if (lrc)
+		return lrc;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		int rc = build_fs(e, fs, build_threads(e->opts), err, errlen);
+		int rc = build_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
 		if (rc)
 			return rc;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
@@ -600,17 +829,9 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		        fs->setup_s);
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
-		/* Aging changes the tree: the manifest goes first, so it can never describe an
-		 * aged tree. */
+		/* An aged tree (build_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
-		if (fs->pf->age) {
-			char why[MSG_MAX];
-			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
-				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
-			if ((rc = age_fs(e, fs, err, errlen)))
-				return rc;
-		}
 		if (fs->modified) {
 			char why[MSG_MAX];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
@@ -893,20 +1114,25 @@ static int run_callout(const char *cmd)
 	return st;
 }
 
-static void cleanup_trees(struct engine *e)
+/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1). */
+static bool cleanup_trees(struct engine *e)
 {
+	bool ok = true;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[MSG_MAX];
 		struct tree_sweep sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
-		if (tree_remove(&fs->tree, &sw, why, sizeof(why)))
+		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {
 			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
-		else
+			ok = false;
+		} else {
 			fprintf(e->opts->log, "fsmix: %s: removed its tree (%" PRIu64 " entries)\n",
 			        fs->pf->name, sw.removed);
+		}
 	}
+	return ok;
 }
 
 /* Everything after the run (or after a setup that failed or was interrupted): commit the
@@ -987,6 +1213,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		e->latlog_open = true;
 	}
 	rc = setup(e, err, sizeof(err));
+	if (!rc && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
+		report_setup(o->out, e, !pl->time_s && !pl->counted);
 	if (!rc && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
 		int st = run_callout(pl->callout);
@@ -1008,7 +1236,7 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		fprintf(o->log, "fsmix: %s\n", err);
 		e->failure = err;
 	} else if (!pl->time_s && !pl->counted) {
-		fprintf(o->out, "Setup complete (time=0: nothing to run)\n");
+		/* time=0: only the tree was built (report_setup said so) */
 	} else {
 		rc = run_phase(e, err, sizeof(err));
 		if (rc) {
@@ -1023,8 +1251,10 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		e->signal = atomic_load(&e->signal_seen);
 	rc = write_outputs(e, rc);
 done:
-	if (o->cleanup)
-		cleanup_trees(e);
+	/* A tree left behind is a failure even after a good run (the JSON, written before,
+	 * cannot say so). */
+	if (o->cleanup && !cleanup_trees(e) && !rc)
+		rc = EXIT_RUN_FAILED;
 	sigwatch_stop(&sw);
 	engine_free(e);
 	free(e);
@@ -1034,19 +1264,39 @@ done:
 int engine_clean(const struct plan *pl, const struct engine_opts *o)
 {
 	int rc = 0;
+	int locks[pl->n_fs ? pl->n_fs : 1];
+	/* Every location is locked before anything is removed: one in use by another process
+	 * refuses the whole clean-up. */
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		char why[512];
+		locks[i] = tree_lock_location(pl->fs[i].location, why, sizeof(why));
+		if (locks[i] == -EBUSY) {
+			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+			for (size_t k = 0; k < i; k++)
+				tree_unlock_location(locks[k]);
+			return EXIT_BAD_INPUT;
+		}
+	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct tree t;
 		struct tree_sweep sw = {0};
 		char why[MSG_MAX];
+		/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
+		 * cleaned. tree_open also finishes an interrupted creation or removal. */
 		int r = tree_open(&t, pl->fs[i].location, pl->fs[i].index, 0, why, sizeof(why));
+		if (t.leftovers)
+			fprintf(o->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
+			        pl->fs[i].name, pl->fs[i].location);
 		if (r == -ENOENT && access(pl->fs[i].location, F_OK) == 0) {
-			fprintf(o->log, "fsmix: %s: nothing to remove in %s\n", pl->fs[i].name,
-			        pl->fs[i].location);
+			if (!t.leftovers)
+				fprintf(o->log, "fsmix: %s: nothing to remove in %s\n",
+				        pl->fs[i].name, pl->fs[i].location);
 			continue;
 		}
 		if (r) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			rc = EXIT_BAD_INPUT;
+			int st = tree_status(r);
+			rc = rc > st ? rc : st;
 			continue;
 		}
 		char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
@@ -1059,5 +1309,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 			        pl->fs[i].name, root, sw.removed);
 		}
 	}
+	for (size_t i = 0; i < pl->n_fs; i++)
+		tree_unlock_location(locks[i]);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "preflight.h"
 #include "outfile.h"
 #include "report_data.h"
+#include "tree.h"
 
 /* ---- lists ---- */
 
@@ -427,6 +428,50 @@ static int fill_csv(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
+/* The location locks a sweep holds from validation to its end. */
+struct sweep_locks {
+	int *h;
+	size_t n, cap;
+};
+
+/* Locks every location of a point's plan (counted: the same location again costs nothing).
+ * Returns 0, or EXIT_BAD_INPUT when another process holds one (the message names it). A
+ * location that cannot be opened is left to the run, which reports it. */
+static int lock_locations(struct sweep_locks *l, const struct plan *pl, FILE *log)
+{
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		char why[512];
+		int h = tree_lock_location(pl->fs[i].location, why, sizeof(why));
+		if (h == -EBUSY) {
+			fprintf(log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+			return EXIT_BAD_INPUT;
+		}
+		if (h <= 0)
+			continue;
+		if (l->n == l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 8;
+			int *nh = realloc(l->h, cap * sizeof(*nh));
+			if (!nh) {
+				tree_unlock_location(h);
+				fprintf(log, "fsmix: out of memory\n");
+				return EXIT_RUN_FAILED;
+			}
+			l->h = nh;
+			l->cap = cap;
+		}
+		l->h[l->n++] = h;
+	}
+	return 0;
+}
+
+static void unlock_locations(struct sweep_locks *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		tree_unlock_location(l->h[i]);
+	free(l->h);
+	*l = (struct sweep_locks){0};
+}
+
 int sweep_run(struct sweep_spec *s)
 {
 	size_t n_pts = 1;
@@ -465,7 +510,9 @@ int sweep_run(struct sweep_spec *s)
 		}
 	}
 	/* Every point is validated before the first one runs: a bad value in the last point
-	 * must not cost the earlier ones' time. */
+	 * must not cost the earlier ones' time. Its locations are locked for the whole sweep
+	 * (tree_lock_location), so no other fsmix process gets in between two runs. */
+	struct sweep_locks locks = {0};
 	for (size_t i = 0; i < n_pts && !rc; i++) {
 		struct override *ovr;
 		size_t n;
@@ -486,6 +533,8 @@ int sweep_run(struct sweep_spec *s)
 			if (i == 0 && d.warnings)
 				diag_print(&d, s->eopts.log);
 			rc = preflight_locations(&pl, s->eopts.log);
+			if (!rc)
+				rc = lock_locations(&locks, &pl, s->eopts.log);
 			plan_free(&pl);
 		}
 		profile_free(&p);
@@ -499,6 +548,7 @@ int sweep_run(struct sweep_spec *s)
 			free(pts[i].reused);
 		}
 		free(pts);
+		unlock_locations(&locks);
 		return rc;
 	}
 	bool interrupted = false;
@@ -556,5 +606,6 @@ int sweep_run(struct sweep_spec *s)
 		free(pts[i].reused);
 	}
 	free(pts);
+	unlock_locations(&locks);
 	return rc;
 }

@@ -4,17 +4,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "exitcode.h"
 #include "fdio.h"
 #include "pool.h"
 #include "rng.h"
@@ -24,6 +29,8 @@
 #define MANIFEST_NAME      ".fsmix-manifest"
 #define MANIFEST_TMP_NAME  ".fsmix-manifest.tmp"
 #define PROBE_NAME         ".fsmix-probe"
+#define NEW_SUFFIX         ".new" /* fsmix.fsN.new: a root being created */
+#define DEL_SUFFIX         ".del" /* fsmix.fsN.del: a root being removed */
 #define MARKER_MAGIC       "fsmix-tree\n"
 #define MARKER_VERSION     1
 #define MANIFEST_MAGIC     "FSMIXMAN"
@@ -71,6 +78,204 @@ void tree_close(struct tree *t)
 	close_fd(&t->metafd);
 	close_fd(&t->rootfd);
 	close_fd(&t->locfd);
+	tree_unlock_location(t->lock);
+	t->lock = 0;
+}
+
+int tree_status(int rc)
+{
+	switch (-rc) {
+	case ENOENT:
+	case ENOTDIR:
+	case EINVAL:
+	case ENAMETOOLONG:
+	case EROFS:
+	case EACCES:
+	case EPERM:
+	case ELOOP:
+	case EEXIST:
+	case EBUSY:
+	case EXDEV:
+	case EMLINK:
+		return EXIT_BAD_INPUT;
+	default:
+		return EXIT_RUN_FAILED;
+	}
+}
+
+/* --- the location lock ---------------------------------------------------------------------- */
+
+/* Locations this process holds, by (device, inode) of the directory: a profile may put several
+ * trees in one location, and a sweep holds its locations across runs, so the lock is counted,
+ * not taken twice (a second flock on another open file would conflict with the first). */
+#define MAX_HELD_LOCKS 64
+static struct held_lock {
+	dev_t dev;
+	ino_t ino;
+	int fd; /* the locked directory (or unlocked, where flock is unsupported) */
+	unsigned refs;
+} held_locks[MAX_HELD_LOCKS];
+static pthread_mutex_t held_locks_mu = PTHREAD_MUTEX_INITIALIZER;
+static pid_t held_locks_pid; /* the process the table belongs to (a forked child starts empty) */
+
+/* The PID holding a flock on (dev, ino), from /proc/locks ("1: FLOCK ADVISORY WRITE 1234
+ * 00:2d:5678 0 EOF"), or 0 when it cannot be told (no /proc, another PID namespace). */
+static long lock_holder(dev_t dev, ino_t ino)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	if (!f)
+		return 0;
+	char line[256];
+	long pid = 0, any = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char type[16];
+		long p;
+		unsigned maj, min;
+		unsigned long long i;
+		if (strstr(line, "->") ||
+		    sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", type, &p, &maj, &min, &i) !=
+		        5 ||
+		    strcmp(type, "FLOCK") || i != (unsigned long long)ino)
+			continue;
+		if (maj == major(dev) && min == minor(dev))
+			pid = p;
+		else
+			any = p; /* btrfs subvolumes: st_dev is not the superblock's device */
+	}
+	fclose(f);
+	return pid ? pid : any;
+}
+
+int tree_lock_location(const char *location, char *err, size_t errlen)
+{
+	int fd = open(location, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+		if (fd >= 0)
+			(void)close(fd);
+		if (e == EACCES || e == EPERM)
+			return 0; /* a location we may write but not read: no lock can be had */
+		seterr(err, errlen, "location '%s': %s", location, strerror(e));
+		return -e;
+	}
+	pthread_mutex_lock(&held_locks_mu);
+	if (held_locks_pid != getpid()) {
+		/* A forked child shares its parent's locked open files, not its locks: it must
+		 * take its own, which conflict with the parent's. */
+		for (int i = 0; i < MAX_HELD_LOCKS; i++)
+			if (held_locks[i].refs)
+				(void)close(held_locks[i].fd);
+		memset(held_locks, 0, sizeof(held_locks));
+		held_locks_pid = getpid();
+	}
+	int slot = -1;
+	for (int i = 0; i < MAX_HELD_LOCKS; i++) {
+		struct held_lock *h = &held_locks[i];
+		if (h->refs && h->dev == st.st_dev && h->ino == st.st_ino) {
+			h->refs++;
+			pthread_mutex_unlock(&held_locks_mu);
+			(void)close(fd);
+			return i + 1;
+		}
+		if (!h->refs && slot < 0)
+			slot = i;
+	}
+	int rc = 0;
+	if (slot < 0) {
+		seterr(err, errlen, "location '%s': more than %d locations at once", location,
+		       MAX_HELD_LOCKS);
+		rc = -EMFILE;
+	} else if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+		long pid = lock_holder(st.st_dev, st.st_ino);
+		char who[48] = "another process";
+		if (pid > 0)
+			(void)snprintf(who, sizeof(who), "another process (PID %ld)", pid);
+		seterr(err, errlen,
+		       "location '%s' is in use by %s: fsmix runs, cleans and sweeps one "
+		       "location at a time",
+		       location, who);
+		rc = -EBUSY;
+	}
+	/* Other flock errors (ENOLCK, EBADF on NFS directories, EOPNOTSUPP): no lock can be
+	 * had here; the location is used without one, as before locking existed. */
+	if (rc) {
+		pthread_mutex_unlock(&held_locks_mu);
+		(void)close(fd);
+		return rc;
+	}
+	held_locks[slot] =
+	    (struct held_lock){.dev = st.st_dev, .ino = st.st_ino, .fd = fd, .refs = 1};
+	pthread_mutex_unlock(&held_locks_mu);
+	return slot + 1;
+}
+
+void tree_unlock_location(int handle)
+{
+	if (handle <= 0 || handle > MAX_HELD_LOCKS)
+		return;
+	pthread_mutex_lock(&held_locks_mu);
+	struct held_lock *h = &held_locks[handle - 1];
+	if (h->refs && --h->refs == 0) {
+		(void)close(h->fd); /* releases the flock */
+		h->fd = -1;
+	}
+	pthread_mutex_unlock(&held_locks_mu);
+}
+
+/* The locked directory's descriptor (readable, for fsync of the location), or -1. */
+static int lock_fd(int handle)
+{
+	if (handle <= 0 || handle > MAX_HELD_LOCKS)
+		return -1;
+	pthread_mutex_lock(&held_locks_mu);
+	int fd = held_locks[handle - 1].refs ? held_locks[handle - 1].fd : -1;
+	pthread_mutex_unlock(&held_locks_mu);
+	return fd;
+}
+
+/* --- mounts --------------------------------------------------------------------------------- */
+
+/* statx of name in dirfd (or of dirfd itself for ""), never following a symlink: type, size,
+ * links, device and mount id (Linux >= 5.8; stx_mask says whether it came). */
+static int statx_at(int dirfd, const char *name, struct statx *sx)
+{
+	int flags = AT_SYMLINK_NOFOLLOW | (name[0] ? 0 : AT_EMPTY_PATH);
+	if (statx(dirfd, name, flags, STATX_TYPE | STATX_NLINK | STATX_SIZE | STATX_MNT_ID, sx))
+		return -errno;
+	return 0;
+}
+
+/* Is the statx'ed entry on the root's mount? The mount id decides where the kernel gives one
+ * (Linux >= 5.8): a bind mount of a directory of the same filesystem has the same device, and
+ * overlayfs reports a file's device as that of its lower layer. Otherwise the device. */
+static bool on_root_mount(const struct tree *t, const struct statx *sx)
+{
+	if (t->mnt_id && (sx->stx_mask & STATX_MNT_ID))
+		return sx->stx_mnt_id == t->mnt_id;
+	return makedev(sx->stx_dev_major, sx->stx_dev_minor) == t->dev;
+}
+
+/* Records the root's device and mount id from its open descriptor. */
+static int note_root_mount(struct tree *t, int rootfd)
+{
+	struct statx sx;
+	int rc = statx_at(rootfd, "", &sx);
+	if (rc)
+		return rc;
+	t->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	t->mnt_id = (sx.stx_mask & STATX_MNT_ID) ? sx.stx_mnt_id : 0;
+	return 0;
+}
+
+/* Is the open directory fd on the root's mount? 0, -EXDEV, or -errno. */
+static int check_mount_fd(const struct tree *t, int fd)
+{
+	struct statx sx;
+	int rc = statx_at(fd, "", &sx);
+	if (rc)
+		return rc;
+	return on_root_mount(t, &sx) ? 0 : -EXDEV;
 }
 
 /* --- names -------------------------------------------------------------------------------- */
@@ -306,6 +511,156 @@ static int open_subdir(int dirfd, const char *name, int create)
 	return fd;
 }
 
+static int sweep_root(const struct tree *t, int rootfd, struct tree_sweep *sw);
+
+/* "fsmix.fs<index>" + suffix into buf (sizeof t->name). */
+static void aside_name(const struct tree *t, const char *suffix, char *buf, size_t len)
+{
+	(void)fmt_name(buf, len, "%s%s", t->name, suffix);
+}
+
+/* fsync the location's directory, so a rename there survives a power cut. Only possible with
+ * a readable descriptor (the lock's); best effort: the rename itself is already atomic. */
+static void sync_location(const struct tree *t)
+{
+	int fd = lock_fd(t->lock);
+	if (fd >= 0)
+		(void)fsync(fd);
+}
+
+/* Finish removing fsmix.fs<index><suffix>, left by a crash during creation (.new) or removal
+ * (.del). With a valid marker it is a tree: its generated entries are removed, then the marker
+ * and the directory; when unknown entries keep it, a .del goes back to its own name (if free),
+ * so it is kept where it was. Without a marker only the creation's own first steps can be
+ * left (a marker's temp file, empty data/ and meta/): those are removed, and the directory if
+ * it is then empty. Anything else is not recognisably fsmix's and stays. Returns 0 (also when
+ * nothing was there or something stayed) or -errno for an I/O error. */
+static int finish_leftover(struct tree *t, const char *suffix)
+{
+	char name[sizeof(t->name) + 8];
+	aside_name(t, suffix, name, sizeof(name));
+	int fd = openat(t->locfd, name, DIR_FLAGS);
+	if (fd < 0)
+		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? 0 : -errno;
+	struct statx sx;
+	struct stat a, b;
+	uint64_t id;
+	int rc = statx_at(fd, "", &sx);
+	if (rc == 0 && !on_root_mount(t, &sx)) {
+		(void)close(fd); /* a mount point: not ours */
+		return 0;
+	}
+	rc = rc ? rc : read_marker(fd, &id);
+	if (rc == 0) {
+		struct tree_sweep sw = {0};
+		rc = sweep_root(t, fd, &sw);
+		if (rc == 0 && sw.unknown) {
+			if (!strcmp(suffix, DEL_SUFFIX) &&
+			    renameat2(t->locfd, name, t->locfd, t->name, RENAME_NOREPLACE) == 0)
+				sync_location(t);
+			(void)close(fd);
+			return 0;
+		}
+		if (rc == 0 && unlinkat(fd, MARKER_NAME, 0))
+			rc = -errno;
+	} else if (rc == -ENOENT || rc == -EBADMSG) {
+		rc = 0;
+		(void)unlinkat(fd, MARKER_TMP_NAME, 0);
+		(void)unlinkat(fd, "data", AT_REMOVEDIR); /* only when empty */
+		(void)unlinkat(fd, "meta", AT_REMOVEDIR);
+	}
+	/* rmdir only the directory we examined (not a replacement), and only when empty. */
+	if (rc == 0 && fstat(fd, &a) == 0 &&
+	    fstatat(t->locfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && unlinkat(t->locfd, name, AT_REMOVEDIR) == 0) {
+		t->leftovers++;
+		sync_location(t);
+	}
+	(void)close(fd);
+	return rc;
+}
+
+/* Undo a failed creation of fsmix.fs<index>.new (held as fd): only what create_root made. */
+static void drop_new(struct tree *t, int fd, const char *name)
+{
+	(void)unlinkat(fd, "data", AT_REMOVEDIR);
+	(void)unlinkat(fd, "meta", AT_REMOVEDIR);
+	(void)unlinkat(fd, MARKER_TMP_NAME, 0);
+	(void)unlinkat(fd, MARKER_NAME, 0);
+	(void)close(fd);
+	(void)unlinkat(t->locfd, name, AT_REMOVEDIR);
+}
+
+/* Makes a complete empty tree (marker, data/, meta/) as fsmix.fs<index>.new and renames it to
+ * fsmix.fs<index>, so the root's name never refers to a directory without a marker. Returns
+ * the root's descriptor or -errno (err set). */
+static int create_root(struct tree *t, const char *location, char *err, size_t errlen)
+{
+	char name[sizeof(t->name) + 8];
+	aside_name(t, NEW_SUFFIX, name, sizeof(name));
+	if (mkdirat(t->locfd, name, 0700)) {
+		int e = errno;
+		if (e == EEXIST)
+			seterr(err, errlen,
+			       "'%s%s' exists and is not recognisably fsmix's; fsmix will neither "
+			       "use nor delete it (move it away)",
+			       t->root, NEW_SUFFIX);
+		else if (e == EROFS)
+			seterr(err, errlen, "location '%s' is read-only (%s)", location,
+			       strerror(e));
+		else
+			seterr(err, errlen,
+			       "location '%s' is not writable: cannot create '%s%s' (%s)", location,
+			       t->root, NEW_SUFFIX, strerror(e));
+		return -e;
+	}
+	int fd = openat(t->locfd, name, DIR_FLAGS);
+	if (fd < 0) {
+		int e = errno;
+		(void)unlinkat(t->locfd, name, AT_REMOVEDIR);
+		seterr(err, errlen, "'%s%s': %s", t->root, NEW_SUFFIX, strerror(e));
+		return -e;
+	}
+	uint64_t id = 0;
+	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
+		id = splitmix64(&(uint64_t){now_ns() ^ (uint64_t)getpid()});
+	const char *step = MARKER_NAME;
+	int rc = write_marker(fd, id);
+	if (rc == 0 && (mkdirat(fd, "data", 0700) || mkdirat(fd, "meta", 0700))) {
+		rc = -errno;
+		step = "data and meta";
+	}
+	if (rc == 0 && fsync(fd)) {
+		rc = -errno;
+		step = "fsync";
+	}
+	if (rc) {
+		seterr(err, errlen, "cannot create '%s' (%s): %s", t->root, step, strerror(-rc));
+		drop_new(t, fd, name);
+		return rc;
+	}
+	rc = renameat2(t->locfd, name, t->locfd, t->name, RENAME_NOREPLACE) ? -errno : 0;
+	if (rc == -EINVAL) {
+		/* No RENAME_NOREPLACE on this filesystem: a plain rename replaces an empty
+		 * directory, so only when the name is still free (we hold the location's lock:
+		 * only a process other than fsmix could take it meanwhile). */
+		struct stat st;
+		rc = fstatat(t->locfd, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST
+		     : errno != ENOENT                                         ? -errno
+		     : renameat(t->locfd, name, t->locfd, t->name)             ? -errno
+		                                                               : 0;
+	}
+	if (rc) {
+		seterr(err, errlen, "cannot create '%s': %s", t->root, strerror(-rc));
+		drop_new(t, fd, name);
+		return rc;
+	}
+	sync_location(t);
+	t->tree_id = id;
+	t->created = 1;
+	return fd;
+}
+
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen)
 {
@@ -360,9 +715,26 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 		tree_close(t);
 		return -e;
 	}
+	/* Nothing below is looked at or changed without the location's lock. */
+	int rc = tree_lock_location(location, err, errlen);
+	if (rc < 0) {
+		tree_close(t);
+		return rc;
+	}
+	t->lock = rc;
+	rc = note_root_mount(t, t->locfd); /* until the root is open: the location's */
+	if (rc == 0)
+		rc = finish_leftover(t, DEL_SUFFIX);
+	if (rc == 0)
+		rc = finish_leftover(t, NEW_SUFFIX);
+	if (rc) {
+		seterr(err, errlen, "finishing an interrupted tree in '%s': %s", location,
+		       strerror(-rc));
+		tree_close(t);
+		return rc;
+	}
 
 	/* Our root: lstat, never follow. */
-	int rc = 0;
 	if (fstatat(t->locfd, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(st.st_mode)) {
 			seterr(err, errlen,
@@ -383,49 +755,30 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 	} else if (!(flags & TREE_CREATE)) {
 		seterr(err, errlen, "'%s': no fsmix tree (%s)", t->root, strerror(ENOENT));
 		rc = -ENOENT;
-	} else if (mkdirat(t->locfd, t->name, 0700) == 0) {
-		t->created = 1;
-	} else if (errno != EEXIST) {
-		rc = -errno;
-		seterr(err, errlen, "cannot create '%s': %s", t->root, strerror(-rc));
+	} else {
+		t->rootfd = create_root(t, location, err, errlen);
+		rc = t->rootfd < 0 ? t->rootfd : 0;
 	}
-	/* (EEXIST after ENOENT: someone created it meanwhile; the marker check below decides.) */
 	if (rc) {
 		tree_close(t);
 		return rc;
 	}
-	t->rootfd = openat(t->locfd, t->name, DIR_FLAGS);
-	if (t->rootfd < 0) {
-		rc = -errno;
-		if (rc == -ELOOP || rc == -ENOTDIR)
-			seterr(err, errlen,
-			       "'%s' is not a directory created by fsmix (it is a symbolic link "
-			       "or another file); fsmix does not follow or remove it",
-			       t->root);
-		else
-			seterr(err, errlen, "'%s': %s", t->root, strerror(-rc));
-		tree_close(t);
-		return rc;
-	}
-
-	if (t->created) {
-		uint64_t id = 0;
-		if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
-			id = splitmix64(&(uint64_t){now_ns() ^ (uint64_t)getpid()});
-		rc = write_marker(t->rootfd, id);
-		if (rc) {
-			seterr(err, errlen, "cannot write '%s/%s': %s", t->root, MARKER_NAME,
-			       strerror(-rc));
-			/* Undo our own mkdir so the next run does not refuse an unmarked root. */
-			close_fd(&t->rootfd);
-			(void)unlinkat(t->locfd, t->name, AT_REMOVEDIR);
+	if (!t->created) {
+		t->rootfd = openat(t->locfd, t->name, DIR_FLAGS);
+		if (t->rootfd < 0) {
+			rc = -errno;
+			if (rc == -ELOOP || rc == -ENOTDIR)
+				seterr(err, errlen,
+				       "'%s' is not a directory created by fsmix (it is a symbolic "
+				       "link or another file); fsmix does not follow or remove it",
+				       t->root);
+			else
+				seterr(err, errlen, "'%s': %s", t->root, strerror(-rc));
 			tree_close(t);
 			return rc;
 		}
-		t->tree_id = id;
-	} else {
 		rc = read_marker(t->rootfd, &t->tree_id);
-		if (rc) {
+		if (rc == -ENOENT || rc == -EBADMSG) {
 			seterr(err, errlen,
 			       "'%s' exists but has no valid %s marker: it was not created by "
 			       "fsmix, so fsmix will neither use nor delete it (move it away or "
@@ -434,41 +787,41 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 			tree_close(t);
 			return -EEXIST;
 		}
-	}
-
-	/* An actual write probe inside our own root (access() is not the whole truth: ACLs,
-	 * quotas, NFS root squashing). A leftover probe from a crash is ours to remove. */
-	int pfd = openat(t->rootfd, PROBE_NAME,
-	                 O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (pfd < 0) {
-		rc = -errno;
-		if (rc == -EROFS)
-			seterr(err, errlen, "location '%s' is read-only (%s)", location,
+		if (rc) { /* EIO, EMFILE, ...: an I/O error, not a verdict on the tree */
+			seterr(err, errlen, "cannot read '%s/%s': %s", t->root, MARKER_NAME,
 			       strerror(-rc));
-		else
-			seterr(err, errlen,
-			       "location '%s' is not writable: creating a file in "
-			       "'%s' failed (%s)",
-			       location, t->root, strerror(-rc));
+			tree_close(t);
+			return rc;
+		}
+	}
+	rc = note_root_mount(t, t->rootfd);
+	if (rc) {
+		seterr(err, errlen, "'%s': %s", t->root, strerror(-rc));
 		tree_close(t);
 		return rc;
 	}
-	(void)close(pfd);
-	(void)unlinkat(t->rootfd, PROBE_NAME, 0);
 
-	t->datafd = open_subdir(t->rootfd, "data", 1);
-	if (t->datafd < 0) {
-		rc = t->datafd;
-		seterr(err, errlen, "'%s/data': %s", t->root, strerror(-rc));
-		tree_close(t);
-		return rc;
-	}
-	t->metafd = open_subdir(t->rootfd, "meta", 1);
-	if (t->metafd < 0) {
-		rc = t->metafd;
-		seterr(err, errlen, "'%s/meta': %s", t->root, strerror(-rc));
-		tree_close(t);
-		return rc;
+	/* data/ and meta/: made with the root; an older fsmix may have left a root without them
+	 * after a crash, which a run completes. A removal creates nothing (it may run on a full
+	 * filesystem) and does without a missing one. Neither may be another mount. */
+	static const char *const subs[] = {"data", "meta"};
+	int *fds[] = {&t->datafd, &t->metafd};
+	for (int i = 0; i < 2; i++) {
+		*fds[i] = open_subdir(t->rootfd, subs[i], (flags & TREE_CREATE) != 0);
+		rc = *fds[i] < 0 ? *fds[i] : check_mount_fd(t, *fds[i]);
+		if (rc == -ENOENT && !(flags & TREE_CREATE))
+			continue;
+		if (rc == -EXDEV)
+			seterr(err, errlen,
+			       "'%s/%s' is a mount point: fsmix writes only on its tree's own "
+			       "filesystem (unmount it)",
+			       t->root, subs[i]);
+		else if (rc)
+			seterr(err, errlen, "'%s/%s': %s", t->root, subs[i], strerror(-rc));
+		if (rc) {
+			tree_close(t);
+			return rc;
+		}
 	}
 	return 0;
 }
@@ -497,10 +850,20 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 	for (uint32_t i = 0; i < num_dirs; i++) {
 		(void)tree_dir_name(i, name, sizeof(name));
 		int fd = open_subdir(t->datafd, name, 1);
-		if (fd < 0) {
-			seterr(err, errlen, "'%s/data/%s': %s", t->root, name, strerror(-fd));
+		int rc = fd < 0 ? fd : check_mount_fd(t, fd);
+		if (rc) {
+			if (rc == -EXDEV)
+				seterr(err, errlen,
+				       "'%s/data/%s' is a mount point: fsmix writes only on its "
+				       "tree's own filesystem (unmount it)",
+				       t->root, name);
+			else
+				seterr(err, errlen, "'%s/data/%s': %s", t->root, name,
+				       strerror(-rc));
+			if (fd >= 0)
+				(void)close(fd);
 			close_dirfds(t);
-			return fd;
+			return rc;
 		}
 		if (i < keep)
 			t->dirfds[t->num_dirfds++] = fd;
@@ -665,20 +1028,27 @@ int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* d000..d<n-1> must be directories and d<n> must not exist. */
+/* d000..d<n-1> must be directories on the root's mount and d<n> must not exist. */
 static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
 {
 	char name[TREE_NAME_MAX];
-	struct stat st;
+	struct statx sx;
 	for (uint32_t i = 0; i <= n; i++) {
 		(void)tree_dir_name(i, name, sizeof(name));
-		int ok = fstatat(t->datafd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-		if (i < n && (!ok || !S_ISDIR(st.st_mode))) {
+		int rc = statx_at(t->datafd, name, &sx);
+		if (i < n && (rc || !S_ISDIR(sx.stx_mode))) {
 			seterr(err, errlen, "manifest lists %u directories but data/%s is missing",
 			       n, name);
 			return -ESTALE;
 		}
-		if (i == n && (ok || errno != ENOENT)) {
+		if (i < n && !on_root_mount(t, &sx)) {
+			seterr(err, errlen,
+			       "'%s/data/%s' is a mount point: fsmix writes only on its tree's own "
+			       "filesystem (unmount it, or remove the tree with fsmix clean)",
+			       t->root, name);
+			return -EXDEV;
+		}
+		if (i == n && rc != -ENOENT) {
 			seterr(err, errlen, "manifest lists %u directories but data/%s exists", n,
 			       name);
 			return -ESTALE;
@@ -687,8 +1057,83 @@ static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
 	return 0;
 }
 
-int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, char *err,
-                       size_t errlen)
+/* Is file `i` of the manifest what fsmix left: a regular file of the recorded size, with no
+ * other name (a hard link from outside would let a run write someone else's file), on the
+ * root's mount? One statx. Returns 0, -ESTALE (rebuild), -EMLINK or -EXDEV (refuse), or the
+ * -errno of an I/O error; err says which file. */
+static int check_file(struct tree *t, const unsigned char *rec, char *err, size_t errlen)
+{
+	uint32_t id = get32(rec), dir = get32(rec + 4);
+	uint64_t size = get64(rec + 8);
+	char name[TREE_NAME_MAX], path[PATH_MAX];
+	struct statx sx;
+	int dfd = tree_file_at(t, dir, id, name, sizeof(name));
+	if (dfd < 0) {
+		seterr(err, errlen, "file id %u: %s", id, strerror(-dfd));
+		return dfd;
+	}
+	int rc = statx_at(dfd, name, &sx);
+	if (rc == 0 && S_ISREG(sx.stx_mode) && sx.stx_size == size && sx.stx_nlink == 1 &&
+	    on_root_mount(t, &sx))
+		return 0;
+	(void)tree_file_path(t, dir, id, path, sizeof(path));
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		seterr(err, errlen, "'%s' listed in the manifest: %s", path, strerror(-rc));
+		return -ESTALE;
+	}
+	if (rc) {
+		seterr(err, errlen, "'%s': %s", path, strerror(-rc));
+		return rc;
+	}
+	if (!on_root_mount(t, &sx)) {
+		seterr(err, errlen,
+		       "'%s' is on another mount than its tree: fsmix will not write through it "
+		       "(unmount it, or remove the tree with fsmix clean)",
+		       path);
+		return -EXDEV;
+	}
+	if (!S_ISREG(sx.stx_mode) || sx.stx_size != size) {
+		seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
+		       S_ISREG(sx.stx_mode) ? "" : "not a regular file, ",
+		       (unsigned long long)sx.stx_size, (unsigned long long)size);
+		return -ESTALE;
+	}
+	seterr(err, errlen,
+	       "'%s' has %u hard links: another name refers to it, and fsmix will not write "
+	       "through it (remove the other links, or the tree with fsmix clean)",
+	       path, (unsigned)sx.stx_nlink);
+	return -EMLINK;
+}
+
+/* Checks every listed file (TREE_VERIFY_ALL), or a random sample of TREE_SAMPLE records (with
+ * replacement): a tree edited or truncated behind our back is caught with probability
+ * 1 - (1-f)^64 when a fraction f of its files is wrong. */
+static int check_files(struct tree *t, const unsigned char *recs, uint64_t count, unsigned flags,
+                       char *err, size_t errlen)
+{
+	if ((flags & TREE_VERIFY_ALL) || count <= TREE_SAMPLE) {
+		for (uint64_t i = 0; i < count; i++) {
+			int rc = check_file(t, recs + i * MANIFEST_REC, err, errlen);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	struct rng r;
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = now_ns();
+	rng_seed(&r, seed, t->tree_id);
+	for (uint64_t k = 0; k < TREE_SAMPLE; k++) {
+		int rc = check_file(t, recs + rng_below(&r, count) * MANIFEST_REC, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, unsigned flags,
+                       char *err, size_t errlen)
 {
 	if (pool_high_water(pool) != 0 || pool_live(pool) != 0) {
 		seterr(err, errlen, "internal: manifest loaded into a non-empty pool");
@@ -779,40 +1224,8 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, ch
 	if (rc == 0)
 		rc = tree_set_dirs(t, num_dirs, err, errlen);
 
-	/* Sample: TREE_MANIFEST_SAMPLE random records (with replacement), each must exist as a
-	 * regular file of the recorded size. Catches a tree edited or truncated behind our back
-	 * with probability 1 - (1-f)^64 when a fraction f of the files is wrong. */
-	struct rng r;
-	uint64_t seed = 0;
-	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
-		seed = now_ns();
-	rng_seed(&r, seed, t->tree_id);
-	uint64_t samples = count < TREE_MANIFEST_SAMPLE ? count : TREE_MANIFEST_SAMPLE;
-	for (uint64_t k = 0; rc == 0 && k < samples; k++) {
-		uint64_t i = count <= TREE_MANIFEST_SAMPLE ? k : rng_below(&r, count);
-		uint32_t id = get32(recs + i * MANIFEST_REC);
-		uint32_t dir = get32(recs + i * MANIFEST_REC + 4);
-		uint64_t size = get64(recs + i * MANIFEST_REC + 8);
-		char name[TREE_NAME_MAX];
-		int dfd = tree_file_at(t, dir, id, name, sizeof(name));
-		if (dfd < 0) {
-			rc = dfd;
-			seterr(err, errlen, "file id %u: %s", id, strerror(-rc));
-		} else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
-			int e = errno;
-			char path[PATH_MAX];
-			(void)tree_file_path(t, dir, id, path, sizeof(path));
-			seterr(err, errlen, "'%s' listed in the manifest: %s", path, strerror(e));
-			rc = -ESTALE;
-		} else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) {
-			char path[PATH_MAX];
-			(void)tree_file_path(t, dir, id, path, sizeof(path));
-			seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
-			       S_ISREG(st.st_mode) ? "" : "not a regular file, ",
-			       (unsigned long long)st.st_size, (unsigned long long)size);
-			rc = -ESTALE;
-		}
-	}
+	if (rc == 0)
+		rc = check_files(t, recs, count, flags, err, errlen);
 	for (uint64_t i = 0; rc == 0 && i < count; i++) {
 		const unsigned char *rec = recs + i * MANIFEST_REC;
 		rc = pool_add_initial(pool, get32(rec), get32(rec + 4), get64(rec + 8));
@@ -900,11 +1313,26 @@ static int entry_type(int dirfd, const struct dirent *de, mode_t *type)
 	return 0;
 }
 
+/* readdir() that tells an error from the end of the directory: a failed read (EIO on a
+ * dying disk or a FUSE filesystem) must not look like "empty", or the caller would go on to
+ * remove the marker of a tree that still holds files. The first error is kept in *rc. */
+static struct dirent *next_entry(DIR *d, int *rc)
+{
+	errno = 0;
+	struct dirent *de = readdir(d);
+	if (!de && errno && *rc == 0)
+		*rc = -errno;
+	return de;
+}
+
 /* Remove the generated entries of the directory open as dirfd (level lv, path rel relative to
  * the root, for reports). Passes repeat until one removes nothing, because readdir while
  * unlinking may skip entries on some filesystems; the last pass counts the unknown entries.
+ * A directory on another mount than t's root (a bind mount over one of our names) is never
+ * entered, and a mounted-over file (unlink: EBUSY) is left: both count as unknown.
  * Returns 0 or the first hard error (-errno); unknown entries are not errors. */
-static int sweep_dir(int dirfd, enum level lv, const char *rel, int depth, struct tree_sweep *sw)
+static int sweep_dir(const struct tree *t, int dirfd, enum level lv, const char *rel, int depth,
+                     struct tree_sweep *sw)
 {
 	int dfd = dup(dirfd);
 	if (dfd < 0)
@@ -924,7 +1352,7 @@ static int sweep_dir(int dirfd, enum level lv, const char *rel, int depth, struc
 		memcpy(first_before, sw->first_unknown, sizeof(first_before));
 		rewinddir(d);
 		struct dirent *de;
-		while ((de = readdir(d)) != NULL) {
+		while ((de = next_entry(d, &rc)) != NULL) {
 			const char *name = de->d_name;
 			if (!strcmp(name, ".") || !strcmp(name, ".."))
 				continue;
@@ -949,6 +1377,8 @@ static int sweep_dir(int dirfd, enum level lv, const char *rel, int depth, struc
 				if (unlinkat(dirfd, name, 0) == 0) {
 					removed++;
 					sw->removed++;
+				} else if (errno == EBUSY) {
+					note_unknown(sw, rel, name); /* a mount point */
 				} else if (errno != ENOENT) {
 					rc = rc ? rc : -errno;
 				}
@@ -969,8 +1399,18 @@ static int sweep_dir(int dirfd, enum level lv, const char *rel, int depth, struc
 					rc = rc ? rc : -errno;
 				continue;
 			}
+			int mrc = check_mount_fd(t, cfd);
+			if (mrc) {
+				(void)close(cfd);
+				if (mrc == -EXDEV)
+					note_unknown(sw, rel,
+					             name); /* a mount point: not entered */
+				else
+					rc = rc ? rc : mrc;
+				continue;
+			}
 			uint64_t unk = sw->unknown;
-			int crc = sweep_dir(cfd, child, sub, depth + 1, sw);
+			int crc = sweep_dir(t, cfd, child, sub, depth + 1, sw);
 			(void)close(cfd);
 			rc = rc ? rc : crc;
 			if (sw->unknown != unk || crc)
@@ -978,7 +1418,7 @@ static int sweep_dir(int dirfd, enum level lv, const char *rel, int depth, struc
 			if (unlinkat(dirfd, name, AT_REMOVEDIR) == 0) {
 				removed++;
 				sw->removed++;
-			} else if (errno == ENOTEMPTY || errno == EEXIST) {
+			} else if (errno == ENOTEMPTY || errno == EEXIST || errno == EBUSY) {
 				note_unknown(sw, rel, name); /* something appeared meanwhile */
 			} else if (errno != ENOENT) {
 				rc = rc ? rc : -errno;
@@ -1024,11 +1464,24 @@ int tree_remove_contents(struct tree *t, struct tree_sweep *sweep, char *err, si
 	else if (errno != ENOENT)
 		rc = -errno;
 	(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
-	int rc2 = sweep_dir(t->datafd, LV_DATA, "data", 1, sw);
+	int rc2 = sweep_dir(t, t->datafd, LV_DATA, "data", 1, sw);
 	rc = rc ? rc : rc2;
-	rc2 = sweep_dir(t->metafd, LV_META, "meta", 1, sw);
+	rc2 = sweep_dir(t, t->metafd, LV_META, "meta", 1, sw);
 	rc = rc ? rc : rc2;
 	return sweep_report(t, sw, rc, err, errlen);
+}
+
+static int sweep_root(const struct tree *t, int rootfd, struct tree_sweep *sw)
+{
+	return sweep_dir(t, rootfd, LV_ROOT, "", 0, sw);
+}
+
+/* Does `name` in the location still refer to the directory open as fd? */
+static bool names_fd(const struct tree *t, const char *name, int fd)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && fstatat(t->locfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen)
@@ -1037,23 +1490,49 @@ int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errl
 	struct tree_sweep *sw = sweep ? sweep : &local;
 	memset(sw, 0, sizeof(*sw));
 	uint64_t id;
-	if (t->rootfd < 0 || read_marker(t->rootfd, &id) || id != t->tree_id) {
+	int rc = t->rootfd < 0 ? -ENOENT : read_marker(t->rootfd, &id);
+	if (rc == 0 && id != t->tree_id)
+		rc = -EBADMSG;
+	if (rc == -ENOENT || rc == -EBADMSG) {
 		seterr(err, errlen, "'%s' no longer has fsmix's %s marker; not removing it",
 		       t->root, MARKER_NAME);
 		tree_close(t);
 		return -EEXIST;
 	}
+	if (rc) {
+		seterr(err, errlen, "cannot read '%s/%s': %s", t->root, MARKER_NAME, strerror(-rc));
+		tree_close(t);
+		return rc;
+	}
 	close_dirfds(t);
 	close_fd(&t->datafd);
 	close_fd(&t->metafd);
-	int rc = sweep_dir(t->rootfd, LV_ROOT, "", 0, sw);
+	if (!names_fd(t, t->name, t->rootfd)) {
+		seterr(err, errlen, "'%s' was replaced during removal; left in place", t->root);
+		tree_close(t);
+		return -ESTALE;
+	}
+	/* Aside first: from here a crash leaves fsmix.fsN.del, which the next tree_open finishes.
+	 * Where the rename cannot be done (no space for the new entry, a mount point, a .del that
+	 * could not be cleared), the tree is removed in place as before. */
+	char del[sizeof(t->name) + 8];
+	aside_name(t, DEL_SUFFIX, del, sizeof(del));
+	const char *at = t->name;
+	if (renameat2(t->locfd, t->name, t->locfd, del, RENAME_NOREPLACE) == 0) {
+		at = del;
+		sync_location(t);
+	}
+	rc = sweep_root(t, t->rootfd, sw);
 	rc = sweep_report(t, sw, rc, err, errlen);
+	if (rc == -ENOTEMPTY && at == del &&
+	    renameat2(t->locfd, del, t->locfd, t->name, RENAME_NOREPLACE) == 0) {
+		at = t->name; /* kept under its own name, as it was */
+		sync_location(t);
+	}
 	if (rc == 0) {
 		/* Everything else is gone: the marker goes last, then the root, but only if the
 		 * name still refers to the directory we hold (not a replacement). */
-		struct stat a, b;
-		if (fstat(t->rootfd, &a) || fstatat(t->locfd, t->name, &b, AT_SYMLINK_NOFOLLOW) ||
-		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		if (!names_fd(t, at, t->rootfd)) {
 			seterr(err, errlen, "'%s' was replaced during removal; left in place",
 			       t->root);
 			rc = -ESTALE;
@@ -1064,13 +1543,18 @@ int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errl
 		} else {
 			sw->removed++;
 			close_fd(&t->rootfd);
-			if (unlinkat(t->locfd, t->name, AT_REMOVEDIR)) {
+			if (unlinkat(t->locfd, at, AT_REMOVEDIR)) {
 				rc = -errno;
 				seterr(err, errlen, "removing '%s': %s", t->root, strerror(-rc));
 			} else {
 				sw->removed++;
+				sync_location(t);
 			}
 		}
+	} else if (at == del && err) {
+		char kept[PATH_MAX + 64];
+		(void)fmt_name(kept, sizeof(kept), "%s (kept as '%s%s')", err, t->root, DEL_SUFFIX);
+		seterr(err, errlen, "%s", kept);
 	}
 	tree_close(t);
 	return rc;
@@ -1086,5 +1570,6 @@ int tree_usage(const struct tree *t, struct tree_usage *u)
 	u->used_bytes = (uint64_t)(sv.f_blocks - sv.f_bfree) * frsize;
 	u->avail_bytes = (uint64_t)sv.f_bavail * frsize;
 	u->util = sv.f_blocks ? (double)(sv.f_blocks - sv.f_bfree) / (double)sv.f_blocks : 0.0;
+	u->total_files = sv.f_files;
 	return 0;
 }

@@ -15,8 +15,24 @@
  *
  * and removal (tree_remove, tree_remove_contents) deletes only entries whose name *and* type
  * match that scheme, through openat/unlinkat on O_NOFOLLOW|O_DIRECTORY descriptors: it never
- * follows a symlink and never leaves the root. A root without a valid marker is refused, never
- * adopted; unknown entries are left in place and reported.
+ * follows a symlink, never leaves the root and never enters another mount (a directory mounted
+ * over one of fsmix's names is left in place and reported). A root without a valid marker is
+ * refused, never adopted; unknown entries are left in place and reported.
+ *
+ * Crash safety: no kill point leaves anything fsmix cannot recognise as its own. A new root is
+ * made complete (marker, data/, meta/) under the name fsmix.fs<index>.new and renamed into place
+ * (RENAME_NOREPLACE); tree_remove renames the root to fsmix.fs<index>.del before emptying it.
+ * tree_open finishes a leftover .new or .del (removing only what fsmix generates) first.
+ *
+ * Exclusion: every tree_open holds an exclusive flock(2) on the location directory until
+ * tree_close, so two fsmix processes never use one location at once (the second gets -EBUSY,
+ * with the holder's PID from /proc/locks). The lock is shared within the process (reference
+ * counted) and vanishes with the process. tree_lock_location takes it without a tree (sweeps
+ * hold it between runs).
+ *
+ * Writing only through our own files: a reused tree that a run will write into is walked file
+ * by file (tree_load_manifest, TREE_VERIFY_ALL): a file with more than one hard link, or on
+ * another mount than the root, refuses the reuse. New files are created with O_EXCL.
  *
  * <id> is the pool slot id (pool.h), in decimal; paths are derived from (dir, id), never stored.
  *
@@ -45,25 +61,31 @@ struct pool;
  * when the process's descriptor limit is low: a quarter of (RLIMIT_NOFILE - 256), or 64 under a
  * limit of 512, so several filesystems and the workers' own open files still fit. */
 #define TREE_MAX_DIRFDS 4096
-/* Files whose existence and size tree_load_manifest checks (a random sample, not a walk). */
-#define TREE_MANIFEST_SAMPLE 64
 /* Longest name tree_file_name/tree_file_at produce: "d" + 10 digits + "/f" + 10 digits + NUL. */
 #define TREE_NAME_MAX 32
 
 /* tree_open flags */
 #define TREE_CREATE 1u /* create <location>/fsmix.fs<index> when it does not exist */
+/* tree_load_manifest flags */
+#define TREE_VERIFY_ALL 1u /* check every listed file, not a sample: the run writes into them */
+/* Files tree_load_manifest checks without TREE_VERIFY_ALL (a random sample, not a walk). */
+#define TREE_SAMPLE 64
 
 struct tree {
-	int locfd;   /* O_PATH of location (the user's directory; only mkdirat/unlinkat of root) */
+	int locfd;   /* O_PATH of location (the user's directory; only the root's own entries) */
+	int lock;    /* tree_lock_location handle, 0 when none */
 	int rootfd;  /* <location>/fsmix.fs<index>, O_NOFOLLOW */
 	int datafd;  /* data/ */
 	int metafd;  /* meta/ */
 	int *dirfds; /* dirfds[i] = data/d<i> for i < min(num_dirs, TREE_MAX_DIRFDS) */
 	uint32_t num_dirs;
 	uint32_t num_dirfds;
-	uint64_t tree_id; /* from the marker */
-	int created;      /* 1 when this tree_open created the root */
-	char name[32];    /* "fsmix.fs<index>" */
+	uint64_t tree_id;   /* from the marker */
+	int created;        /* 1 when this tree_open created the root */
+	unsigned leftovers; /* interrupted .new/.del trees tree_open finished removing */
+	uint64_t dev;       /* the root's device (makedev) and mount id (0: unknown) */
+	uint64_t mnt_id;
+	char name[32]; /* "fsmix.fs<index>" */
 	char root[PATH_MAX];
 };
 
@@ -79,24 +101,47 @@ struct tree_usage {
 	uint64_t used_bytes;  /* (f_blocks - f_bfree) * f_frsize */
 	uint64_t avail_bytes; /* f_bavail * f_frsize (what an unprivileged writer may still use) */
 	double util;          /* used / total, 0..1: FFSB's (f_blocks - f_bfree) / f_blocks */
+	uint64_t total_files; /* f_files: inodes of the filesystem, 0 when it has no fixed count */
 };
 
-/* tree_open - check `location` and open (TREE_CREATE: create if missing) its fsmix root
- * fsmix.fs<fs_index>, with data/ and meta/.
+/* tree_open - check `location`, lock it (see Exclusion above), finish leftover .new/.del trees,
+ * and open (TREE_CREATE: create if missing) its fsmix root fsmix.fs<fs_index>, with data/ and
+ * meta/. Without TREE_CREATE nothing is created (a removal needs no free inode or block).
  * Errors: -ENOENT "location '/x': No such file or directory" (also without TREE_CREATE when the
  * root does not exist), -ENOTDIR "location '/x' is not a directory", -EROFS "location '/x' is
  * read-only (Read-only file system)", -EACCES "... is not writable", -ELOOP when the root is a
- * symbolic link, -EEXIST when the root exists but has no valid marker (it is not fsmix's).
+ * symbolic link, -EEXIST when the root exists but has no valid marker (it is not fsmix's),
+ * -EBUSY when another process holds the location ("... in use by fsmix (PID 123)"), -EXDEV
+ * when data/ or meta/ is another mount, and other -errno (-EIO, -EMFILE, ...) for I/O errors,
+ * e.g. while reading the marker. tree_status() maps them to exit statuses.
  * On failure t is left closed (tree_close is harmless). */
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen);
 
-/* tree_close - close descriptors and free memory; the tree stays on disk. Idempotent. */
+/* tree_close - close descriptors, free memory and drop the location lock; the tree stays on
+ * disk. Idempotent. */
 void tree_close(struct tree *t);
 
+/* tree_status - the exit status (exitcode.h) for a tree error: EXIT_BAD_INPUT (2) for a bad or
+ * busy location or a tree fsmix will not use (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG, -EROFS,
+ * -EACCES, -EPERM, -ELOOP, -EEXIST, -EBUSY, -EXDEV, -EMLINK), EXIT_RUN_FAILED (1) for every
+ * other error (I/O errors, -EMFILE, -ENOMEM, -ENOSPC, ...). */
+int tree_status(int rc);
+
+/* tree_lock_location - take this process's exclusive lock on directory `location` (a flock on
+ * the directory itself: it needs no space and vanishes with the process). Taking it again in
+ * the same process only counts a reference. Returns a handle > 0 for tree_unlock_location,
+ * -EBUSY when another process holds it (err names its PID when /proc/locks tells), or -errno
+ * when the location cannot be opened. A filesystem without flock support (some NFS setups) gets
+ * a handle without a lock; a location that may not be read (mode -wx) gets 0: no lock. */
+int tree_lock_location(const char *location, char *err, size_t errlen);
+
+/* tree_unlock_location - drop one reference taken by tree_lock_location; 0 is ignored. */
+void tree_unlock_location(int handle);
+
 /* tree_set_dirs - make data/d000 .. d<num_dirs-1> exist (existing ones are kept, and must be
- * real directories) and open descriptors for the first TREE_MAX_DIRFDS. Call again after
- * tree_remove_contents. Returns 0 or -errno. */
+ * real directories on the root's mount: -EXDEV otherwise) and open descriptors for the first
+ * TREE_MAX_DIRFDS. Call again after tree_remove_contents. Returns 0 or -errno. */
 int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen);
 
 /* tree_file_name - "f<id>" into buf. Returns the length, or -ENAMETOOLONG. */
@@ -149,20 +194,28 @@ int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen);
 
 /* tree_load_manifest - fill an empty, initialised pool from .fsmix-manifest when it belongs to
  * this tree, `spec_hash` matches, the data/dNNN directories are exactly the manifest's num_dirs
- * (d000..d<n-1> exist, d<n> does not), and a random sample of TREE_MANIFEST_SAMPLE files exists
- * as regular files with the recorded sizes. On success also opens the directories
- * (tree_set_dirs) and pushes id holes onto the pool's free stack. Nothing is walked: the cost is
- * reading the manifest plus num_dirs + 64 fstatat calls.
- * Returns 0; -ENOENT (no manifest); -ESTALE (hash, tree, directories or sample mismatch; err says
- * which); -EBADMSG (corrupt or truncated); -ENOSPC (an id beyond the pool's capacity); -EINVAL
- * (pool not empty). On failure the pool is left untouched. */
-int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, char *err,
-                       size_t errlen);
+ * (d000..d<n-1> exist on the root's mount, d<n> does not), and the listed files are what fsmix
+ * left: regular files with the recorded sizes, one hard link each, on the root's mount. With
+ * TREE_VERIFY_ALL (for a run that writes into existing files) every file is checked, one statx
+ * each (about 1-4 us on a cached tree: 0.1-0.4 s for 100 000 files, against seconds to
+ * rebuild them); otherwise a random sample of TREE_SAMPLE files, as reading and deleting cannot
+ * harm a file outside the tree. On success also opens the directories (tree_set_dirs) and
+ * pushes id holes onto the pool's free stack.
+ * Returns 0; -ENOENT (no manifest); -ESTALE (hash, tree, directories or a file differ; err says
+ * which: rebuild); -EMLINK (a checked file has other hard links) or -EXDEV (a file or directory
+ * is on another mount): the tree must not be written, err names the file; -EBADMSG (corrupt or
+ * truncated); -ENOSPC (an id beyond the pool's capacity); -EINVAL (pool not empty); other
+ * -errno for I/O errors. On failure the pool is left untouched. */
+int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, unsigned flags,
+                       char *err, size_t errlen);
 
 /* tree_remove - remove the whole tree, root included, if everything in it was generated by
  * fsmix; otherwise remove what was, keep unknown entries, the directories holding them, the
  * marker and the root, and return -ENOTEMPTY ("left 2 unknown entries in '/x/fsmix.fs0' (first:
  * data/notes.txt); kept the tree"). The marker is re-checked first (-EEXIST if it is gone).
+ * The root is first renamed to fsmix.fs<index>.del (and back when unknown entries keep it), so
+ * a crash leaves a tree the next tree_open finishes removing; where that rename fails (ENOSPC
+ * for a directory entry, EBUSY) the tree is removed in place. Needs no free inode or block.
  * Closes t in every case. sweep may be NULL. */
 int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen);
 
@@ -172,7 +225,7 @@ int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errl
 int tree_remove_contents(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen);
 
 /* tree_usage - space on the filesystem holding the tree (statvfs of location), for
- * init_size/init_util/desired_util. Returns 0 or -errno. */
+ * init_size/init_util/desired_util and the pools' capacity. Returns 0 or -errno. */
 int tree_usage(const struct tree *t, struct tree_usage *u);
 
 #endif

@@ -132,7 +132,7 @@ run_tiny --json "$out/private.json" >/dev/null 2>&1
 	ok "a replaced file keeps its permissions" || bad "permissions not kept"
 ln -s target.log "$out/link.log"
 run_tiny --lat-log "$out/link.log" >/dev/null 2>&1
-[ $? -eq 0 ] && [ -L "$out/link.log" ] && [ "$(head -1 "$out/target.log")" = "# t_s group thread op lat_ns bytes sync_ns" ] &&
+[ $? -eq 0 ] && [ -L "$out/link.log" ] && [ "$(head -1 "$out/target.log")" = "# t_s group thread op lat_ns bytes sync_ns resp_ns" ] &&
 	[ "$(grep -vc '^#' "$out/target.log")" -eq 80 ] && ok "--lat-log to a symbolic link: link kept, 80 lines in the target" ||
 	bad "--lat-log symlink"
 mkfifo "$out/log.fifo"

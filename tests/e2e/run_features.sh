@@ -66,7 +66,7 @@ if mount_tmpfs "$work/full" "size=3m"; then
 		--set filesystem0.num_files=20 --set threadgroup0.num_ops=500 --seed 3 \
 		--json "$work/coe.json" >"$work/coe.out" 2>"$work/coe.err"
 	rc=$?
-	errs=$(sed -n 's/.* skipped (no file), \([0-9]*\) errors.*/\1/p' "$work/coe.out")
+	errs=$(sed -n 's/.* skipped (no file[^)]*), \([0-9]*\) errors.*/\1/p' "$work/coe.out")
 	[ $rc -eq 1 ] && [ "${errs:-0}" -gt 1 ] && grep -q '"stop_reason": "count"' "$work/coe.json" &&
 		ok "--continue-on-error: ran all its operations (stop_reason count), counted $errs errors, exit 1" ||
 		bad "--continue-on-error: exit $rc, errors '$errs', $(grep -o '"stop_reason": "[a-z]*"' "$work/coe.json")"

@@ -170,9 +170,9 @@ fi
 # --lat-log: one line per operation of every group, header first, the columns documented.
 lines=$(grep -vc '^#' "$work/period.log")
 ops=$(sed -n 's/^fsmix: \([0-9]*\) operations.*/\1/p' "$work/period.out")
-head -1 "$work/period.log" | grep -q '^# t_s group thread op lat_ns bytes sync_ns$' && [ "$lines" = "$ops" ] &&
-	awk '!/^#/ && NF != 7 { exit 1 } !/^#/ && $4 == "syncfs" && $7 == 0 { exit 1 }' "$work/period.log" &&
-	ok "--lat-log: $lines lines for $ops operations, 7 columns, syncfs lines carry their sync time" ||
+head -1 "$work/period.log" | grep -q '^# t_s group thread op lat_ns bytes sync_ns resp_ns$' && [ "$lines" = "$ops" ] &&
+	awk '!/^#/ && NF != 8 { exit 1 } !/^#/ && $4 == "syncfs" && $7 == 0 { exit 1 }' "$work/period.log" &&
+	ok "--lat-log: $lines lines for $ops operations, 8 columns, syncfs lines carry their sync time" ||
 	bad "--lat-log: $lines lines, $ops operations"
 "$bin" run "$work/period.ffsb" --location "$d" --lat-log /nonexistent/dir/x.log >/dev/null 2>"$work/ll.err"
 [ $? -eq 2 ] && grep -q "lat-log /nonexistent/dir/x.log: No such file" "$work/ll.err" &&
