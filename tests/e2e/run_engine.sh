@@ -134,11 +134,13 @@ else
 	bad "SIGINT: exit $rc"; tail -5 "$work/int.out" "$work/int.err" | sed 's/^/     /'
 fi
 # SIGTERM during setup: exit 130, nothing measured. The setup is an aging phase that cannot
-# end by itself (its group only deletes files, so the filesystem never gets to
-# desired_util=0.999; it would give up after 30 s without growth): the signal comes after its
-# first line, whatever the machine's speed.
-age=(run "$src/examples/aging.ffsb" --location "$loc" --set filesystem0.desired_util=0.999
-	--set filesystem0.threadgroup.create_weight=0 --set filesystem0.threadgroup.append_weight=0)
+# end before the signal: one thread creating a 4 KB file at most every 10 ms (op_delay, a
+# minimum whatever the machine) needs hours to fill the tmpfs to desired_util=0.99, and a run
+# that is not stopped grows it by at most 400 KB/s.
+age=(run "$src/examples/aging.ffsb" --location "$loc" --set filesystem0.desired_util=0.99
+	--set filesystem0.min_filesize=4KB --set filesystem0.max_filesize=4KB
+	--set filesystem0.threadgroup.num_threads=1 --set filesystem0.threadgroup.op_delay=10
+	--set filesystem0.threadgroup.append_weight=0 --set filesystem0.threadgroup.delete_weight=0)
 "$bin" "${age[@]}" >"$work/term.out" 2>"$work/term.err" &
 pid=$!
 if wait_for "$work/term.err" "aging from" 60; then
