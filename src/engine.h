@@ -185,6 +185,7 @@ struct engine {
 	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
 	bool measured;       /* the run phase ran: the results are figures (else all zero) */
 	const char *failure; /* why setup or the run phase failed (not a worker's error), NULL */
+	char cleanup_err[MSG_MAX]; /* --cleanup's first failure, where failure may point */
 	/* --interval rows: one per elapsed interval, merged over all workers */
 	struct interval_row *intervals;
 	size_t n_intervals;

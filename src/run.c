@@ -1114,8 +1114,9 @@ static int run_callout(const char *cmd)
 	return st;
 }
 
-/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1). */
-static bool cleanup_trees(struct engine *e)
+/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1),
+ * with the first reason in first_err (MSG_MAX bytes). */
+static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
 {
 	bool ok = true;
 	for (size_t i = 0; i < e->n_fs; i++) {
@@ -1126,6 +1127,8 @@ static bool cleanup_trees(struct engine *e)
 			continue;
 		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {
 			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
+			if (ok)
+				snprintf(first_err, errlen, "%s: cleanup: %s", fs->pf->name, why);
 			ok = false;
 		} else {
 			fprintf(e->opts->log, "fsmix: %s: removed its tree (%" PRIu64 " entries)\n",
@@ -1170,6 +1173,13 @@ static int write_outputs(struct engine *e, int rc)
 		for (size_t i = 0; i < e->n_fs; i++)
 			if (!e->fs[i].dev.fstype[0])
 				(void)devstat_probe(e->fs[i].pf->location, &e->fs[i].dev);
+	}
+	/* --cleanup before the files are written, so that their exit_status and error say
+	 * whether the tree could be removed. */
+	if (o->cleanup && !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err))) {
+		rc = rc ? rc : EXIT_RUN_FAILED;
+		if (!e->failure)
+			e->failure = e->cleanup_err;
 	}
 	/* Machine-readable results: written whole (outfile.h) or not at all. */
 	if (o->json_path && report_json_write(e, o->json_path, rc, why, sizeof(why))) {
@@ -1251,9 +1261,9 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		e->signal = atomic_load(&e->signal_seen);
 	rc = write_outputs(e, rc);
 done:
-	/* A tree left behind is a failure even after a good run (the JSON, written before,
-	 * cannot say so). */
-	if (o->cleanup && !cleanup_trees(e) && !rc)
+	/* write_outputs removed the trees (--cleanup); on the early way here nothing was built,
+	 * and whatever is open is removed now. */
+	if (o->cleanup && !cleanup_trees(e, err, sizeof(err)) && !rc)
 		rc = EXIT_RUN_FAILED;
 	sigwatch_stop(&sw);
 	engine_free(e);
