@@ -133,6 +133,9 @@ d = json.load(open(sys.argv[1]))
 labels = [p['label'] for p in d['points']]
 assert d['interrupted'] is True and labels[:2] == ['time=1', 'time=2'] and len(labels) <= 3, labels" "$work/int.json" &&
 	ok "SIGINT during a sweep: exit 130, finished points written" || { bad "sweep SIGINT (exit $rc)"; tail -3 "$work/int.err"; }
+grep -q "sweep interrupted; writing the 2 finished runs" "$work/int.err" &&
+	ok "SIGINT during a sweep: the message counts the 2 finished runs" ||
+	{ bad "sweep SIGINT: finished-run count"; grep "sweep interrupted" "$work/int.err"; }
 
 # Bad sweep arguments: exit 2, nothing run.
 for a in "--threads 1,,2" "--threads 8-1" "--threads 1-64:x1" "--sweep nokey" "--repeat 0"; do
