@@ -20,6 +20,7 @@
 #include "build.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "stopsig.h"
 #include "interval.h"
 #include "outfile.h"
 #include "report.h"
@@ -59,13 +60,12 @@ void engine_sleep_ms(struct engine *e, uint32_t ms)
 }
 
 /* ---- signals ----
- * SIGINT, SIGTERM and SIGHUP stop a run; they are blocked in every thread (the mask is set
- * before any thread is made, and threads inherit it) and one watcher thread reads them from a
+ * SIGINT, SIGTERM and SIGHUP (stopsig.h) stop a run; they are blocked in every thread (the mask is
+ * set before any thread is made, and threads inherit it) and one watcher thread reads them from a
  * signalfd. Only the run itself ends the watcher, through an eventfd of its own: no signal an
  * outside process can send is taken for "the run is over". SIGUSR1 (which once ended the
  * watcher) is read and ignored, so a stray one neither kills a run nor ends the watcher. */
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static const int ignored_signals[] = {SIGUSR1};
 
 struct sigwatch {
@@ -98,6 +98,7 @@ static void *sigwatch_main(void *arg)
 		}
 		/* The first signal is kept even when the run is already stopping for another
 		 * reason (aging's end clears that reason and must still see it). */
+		stopsig_note();
 		int none = 0;
 		bool first =
 		    atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
@@ -108,12 +109,11 @@ static void *sigwatch_main(void *arg)
 	}
 }
 
-/* The signals the watcher reads: the stop signals and the ignored ones. */
+/* The signals the watcher reads: the stop signals (stopsig.h) and the ignored ones. */
 static void stop_signal_set(sigset_t *set)
 {
 	sigemptyset(set);
-	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		sigaddset(set, stop_signals[i]);
+	stopsig_fill(set);
 	for (size_t i = 0; i < ARRAY_SIZE(ignored_signals); i++)
 		sigaddset(set, ignored_signals[i]);
 }
