@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "threads.h"
 
 /* Largest pool capacities: 2^26 data files (1 GiB of address space, 16 bytes a slot) and 2^22
  * metadata directories (64 MiB). A pool reserves only what its filesystem's profile can reach
@@ -21,6 +22,7 @@
  * inode count. */
 #define FILES_CAPACITY (1u << 26)
 #define META_CAPACITY  (1u << 22)
+_Static_assert(ENGINE_AGED_ID_BASE >= FILES_CAPACITY, "aged names must not meet the benchmark's");
 /* Directories createdir may add per filesystem (one byte each, reserved lazily). */
 #define EXTRA_DIRS (1u << 20)
 /* Files a builder claims at once (keeps the shared counter off the per-file path). */
@@ -418,6 +420,7 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	}
 	bool batch_closes = closes_can_wait(fs);
 	unsigned started = 0;
+	int create_err = 0;
 	for (unsigned i = 0; i < threads; i++) {
 		b[i] = (struct builder){.e = e,
 		                        .fs = fs,
@@ -427,9 +430,19 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 		                        .batch_closes = batch_closes,
 		                        .bytes = &bytes,
 		                        .limit = limit};
-		if (pthread_create(&b[i].thread, NULL, builder_main, &b[i]))
+		if ((create_err = pthread_create(&b[i].thread, NULL, builder_main, &b[i])))
 			break;
 		started++;
+	}
+	char limit_why[512] = "";
+	if (create_err) {
+		thread_limit_describe(limit_why, sizeof(limit_why));
+		/* The builders claim pieces of work from a shared counter: fewer of them build
+		 * the same tree, only slower. */
+		if (started)
+			fprintf(e->opts->log,
+			        "fsmix: %s: note: started only %u of %u builder threads (%s; %s)\n",
+			        pf->name, started, threads, strerror(create_err), limit_why);
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(b[i].thread, NULL);
@@ -448,7 +461,8 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 			rc = EXIT_RUN_FAILED;
 		}
 	if (!started) {
-		snprintf(err, errlen, "cannot start builder threads");
+		snprintf(err, errlen, "cannot start a builder thread: %s; %s", strerror(create_err),
+		         limit_why);
 		rc = EXIT_RUN_FAILED;
 	}
 	fs->built_bytes = 0;
@@ -474,8 +488,8 @@ static void add_bound(uint64_t *sum, uint64_t b)
 
 /* Entries a group can add to filesystem fsi's pool: each op with `flag` adds up to `per_op` (a
  * create one file, a metaop two directories). A group with num_ops adds at most threads x
- * num_ops x per_op; one that runs until the time is up, or an aging group (until
- * desired_util), has no bound (UINT64_MAX). */
+ * num_ops x per_op; one that runs until the time is up has no bound (UINT64_MAX). The aging
+ * group's files live in a pool of their own (engine_fs.aged), sized where aging starts. */
 static uint64_t group_growth(const struct plan_group *g, bool runs, unsigned flag, int op_only,
                              uint64_t per_op)
 {
@@ -485,7 +499,7 @@ static uint64_t group_growth(const struct plan_group *g, bool runs, unsigned fla
 			adds = true;
 	if (!adds || !runs || !g->num_threads)
 		return 0;
-	if (g->aging || !g->num_ops)
+	if (!g->num_ops)
 		return UINT64_MAX;
 	uint64_t n = 0;
 	add_bound(&n, g->num_ops > UINT64_MAX / g->num_threads ? UINT64_MAX
@@ -509,8 +523,6 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 		if (g->bindfs < 0 || (size_t)g->bindfs == fsi)
 			add_bound(&n, group_growth(g, runs, flag, op_only, per_op));
 	}
-	if (fs->pf->age)
-		add_bound(&n, group_growth(fs->pf->age, true, flag, op_only, per_op));
 	if (n == UINT64_MAX) {
 		struct tree_usage u;
 		if (tree_usage(&fs->tree, &u) == 0 && u.total_files)
@@ -567,7 +579,8 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 	return 0;
 }
 
-int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err, size_t errlen)
+int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, build_age_fn *age, char *err,
+             size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
@@ -609,7 +622,14 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 	if (e->plan->directio && (e->plan->time_s || e->plan->counted) &&
 	    op_probe_directio(fs, err, errlen))
 		return EXIT_UNSUPPORTED;
-	if (pf->reuse) {
+	if (pf->reuse && pf->age) {
+		fprintf(e->opts->log, "fsmix: %s: agefs=1: the tree is aged and built anew\n",
+		        pf->name);
+	} else if (pf->reuse && fs->tree.created) {
+		/* The first run of a reuse=1 profile: nothing to reuse, nothing went wrong. */
+		fprintf(e->opts->log, "fsmix: %s: no tree yet in %s: building it\n", pf->name,
+		        fs->tree.root);
+	} else if (pf->reuse) {
 		rc =
 		    tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
 		                       writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
@@ -644,6 +664,14 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		snprintf(err, errlen, "%s: %s", pf->name, why);
 		return rc == -EXDEV ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
+	if (pf->age) {
+		/* Aging changes the tree: the manifest goes first (it is gone already when the tree
+		 * was emptied), so it can never describe an aged tree. */
+		if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
+			fprintf(e->opts->log, "fsmix: %s: warning: %s\n", pf->name, why);
+		if ((rc = age(e, fs, err, errlen)))
+			return rc;
+	}
 	rc = build_files(e, fs, threads, err, errlen);
 	if (rc)
 		return rc;
@@ -653,7 +681,7 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, char *err
 		return EXIT_RUN_FAILED;
 	}
 	/* reuse=1, or a sweep whose next points may reuse what this one built. */
-	if ((pf->reuse || e->opts->keep_manifest) &&
+	if ((pf->reuse || e->opts->keep_manifest) && !pf->age &&
 	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
 		        pf->name, why);
@@ -684,6 +712,7 @@ void build_release(struct engine_fs *fs)
 	fs->lock = 0;
 	pool_destroy(&fs->files);
 	pool_destroy(&fs->meta);
+	pool_destroy(&fs->aged);
 	pick_free(&fs->sizes);
 	if (fs->dir_ready)
 		munmap((void *)fs->dir_ready, fs->dir_ready_cap);

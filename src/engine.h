@@ -4,9 +4,10 @@
  *   1. open every filesystem's own tree (<location>/fsmix.fsN), reuse it through its manifest
  *      or rebuild it with several builder threads, age it if asked; syncfs each tree;
  *   2. run the callout, create every worker (buffers, statistics, RNG: all allocated here);
- *   3. release all workers of all groups at once (one barrier); the main thread sleeps in
- *      sigtimedwait() until `time` is over, SIGINT/SIGTERM arrives or a worker fails, then sets
- *      the stop flag;
+ *   3. start every worker of every group, then release them at once (one start gate; if a
+ *      thread cannot be created, the started ones are stopped and joined: exit 1); the main
+ *      thread sleeps on a condition variable until `time` is over, the counted groups are
+ *      done, a worker fails or the signal watcher sees SIGINT/SIGTERM/SIGHUP;
  *   4. join, merge each worker's statistics into its group and the total (no lock or shared
  *      counter was touched while running), report.
  * Workers share only read-only data (the plan, pick tables, trees) and the lock-free file pools
@@ -31,6 +32,7 @@
 #include "pool.h"
 #include "rng.h"
 #include "stats.h"
+#include "threads.h"
 #include "tree.h"
 
 /* The first failure of a worker: what, where and when. */
@@ -47,13 +49,17 @@ struct worker_error {
 struct engine_fs {
 	const struct plan_fs *pf;
 	struct tree tree;
-	struct pool files;       /* data files (f<id>) */
+	struct pool files;       /* data files (f<id>): the benchmark's file set */
+	struct pool aged;        /* agefs=1: the aged files, f<ENGINE_AGED_ID_BASE + id>, a set of
+	                          * their own (as FFSB's fill files): no benchmark op picks them */
 	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
 	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
 	uint64_t spec_hash;      /* what the reuse manifest must match */
 	bool reused;             /* the tree came from a manifest */
 	bool modified;           /* some group may change it: the manifest is invalidated */
 	double setup_s;          /* build or reuse time, seconds */
+	double start_util;       /* used fraction of the location's filesystem before setup (FFSB's
+	                          * "current utilization"), 0 when it cannot be read */
 	uint64_t built_files, built_bytes;
 	int lock; /* tree_lock_location handle of the location, taken before any build; 0: none */
 	struct devstat_dev dev;          /* the mount and block device under the location */
@@ -65,6 +71,11 @@ struct engine_fs {
 	uint32_t dir_ready_cap;
 };
 
+/* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
+ * hand out (its capacity, build.c), so the two sets never share a name. */
+#define ENGINE_AGED_ID_BASE  (1u << 26)
+#define ENGINE_AGED_CAPACITY (1u << 24)
+
 struct engine;
 struct ival_log;
 struct json_t;
@@ -75,6 +86,9 @@ struct worker {
 	const struct plan_group *g;
 	const struct pick_table *ops; /* the group's op choice */
 	struct engine_fs *only_fs;    /* aging workers: their filesystem; NULL: bindfs or random */
+	bool aging;                   /* an aging worker: works on only_fs->aged */
+	int64_t age_bytes[OP_COUNT];  /* aging: bytes an op may add to the filesystem at most (its
+	                               * reservation from engine.age_credit), 0: it adds none */
 	struct ival_log *ival;        /* per-interval rows (--interval, progress), NULL: off */
 	unsigned index;               /* global worker index: RNG stream */
 	unsigned group;               /* index into plan.groups */
@@ -141,14 +155,21 @@ struct engine {
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
 	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
-	pthread_barrier_t start;
-	uint64_t t0;          /* run start (main thread, after the barrier) */
-	uint64_t t_base;      /* written before the barrier: interval rows count from here */
-	uint64_t run_end_ns;  /* the last worker's end */
-	uint64_t ival_len_ns; /* interval length, when rows are recorded */
+	struct start_gate gate; /* workers wait here until all of them can start */
+	bool gate_ready;        /* gate initialised */
+	uint64_t t0;            /* run start (main thread, after the gate opened) */
+	uint64_t t_base;        /* written before the gate opens: interval rows count from here */
+	uint64_t run_end_ns;    /* the last worker's end */
+	uint64_t ival_len_ns;   /* interval length, when rows are recorded */
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
+	/* Aging (run.c age_fs): bytes the aging workers may still add in this round, and bytes
+	 * reserved by operations in flight. A worker reserves before an op that can grow the
+	 * filesystem, so the total in flight never exceeds what the main thread granted. */
+	alignas(CACHELINE) _Atomic int64_t age_credit;
+	_Atomic int64_t age_inflight;
+	int64_t age_min; /* the smallest reservation of the aging group's ops (set before start) */
 	struct latlog latlog; /* --lat-log */
 	bool latlog_open;
 	bool latlog_failed; /* a write to the latency log failed: the run exits 1 */
@@ -157,12 +178,14 @@ struct engine {
 	double runtime_s;
 	double user_s, sys_s;
 	int signal;                       /* the signal that stopped the run, 0 if none */
+	_Atomic int signal_seen;          /* the first stop signal received (watcher), 0: none */
 	struct thread_stats *group_stats; /* per plan group, merged after join */
 	struct thread_stats total;
 	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
 	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
 	bool measured;       /* the run phase ran: the results are figures (else all zero) */
 	const char *failure; /* why setup or the run phase failed (not a worker's error), NULL */
+	char cleanup_err[MSG_MAX]; /* --cleanup's first failure, where failure may point */
 	/* --interval rows: one per elapsed interval, merged over all workers */
 	struct interval_row *intervals;
 	size_t n_intervals;
@@ -199,6 +222,8 @@ struct op_result {
 	uint64_t trans;         /* FFSB transactions */
 	uint64_t bytes_read;    /* bytes */
 	uint64_t bytes_written; /* bytes */
+	uint64_t ffsb_written;  /* bytes FFSB 6.0 counted, where that differs (write: the whole
+	                         * file's size), else 0 */
 };
 /* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
  * worker's first error. */

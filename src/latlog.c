@@ -9,7 +9,7 @@
 
 #include "fdio.h"
 
-static const char header[] = "# t_s group thread op lat_ns bytes sync_ns\n";
+static const char header[] = "# t_s group thread op lat_ns bytes sync_ns resp_ns\n";
 
 int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen)
 {
@@ -62,7 +62,7 @@ int latlog_buf_init(struct latlog_buf *b, struct latlog *l, unsigned group, unsi
 }
 
 void latlog_add(struct latlog_buf *b, uint64_t t_ns, const char *op, uint64_t lat_ns,
-                uint64_t bytes, uint64_t sync_ns)
+                uint64_t bytes, uint64_t sync_ns, uint64_t resp_ns)
 {
 	size_t oplen = strnlen(op, 40);
 	if (LATLOG_BUF - b->len < LATLOG_LINE_MAX)
@@ -83,6 +83,8 @@ void latlog_add(struct latlog_buf *b, uint64_t t_ns, const char *op, uint64_t la
 	p += put_u64(p, bytes);
 	*p++ = ' ';
 	p += put_u64(p, sync_ns);
+	*p++ = ' ';
+	p += put_u64(p, resp_ns);
 	*p++ = '\n';
 	b->len = (size_t)(p - b->text);
 	b->lines++;

@@ -197,7 +197,7 @@ int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char
 		if (q == le || *q == '#')
 			continue;
 		double t;
-		uint64_t group, thread, lat, bytes, sync;
+		uint64_t group, thread, lat, bytes, sync, resp;
 		const char *op;
 		size_t op_len;
 		const char *what = "start time (t_s)";
@@ -231,7 +231,13 @@ int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char
 		q = skip_blanks(q, le);
 		if (!parse_u64(&q, le, &sync) || !field_end(q, le))
 			goto bad;
-		what = "end of line (7 fields: t_s group thread op lat_ns bytes sync_ns)";
+		/* resp_ns (logs since the op_period response time) is read and not drawn: the
+		 * picture shows each operation's own latency */
+		what = "response time (resp_ns)";
+		q = skip_blanks(q, le);
+		if (q != le && (!parse_u64(&q, le, &resp) || !field_end(q, le)))
+			goto bad;
+		what = "end of line (t_s group thread op lat_ns bytes sync_ns [resp_ns])";
 		if (skip_blanks(q, le) != le)
 			goto bad;
 		unsigned k = kind_of(lp, op, op_len);

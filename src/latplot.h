@@ -71,9 +71,10 @@ struct latplot {
 #define LATPLOT_OTHER LATPLOT_KINDS
 #define LATPLOT_SYNC  (LATPLOT_KINDS + 1)
 
-/* latplot_read - read a whole latency log from buf (len bytes, no terminator needed). Lines
- * starting with '#' and empty lines are skipped. Returns 0, -1 with "NAME:LINE: reason" in err
- * for a malformed line, -2 when out of memory. lp must be latplot_free()d either way. */
+/* latplot_read - read a whole latency log from buf (len bytes, no terminator needed): lines of
+ * 7 fields (t_s group thread op lat_ns bytes sync_ns) or 8 (and resp_ns, which is not drawn).
+ * Lines starting with '#' and empty lines are skipped. Returns 0, -1 with "NAME:LINE: reason" in
+ * err for a malformed line, -2 when out of memory. lp must be latplot_free()d either way. */
 int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
                  size_t errlen);
 

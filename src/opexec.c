@@ -162,6 +162,22 @@ static int t_renameat(struct worker *w, int dfd, const char *from, const char *t
 	return r;
 }
 
+/* ---- the file set ---- */
+
+/* The set an operation works on: the benchmark's, or the aged files for an aging worker (FFSB
+ * kept them apart: the benchmark never touches them). */
+static inline struct pool *fileset(const struct worker *w, struct engine_fs *fs)
+{
+	return UNLIKELY(w->aging) ? &fs->aged : &fs->files;
+}
+
+/* The number in a file's name: aged file k is f<ENGINE_AGED_ID_BASE + k>, above every id of
+ * the benchmark's set. */
+static inline uint32_t disk_id(const struct worker *w, uint32_t id)
+{
+	return UNLIKELY(w->aging) ? ENGINE_AGED_ID_BASE + id : id;
+}
+
 /* ---- errors ---- */
 
 /* Latches the worker's first error (cold path) and returns -err. */
@@ -184,7 +200,8 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 		} else if (id == UINT32_MAX) {
 			snprintf(w->err.path, sizeof(w->err.path), "%s/data", fs->tree.root);
 		} else {
-			tree_file_path(&fs->tree, dir, id, w->err.path, sizeof(w->err.path));
+			tree_file_path(&fs->tree, dir, disk_id(w, id), w->err.path,
+			               sizeof(w->err.path));
 		}
 	}
 	return -err;
@@ -195,8 +212,10 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 /* Where file `id` of directory `dir` lives, for the *at() calls: the tree's answer, or for a
  * directory made by createdir during the run (beyond the tree's num_dirs) "d<N>/f<id>" relative
  * to data/. */
-static int file_at(const struct engine_fs *fs, uint32_t dir, uint32_t id, char *name, size_t len)
+static int file_at(const struct worker *w, const struct engine_fs *fs, uint32_t dir, uint32_t id,
+                   char *name, size_t len)
 {
+	id = disk_id(w, id);
 	if (dir == TREE_DIR_TOP || dir < fs->tree.num_dirs)
 		return tree_file_at(&fs->tree, dir, id, name, len);
 	int n = tree_dir_name(dir, name, len);
@@ -289,7 +308,7 @@ static uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, uint32_t *id)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		int rc = pool_pick(&fs->files, &w->rng, mode, id);
+		int rc = pool_pick(fileset(w, fs), &w->rng, mode, id);
 		if (rc == 0)
 			return 0;
 		if (rc == -ENOENT)
@@ -352,9 +371,9 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 	int rc = acquire(w, fs, mode, &f.id);
 	if (rc)
 		return rc;
-	f.dir = pool_dir(&fs->files, f.id);
-	f.size = pool_size(&fs->files, f.id);
-	int dfd = file_at(fs, f.dir, f.id, name, sizeof(name));
+	f.dir = pool_dir(fileset(w, fs), f.id);
+	f.size = pool_size(fileset(w, fs), f.id);
+	int dfd = file_at(w, fs, f.dir, f.id, name, sizeof(name));
 	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
 	if (f.fd < 0) {
 		rc = fail(w, op, SYS_open, errno, fs, f.dir, f.id, false);
@@ -364,7 +383,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 	} else if (t_close(w, f.fd) < 0) {
 		rc = fail(w, op, SYS_close, errno, fs, f.dir, f.id, false);
 	}
-	pool_release(&fs->files, f.id, mode);
+	pool_release(fileset(w, fs), f.id, mode);
 	return rc;
 }
 
@@ -433,6 +452,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
 	(void)fs;
+	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
 	if (g->write_random) {
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
 			if (seek_to(w, f->fd, random_offset(w, size - bs), SEEK_SET, e))
@@ -491,7 +511,7 @@ static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, st
 		r->trans += (uint64_t)k;
 		r->bytes_written += w->g->write_size;
 		f->size += w->g->write_size;
-		pool_set_size(&fs->files, f->id, f->size); /* held exclusively */
+		pool_set_size(fileset(w, fs), f->id, f->size); /* held exclusively */
 		if (sync_or_fail(w, op, f->fd, e))
 			return -1;
 	}
@@ -538,14 +558,14 @@ static int op_open_close(struct worker *w, struct engine_fs *fs, enum op_id op, 
 static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t id;
-	int rc = pool_reserve(&fs->files, &id);
+	int rc = pool_reserve(fileset(w, fs), &id);
 	if (rc)
 		return fail(w, op, SYS_create, -rc == ENOSPC ? EMFILE : -rc, fs, TREE_DIR_TOP,
 		            UINT32_MAX, false);
 	uint32_t dir = pick_dir(w, fs);
 	uint64_t size = pick_size(w, fs);
 	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
 	int fd =
 	    t_openat(w, SYS_create, dfd, name, open_wflags(w, O_CREAT | O_EXCL | O_RDWR), 0600);
 	enum sys_id failed = SYS_create;
@@ -567,7 +587,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		failed = SYS_close;
 		goto err_unlink;
 	}
-	pool_publish(&fs->files, id, dir, size);
+	pool_publish(fileset(w, fs), id, dir, size);
 	return 0;
 err:
 	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
@@ -578,11 +598,11 @@ err_unlink:
 unlink:
 	rc = fail(w, op, failed, e, fs, dir, id, false);
 	(void)unlinkat(dfd, name, 0); /* our own half-written file */
-	pool_unreserve(&fs->files, id);
+	pool_unreserve(fileset(w, fs), id);
 	return rc;
 err_noclose:
 	rc = fail(w, op, failed, errno, fs, dir, id, false);
-	pool_unreserve(&fs->files, id);
+	pool_unreserve(fileset(w, fs), id);
 	return rc;
 }
 
@@ -592,15 +612,15 @@ static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	int rc = acquire(w, fs, POOL_WRITE, &id);
 	if (rc)
 		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
+	uint32_t dir = pool_dir(fileset(w, fs), id);
 	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
 	if (t_unlinkat(w, dfd, name, 0, SYS_unlink) < 0) {
 		rc = fail(w, op, SYS_unlink, errno, fs, dir, id, false);
-		pool_release(&fs->files, id, POOL_WRITE);
+		pool_release(fileset(w, fs), id, POOL_WRITE);
 		return rc;
 	}
-	pool_remove(&fs->files, id);
+	pool_remove(fileset(w, fs), id);
 	r->trans = 1;
 	return 0;
 }
@@ -612,14 +632,14 @@ static int op_stat(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	int rc = acquire(w, fs, POOL_READ, &id);
 	if (rc)
 		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
+	uint32_t dir = pool_dir(fileset(w, fs), id);
 	char name[TREE_NAME_MAX];
-	int dfd = file_at(fs, dir, id, name, sizeof(name));
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
 	if (t_fstatat(w, dfd, name, &st) < 0)
 		rc = fail(w, op, SYS_stat, errno, fs, dir, id, false);
 	else
 		r->trans = 1;
-	pool_release(&fs->files, id, POOL_READ);
+	pool_release(fileset(w, fs), id, POOL_READ);
 	return rc;
 }
 

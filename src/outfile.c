@@ -7,7 +7,10 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "stopsig.h"
 
 #define MAX_LINKS 40 /* as the kernel's limit on symbolic links in one lookup */
 
@@ -154,6 +157,25 @@ int outfile_check(const char *path, char *err, size_t errlen)
 	return examine(path, target, sizeof(target), &mode, &st, err, errlen);
 }
 
+/* A FIFO without a reader: open(O_NONBLOCK) fails with ENXIO until one comes. A blocking open
+ * would wait where no signal can end it (the stop signals are blocked and read by a watcher),
+ * so the open is retried every 50 ms until a reader comes or a stop signal arrives (-1, fd
+ * unset). Other errors leave *fd < 0 with errno set. */
+static int wait_for_reader(const char *target, int flags, const char *path, int *fd)
+{
+	unsigned snapshot = stopsig_count();
+	fprintf(stderr, "fsmix: %s: waiting for a reader of the FIFO (Ctrl-C gives up)\n", path);
+	for (;;) {
+		*fd = open(target, flags);
+		if (*fd >= 0 || errno != ENXIO)
+			return 0;
+		if (stopsig_arrived(snapshot))
+			return -1;
+		struct timespec ts = {0, 50 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 int outfile_open(struct outfile *o, const char *path, unsigned flags, char *err, size_t errlen)
 {
 	static _Atomic unsigned seq;
@@ -176,11 +198,14 @@ int outfile_open(struct outfile *o, const char *path, unsigned flags, char *err,
 		int base = O_WRONLY | O_NOCTTY | O_CLOEXEC | append;
 		o->fd = open(o->target, base | (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
 		if (o->fd < 0 && errno == ENXIO) {
-			fprintf(stderr, "fsmix: %s: waiting for a reader of the FIFO\n", path);
-			o->fd = open(o->target, base);
-		} else if (o->fd >= 0 && S_ISFIFO(st.st_mode)) {
-			(void)fcntl(o->fd, F_SETFL, append); /* blocking writes from here on */
+			if (wait_for_reader(o->target, base | O_NONBLOCK, path, &o->fd)) {
+				seterr(err, errlen, path, o->target,
+				       "interrupted while waiting for a reader of the FIFO");
+				return -EINTR;
+			}
 		}
+		if (o->fd >= 0 && S_ISFIFO(st.st_mode))
+			(void)fcntl(o->fd, F_SETFL, append); /* blocking writes from here on */
 		if (o->fd < 0) {
 			rc = -errno;
 			seterr(err, errlen, path, o->target, strerror(-rc));

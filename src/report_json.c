@@ -223,6 +223,10 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
 	put(b, o, "mb_per_s", per_s((double)(rd + wr) / MIB, runtime));
 	put(b, o, "errors", ju(errors));
 	put(b, o, "skipped", ju(skip));
+	/* every pick: ran, failed or found no file */
+	put(b, o, "skipped_percent",
+	    json_real(ops + errors + skip ? 100.0 * (double)skip / (double)(ops + errors + skip)
+	                                  : 0.0));
 	json_t *opa = json_array(), *sysa = json_array();
 	for (int op = 0; op < OP_COUNT; op++)
 		if (report_op_shown(e, g, st, skipped, op))
@@ -239,6 +243,10 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
 	for (int op = 0; op < OP_COUNT; op++)
 		lat_merge(&all, &st->op_lat[op]);
 	put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
+	/* op_period groups: from each operation's scheduled start, missed starts included */
+	put(b, o, "response_latency",
+	    st->resp_lat && st->resp_lat->n ? lat_json(b, st->resp_lat) : json_null());
+	put(b, o, "missed_starts", ju(st->missed_starts));
 	/* A group's own --interval rows (the total's are the top-level "intervals"). */
 	if (g && e->group_intervals)
 		put(b, o, "intervals",

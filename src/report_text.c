@@ -24,7 +24,8 @@ static const char *onoff(bool b)
 	return b ? "on" : "off";
 }
 
-static void print_group_config(FILE *out, const struct plan_group *g)
+/* A thread group's settings and weights (FFSB's tg_print_config_helper), after its title. */
+static void print_group_body(FILE *out, const struct plan_group *g)
 {
 	char a[32], b[32], c[32], d[32];
 	uint64_t total = g->total_weight ? g->total_weight : 1;
@@ -32,7 +33,6 @@ static void print_group_config(FILE *out, const struct plan_group *g)
 	report_size(b, sizeof(b), (double)g->read_blocksize);
 	report_size(c, sizeof(c), (double)g->read_skipsize);
 	report_size(d, sizeof(d), (double)g->write_size);
-	fprintf(out, "ThreadGroup %u\n================\n", g->index);
 	fprintf(out, "\t num_threads      = %u\n\t\n", g->num_threads);
 	fprintf(out, "\t read_random      = %s\n", onoff(g->read_random));
 	fprintf(out, "\t read_size        = %" PRIu64 "\t(%s)\n", g->read_size, a);
@@ -41,6 +41,7 @@ static void print_group_config(FILE *out, const struct plan_group *g)
 	fprintf(out, "\t read_skipsize    = %" PRIu64 "\t(%s)\n\t\n", g->read_skipsize, c);
 	fprintf(out, "\t write_random     = %s\n", onoff(g->write_random));
 	fprintf(out, "\t write_size       = %" PRIu64 "\t(%s)\n", g->write_size, d);
+	fprintf(out, "\t fsync_file       = 0\n"); /* FFSB 6.0 prints it; the key is deprecated */
 	report_size(a, sizeof(a), (double)g->write_blocksize);
 	fprintf(out, "\t write_blocksize  = %" PRIu64 "\t(%s)\n", g->write_blocksize, a);
 	fprintf(out, "\t wait time        = %u\n", g->op_delay_ms);
@@ -59,10 +60,29 @@ static void print_group_config(FILE *out, const struct plan_group *g)
 		fprintf(out, "\t open_sync        = %s\n",
 		        g->open_sync == O_DSYNC ? "dsync" : "sync");
 	fprintf(out, "\t\n\t op weights\n");
+	/* FFSB's 15 operations always, fsmix's extensions only when weighted */
 	for (int op = 0; op < OP_COUNT; op++)
-		fprintf(out, "\t %20s = %u (%.2f%%)\n", op_table[op].name, g->weight[op],
-		        100.0 * g->weight[op] / (double)total);
+		if (!(op_table[op].flags & OPF_EXT) || g->weight[op])
+			fprintf(out, "\t %20s = %u (%.2f%%)\n", op_table[op].name, g->weight[op],
+			        100.0 * g->weight[op] / (double)total);
 	fprintf(out, "\t\n");
+}
+
+static void print_group_config(FILE *out, const struct plan_group *g)
+{
+	fprintf(out, "ThreadGroup %u\n================\n", g->index);
+	print_group_body(out, g);
+}
+
+void report_setup(FILE *out, const struct engine *e, bool exiting)
+{
+	double s = 0;
+	for (size_t i = 0; i < e->n_fs; i++)
+		s += e->fs[i].setup_s;
+	fprintf(out, "fs setup took %ld secs\n", (long)s);
+	if (exiting)
+		fprintf(out, "Setup complete, exiting\n");
+	fflush(out);
 }
 
 void report_config(FILE *out, const struct engine *e)
@@ -71,6 +91,8 @@ void report_config(FILE *out, const struct engine *e)
 	fprintf(out, "fsmix version %s started\n\n", FSMIX_VERSION);
 	if (pl->time_s)
 		fprintf(out, "benchmark time = %u\n", pl->time_s);
+	else if (pl->counted) /* num_ops without time: not FFSB's "only creating" */
+		fprintf(out, "benchmark runs until the num_ops groups are done (no time limit)\n");
 	else
 		fprintf(out, "Only creating the fileset, not running benchmark.\n");
 	for (size_t i = 0; i < pl->n_groups; i++)
@@ -102,15 +124,35 @@ void report_config(FILE *out, const struct engine *e)
 		fprintf(out, "\t directio         = %s\n", onoff(pl->directio));
 		fprintf(out, "\t alignedio        = %s\n", onoff(pl->alignio));
 		fprintf(out, "\t bufferedio       = %s\n\t\n", onoff(pl->bufferio));
-		fprintf(out, "\t aging is %s\n\t\n", onoff(f->agefs));
+		fprintf(out, "\t aging is %s\n", onoff(f->agefs));
+		fprintf(out, "\t current utilization = %.2f%%\n", 100 * e->fs[i].start_util);
+		if (f->agefs) {
+			fprintf(out, "\t desired utilization = %.2f%%\n\t \n",
+			        100 * f->desired_util);
+			if (f->age) {
+				fprintf(out,
+				        "\t Aging ThreadGroup for fs %s\n\t ================\n",
+				        f->location);
+				print_group_body(out, f->age);
+			}
+		}
+		fprintf(out, "\t\n");
 	}
 	fflush(out);
 }
 
 /* One "Total Results" / "ThreadGroup N" table in FFSB's exact layout (ffsb_op.c print_results:
  * no blank line after the throughput lines; the caller ends a group with one). */
+/* Bytes written by op as the table shows them: fsmix's count, or with ffsb_figures FFSB 6.0's
+ * (which counted a whole file's size for every write; never less than fsmix's). */
+static uint64_t written(const struct thread_stats *st, int op, bool ffsb_figures)
+{
+	return ffsb_figures && st->ffsb_written[op] > st->bytes_written[op] ? st->ffsb_written[op]
+	                                                                    : st->bytes_written[op];
+}
+
 static void print_op_table(FILE *out, const char *title, const struct thread_stats *st,
-                           double runtime)
+                           double runtime, bool ffsb_figures)
 {
 	uint64_t all_trans = 0, all_ops = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
@@ -124,7 +166,7 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 	             "   ==========\n");
 	for (int op = 0; op < OP_COUNT; op++) {
 		char tput[48] = "NA";
-		uint64_t bytes = st->bytes_read[op] + st->bytes_written[op];
+		uint64_t bytes = st->bytes_read[op] + written(st, op, ffsb_figures);
 		if (!st->trans[op]) /* FFSB leaves out ops without transactions */
 			continue;
 		/* FFSB: "NA" by the op's kind, not its bytes (a create of empty files: "0B/sec") */
@@ -144,7 +186,7 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 	uint64_t rd = 0, wr = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
 		rd += st->bytes_read[op];
-		wr += st->bytes_written[op];
+		wr += written(st, op, ffsb_figures);
 	}
 	if (rd || wr) {
 		char sz[32];
@@ -251,6 +293,39 @@ static void print_latency(FILE *out, const struct thread_stats *st)
 	}
 }
 
+/* op_period groups: service time (the operations' latency) beside the response time from each
+ * operation's scheduled start, which also counts the wait behind a stalled operation. */
+static void print_response(FILE *out, const struct engine *e)
+{
+	bool any = false;
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+		const struct plan_group *g = &e->plan->groups[gi];
+		const struct thread_stats *st = &e->group_stats[gi];
+		if (!g->op_period_ms || !st->resp_lat || !st->resp_lat->n)
+			continue;
+		if (!any)
+			print_lat_header(out,
+			                 "Response time in millisecs (op_period groups: service "
+			                 "time, and response time from each scheduled start)");
+		any = true;
+		struct lat_stats service;
+		lat_init(&service);
+		for (int op = 0; op < OP_COUNT; op++)
+			lat_merge(&service, &st->op_lat[op]);
+		fprintf(out, "%s (op_period %u ms)\n", g->name, g->op_period_ms);
+		print_lat_line(out, "service", &service);
+		print_lat_line(out, "response", st->resp_lat);
+		if (st->missed_starts)
+			fprintf(out,
+			        "%16s %10" PRIu64
+			        " scheduled starts passed while an operation still "
+			        "ran (each counted in response as waiting until it ended)\n",
+			        "missed", st->missed_starts);
+	}
+	if (any)
+		fprintf(out, "\n");
+}
+
 /* Device counters of the run phase, per filesystem: the flushes ("barriers") of the 2010
  * experiment, or n/a with the reason. */
 static void print_devices(FILE *out, const struct engine *e)
@@ -315,6 +390,16 @@ static void print_errors(FILE *out, const struct engine *e)
 	fprintf(out, "\n");
 }
 
+double report_skipped_pct(const struct engine *e)
+{
+	uint64_t picks = 0, skipped = 0;
+	for (int op = 0; op < OP_COUNT; op++) {
+		picks += e->total.ops[op] + e->total.errors[op] + e->total_skipped[op];
+		skipped += e->total_skipped[op];
+	}
+	return picks ? 100.0 * (double)skipped / (double)picks : 0;
+}
+
 void report_results(FILE *out, const struct engine *e, bool interrupted)
 {
 	const struct plan *pl = e->plan;
@@ -329,12 +414,12 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 			snprintf(title, sizeof(title), "Total Results");
 		else
 			snprintf(title, sizeof(title), "ThreadGroup %zu", gi);
-		print_op_table(out, title, &e->group_stats[gi], rt);
+		print_op_table(out, title, &e->group_stats[gi], rt, e->opts->ffsb_only);
 		print_syscalls(out, e, gi);
 		fprintf(out, "\n"); /* FFSB ends each group with a blank line */
 	}
 	if (pl->n_groups > 1)
-		print_op_table(out, "Total Results", &e->total, rt);
+		print_op_table(out, "Total Results", &e->total, rt, e->opts->ffsb_only);
 	fprintf(out, "\n\n");
 	if (rt > 0) {
 		fprintf(out, "%.1lf%% User   Time\n", 100.0 * e->user_s / rt);
@@ -343,10 +428,17 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 	}
 	fprintf(out, "\n");
 	if (e->opts->ffsb_only) {
+		/* FFSB's text stays FFSB's: the warning goes to the log. */
+		if (report_skipped_pct(e) > REPORT_SKIPPED_WARN_PCT)
+			fprintf(e->opts->log,
+			        "fsmix: warning: %.1f%% of the operations picked found no file to "
+			        "work on and were skipped\n",
+			        report_skipped_pct(e));
 		fflush(out);
 		return;
 	}
 	print_latency(out, &e->total);
+	print_response(out, e);
 	if (e->n_intervals) {
 		fprintf(out, "Intervals\n%10s %12s %12s %10s %12s\n", "end (s)", "ops/sec",
 		        "trans/sec", "MB/sec", "op p99 (ms)");
@@ -374,10 +466,16 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 		skipped += e->total_skipped[op];
 		errors += e->total.errors[op];
 	}
+	double skipped_pct = report_skipped_pct(e);
+	if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
+		fprintf(out,
+		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
+		        "and were skipped; the rates above count only those that ran\n",
+		        skipped_pct);
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
-	        " skipped (no file), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
-	        ops, rt > 0 ? (double)ops / rt : 0, skipped, errors, e->seed,
+	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
+	        ops, rt > 0 ? (double)ops / rt : 0, skipped, skipped_pct, errors, e->seed,
 	        interrupted ? ", interrupted" : "");
 	fflush(out);
 }

@@ -2,22 +2,30 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "build.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "stopsig.h"
 #include "interval.h"
 #include "outfile.h"
 #include "report.h"
 #include "report_data.h"
+#include "threads.h"
 
 void engine_stop(struct engine *e, enum stop_reason why)
 {
@@ -51,26 +59,111 @@ void engine_sleep_ms(struct engine *e, uint32_t ms)
 	wait_until(e, now_ns() + (uint64_t)ms * 1000000u);
 }
 
-/* ---- signals: one thread waits for SIGINT/SIGTERM; every other thread blocks them ---- */
+/* ---- signals ----
+ * SIGINT, SIGTERM and SIGHUP (stopsig.h) stop a run; they are blocked in every thread (the mask is
+ * set before any thread is made, and threads inherit it) and one watcher thread reads them from a
+ * signalfd. Only the run itself ends the watcher, through an eventfd of its own: no signal an
+ * outside process can send is taken for "the run is over". SIGUSR1 (which once ended the
+ * watcher) is read and ignored, so a stray one neither kills a run nor ends the watcher. */
+
+static const int ignored_signals[] = {SIGUSR1};
 
 struct sigwatch {
 	struct engine *e;
-	sigset_t set;
+	int sigfd;  /* signalfd of stop_signals and ignored_signals */
+	int quitfd; /* eventfd: written once, by sigwatch_stop */
 	pthread_t thread;
 };
 
 static void *sigwatch_main(void *arg)
 {
 	struct sigwatch *sw = arg;
+	struct pollfd p[2] = {{.fd = sw->sigfd, .events = POLLIN},
+	                      {.fd = sw->quitfd, .events = POLLIN}};
 	for (;;) {
-		int sig;
-		if (sigwait(&sw->set, &sig))
-			continue;
-		if (sig == SIGUSR1) /* the run is over */
+		if (poll(p, 2, -1) < 0)
+			continue; /* EINTR (SIGSTOP/SIGCONT) */
+		if (p[1].revents)
 			return NULL;
-		sw->e->signal = sig;
+		struct signalfd_siginfo si;
+		if (!(p[0].revents & POLLIN) || read(sw->sigfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		if (si.ssi_signo == SIGUSR1) {
+			fprintf(
+			    sw->e->opts->log,
+			    "fsmix: ignoring SIGUSR1 from pid %u (SIGINT, SIGTERM or SIGHUP stop "
+			    "the run)\n",
+			    si.ssi_pid);
+			continue;
+		}
+		/* The first signal is kept even when the run is already stopping for another
+		 * reason (aging's end clears that reason and must still see it). */
+		stopsig_note();
+		int none = 0;
+		bool first =
+		    atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
 		engine_stop(sw->e, STOP_SIGNAL);
+		if (first) /* after the stop: a test may wait for this line */
+			fprintf(sw->e->opts->log, "fsmix: SIG%s received: stopping\n",
+			        sigabbrev_np((int)si.ssi_signo));
 	}
+}
+
+/* The signals the watcher reads: the stop signals (stopsig.h) and the ignored ones. */
+static void stop_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	stopsig_fill(set);
+	for (size_t i = 0; i < ARRAY_SIZE(ignored_signals); i++)
+		sigaddset(set, ignored_signals[i]);
+}
+
+/* Blocks the stop signals in the calling thread and so in every thread it makes afterwards
+ * (first thing in a run: from then on a signal waits for the watcher). They stay blocked:
+ * between the runs of a sweep a signal waits for the next run's watcher. */
+static void stop_signals_block(void)
+{
+	sigset_t set;
+	stop_signal_set(&set);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+/* Starts the watcher of the blocked stop signals; a signal that came while they were blocked
+ * is read at once. */
+static int sigwatch_start(struct sigwatch *sw, struct engine *e, char *err, size_t errlen)
+{
+	sigset_t set;
+	stop_signal_set(&set);
+	sw->e = e;
+	sw->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	sw->quitfd = eventfd(0, EFD_CLOEXEC);
+	int rc = sw->sigfd < 0 || sw->quitfd < 0 ? errno : 0;
+	if (!rc && (rc = pthread_create(&sw->thread, NULL, sigwatch_main, sw)) != 0) {
+		char limit[512];
+		thread_limit_describe(limit, sizeof(limit));
+		snprintf(err, errlen, "cannot start the signal watcher thread: %s; %s",
+		         strerror(rc), limit);
+	} else if (rc) {
+		snprintf(err, errlen, "cannot watch for signals: %s", strerror(rc));
+	}
+	if (rc) {
+		if (sw->sigfd >= 0)
+			close(sw->sigfd);
+		if (sw->quitfd >= 0)
+			close(sw->quitfd);
+		return -1;
+	}
+	return 0;
+}
+
+static void sigwatch_stop(struct sigwatch *sw)
+{
+	uint64_t one = 1;
+	while (write(sw->quitfd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+	pthread_join(sw->thread, NULL);
+	close(sw->sigfd);
+	close(sw->quitfd);
 }
 
 /* ---- workers ---- */
@@ -85,6 +178,54 @@ static uint64_t next_slot(uint64_t next, uint64_t period_ns, uint64_t now)
 	return next + ((now - next + period_ns - 1) / period_ns) * period_ns;
 }
 
+/* A pick that found no file (its file set is empty, or every file is busy): back off, so a
+ * group that can do nothing does not burn a CPU spinning through picks. The first few retries
+ * are immediate (another worker's create may be about to land); then the worker sleeps 1 us,
+ * doubling up to SKIP_SLEEP_MAX_NS. Short sleeps are a plain nanosleep (no shared lock); long
+ * ones wait on the engine's condition variable, so a stop wakes them. *streak counts the
+ * consecutive skips and is reset by any operation that ran. */
+#define SKIP_SPIN         4
+#define SKIP_SLEEP_MAX_NS 4000000u /* 4 ms: the most a stop or a new file waits */
+static void skip_backoff(struct engine *e, uint32_t *streak)
+{
+	uint32_t n = ++*streak;
+	if (n <= SKIP_SPIN)
+		return;
+	uint32_t shift = n - SKIP_SPIN - 1;
+	uint64_t ns = shift >= 12 ? SKIP_SLEEP_MAX_NS : 1000ull << shift;
+	if (ns > SKIP_SLEEP_MAX_NS)
+		ns = SKIP_SLEEP_MAX_NS;
+	if (ns < 1000000u) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
+		nanosleep(&ts, NULL);
+	} else {
+		wait_until(e, now_ns() + ns);
+	}
+}
+
+/* Aging: reserve what op may add from the round's credit. Returns the bytes reserved (0 for
+ * an op that adds none), or -1 when the credit does not cover it (or, for an op that adds
+ * nothing, when the round is over). The reservation enters
+ * age_inflight before it leaves the credit, so the main thread, which reads the credit first,
+ * never sees a round as finished while a write it granted is still to come. */
+static int64_t age_reserve(struct worker *w, enum op_id op)
+{
+	struct engine *e = w->eng;
+	int64_t want = w->age_bytes[op];
+	if (!want) /* adds nothing, but waits for a round like the others: deletes alone would
+	            * shrink the tree while the creates wait */
+		return atomic_load(&e->age_credit) >= e->age_min ? 0 : -1;
+	atomic_fetch_add(&e->age_inflight, want);
+	int64_t c = atomic_load(&e->age_credit);
+	do {
+		if (c < want) {
+			atomic_fetch_sub(&e->age_inflight, want);
+			return -1;
+		}
+	} while (!atomic_compare_exchange_weak(&e->age_credit, &c, c - want));
+	return want;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -94,10 +235,12 @@ static void *worker_main(void *arg)
 	const bool timing = w->time_ops || w->ll; /* op latency is needed */
 	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
 	uint64_t left = g->num_ops; /* 0: no limit */
+	uint32_t skip_streak = 0;   /* consecutive picks that found no file */
+	uint64_t resp_pending = 0;  /* op_period: the response time of the op just done, ns */
 
-	pthread_barrier_wait(&e->start);
+	gate_wait(&e->gate);
 	w->t_start = now_ns();
-	if (w->ival) /* e->t_base was written before the barrier */
+	if (w->ival) /* e->t_base was written before the gate opened */
 		ival_init(w->ival, e->t_base, e->ival_len_ns);
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
@@ -113,6 +256,15 @@ static void *worker_main(void *arg)
 		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
 		                       : e->n_fs == 1   ? e->fs
 		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
+		int64_t reserved = 0;
+		if (UNLIKELY(w->aging)) {
+			/* Keep the op picked until the credit covers it (picking again would favour
+			 * the small ops and skew the mix); the main thread measures meanwhile. */
+			while ((reserved = age_reserve(w, op)) < 0 && !engine_stopping(e))
+				engine_sleep_ms(e, 1);
+			if (reserved < 0)
+				break;
+		}
 		struct op_result r = {0};
 		uint64_t t0 = 0, lat = 0;
 		w->op_sync_ns = 0;
@@ -121,7 +273,10 @@ static void *worker_main(void *arg)
 		else if (timing)
 			t0 = now_ns();
 		int rc = op_execute(w, fs, op, &r);
+		if (UNLIKELY(reserved))
+			atomic_fetch_sub(&e->age_inflight, reserved);
 		if (LIKELY(rc == 0)) {
+			skip_streak = 0;
 			uint64_t t1 = 0;
 			if (w->shared_clock) {
 				t1 = w->last_ts;
@@ -133,27 +288,50 @@ static void *worker_main(void *arg)
 			}
 			if (lat && w->time_ops)
 				stats_op_record(&w->st, op, lat);
+			/* Response time: from the op's scheduled start (op_period), so a stall that
+			 * delays it counts; without a schedule it is the service time. */
+			uint64_t resp = lat;
+			if (period_ns && lat) {
+				resp = t1 > slot ? t1 - slot : 0;
+				resp = resp > lat ? resp : lat;
+				resp_pending = resp;
+			}
 			w->st.ops[op]++;
 			w->st.trans[op] += r.trans;
 			w->st.bytes_read[op] += r.bytes_read;
 			w->st.bytes_written[op] += r.bytes_written;
+			w->st.ffsb_written[op] += r.ffsb_written ? r.ffsb_written : r.bytes_written;
 			if (w->ival)
 				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
 				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
 			if (w->ll)
 				latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
-				           r.bytes_read + r.bytes_written, w->op_sync_ns);
+				           r.bytes_read + r.bytes_written, w->op_sync_ns, resp);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
+			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
+				skip_backoff(e, &skip_streak);
 		} else {
+			skip_streak = 0;
 			w->st.errors[op]++;
 			if (!go_on) {
 				engine_stop(e, STOP_ERROR);
 				break;
 			}
 		}
-		if (period_ns)
-			slot = next_slot(slot + period_ns, period_ns, now_ns());
+		if (period_ns) {
+			uint64_t now = now_ns(), next = next_slot(slot + period_ns, period_ns, now);
+			if (resp_pending && w->time_ops) {
+				/* The starts skipped (slot + period .. next - period) passed while
+				 * this op ran: each waited until now (coordinated omission,
+				 * corrected). */
+				uint64_t missed = (next - slot) / period_ns - 1;
+				stats_resp_record(&w->st, resp_pending, missed,
+				                  missed ? now - (slot + period_ns) : 0, period_ns);
+			}
+			resp_pending = 0;
+			slot = next;
+		}
 		if (left && --left == 0)
 			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
 		if (g->op_delay_ms)
@@ -194,9 +372,11 @@ static struct worker *worker_new(struct engine *e, const struct plan_group *g, s
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	w->buf_len = round4k(bs ? bs : 4096);
 	w->buf = aligned_alloc(4096, w->buf_len);
-	if (!w->buf || thread_stats_init(&w->st, ranges)) {
+	if (!w->buf || thread_stats_init(&w->st, ranges) ||
+	    (g->op_period_ms && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
 		         w->buf_len);
+		thread_stats_free(&w->st);
 		free(w->buf);
 		free(w);
 		return NULL;
@@ -226,6 +406,53 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
+/* ---- a crew of workers: started together at the gate, joined together ---- */
+
+#define WORKER_STACK (256 * 1024) /* bytes; workers keep paths and buffers off the stack */
+
+/* Starts a thread for each of the n workers of ws; they wait at the engine's gate until
+ * crew_release. When a thread cannot be created (a limit on threads or processes), the ones
+ * that started are stopped and joined, and err names the limit: returns EXIT_RUN_FAILED, and
+ * the caller must not release or join them. `what` names the workers ("worker", "aging"). */
+static int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
+                      size_t errlen)
+{
+	pthread_attr_t attr;
+	size_t started = 0;
+	int rc = 0;
+	gate_reset(&e->gate, n);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	for (; started < n; started++)
+		if ((rc = pthread_create(&ws[started]->thread, &attr, worker_main, ws[started])))
+			break;
+	pthread_attr_destroy(&attr);
+	if (!rc)
+		return 0;
+	char limit[512];
+	thread_limit_describe(limit, sizeof(limit));
+	snprintf(err, errlen, "cannot start %s thread %zu of %zu (%zu started): %s; %s", what,
+	         started + 1, n, started, strerror(rc), limit);
+	/* The started ones see the stop flag as soon as the gate opens and do nothing. */
+	engine_stop(e, STOP_ERROR);
+	gate_open_now(&e->gate);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(ws[i]->thread, NULL);
+	return EXIT_RUN_FAILED;
+}
+
+/* Once every worker waits at the gate: they all start at once. */
+static void crew_release(struct engine *e)
+{
+	gate_open_all(&e->gate);
+}
+
+static void crew_join(struct worker **ws, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		pthread_join(ws[i]->thread, NULL);
+}
+
 /* ---- the engine ---- */
 
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
@@ -240,6 +467,11 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->sleep_cond, &ca);
 	pthread_condattr_destroy(&ca);
+	if (gate_init(&e->gate)) {
+		snprintf(err, errlen, "cannot create the start gate");
+		return -ENOMEM;
+	}
+	e->gate_ready = true;
 	if (pl->seed_given) {
 		e->seed = pl->seed;
 	} else if (getrandom(&e->seed, sizeof(e->seed), 0) != sizeof(e->seed)) {
@@ -256,7 +488,11 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
+		struct statvfs sv;
 		e->fs[i].pf = &pl->fs[i];
+		if (statvfs(pl->fs[i].location, &sv) == 0 && sv.f_blocks)
+			e->fs[i].start_util =
+			    (double)(sv.f_blocks - sv.f_bfree) / (double)sv.f_blocks;
 		e->fs[i].tree.locfd = e->fs[i].tree.rootfd = -1;
 		e->fs[i].tree.datafd = e->fs[i].tree.metafd = -1;
 	}
@@ -322,6 +558,8 @@ static void engine_free(struct engine *e)
 	free(e->group_intervals);
 	pthread_mutex_destroy(&e->sleep_lock);
 	pthread_cond_destroy(&e->sleep_cond);
+	if (e->gate_ready)
+		gate_destroy(&e->gate);
 }
 
 /* True when some group that may use fs changes its files or directories. */
@@ -349,37 +587,85 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
+/* The most op can add to fs, in bytes, rounded up to whole blocks plus one block (the inode's
+ * and directory's share; statvfs counts blocks): what an aging worker reserves before it. */
+static int64_t age_op_bytes(const struct engine_fs *fs, const struct plan_group *g, enum op_id op,
+                            uint64_t block)
+{
+	uint64_t flags = op_table[op].flags, most = 0;
+	if (flags & OPF_CREATES) {
+		const struct plan_fs *pf = fs->pf;
+		most = pf->max_filesize;
+		for (size_t i = 0; i < pf->n_sizes; i++)
+			if (pf->sizes[i].size > most)
+				most = pf->sizes[i].size;
+	} else if (flags & OPF_APPENDS) {
+		most = g->write_size * ((flags & OPF_TWICE) ? 2 : 1);
+	} else {
+		return 0;
+	}
+	return (int64_t)((most + block - 1) / block * block + block);
+}
+
+/* FFSB seeds its aging set with 10 files, so appends and deletes find some from the start. */
+#define AGE_SEED_FILES 10
+/* The aging controller's period: short, so a round's end is seen quickly. */
+#define AGE_POLL_NS 2000000u
+/* A round whose credit is not used for this long is stuck: every op it could run is too big. */
+#define AGE_STALL_NS 50000000u
+
 /* Ages fs with its nested thread group until the filesystem is desired_util full (FFSB's
- * agefs=1). Polls the utilisation every 20 ms; gives up when it has not grown for 30 s (a
- * workload that deletes as much as it writes never gets there). The aged files join the
- * benchmark's file set (FFSB kept them apart but on the same filesystem). */
+ * agefs=1), before the benchmark's files are built. The aged files are a set of their own
+ * (fs->aged), as FFSB's fill files: the benchmark's groups never pick them.
+ *
+ * Stopping on target: the main thread grants the aging workers credit in rounds (half of what
+ * is left to desired_util, but enough for the largest op while that fits), and every worker
+ * reserves its op's largest possible growth from the credit before running it, waiting with
+ * the op picked when the credit does not cover it. A new round starts from a fresh statvfs only
+ * when nothing is in flight and the credit is used up, or no waiting op fits it (stalled), so
+ * the writes in flight never exceed what is left: aging slows down near the target and stops
+ * at most one op's growth below it (above it only by what a file costs beyond its blocks).
+ * Gives up when the usage has not grown for 30 s (a workload that deletes as much as it writes
+ * never gets there). */
 static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_group *g = fs->pf->age;
+	const double target = fs->pf->desired_util;
 	struct pick_table ops;
 	struct tree_usage u;
+	struct statvfs sv;
 	uint64_t w8[OP_COUNT];
 	int rc = 0;
 	for (int op = 0; op < OP_COUNT; op++)
 		w8[op] = g->weight[op];
-	if (tree_usage(&fs->tree, &u)) {
+	if (tree_usage(&fs->tree, &u) || statvfs(fs->pf->location, &sv)) {
 		snprintf(err, errlen, "%s: cannot read the filesystem usage", fs->pf->name);
 		return EXIT_RUN_FAILED;
 	}
-	if (u.util >= fs->pf->desired_util)
+	if (u.util >= target)
 		return 0;
+	uint64_t block = sv.f_frsize ? sv.f_frsize : 4096;
+	/* Aging can make at most as many files as the filesystem has inodes left. */
+	uint32_t aged_cap = ENGINE_AGED_CAPACITY;
+	if (sv.f_favail && sv.f_favail < aged_cap)
+		aged_cap = (uint32_t)sv.f_favail;
+	if (pool_init(&fs->aged, aged_cap)) {
+		snprintf(err, errlen, "cannot reserve memory for the aged files");
+		return EXIT_RUN_FAILED;
+	}
 	if (pick_build(&ops, w8, OP_COUNT)) {
 		snprintf(err, errlen, "%s: cannot build the aging operation table", fs->pf->name);
 		return EXIT_RUN_FAILED;
 	}
 	size_t n = g->num_threads;
 	struct worker **ws = calloc(n, sizeof(*ws));
-	size_t made = 0, started = 0;
+	size_t made = 0;
 	if (!ws) {
 		pick_free(&ops);
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUN_FAILED;
 	}
+	int64_t smallest = INT64_MAX, largest = 0; /* reservations of the weighted ops */
 	for (; made < n; made++) {
 		ws[made] =
 		    worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
@@ -388,43 +674,109 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 			goto out;
 		}
 		ws[made]->only_fs = fs;
+		ws[made]->aging = true;
+		for (int op = 0; op < OP_COUNT; op++) {
+			ws[made]->age_bytes[op] = age_op_bytes(fs, g, (enum op_id)op, block);
+			if (g->weight[op] && ws[made]->age_bytes[op] &&
+			    ws[made]->age_bytes[op] < smallest)
+				smallest = ws[made]->age_bytes[op];
+			if (g->weight[op] && ws[made]->age_bytes[op] > largest)
+				largest = ws[made]->age_bytes[op];
+		}
 	}
-	pthread_barrier_init(&e->start, NULL, (unsigned)n + 1);
-	for (; started < n; started++)
-		if (pthread_create(&ws[started]->thread, NULL, worker_main, ws[started]))
-			break;
-	if (started < n) {
-		/* Cannot start them all: release those waiting at the barrier and stop. */
-		snprintf(err, errlen, "cannot start aging thread %zu", started + 1);
-		rc = EXIT_RUN_FAILED;
-		n = started;
-		engine_stop(e, STOP_ERROR);
+	/* The seed files (FFSB's fillfiles), sized like the filesystem's files and written with
+	 * age_blocksize (at most the worker's buffer), so appends and deletes have something to
+	 * work on from the start; as many as fit below the target. */
+	bool needs_files = false;
+	for (int op = 0; op < OP_COUNT; op++)
+		needs_files |= g->weight[op] && (op_table[op].flags & OPF_FILE);
+	if (needs_files) {
+		struct plan_group seed_g = *g;
+		uint64_t bs = fs->pf->age_blocksize ? fs->pf->age_blocksize : 4096;
+		seed_g.write_blocksize = bs < ws[0]->buf_len ? bs : ws[0]->buf_len;
+		ws[0]->g = &seed_g;
+		for (int i = 0; i < AGE_SEED_FILES && !rc; i++) {
+			struct op_result r = {0};
+			/* a seed must not take the filesystem past the target either */
+			if (tree_usage(&fs->tree, &u) ||
+			    target * (double)u.total_bytes - (double)u.used_bytes <
+			        (double)age_op_bytes(fs, g, OP_create, block))
+				break;
+			if (op_execute(ws[0], fs, OP_create, &r) < 0) {
+				snprintf(err, errlen, "%s: aging: cannot create a seed file: %s",
+				         fs->pf->name, strerror(ws[0]->err.err));
+				rc = EXIT_RUN_FAILED;
+			}
+		}
+		ws[0]->g = g;
+		if (rc)
+			goto out;
 	}
-	pthread_barrier_wait(&e->start);
-	uint64_t t0 = now_ns(), last_growth = t0;
+	atomic_store(&e->age_credit, 0);
+	atomic_store(&e->age_inflight, 0);
+	e->age_min = smallest;
+	if ((rc = crew_start(e, ws, n, "aging", err, errlen)))
+		goto out;
+	crew_release(e);
+	uint64_t t0 = now_ns(), last_growth = t0, round_t = t0;
 	double best = u.util;
+	int64_t round_left = -1; /* the credit as last seen; -1: no round yet */
+	bool round_full = false; /* this round granted all that is left */
+	int64_t round_grant = 0; /* what it granted */
 	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
-	        100 * u.util, 100 * fs->pf->desired_util);
+	        100 * u.util, 100 * target);
 	while (!rc && !engine_stopping(e)) {
-		wait_until(e, now_ns() + 20000000u); /* statvfs every 20 ms: little overshoot */
-		if (tree_usage(&fs->tree, &u) == 0 && u.util >= fs->pf->desired_util)
+		wait_until(e, now_ns() + AGE_POLL_NS);
+		if (tree_usage(&fs->tree, &u)) {
+			snprintf(err, errlen, "%s: aging: cannot read the filesystem usage",
+			         fs->pf->name);
+			rc = EXIT_RUN_FAILED;
 			break;
+		}
+		if (u.util >= target)
+			break;
+		uint64_t now = now_ns();
 		if (u.util > best + 0.001) {
 			best = u.util;
-			last_growth = now_ns();
-		} else if (now_ns() - last_growth > 30000000000ull) {
+			last_growth = now;
+		} else if (now - last_growth > 30000000000ull) {
 			snprintf(err, errlen,
 			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
 			         "desired_util=%.1f%%",
-			         fs->pf->name, 100 * u.util, 100 * fs->pf->desired_util);
+			         fs->pf->name, 100 * u.util, 100 * target);
 			rc = EXIT_RUN_FAILED;
+			break;
 		}
+		/* The credit first: once it is below every reservation no worker can take more,
+		 * so an empty in-flight count then means every granted write has landed. */
+		int64_t credit = atomic_load(&e->age_credit);
+		bool busy = atomic_load(&e->age_inflight) != 0, stalled = false;
+		if (credit != round_left || busy) {
+			round_left = credit;
+			round_t = now;
+		} else if (credit >= smallest && now - round_t > AGE_STALL_NS) {
+			stalled = true; /* what is left fits no op the workers can run */
+		}
+		if ((credit >= smallest && !stalled) || busy)
+			continue;
+		double left_d = target * (double)u.total_bytes - (double)u.used_bytes;
+		int64_t left = left_d > 0 ? (int64_t)left_d : 0;
+		if (left < smallest || (stalled && round_full && left <= round_grant))
+			break; /* as close as whole operations get: the ops waiting need more than
+			        * is left (unless deletes have freed some since the last grant) */
+		/* Half of what is left, but enough for the largest op while that fits. */
+		int64_t grant = left / 2;
+		if (grant < largest)
+			grant = left < largest ? left : largest;
+		round_full = grant == left;
+		round_grant = grant;
+		atomic_store(&e->age_credit, grant);
+		round_left = grant;
+		round_t = now;
 	}
 	int why = atomic_load(&e->stop);
 	engine_stop(e, STOP_TIME);
-	for (size_t i = 0; i < n; i++)
-		pthread_join(ws[i]->thread, NULL);
-	pthread_barrier_destroy(&e->start);
+	crew_join(ws, n);
 	for (size_t i = 0; i < n && !rc; i++)
 		if (ws[i]->err.set) {
 			snprintf(err, errlen, "%s: aging: %s: %s(%s): %s", fs->pf->name,
@@ -439,10 +791,21 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 		 * has been joined, so nobody reads it now; a signal arriving meanwhile is kept. */
 		int expected = STOP_TIME;
 		atomic_compare_exchange_strong(&e->stop, &expected, STOP_NONE);
+		if (atomic_load(&e->signal_seen)) /* it came while the flag said "time" */
+			engine_stop(e, STOP_SIGNAL);
+		(void)tree_usage(&fs->tree, &u);
+		if (u.util < target - 0.01)
+			fprintf(
+			    e->opts->log,
+			    "fsmix: %s: warning: aging stopped %.1f points below desired_util: "
+			    "what is left is less than the aging group's smallest operation may "
+			    "write\n",
+			    fs->pf->name, 100 * (target - u.util));
 		fprintf(e->opts->log,
-		        "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64 " files\n",
+		        "fsmix: %s: aged to %.1f%% used in %.1f s, %" PRIu64
+		        " aged files (not part of the benchmark's file set)\n",
 		        fs->pf->name, 100 * u.util, (double)(now_ns() - t0) / 1e9,
-		        pool_live(&fs->files));
+		        pool_live(&fs->aged));
 	}
 out:
 	for (size_t i = 0; i < made; i++)
@@ -461,7 +824,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		return lrc;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		int rc = build_fs(e, fs, build_threads(e->opts), err, errlen);
+		int rc = build_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
 		if (rc)
 			return rc;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
@@ -469,17 +832,9 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		        fs->setup_s);
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
-		/* Aging changes the tree: the manifest goes first, so it can never describe an
-		 * aged tree. */
+		/* An aged tree (build_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
-		if (fs->pf->age) {
-			char why[MSG_MAX];
-			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
-				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
-			if ((rc = age_fs(e, fs, err, errlen)))
-				return rc;
-		}
 		if (fs->modified) {
 			char why[MSG_MAX];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
@@ -649,29 +1004,9 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			}
 		}
 	}
-	if (pthread_barrier_init(&e->start, NULL, (unsigned)n + 1)) {
-		snprintf(err, errlen, "cannot create the start barrier");
-		return EXIT_RUN_FAILED;
-	}
-	size_t started = 0;
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	for (; started < n; started++)
-		if (pthread_create(&e->workers[started]->thread, &attr, worker_main,
-		                   e->workers[started]))
-			break;
-	pthread_attr_destroy(&attr);
-	if (started < n) {
-		/* Release the ones that started, stop them at once, and fail. */
-		snprintf(err, errlen, "cannot start thread %zu of %zu: %s", started + 1, n,
-		         strerror(errno));
-		engine_stop(e, STOP_ERROR);
-		pthread_barrier_destroy(&e->start);
-		for (size_t i = 0; i < started; i++)
-			pthread_cancel(e->workers[i]->thread);
-		return EXIT_RUN_FAILED;
-	}
+	int rc = crew_start(e, e->workers, n, "worker", err, errlen);
+	if (rc)
+		return rc;
 	/* Device counters bracket the run phase (after setup and its syncfs). */
 	struct devstat_sample *dev0 = calloc(e->n_fs + 1, sizeof(*dev0));
 	for (size_t i = 0; dev0 && i < e->n_fs; i++)
@@ -689,7 +1024,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,
 		        pl->time_s, e->seed);
 	e->t_base = now_ns();
-	pthread_barrier_wait(&e->start);
+	crew_release(e);
 	e->t0 = now_ns();
 	/* Without time, a counted run ends when its counted groups are done. */
 	uint64_t deadline =
@@ -708,9 +1043,9 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	}
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
+	crew_join(e->workers, n);
 	for (size_t i = 0; i < n; i++) {
-		struct worker *w = e->workers[i];
-		pthread_join(w->thread, NULL);
+		const struct worker *w = e->workers[i];
 		if (w->t_start < first)
 			first = w->t_start;
 		if (w->t_end > last)
@@ -729,7 +1064,6 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		devstat_delta(&dev0[i], &after, &e->fs[i].dev_delta);
 	}
 	free(dev0);
-	pthread_barrier_destroy(&e->start);
 	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
 	e->run_end_ns = last;
 	e->user_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
@@ -764,8 +1098,37 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1). */
-static bool cleanup_trees(struct engine *e)
+/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked:
+ * fsmix blocks the stop signals in all its threads, and system() would hand that mask on, so
+ * Ctrl-C (SIGINT to the terminal's process group) could not stop the callout. Now it stops the
+ * callout and, through the watcher, the run. Returns the shell's wait status, -1 (errno set)
+ * when it cannot be started. */
+static int run_callout(const char *cmd)
+{
+	posix_spawnattr_t attr;
+	sigset_t none;
+	pid_t pid;
+	int st;
+	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+	sigemptyset(&none);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	int rc = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
+/* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1),
+ * with the first reason in first_err (MSG_MAX bytes). */
+static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
 {
 	bool ok = true;
 	for (size_t i = 0; i < e->n_fs; i++) {
@@ -776,6 +1139,8 @@ static bool cleanup_trees(struct engine *e)
 			continue;
 		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {
 			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
+			if (ok)
+				snprintf(first_err, errlen, "%s: cleanup: %s", fs->pf->name, why);
 			ok = false;
 		} else {
 			fprintf(e->opts->log, "fsmix: %s: removed its tree (%" PRIu64 " entries)\n",
@@ -821,6 +1186,13 @@ static int write_outputs(struct engine *e, int rc)
 			if (!e->fs[i].dev.fstype[0])
 				(void)devstat_probe(e->fs[i].pf->location, &e->fs[i].dev);
 	}
+	/* --cleanup before the files are written, so that their exit_status and error say
+	 * whether the tree could be removed. */
+	if (o->cleanup && !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err))) {
+		rc = rc ? rc : EXIT_RUN_FAILED;
+		if (!e->failure)
+			e->failure = e->cleanup_err;
+	}
 	/* Machine-readable results: written whole (outfile.h) or not at all. */
 	if (o->json_path && report_json_write(e, o->json_path, rc, why, sizeof(why))) {
 		fprintf(o->log, "fsmix: %s\n", why);
@@ -843,15 +1215,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		fprintf(o->log, "fsmix: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
-	/* Block the stop signals in every thread; one watcher thread takes them. */
-	sigemptyset(&sw.set);
-	sigaddset(&sw.set, SIGINT);
-	sigaddset(&sw.set, SIGTERM);
-	sigaddset(&sw.set, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &sw.set, NULL);
-	sw.e = e;
-	if (engine_init(e, pl, o, err, sizeof(err)) ||
-	    pthread_create(&sw.thread, NULL, sigwatch_main, &sw)) {
+	stop_signals_block(); /* before any thread is made: blocked in all of them */
+	if (engine_init(e, pl, o, err, sizeof(err)) || sigwatch_start(&sw, e, err, sizeof(err))) {
 		fprintf(o->log, "fsmix: %s\n", err[0] ? err : "cannot start");
 		engine_free(e);
 		free(e);
@@ -870,10 +1235,15 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		e->latlog_open = true;
 	}
 	rc = setup(e, err, sizeof(err));
+	if (!rc && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
+		report_setup(o->out, e, !pl->time_s && !pl->counted);
 	if (!rc && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
-		int st = system(pl->callout);
-		if (st != 0)
+		int st = run_callout(pl->callout);
+		if (st < 0)
+			fprintf(o->log, "fsmix: warning: cannot run callout '%s': %s\n",
+			        pl->callout, strerror(errno));
+		else if (st != 0)
 			fprintf(o->log, "fsmix: warning: callout '%s' exited with status %d\n",
 			        pl->callout, WIFEXITED(st) ? WEXITSTATUS(st) : st);
 	}
@@ -888,7 +1258,7 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		fprintf(o->log, "fsmix: %s\n", err);
 		e->failure = err;
 	} else if (!pl->time_s && !pl->counted) {
-		fprintf(o->out, "Setup complete (time=0: nothing to run)\n");
+		/* time=0: only the tree was built (report_setup said so) */
 	} else {
 		rc = run_phase(e, err, sizeof(err));
 		if (rc) {
@@ -898,14 +1268,16 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			e->measured = true;
 		}
 	}
+	/* For the reports: the watcher stored the signal before it set the stop flag. */
+	if (atomic_load(&e->stop) == STOP_SIGNAL || rc == EXIT_INTERRUPTED)
+		e->signal = atomic_load(&e->signal_seen);
 	rc = write_outputs(e, rc);
 done:
-	/* A tree left behind is a failure even after a good run (the JSON, written before,
-	 * cannot say so). */
-	if (o->cleanup && !cleanup_trees(e) && !rc)
+	/* write_outputs removed the trees (--cleanup); on the early way here nothing was built,
+	 * and whatever is open is removed now. */
+	if (o->cleanup && !cleanup_trees(e, err, sizeof(err)) && !rc)
 		rc = EXIT_RUN_FAILED;
-	pthread_kill(sw.thread, SIGUSR1);
-	pthread_join(sw.thread, NULL);
+	sigwatch_stop(&sw);
 	engine_free(e);
 	free(e);
 	return rc;

@@ -146,10 +146,14 @@ static void reset_fields(struct thread_stats *st)
 	memset(st->bytes_read, 0, sizeof(st->bytes_read));
 	memset(st->bytes_written, 0, sizeof(st->bytes_written));
 	memset(st->errors, 0, sizeof(st->errors));
+	memset(st->ffsb_written, 0, sizeof(st->ffsb_written));
 	for (int i = 0; i < OP_COUNT; i++)
 		lat_init(&st->op_lat[i]);
 	for (int i = 0; i < SYS_COUNT; i++)
 		lat_init(&st->sys_lat[i]);
+	if (st->resp_lat)
+		lat_init(st->resp_lat);
+	st->missed_starts = 0;
 	if (st->range_counts)
 		memset(st->range_counts, 0,
 		       (size_t)SYS_COUNT * st->range_cols * sizeof(st->range_counts[0]));
@@ -157,6 +161,7 @@ static void reset_fields(struct thread_stats *st)
 
 int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
 {
+	st->resp_lat = NULL;
 	st->ranges = NULL;
 	st->range_cols = 0;
 	st->range_counts = NULL;
@@ -173,8 +178,21 @@ int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
 	return 0;
 }
 
+int thread_stats_track_response(struct thread_stats *st)
+{
+	if (st->resp_lat)
+		return 0;
+	st->resp_lat = malloc(sizeof(*st->resp_lat));
+	if (!st->resp_lat)
+		return -ENOMEM;
+	lat_init(st->resp_lat);
+	return 0;
+}
+
 void thread_stats_free(struct thread_stats *st)
 {
+	free(st->resp_lat);
+	st->resp_lat = NULL;
 	free(st->range_counts);
 	st->range_counts = NULL;
 	st->ranges = NULL;
@@ -196,14 +214,32 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		dst->bytes_read[i] += src->bytes_read[i];
 		dst->bytes_written[i] += src->bytes_written[i];
 		dst->errors[i] += src->errors[i];
+		dst->ffsb_written[i] += src->ffsb_written[i];
 		lat_merge(&dst->op_lat[i], &src->op_lat[i]);
 	}
 	for (int i = 0; i < SYS_COUNT; i++)
 		lat_merge(&dst->sys_lat[i], &src->sys_lat[i]);
+	if (src->resp_lat) {
+		if (!dst->resp_lat && thread_stats_track_response(dst))
+			return -ENOMEM;
+		lat_merge(dst->resp_lat, src->resp_lat);
+	}
+	dst->missed_starts += src->missed_starts;
 	if (dst->range_counts) {
 		size_t cells = (size_t)SYS_COUNT * dst->range_cols;
 		for (size_t i = 0; i < cells; i++)
 			dst->range_counts[i] += src->range_counts[i];
 	}
 	return 0;
+}
+
+void stats_resp_record(struct thread_stats *st, uint64_t ns, uint64_t missed,
+                       uint64_t first_missed_ns, uint64_t period_ns)
+{
+	if (!st->resp_lat)
+		return;
+	lat_record(st->resp_lat, ns);
+	st->missed_starts += missed;
+	for (uint64_t k = 0; k < missed && first_missed_ns > k * period_ns; k++)
+		lat_record(st->resp_lat, first_missed_ns - k * period_ns);
 }

@@ -10,6 +10,10 @@
  *
  * Every field's comment names how it merges: SUM, MIN or MAX.
  *
+ * (Since then: + 16 B of response-time fields, a pointer and a count, and a sixth per-op counter
+ * (FFSB's bytes written, 176 B), so 741 696 B; the response series itself, one more lat_stats,
+ * is allocated only for op_period groups.)
+ *
  * Memory (x86-64, OP_COUNT = 22, SYS_COUNT = 15):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
  *   struct thread_stats = 5 counters * 22 ops * 8 B (880 B) + 37 lat_stats (740 592 B) + 20 B
@@ -168,10 +172,20 @@ struct thread_stats {
 	uint64_t bytes_read[OP_COUNT];    /* bytes returned by read(); SUM */
 	uint64_t bytes_written[OP_COUNT]; /* bytes accepted by write(); SUM */
 	uint64_t errors[OP_COUNT];        /* failed operations; SUM */
+	/* bytes written as FFSB 6.0 counted them: write and write_fsync the whole file's size,
+	 * every other op its bytes_written (FFSB's figures in --format ffsb); SUM */
+	uint64_t ffsb_written[OP_COUNT];
 	/* latency of the whole operation; per field SUM, MIN or MAX as in struct lat_stats */
 	struct lat_stats op_lat[OP_COUNT];
 	/* latency of each timed syscall; per field SUM, MIN or MAX as in struct lat_stats */
 	struct lat_stats sys_lat[SYS_COUNT];
+	/* op_period groups: response time, from each operation's scheduled start to its end
+	 * (service time plus the wait behind late operations), every operation together; and one
+	 * sample per scheduled start that passed while the previous operation still ran (a missed
+	 * start: it waited until that operation ended), as HdrHistogram's corrected recording.
+	 * Per field as in struct lat_stats; empty for groups without op_period. */
+	struct lat_stats *resp_lat; /* owned; NULL until thread_stats_track_response */
+	uint64_t missed_starts;     /* scheduled starts that passed while an operation ran; SUM */
 	/* msec_range table, not owned, NULL = none; must match on both sides of a merge */
 	const struct range_table *ranges;
 	uint32_t range_cols;    /* ranges->n + 1 (the last column is "outside"); 0 = none */
@@ -182,6 +196,10 @@ struct thread_stats {
  * `ranges` must outlive st. Allocates only range_counts. Returns 0 or -ENOMEM (st is then
  * safe to thread_stats_free). */
 int thread_stats_init(struct thread_stats *st, const struct range_table *ranges);
+
+/* thread_stats_track_response - give st a response-time series (op_period groups). 0 or
+ * -ENOMEM. */
+int thread_stats_track_response(struct thread_stats *st);
 
 /* thread_stats_free - release what thread_stats_init allocated; st may be freed afterwards. */
 void thread_stats_free(struct thread_stats *st);
@@ -208,6 +226,12 @@ static inline void stats_sys_record(struct thread_stats *st, enum sys_id s, uint
 	if (st->ranges)
 		st->range_counts[(size_t)s * st->range_cols + range_table_find(st->ranges, ns)]++;
 }
+
+/* stats_resp_record - an operation of an op_period group ended `ns` after its scheduled start;
+ * then one sample per start that passed while it ran: `missed` starts, the first
+ * `first_missed_ns` before its end, each next one period later. Cold path (scheduled groups). */
+void stats_resp_record(struct thread_stats *st, uint64_t ns, uint64_t missed,
+                       uint64_t first_missed_ns, uint64_t period_ns);
 
 /* stats_op_record - one whole operation took `ns` nanoseconds. Records the latency only; the
  * engine updates ops, trans, bytes_read, bytes_written and errors itself. */

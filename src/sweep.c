@@ -576,9 +576,9 @@ int sweep_run(struct sweep_spec *s)
 			}
 		}
 	}
-	if (interrupted)
+	if (interrupted) /* k counts the interrupted run too */
 		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
-		        k, k == 1 ? "" : "s");
+		        k - 1, k - 1 == 1 ? "" : "s");
 	print_table(s, pts, n_pts, s->eopts.out);
 	struct doc_ctx ctx = {
 	    .s = s, .pts = pts, .n_pts = n_pts, .interrupted = interrupted, .exit_status = rc};

@@ -41,6 +41,15 @@ while IFS= read -r line || [ -n "$line" ]; do
 	# The overrides may quote values with blanks ('filesystem0.size_weight=4k 1').
 	mapfile -t args < <(printf '%s' "$rest" | xargs -n1 printf '%s\n')
 	loc=$(shmdir)
+	# @tmpfs=SIZE: the run gets a private tmpfs of SIZE (a profile that ages to a share of its
+	# filesystem must not fill the shared /dev/shm).
+	if [[ ${args[0]:-} == @tmpfs=* ]]; then
+		if ! mount_tmpfs "$loc" "size=${args[0]#@tmpfs=}"; then
+			skipped "$name: scaled run (cannot mount a tmpfs)"
+			continue
+		fi
+		args=("${args[@]:1}")
+	fi
 	i=${#runs[@]}
 	printf '%s\n' "$bin run $f --location $loc --time 2 $rest" >"$work/cmd.$i"
 	"$bin" run "$f" --location "$loc" --time 2 "${args[@]}" >"$work/out.$i" 2>"$work/err.$i" &

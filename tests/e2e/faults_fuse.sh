@@ -166,8 +166,10 @@ if fuse_mount "$dir" -f unlink:0:EIO:/data/d; then
 		--json "$work/clean.json" >"$work/clean.out" 2>"$work/clean.err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "cleanup: .*Input/output error" "$work/clean.err" &&
-		grep -q "Transactions per Second" "$work/clean.out" && json_ok "$work/clean.json" true; then
-		ok "FUSE --cleanup unlink EIO: exit 1, the error on stderr, the results reported"
+		grep -q "Transactions per Second" "$work/clean.out" &&
+		json_ok "$work/clean.json" '(.exit_status == 1) and (.error | test("cleanup: .*Input/output error"))
+			and (.total.transactions > 0)'; then
+		ok "FUSE --cleanup unlink EIO: exit 1, the error on stderr and in the JSON, the results reported"
 	else
 		bad "FUSE --cleanup unlink EIO: exit $rc (want 1)"; show "$work/clean.err" 2
 	fi

@@ -91,6 +91,29 @@ reap $reader
 [ $rc -eq 0 ] && [ -p "$out/json.fifo" ] && valid_json "$out/cmp-fifo.json" 'd["schema"] == "fsmix-compare"' &&
 	ok "compare --json FIFO: streamed, still a FIFO" || { bad "compare --json FIFO (exit $rc)"; cat "$out/cmpfifo.err"; }
 
+# A FIFO nobody reads: fsmix says it waits, and Ctrl-C ends the wait (before, a blocking open
+# held fsmix until SIGKILL). The run itself was complete: exit 1, the JSON could not be written.
+mkfifo "$out/noreader.fifo"
+"$bin" run "$prof" --location "$loc" --json "$out/noreader.fifo" >/dev/null 2>"$out/noreader.err" &
+pid=$!
+if wait_for "$out/noreader.err" "waiting for a reader" 60; then
+	kill -INT $pid
+	for ((i = 0; i < 100; i++)); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid; wait $pid
+		bad "--json FIFO without a reader: SIGINT did not end the wait"
+	else
+		wait $pid
+		rc=$?
+		[ $rc -eq 1 ] && [ -p "$out/noreader.fifo" ] && grep -q "interrupted while waiting for a reader" "$out/noreader.err" &&
+			ok "--json FIFO without a reader: Ctrl-C ends the wait, exit 1, still a FIFO" ||
+			{ bad "--json FIFO without a reader (exit $rc)"; cat "$out/noreader.err"; }
+	fi
+else
+	kill -KILL $pid; wait $pid
+	bad "--json FIFO without a reader: no 'waiting' message"; cat "$out/noreader.err"
+fi
+
 # A character device made here (the same device as /dev/null, never /dev/null itself).
 if mknod "$out/null" c 1 3 2>/dev/null; then
 	run_tiny --csv "$out/null" --json "$out/null" >/dev/null 2>"$out/chr.err"
@@ -132,7 +155,7 @@ run_tiny --json "$out/private.json" >/dev/null 2>&1
 	ok "a replaced file keeps its permissions" || bad "permissions not kept"
 ln -s target.log "$out/link.log"
 run_tiny --lat-log "$out/link.log" >/dev/null 2>&1
-[ $? -eq 0 ] && [ -L "$out/link.log" ] && [ "$(head -1 "$out/target.log")" = "# t_s group thread op lat_ns bytes sync_ns" ] &&
+[ $? -eq 0 ] && [ -L "$out/link.log" ] && [ "$(head -1 "$out/target.log")" = "# t_s group thread op lat_ns bytes sync_ns resp_ns" ] &&
 	[ "$(grep -vc '^#' "$out/target.log")" -eq 80 ] && ok "--lat-log to a symbolic link: link kept, 80 lines in the target" ||
 	bad "--lat-log symlink"
 mkfifo "$out/log.fifo"

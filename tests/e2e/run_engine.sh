@@ -6,6 +6,9 @@ set -u
 
 scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set directio=0
 	--threads 4 --time 2 --seed 2010)
+# Counted runs where every operation must have run: no number of operations in a time is
+# assumed (250 a thread: an op of weight 1/15 is missed with probability (14/15)^1000).
+counted=(--time 0 --set threadgroup0.num_ops=250)
 
 # run_ok NAME OUTFILE -- fsmix args: exit 0 expected.
 run_status() {
@@ -43,7 +46,7 @@ for where in shm disk; do
 
 	out="$work/2010.$where"
 	if run_status 0 "$where: 2010 profile" "$out" -- run "$src/profiles/ext4-barrier-2010.ffsb" \
-		--location "$loc" "${scaled[@]}"; then
+		--location "$loc" "${scaled[@]}" "${counted[@]}"; then
 		if ops_ran "$out" readall create append delete stat writeall writeall_fsync open_close \
 			create_fsync append_fsync && grep -q "Transactions per Second" "$out"; then
 			ok "$where: 2010 profile ran every weighted op"
@@ -51,18 +54,22 @@ for where in shm disk; do
 			bad "$where: 2010 profile report"
 		fi
 	fi
-	# The achieved op mix ("% Op Weight") follows the configured weights (fixed seed).
+	# The achieved op mix ("% Op Weight") follows the configured weights: one thread and one
+	# builder, so that a fixed seed gives the same 8000 operations on any machine.
 	if [ "$where" = shm ]; then
+		run_status 0 "op mix" "$work/mix" -- run "$src/profiles/ext4-barrier-2010.ffsb" --location "$loc" \
+			"${scaled[@]}" --threads 1 --build-threads 1 --set filesystem0.reuse=0 --time 0 \
+			--set threadgroup0.num_ops=8000
 		awk 'BEGIN { w["readall"] = 4; w["create_fsync"] = 2
 			split("create append delete stat writeall writeall_fsync open_close append_fsync", o, " ")
 			for (i in o) w[o[i]] = 1 }
 		$2 == ":" && ($1 in w) { got = $6 + 0; want = 100 * w[$1] / 14; seen++
 			if (got < want - 1.5 || got > want + 1.5) { print "     " $1 ": " got "% vs " want "%"; bad = 1 } }
-		END { exit bad || seen != 10 }' "$work/2010.$where" &&
+		END { exit bad || seen != 10 }' "$work/mix" &&
 			ok "op mix within 1.5 points of the weights" || bad "op mix off the weights"
 	fi
 	out="$work/every.$where"
-	if run_status 0 "$where: every op" "$out" -- run "$src/examples/every-op.ffsb" --location "$loc" --time 2; then
+	if run_status 0 "$where: every op" "$out" -- run "$src/examples/every-op.ffsb" --location "$loc" "${counted[@]}"; then
 		ops_ran "$out" read readall write create append delete metaop createdir stat writeall \
 			writeall_fsync open_close write_fsync create_fsync append_fsync &&
 			ok "$where: all 15 operations ran" || bad "$where: some operation did not run"
@@ -109,10 +116,14 @@ done
 
 # SIGINT in the middle of a run: exit 130, the report is still printed, marked interrupted.
 loc=$(shmdir)
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 >"$work/int.out" 2>"$work/int.err" &
+# (Read-only: a run that does not stop cannot fill the tmpfs.)
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 60 --set threadgroup0.create_weight=0 \
+	--set threadgroup0.create_fsync_weight=0 --set threadgroup0.delete_weight=0 \
+	--set threadgroup0.append_weight=0 --set threadgroup0.append_fsync_weight=0 \
+	--set threadgroup0.writeall_weight=0 --set threadgroup0.writeall_fsync_weight=0 \
+	>"$work/int.out" 2>"$work/int.err" &
 pid=$!
-wait_for "$work/int.err" "running"
-sleep 1
+wait_for "$work/int.err" "running" 60 || bad "SIGINT: the run did not start in 60 s"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -122,16 +133,25 @@ if [ "$rc" -eq 130 ] && grep -q "^Interrupted" "$work/int.out" && grep -q "Trans
 else
 	bad "SIGINT: exit $rc"; tail -5 "$work/int.out" "$work/int.err" | sed 's/^/     /'
 fi
-# SIGTERM during setup (a big tree): exit 130, nothing measured.
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --set filesystem0.num_files=2000000 \
-	--set filesystem0.size_weight="1KB 1" >"$work/term.out" 2>"$work/term.err" &
+# SIGTERM during setup: exit 130, nothing measured. The setup is an aging phase that cannot
+# end before the signal: one thread creating a 4 KB file at most every 10 ms (op_delay, a
+# minimum whatever the machine) needs hours to fill the tmpfs to desired_util=0.99, and a run
+# that is not stopped grows it by at most 400 KB/s.
+age=(run "$src/examples/aging.ffsb" --location "$loc" --set filesystem0.desired_util=0.99
+	--set filesystem0.min_filesize=4KB --set filesystem0.max_filesize=4KB
+	--set filesystem0.threadgroup.num_threads=1 --set filesystem0.threadgroup.op_delay=10
+	--set filesystem0.threadgroup.append_weight=0 --set filesystem0.threadgroup.delete_weight=0)
+"$bin" "${age[@]}" >"$work/term.out" 2>"$work/term.err" &
 pid=$!
-sleep 1
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 130 ] && grep -q "interrupted during setup" "$work/term.err" &&
-	ok "SIGTERM during setup: exit 130" || { bad "SIGTERM during setup: exit $rc"; tail -3 "$work/term.err"; }
+if wait_for "$work/term.err" "aging from" 60; then
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 130 ] && grep -q "interrupted during setup" "$work/term.err" &&
+		ok "SIGTERM during setup (aging): exit 130" || { bad "SIGTERM during setup: exit $rc"; tail -3 "$work/term.err"; }
+else
+	bad "SIGTERM during setup: aging did not start"; tail -3 "$work/term.err"; kill -KILL "$pid"; wait "$pid"
+fi
 
 # Bad locations: exit 2 before anything starts.
 run_status 2 "missing location" "$work/missing" -- run "$src/profiles/default.ffsb" --location "$work/does-not-exist" &&
@@ -152,8 +172,9 @@ if mount_tmpfs "$work/full" "size=2m"; then
 		grep -q "No space left on device" "$work/full.out.err" && ok "full filesystem: exit 1 with ENOSPC named" ||
 		bad "full filesystem message"
 	sed 's/^/     /' "$work/full.out.err" | tail -2
-	run_status 1 "full during the run" "$work/full2.out" -- run "$src/profiles/default.ffsb" --location "$work/full" --time 5 \
-		--set filesystem0.num_files=20 &&
+	# Counted, not timed: the creates fill 2 MB long before 4 x 100000 operations are done.
+	run_status 1 "full during the run" "$work/full2.out" -- run "$src/profiles/default.ffsb" --location "$work/full" \
+		--time 0 --set threadgroup0.num_ops=100000 --set filesystem0.num_files=20 &&
 		grep -q "worker .*No space left on device" "$work/full2.out.err" && grep -q "Transactions per Second" "$work/full2.out" &&
 		ok "filesystem full during the run: exit 1, report printed, worker error named" || bad "full during the run"
 	sed 's/^/     /' "$work/full2.out.err" | tail -2

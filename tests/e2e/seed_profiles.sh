@@ -119,24 +119,25 @@ else
 	skipped "strace witness: strace is not installed"
 fi
 
-# Counted runs end by themselves; time is an upper bound. syncfs() of the tmpfs, not sync():
-# a sync() in flight when the time is up waits for every filesystem's dirty data, which other
-# tests may be writing.
+# Counted runs end by themselves; time is an upper bound. The count cannot be reached in the
+# time whatever the machine: one syncfs() every 100 ms (op_period) makes 1,000,000 of them take
+# 28 hours, so only the time can end this run (a time-out of 120 s catches a run it does not end).
 d=$(shmdir)
-"$bin" run "$p/sync-idle.ffsb" --location "$d" --set threadgroup0.num_ops=1000000 --time 1 \
-	--set threadgroup0.sync_weight=0 --set threadgroup0.syncfs_weight=1 \
+timeout -s KILL 120 "$bin" run "$p/sync-idle.ffsb" --location "$d" --set threadgroup0.num_ops=1000000 --time 1 \
+	--set threadgroup0.op_period=100 --set threadgroup0.sync_weight=0 --set threadgroup0.syncfs_weight=1 \
 	--json "$work/upper.json" >"$work/upper.out" 2>&1
-took=$(sed -n 's/^Benchmark took \([0-9.]*\) sec/\1/p' "$work/upper.out")
-grep -q '"stop_reason": "time"' "$work/upper.json" && awk -v t="$took" 'BEGIN { exit !(t < 2) }' &&
-	ok "time=1 bounds a run whose count is not reached (stop_reason time, $took s)" ||
-	bad "time as upper bound: took '$took'"
+rc=$?
+ops=$(sed -n 's/^fsmix: \([0-9]*\) operations.*/\1/p' "$work/upper.out")
+[ $rc -eq 0 ] && grep -q '"stop_reason": "time"' "$work/upper.json" && [ -n "$ops" ] && [ "$ops" -lt 1000000 ] &&
+	ok "time=1 bounds a run whose count cannot be reached (stop_reason time, $ops of 1000000 ops)" ||
+	bad "time as upper bound: exit $rc (137: not ended by the time), $ops ops"
 "$bin" run "$p/sync-idle.ffsb" --location "$d" --set threadgroup0.num_ops=5 --json "$work/count.json" \
 	>/dev/null 2>&1
 grep -q '"stop_reason": "count"' "$work/count.json" && ok "a counted run stops with stop_reason count" ||
 	bad "stop_reason count"
 
-# start_delay and op_period, from the latency log: 5 ops 100 ms apart after a 300 ms delay,
-# while a background group runs freely.
+# start_delay and op_period, from the latency log: 5 ops, none before its slot (300 ms, then
+# every 100 ms), while a background group runs freely.
 cat >"$work/period.ffsb" <<'P'
 [filesystem0]
 	location=/tmp
@@ -159,17 +160,19 @@ P
 "$bin" run "$work/period.ffsb" --location "$d" --lat-log "$work/period.log" >"$work/period.out" 2>&1
 rc=$?
 times=$(awk '$2 == 1 { printf "%s ", $1 }' "$work/period.log")
-if [ $rc -eq 0 ] && echo "$times" | awk '{ if (NF != 5) exit 1; for (i = 1; i <= 5; i++) { want = 0.3 + 0.1 * (i - 1); if ($i < want - 0.001 || $i > want + 0.05) exit 1 } }'; then
-	ok "start_delay=300, op_period=100: ops at $times s"
+# Only lower bounds: an op is never early (op i at or after 0.3 + 0.1 (i - 1) s); how late it is
+# depends on the machine's load, which a test must not assume.
+if [ $rc -eq 0 ] && echo "$times" | awk '{ if (NF != 5) exit 1; for (i = 1; i <= 5; i++) { want = 0.3 + 0.1 * (i - 1); if ($i < want - 0.001) exit 1 } }'; then
+	ok "start_delay=300, op_period=100: no op early, ops at $times s"
 else
 	bad "start_delay/op_period: exit $rc, times '$times'"
 fi
 # --lat-log: one line per operation of every group, header first, the columns documented.
 lines=$(grep -vc '^#' "$work/period.log")
 ops=$(sed -n 's/^fsmix: \([0-9]*\) operations.*/\1/p' "$work/period.out")
-head -1 "$work/period.log" | grep -q '^# t_s group thread op lat_ns bytes sync_ns$' && [ "$lines" = "$ops" ] &&
-	awk '!/^#/ && NF != 7 { exit 1 } !/^#/ && $4 == "syncfs" && $7 == 0 { exit 1 }' "$work/period.log" &&
-	ok "--lat-log: $lines lines for $ops operations, 7 columns, syncfs lines carry their sync time" ||
+head -1 "$work/period.log" | grep -q '^# t_s group thread op lat_ns bytes sync_ns resp_ns$' && [ "$lines" = "$ops" ] &&
+	awk '!/^#/ && NF != 8 { exit 1 } !/^#/ && $4 == "syncfs" && $7 == 0 { exit 1 }' "$work/period.log" &&
+	ok "--lat-log: $lines lines for $ops operations, 8 columns, syncfs lines carry their sync time" ||
 	bad "--lat-log: $lines lines, $ops operations"
 "$bin" run "$work/period.ffsb" --location "$d" --lat-log /nonexistent/dir/x.log >/dev/null 2>"$work/ll.err"
 [ $? -eq 2 ] && grep -q "lat-log /nonexistent/dir/x.log: No such file" "$work/ll.err" &&
@@ -177,13 +180,14 @@ head -1 "$work/period.log" | grep -q '^# t_s group thread op lat_ns bytes sync_n
 "$bin" check "$work/period.ffsb" --lat-log x >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--lat-log is a run option only" || bad "check --lat-log accepted"
 
-# fsync-tester's fsync time column comes out of the log directly.
+# fsync-tester's fsync time column comes out of the log directly. The background writer is
+# counted too (2 writes), so that the run waits for it however slow it is.
 "$bin" run "$p/fsync-tester.ffsb" --location "$d" --set filesystem0.min_filesize=16MB \
 	--set filesystem0.max_filesize=16MB --set threadgroup1.op_period=50 --set threadgroup1.num_ops=3 \
-	--lat-log "$work/ft.log" >"$work/ft.out" 2>&1
+	--set threadgroup0.num_ops=2 --lat-log "$work/ft.log" >"$work/ft.out" 2>&1
 n=$(awk '$4 == "write_fsync" && $7 > 0 && $6 == 1048576' "$work/ft.log" | wc -l)
 bg=$(awk '$2 == 0 && $4 == "write"' "$work/ft.log" | wc -l)
-[ "$n" -eq 3 ] && [ "$bg" -ge 1 ] && ok "fsync-tester: 3 fsync times in the log beside $bg background writes" ||
+[ "$n" -eq 3 ] && [ "$bg" -eq 2 ] && ok "fsync-tester: 3 fsync times in the log beside $bg background writes" ||
 	bad "fsync-tester log: $n fsync lines, $bg writes"
 
 # create_method: fallocate and sparse make full-size files quickly; sparse ones take no blocks.

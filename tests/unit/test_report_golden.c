@@ -349,6 +349,40 @@ static void test_golden_ffsb(void)
 	fake_free(&f);
 }
 
+/* --format ffsb of an agefs=1 filesystem and a write group: FFSB's "current utilization",
+ * "desired utilization" and "Aging ThreadGroup" block, the `fsync_file = 0` line, and FFSB's
+ * write figure (a whole file's size per write) in the throughput columns. */
+static void test_golden_ffsb_aging(void)
+{
+	static struct fake f;
+	golden_setup(&f, true);
+	f.e.interrupted = false;
+	f.e.signal = 0;
+	atomic_store(&f.e.stop, STOP_TIME);
+	static struct plan_group age;
+	age = f.groups[1];
+	age.name = "filesystem0.threadgroup";
+	age.index = 0;
+	age.bindfs = -1;
+	age.op_delay_ms = 0;
+	memset(age.weight, 0, sizeof(age.weight));
+	age.weight[OP_create] = 3;
+	age.weight[OP_delete] = 1;
+	age.total_weight = 4;
+	f.fs[0].agefs = true;
+	f.fs[0].desired_util = 0.5;
+	f.fs[0].age = &age;
+	f.efs[0].start_util = 0.1234;
+	f.efs[1].start_util = 0.5;
+	/* group 0's write_fsync: fsmix counts write_size (4 KB) a write, FFSB the file (64 KB) */
+	f.gs[0].ffsb_written[OP_write_fsync] = 20 * 65536;
+	f.e.total.ffsb_written[OP_write_fsync] = 20 * 65536;
+	char *text = normalize(render_text(&f.e, false), &f.e, false);
+	check_golden("report-ffsb-aging.txt", text);
+	free(text);
+	fake_free(&f);
+}
+
 static void test_golden_csv(void)
 {
 	static struct fake f;
@@ -664,6 +698,7 @@ int main(void)
 {
 	RUN(test_golden_text);
 	RUN(test_golden_ffsb);
+	RUN(test_golden_ffsb_aging);
 	RUN(test_golden_csv);
 	RUN(test_ffsb_parse);
 	return test_summary();

@@ -530,15 +530,44 @@ static void test_merge_threads(void)
 	free(v);
 }
 
+/* Response time (op_period): one sample per operation plus one per missed start, each missed
+ * start waiting until the late operation ended; merging gives the destination a series. */
+static void test_response(void)
+{
+	struct thread_stats *a = stats_new(NULL), *total = stats_new(NULL);
+	CHECK(a->resp_lat == NULL);
+	stats_resp_record(a, 7, 0, 0, 10); /* untracked: ignored */
+	CHECK_EQ_U(a->missed_starts, 0);
+	CHECK_EQ_U(thread_stats_track_response(a), 0);
+	stats_resp_record(a, 40000000, 3, 25000000, 10000000); /* 40 ms; starts 25, 15, 5 ms ago */
+	stats_resp_record(a, 1000, 0, 0, 10000000);
+	CHECK_EQ_U(a->resp_lat->n, 5);
+	CHECK_EQ_U(a->missed_starts, 3);
+	CHECK_EQ_U(a->resp_lat->max_ns, 40000000);
+	CHECK_EQ_U(a->resp_lat->min_ns, 1000);
+	CHECK_EQ_U(a->resp_lat->sum_ns, 40000000 + 25000000 + 15000000 + 5000000 + 1000);
+	CHECK_EQ_U(thread_stats_merge(total, a), 0);
+	CHECK(total->resp_lat != NULL);
+	CHECK_EQ_U(total->resp_lat->n, 5);
+	CHECK_EQ_U(total->missed_starts, 3);
+	thread_stats_reset(a);
+	CHECK_EQ_U(a->resp_lat->n, 0);
+	CHECK_EQ_U(a->missed_starts, 0);
+	stats_delete(a);
+	stats_delete(total);
+}
+
 /* The sizes quoted in stats.h, so the memory budget there stays true. */
 static void test_sizes(void)
 {
 	CHECK_EQ_U(sizeof(struct lat_stats), 20016);
-	/* counters + series + (pointer, count, pointer), with at most 32 B of alignment padding */
-	size_t parts = 5 * OP_COUNT * 8 + (OP_COUNT + SYS_COUNT) * sizeof(struct lat_stats) + 20;
+	/* six per-op counters + series + response (pointer, count) + (pointer, count, pointer),
+	 * with at most 32 B of alignment padding */
+	size_t parts =
+	    6 * OP_COUNT * 8 + (OP_COUNT + SYS_COUNT) * sizeof(struct lat_stats) + 16 + 20;
 	CHECK(sizeof(struct thread_stats) >= parts && sizeof(struct thread_stats) <= parts + 32);
 	if (OP_COUNT == 22 && SYS_COUNT == 15) /* the figures written in stats.h */
-		CHECK_EQ_U(sizeof(struct thread_stats), 741504);
+		CHECK_EQ_U(sizeof(struct thread_stats), 741696);
 	/* 64 threads + 25 groups + 1 total must fit in 64 MiB (see stats.h). */
 	CHECK((64 + 25 + 1) * sizeof(struct thread_stats) <= (size_t)64 << 20);
 }
@@ -556,6 +585,7 @@ int main(void)
 	RUN(test_range_counts);
 	RUN(test_merge_commutative);
 	RUN(test_merge_threads);
+	RUN(test_response);
 	RUN(test_sizes);
 	return test_summary();
 }

@@ -1,0 +1,27 @@
+/* stopsig.h - the signals that stop fsmix (SIGINT, SIGTERM, SIGHUP) and a process-wide count
+ * of those received, for code that waits outside the engine's run (an output file waiting for
+ * a FIFO's reader) and must give up when the user presses Ctrl-C.
+ *
+ * The stop signals are blocked in every thread once a run starts (run.c); while a run's
+ * watcher thread reads them it calls stopsig_note() for each. Where no watcher runs (after
+ * the last run of a sweep), a signal stays pending, and stopsig_arrived() sees that too. */
+#ifndef FSMIX_STOPSIG_H
+#define FSMIX_STOPSIG_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+/* stopsig_fill - add the stop signals to set. */
+void stopsig_fill(sigset_t *set);
+
+/* stopsig_note - count one stop signal (called by the watcher for each one it reads). */
+void stopsig_note(void);
+
+/* stopsig_count - the number counted so far: a snapshot for stopsig_arrived. */
+unsigned stopsig_count(void);
+
+/* stopsig_arrived - true when a stop signal was counted after `snapshot` was taken, or one is
+ * pending (blocked, with nobody reading it). */
+bool stopsig_arrived(unsigned snapshot);
+
+#endif

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Signals during a run: SIGINT, SIGTERM and SIGHUP stop it with a partial report and a JSON
+# marked interrupted (exit 130); a stray SIGUSR1 is ignored and does not take Ctrl-C away.
+# Every step waits for an event (a line of fsmix's output); nothing depends on speed. A run
+# that does not stop is killed after a generous time-out and fails the test.
+set -u
+. "$(dirname "$0")/lib.bash"
+
+loc=$(shmdir)
+# A run that would last ten minutes: it ends only by a signal. Read-only (readall, stat,
+# open_close), so that a run a broken fsmix fails to stop cannot fill the tmpfs (memory).
+readonly_mix=(--set threadgroup0.create_weight=0 --set threadgroup0.create_fsync_weight=0
+	--set threadgroup0.delete_weight=0 --set threadgroup0.append_weight=0
+	--set threadgroup0.append_fsync_weight=0 --set threadgroup0.writeall_weight=0
+	--set threadgroup0.writeall_fsync_weight=0)
+long=(run "$src/profiles/default.ffsb" --location "$loc" --time 600 --set filesystem0.num_files=50
+	--set filesystem0.num_dirs=2 --threads 2 "${readonly_mix[@]}")
+
+# wait_exit PID SECONDS: the exit status of the background job PID; 255 (after killing it)
+# when it is still running after SECONDS.
+wait_exit() {
+	local pid=$1 tenths=$(($2 * 10)) i
+	for ((i = 0; i < tenths; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 255
+	fi
+	wait "$pid"
+}
+
+# interrupted_json FILE SIGNAL: the JSON says the run was stopped by SIGNAL, exit 130.
+interrupted_json() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] is True, d["interrupted"]
+assert d["exit_status"] == 130, d["exit_status"]
+assert d["stop_reason"] == "signal", d["stop_reason"]
+assert d["signal"] == sys.argv[2], d["signal"]
+PY
+}
+
+# SIGTERM and SIGHUP (a closed terminal) stop the run alike: partial report and JSON, exit 130.
+for sig in TERM HUP; do
+	out=$work/$sig
+	"$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
+	pid=$!
+	if ! wait_for "$out.err" "^fsmix: running" 60; then
+		bad "SIG$sig: the run did not start"; kill -KILL $pid; wait $pid; continue
+	fi
+	kill -"$sig" $pid
+	wait_exit $pid 60
+	rc=$?
+	if [ $rc -eq 130 ] && grep -q "^Interrupted" "$out.out" && grep -q "Transactions per Second" "$out.out" &&
+		interrupted_json "$out.json" "SIG$sig" && grep -q "^fsmix: SIG$sig received: stopping" "$out.err"; then
+		ok "SIG$sig: exit 130, partial report, JSON says signal SIG$sig, stderr says so"
+	else
+		bad "SIG$sig: exit $rc"; tail -3 "$out.err" | sed 's/^/     /'
+	fi
+done
+
+# A stray SIGUSR1 is ignored (and said so); SIGINT afterwards still stops the run.
+out=$work/usr1
+"$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
+pid=$!
+if wait_for "$out.err" "^fsmix: running" 60; then
+	kill -USR1 $pid
+	# Wait until the watcher has read it, so that SIGINT comes after it.
+	wait_for "$out.err" "ignoring SIGUSR1" 60 && ok "SIGUSR1: ignored with a message" ||
+		bad "SIGUSR1: no message that it was ignored"
+	if kill -0 $pid 2>/dev/null; then
+		ok "SIGUSR1 does not end the run"
+	else
+		bad "SIGUSR1 ended the run"
+	fi
+	kill -INT $pid 2>/dev/null
+	wait_exit $pid 60
+	rc=$?
+	if [ $rc -eq 130 ] && grep -q "^Interrupted" "$out.out" && interrupted_json "$out.json" SIGINT; then
+		ok "SIGINT after a stray SIGUSR1: exit 130 with the partial report"
+	else
+		bad "SIGINT after SIGUSR1: exit $rc (255: still running after 60 s)"
+		tail -3 "$out.err" | sed 's/^/     /'
+	fi
+else
+	bad "SIGUSR1: the run did not start"; kill -KILL $pid; wait $pid
+fi
+
+# SIGTERM during the build. The location is a frozen ext4 (fsfreeze): fsmix cannot create its
+# tree until it is thawed, and it is thawed only once fsmix blocks the stop signals
+# (/proc/PID/status) and has said that it is stopping; then the builders find the run stopped.
+# The status is read once the process is fsmix (/proc/PID/exe), not the shell's child before exec.
+# sigmask PID FIELD: the hex signal mask FIELD (SigBlk) of PID's status.
+sigmask() { sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" 2>/dev/null; }
+has_term() { [ -n "$1" ] && (((0x$1 >> 14) & 1)); } # SIGTERM is signal 15: bit 14
+trap 'fsfreeze -u "$work/frozen" 2>/dev/null; cleanup' EXIT # never leave it frozen
+if command -v fsfreeze >/dev/null && mount_ext4 "$work/frozen" 64 && fsfreeze -f "$work/frozen"; then
+	out=$work/frozen
+	"$bin" run "$src/profiles/default.ffsb" --location "$work/frozen" --time 600 "${readonly_mix[@]}" \
+		--set filesystem0.num_files=5000 --set filesystem0.size_weight="1KB 1" --json "$out.json" \
+		>"$out.out" 2>"$out.err" &
+	pid=$!
+	# fsmix itself, not the shell's child before exec (whose trap would take the signal).
+	for ((i = 0; i < 600; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$bin")" ] && has_term "$(sigmask $pid SigBlk)" && break
+		sleep 0.1
+	done
+	kill -TERM $pid
+	wait_for "$out.err" "SIGTERM received: stopping" 60
+	fsfreeze -u "$work/frozen"
+	wait_exit $pid 60
+	rc=$?
+	files=$(find "$work/frozen/fsmix.fs0/data" -type f 2>/dev/null | wc -l)
+	[ $rc -eq 130 ] && grep -q "interrupted during setup; nothing was measured" "$out.err" &&
+		! grep -q "Transactions per Second" "$out.out" && [ "$files" -lt 5000 ] &&
+		ok "SIGTERM during the build: exit 130, nothing measured, the build stopped ($files of 5000 files)" ||
+		{ bad "SIGTERM during the build: exit $rc"; tail -3 "$out.err" | sed 's/^/     /'; }
+else
+	skipped "SIGTERM during the build: needs root, a loop-mounted ext4 and fsfreeze"
+fi
+
+# Ctrl-C during the callout: the terminal sends SIGINT to the whole process group, the callout
+# included, which must not inherit fsmix's blocked signals: it stops, and so does the run. The
+# run is put in a process group of its own (job control), as a shell does.
+out=$work/callout
+set -m
+"$bin" "${long[@]}" --set "callout=echo callout started >&2; sleep 600" >"$out.out" 2>"$out.err" &
+pid=$!
+set +m
+if wait_for "$out.err" "^callout started" 60; then
+	# Once sleep runs: a SIGINT between the shell's fork and exec would be taken by the shell's
+	# own handler in the child (a shell's race, not fsmix's).
+	for ((i = 0; i < 600; i++)); do pgrep -g "$pid" -x sleep >/dev/null && break; sleep 0.1; done
+	kill -INT -- -"$pid"
+	wait_exit $pid 60
+	rc=$?
+	[ $rc -eq 130 ] && grep -q "interrupted during setup" "$out.err" &&
+		ok "Ctrl-C (SIGINT to the process group) during the callout: exit 130" ||
+		{ bad "Ctrl-C during the callout: exit $rc (255: still running after 60 s)"; tail -3 "$out.err" | sed 's/^/     /'; }
+else
+	bad "callout: it did not start"; kill -KILL -- -"$pid"; wait $pid
+fi
+kill -KILL -- -"$pid" 2>/dev/null # the callout's sleep, if it outlived the test
+
+# SIGINT twice: the first stops the run, the second changes nothing (same report, exit 130).
+out=$work/twice
+"$bin" "${long[@]}" --json "$out.json" >"$out.out" 2>"$out.err" &
+pid=$!
+if wait_for "$out.err" "^fsmix: running" 60; then
+	kill -INT $pid
+	kill -TERM $pid 2>/dev/null
+	wait_exit $pid 60
+	rc=$?
+	[ $rc -eq 130 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['signal'] in ('SIGINT', 'SIGTERM') and d['interrupted']" "$out.json" &&
+		ok "SIGINT then SIGTERM: exit 130, one signal reported" || bad "two signals: exit $rc"
+else
+	bad "two signals: the run did not start"; kill -KILL $pid; wait $pid
+fi
+summary
