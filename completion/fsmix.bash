@@ -134,7 +134,7 @@ _fsmix() {
 	fi
 	if [[ -z $cmd ]]; then
 		local cmds
-		cmds=$("$bin" --help 2>/dev/null | sed -nE 's/^(usage:)? +fsmix ([a-z]+) .*/\2/p')
+		cmds=$("$bin" --help 2>/dev/null | sed -nE 's/^(usage:)? +fsmix ([a-z]+) .*/\2/p' | sort -u)
 		mapfile -t COMPREPLY < <(compgen -W "$cmds" -- "$cur")
 		compopt -o filenames 2>/dev/null
 		mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(_fsmix_files "$cur" '*.ffsb')

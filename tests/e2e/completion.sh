@@ -45,6 +45,9 @@ prof=$src/profiles/ext4-barrier-2010.ffsb two=$src/examples/two-groups.ffsb
 mkdir "$work/empty" && cd "$work/empty" # the first word also completes local files
 
 has "subcommands" "$(printf '%s\n' run check clean compare plot keys)" "$(comp "$bin" "")"
+subs=$(comp "$bin" "" | grep -vE '[./]')
+[ "$(printf '%s\n' "$subs" | sort | uniq -d)" = "" ] && ok "each subcommand once" ||
+	bad "a subcommand completes twice: $(printf '%s\n' "$subs" | sort | uniq -d | tr '\n' ' ')"
 [ "$(comp "$bin" co)" = compare ] && ok "a subcommand's prefix" || bad "'co' does not complete to compare: $(comp "$bin" co)"
 has "options" "$(printf '%s\n' --set --threads --location --time --json --csv --sweep --plot --help --version)" \
 	"$(comp "$bin" run "$prof" --)"
