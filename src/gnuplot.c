@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,7 @@
 #include "exitcode.h"
 #include "fdio.h"
 #include "outfile.h"
-
-extern char **environ;
+#include "subproc.h"
 
 static const char *path_ext(const char *path)
 {
@@ -122,9 +120,9 @@ int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log
 
 static int run_gnuplot(const char *script, FILE *log)
 {
-	pid_t pid;
 	char *argv[] = {"gnuplot", (char *)script, NULL};
-	int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	int st = subproc_run(argv); /* no signal blocked: Ctrl-C after a sweep stops gnuplot too */
+	int rc = st < 0 ? -st : 0;
 	if (rc == ENOENT) {
 		fprintf(log, "fsmix: plotting needs gnuplot, which is not installed "
 		             "(apt-get install gnuplot-nox)\n");
@@ -134,9 +132,6 @@ static int run_gnuplot(const char *script, FILE *log)
 		fprintf(log, "fsmix: cannot start gnuplot: %s\n", strerror(rc));
 		return EXIT_RUN_FAILED;
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(log, "fsmix: gnuplot failed (status %d)\n",
 		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);

@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "build.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "subproc.h"
 #include "stopsig.h"
 #include "interval.h"
 #include "outfile.h"
@@ -1098,31 +1098,17 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked:
- * fsmix blocks the stop signals in all its threads, and system() would hand that mask on, so
- * Ctrl-C (SIGINT to the terminal's process group) could not stop the callout. Now it stops the
- * callout and, through the watcher, the run. Returns the shell's wait status, -1 (errno set)
- * when it cannot be started. */
+/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked
+ * (subproc.h): Ctrl-C stops the callout and, through the watcher, the run. Returns the shell's
+ * wait status, -1 (errno set) when it cannot be started. */
 static int run_callout(const char *cmd)
 {
-	posix_spawnattr_t attr;
-	sigset_t none;
-	pid_t pid;
-	int st;
-	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
-	sigemptyset(&none);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-	int rc = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	if (rc) {
-		errno = rc;
+	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+	int st = subproc_run(argv);
+	if (st < 0) {
+		errno = -st;
 		return -1;
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
 	return st;
 }
 
@@ -1239,7 +1225,12 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		report_setup(o->out, e, !pl->time_s && !pl->counted);
 	if (!rc && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
+		unsigned signals_before = stopsig_count();
 		int st = run_callout(pl->callout);
+		/* Ctrl-C reaches the callout and fsmix together; the callout may end before the
+		 * watcher has read fsmix's signal, which is then still pending (or just noted). */
+		if (stopsig_arrived(signals_before) && !engine_stopping(e))
+			engine_stop(e, STOP_SIGNAL);
 		if (st < 0)
 			fprintf(o->log, "fsmix: warning: cannot run callout '%s': %s\n",
 			        pl->callout, strerror(errno));

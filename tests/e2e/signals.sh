@@ -160,4 +160,28 @@ if wait_for "$out.err" "^fsmix: running" 60; then
 else
 	bad "two signals: the run did not start"; kill -KILL $pid; wait $pid
 fi
+# Helper programs get no signal blocked: gnuplot after a sweep (--plot) is started when fsmix
+# has kept its stop signals blocked since the sweep's first run. A stand-in gnuplot first in
+# PATH records its blocked-signal mask (SigBlk of /proc/self/status) and fails. It is Python,
+# not sh: dash clears the mask when it starts.
+fake=$work/fakebin
+mkdir -p "$fake"
+cat >"$fake/gnuplot" <<EOF
+#!/usr/bin/python3
+import re
+status = open("/proc/self/status").read()
+open("$work/sigblk", "w").write(re.search(r"SigBlk:.*", status).group(0))
+raise SystemExit(1)
+EOF
+chmod +x "$fake/gnuplot"
+PATH="$fake:$PATH" "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --threads 1,2 \
+	--set filesystem0.num_files=20 --set filesystem0.num_dirs=2 --set threadgroup0.op_delay=1 \
+	--plot "$work/sweep.png" >/dev/null 2>"$work/fakeplot.err"
+if [ -s "$work/sigblk" ]; then
+	grep -qE "^SigBlk:[[:space:]]+0+$" "$work/sigblk" &&
+		ok "gnuplot after a sweep starts with no signal blocked" ||
+		bad "gnuplot after a sweep starts with signals blocked: $(cat "$work/sigblk")"
+else
+	bad "the stand-in gnuplot was not run"; cat "$work/fakeplot.err"
+fi
 summary
