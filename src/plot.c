@@ -74,6 +74,15 @@ static int col(enum metric_id m)
 	return 2 + 2 * (int)m;
 }
 
+/* The profile's file name (without its directory) from a results document, "" when absent:
+ * for titles, which gp_str() quotes. */
+static const char *profile_name(const json_t *doc)
+{
+	const char *profile = json_string_value(json_object_get(doc, "profile_path"));
+	const char *base = profile ? strrchr(profile, '/') : NULL;
+	return base ? base + 1 : profile ? profile : "";
+}
+
 /* `set xtics (LABEL 0, LABEL 1, ...)`: the points' labels as tics at 0, 1, ... */
 static void label_tics(FILE *g, const json_t *doc, const size_t *idx, size_t n)
 {
@@ -119,13 +128,9 @@ static int sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FI
 	const char *xl = json_array_size(dims) == 1
 	                     ? json_string_value(json_object_get(json_array_get(dims, 0), "label"))
 	                     : NULL;
-	const char *profile = json_string_value(json_object_get(doc, "profile_path"));
-	const char *base = profile ? strrchr(profile, '/') : NULL;
 	char title[512];
 	snprintf(title, sizeof(title), "fsmix sweep: %s (mean, error bars: stddev)",
-	         base      ? base + 1
-	         : profile ? profile
-	                   : "");
+	         profile_name(doc));
 	fprintf(g, "set multiplot layout 2,1 title ");
 	gp_str(g, title);
 	fprintf(g, "\nset grid\nset key outside right\nset xlabel ");
@@ -345,13 +350,8 @@ static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
 		p99 |= has_p99[n];
 		names[n++] = "total";
 	}
-	const char *profile = json_string_value(json_object_get(doc, "profile_path"));
-	const char *base = profile ? strrchr(profile, '/') : NULL;
 	char title[512];
-	snprintf(title, sizeof(title), "fsmix run over time: %s",
-	         base      ? base + 1
-	         : profile ? profile
-	                   : "");
+	snprintf(title, sizeof(title), "fsmix run over time: %s", profile_name(doc));
 	fprintf(g, "set multiplot layout 3,1 title ");
 	gp_str(g, title);
 	/* Fixed margins so the three panels share one time axis. */
