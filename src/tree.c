@@ -528,6 +528,71 @@ static void sync_location(const struct tree *t)
 		(void)fsync(fd);
 }
 
+/* renameat2(RENAME_NOREPLACE) within the location, with a fallback where the filesystem has
+ * no RENAME_NOREPLACE (EINVAL: some FUSE and network filesystems): a plain rename, only when the
+ * new name is still free (fsmix holds the location's lock, so only a process other than fsmix
+ * could take it meanwhile; a plain rename would replace an empty directory). 0 or -errno. */
+static int rename_noreplace(int locfd, const char *from, const char *to)
+{
+	if (renameat2(locfd, from, locfd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	struct stat st;
+	if (fstatat(locfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	if (errno != ENOENT)
+		return -errno;
+	return renameat(locfd, from, locfd, to) ? -errno : 0;
+}
+
+/* Is the directory at dirfd (or its subdirectory `sub`, when not NULL) empty? */
+static bool dir_is_empty(int dirfd, const char *sub)
+{
+	int fd = sub ? openat(dirfd, sub, DIR_FLAGS) : dup(dirfd);
+	if (fd < 0)
+		return false;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		(void)close(fd);
+		return false;
+	}
+	bool empty = true;
+	struct dirent *de;
+	while (empty && (de = readdir(d)) != NULL)
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	(void)closedir(d);
+	return empty;
+}
+
+/* Does a directory without a marker hold only what the first steps of a creation make (the
+ * marker's temp file, empty data/ and meta/) and nothing else? Only then is it fsmix's. */
+static bool only_creation_steps(int fd)
+{
+	int dfd = dup(fd);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			(void)close(dfd);
+		return false;
+	}
+	bool ours = true;
+	struct dirent *de;
+	while (ours && (de = readdir(d)) != NULL) {
+		const char *n = de->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		if (!strcmp(n, MARKER_TMP_NAME)) {
+			struct stat st;
+			ours = fstatat(fd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+		} else {
+			ours = (!strcmp(n, "data") || !strcmp(n, "meta")) && dir_is_empty(fd, n);
+		}
+	}
+	(void)closedir(d);
+	return ours;
+}
+
 /* Finish removing fsmix.fs<index><suffix>, left by a crash during creation (.new) or removal
  * (.del). With a valid marker it is a tree: its generated entries are removed, then the marker
  * and the directory; when unknown entries keep it, a .del goes back to its own name (if free),
@@ -556,7 +621,7 @@ static int finish_leftover(struct tree *t, const char *suffix)
 		rc = sweep_root(t, fd, &sw);
 		if (rc == 0 && sw.unknown) {
 			if (!strcmp(suffix, DEL_SUFFIX) &&
-			    renameat2(t->locfd, name, t->locfd, t->name, RENAME_NOREPLACE) == 0)
+			    rename_noreplace(t->locfd, name, t->name) == 0)
 				sync_location(t);
 			(void)close(fd);
 			return 0;
@@ -565,8 +630,12 @@ static int finish_leftover(struct tree *t, const char *suffix)
 			rc = -errno;
 	} else if (rc == -ENOENT || rc == -EBADMSG) {
 		rc = 0;
+		if (!only_creation_steps(fd)) { /* not recognisably fsmix's: it stays */
+			(void)close(fd);
+			return 0;
+		}
 		(void)unlinkat(fd, MARKER_TMP_NAME, 0);
-		(void)unlinkat(fd, "data", AT_REMOVEDIR); /* only when empty */
+		(void)unlinkat(fd, "data", AT_REMOVEDIR);
 		(void)unlinkat(fd, "meta", AT_REMOVEDIR);
 	}
 	/* rmdir only the directory we examined (not a replacement), and only when empty. */
@@ -639,17 +708,7 @@ static int create_root(struct tree *t, const char *location, char *err, size_t e
 		drop_new(t, fd, name);
 		return rc;
 	}
-	rc = renameat2(t->locfd, name, t->locfd, t->name, RENAME_NOREPLACE) ? -errno : 0;
-	if (rc == -EINVAL) {
-		/* No RENAME_NOREPLACE on this filesystem: a plain rename replaces an empty
-		 * directory, so only when the name is still free (we hold the location's lock:
-		 * only a process other than fsmix could take it meanwhile). */
-		struct stat st;
-		rc = fstatat(t->locfd, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST
-		     : errno != ENOENT                                         ? -errno
-		     : renameat(t->locfd, name, t->locfd, t->name)             ? -errno
-		                                                               : 0;
-	}
+	rc = rename_noreplace(t->locfd, name, t->name);
 	if (rc) {
 		seterr(err, errlen, "cannot create '%s': %s", t->root, strerror(-rc));
 		drop_new(t, fd, name);
@@ -965,8 +1024,11 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 		seterr(err, errlen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	/* O_EXCL: a name planted in a reused tree (a hard link to someone's file) is removed,
+	 * never written through. */
+	(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
 	w->fd = openat(t->rootfd, MANIFEST_TMP_NAME,
-	               O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	w->sum = FNV_OFFSET;
 	w->count = 0;
 	w->used = 0;
@@ -1518,14 +1580,13 @@ int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errl
 	char del[sizeof(t->name) + 8];
 	aside_name(t, DEL_SUFFIX, del, sizeof(del));
 	const char *at = t->name;
-	if (renameat2(t->locfd, t->name, t->locfd, del, RENAME_NOREPLACE) == 0) {
+	if (rename_noreplace(t->locfd, t->name, del) == 0) {
 		at = del;
 		sync_location(t);
 	}
 	rc = sweep_root(t, t->rootfd, sw);
 	rc = sweep_report(t, sw, rc, err, errlen);
-	if (rc == -ENOTEMPTY && at == del &&
-	    renameat2(t->locfd, del, t->locfd, t->name, RENAME_NOREPLACE) == 0) {
+	if (rc == -ENOTEMPTY && at == del && rename_noreplace(t->locfd, del, t->name) == 0) {
 		at = t->name; /* kept under its own name, as it was */
 		sync_location(t);
 	}

@@ -433,7 +433,23 @@ static void case_manifest(void)
 		pool_remove(&pool, i);
 	}
 	CHECK_EQ_U(pool_live(&pool), 50);
+	/* A hard link planted at the manifest's temp name is never written through. */
+	snprintf(p, sizeof(p), "%s/victim", base);
+	FILE *v = fopen(p, "w");
+	CHECK(v != NULL);
+	if (v) {
+		fputs("keep me\n", v);
+		fclose(v);
+	}
+	char tmpname[PATH_MAX];
+	snprintf(tmpname, sizeof(tmpname), "%s/fsmix.fs0/.fsmix-manifest.tmp", base);
+	CHECK_EQ_I(link(p, tmpname), 0);
 	CHECK_EQ_I(tree_write_manifest(&t, hash, &pool, err, sizeof(err)), 0);
+	struct stat vst;
+	CHECK_EQ_I(stat(p, &vst), 0);
+	CHECK_EQ_I((int)vst.st_size, 8); /* "keep me\n", not a manifest */
+	CHECK_EQ_I((int)vst.st_nlink, 1);
+	CHECK_EQ_I(unlink(p), 0);
 	CHECK(exists("fsmix.fs0/.fsmix-manifest"));
 	CHECK(!exists("fsmix.fs0/.fsmix-manifest.tmp"));
 	tree_close(&t);
@@ -603,6 +619,33 @@ static void case_leftovers(void)
 		CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), -ENOENT);
 		CHECK_EQ_U(t.leftovers, 1);
 		CHECK(!exists("fsmix.fs0.del"));
+	}
+	/* A .new without a marker holding anything but the creation's own first steps is not
+	 * fsmix's: nothing in it is removed (the marker's temp file neither). */
+	put_dir("fsmix.fs0.new");
+	put_file("fsmix.fs0.new/.fsmix-tree.tmp", "fsmix-tree\nversion 1\n");
+	put_dir("fsmix.fs0.new/data");
+	put_file("fsmix.fs0.new/data/users-file", "mine\n");
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), -ENOENT);
+	CHECK_EQ_U(t.leftovers, 0);
+	CHECK(exists("fsmix.fs0.new/.fsmix-tree.tmp"));
+	CHECK(exists("fsmix.fs0.new/data/users-file"));
+	put_dir("fsmix.fs0.new/notes");
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), -ENOENT);
+	CHECK(exists("fsmix.fs0.new/notes"));
+	CHECK(exists("fsmix.fs0.new/.fsmix-tree.tmp"));
+	{
+		char p[PATH_MAX];
+		PATHF(p, "%s/fsmix.fs0.new/data/users-file", base);
+		CHECK_EQ_I(unlink(p), 0);
+		PATHF(p, "%s/fsmix.fs0.new/data", base);
+		CHECK_EQ_I(rmdir(p), 0);
+		PATHF(p, "%s/fsmix.fs0.new/notes", base);
+		CHECK_EQ_I(rmdir(p), 0);
+		PATHF(p, "%s/fsmix.fs0.new/.fsmix-tree.tmp", base);
+		CHECK_EQ_I(unlink(p), 0);
+		PATHF(p, "%s/fsmix.fs0.new", base);
+		CHECK_EQ_I(rmdir(p), 0);
 	}
 	/* A marked tree with a user's file, aside as .del: put back under its own name, kept. */
 	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
