@@ -76,11 +76,20 @@ if [ $rc -eq 0 ] && [ "$files" -eq 2000 ] &&
 else
 	bad "pids.max=4, 8 builders: exit $rc, $files files"; tail -3 "$work/build.err" | sed 's/^/     /'
 fi
-# No builder at all: exit 1 with the reason.
+# No thread at all (the signal watcher is the first): exit 1 with the reason, and an older
+# JSON claiming success is replaced by one saying what happened.
+echo '{"exit_status": 0, "stale": true}' >"$work/none.json"
 limited 1 run "$src/profiles/default.ffsb" --location "$loc" --time 0 --set filesystem0.reuse=0 \
-	>"$work/none.out" 2>"$work/none.err"
+	--json "$work/none.json" >"$work/none.out" 2>"$work/none.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "cannot start .*thread.*pids.max" "$work/none.err" &&
 	ok "pids.max=1: exit 1, $(grep -m1 '^fsmix: cannot start' "$work/none.err" | sed 's/^fsmix: //; s/:.*//')" ||
 	{ bad "pids.max=1: exit $rc"; tail -3 "$work/none.err" | sed 's/^/     /'; }
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert 'stale' not in d and d['exit_status'] == 1 and d['measured'] is False, d
+assert 'pids.max' in d['error'], d['error']" "$work/none.json" &&
+	ok "pids.max=1: the JSON says exit 1 and why, not the older success" ||
+	bad "pids.max=1: stale or wrong JSON: $(head -c 300 "$work/none.json")"
 summary
