@@ -352,6 +352,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return EXIT_OK;
 	}
 	int nargs = argc - optind;
+	if (stdout_outputs(c) > 1) /* for every command, compare and plot included */
+		return usage_error("%s", "only one of --json, --csv and --lat-log can write to "
+		                         "stdout ('-')");
 	if (!strcmp(c->command, "plot") && c->lat_log_path) {
 		if (nargs)
 			return usage_error("plot --lat-log LOG takes no RESULT.json (got '%s')",
@@ -392,9 +395,6 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	if (c->json && !strcmp(c->command, "check") && c->json_path)
 		return usage_error("check --json prints to stdout and takes no file (got '%s')",
 		                   c->json_path);
-	if (stdout_outputs(c) > 1)
-		return usage_error("%s", "only one of --json, --csv and --lat-log can write to "
-		                         "stdout ('-')");
 	if (c->json && !strcmp(c->command, "run") && !c->json_path)
 		return usage_error("%s",
 		                   "run --json needs a file: --json FILE, or --json - for stdout");

@@ -272,6 +272,10 @@ for o in json csv lat-log; do
 done
 run_tiny --json - --csv - >/dev/null 2>&1
 [ $? -eq 2 ] && ok "two documents on stdout: refused" || bad "--json - --csv - accepted"
+"$bin" compare "$out/base.json" "$out/base.json" --json - --csv - >"$out/cmp2.out" 2>"$out/cmp2.err"
+[ $? -eq 2 ] && [ ! -s "$out/cmp2.out" ] && grep -q "only one of --json, --csv" "$out/cmp2.err" &&
+	ok "compare: two documents on stdout refused, nothing written" ||
+	bad "compare --json - --csv - accepted"
 run_tiny --threads 1,2 --repeat 2 --json "$out/s.json" --csv "$out/s.csv" >"$out/s.txt" 2>/dev/null
 [ $? -eq 0 ] && valid_json "$out/s.json" 'len(d["points"]) == 2' && valid_csv "$out/s.csv" 8 && grep -q "^threads=2 " "$out/s.txt" &&
 	ok "sweep: table, --json, --csv" || bad "sweep outputs"
