@@ -90,14 +90,23 @@ int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log
 	const char *ext = path_ext(path);
 	if (!ext)
 		return gp_check_path(path, "plot", log);
-	snprintf(j->dir, sizeof(j->dir), "/tmp/fsmix-plot.XXXXXX");
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	int n = snprintf(j->dir, sizeof(j->dir), "%s/fsmix-plot.XXXXXX", tmp);
+	if (n < 0 || (size_t)n >= sizeof(j->dir) - sizeof("/image.png")) {
+		fprintf(log, "fsmix: TMPDIR is too long: %s\n", tmp);
+		j->dir[0] = '\0';
+		return EXIT_BAD_INPUT;
+	}
 	if (!mkdtemp(j->dir)) {
-		fprintf(log, "fsmix: cannot create a temporary directory: %s\n", strerror(errno));
+		fprintf(log, "fsmix: cannot create a temporary directory in %s: %s\n", tmp,
+		        strerror(errno));
 		j->dir[0] = '\0';
 		return EXIT_RUN_FAILED;
 	}
-	snprintf(j->data, sizeof(j->data), "%s/data", j->dir);
-	snprintf(j->script, sizeof(j->script), "%s/plot.gp", j->dir);
+	snprintf(j->data, sizeof(j->data), "%s/" GP_DATA_NAME, j->dir);
+	snprintf(j->script, sizeof(j->script), "%s/plot.gp", j->dir); /* run_gnuplot's name */
 	snprintf(j->image, sizeof(j->image), "%s/image.%s", j->dir, ext);
 	j->data_f = fopen(j->data, "w");
 	j->script_f = fopen(j->script, "w");
@@ -112,16 +121,20 @@ int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log
 		        height);
 	else
 		fprintf(g, "set terminal svg size %d,%d dynamic noenhanced\n", width, height);
+	/* gnuplot runs in the job's directory: the script names its files relatively, so no path
+	 * (TMPDIR is the user's) ever appears in it. */
 	fprintf(g, "set output ");
-	gp_str(g, j->image);
+	gp_str(g, strrchr(j->image, '/') + 1);
 	fprintf(g, "\nset datafile missing 'NaN'\n");
 	return 0;
 }
 
-static int run_gnuplot(const char *script, FILE *log)
+/* gnuplot plot.gp in the job's directory dir. */
+static int run_gnuplot(const char *dir, FILE *log)
 {
-	char *argv[] = {"gnuplot", (char *)script, NULL};
-	int st = subproc_run(argv); /* no signal blocked: Ctrl-C after a sweep stops gnuplot too */
+	char *argv[] = {"gnuplot", "plot.gp", NULL};
+	/* no signal blocked: Ctrl-C after a sweep stops gnuplot too */
+	int st = subproc_run(argv, dir);
 	int rc = st < 0 ? -st : 0;
 	if (rc == ENOENT) {
 		fprintf(log, "fsmix: plotting needs gnuplot, which is not installed "
@@ -188,7 +201,7 @@ int gp_finish(struct gp_job *j, const char *path, FILE *log)
 		rc = EXIT_RUN_FAILED;
 	}
 	if (!rc)
-		rc = run_gnuplot(j->script, log);
+		rc = run_gnuplot(j->dir, log);
 	struct stat sb;
 	if (!rc && (stat(j->image, &sb) || sb.st_size == 0)) {
 		fprintf(log, "fsmix: gnuplot wrote no image\n");
@@ -197,7 +210,7 @@ int gp_finish(struct gp_job *j, const char *path, FILE *log)
 	/* The output file is opened here, and only here. */
 	if (!rc)
 		rc = copy_image(j->image, path, log);
-	if (!rc && strcmp(path, "-"))
+	if (!rc)
 		fprintf(log, "fsmix: plot written to %s\n", path);
 	gp_discard(j);
 	return rc;

@@ -17,13 +17,18 @@
 #ifndef FSMIX_GNUPLOT_H
 #define FSMIX_GNUPLOT_H
 
+#include <limits.h>
 #include <stdio.h>
 
+/* The data file's name in scripts: gnuplot runs in the job's directory, so scripts name
+ * their files relatively and no path reaches gnuplot's command language. */
+#define GP_DATA_NAME "data"
+
 struct gp_job {
-	char dir[32];    /* /tmp/fsmix-plot.XXXXXX */
-	char data[48];   /* DIR/data: numbers only */
-	char script[48]; /* DIR/plot.gp */
-	char image[48];  /* DIR/image.png or .svg: gnuplot's output */
+	char dir[PATH_MAX];    /* $TMPDIR (or /tmp)/fsmix-plot.XXXXXX */
+	char data[PATH_MAX];   /* DIR/data: numbers only */
+	char script[PATH_MAX]; /* DIR/plot.gp */
+	char image[PATH_MAX];  /* DIR/image.png or .svg: gnuplot's output */
 	FILE *data_f, *script_f;
 };
 

@@ -567,7 +567,7 @@ int latplot_write(const char *log_path, const char *out_path, FILE *log)
 		const char *base = strrchr(log_path, '/');
 		char title[1024];
 		snprintf(title, sizeof(title), "fsmix latency log: %s", base ? base + 1 : log_path);
-		if (latplot_script(&lp, j.data_f, j.data, j.script_f, title)) {
+		if (latplot_script(&lp, j.data_f, GP_DATA_NAME, j.script_f, title)) {
 			fprintf(log, "fsmix: --lat-log %s: no operation to draw\n", log_path);
 			gp_discard(&j);
 			rc = EXIT_BAD_INPUT;

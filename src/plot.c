@@ -427,7 +427,7 @@ int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *lo
 		rc = gp_open(&j, path, 1000, !base && plot_has_intervals(doc) ? 900 : 800, log);
 	if (rc)
 		return rc;
-	rc = plot_script(doc, base, j.data_f, j.data, j.script_f, log);
+	rc = plot_script(doc, base, j.data_f, GP_DATA_NAME, j.script_f, log);
 	if (rc) {
 		gp_discard(&j);
 		return rc;

@@ -1109,7 +1109,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 static int run_callout(const char *cmd)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	int st = subproc_run(argv);
+	int st = subproc_run(argv, NULL);
 	if (st < 0) {
 		errno = -st;
 		return -1;

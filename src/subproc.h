@@ -8,8 +8,9 @@
 #define FSMIX_SUBPROC_H
 
 /* subproc_run - run argv[0] (looked up in PATH) with argv and the process's environment, no
- * signal blocked, and wait for it. Returns its wait status (>= 0), or -errno when it cannot be
- * started (-ENOENT: not installed) or waited for. */
-int subproc_run(char *const argv[]);
+ * signal blocked, in directory cwd (NULL: fsmix's own), and wait for it. Returns its wait
+ * status (>= 0), or -errno when it cannot be started (-ENOENT: not installed or no cwd) or
+ * waited for. */
+int subproc_run(char *const argv[], const char *cwd);
 
 #endif

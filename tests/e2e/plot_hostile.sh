@@ -150,4 +150,15 @@ rc=$?
 	bad "hostile paths: exit $rc $(pwned) $(cat odd.err)"
 "$bin" plot "$odd/r.json" -o "$odd/r'.svg" 2>odd.err && svg_check "$odd/r'.svg" 24 && [ -z "$(pwned)" ] &&
 	ok "hostile JSON path and output name" || bad "hostile json path $(pwned) $(cat odd.err)"
+# gnuplot draws in a private directory below $TMPDIR (not always /tmp); a hostile TMPDIR is a
+# path like any other, and one that does not exist is named in the message.
+mkdir -p "$odd/tmp"
+TMPDIR="$work/$odd/tmp" "$bin" plot "$odd/r.json" -o "$odd/t.png" 2>odd.err && png_check "$odd/t.png" &&
+	[ -z "$(pwned)" ] && [ -z "$(ls -A "$odd/tmp")" ] &&
+	ok "TMPDIR: gnuplot's private directory is made there (hostile name) and removed" ||
+	bad "TMPDIR: $(pwned) $(cat odd.err)"
+TMPDIR="$work/no-such-dir" "$bin" plot "$odd/r.json" -o "$odd/t2.png" 2>odd.err
+rc=$?
+[ $rc -ne 0 ] && grep -q "no-such-dir" odd.err && [ ! -e "$odd/t2.png" ] &&
+	ok "TMPDIR that does not exist: exit $rc, named" || bad "missing TMPDIR: exit $rc $(cat odd.err)"
 summary
