@@ -321,8 +321,9 @@ int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, 
                   size_t errlen)
 {
 	struct outfile o;
-	if (outfile_open(&o, path, 0, err, errlen))
-		return -1;
+	int orc = outfile_open(&o, path, 0, err, errlen);
+	if (orc)
+		return orc == -EINTR ? -EINTR : -1;
 	FILE *f = stdout;
 	if (o.mode == OUTFILE_STDOUT) {
 		clearerr(stdout);

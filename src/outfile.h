@@ -63,7 +63,8 @@ void outfile_abort(struct outfile *o);
 
 /* outfile_write - the whole cycle for a document written by fill(f, arg) through stdio: open,
  * fill, check every stdio error, commit (or abort). fill returns 0 or -1 (out of memory or a
- * failed build); it need not check stdio errors. 0, or -1 with "PATH: reason" in err. */
+ * failed build); it need not check stdio errors. 0, or -1 with "PATH: reason" in err; -EINTR
+ * when a stop signal ended the wait for a FIFO's reader (nothing was written). */
 int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
                   size_t errlen);
 

@@ -1185,13 +1185,15 @@ static int write_outputs(struct engine *e, int rc)
 			e->failure = e->cleanup_err;
 	}
 	/* Machine-readable results: written whole (outfile.h) or not at all. */
-	if (o->json_path && report_json_write(e, o->json_path, rc, why, sizeof(why))) {
+	int wrc = o->json_path ? report_json_write(e, o->json_path, rc, why, sizeof(why)) : 0;
+	if (wrc) {
 		fprintf(o->log, "fsmix: %s\n", why);
-		rc = rc ? rc : EXIT_RUN_FAILED;
+		rc = rc ? rc : wrc == -EINTR ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
 	}
-	if (o->csv_path && report_csv_write(e, o->csv_path, why, sizeof(why))) {
+	wrc = o->csv_path ? report_csv_write(e, o->csv_path, why, sizeof(why)) : 0;
+	if (wrc) {
 		fprintf(o->log, "fsmix: %s\n", why);
-		rc = rc ? rc : EXIT_RUN_FAILED;
+		rc = rc ? rc : wrc == -EINTR ? EXIT_INTERRUPTED : EXIT_RUN_FAILED;
 	}
 	return rc;
 }
