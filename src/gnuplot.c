@@ -15,6 +15,7 @@
 #include "exitcode.h"
 #include "fdio.h"
 #include "outfile.h"
+#include "stopsig.h"
 #include "subproc.h"
 
 static const char *path_ext(const char *path)
@@ -134,8 +135,15 @@ static int run_gnuplot(const char *dir, FILE *log)
 {
 	char *argv[] = {"gnuplot", "plot.gp", NULL};
 	/* no signal blocked: Ctrl-C after a sweep stops gnuplot too */
+	unsigned signals_before = stopsig_count();
 	int st = subproc_run(argv, dir);
 	int rc = st < 0 ? -st : 0;
+	/* After a run, fsmix's stop signals are blocked: a Ctrl-C that stopped gnuplot is
+	 * pending here, and means "interrupted", not "gnuplot failed". */
+	if (stopsig_arrived(signals_before)) {
+		fprintf(log, "fsmix: interrupted while plotting; no picture written\n");
+		return EXIT_INTERRUPTED;
+	}
 	if (rc == ENOENT) {
 		fprintf(log, "fsmix: plotting needs gnuplot, which is not installed "
 		             "(apt-get install gnuplot-nox)\n");

@@ -184,4 +184,19 @@ if [ -s "$work/sigblk" ]; then
 else
 	bad "the stand-in gnuplot was not run"; cat "$work/fakeplot.err"
 fi
+# Ctrl-C while gnuplot draws after a sweep (the terminal signals fsmix and gnuplot alike):
+# exit 130, "interrupted", not "gnuplot failed".
+cat >"$fake/gnuplot" <<'EOF'
+#!/usr/bin/python3
+import os, signal
+os.kill(os.getppid(), signal.SIGINT)
+os.kill(os.getpid(), signal.SIGINT)
+EOF
+PATH="$fake:$PATH" "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --threads 1,2 \
+	--set filesystem0.num_files=20 --set filesystem0.num_dirs=2 --set threadgroup0.op_delay=1 \
+	--plot "$work/sweep2.png" >/dev/null 2>"$work/fakeplot2.err"
+rc=$?
+[ $rc -eq 130 ] && grep -q "interrupted while plotting" "$work/fakeplot2.err" && [ ! -e "$work/sweep2.png" ] &&
+	ok "Ctrl-C while plotting after a sweep: exit 130, no picture" ||
+	{ bad "Ctrl-C while plotting: exit $rc"; tail -2 "$work/fakeplot2.err" | sed 's/^/     /'; }
 summary
