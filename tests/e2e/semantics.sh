@@ -32,6 +32,15 @@ if [ $rc -eq 0 ] && awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { exit !((u
 else
 	bad "an emptied file set: exit $rc, CPU ${user}+${sys} s in ${wall} s"
 fi
+# The run phase alone (the JSON's cpu figures: getrusage around the measured interval): a group
+# that can do nothing uses at most 5 % of one CPU, so it cannot take CPU from other groups.
+# Sanitizers make every wake-up dearer: there the bound is 25 %.
+limit=5
+[ -n "${FSMIX_SANITIZERS:-}" ] && limit=25
+cpu=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cpu"]["percent_of_one_cpu"])' "$work/empty.json" 2>/dev/null)
+awk -v c="${cpu:-x}" -v l=$limit 'BEGIN { exit !(c != "x" && c + 0 <= l) }' &&
+	ok "an emptied file set: the run phase used $cpu % of one CPU (at most $limit %)" ||
+	bad "an emptied file set: the run phase used '$cpu' % of one CPU (more than $limit %)"
 grep -Eq '^fsmix: [0-9]+ operations .*, [0-9]+ skipped \(no file; (9[0-9]|100)\.[0-9]+% of picks\)' "$work/empty.out" &&
 	grep -q '^fsmix: warning: .*% of the operations picked found no file' "$work/empty.out" &&
 	ok "the summary gives the share of skipped picks and warns" ||
