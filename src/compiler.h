@@ -8,7 +8,6 @@
 
 #define ARRAY_SIZE(a)       (sizeof(a) / sizeof((a)[0]))
 #define ATTR_PRINTF(fi, ai) __attribute__((format(printf, fi, ai)))
-#define ATTR_UNUSED         __attribute__((unused))
 #define LIKELY(x)           __builtin_expect(!!(x), 1)
 #define UNLIKELY(x)         __builtin_expect(!!(x), 0)
 /* FSMIX_TSAN: 1 when built with ThreadSanitizer (gcc defines __SANITIZE_THREAD__, clang has

@@ -1,8 +1,6 @@
 /* ops.c - the operation and syscall tables, from ops.def and sys.def. */
 #include "ops.h"
 
-#include <string.h>
-
 const struct op_desc op_table[OP_COUNT] = {
 #define OP(name_, flags_, body_, help_)                                                            \
 	[OP_##name_] = {.name = #name_, .flags = (flags_), .help = (help_)},
@@ -15,22 +13,6 @@ const struct sys_desc sys_table[SYS_COUNT] = {
 #include "sys.def"
 #undef SYS
 };
-
-int op_by_name(const char *name)
-{
-	for (int i = 0; i < OP_COUNT; i++)
-		if (strcmp(op_table[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
-int sys_by_name(const char *name)
-{
-	for (int i = 0; i < SYS_COUNT; i++)
-		if (strcmp(sys_table[i].name, name) == 0)
-			return i;
-	return -1;
-}
 
 unsigned op_sync_calls(unsigned flags)
 {

@@ -16,8 +16,7 @@ enum op_flags {
 	OPF_TWICE = 1u << 8,     /* the writes and their sync call are done twice (append_fsync2) */
 	OPF_APPENDS = 1u << 9,   /* appends to an existing file (allowed in aging groups) */
 	OPF_WSIZE = 1u << 10,    /* writes write_size bytes: the group needs write_size set */
-	OPF_NOFILE = 1u << 11, /* a whole-filesystem call (sync, syncfs): no file, no block size */
-	OPF_EXT = 1u << 12,    /* fsmix extension: its weight key is rejected by --strict-ffsb */
+	OPF_EXT = 1u << 11,      /* fsmix extension: its weight key is rejected by --strict-ffsb */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync()/sync()/syncfs() one op issues (a table fact:
@@ -39,9 +38,6 @@ struct op_desc {
 
 extern const struct op_desc op_table[OP_COUNT];
 
-/* op_by_name - the op called `name` (e.g. "create_fsync"), or -1. */
-int op_by_name(const char *name);
-
 enum sys_flags {
 	SYSF_FFSB = 1u << 0, /* one of FFSB 6.0's eight timed calls */
 	SYSF_SYNC = 1u << 1, /* flushes data to stable storage (the "Sync latency" section) */
@@ -60,8 +56,5 @@ struct sys_desc {
 };
 
 extern const struct sys_desc sys_table[SYS_COUNT];
-
-/* sys_by_name - the timed syscall called `name` exactly, or -1. */
-int sys_by_name(const char *name);
 
 #endif

@@ -76,8 +76,8 @@ static void section_list(const struct profile *p, enum section_kind kind, char *
 }
 
 /* Sets key on one section; keys of [stats] given for a thread group go to its [stats]. */
-static int set_on(struct profile *p, struct section *s, const char *key, const char *value,
-                  struct override *o, struct diag *d)
+static int set_on(struct section *s, const char *key, const char *value, struct override *o,
+                  struct diag *d)
 {
 	int k = key_by_name(key);
 	struct src_loc loc = {o->label, 0};
@@ -89,7 +89,7 @@ static int set_on(struct profile *p, struct section *s, const char *key, const c
 		}
 	}
 	bool list_form = k >= 0 && (key_table[k].flags & KF_LIST);
-	return profile_set(p, s, key, value, !list_form, loc, true, d);
+	return profile_set(s, key, value, !list_form, loc, true, d);
 }
 
 /* True if s[0..len) is "N", "filesystemN" or "threadgroupN". */
@@ -132,7 +132,7 @@ static int apply_each(struct profile *p, struct override *o, enum section_kind k
 			           kind == SEC_FS ? "filesystem" : "thread group", name, have);
 			return -1;
 		}
-		return set_on(p, s, key, eq + 1, o, d);
+		return set_on(s, key, eq + 1, o, d);
 	}
 	size_t count = kind == SEC_FS ? p->n_fs : p->n_tg;
 	int rc = 0;
@@ -143,7 +143,7 @@ static int apply_each(struct profile *p, struct override *o, enum section_kind k
 		return -1;
 	}
 	for (size_t i = 0; i < count; i++)
-		if (set_on(p, kind == SEC_FS ? p->fs[i] : p->tg[i], key, o->arg, o, d))
+		if (set_on(kind == SEC_FS ? p->fs[i] : p->tg[i], key, o->arg, o, d))
 			rc = -1;
 	return rc;
 }
@@ -168,7 +168,7 @@ static int apply_set(struct profile *p, struct override *o, struct diag *d)
 	path[len] = '\0';
 	char *dot = strrchr(path, '.');
 	if (!dot) /* a bare key: the top level */
-		return set_on(p, &p->global, path, eq + 1, o, d);
+		return set_on(&p->global, path, eq + 1, o, d);
 	*dot = '\0';
 	/* A bare number is ambiguous here: sections are named in full. */
 	struct section *s =
@@ -183,7 +183,7 @@ static int apply_set(struct profile *p, struct override *o, struct diag *d)
 		           path, fs, tg);
 		return -1;
 	}
-	return set_on(p, s, dot + 1, eq + 1, o, d);
+	return set_on(s, dot + 1, eq + 1, o, d);
 }
 
 int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag *d)
@@ -194,10 +194,10 @@ int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag
 		int r = 0;
 		switch (o->kind) {
 		case OVR_TIME:
-			r = set_on(p, &p->global, "time", o->arg, o, d);
+			r = set_on(&p->global, "time", o->arg, o, d);
 			break;
 		case OVR_SEED:
-			r = set_on(p, &p->global, "seed", o->arg, o, d);
+			r = set_on(&p->global, "seed", o->arg, o, d);
 			break;
 		case OVR_LOCATION:
 			r = apply_each(p, o, SEC_FS, "location", d);

@@ -109,11 +109,6 @@ uint64_t setting_u(const struct section *sec, enum key_id k)
 	return sec->set[k].v.u;
 }
 
-double setting_d(const struct section *sec, enum key_id k)
-{
-	return sec->set[k].v.d;
-}
-
 const char *setting_s(const struct section *sec, enum key_id k)
 {
 	return sec->set[k].v.s;
@@ -302,15 +297,14 @@ static void note_compat(struct section *sec, enum compat_kind kind, int key, con
 		    .kind = kind, .key = key, .written = written, .first = loc, .count = 1};
 }
 
-int profile_set(struct profile *p, struct section *sec, const char *key, const char *value,
-                bool had_equals, struct src_loc loc, bool from_cli, struct diag *d)
+int profile_set(struct section *sec, const char *key, const char *value, bool had_equals,
+                struct src_loc loc, bool from_cli, struct diag *d)
 {
 	int k = key_by_name(key);
 	char err[VALUE_ERR_LEN];
 	struct setting tmp = {0};
 	struct list_item item = {.loc = loc};
 
-	(void)p;
 	const char *secname = sec->kind == SEC_GLOBAL ? "global" : sec->name;
 	if (k < 0) {
 		const char *hint = key_suggest(key);
@@ -769,7 +763,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	ps->p->any_content = true;
-	(void)profile_set(ps->p, top(ps), ps->lx.key, ps->lx.value, ps->lx.had_equals,
+	(void)profile_set(top(ps), ps->lx.key, ps->lx.value, ps->lx.had_equals,
 	                  (struct src_loc){ps->lx.file, ps->lx.lineno}, false, ps->d);
 	return 1;
 }

@@ -109,8 +109,8 @@ void profile_free(struct profile *p);
 /* profile_set - set `key` of section `sec` from text, as the file or the command line does:
  * type parsing, bounds, scope and deprecation checks, duplicate warnings (from_cli: none; list
  * keys then replace the file's items). Returns 0, or -1 after reporting to d. */
-int profile_set(struct profile *p, struct section *sec, const char *key, const char *value,
-                bool had_equals, struct src_loc loc, bool from_cli, struct diag *d);
+int profile_set(struct section *sec, const char *key, const char *value, bool had_equals,
+                struct src_loc loc, bool from_cli, struct diag *d);
 
 /* profile_stats_section - the [stats] of a thread group, created empty if it has none. */
 struct section *profile_stats_section(struct section *tg);
@@ -118,9 +118,8 @@ struct section *profile_stats_section(struct section *tg);
 /* setting_get - the effective setting of key k in sec: its own if set, else the default. */
 const struct setting *setting_get(const struct section *sec, enum key_id k);
 
-/* setting_u / setting_d / setting_s - typed shortcuts for setting_get. */
+/* setting_u / setting_s - typed shortcuts for setting_get. */
 uint64_t setting_u(const struct section *sec, enum key_id k);
-double setting_d(const struct section *sec, enum key_id k);
 const char *setting_s(const struct section *sec, enum key_id k);
 
 /* setting_format - the value as text for `fsmix check` ("64KB" sizes keep their bytes too). */

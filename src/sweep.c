@@ -253,7 +253,7 @@ static int run_point(struct sweep_spec *s, struct point *pt, size_t rep, bool re
 
 /* ---- output ---- */
 
-static void print_table(const struct sweep_spec *s, struct point *pts, size_t n_pts, FILE *out)
+static void print_table(struct point *pts, size_t n_pts, FILE *out)
 {
 	fprintf(out, "\n%-28s %4s", "point", "runs");
 	for (int m = 0; m < METRIC_COUNT; m++)
@@ -286,7 +286,6 @@ static void print_table(const struct sweep_spec *s, struct point *pts, size_t n_
 		        : reused       ? "reused/built"
 		                       : "built");
 	}
-	(void)s;
 	fprintf(out, "\n(mean ± sample standard deviation over the repeats; n/a: not measured)\n");
 }
 
@@ -579,7 +578,7 @@ int sweep_run(struct sweep_spec *s)
 	if (interrupted) /* k counts the interrupted run too */
 		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
 		        k - 1, k - 1 == 1 ? "" : "s");
-	print_table(s, pts, n_pts, s->eopts.out);
+	print_table(pts, n_pts, s->eopts.out);
 	struct doc_ctx ctx = {
 	    .s = s, .pts = pts, .n_pts = n_pts, .interrupted = interrupted, .exit_status = rc};
 	char err[MSG_MAX];
