@@ -1,4 +1,4 @@
-/* exitcode.h - fsmix's documented exit statuses (docs/exit-codes.md; each has a test). */
+/* exitcode.h - fsmix's documented exit statuses (fsmix(1), EXIT STATUS; each has a test). */
 #ifndef FSMIX_EXITCODE_H
 #define FSMIX_EXITCODE_H
 

@@ -20,8 +20,8 @@
  *
  * Memory. Buckets = (HIST_MAX_BITS - HIST_SUB_BITS + 1) * 2^HIST_SUB_BITS = (44 - 6 + 1) * 64
  *   = 2496 buckets * 8 B = 19 968 B (19.5 KiB) per histogram.
- *   Per thread (stats.h): OP_COUNT + SYS_COUNT = 15 + 13 = 28 histograms = 559 104 B (546 KiB);
- *   64 threads: 35.8 MB (34.1 MiB) of histograms. The whole struct thread_stats is given in
+ *   Per thread (stats.h): OP_COUNT + SYS_COUNT = 22 + 15 = 37 histograms = 738 816 B (721.5 KiB);
+ *   64 threads: 47.3 MB (45.1 MiB) of histograms. The whole struct thread_stats is given in
  *   stats.h. Buckets are 64-bit so a per-thread bucket can never wrap, even at 10^8 samples/s for
  *   hours (32-bit buckets would wrap after 4.3e9 samples).
  *
