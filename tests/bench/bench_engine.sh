@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_engine.sh - the run engine's performance figures (prints them; asserts nothing).
 #
-#   bash tests/bench/bench_engine.sh [overhead|build|ffsb|all] [BUILD_DIR]
+#   bash tests/bench/bench_engine.sh [overhead|build|ffsb|mix|all] [BUILD_DIR]
 #
 #   overhead  stat-only and open_close-only profiles (1 thread, tmpfs) against a minimal C loop
 #             making the same calls on the same files (bench_loops), with enable_stats=0 and 1;
@@ -14,8 +14,14 @@
 #   ffsb      the 2010 profile scaled to 2000 files / 100 dirs, directio=0, on tmpfs, for 1, 4,
 #             16 and 64 threads, median of 3 runs of BENCH_SECONDS (default 20) each, next to
 #             FFSB 6.0's figures measured on this kind of machine (reference section 3).
-# Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead repetitions, default 5),
-# BENCH_BUILD_ROUNDS (build rounds, default 5), BENCH_SETTLE (pause after each build, default 3).
+#   mix       the same scaled 2010 profile at 1 and 16 threads against bench_loops mix (the
+#             profile's operation mix as bare system calls, same tree shape, same thread count,
+#             no bookkeeping): BENCH_REPS alternating runs of BENCH_MIX_SECONDS (default 5) each,
+#             medians of operations/s, ratio fsmix/loop. Goal (issue 12): >= 0.90. Both grow the
+#             tree fast (creates and appends: ~0.5 GB of tmpfs per second here), so keep runs short.
+# Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead and mix repetitions, default
+# 5), BENCH_BUILD_ROUNDS (build rounds, default 5), BENCH_SETTLE (pause after each build, default
+# 3), BENCH_MIX_SECONDS (mix run length, default 5).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-all}
@@ -127,10 +133,30 @@ ffsb() {
 	done
 }
 
+mix() {
+	local prof=$top/profiles/ext4-barrier-2010.ffsb t i f l mixsecs=${BENCH_MIX_SECONDS:-5}
+	local scaled=(--set filesystem0.num_files=2000 --set filesystem0.num_dirs=100 --set directio=0)
+	for t in 1 16; do
+		: >"$work/mf" ; : >"$work/ml"
+		for ((i = 0; i < reps; i++)); do
+			"$fsmix" run "$prof" --location "$work" --time "$mixsecs" "${scaled[@]}" \
+				--threads "$t" 2>/dev/null | ops_per_sec >>"$work/mf"
+			"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
+			mkdir "$work/mix"
+			"$loops" mix "$work/mix" "$mixsecs" "$t" | awk '{ print $(NF-1) }' >>"$work/ml"
+			rm -rf "$work/mix"
+		done
+		f=$(median <"$work/mf"); l=$(median <"$work/ml")
+		printf 'mix 2010 scaled, tmpfs, %2d threads: loop %8.0f ops/s | fsmix %8.0f ops/s (%.2fx)   [median of %d; fsmix: %s; loop: %s]\n' \
+			"$t" "$l" "$f" "$(echo "$f / $l" | bc -l)" "$reps" "$(tr '\n' ' ' <"$work/mf")" "$(tr '\n' ' ' <"$work/ml")"
+	done
+}
+
 case $mode in
 overhead) overhead ;;
 build) build_bench ;;
 ffsb) ffsb ;;
-all) overhead; build_bench; ffsb ;;
-*) echo "usage: bench_engine.sh [overhead|build|ffsb|all] [BUILD_DIR]" >&2; exit 2 ;;
+mix) mix ;;
+all) overhead; build_bench; ffsb; mix ;;
+*) echo "usage: bench_engine.sh [overhead|build|ffsb|mix|all] [BUILD_DIR]" >&2; exit 2 ;;
 esac
