@@ -177,9 +177,12 @@ struct engine {
 	/* results */
 	double runtime_s;
 	double user_s, sys_s;
-	int signal;                       /* the signal that stopped the run, 0 if none */
-	_Atomic int signal_seen;          /* the first stop signal received (watcher), 0: none */
-	struct thread_stats *group_stats; /* per plan group, merged after join */
+	int signal;              /* the signal that stopped the run, 0 if none */
+	_Atomic int signal_seen; /* the first stop signal received (watcher), 0: none */
+	/* per plan group, merged after join: &group_own[gi], or for a one-thread group its
+	 * worker's own thread_stats (no copy: stats.h's memory budget); NULL until then */
+	struct thread_stats **group_stats;
+	struct thread_stats *group_own; /* per plan group: the merged copy, when one is made */
 	struct thread_stats total;
 	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
 	bool interrupted;                    /* stopped by SIGINT/SIGTERM */

@@ -165,7 +165,7 @@ static int fill_csv(FILE *f, void *arg)
 	if (!e->measured)
 		return 0; /* nothing was measured: the header alone (no row of zeros) */
 	for (size_t gi = 0; e->group_stats && gi < pl->n_groups; gi++)
-		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, &e->group_stats[gi],
+		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, e->group_stats[gi],
 		           e->group_skipped ? e->group_skipped[gi] : NULL);
 	group_rows(f, e, NULL, "total", &e->total, e->total_skipped);
 	for (size_t i = 0; i < e->n_intervals; i++) {

@@ -259,7 +259,7 @@ static json_t *group_json(struct jb *b, const struct engine *e, const struct pla
  * does not time them (op_sync_calls: every fsync op one, append_fsync2 two). */
 static uint64_t group_syncs(const struct engine *e, size_t gi)
 {
-	const struct thread_stats *st = &e->group_stats[gi];
+	const struct thread_stats *st = e->group_stats[gi];
 	uint64_t timed = 0, by_ops = 0;
 	for (int s = 0; s < SYS_COUNT; s++)
 		if (sys_table[s].flags & SYSF_SYNC)
@@ -490,7 +490,7 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 	json_t *groups = json_array();
 	for (size_t gi = 0; e->group_stats && gi < pl->n_groups; gi++)
 		add(&b, groups,
-		    group_json(&b, e, &pl->groups[gi], pl->groups[gi].name, &e->group_stats[gi],
+		    group_json(&b, e, &pl->groups[gi], pl->groups[gi].name, e->group_stats[gi],
 		               e->group_skipped ? e->group_skipped[gi] : NULL,
 		               e->group_ranges ? e->group_ranges[gi] : NULL));
 	put(&b, root, "groups", groups);

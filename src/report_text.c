@@ -206,7 +206,7 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
  * order reversed (FFSB printed its internal, reversed list). */
 static void print_syscalls(FILE *out, const struct engine *e, size_t gi)
 {
-	const struct thread_stats *st = &e->group_stats[gi];
+	const struct thread_stats *st = e->group_stats[gi];
 	const struct range_table *rt = e->group_ranges[gi];
 	bool any = false;
 	for (int s = 0; s < SYS_COUNT; s++)
@@ -300,7 +300,7 @@ static void print_response(FILE *out, const struct engine *e)
 	bool any = false;
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		const struct plan_group *g = &e->plan->groups[gi];
-		const struct thread_stats *st = &e->group_stats[gi];
+		const struct thread_stats *st = e->group_stats[gi];
 		if (!g->op_period_ms || !st->resp_lat || !st->resp_lat->n)
 			continue;
 		if (!any)
@@ -414,7 +414,7 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 			snprintf(title, sizeof(title), "Total Results");
 		else
 			snprintf(title, sizeof(title), "ThreadGroup %zu", gi);
-		print_op_table(out, title, &e->group_stats[gi], rt, e->opts->ffsb_only);
+		print_op_table(out, title, e->group_stats[gi], rt, e->opts->ffsb_only);
 		print_syscalls(out, e, gi);
 		fprintf(out, "\n"); /* FFSB ends each group with a blank line */
 	}

@@ -482,8 +482,10 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	e->group_ops = calloc(pl->n_groups + 1, sizeof(*e->group_ops));
 	e->group_ranges = calloc(pl->n_groups + 1, sizeof(*e->group_ranges));
 	e->group_stats = calloc(pl->n_groups + 1, sizeof(*e->group_stats));
+	e->group_own = calloc(pl->n_groups + 1, sizeof(*e->group_own));
 	e->group_skipped = calloc(pl->n_groups + 1, sizeof(*e->group_skipped));
-	if (!e->fs || !e->group_ops || !e->group_ranges || !e->group_stats || !e->group_skipped) {
+	if (!e->fs || !e->group_ops || !e->group_ranges || !e->group_stats || !e->group_own ||
+	    !e->group_skipped) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -516,10 +518,15 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 				return -EINVAL;
 			}
 		}
-		if (thread_stats_init(&e->group_stats[gi], e->group_ranges[gi])) {
+		/* A one-thread group reports its worker's statistics (set at the merge); its own
+		 * copy is made only if the run phase never gets there (group_stats_ready). */
+		if (g->num_threads == 1)
+			continue;
+		if (thread_stats_init(&e->group_own[gi], e->group_ranges[gi])) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
+		e->group_stats[gi] = &e->group_own[gi];
 	}
 	if (thread_stats_init(&e->total, NULL)) {
 		snprintf(err, errlen, "out of memory");
@@ -541,8 +548,8 @@ static void engine_free(struct engine *e)
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		if (e->group_ops)
 			pick_free(&e->group_ops[gi]);
-		if (e->group_stats)
-			thread_stats_free(&e->group_stats[gi]);
+		if (e->group_own)
+			thread_stats_free(&e->group_own[gi]);
 		if (e->group_ranges)
 			range_table_free(e->group_ranges[gi]);
 	}
@@ -551,6 +558,7 @@ static void engine_free(struct engine *e)
 	free(e->group_ops);
 	free(e->group_ranges);
 	free(e->group_stats);
+	free(e->group_own);
 	free(e->group_skipped);
 	free(e->intervals);
 	for (size_t gi = 0; e->group_intervals && gi < e->plan->n_groups; gi++)
@@ -1074,13 +1082,16 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	int mrc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct worker *w = e->workers[i];
-		mrc = mrc ? mrc : thread_stats_merge(&e->group_stats[w->group], &w->st);
+		if (pl->groups[w->group].num_threads == 1) /* the group is its worker: no copy */
+			e->group_stats[w->group] = &w->st;
+		else
+			mrc = mrc ? mrc : thread_stats_merge(e->group_stats[w->group], &w->st);
 		for (int op = 0; op < OP_COUNT; op++)
 			e->group_skipped[w->group][op] += w->skipped[op];
 	}
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
 		/* The total has no msec_range counts (they are per group, as in FFSB). */
-		struct thread_stats tmp = e->group_stats[gi];
+		struct thread_stats tmp = *e->group_stats[gi];
 		tmp.ranges = NULL;
 		tmp.range_cols = 0;
 		tmp.range_counts = NULL;
@@ -1145,10 +1156,25 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
  * latency log, print the text report, write the JSON and CSV. Every --json/--csv gets a document
  * saying what happened, so an older file can never pass for this run's result. Returns the exit
  * status, given rc so far. */
+/* Every group without statistics yet (a one-thread group whose run phase never reached the
+ * merge) gets an empty copy, as the reports expect one per group. */
+static void group_stats_ready(struct engine *e)
+{
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+		if (e->group_stats[gi])
+			continue;
+		/* Out of memory for the range counts still leaves a valid empty copy (no ranges).
+		 */
+		(void)thread_stats_init(&e->group_own[gi], e->group_ranges[gi]);
+		e->group_stats[gi] = &e->group_own[gi];
+	}
+}
+
 static int write_outputs(struct engine *e, int rc)
 {
 	const struct engine_opts *o = e->opts;
 	char why[MSG_MAX], latlog_why[MSG_MAX];
+	group_stats_ready(e);
 	if (e->latlog_open) {
 		e->latlog_open = false;
 		if (latlog_close(&e->latlog, latlog_why, sizeof(latlog_why))) {

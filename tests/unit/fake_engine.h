@@ -48,6 +48,7 @@ struct fake {
 	struct range_table *rt0;
 	struct range_table *granges[2];
 	struct thread_stats gs[2];
+	struct thread_stats *gsp[2]; /* engine.group_stats: &gs[0], &gs[1] */
 	uint64_t gskip[2][OP_COUNT];
 	struct worker *w[2];
 	struct worker *wp[2];
@@ -238,7 +239,9 @@ static void fake_setup(struct fake *f)
 	f->granges[0] = f->rt0;
 	f->granges[1] = NULL;
 	e->group_ranges = f->granges;
-	e->group_stats = f->gs;
+	f->gsp[0] = &f->gs[0];
+	f->gsp[1] = &f->gs[1];
+	e->group_stats = f->gsp;
 	e->group_skipped = f->gskip;
 	e->workers = f->wp;
 	e->n_workers = 2;

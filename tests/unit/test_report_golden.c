@@ -656,8 +656,8 @@ static void check_parse(const char *text, const struct fake *f)
 	CHECK_STR(p.t[1].title, "ThreadGroup 1");
 	CHECK_STR(p.t[2].title, "Total Results");
 	for (size_t gi = 0; gi < 2; gi++) {
-		check_table(&p.t[gi], &e->group_stats[gi], rt);
-		check_syscalls(&p.t[gi], &e->group_stats[gi], e->group_ranges[gi]);
+		check_table(&p.t[gi], e->group_stats[gi], rt);
+		check_syscalls(&p.t[gi], e->group_stats[gi], e->group_ranges[gi]);
 	}
 	check_table(&p.t[2], &e->total, rt);
 	for (int s = 0; s < SYS_COUNT; s++) /* FFSB prints no latency for the total */
