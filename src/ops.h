@@ -19,8 +19,9 @@ enum op_flags {
 	OPF_EXT = 1u << 11,      /* fsmix extension: its weight key is rejected by --strict-ffsb */
 };
 
-/* op_sync_calls - how many fsync()/fdatasync()/sync()/syncfs() one op issues (a table fact:
- * reports use it to count sync calls of groups that do not time them). */
+/* op_sync_calls - how many fsync()/fdatasync() one op issues after its writes (a table fact:
+ * reports use it to count sync calls of groups that do not time them). The sync and syncfs
+ * ops are not counted here: 0 for them. */
 unsigned op_sync_calls(unsigned flags);
 
 enum op_id {
