@@ -297,6 +297,8 @@ static void test_instances_geometry(void)
 	for (uint64_t v = 0; v < 4096; v++) {
 		unsigned i = tiny_hist_index(v);
 		bad += v < tiny_hist_bucket_low(i) || v > tiny_hist_bucket_high(i);
+		bad += i < 35 && tiny_hist_bucket_high(i) - tiny_hist_bucket_low(i) + 1 !=
+		                     tiny_hist_bucket_width(i);
 		bad += v >= 1024 && i != 35;
 	}
 	struct rng r;
