@@ -1,27 +1,9 @@
-/* hist.c - the cold half of the log-linear histogram: reset, merge, count, percentiles. */
+/* hist.c - the cold half of the log-linear histogram: the shared rank rule and the out-of-line
+ * functions of the statistics' instance (struct hist). */
 #include "hist.h"
 
 #include <math.h>
 #include <string.h>
-
-void hist_reset(struct hist *h)
-{
-	memset(h, 0, sizeof(*h));
-}
-
-void hist_merge(struct hist *dst, const struct hist *src)
-{
-	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
-}
-
-uint64_t hist_count(const struct hist *h)
-{
-	uint64_t n = 0;
-	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		n += h->bucket[i];
-	return n;
-}
 
 uint64_t hist_rank(uint64_t total, double p)
 {
@@ -42,24 +24,4 @@ uint64_t hist_rank(uint64_t total, double p)
 	return (uint64_t)r;
 }
 
-unsigned hist_bucket_of_rank(const struct hist *h, uint64_t rank)
-{
-	uint64_t cum = 0;
-	unsigned last = 0;
-	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
-		if (h->bucket[i] == 0)
-			continue;
-		cum += h->bucket[i];
-		last = i;
-		if (cum >= rank)
-			return i;
-	}
-	return last;
-}
-
-uint64_t hist_percentile(const struct hist *h, uint64_t total, double p)
-{
-	if (total == 0)
-		return 0;
-	return hist_bucket_mid(hist_bucket_of_rank(h, hist_rank(total, p)));
-}
+LOGHIST_DEFINE(hist);

@@ -72,25 +72,12 @@ const struct ival_rec *ival_row(const struct ival_log *l, uint32_t i)
 	return c ? &c->rec[i % IVAL_CHUNK] : NULL;
 }
 
-uint64_t ival_percentile_ns(const uint32_t *hist, uint64_t n, double p)
+uint64_t ival_percentile_ns(const struct ival_hist *h, uint64_t n, double p)
 {
 	if (!n)
 		return 0;
-	uint64_t rank = (uint64_t)((p / 100.0) * (double)n + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	uint64_t seen = 0;
-	for (unsigned i = 0; i < IVAL_BUCKETS; i++) {
-		seen += hist[i];
-		if (seen >= rank) {
-			if (i < (1u << IVAL_SUB_BITS))
-				return i;
-			unsigned group = (i >> IVAL_SUB_BITS) + IVAL_SUB_BITS - 1; /* msb */
-			uint64_t width = 1ull << (group - IVAL_SUB_BITS);
-			uint64_t low =
-			    (1ull << group) + (uint64_t)(i & ((1u << IVAL_SUB_BITS) - 1)) * width;
-			return low + width / 2;
-		}
-	}
-	return 0;
+	unsigned b = ival_hist_bucket_of_rank(h, hist_rank(n, p));
+	return ival_hist_bucket_low(b) + ival_hist_bucket_width(b) / 2;
 }
+
+LOGHIST_DEFINE(ival_hist);

@@ -879,8 +879,7 @@ static bool merged_row(struct engine *e, uint32_t index, struct ival_rec *out)
 		out->trans += r->trans;
 		out->bytes += r->bytes;
 		out->timed += r->timed;
-		for (unsigned b = 0; b < IVAL_BUCKETS; b++)
-			out->hist[b] += r->hist[b];
+		ival_hist_merge(&out->hist, &r->hist);
 	}
 	return true;
 }
@@ -908,7 +907,7 @@ static void progress_line(struct engine *e, uint64_t deadline)
 		        (double)row.bytes / len / 1048576.0);
 		if (row.timed)
 			fprintf(e->opts->log, "  op p99 %.3f ms",
-			        (double)ival_percentile_ns(row.hist, row.timed, 99) / 1e6);
+			        (double)ival_percentile_ns(&row.hist, row.timed, 99) / 1e6);
 	}
 	fflush(e->opts->log);
 }
@@ -943,8 +942,7 @@ static struct interval_row *merge_intervals(struct engine *e, size_t gi, size_t 
 			row.trans += r->trans;
 			row.bytes += r->bytes;
 			row.timed += r->timed;
-			for (unsigned b = 0; b < IVAL_BUCKETS; b++)
-				row.hist[b] += r->hist[b];
+			ival_hist_merge(&row.hist, &r->hist);
 		}
 		double t = (k + 1) * len;
 		if (t > end)
@@ -957,7 +955,7 @@ static struct interval_row *merge_intervals(struct engine *e, size_t gi, size_t 
 		out->ops = row.ops;
 		out->trans = row.trans;
 		out->bytes = row.bytes;
-		out->p99_op_ns = ival_percentile_ns(row.hist, row.timed, 99);
+		out->p99_op_ns = ival_percentile_ns(&row.hist, row.timed, 99);
 		(*n_out)++;
 	}
 	return v;

@@ -1,10 +1,20 @@
-/* test_hist.c - the log-linear histogram: bucket geometry, error bound, percentiles, merge. */
+/* test_hist.c - the log-linear histogram: bucket geometry, error bound, percentiles, merge; for
+ * the statistics' instance (struct hist: 6 sub-bits, u64 counts), the interval rows' instance
+ * (struct ival_hist: 4 sub-bits, u32 counts) and a tiny one declared here, all from the one
+ * implementation in hist.h. */
 #include "compiler.h"
 #include "hist.h"
+#include "interval.h"
 #include "rng.h"
 #include "test.h"
 
 #include <math.h>
+#include <string.h>
+
+/* A third instance, small enough to check every value of its range: 2 sub-bits, values below
+ * 2^10 resolved, 16-bit counts. */
+LOGHIST_DECLARE(tiny_hist, 2, 10, uint16_t);
+LOGHIST_DEFINE(tiny_hist);
 
 /* Bucket edges: every bucket's low and high map back to it, and buckets tile [0, 2^64). */
 static void test_bucket_edges(void)
@@ -218,6 +228,137 @@ out:
 	free(e);
 }
 
+/* check_geometry - the layout promised in hist.h for sub-bits S and max-bits M, through the
+ * parameterised functions: buckets tile [0, 2^64) in order, every value below 2^(S+1) has its own
+ * bucket, values from 2^M on are clamped into the last, and the midpoint is within 2^-(S+1) of
+ * every unclamped value of width >= 2 buckets, a bound that is nearly reached. */
+static void check_geometry(unsigned S, unsigned M)
+{
+	const unsigned n = LOGHIST_BUCKETS(S, M);
+	int bad = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t lo = loghist_bucket_low(i, S), hi = loghist_bucket_high(i, S, M);
+		if (loghist_index(lo, S, M) != i || loghist_index(hi, S, M) != i || lo > hi)
+			bad++;
+		if (i + 1 < n && loghist_bucket_low(i + 1, S) != hi + 1)
+			bad++;
+		if (i + 1 < n && loghist_bucket_width(i, S) != hi - lo + 1)
+			bad++;
+	}
+	CHECK_EQ_I(bad, 0);
+	CHECK_EQ_U(loghist_bucket_low(0, S), 0);
+	CHECK_EQ_U(loghist_bucket_high(n - 1, S, M), UINT64_MAX);
+	CHECK_EQ_U(loghist_bucket_low(n - 1, S) + loghist_bucket_width(n - 1, S), UINT64_C(1) << M);
+	for (uint64_t v = 0; v < (UINT64_C(2) << S); v++)
+		bad += loghist_index(v, S, M) != v || loghist_bucket_mid((unsigned)v, S) != v;
+	CHECK_EQ_I(bad, 0);
+	CHECK_EQ_U(loghist_index(2u << S, S, M), loghist_index((2u << S) + 1, S, M));
+	CHECK_EQ_U(loghist_index((UINT64_C(1) << M) - 1, S, M), n - 1);
+	CHECK_EQ_U(loghist_index(UINT64_C(1) << M, S, M), n - 1);
+	CHECK_EQ_U(loghist_index(UINT64_MAX, S, M), n - 1);
+	/* Error bound: the worst values of a bucket are its ends. */
+	double worst = 0;
+	for (unsigned i = 2u << S; i < n; i++) {
+		uint64_t lo = loghist_bucket_low(i, S), hi = lo + loghist_bucket_width(i, S) - 1;
+		double mid = (double)loghist_bucket_mid(i, S);
+		double err = fmax((mid - (double)lo) / (double)lo, ((double)hi - mid) / (double)hi);
+		if (err > worst)
+			worst = err;
+	}
+	CHECK(worst <= 1.0 / (2u << S));
+	CHECK(worst > 1.0 / ((2u << S) + 2));
+}
+
+/* Both instances of the project and the tiny one have the geometry of their parameters, and their
+ * generated functions are the parameterised ones. */
+static void test_instances_geometry(void)
+{
+	check_geometry(HIST_SUB_BITS, HIST_MAX_BITS);
+	check_geometry(IVAL_SUB_BITS, IVAL_MAX_BITS);
+	check_geometry(2, 10);
+	CHECK_EQ_U(HIST_BUCKETS, 2496);
+	CHECK_EQ_U(IVAL_BUCKETS, 592);
+	CHECK_EQ_U(ARRAY_SIZE(((struct tiny_hist *)0)->bucket), 36);
+	/* count types: 64-bit for statistics, 32-bit for interval rows */
+	CHECK_EQ_U(sizeof(((struct hist *)0)->bucket[0]), 8);
+	CHECK_EQ_U(sizeof(((struct ival_hist *)0)->bucket[0]), 4);
+	CHECK_EQ_U(sizeof(((struct tiny_hist *)0)->bucket[0]), 2);
+	int bad = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		bad += hist_bucket_low(i) != loghist_bucket_low(i, HIST_SUB_BITS) ||
+		       hist_bucket_mid(i) != loghist_bucket_mid(i, HIST_SUB_BITS) ||
+		       hist_bucket_high(i) != loghist_bucket_high(i, HIST_SUB_BITS, HIST_MAX_BITS);
+	for (unsigned i = 0; i < IVAL_BUCKETS; i++)
+		bad += ival_hist_bucket_low(i) != loghist_bucket_low(i, IVAL_SUB_BITS) ||
+		       ival_hist_bucket_mid(i) != loghist_bucket_mid(i, IVAL_SUB_BITS) ||
+		       ival_hist_bucket_high(i) !=
+		           loghist_bucket_high(i, IVAL_SUB_BITS, IVAL_MAX_BITS);
+	/* every value of the tiny instance's range, and past it */
+	for (uint64_t v = 0; v < 4096; v++) {
+		unsigned i = tiny_hist_index(v);
+		bad += v < tiny_hist_bucket_low(i) || v > tiny_hist_bucket_high(i);
+		bad += i < 35 && tiny_hist_bucket_high(i) - tiny_hist_bucket_low(i) + 1 !=
+		                     tiny_hist_bucket_width(i);
+		bad += v >= 1024 && i != 35;
+	}
+	struct rng r;
+	rng_seed(&r, 11, 0);
+	for (int k = 0; k < 100000; k++) {
+		uint64_t x = rng_next(&r), v = x >> (x & 63);
+		bad += ival_hist_index(v) != loghist_index(v, IVAL_SUB_BITS, IVAL_MAX_BITS) ||
+		       hist_index(v) != loghist_index(v, HIST_SUB_BITS, HIST_MAX_BITS);
+	}
+	CHECK_EQ_I(bad, 0);
+}
+
+/* The out-of-line functions of the 32-bit and 16-bit instances: record, count, merge, rank and
+ * percentile behave as struct hist's do on the same samples, bucket for bucket. */
+static void test_instances_counting(void)
+{
+	static struct ival_hist a, b, ab;
+	static struct tiny_hist t, u;
+	ival_hist_reset(&a);
+	ival_hist_reset(&b);
+	tiny_hist_reset(&t);
+	tiny_hist_reset(&u);
+	struct rng r;
+	rng_seed(&r, 13, 0);
+	enum { N = 30000 };
+	for (int k = 0; k < N; k++) {
+		uint64_t x = rng_next(&r), v = x >> (20 + (x & 31));
+		ival_hist_record(k % 4 ? &a : &b, v);
+		tiny_hist_record(k % 4 ? &t : &u, v >> 24);
+	}
+	CHECK_EQ_U(ival_hist_count(&a) + ival_hist_count(&b), N);
+	ab = a;
+	ival_hist_merge(&ab, &b);
+	ival_hist_merge(&b, &a);
+	CHECK(memcmp(&ab, &b, sizeof(ab)) == 0);
+	CHECK_EQ_U(ival_hist_count(&ab), N);
+	tiny_hist_merge(&t, &u);
+	CHECK_EQ_U(tiny_hist_count(&t), N);
+	/* percentile: the midpoint of the bucket of the hist_rank-th sample, found by walking */
+	const double ps[] = {0, 1, 50, 99, 99.9, 100};
+	for (size_t k = 0; k < ARRAY_SIZE(ps); k++) {
+		uint64_t rank = hist_rank(N, ps[k]), cum = 0;
+		unsigned i = 0;
+		while (cum + ab.bucket[i] < rank)
+			cum += ab.bucket[i++];
+		CHECK_EQ_U(ival_hist_bucket_of_rank(&ab, rank), i);
+		CHECK_EQ_U(ival_hist_percentile(&ab, N, ps[k]), ival_hist_bucket_mid(i));
+		cum = 0;
+		i = 0;
+		while (cum + t.bucket[i] < rank)
+			cum += t.bucket[i++];
+		CHECK_EQ_U(tiny_hist_percentile(&t, N, ps[k]), tiny_hist_bucket_mid(i));
+	}
+	CHECK_EQ_U(ival_hist_percentile(&ab, 0, 50), 0);
+	ival_hist_reset(&a);
+	CHECK_EQ_U(ival_hist_bucket_of_rank(&a, 1), 0); /* empty */
+	ival_hist_record(&a, 5000);
+	CHECK_EQ_U(ival_hist_bucket_of_rank(&a, 7), ival_hist_index(5000)); /* fewer than rank */
+}
+
 int main(void)
 {
 	RUN(test_bucket_edges);
@@ -227,5 +368,7 @@ int main(void)
 	RUN(test_rank);
 	RUN(test_percentiles_vs_sorted);
 	RUN(test_merge);
+	RUN(test_instances_geometry);
+	RUN(test_instances_counting);
 	return test_summary();
 }
