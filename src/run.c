@@ -622,6 +622,116 @@ static int64_t age_op_bytes(const struct engine_fs *fs, const struct plan_group 
 /* A round whose credit is not used for this long is stuck: every op it could run is too big. */
 #define AGE_STALL_NS 50000000u
 
+/* The seed files of aging (FFSB's fillfiles), made by worker w before the others start: sized
+ * like the filesystem's files and written with age_blocksize (at most the worker's buffer), so
+ * appends and deletes have something to work on from the start; as many as fit below the
+ * target, up to AGE_SEED_FILES. Returns 0 or EXIT_RUN_FAILED with err. */
+static int age_seed_files(struct engine_fs *fs, struct worker *w, uint64_t block, char *err,
+                          size_t errlen)
+{
+	const struct plan_group *g = fs->pf->age;
+	const double target = fs->pf->desired_util;
+	bool needs_files = false;
+	for (int op = 0; op < OP_COUNT; op++)
+		needs_files |= g->weight[op] && (op_table[op].flags & OPF_FILE);
+	if (!needs_files)
+		return 0;
+	struct plan_group seed_g = *g;
+	uint64_t bs = fs->pf->age_blocksize ? fs->pf->age_blocksize : 4096;
+	seed_g.write_blocksize = bs < w->buf_len ? bs : w->buf_len;
+	w->g = &seed_g;
+	int rc = 0;
+	for (int i = 0; i < AGE_SEED_FILES && !rc; i++) {
+		struct op_result r = {0};
+		struct tree_usage u;
+		/* a seed must not take the filesystem past the target either */
+		if (tree_usage(&fs->tree, &u) ||
+		    target * (double)u.total_bytes - (double)u.used_bytes <
+		        (double)age_op_bytes(fs, g, OP_create, block))
+			break;
+		if (op_execute(w, fs, OP_create, &r) < 0) {
+			snprintf(err, errlen, "%s: aging: cannot create a seed file: %s",
+			         fs->pf->name, strerror(w->err.err));
+			rc = EXIT_RUN_FAILED;
+		}
+	}
+	w->g = g;
+	return rc;
+}
+
+/* The main thread's side of aging (see age_fs): watches the usage and grants the workers
+ * credit in rounds until desired_util is reached, as close as whole operations get, or the run
+ * stops. smallest and largest are the smallest and largest reservations of the weighted ops.
+ * Returns 0, or EXIT_RUN_FAILED with err (the usage cannot be read, or has not grown for 30 s). */
+static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest, int64_t largest,
+                       char *err, size_t errlen)
+{
+	const double target = fs->pf->desired_util;
+	struct tree_usage u;
+	int rc = 0;
+	if (tree_usage(&fs->tree, &u)) {
+		snprintf(err, errlen, "%s: aging: cannot read the filesystem usage", fs->pf->name);
+		return EXIT_RUN_FAILED;
+	}
+	uint64_t t0 = now_ns(), last_growth = t0, round_t = t0;
+	double best = u.util;
+	int64_t round_left = -1; /* the credit as last seen; -1: no round yet */
+	bool round_full = false; /* this round granted all that is left */
+	int64_t round_grant = 0; /* what it granted */
+	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
+	        100 * u.util, 100 * target);
+	while (!rc && !engine_stopping(e)) {
+		wait_until(e, now_ns() + AGE_POLL_NS);
+		if (tree_usage(&fs->tree, &u)) {
+			snprintf(err, errlen, "%s: aging: cannot read the filesystem usage",
+			         fs->pf->name);
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		if (u.util >= target)
+			break;
+		uint64_t now = now_ns();
+		if (u.util > best + 0.001) {
+			best = u.util;
+			last_growth = now;
+		} else if (now - last_growth > 30000000000ull) {
+			snprintf(err, errlen,
+			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
+			         "desired_util=%.1f%%",
+			         fs->pf->name, 100 * u.util, 100 * target);
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		/* The credit first: once it is below every reservation no worker can take more,
+		 * so an empty in-flight count then means every granted write has landed. */
+		int64_t credit = atomic_load(&e->age_credit);
+		bool busy = atomic_load(&e->age_inflight) != 0, stalled = false;
+		if (credit != round_left || busy) {
+			round_left = credit;
+			round_t = now;
+		} else if (credit >= smallest && now - round_t > AGE_STALL_NS) {
+			stalled = true; /* what is left fits no op the workers can run */
+		}
+		if ((credit >= smallest && !stalled) || busy)
+			continue;
+		double left_d = target * (double)u.total_bytes - (double)u.used_bytes;
+		int64_t left = left_d > 0 ? (int64_t)left_d : 0;
+		if (left < smallest || (stalled && round_full && left <= round_grant))
+			break; /* as close as whole operations get: the ops waiting need more than
+			        * is left (unless deletes have freed some since the last grant) */
+		/* Half of what is left, but enough for the largest op while that fits. */
+		int64_t grant = left / 2;
+		if (grant < largest)
+			grant = left < largest ? left : largest;
+		round_full = grant == left;
+		round_grant = grant;
+		atomic_store(&e->age_credit, grant);
+		round_left = grant;
+		round_t = now;
+	}
+	return rc;
+}
+
 /* Ages fs with its nested thread group until the filesystem is desired_util full (FFSB's
  * agefs=1), before the benchmark's files are built. The aged files are a set of their own
  * (fs->aged), as FFSB's fill files: the benchmark's groups never pick them.
@@ -692,96 +802,16 @@ static int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errl
 				largest = ws[made]->age_bytes[op];
 		}
 	}
-	/* The seed files (FFSB's fillfiles), sized like the filesystem's files and written with
-	 * age_blocksize (at most the worker's buffer), so appends and deletes have something to
-	 * work on from the start; as many as fit below the target. */
-	bool needs_files = false;
-	for (int op = 0; op < OP_COUNT; op++)
-		needs_files |= g->weight[op] && (op_table[op].flags & OPF_FILE);
-	if (needs_files) {
-		struct plan_group seed_g = *g;
-		uint64_t bs = fs->pf->age_blocksize ? fs->pf->age_blocksize : 4096;
-		seed_g.write_blocksize = bs < ws[0]->buf_len ? bs : ws[0]->buf_len;
-		ws[0]->g = &seed_g;
-		for (int i = 0; i < AGE_SEED_FILES && !rc; i++) {
-			struct op_result r = {0};
-			/* a seed must not take the filesystem past the target either */
-			if (tree_usage(&fs->tree, &u) ||
-			    target * (double)u.total_bytes - (double)u.used_bytes <
-			        (double)age_op_bytes(fs, g, OP_create, block))
-				break;
-			if (op_execute(ws[0], fs, OP_create, &r) < 0) {
-				snprintf(err, errlen, "%s: aging: cannot create a seed file: %s",
-				         fs->pf->name, strerror(ws[0]->err.err));
-				rc = EXIT_RUN_FAILED;
-			}
-		}
-		ws[0]->g = g;
-		if (rc)
-			goto out;
-	}
+	if ((rc = age_seed_files(fs, ws[0], block, err, errlen)))
+		goto out;
 	atomic_store(&e->age_credit, 0);
 	atomic_store(&e->age_inflight, 0);
 	e->age_min = smallest;
 	if ((rc = crew_start(e, ws, n, "aging", err, errlen)))
 		goto out;
 	crew_release(e);
-	uint64_t t0 = now_ns(), last_growth = t0, round_t = t0;
-	double best = u.util;
-	int64_t round_left = -1; /* the credit as last seen; -1: no round yet */
-	bool round_full = false; /* this round granted all that is left */
-	int64_t round_grant = 0; /* what it granted */
-	fprintf(e->opts->log, "fsmix: %s: aging from %.1f%% to %.1f%% used\n", fs->pf->name,
-	        100 * u.util, 100 * target);
-	while (!rc && !engine_stopping(e)) {
-		wait_until(e, now_ns() + AGE_POLL_NS);
-		if (tree_usage(&fs->tree, &u)) {
-			snprintf(err, errlen, "%s: aging: cannot read the filesystem usage",
-			         fs->pf->name);
-			rc = EXIT_RUN_FAILED;
-			break;
-		}
-		if (u.util >= target)
-			break;
-		uint64_t now = now_ns();
-		if (u.util > best + 0.001) {
-			best = u.util;
-			last_growth = now;
-		} else if (now - last_growth > 30000000000ull) {
-			snprintf(err, errlen,
-			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
-			         "desired_util=%.1f%%",
-			         fs->pf->name, 100 * u.util, 100 * target);
-			rc = EXIT_RUN_FAILED;
-			break;
-		}
-		/* The credit first: once it is below every reservation no worker can take more,
-		 * so an empty in-flight count then means every granted write has landed. */
-		int64_t credit = atomic_load(&e->age_credit);
-		bool busy = atomic_load(&e->age_inflight) != 0, stalled = false;
-		if (credit != round_left || busy) {
-			round_left = credit;
-			round_t = now;
-		} else if (credit >= smallest && now - round_t > AGE_STALL_NS) {
-			stalled = true; /* what is left fits no op the workers can run */
-		}
-		if ((credit >= smallest && !stalled) || busy)
-			continue;
-		double left_d = target * (double)u.total_bytes - (double)u.used_bytes;
-		int64_t left = left_d > 0 ? (int64_t)left_d : 0;
-		if (left < smallest || (stalled && round_full && left <= round_grant))
-			break; /* as close as whole operations get: the ops waiting need more than
-			        * is left (unless deletes have freed some since the last grant) */
-		/* Half of what is left, but enough for the largest op while that fits. */
-		int64_t grant = left / 2;
-		if (grant < largest)
-			grant = left < largest ? left : largest;
-		round_full = grant == left;
-		round_grant = grant;
-		atomic_store(&e->age_credit, grant);
-		round_left = grant;
-		round_t = now;
-	}
+	uint64_t t0 = now_ns();
+	rc = age_control(e, fs, smallest, largest, err, errlen);
 	int why = atomic_load(&e->stop);
 	engine_stop(e, STOP_TIME);
 	crew_join(ws, n);
