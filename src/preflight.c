@@ -3,43 +3,19 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include "exitcode.h"
 #include "outfile.h"
+#include "tree.h"
 
-/* The rules of tree_open for a location (the user's directory; symbolic links are followed). */
+/* tree_open's rules for a location, before anything is created. */
 static int check_location(const struct plan_fs *f, FILE *log)
 {
-	struct stat st;
-	struct statvfs sv;
-	const char *loc = f->location;
-	if (!loc || !*loc) {
-		fprintf(log, "fsmix: %s: location is empty\n", f->name);
-		return -1;
-	}
-	if (stat(loc, &st)) {
-		fprintf(log, "fsmix: %s: location '%s': %s\n", f->name, loc, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		fprintf(log, "fsmix: %s: location '%s' is not a directory\n", f->name, loc);
-		return -1;
-	}
-	if ((statvfs(loc, &sv) == 0 && (sv.f_flag & ST_RDONLY)) ||
-	    (access(loc, W_OK) && errno == EROFS)) {
-		fprintf(log, "fsmix: %s: location '%s' is read-only (%s)\n", f->name, loc,
-		        strerror(EROFS));
-		return -1;
-	}
-	if (access(loc, W_OK | X_OK)) {
-		fprintf(log, "fsmix: %s: location '%s' is not writable (%s)\n", f->name, loc,
-		        strerror(errno));
-		return -1;
-	}
-	return 0;
+	char why[MSG_MAX];
+	if (tree_check_location(f->location, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(log, "fsmix: %s: %s\n", f->name, why);
+	return -1;
 }
 
 int preflight_locations(const struct plan *pl, FILE *log)

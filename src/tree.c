@@ -720,6 +720,36 @@ static int create_root(struct tree *t, const char *location, char *err, size_t e
 	return fd;
 }
 
+int tree_check_location(const char *location, char *err, size_t errlen)
+{
+	struct stat st;
+	struct statvfs sv;
+	if (!location || !*location) {
+		seterr(err, errlen, "location is empty");
+		return -EINVAL;
+	}
+	if (stat(location, &st)) {
+		int e = errno;
+		seterr(err, errlen, "location '%s': %s", location, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		seterr(err, errlen, "location '%s' is not a directory", location);
+		return -ENOTDIR;
+	}
+	if ((statvfs(location, &sv) == 0 && (sv.f_flag & ST_RDONLY)) ||
+	    (access(location, W_OK) && errno == EROFS)) {
+		seterr(err, errlen, "location '%s' is read-only (%s)", location, strerror(EROFS));
+		return -EROFS;
+	}
+	if (access(location, W_OK | X_OK)) {
+		int e = errno;
+		seterr(err, errlen, "location '%s' is not writable (%s)", location, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen)
 {
@@ -741,41 +771,17 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 	}
 
 	/* The location itself is the user's: follow a symlink there, but check it thoroughly. */
-	struct stat st;
-	if (stat(location, &st)) {
-		int e = errno;
-		seterr(err, errlen, "location '%s': %s", location, strerror(e));
-		return -e;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		seterr(err, errlen, "location '%s' is not a directory", location);
-		return -ENOTDIR;
-	}
+	int rc = tree_check_location(location, err, errlen);
+	if (rc)
+		return rc;
 	t->locfd = open(location, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (t->locfd < 0) {
 		int e = errno;
 		seterr(err, errlen, "location '%s': %s", location, strerror(e));
 		return -e;
 	}
-	struct statvfs sv;
-	if (fstatvfs(t->locfd, &sv) == 0 && (sv.f_flag & ST_RDONLY)) {
-		seterr(err, errlen, "location '%s' is read-only (%s)", location, strerror(EROFS));
-		tree_close(t);
-		return -EROFS;
-	}
-	if (access(location, W_OK)) {
-		int e = errno;
-		if (e == EROFS)
-			seterr(err, errlen, "location '%s' is read-only (%s)", location,
-			       strerror(e));
-		else
-			seterr(err, errlen, "location '%s' is not writable (%s)", location,
-			       strerror(e));
-		tree_close(t);
-		return -e;
-	}
 	/* Nothing below is looked at or changed without the location's lock. */
-	int rc = tree_lock_location(location, err, errlen);
+	rc = tree_lock_location(location, err, errlen);
 	if (rc < 0) {
 		tree_close(t);
 		return rc;
@@ -794,6 +800,7 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 	}
 
 	/* Our root: lstat, never follow. */
+	struct stat st;
 	if (fstatat(t->locfd, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(st.st_mode)) {
 			seterr(err, errlen,

@@ -104,6 +104,12 @@ struct tree_usage {
 	uint64_t total_files; /* f_files: inodes of the filesystem, 0 when it has no fixed count */
 };
 
+/* tree_check_location - the rules for a location (the user's directory; a symbolic link to it
+ * is followed): not empty, exists, a directory, not on a read-only filesystem, writable and
+ * searchable. 0, or -errno with "location 'DIR' ..." in err. tree_open applies them; preflight
+ * applies them to every location before anything is created. */
+int tree_check_location(const char *location, char *err, size_t errlen);
+
 /* tree_open - check `location`, lock it (see Exclusion above), finish leftover .new/.del trees,
  * and open (TREE_CREATE: create if missing) its fsmix root fsmix.fs<fs_index>, with data/ and
  * meta/. Without TREE_CREATE nothing is created (a removal needs no free inode or block).
