@@ -93,3 +93,13 @@ show_run() {
 		jq -c '{exit_status, stop_reason, errors: [.errors[] | [.op, .syscall, .errno_name]],
 			total_errors: .total.errors}' "$1.json" 2>&1 | head -c 800 | sed 's/^/     /'
 }
+
+# no_stale_json FILE LABEL: a run whose setup failed left no older JSON claiming success in FILE
+# (the test wrote one with exit_status 0 first): FILE now says exit_status 1, or is gone.
+no_stale_json() {
+	if [ ! -e "$1" ] || json_ok "$1" '.exit_status == 1'; then
+		ok "$2: no stale JSON claiming success"
+	else
+		bad "$2: the old JSON (exit_status 0) is left in place (issue 10 case 10)"
+	fi
+}
