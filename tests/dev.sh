@@ -14,7 +14,7 @@ cd "$top"
 
 packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev
 	  gnuplot-nox strace e2fsprogs util-linux python3 clang-format dpkg-dev man-db
-	  xfsprogs fuse3 libfuse3-dev jq)
+	  xfsprogs fuse3 libfuse3-dev jq universal-ctags)
 
 setup() {
 	local missing=()
