@@ -2,11 +2,7 @@
 #ifndef FSMIX_EXITCODE_H
 #define FSMIX_EXITCODE_H
 
-#include <limits.h>
-
-/* Room for an error message that names two full paths (PATH_MAX each) and the reason: smaller
- * buffers cut long paths' messages before the reason. */
-#define MSG_MAX (2 * PATH_MAX + 256)
+#include "failure.h"
 
 enum fsmix_exit {
 	EXIT_OK = 0,           /* the run (or check) completed */
