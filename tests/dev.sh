@@ -13,6 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev
+	  libopenmpi-dev openmpi-bin
 	  gnuplot-nox strace e2fsprogs util-linux python3 clang-format dpkg-dev man-db
 	  xfsprogs fuse3 libfuse3-dev jq universal-ctags)
 

@@ -21,6 +21,7 @@
 
 #include "exitcode.h"
 #include "fdio.h"
+#include "instance.h"
 #include "pool.h"
 #include "rng.h"
 
@@ -148,6 +149,8 @@ static long lock_holder(dev_t dev, ino_t ino)
 
 int tree_lock_location(const char *location, char *err, size_t errlen)
 {
+	if (!tree_instance_takes_lock())
+		return 0; /* another process of the job (MPI rank 0) holds it: instance.h */
 	int fd = open(location, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st)) {
@@ -753,6 +756,12 @@ int tree_check_location(const char *location, char *err, size_t errlen)
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen)
 {
+	return tree_open_rank(t, location, fs_index, tree_instance_rank(), flags, err, errlen);
+}
+
+int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
+                   unsigned flags, char *err, size_t errlen)
+{
 	memset(t, 0, sizeof(*t));
 	t->locfd = t->rootfd = t->datafd = t->metafd = -1;
 	if (!location || !*location) {
@@ -763,7 +772,7 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 	size_t loclen = strlen(location);
 	while (loclen > 1 && location[loclen - 1] == '/')
 		loclen--;
-	(void)snprintf(t->name, sizeof(t->name), "fsmix.fs%u", fs_index);
+	(void)tree_instance_name(t->name, sizeof(t->name), fs_index, rank);
 	if (fmt_name(t->root, sizeof(t->root), "%.*s%s%s", (int)loclen, location,
 	             location[loclen - 1] == '/' ? "" : "/", t->name) < 0) {
 		seterr(err, errlen, "location '%s': %s", location, strerror(ENAMETOOLONG));

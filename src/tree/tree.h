@@ -85,7 +85,7 @@ struct tree {
 	unsigned leftovers; /* interrupted .new/.del trees tree_open finished removing */
 	uint64_t dev;       /* the root's device (makedev) and mount id (0: unknown) */
 	uint64_t mnt_id;
-	char name[32]; /* "fsmix.fs<index>" */
+	char name[48]; /* "fsmix.fs<index>", or "fsmix.fs<index>.r<rank>" in a job (instance.h) */
 	char root[PATH_MAX];
 };
 
@@ -123,6 +123,11 @@ int tree_check_location(const char *location, char *err, size_t errlen);
  * On failure t is left closed (tree_close is harmless). */
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen);
+
+/* tree_open_rank - tree_open for the tree of rank `rank` (instance.h: fsmix.fs<index>.r<rank>,
+ * TREE_NO_RANK: fsmix.fs<index>); tree_open uses this process's rank (tree_instance_set). */
+int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
+                   unsigned flags, char *err, size_t errlen);
 
 /* tree_close - close descriptors, free memory and drop the location lock; the tree stays on
  * disk. Idempotent. */

@@ -1,0 +1,340 @@
+/* dist.c - the processes of a distributed run (dist.h). The MPI half is compiled where CMake
+ * found MPI (FSMIX_HAVE_MPI); the other half keeps every function for a single process. */
+#include "dist.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stopsig.h"
+
+#ifdef FSMIX_HAVE_MPI
+#include <mpi.h>
+#endif
+
+bool dist_launched(void)
+{
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+	                                   "PMI_SIZE"};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (getenv(vars[i]))
+			return true;
+	return false;
+}
+
+void dist_single(struct dist *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->size = 1;
+	d->n_hosts = 1;
+	if (gethostname(d->host, sizeof(d->host) - 1))
+		snprintf(d->host, sizeof(d->host), "localhost");
+}
+
+/* A job of one: rank 0 "gathers" its own buffer. */
+static int gather_self(const void *buf, size_t len, char **all, size_t **lens)
+{
+	*all = malloc(len ? len : 1);
+	*lens = malloc(sizeof(size_t));
+	if (!*all || !*lens) {
+		free(*all);
+		free(*lens);
+		*all = NULL;
+		*lens = NULL;
+		return -ENOMEM;
+	}
+	memcpy(*all, buf, len);
+	**lens = len;
+	return 0;
+}
+
+/* "rank R on HOST: msg" for the lowest failing rank. */
+static void agreed_message(char *err, size_t errlen, int rank, const char *host, const char *msg,
+                           int n_failed)
+{
+	if (n_failed > 1)
+		snprintf(err, errlen, "rank %d on %s: %s (%d ranks failed)", rank, host, msg,
+		         n_failed);
+	else
+		snprintf(err, errlen, "rank %d on %s: %s", rank, host, msg);
+}
+
+#ifdef FSMIX_HAVE_MPI
+
+bool dist_available(void)
+{
+	return true;
+}
+
+/* What a failing rank tells every other rank (dist_agree). */
+struct verdict {
+	int kind; /* enum failure */
+	char host[DIST_HOST_MAX];
+	char msg[MSG_MAX];
+};
+
+/* Distinct hosts, numbered in the order of their lowest rank: every rank sends its name to every
+ * rank. */
+static int learn_hosts(struct dist *d)
+{
+	char *names = malloc((size_t)d->size * DIST_HOST_MAX);
+	if (!names)
+		return -ENOMEM;
+	MPI_Allgather(d->host, DIST_HOST_MAX, MPI_CHAR, names, DIST_HOST_MAX, MPI_CHAR,
+	              MPI_COMM_WORLD);
+	d->n_hosts = 0;
+	d->host_first_rank = -1;
+	for (int r = 0; r < d->size; r++) {
+		const char *name = names + (size_t)r * DIST_HOST_MAX;
+		bool new_host = true;
+		for (int q = 0; q < r && new_host; q++)
+			new_host = strcmp(names + (size_t)q * DIST_HOST_MAX, name) != 0;
+		if (new_host && d->host_first_rank < 0 && !strcmp(name, d->host)) {
+			d->host_first_rank = r;
+			d->host_index = d->n_hosts;
+		}
+		d->n_hosts += new_host;
+	}
+	free(names);
+	return 0;
+}
+
+enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err, size_t errlen)
+{
+	dist_single(d);
+	/* Before MPI makes its threads: they inherit the mask, so a stop signal is read by
+	 * fsmix's watcher (run.c) and never kills the process from one of MPI's threads. */
+	sigset_t set;
+	sigemptyset(&set);
+	stopsig_fill(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	int provided = 0;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		snprintf(err, errlen, "MPI_Init failed");
+		return FAIL_UNSUPPORTED;
+	}
+	d->on = true;
+	MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &d->size);
+	if (provided < MPI_THREAD_FUNNELED) {
+		snprintf(err, errlen, "the MPI library gives no thread support (level %d)",
+		         provided);
+		return FAIL_UNSUPPORTED;
+	}
+	if (learn_hosts(d)) {
+		snprintf(err, errlen, "out of memory for the job's %d host names", d->size);
+		return FAIL_IO;
+	}
+	return FAIL_NONE;
+}
+
+void dist_finalize(struct dist *d)
+{
+	if (d->on)
+		MPI_Finalize();
+	d->on = false;
+}
+
+_Noreturn void dist_abort(const struct dist *d, int status)
+{
+	fflush(NULL);
+	if (d->on)
+		MPI_Abort(MPI_COMM_WORLD, status);
+	exit(status);
+}
+
+enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg, char *err,
+                        size_t errlen)
+{
+	if (!d->on) {
+		if (mine != FAIL_NONE && msg != err)
+			snprintf(err, errlen, "%s", msg ? msg : "");
+		return mine;
+	}
+	int in[2] = {mine != FAIL_NONE ? d->rank : d->size, mine != FAIL_NONE}, first, n_failed;
+	MPI_Allreduce(&in[0], &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&in[1], &n_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	if (first >= d->size)
+		return FAIL_NONE;
+	struct verdict *v = calloc(1, sizeof(*v));
+	if (!v) /* cannot take part in the broadcast: end the job rather than hang it */
+		dist_abort(d, 1);
+	if (d->rank == first) {
+		v->kind = (int)mine;
+		snprintf(v->host, sizeof(v->host), "%s", d->host);
+		snprintf(v->msg, sizeof(v->msg), "%s", msg && *msg ? msg : "failed");
+	}
+	MPI_Bcast(v, (int)sizeof(*v), MPI_BYTE, first, MPI_COMM_WORLD);
+	enum failure kind = (enum failure)v->kind;
+	char text[MSG_MAX];
+	snprintf(text, sizeof(text), "%s", v->msg);
+	agreed_message(err, errlen, first, v->host, text, n_failed);
+	free(v);
+	return kind;
+}
+
+void dist_barrier(const struct dist *d)
+{
+	if (d->on)
+		MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens)
+{
+	if (!d->on)
+		return gather_self(buf, len, all, lens);
+	*all = NULL;
+	*lens = NULL;
+	int n = len > INT_MAX ? -1 : (int)len;
+	int *counts = NULL, *displs = NULL, rc = 0;
+	if (d->rank == 0) {
+		counts = calloc((size_t)d->size, sizeof(int));
+		displs = calloc((size_t)d->size, sizeof(int));
+		*lens = calloc((size_t)d->size, sizeof(size_t));
+	}
+	bool room = d->rank != 0 || (counts && displs && *lens);
+	MPI_Gather(&n, 1, MPI_INT, room ? counts : NULL, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	/* Every rank learns whether rank 0 can take them all (else nobody sends). */
+	long long total = 0;
+	if (d->rank == 0 && room)
+		for (int r = 0; r < d->size; r++) {
+			if (counts[r] < 0 || total + counts[r] > INT_MAX) {
+				rc = -E2BIG;
+				break;
+			}
+			displs[r] = (int)total;
+			total += counts[r];
+			(*lens)[r] = (size_t)counts[r];
+		}
+	if (d->rank == 0 && !rc && (!room || !(*all = malloc(total ? (size_t)total : 1))))
+		rc = -ENOMEM;
+	int go = rc == 0;
+	MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (go)
+		MPI_Gatherv(buf, n, MPI_BYTE, *all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(counts);
+	free(displs);
+	if (d->rank == 0 && rc) {
+		free(*all);
+		free(*lens);
+		*all = NULL;
+		*lens = NULL;
+	}
+	return d->rank == 0 ? rc : 0;
+}
+
+void dist_gather_double(const struct dist *d, double v, double *out)
+{
+	if (!d->on) {
+		out[0] = v;
+		return;
+	}
+	MPI_Gather(&v, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+static double reduce_double(const struct dist *d, double v, MPI_Op op)
+{
+	double out = v;
+	if (d->on)
+		MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, op, MPI_COMM_WORLD);
+	return out;
+}
+
+double dist_max_double(const struct dist *d, double v)
+{
+	return reduce_double(d, v, MPI_MAX);
+}
+
+double dist_min_double(const struct dist *d, double v)
+{
+	return reduce_double(d, v, MPI_MIN);
+}
+
+void dist_bcast(const struct dist *d, void *buf, size_t len)
+{
+	if (d->on)
+		MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+#else /* no MPI: a single process */
+
+bool dist_available(void)
+{
+	return false;
+}
+
+enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err, size_t errlen)
+{
+	(void)argc;
+	(void)argv;
+	dist_single(d);
+	snprintf(err, errlen,
+	         "this fsmix was built without MPI support (cmake -DFSMIX_MPI=ON with an MPI "
+	         "installed, e.g. libopenmpi-dev; docs/distributed.md)");
+	return FAIL_UNSUPPORTED;
+}
+
+void dist_finalize(struct dist *d)
+{
+	d->on = false;
+}
+
+_Noreturn void dist_abort(const struct dist *d, int status)
+{
+	(void)d;
+	fflush(NULL);
+	exit(status);
+}
+
+enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg, char *err,
+                        size_t errlen)
+{
+	(void)d;
+	if (mine != FAIL_NONE && msg != err)
+		snprintf(err, errlen, "%s", msg ? msg : "");
+	return mine;
+}
+
+void dist_barrier(const struct dist *d)
+{
+	(void)d;
+}
+
+int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens)
+{
+	(void)d;
+	return gather_self(buf, len, all, lens);
+}
+
+void dist_gather_double(const struct dist *d, double v, double *out)
+{
+	(void)d;
+	out[0] = v;
+}
+
+double dist_max_double(const struct dist *d, double v)
+{
+	(void)d;
+	return v;
+}
+
+double dist_min_double(const struct dist *d, double v)
+{
+	(void)d;
+	return v;
+}
+
+void dist_bcast(const struct dist *d, void *buf, size_t len)
+{
+	(void)d;
+	(void)buf;
+	(void)len;
+}
+
+#endif

@@ -1,0 +1,46 @@
+/* instance.h - which process of a job this is, for the names of its trees and the location lock.
+ *
+ * A single fsmix process works in <location>/fsmix.fs<N> (the default). The processes (MPI
+ * ranks) of one distributed run each work in a tree of their own, as mdtest -u does, so that
+ * ranks never collide, on one host or on a shared filesystem:
+ *
+ *   <location>/fsmix.fs<N>.r<R>     the tree of filesystem N of rank R (R in decimal, no padding)
+ *
+ * with the same marker, manifest, .new/.del crash suffixes and safe removal as a single tree
+ * (tree.h). `fsmix clean` finds every rank's tree of a location (tree_instance_find).
+ *
+ * The location lock (tree_lock_location) belongs to the job, not to each process: rank 0 takes
+ * it, before any rank creates anything, and holds it until every rank is done; the other ranks
+ * take none (their flock would conflict with rank 0's on the same host, and on a shared
+ * filesystem whose flock is coherent across clients). tree_instance_set is called once, before
+ * the first tree_open or tree_lock_location; nothing else changes these settings. */
+#ifndef FSMIX_TREE_INSTANCE_H
+#define FSMIX_TREE_INSTANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The rank of a single process: trees are named fsmix.fs<N>. */
+#define TREE_NO_RANK (-1)
+
+/* tree_instance_set - this process is rank `rank` of a job (TREE_NO_RANK: a single process);
+ * takes_lock: whether it takes the location locks (false for every rank but 0). */
+void tree_instance_set(int rank, bool takes_lock);
+
+/* tree_instance_rank - the rank set, TREE_NO_RANK by default. */
+int tree_instance_rank(void);
+
+/* tree_instance_takes_lock - false when another process of the job holds the locations' locks. */
+bool tree_instance_takes_lock(void);
+
+/* tree_instance_name - "fsmix.fs<index>" (rank TREE_NO_RANK) or "fsmix.fs<index>.r<rank>" into
+ * buf. Returns the length, or -ENAMETOOLONG. */
+int tree_instance_name(char *buf, size_t len, unsigned fs_index, int rank);
+
+/* tree_instance_find - the ranks R whose tree fsmix.fs<index>.r<R> (or an interrupted .new or
+ * .del of one) is in `location`, ascending, without duplicates, into a malloc'd array (*ranks,
+ * free it; NULL when none). Only names fsmix generates count ("r" and 1-9 decimal digits without
+ * a leading zero, at most INT_MAX). Returns the count, or -errno (location unreadable, ENOMEM). */
+int tree_instance_find(const char *location, unsigned fs_index, int **ranks);
+
+#endif
