@@ -92,15 +92,18 @@ static int learn_hosts(struct dist *d)
 	for (int r = 0; r < d->size; r++) {
 		const char *name = names + (size_t)r * DIST_HOST_MAX;
 		bool new_host = true;
-		for (int q = 0; q < r && new_host; q++)
+		for (int q = 0; q < d->n_hosts && new_host; q++) /* the distinct ones so far */
 			new_host = strcmp(names + (size_t)q * DIST_HOST_MAX, name) != 0;
 		if (new_host && d->host_first_rank < 0 && !strcmp(name, d->host)) {
 			d->host_first_rank = r;
 			d->host_index = d->n_hosts;
 		}
+		if (new_host) /* packed to the front, in order: names[n_hosts] <= names[r] */
+			memmove(names + (size_t)d->n_hosts * DIST_HOST_MAX, name, DIST_HOST_MAX);
 		d->n_hosts += new_host;
 	}
-	free(names);
+	free(d->hosts);
+	d->hosts = (char(*)[DIST_HOST_MAX])names;
 	return 0;
 }
 
@@ -139,6 +142,8 @@ void dist_finalize(struct dist *d)
 	if (d->on)
 		MPI_Finalize();
 	d->on = false;
+	free(d->hosts);
+	d->hosts = NULL;
 }
 
 _Noreturn void dist_abort(const struct dist *d, int status)

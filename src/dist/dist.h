@@ -33,6 +33,7 @@ struct dist {
 	int host_index;      /* this rank's host among the job's distinct hosts, by first rank */
 	int n_hosts;         /* distinct hosts of the job */
 	int host_first_rank; /* the lowest rank on this rank's host (it reads device counters) */
+	char (*hosts)[DIST_HOST_MAX]; /* [n_hosts]: the job's hosts in order of their lowest rank */
 };
 
 /* dist_available - fsmix was built with MPI support. */

@@ -25,6 +25,7 @@
 
 #include "compiler.h"
 #include "devstat.h"
+#include "jobsum.h"
 #include "latlog.h"
 #include "ops.h"
 #include "pick.h"
@@ -122,6 +123,23 @@ struct interval_row {
 
 enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
 
+/* A run that is one process of several (MPI ranks, src/dist): the engine calls these on its main
+ * thread, so that every process passes the same points in the same order whatever fails where.
+ * Both take this process's status so far (0 or an exit status, exitcode.h) and its message in
+ * err, and return the job's status, with the job's message in err when it is not 0.
+ *   go    exactly once per engine_run, on every path (e is NULL when no engine could be made):
+ *         just before the workers are released
+ *         (every process has built its trees and started its workers: they all start
+ *         together), or where setup or the preparation of the run phase failed (the others
+ *         then stop their workers unreleased). A failure from go ends the run unmeasured.
+ *   done  after the run phase, when go returned 0, before the reports: the processes agree on
+ *         the outcome and may merge their results into this engine's (rank 0 reports them). */
+struct engine_hooks {
+	void *ctx;
+	int (*go)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
+	int (*done)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
+};
+
 struct engine_opts {
 	bool continue_on_error;        /* count errors and go on instead of stopping the run */
 	bool cleanup;                  /* remove fsmix's trees after the run */
@@ -140,6 +158,7 @@ struct engine_opts {
 	bool keep_manifest;       /* write the reuse manifest even with reuse=0 (sweeps) */
 	struct json_t **json_out; /* if set: receives the run's JSON results (caller frees) */
 	const char *lat_log_path; /* --lat-log FILE: one line per operation, NULL: none */
+	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
 };
 
 struct engine {
@@ -187,6 +206,8 @@ struct engine {
 	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
 	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
 	bool measured;       /* the run phase ran: the results are figures (else all zero) */
+	bool job_agreed;     /* hooks->go was called (once per run) */
+	bool job_went;       /* ... and returned 0: the run phase was released on every process */
 	const char *failure; /* why setup or the run phase failed (not a worker's error), NULL */
 	char cleanup_err[MSG_MAX]; /* --cleanup's first failure, where failure may point */
 	/* --interval rows: one per elapsed interval, merged over all workers */
@@ -199,6 +220,9 @@ struct engine {
 		size_t n;
 	} * group_intervals;
 	uint64_t total_skipped[OP_COUNT];
+	/* a distributed run, on rank 0 after the merge (engine_hooks.done): the ranks, their
+	 * spread, the hosts; NULL for a single process. Owned by the hooks' owner. */
+	const struct jobsum *job;
 };
 
 /* engine_run - run a validated plan. Returns an exit status (exitcode.h) and prints the report

@@ -991,6 +991,19 @@ static struct interval_row *merge_intervals(struct engine *e, size_t gi, size_t 
 	return v;
 }
 
+/* The job's status at the start of the run phase (engine_hooks.go), once per run; rc itself for
+ * a single process or when the job has agreed already. */
+static int job_go(struct engine *e, int rc, char *err, size_t errlen)
+{
+	const struct engine_hooks *h = e->opts->hooks;
+	if (!h || e->job_agreed)
+		return rc;
+	e->job_agreed = true;
+	rc = h->go(h->ctx, e, rc, err, errlen);
+	e->job_went = rc == 0;
+	return rc;
+}
+
 static int run_phase(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -1043,6 +1056,12 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	int rc = crew_start(e, e->workers, n, "worker", err, errlen);
 	if (rc)
 		return rc;
+	if ((rc = job_go(e, 0, err, errlen))) { /* another process failed: nobody starts */
+		engine_stop(e, STOP_ERROR);
+		gate_open_now(&e->gate);
+		crew_join(e->workers, n);
+		return rc;
+	}
 	/* Device counters bracket the run phase (after setup and its syncfs). */
 	struct devstat_sample *dev0 = calloc(e->n_fs + 1, sizeof(*dev0));
 	for (size_t i = 0; dev0 && i < e->n_fs; i++)
@@ -1218,7 +1237,8 @@ static int write_outputs(struct engine *e, int rc)
 		bool failed = e->latlog_failed;
 		for (size_t i = 0; i < e->n_workers; i++)
 			failed |= e->workers[i]->err.set;
-		rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : 0;
+		/* rc: another process of the job failed (engine_hooks.done), else 0 */
+		rc = e->interrupted ? EXIT_INTERRUPTED : failed ? EXIT_RUN_FAILED : rc;
 		if (!o->quiet)
 			report_results(o->out, e, e->interrupted);
 		if (o->json_out) /* sweeps collect every point's results */
@@ -1259,22 +1279,30 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	char err[MSG_MAX] = "";
 	int rc = 0;
 	if (!e) {
-		fprintf(o->log, "fsmix: out of memory\n");
-		return EXIT_RUN_FAILED;
+		snprintf(err, sizeof(err), "out of memory");
+		rc = o->hooks ? o->hooks->go(o->hooks->ctx, NULL, EXIT_RUN_FAILED, err, sizeof(err))
+		              : EXIT_RUN_FAILED;
+		fprintf(o->log, "fsmix: %s\n", err);
+		return rc;
 	}
 	stop_signals_block(); /* before any thread is made: blocked in all of them */
 	if (engine_init(e, pl, o, err, sizeof(err))) {
-		fprintf(o->log, "fsmix: %s\n", err[0] ? err : "cannot start");
+		if (!err[0])
+			snprintf(err, sizeof(err), "cannot start");
+		rc = o->hooks ? o->hooks->go(o->hooks->ctx, NULL, EXIT_RUN_FAILED, err, sizeof(err))
+		              : EXIT_RUN_FAILED;
+		fprintf(o->log, "fsmix: %s\n", err);
 		engine_free(e);
 		free(e);
-		return EXIT_RUN_FAILED;
+		return rc;
 	}
 	if (sigwatch_start(&sw, e, err, sizeof(err))) {
 		/* The first thread fsmix makes: a limit on threads shows here. Nothing was built;
 		 * the --json/--csv files still say what happened. */
+		rc = job_go(e, EXIT_RUN_FAILED, err, sizeof(err));
 		fprintf(o->log, "fsmix: %s\n", err);
 		e->failure = err;
-		rc = write_outputs(e, EXIT_RUN_FAILED);
+		rc = write_outputs(e, rc);
 		engine_free(e);
 		free(e);
 		return rc;
@@ -1285,8 +1313,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	 * that cannot be written is bad input, found before the tree costs any time. */
 	if (o->lat_log_path) {
 		if (latlog_open(&e->latlog, o->lat_log_path, err, sizeof(err))) {
+			rc = job_go(e, EXIT_BAD_INPUT, err, sizeof(err));
 			fprintf(o->log, "fsmix: %s\n", err);
-			rc = EXIT_BAD_INPUT;
 			goto done;
 		}
 		e->latlog_open = true;
@@ -1317,18 +1345,26 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			         "interrupted during setup; nothing was measured");
 			e->interrupted = true;
 		}
+		rc = job_go(e, rc, err, sizeof(err));
 		fprintf(o->log, "fsmix: %s\n", err);
 		e->failure = err;
 	} else if (!pl->time_s && !pl->counted) {
 		/* time=0: only the tree was built (report_setup said so) */
+		if ((rc = job_go(e, 0, err, sizeof(err)))) {
+			fprintf(o->log, "fsmix: %s\n", err);
+			e->failure = err;
+		}
 	} else {
-		rc = run_phase(e, err, sizeof(err));
+		rc = job_go(e, run_phase(e, err, sizeof(err)), err, sizeof(err));
 		if (rc) {
 			fprintf(o->log, "fsmix: %s\n", err);
 			e->failure = err;
 		} else {
 			e->measured = true;
 		}
+		/* every process ran: they agree on the outcome and rank 0 gathers the results */
+		if (e->job_went)
+			rc = o->hooks->done(o->hooks->ctx, e, rc, err, sizeof(err));
 	}
 	/* For the reports: the watcher stored the signal before it set the stop flag. */
 	if (atomic_load(&e->stop) == STOP_SIGNAL || rc == EXIT_INTERRUPTED)

@@ -1,0 +1,72 @@
+/* jobsum.h - what a distributed run (MPI ranks on one or more hosts, src/dist) adds to the results
+ * of one run: each rank's totals, the spread of the ranks' rates, the hosts and their devices'
+ * counters. Rank 0 fills it after merging every rank's statistics into its own (the merged
+ * figures are the run's ordinary results); the reports print it when present.
+ *
+ * How each figure aggregates (docs/distributed.md):
+ *   - operation counts, bytes, errors, histograms: SUM over ranks (exact; percentiles of the
+ *     merged histograms are within the histogram's bound of the union of all samples);
+ *   - run time: the longest rank's (every rank starts at the same barrier), so the report's
+ *     rates are the whole job's: total / longest;
+ *   - stonewall: the shortest rank's run time, and the sum of every rank's own rate (its ops
+ *     over its own run time): the job's rate while every rank was still running, IOR's
+ *     "stonewall" figure (equal to the whole-job rate for a time-limited run);
+ *   - spread: min / mean / max / population stddev of the ranks' own rates;
+ *   - device counters: per host and filesystem, read by the host's lowest rank only (every rank of
+ *     a host sees the same device), never added per rank. */
+#ifndef FSMIX_JOBSUM_H
+#define FSMIX_JOBSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devstat.h"
+
+#define JOBSUM_HOST_MAX 256
+
+struct jobsum_rank {
+	int rank;
+	int host; /* index into jobsum.host_names */
+	double runtime_s;
+	uint64_t ops, trans, bytes_read, bytes_written, errors;
+	double ops_per_s, trans_per_s; /* over its own run time */
+	int status; /* its own outcome (0, or the exit status it would have had) */
+};
+
+/* Device counters of one filesystem of the profile on one host, over its lowest rank's run. */
+struct jobsum_device {
+	int host;
+	unsigned fs; /* plan filesystem index */
+	char devname[64];
+	char fstype[64];
+	struct devstat_sample delta; /* valid: counters read before and after */
+};
+
+struct jobsum_spread {
+	double min, mean, max, stddev; /* population stddev (divide by the number of ranks) */
+};
+
+struct jobsum {
+	int n_ranks, n_hosts;
+	char (*host_names)[JOBSUM_HOST_MAX]; /* [n_hosts], in order of their lowest rank */
+	struct jobsum_rank *ranks;           /* [n_ranks], by rank */
+	struct jobsum_device *devices;       /* [n_devices], by host then filesystem */
+	size_t n_devices;
+	double runtime_s;           /* the longest rank's run time */
+	double stonewall_s;         /* the shortest rank's run time */
+	double stonewall_ops_per_s; /* sum of the ranks' own rates */
+	double stonewall_trans_per_s;
+	struct jobsum_spread ops_per_s, trans_per_s;
+};
+
+/* jobsum_spread_of - min, mean, max, stddev of n values (all 0 for n == 0). */
+struct jobsum_spread jobsum_spread_of(const double *v, size_t n);
+
+/* jobsum_finish - fill the derived figures (rates of each rank, spreads, run times, stonewall)
+ * from the ranks' counts and run times. */
+void jobsum_finish(struct jobsum *j);
+
+/* jobsum_free - release the arrays (j itself is the caller's). */
+void jobsum_free(struct jobsum *j);
+
+#endif
