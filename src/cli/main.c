@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "compare.h"
 #include "engine.h"
+#include "job.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "latplot.h"
@@ -59,7 +60,9 @@ static const char usage_text[] =
     "      --interval S          record ops/s, MB/s and op p99 every S seconds (JSON, CSV)\n"
     "      --lat-log FILE        one line per operation: time, group, thread, op, latency ns,\n"
     "                            bytes, ns in sync calls, response ns (docs/ops.md;\n"
-    "                            '-': stdout)\n"
+    "                            '-': stdout; under MPI each rank writes FILE.r<RANK>)\n"
+    "      --mpi                 join an MPI job even where no launcher's environment is\n"
+    "                            seen (mpirun -np N fsmix run ...: docs/distributed.md)\n"
     "Sweeps (run):\n"
     "  -n, --threads [G=]LIST    run once per thread count: 1,2,4  1-64:x2  1-8:+1\n"
     "      --sweep SEC.KEY=LIST  run once per value of any key, e.g. "
@@ -93,7 +96,8 @@ enum long_only {
 	OPT_PLOT,
 	OPT_FORCE,
 	OPT_LATLOG,
-	OPT_BUILD_THREADS
+	OPT_BUILD_THREADS,
+	OPT_MPI
 };
 
 static const struct option long_opts[] = {
@@ -117,6 +121,7 @@ static const struct option long_opts[] = {
     {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
     {"cleanup", no_argument, NULL, OPT_CLEANUP},
     {"build-threads", required_argument, NULL, OPT_BUILD_THREADS},
+    {"mpi", no_argument, NULL, OPT_MPI},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -328,6 +333,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		case OPT_CLEANUP:
 			c->cleanup = true;
 			continue;
+		case OPT_MPI: /* job_start has seen it */
+			continue;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -442,6 +449,81 @@ static int cmd_keys(const struct cli *c)
 	return EXIT_OK;
 }
 
+/* The job of a distributed run (job.h); off for a single process. */
+static struct job job;
+
+/* A distributed run: the options that differ per rank, and those it does not offer. Returns -1,
+ * or an exit status (the same on every rank: they parse the same command line). */
+static int job_options(struct cli *c)
+{
+	static char lat_log[PATH_MAX];
+	if (!job_on(&job))
+		return -1;
+	if (c->interval_s > 0)
+		return usage_error("%s", "--interval is not available in a distributed run (MPI)");
+	if (is_stdout(c->lat_log_path))
+		return usage_error("%s",
+		                   "--lat-log - is not available in a distributed run: give a "
+		                   "FILE (rank R writes FILE.rR)");
+	if (c->lat_log_path) {
+		if (snprintf(lat_log, sizeof(lat_log), "%s.r%d", c->lat_log_path, job_rank(&job)) >=
+		    (int)sizeof(lat_log))
+			return usage_error("--lat-log '%s': name too long", c->lat_log_path);
+		c->lat_log_path = lat_log;
+	}
+	if (job_rank(&job) != 0) /* rank 0 writes the job's results */
+		c->json_path = c->csv_path = c->plot_path = NULL;
+	return -1;
+}
+
+/* The first line diag_print would print, without its end of line (a rank's message). */
+static void diag_first_line(const struct diag *d, char *buf, size_t len)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	snprintf(buf, len, "%zu error%s in the profile", d->errors, d->errors == 1 ? "" : "s");
+	if (!f)
+		return;
+	diag_print(d, f);
+	fclose(f);
+	if (text && n) {
+		size_t k = strcspn(text, "\n");
+		snprintf(buf, len, "%.*s", (int)k, text);
+	}
+	free(text);
+}
+
+/* Before anything is created: every location passes preflight (check) and, in a distributed run,
+ * rank 0 holds every location's lock, on every rank. Returns the job's status; the messages are
+ * printed (rank 0's own, or "rank R on HOST: ..."). */
+static int job_locations(const struct plan *pl, bool check)
+{
+	if (!job_on(&job))
+		return check ? preflight_locations(pl, stderr) : 0;
+	char msg[MSG_MAX] = "";
+	char *text = NULL;
+	size_t n = 0;
+	int rc = 0;
+	FILE *f = check ? open_memstream(&text, &n) : NULL;
+	if (f) {
+		rc = preflight_locations(pl, f);
+		fclose(f);
+		if (text && n) {
+			fputs(text, stderr);
+			snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(text, "\n"), text);
+		}
+		free(text);
+	} else if (check) {
+		rc = preflight_locations(pl, stderr);
+	}
+	if (!rc && (rc = job_lock_locations(&job, pl, msg, sizeof(msg))))
+		fprintf(stderr, "fsmix: %s\n", msg);
+	/* "fsmix: X" -> "X" inside the job's "rank R on HOST: X" */
+	const char *m = strncmp(msg, "fsmix: ", 7) ? msg : msg + 7;
+	return job_agree(&job, rc, m, "; nothing was run");
+}
+
 /* Loads the profile, applies overrides and builds the plan; prints every message. */
 static int load(const struct cli *c, struct profile *p, struct plan *pl, struct diag *d)
 {
@@ -494,7 +576,8 @@ static int cmd_sweep(struct cli *c, int argc, char **argv)
 	                                 .log = stderr,
 	                                 .profile_path = c->profile,
 	                                 .argc = argc,
-	                                 .argv = argv},
+	                                 .argv = argv,
+	                                 .hooks = job_on(&job) ? &job.run.hooks : NULL},
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
 	                       .plot_path = c->plot_path};
@@ -547,6 +630,16 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "fsmix: %zu error%s in %s; nothing was run\n", d.errors,
 		        d.errors == 1 ? "" : "s", c->profile);
+	}
+	if (job_on(&job)) { /* every rank read the profile: errors printed once (rank 0) */
+		char msg[MSG_MAX];
+		diag_first_line(&d, msg, sizeof(msg));
+		if (job_agree(&job, rc ? EXIT_BAD_INPUT : 0, msg, "; nothing was run") && !rc) {
+			plan_free(&pl);
+			rc = EXIT_BAD_INPUT;
+		}
+	}
+	if (rc) {
 		profile_free(&p);
 		diag_free(&d);
 		return EXIT_BAD_INPUT;
@@ -564,7 +657,9 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	                         .profile = &p,
 	                         .profile_path = c->profile,
 	                         .argc = argc,
-	                         .argv = argv};
+	                         .argv = argv,
+	                         .quiet = job_on(&job) && job_rank(&job) != 0,
+	                         .hooks = job_on(&job) ? &job.run.hooks : NULL};
 	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
 	 * moves to stderr. */
 	if (stdout_outputs(c))
@@ -573,8 +668,10 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	if (c->plot_path) /* run --plot FILE --interval S: the run over time */
 		eo.json_out = &results;
 	if (clean_only) {
-		rc = engine_clean(&pl, &eo);
-	} else if ((rc = preflight_locations(&pl, stderr))) {
+		if (!(rc = job_locations(&pl, false)))
+			rc = engine_clean(&pl, &eo);
+		rc = job_agree(&job, rc, "cleaning failed", NULL);
+	} else if ((rc = job_locations(&pl, true))) {
 		/* a bad location: nothing is created, not even the first filesystem's tree */
 	} else {
 		setvbuf(stdout, NULL, _IOLBF, 0);
@@ -617,11 +714,26 @@ static int preflight_outputs(const struct cli *c)
 	return rc;
 }
 
+/* A distributed run: only `run` and `clean` are the job's; every other command is done by rank 0
+ * alone, the others waiting for its status. */
+static int dispatch_job(struct cli *c, int argc, char **argv);
+
 static int dispatch(struct cli *c, int argc, char **argv)
 {
 	int rc = preflight_outputs(c);
+	if (job_on(&job)) {
+		rc = job_agree(&job, rc, "an output path cannot be written", "; nothing was run");
+		if (!rc && strcmp(c->command, "run") && strcmp(c->command, "clean"))
+			return job_agree(&job, job_rank(&job) ? 0 : dispatch_job(c, argc, argv),
+			                 "failed", NULL);
+	}
 	if (rc)
 		return rc;
+	return dispatch_job(c, argc, argv);
+}
+
+static int dispatch_job(struct cli *c, int argc, char **argv)
+{
 	if (!strcmp(c->command, "compare"))
 		return cmd_compare(c);
 	if (!strcmp(c->command, "plot"))
@@ -657,7 +769,11 @@ int main(int argc, char **argv)
 	/* A closed stdout (fsmix ... | head -1) must not kill the run before its JSON is written
 	 * and its trees are cleaned up: the failure is reported at the end instead. */
 	outfile_ignore_sigpipe();
-	int rc = parse_args(argc, argv, &c);
+	int rc = job_start(&job, &argc, &argv);
+	if (rc < 0)
+		rc = parse_args(argc, argv, &c);
+	if (rc < 0)
+		rc = job_options(&c);
 	if (rc < 0)
 		rc = dispatch(&c, argc, argv);
 	char why[256];
@@ -665,5 +781,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fsmix: %s\n", why);
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	}
+	job_end(&job);
 	return rc;
 }

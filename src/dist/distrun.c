@@ -39,11 +39,16 @@ int distrun_status_of(enum failure f)
 	return status[f];
 }
 
-static int hook_go(void *ctx, struct engine *e, int rc, char *err, size_t errlen)
+static int hook_agree(void *ctx, int rc, char *err, size_t errlen)
 {
 	struct distrun *r = ctx;
-	(void)e;
 	return distrun_status_of(dist_agree(r->d, distrun_failure_of(rc), err, err, errlen));
+}
+
+static int hook_go(void *ctx, struct engine *e, int rc, char *err, size_t errlen)
+{
+	(void)e;
+	return hook_agree(ctx, rc, err, errlen);
 }
 
 /* This rank's outcome of a run phase that every rank entered, as write_outputs will see it, with
@@ -278,7 +283,8 @@ void distrun_init(struct distrun *r, const struct dist *d)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = d;
-	r->hooks = (struct engine_hooks){.ctx = r, .go = hook_go, .done = hook_done};
+	r->hooks =
+	    (struct engine_hooks){.ctx = r, .go = hook_go, .done = hook_done, .agree = hook_agree};
 }
 
 void distrun_free(struct distrun *r)

@@ -138,6 +138,9 @@ struct engine_hooks {
 	void *ctx;
 	int (*go)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
 	int (*done)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
+	/* agree: a step outside a run that every process takes (a sweep's validation of its
+	 * points): the job's status from each process's (e is not needed). */
+	int (*agree)(void *ctx, int rc, char *err, size_t errlen);
 };
 
 struct engine_opts {

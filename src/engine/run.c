@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "instance.h"
 #include "engine.h"
 #include "exitcode.h"
 #include "subproc.h"
@@ -1379,6 +1380,64 @@ done:
 	return rc;
 }
 
+/* engine_clean's removal of one tree: filesystem i's of rank `rank` (instance.h). quiet_missing:
+ * say nothing when it does not exist. Returns an exit status. */
+static int clean_tree(const struct plan *pl, size_t i, int rank, bool quiet_missing,
+                      const struct engine_opts *o)
+{
+	struct tree t;
+	struct tree_sweep sw = {0};
+	char why[MSG_MAX];
+	/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
+	 * cleaned. tree_open also finishes an interrupted creation or removal. */
+	int r = tree_open_rank(&t, pl->fs[i].location, pl->fs[i].index, rank, 0, why, sizeof(why));
+	if (t.leftovers)
+		fprintf(o->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
+		        pl->fs[i].name, pl->fs[i].location);
+	if (r == -ENOENT && access(pl->fs[i].location, F_OK) == 0) {
+		if (!t.leftovers && !quiet_missing)
+			fprintf(o->log, "fsmix: %s: nothing to remove in %s\n", pl->fs[i].name,
+			        pl->fs[i].location);
+		return 0;
+	}
+	if (r) {
+		fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+		return tree_status(r);
+	}
+	char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
+	memcpy(root, t.root, sizeof(root));
+	if (tree_remove(&t, &sw, why, sizeof(why))) {
+		fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+		return EXIT_RUN_FAILED;
+	}
+	fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n", pl->fs[i].name, root,
+	        sw.removed);
+	return 0;
+}
+
+/* Every tree of filesystem i this process removes: its own (fsmix.fsN, or fsmix.fsN.rR for rank
+ * R of a job); a single process also every rank's tree fsmix.fsN.r*, and rank 0 of a job those
+ * of ranks its job does not have (a bigger job's), so that `fsmix clean` leaves none. */
+static int clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o)
+{
+	int self = tree_instance_rank(), *ranks = NULL;
+	int n = self == TREE_NO_RANK || self == 0
+	            ? tree_instance_find(pl->fs[i].location, pl->fs[i].index, &ranks)
+	            : 0;
+	int rc = 0, st;
+	n = n < 0 ? 0 : n; /* an unreadable location: clean_tree says why */
+	st = clean_tree(pl, i, self, n > 0, o);
+	rc = rc > st ? rc : st;
+	for (int k = 0; k < n; k++) {
+		if (ranks[k] == self || (self == 0 && ranks[k] < tree_instance_size()))
+			continue;
+		st = clean_tree(pl, i, ranks[k], true, o);
+		rc = rc > st ? rc : st;
+	}
+	free(ranks);
+	return rc;
+}
+
 int engine_clean(const struct plan *pl, const struct engine_opts *o)
 {
 	int rc = 0;
@@ -1396,36 +1455,8 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 		}
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
-		struct tree t;
-		struct tree_sweep sw = {0};
-		char why[MSG_MAX];
-		/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
-		 * cleaned. tree_open also finishes an interrupted creation or removal. */
-		int r = tree_open(&t, pl->fs[i].location, pl->fs[i].index, 0, why, sizeof(why));
-		if (t.leftovers)
-			fprintf(o->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
-			        pl->fs[i].name, pl->fs[i].location);
-		if (r == -ENOENT && access(pl->fs[i].location, F_OK) == 0) {
-			if (!t.leftovers)
-				fprintf(o->log, "fsmix: %s: nothing to remove in %s\n",
-				        pl->fs[i].name, pl->fs[i].location);
-			continue;
-		}
-		if (r) {
-			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			int st = tree_status(r);
-			rc = rc > st ? rc : st;
-			continue;
-		}
-		char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
-		memcpy(root, t.root, sizeof(root));
-		if (tree_remove(&t, &sw, why, sizeof(why))) {
-			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			rc = EXIT_RUN_FAILED;
-		} else {
-			fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n",
-			        pl->fs[i].name, root, sw.removed);
-		}
+		int st = clean_fs(pl, i, o);
+		rc = rc > st ? rc : st;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++)
 		tree_unlock_location(locks[i]);

@@ -154,6 +154,30 @@ static void group_rows(FILE *f, const struct engine *e, const struct plan_group 
 	}
 }
 
+/* A distributed run's rank: kind "rank", group "rank<R>", name its host; its totals, its own
+ * rates and its run time in length_s. */
+static void rank_row(FILE *f, const struct jobsum *j, const struct jobsum_rank *k)
+{
+	struct row r;
+	char name[32];
+	snprintf(name, sizeof(name), "rank%d", k->rank);
+	memset(&r, 0, sizeof(r));
+	set_s(&r, C_KIND, "rank");
+	set_s(&r, C_GROUP, name);
+	set_s(&r, C_NAME, k->host >= 0 && k->host < j->n_hosts ? j->host_names[k->host] : "?");
+	set_u(&r, C_COUNT, k->ops);
+	set_u(&r, C_TRANS, k->trans);
+	set_rate(&r, C_TRANS_S, "%.3f", (double)k->trans, k->runtime_s);
+	set_rate(&r, C_OPS_S, "%.3f", (double)k->ops, k->runtime_s);
+	set_u(&r, C_RD, k->bytes_read);
+	set_u(&r, C_WR, k->bytes_written);
+	set_rate(&r, C_MB_S, "%.6f", (double)(k->bytes_read + k->bytes_written) / MIB,
+	         k->runtime_s);
+	set_u(&r, C_ERR, k->errors);
+	set_f(&r, C_LEN, "%.3f", k->runtime_s);
+	row_put(f, &r);
+}
+
 static int fill_csv(FILE *f, void *arg)
 {
 	const struct engine *e = arg;
@@ -168,6 +192,8 @@ static int fill_csv(FILE *f, void *arg)
 		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, e->group_stats[gi],
 		           e->group_skipped ? e->group_skipped[gi] : NULL);
 	group_rows(f, e, NULL, "total", &e->total, e->total_skipped);
+	for (int k = 0; e->job && k < e->job->n_ranks; k++) /* a distributed run: each rank */
+		rank_row(f, e->job, &e->job->ranks[k]);
 	for (size_t i = 0; i < e->n_intervals; i++) {
 		const struct interval_row *iv = &e->intervals[i];
 		memset(&r, 0, sizeof(r));

@@ -1,5 +1,6 @@
 /* report_json.c - the JSON report (see report_data.h; the schema is docs/output.md). */
 #include "report_data.h"
+#include "report_job.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -497,6 +498,8 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 	put(&b, root, "total", group_json(&b, e, NULL, "total", &e->total, e->total_skipped, NULL));
 	put(&b, root, "errors", errors_json(&b, e));
 	put(&b, root, "intervals", intervals_json(&b, e->intervals, e->n_intervals));
+	if (e->job) /* a distributed run (MPI): rank 0's report of the job */
+		put(&b, root, "mpi", report_job_json(e->job, pl));
 	if (b.fail) {
 		json_decref(root);
 		return NULL;

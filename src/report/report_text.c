@@ -1,5 +1,6 @@
 /* report_text.c - the text report (see report.h). */
 #include "report.h"
+#include "report_job.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -453,6 +454,8 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 	}
 	print_devices(out, e);
 	print_errors(out, e);
+	if (e->job) /* a distributed run (MPI): the ranks, their spread, the hosts */
+		report_job_text(out, e->job, pl);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (rt > 0 && ncpu > 0)
 		fprintf(out,

@@ -540,6 +540,15 @@ int sweep_run(struct sweep_spec *s)
 		diag_free(&d);
 		free_point_overrides(s, ovr);
 	}
+	if (s->eopts.hooks) { /* one process of a job: every one validated its points */
+		char err[MSG_MAX];
+		snprintf(err, sizeof(err), "a point of the sweep is invalid here (exit status %d)",
+		         rc);
+		int jrc = s->eopts.hooks->agree(s->eopts.hooks->ctx, rc, err, sizeof(err));
+		if (jrc && !rc)
+			fprintf(s->eopts.log, "fsmix: %s; nothing was run\n", err);
+		rc = jrc;
+	}
 	if (rc) {
 		for (size_t i = 0; i < n_pts; i++) {
 			free(pts[i].runs);

@@ -11,12 +11,19 @@
 
 /* Set once before any tree is opened (single-threaded start-up), read-only afterwards. */
 static int instance_rank = TREE_NO_RANK;
+static int instance_size = 1;
 static bool instance_locks = true;
 
-void tree_instance_set(int rank, bool takes_lock)
+void tree_instance_set(int rank, int size, bool takes_lock)
 {
 	instance_rank = rank < 0 ? TREE_NO_RANK : rank;
+	instance_size = size > 0 ? size : 1;
 	instance_locks = takes_lock;
+}
+
+int tree_instance_size(void)
+{
+	return instance_size;
 }
 
 int tree_instance_rank(void)

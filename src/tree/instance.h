@@ -23,12 +23,15 @@
 /* The rank of a single process: trees are named fsmix.fs<N>. */
 #define TREE_NO_RANK (-1)
 
-/* tree_instance_set - this process is rank `rank` of a job (TREE_NO_RANK: a single process);
- * takes_lock: whether it takes the location locks (false for every rank but 0). */
-void tree_instance_set(int rank, bool takes_lock);
+/* tree_instance_set - this process is rank `rank` of a job of `size` ranks (TREE_NO_RANK: a
+ * single process); takes_lock: whether it takes the location locks (false for every rank but 0). */
+void tree_instance_set(int rank, int size, bool takes_lock);
 
 /* tree_instance_rank - the rank set, TREE_NO_RANK by default. */
 int tree_instance_rank(void);
+
+/* tree_instance_size - the job's ranks (1 for a single process). */
+int tree_instance_size(void);
 
 /* tree_instance_takes_lock - false when another process of the job holds the locations' locks. */
 bool tree_instance_takes_lock(void);
