@@ -58,8 +58,8 @@ static void agreed_message(char *err, size_t errlen, int rank, const char *host,
                            int n_failed)
 {
 	if (n_failed > 1)
-		snprintf(err, errlen, "rank %d on %s: %s (%d ranks failed)", rank, host, msg,
-		         n_failed);
+		snprintf(err, errlen, "rank %d on %s: %s (and %d other rank%s)", rank, host, msg,
+		         n_failed - 1, n_failed == 2 ? "" : "s");
 	else
 		snprintf(err, errlen, "rank %d on %s: %s", rank, host, msg);
 }
@@ -267,7 +267,101 @@ void dist_bcast(const struct dist *d, void *buf, size_t len)
 		MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
+#define TAG_STOP 7001
+
+struct watch {
+	MPI_Request recv;  /* the listening receive */
+	int in;            /* its buffer */
+	bool heard;        /* it completed: another rank stopped */
+	MPI_Request *sent; /* [size]: the stops this rank sent */
+	int one;
+};
+
+void dist_watch_start(struct dist *d)
+{
+	if (!d->on || d->watch)
+		return;
+	struct watch *w = calloc(1, sizeof(*w));
+	if (w)
+		w->sent = calloc((size_t)d->size, sizeof(*w->sent));
+	if (!w || !w->sent) /* no watch: every rank still reaches dist_watch_end's collective */
+		dist_abort(d, 1);
+	for (int r = 0; r < d->size; r++)
+		w->sent[r] = MPI_REQUEST_NULL;
+	MPI_Irecv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &w->recv);
+	d->watch = w;
+}
+
+bool dist_watch_poll(struct dist *d)
+{
+	dist_watch_start(d);
+	struct watch *w = d->watch;
+	if (!w)
+		return false;
+	if (!w->heard) {
+		int done = 0;
+		MPI_Test(&w->recv, &done, MPI_STATUS_IGNORE);
+		w->heard = done != 0;
+	}
+	return w->heard;
+}
+
+void dist_watch_end(struct dist *d, bool tell)
+{
+	(void)dist_watch_poll(d);
+	struct watch *w = d->watch;
+	if (!w)
+		return;
+	int *out = calloc((size_t)d->size, sizeof(int)), *in = calloc((size_t)d->size, sizeof(int));
+	if (!out || !in)
+		dist_abort(d, 1);
+	w->one = 1;
+	if (tell && !w->heard)
+		for (int r = 0; r < d->size; r++)
+			if (r != d->rank) {
+				MPI_Isend(&w->one, 1, MPI_INT, r, TAG_STOP, MPI_COMM_WORLD,
+				          &w->sent[r]);
+				out[r] = 1;
+			}
+	MPI_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, MPI_COMM_WORLD);
+	int n_in = 0;
+	for (int r = 0; r < d->size; r++)
+		n_in += in[r];
+	if (n_in == 0) { /* nobody stopped early: take back the listening receive */
+		MPI_Cancel(&w->recv);
+		MPI_Wait(&w->recv, MPI_STATUS_IGNORE);
+	} else { /* the listening receive takes one of them, plain receives the rest */
+		MPI_Wait(&w->recv, MPI_STATUS_IGNORE);
+		for (int k = 1; k < n_in; k++)
+			MPI_Recv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD,
+			         MPI_STATUS_IGNORE);
+	}
+	MPI_Waitall(d->size, w->sent, MPI_STATUSES_IGNORE);
+	free(out);
+	free(in);
+	free(w->sent);
+	free(w);
+	d->watch = NULL;
+}
+
 #else /* no MPI: a single process */
+
+void dist_watch_start(struct dist *d)
+{
+	(void)d;
+}
+
+bool dist_watch_poll(struct dist *d)
+{
+	(void)d;
+	return false;
+}
+
+void dist_watch_end(struct dist *d, bool tell)
+{
+	(void)d;
+	(void)tell;
+}
 
 bool dist_available(void)
 {

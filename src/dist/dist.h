@@ -33,6 +33,7 @@ struct dist {
 	int host_index;      /* this rank's host among the job's distinct hosts, by first rank */
 	int n_hosts;         /* distinct hosts of the job */
 	int host_first_rank; /* the lowest rank on this rank's host (it reads device counters) */
+	void *watch;         /* the stop watch's state (dist_watch_start), NULL: none */
 	char (*hosts)[DIST_HOST_MAX]; /* [n_hosts]: the job's hosts in order of their lowest rank */
 };
 
@@ -82,6 +83,19 @@ void dist_gather_double(const struct dist *d, double v, double *out);
  * rank. */
 double dist_max_double(const struct dist *d, double v);
 double dist_min_double(const struct dist *d, double v);
+
+/* The stop watch of a run phase: a rank that stops early on an error or a signal tells every
+ * other rank, which stop too, so the job ends within a poll interval instead of at its time
+ * limit. Point to point messages, drained at the end so none is left in flight:
+ *   dist_watch_start  listen for a stop (dist_watch_poll starts it when needed: a stop sent
+ *                     before is kept by MPI until it is received);
+ *   dist_watch_poll   on the main thread while it waits: true once another rank said stop;
+ *   dist_watch_end    after the run phase (every rank): tell = this rank stopped on its own
+ *                     error or signal and has not heard of another's; then every rank learns
+ *                     how many stops were sent to it and receives them all. */
+void dist_watch_start(struct dist *d);
+bool dist_watch_poll(struct dist *d);
+void dist_watch_end(struct dist *d, bool tell);
 
 /* dist_bcast - rank 0's len bytes at buf to every rank. */
 void dist_bcast(const struct dist *d, void *buf, size_t len);

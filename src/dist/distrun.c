@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,8 @@ static int own_outcome(const struct engine *e, int rc, const char *err, char *ms
 	if (rc)
 		return rc;
 	if (atomic_load(&e->stop) == STOP_SIGNAL) {
-		snprintf(msg, len, "interrupted (signal %d)", atomic_load(&e->signal_seen));
+		const char *sig = sigabbrev_np(atomic_load(&e->signal_seen));
+		snprintf(msg, len, "interrupted by SIG%s", sig ? sig : "?");
 		return EXIT_INTERRUPTED;
 	}
 	for (size_t i = 0; i < e->n_workers; i++) {
@@ -270,21 +272,38 @@ static int hook_done(void *ctx, struct engine *e, int rc, char *err, size_t errl
 	}
 	if (f == FAIL_NONE)
 		return 0;
-	/* Rank 0 has printed its own failure; another rank's is printed here, once. */
-	if (!own || r->d->rank != 0)
+	/* Rank 0 has printed its own failure; another rank's is printed here, once. An interrupted
+	 * job is no error: its report says "interrupted", as a single process's does. */
+	if (f != FAIL_INTERRUPTED && (!own || r->d->rank != 0))
 		fprintf(e->opts->log, "fsmix: %s\n", r->failure);
-	if (!e->failure)
+	if (f != FAIL_INTERRUPTED && !e->failure)
 		e->failure = r->failure;
 	snprintf(err, errlen, "%s", r->failure);
 	return distrun_status_of(f);
 }
 
-void distrun_init(struct distrun *r, const struct dist *d)
+static bool hook_poll(void *ctx)
+{
+	struct distrun *r = ctx;
+	return dist_watch_poll(r->d);
+}
+
+static void hook_run_end(void *ctx, bool failed)
+{
+	struct distrun *r = ctx;
+	dist_watch_end(r->d, failed);
+}
+
+void distrun_init(struct distrun *r, struct dist *d)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = d;
-	r->hooks =
-	    (struct engine_hooks){.ctx = r, .go = hook_go, .done = hook_done, .agree = hook_agree};
+	r->hooks = (struct engine_hooks){.ctx = r,
+	                                 .go = hook_go,
+	                                 .done = hook_done,
+	                                 .poll = hook_poll,
+	                                 .run_end = hook_run_end,
+	                                 .agree = hook_agree};
 }
 
 void distrun_free(struct distrun *r)

@@ -15,14 +15,14 @@
 #include "jobsum.h"
 
 struct distrun {
-	const struct dist *d;
+	struct dist *d;
 	struct engine_hooks hooks; /* for engine_opts.hooks; ctx is this struct */
 	struct jobsum job;         /* the last run's, on rank 0 */
 	char failure[MSG_MAX];     /* the job's message, kept for engine.failure (reports) */
 };
 
 /* distrun_init - hooks for rank d->rank of the job d. */
-void distrun_init(struct distrun *r, const struct dist *d);
+void distrun_init(struct distrun *r, struct dist *d);
 
 /* distrun_free - release the last run's job summary. */
 void distrun_free(struct distrun *r);

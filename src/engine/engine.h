@@ -138,6 +138,12 @@ struct engine_hooks {
 	void *ctx;
 	int (*go)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
 	int (*done)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
+	/* poll: every 100 ms while the run phase waits: true when another process stopped the
+	 * job (an error or signal there): this one stops too (stop_reason "error").
+	 * run_end: after the run phase's wait (every process, when go returned 0); failed: this
+	 * process stopped on its own error or signal, and the others are to be told. */
+	bool (*poll)(void *ctx);
+	void (*run_end)(void *ctx, bool failed);
 	/* agree: a step outside a run that every process takes (a sweep's validation of its
 	 * points): the job's status from each process's (e is not needed). */
 	int (*agree)(void *ctx, int rc, char *err, size_t errlen);

@@ -992,6 +992,23 @@ static struct interval_row *merge_intervals(struct engine *e, size_t gi, size_t 
 	return v;
 }
 
+/* Until `until` or a stop; one process of a job also stops when another one has (an error or a
+ * signal there: engine_hooks.poll, every 100 ms). */
+static void run_wait(struct engine *e, uint64_t until)
+{
+	const struct engine_hooks *h = e->opts->hooks;
+	if (!h) {
+		wait_until(e, until);
+		return;
+	}
+	while (!engine_stopping(e) && now_ns() < until) {
+		uint64_t next = now_ns() + 100000000u;
+		wait_until(e, next < until ? next : until);
+		if (h->poll(h->ctx))
+			engine_stop(e, STOP_ERROR);
+	}
+}
+
 /* The job's status at the start of the run phase (engine_hooks.go), once per run; rc itself for
  * a single process or when the job has agreed already. */
 static int job_go(struct engine *e, int rc, char *err, size_t errlen)
@@ -1089,17 +1106,22 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		/* Wake once a second to redraw the status line (only on a terminal). */
 		while (!engine_stopping(e) && now_ns() < deadline) {
 			uint64_t next = now_ns() + 1000000000u;
-			wait_until(e, next < deadline ? next : deadline);
+			run_wait(e, next < deadline ? next : deadline);
 			progress_line(e, deadline);
 		}
 		fprintf(e->opts->log, "\r\033[K");
 		fflush(e->opts->log);
 	} else {
-		wait_until(e, deadline);
+		run_wait(e, deadline);
 	}
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
+	if (e->opts->hooks) { /* the job: tell the others when this process stopped early */
+		int why = atomic_load(&e->stop);
+		e->opts->hooks->run_end(e->opts->hooks->ctx,
+		                        why == STOP_ERROR || why == STOP_SIGNAL);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct worker *w = e->workers[i];
 		if (w->t_start < first)
