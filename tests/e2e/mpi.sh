@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Runs across several processes with MPI (docs/distributed.md): 3 ranks on tmpfs, one merged
+# report, per-rank trees that clean removes, failures that end every rank with the documented
+# status (never a hang), and a sweep with repeats. Skipped without mpirun or MPI support, and in
+# sanitizer builds (OpenMPI's own leaks and races would drown fsmix's).
+set -u
+. "$(dirname "$0")/lib.bash"
+
+if [ -n "${FSMIX_SANITIZERS:-}" ]; then
+	skipped "mpi: MPI runs are tested in the default build only (this one has sanitizers: $FSMIX_SANITIZERS; OpenMPI reports its own leaks and races)"
+	summary
+fi
+if ! command -v mpirun >/dev/null; then
+	skipped "mpi: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+	summary
+fi
+if ! ldd "$bin" 2>/dev/null | grep -q libmpi; then
+	skipped "mpi: this fsmix was built without MPI support (cmake -DFSMIX_MPI=ON)"
+	summary
+fi
+
+# mpirun as root, more ranks than CPUs; a hang is caught by timeout (generous: it is no speed
+# bound, the runs take about a second).
+mpi() { timeout 120 mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" "$@"; }
+tiny=(--set filesystem0.num_files=50 --set filesystem0.num_dirs=5 --threads 1)
+cd "$work" || exit 1
+
+# 1. One merged report: op counts add up, percentiles are those of every rank's samples.
+loc=$(shmdir)
+mpi run "$src/profiles/default.ffsb" --location "$loc" "${tiny[@]}" --time 1 \
+	--json "$work/r.json" --csv "$work/r.csv" --lat-log "$work/lat" >"$work/r.out" 2>"$work/r.err"
+rc=$?
+[ $rc -eq 0 ] && ok "3 ranks: exit 0" || bad "3 ranks: exit $rc: $(tail -3 "$work/r.err")"
+n_reports=$(grep -c "^Distributed run: 3 ranks on 1 host" "$work/r.out")
+n_results=$(grep -c "^Results:" "$work/r.out")
+[ "$n_reports" -eq 1 ] && [ "$n_results" -eq 1 ] && ok "one report, by rank 0" ||
+	bad "$n_results 'Results:' and $n_reports 'Distributed run' lines"
+[ -d "$loc/fsmix.fs0.r0" ] && [ -d "$loc/fsmix.fs0.r1" ] && [ -d "$loc/fsmix.fs0.r2" ] &&
+	[ ! -e "$loc/fsmix.fs0" ] && ok "a tree per rank: fsmix.fs0.r0, .r1, .r2" || bad "trees: $(ls "$loc")"
+[ -f lat.r0 ] && [ -f lat.r1 ] && [ -f lat.r2 ] && [ ! -e lat ] && ok "--lat-log FILE: FILE.r0 .. FILE.r2" ||
+	bad "latency logs: $(ls)"
+python3 - "$work/r.json" "$work/r.csv" lat.r0 lat.r1 lat.r2 <<'PY' && ok "merged counts are the sum of the ranks' and of their latency logs; p50..p99.9 within 1/128 of the union's" || bad "merged figures"
+import collections, csv, json, math, sys
+d = json.load(open(sys.argv[1]))
+m = d["mpi"]
+assert d["exit_status"] == 0 and m["ranks"] == 3 and m["n_hosts"] == 1, m
+total_ops = sum(o["count"] for o in d["total"]["ops"])
+assert sum(r["ops"] for r in m["per_rank"]) == total_ops, (total_ops, m["per_rank"])
+assert sum(r["trans"] for r in m["per_rank"]) == sum(o["transactions"] for o in d["total"]["ops"])
+assert [r["rank"] for r in m["per_rank"]] == [0, 1, 2]
+for k in ("min", "mean", "max", "stddev", "job", "stonewall"):
+    assert m["ops_per_s"][k] >= 0 and m["trans_per_s"][k] >= 0
+assert m["ops_per_s"]["min"] <= m["ops_per_s"]["mean"] <= m["ops_per_s"]["max"]
+assert len(m["devices"]) == 1 and m["devices"][0]["host"] == m["hosts"][0]
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["kind"] == "rank"]
+assert [r["group"] for r in rows] == ["rank0", "rank1", "rank2"], rows
+assert sum(int(r["count"]) for r in rows) == total_ops
+lat = collections.defaultdict(list)
+for path in sys.argv[3:]:
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        f = line.split()
+        lat[f[3]].append(int(f[4]))
+for o in d["total"]["ops"]:
+    v = sorted(lat[o["name"]])
+    assert len(v) == o["count"], (o["name"], len(v), o["count"])
+    if not v:
+        continue
+    for p, key in ((50, "p50_ns"), (90, "p90_ns"), (99, "p99_ns"), (99.9, "p99_9_ns")):
+        exact = v[max(1, math.ceil(p / 100 * len(v))) - 1]
+        got = o["latency"][key]
+        assert abs(got - exact) <= exact / 128 + 1, (o["name"], p, got, exact)
+PY
+
+# 2. clean (a single process) removes every rank's tree, and nothing else.
+mkdir "$loc/keep" "$loc/fsmix.fs0.rx"
+"$bin" clean "$src/profiles/default.ffsb" --location "$loc" >"$work/c.out" 2>&1
+rc=$?
+left=$(ls "$loc" | tr '\n' ' ')
+[ $rc -eq 0 ] && [ "$left" = "fsmix.fs0.rx keep " ] && ok "clean removes fsmix.fs0.r0..r2, keeps the rest" ||
+	bad "clean: exit $rc, left: $left"
+# ... and a job's clean removes its ranks' trees.
+mpi run "$src/profiles/default.ffsb" --location "$loc" "${tiny[@]}" --time 0 >/dev/null 2>&1
+mpi clean "$src/profiles/default.ffsb" --location "$loc" >"$work/c.out" 2>&1
+rc=$?
+left=$(ls "$loc" | tr '\n' ' ')
+[ $rc -eq 0 ] && [ "$left" = "fsmix.fs0.rx keep " ] && ok "mpirun ... clean: every rank removes its tree" ||
+	bad "mpi clean: exit $rc, left: $left"
+# A single process still works in fsmix.fs0 (no MPI_Init without a launcher).
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" "${tiny[@]}" --time 0 >"$work/s.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -d "$loc/fsmix.fs0" ] && ! grep -q "Distributed run" "$work/s.out" &&
+	ok "without mpirun: one process in fsmix.fs0" || bad "single process: exit $rc, $(ls "$loc")"
+
+# 3. A missing location and a bad profile: exit 2 on every rank, the message once.
+mpi run "$src/profiles/default.ffsb" --location "$work/missing" "${tiny[@]}" --time 1 >"$work/m.out" 2>&1
+rc=$?
+n=$(grep -c "location '$work/missing'" "$work/m.out")
+[ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "missing location: exit 2, said once" || bad "missing location: exit $rc, said $n times"
+mpi run "$src/profiles/default.ffsb" --location "$loc" "${tiny[@]}" --set threadgroup0.no_such_key=1 >"$work/p.out" 2>&1
+rc=$?
+n=$(grep -c "unknown key 'no_such_key'" "$work/p.out")
+[ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "bad profile: exit 2, said once" || bad "bad profile: exit $rc, said $n times"
+
+# 4. A rank that fails mid-run (its tree's data/ removed under it) stops the whole job at once,
+# long before its 60 s: exit 1, rank 0 names the rank and host.
+loc2=$(shmdir)
+mpi run "$src/profiles/default.ffsb" --location "$loc2" "${tiny[@]}" --time 60 --json "$work/f.json" \
+	>"$work/f.out" 2>&1 &
+pid=$!
+if wait_for "$work/f.out" "running 1 threads" 60; then
+	sleep 0.3
+	rm -rf "$loc2/fsmix.fs0.r1/data" 2>/dev/null
+fi
+wait $pid
+rc=$?
+[ $rc -eq 1 ] && grep -q "^fsmix: rank 1 on $(hostname): worker 0 (threadgroup0): .*No such file or directory" "$work/f.out" &&
+	ok "a rank fails mid-run: every rank stops, exit 1, 'rank 1 on HOST: ...'" ||
+	bad "failed rank: exit $rc: $(grep 'rank 1' "$work/f.out")"
+python3 - "$work/f.json" <<'PY' && ok "its JSON: exit_status 1, the error, rank 1's own status 1" || bad "failed rank's JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_status"] == 1 and d["error"].startswith("rank 1 on "), d["error"]
+assert [r["exit_status"] for r in d["mpi"]["per_rank"]] == [0, 1, 0], d["mpi"]["per_rank"]
+PY
+
+# 5. A sweep with repeats: every point's runs are merged over the ranks.
+loc3=$(shmdir)
+mpi run "$src/profiles/default.ffsb" --location "$loc3" --set filesystem0.num_files=50 \
+	--set filesystem0.num_dirs=5 --time 1 --threads 1,2 --repeat 2 --json "$work/s.json" \
+	>"$work/s.out" 2>"$work/s.err"
+rc=$?
+python3 - "$work/s.json" <<'PY' && [ $rc -eq 0 ] && ok "--threads 1,2 --repeat 2 under MPI: 4 merged runs" || bad "MPI sweep: exit $rc"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_status"] == 0 and len(d["points"]) == 2
+for p in d["points"]:
+    assert len(p["runs"]) == 2
+    for r in p["runs"]:
+        assert r["mpi"]["ranks"] == 3
+        assert sum(x["ops"] for x in r["mpi"]["per_rank"]) == sum(o["count"] for o in r["total"]["ops"])
+PY
+
+summary
