@@ -1009,6 +1009,15 @@ static void run_wait(struct engine *e, uint64_t until)
 	}
 }
 
+/* One process of a job, after its run phase: tells the others when it stopped early. */
+static void job_run_end(struct engine *e)
+{
+	const struct engine_hooks *h = e->opts->hooks;
+	int why = atomic_load(&e->stop);
+	if (h)
+		h->run_end(h->ctx, why == STOP_ERROR || why == STOP_SIGNAL);
+}
+
 /* The job's status at the start of the run phase (engine_hooks.go), once per run; rc itself for
  * a single process or when the job has agreed already. */
 static int job_go(struct engine *e, int rc, char *err, size_t errlen)
@@ -1019,6 +1028,19 @@ static int job_go(struct engine *e, int rc, char *err, size_t errlen)
 	e->job_agreed = true;
 	rc = h->go(h->ctx, e, rc, err, errlen);
 	e->job_went = rc == 0;
+	return rc;
+}
+
+/* One process of a job: its n workers wait at the gate until every process is ready (job_go);
+ * when another failed, they are stopped unreleased and joined. Returns the job's status. */
+static int job_start_together(struct engine *e, size_t n, char *err, size_t errlen)
+{
+	int rc = job_go(e, 0, err, errlen);
+	if (rc) {
+		engine_stop(e, STOP_ERROR);
+		gate_open_now(&e->gate);
+		crew_join(e->workers, n);
+	}
 	return rc;
 }
 
@@ -1074,12 +1096,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	int rc = crew_start(e, e->workers, n, "worker", err, errlen);
 	if (rc)
 		return rc;
-	if ((rc = job_go(e, 0, err, errlen))) { /* another process failed: nobody starts */
-		engine_stop(e, STOP_ERROR);
-		gate_open_now(&e->gate);
-		crew_join(e->workers, n);
+	if ((rc = job_start_together(e, n, err, errlen)))
 		return rc;
-	}
 	/* Device counters bracket the run phase (after setup and its syncfs). */
 	struct devstat_sample *dev0 = calloc(e->n_fs + 1, sizeof(*dev0));
 	for (size_t i = 0; dev0 && i < e->n_fs; i++)
@@ -1117,11 +1135,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
-	if (e->opts->hooks) { /* the job: tell the others when this process stopped early */
-		int why = atomic_load(&e->stop);
-		e->opts->hooks->run_end(e->opts->hooks->ctx,
-		                        why == STOP_ERROR || why == STOP_SIGNAL);
-	}
+	job_run_end(e);
 	for (size_t i = 0; i < n; i++) {
 		const struct worker *w = e->workers[i];
 		if (w->t_start < first)

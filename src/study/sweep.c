@@ -471,6 +471,20 @@ static void unlock_locations(struct sweep_locks *l)
 	*l = (struct sweep_locks){0};
 }
 
+/* One process of a job (MPI: engine_hooks): every process has validated its points; the job's
+ * status from each one's (rc), printed here when another process failed. */
+static int job_points(const struct sweep_spec *s, int rc)
+{
+	if (!s->eopts.hooks)
+		return rc;
+	char err[MSG_MAX];
+	snprintf(err, sizeof(err), "a point of the sweep is invalid here (exit status %d)", rc);
+	int jrc = s->eopts.hooks->agree(s->eopts.hooks->ctx, rc, err, sizeof(err));
+	if (jrc && !rc)
+		fprintf(s->eopts.log, "fsmix: %s; nothing was run\n", err);
+	return jrc;
+}
+
 int sweep_run(struct sweep_spec *s)
 {
 	size_t n_pts = 1;
@@ -540,15 +554,7 @@ int sweep_run(struct sweep_spec *s)
 		diag_free(&d);
 		free_point_overrides(s, ovr);
 	}
-	if (s->eopts.hooks) { /* one process of a job: every one validated its points */
-		char err[MSG_MAX];
-		snprintf(err, sizeof(err), "a point of the sweep is invalid here (exit status %d)",
-		         rc);
-		int jrc = s->eopts.hooks->agree(s->eopts.hooks->ctx, rc, err, sizeof(err));
-		if (jrc && !rc)
-			fprintf(s->eopts.log, "fsmix: %s; nothing was run\n", err);
-		rc = jrc;
-	}
+	rc = job_points(s, rc);
 	if (rc) {
 		for (size_t i = 0; i < n_pts; i++) {
 			free(pts[i].runs);
