@@ -577,7 +577,8 @@ static int cmd_sweep(struct cli *c, int argc, char **argv)
 	                                 .profile_path = c->profile,
 	                                 .argc = argc,
 	                                 .argv = argv,
-	                                 .hooks = job_on(&job) ? &job.run.hooks : NULL},
+	                                 .hooks = job_on(&job) ? &job.run.hooks : NULL,
+	                                 .seed_offset = (uint64_t)job_rank(&job)},
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
 	                       .plot_path = c->plot_path};
@@ -659,6 +660,7 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	                         .argc = argc,
 	                         .argv = argv,
 	                         .quiet = job_on(&job) && job_rank(&job) != 0,
+	                         .seed_offset = (uint64_t)job_rank(&job),
 	                         .hooks = job_on(&job) ? &job.run.hooks : NULL};
 	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
 	 * moves to stderr. */

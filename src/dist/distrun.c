@@ -100,7 +100,8 @@ static struct jobsum_rank own_totals(const struct distrun *r, const struct engin
 	                            .bytes_read = sum_ops(t->bytes_read),
 	                            .bytes_written = sum_ops(t->bytes_written),
 	                            .errors = sum_ops(t->errors),
-	                            .status = status};
+	                            .status = status,
+	                            .seed = e->seed};
 }
 
 /* This rank's results: its totals, statistics per group and in total, skips, CPU, and the device
@@ -119,6 +120,7 @@ static void pack_results(const struct distrun *r, const struct engine *e, int st
 	pack_u64(b, k.bytes_read);
 	pack_u64(b, k.bytes_written);
 	pack_u64(b, k.errors);
+	pack_u64(b, k.seed);
 	pack_f64(b, e->user_s);
 	pack_f64(b, e->sys_s);
 	bool reads_device = r->d->host_first_rank == r->d->rank;
@@ -178,6 +180,7 @@ static int merge_rank(struct distrun *r, struct engine *e, int rank, struct unpa
 	k->bytes_read = unpack_u64(u);
 	k->bytes_written = unpack_u64(u);
 	k->errors = unpack_u64(u);
+	k->seed = unpack_u64(u);
 	double user = unpack_f64(u), sys = unpack_f64(u);
 	if (u->bad || k->host < 0 || k->host >= r->job.n_hosts)
 		return -EBADMSG;

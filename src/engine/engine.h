@@ -168,6 +168,8 @@ struct engine_opts {
 	struct json_t **json_out; /* if set: receives the run's JSON results (caller frees) */
 	const char *lat_log_path; /* --lat-log FILE: one line per operation, NULL: none */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
+	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
+	                       * random streams differ and the job is still reproducible */
 };
 
 struct engine {

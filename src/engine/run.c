@@ -474,7 +474,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	}
 	e->gate_ready = true;
 	if (pl->seed_given) {
-		e->seed = pl->seed;
+		e->seed = pl->seed + o->seed_offset; /* rank R of a job: seed + R */
 	} else if (getrandom(&e->seed, sizeof(e->seed), 0) != sizeof(e->seed)) {
 		e->seed = now_ns() ^ ((uint64_t)getpid() << 32);
 	}

@@ -30,7 +30,8 @@ struct jobsum_rank {
 	double runtime_s;
 	uint64_t ops, trans, bytes_read, bytes_written, errors;
 	double ops_per_s, trans_per_s; /* over its own run time */
-	int status; /* its own outcome (0, or the exit status it would have had) */
+	int status;    /* its own outcome (0, or the exit status it would have had) */
+	uint64_t seed; /* its seed (a given seed + its rank, or its own random one) */
 };
 
 /* Device counters of one filesystem of the profile on one host, over its lowest rank's run. */

@@ -101,12 +101,14 @@ static json_t *device_json(const struct jobsum *j, const struct jobsum_device *d
 
 static json_t *rank_json(const struct jobsum *j, const struct jobsum_rank *k)
 {
-	return json_pack("{s:i, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:i}", "rank", k->rank,
-	                 "host", host_name(j, k->host), "runtime_s", k->runtime_s, "ops",
+	char seed[24];
+	snprintf(seed, sizeof(seed), "%" PRIu64, k->seed); /* as the report's "seed": a string */
+	return json_pack("{s:i, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:i, s:s}", "rank",
+	                 k->rank, "host", host_name(j, k->host), "runtime_s", k->runtime_s, "ops",
 	                 (json_int_t)k->ops, "trans", (json_int_t)k->trans, "bytes_read",
 	                 (json_int_t)k->bytes_read, "bytes_written", (json_int_t)k->bytes_written,
 	                 "errors", (json_int_t)k->errors, "ops_per_s", k->ops_per_s, "trans_per_s",
-	                 k->trans_per_s, "exit_status", k->status);
+	                 k->trans_per_s, "exit_status", k->status, "seed", seed);
 }
 
 json_t *report_job_json(const struct jobsum *j, const struct plan *pl)
