@@ -53,6 +53,13 @@ static int gather_self(const void *buf, size_t len, char **all, size_t **lens)
 	return 0;
 }
 
+#ifdef FSMIX_HAVE_MPI
+
+bool dist_available(void)
+{
+	return true;
+}
+
 /* "rank R on HOST: msg" for the lowest failing rank. */
 static void agreed_message(char *err, size_t errlen, int rank, const char *host, const char *msg,
                            int n_failed)
@@ -62,13 +69,6 @@ static void agreed_message(char *err, size_t errlen, int rank, const char *host,
 		         n_failed - 1, n_failed == 2 ? "" : "s");
 	else
 		snprintf(err, errlen, "rank %d on %s: %s", rank, host, msg);
-}
-
-#ifdef FSMIX_HAVE_MPI
-
-bool dist_available(void)
-{
-	return true;
 }
 
 /* What a failing rank tells every other rank (dist_agree). */
