@@ -141,5 +141,14 @@ for p in d["points"]:
         assert r["mpi"]["ranks"] == 3
         assert sum(x["ops"] for x in r["mpi"]["per_rank"]) == sum(o["count"] for o in r["total"]["ops"])
 PY
+# compare and plot read MPI results (the JSON keeps every field they use).
+"$bin" compare "$work/r.json" "$work/r.json" >"$work/cmp.out" 2>&1 && grep -q "^run  *ops/s .*(0)" "$work/cmp.out" &&
+	ok "compare reads an MPI run's JSON" || bad "compare of MPI results: $(tail -3 "$work/cmp.out")"
+if command -v gnuplot >/dev/null; then
+	"$bin" plot "$work/s.json" -o "$work/s.svg" >/dev/null 2>&1 && [ -s "$work/s.svg" ] &&
+		ok "plot draws an MPI sweep" || bad "plot of an MPI sweep"
+else
+	skipped "plot: no gnuplot"
+fi
 
 summary
