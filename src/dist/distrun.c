@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exitcode.h"
 #include "statpack.h"
@@ -291,10 +292,23 @@ static bool hook_poll(void *ctx)
 	return dist_watch_poll(r->d);
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void hook_run_end(void *ctx, bool failed)
 {
 	struct distrun *r = ctx;
-	dist_watch_end(r->d, failed);
+	dist_watch_end(r->d, failed); /* returns once every rank has got here */
+	r->ended_ns = monotonic_ns();
+}
+
+double distrun_since_end(const struct distrun *r)
+{
+	return r->ended_ns ? (double)(monotonic_ns() - r->ended_ns) / 1e9 : -1;
 }
 
 void distrun_init(struct distrun *r, struct dist *d)

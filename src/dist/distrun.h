@@ -19,10 +19,16 @@ struct distrun {
 	struct engine_hooks hooks; /* for engine_opts.hooks; ctx is this struct */
 	struct jobsum job;         /* the last run's, on rank 0 */
 	char failure[MSG_MAX];     /* the job's message, kept for engine.failure (reports) */
+	uint64_t ended_ns;         /* CLOCK_MONOTONIC when the last rank's run phase had ended (its
+	                            * stop watch drained), 0: no run phase yet */
 };
 
 /* distrun_init - hooks for rank d->rank of the job d. */
 void distrun_init(struct distrun *r, struct dist *d);
+
+/* distrun_since_end - seconds from the end of the last rank's run phase (ended_ns) to now: after
+ * engine_run, how long the merge and the reports took; negative when no run phase ended. */
+double distrun_since_end(const struct distrun *r);
 
 /* distrun_free - release the last run's job summary. */
 void distrun_free(struct distrun *r);
