@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "profile_json.h"
 #include "diag.h"
 #include "compare.h"
 #include "engine.h"
@@ -458,13 +458,13 @@ static int cmd_check(const struct cli *c)
 	int rc = load(c, &p, &pl, &d);
 	if (c->json) {
 		if (p.file)
-			check_print_json(stdout, &p, rc ? NULL : &pl, &d);
+			profile_json_print(stdout, &p, rc ? NULL : &pl, &d);
 		else
 			diag_print(&d, stderr);
 	} else {
 		diag_print(&d, stderr);
 		if (rc == 0) {
-			check_print_text(stdout, &p, &pl);
+			profile_print_text(stdout, &p, &pl);
 			fprintf(stderr, "%s: OK (%zu warning%s)\n", c->profile, d.warnings,
 			        d.warnings == 1 ? "" : "s");
 		}

@@ -1,5 +1,5 @@
-/* check.c - the resolved-profile listing of `fsmix check` (see check.h). */
-#include "check.h"
+/* profile_json.c - the resolved profile as text and JSON (see profile_json.h). */
+#include "profile_json.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -65,7 +65,7 @@ static void print_section(FILE *out, const struct section *s)
 	}
 }
 
-void check_print_text(FILE *out, const struct profile *p, const struct plan *pl)
+void profile_print_text(FILE *out, const struct profile *p, const struct plan *pl)
 {
 	print_section(out, &p->global);
 	for (size_t i = 0; i < p->n_fs; i++) {
@@ -181,7 +181,7 @@ static json_t *section_json(const struct section *s)
 	return o;
 }
 
-json_t *check_profile_json(const struct profile *p)
+json_t *profile_json_object(const struct profile *p)
 {
 	json_t *o = json_object();
 	json_t *fs = json_array(), *tg = json_array();
@@ -202,11 +202,11 @@ json_t *check_profile_json(const struct profile *p)
 	return o;
 }
 
-int check_print_json(FILE *out, const struct profile *p, const struct plan *pl,
-                     const struct diag *d)
+int profile_json_print(FILE *out, const struct profile *p, const struct plan *pl,
+                       const struct diag *d)
 {
 	json_t *root = json_object();
-	json_t *prof = check_profile_json(p), *msgs = json_array();
+	json_t *prof = profile_json_object(p), *msgs = json_array();
 	if (!root || !prof || !msgs)
 		goto fail;
 	for (size_t i = 0; i < d->n; i++) {
