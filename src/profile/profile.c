@@ -50,9 +50,10 @@ static void section_init(struct section *sec, enum section_kind kind, struct src
 	sec->header_number = -1;
 	for (int k = 0; k < KEY_COUNT; k++) {
 		char err[VALUE_ERR_LEN];
-		if (key_table[k].def && key_table[k].type != KT_STRING)
-			(void)key_parse_scalar((enum key_id)k, key_table[k].def, &sec->set[k].v.u,
-			                       &sec->set[k].v.d, err);
+		union item_value unused;
+		if (key_table[k].def && !key_is_text(&key_table[k]))
+			(void)value_parse(&key_table[k], key_table[k].def, &sec->set[k].v, &unused,
+			                  err);
 	}
 }
 
@@ -67,7 +68,7 @@ static struct section *section_new(enum section_kind kind, struct src_loc loc)
 static void section_free_contents(struct section *sec)
 {
 	for (int k = 0; k < KEY_COUNT; k++) {
-		if (key_table[k].type == KT_STRING)
+		if (key_is_text(&key_table[k]))
 			free(sec->set[k].v.s);
 		free(sec->set[k].items);
 	}
@@ -138,147 +139,17 @@ static int add_item(struct setting *st, const struct list_item *it)
 	return 0;
 }
 
-/* Matches an `ignore=` name: exact (case-insensitive) against every timed syscall, else FFSB's
- * rule, a unique case-insensitive prefix of one of its eight names. -1: unknown. */
-static int match_syscall(const char *name)
-{
-	int found = -1;
-	size_t n = strlen(name);
-	for (int i = 0; i < SYS_COUNT; i++)
-		if (strcasecmp(sys_table[i].name, name) == 0)
-			return i;
-	if (n == 0)
-		return -1;
-	for (int i = 0; i < SYS_COUNT; i++) {
-		if (!(sys_table[i].flags & SYSF_FFSB) || strncasecmp(sys_table[i].name, name, n))
-			continue;
-		if (found >= 0)
-			return -1; /* ambiguous */
-		found = i;
-	}
-	return found;
-}
-
-static void syscall_names(char *buf, size_t len)
-{
-	size_t o = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < SYS_COUNT && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", sys_table[i].name);
-}
-
-/* Copies s with runs of blanks folded to one space: list lines written with '='
- * ("msec_range = 0.0   1.0") are read like the list form the lexer normalises. */
-static void fold_blanks(char *dst, size_t len, const char *s)
-{
-	size_t o = 0;
-	bool blank = false;
-	for (; *s && o + 2 < len; s++) {
-		if (*s == ' ' || *s == '\t') {
-			blank = true;
-			continue;
-		}
-		if (blank && o)
-			dst[o++] = ' ';
-		blank = false;
-		dst[o++] = *s;
-	}
-	dst[o] = '\0';
-}
-
 /* Parses `value` for key k into a scratch setting or list item. Returns NULL or the error. */
 static const char *parse_value(enum key_id k, const char *value, bool had_equals,
                                struct setting *out, struct list_item *item, char *err)
 {
 	const struct key_desc *kd = &key_table[k];
-	char a[LEXER_MAX_LINE + 1], b[LEXER_MAX_LINE + 1], v[LEXER_MAX_LINE + 1];
-	const char *e;
-
-	if (!(kd->flags & KF_LIST)) {
-		if (!had_equals) {
-			snprintf(err, VALUE_ERR_LEN, "missing '=': write '%s=%s'", kd->name, value);
-			return err;
-		}
-		return key_parse_scalar(k, value, &out->v.u, &out->v.d, err);
-	}
 	/* FFSB wants list lines without '=' ("size_weight 4k 33"); fsmix takes both forms. */
-	fold_blanks(v, sizeof(v), value);
-	switch (kd->type) {
-	case KT_SIZE_WEIGHT:
-		if (value_split2(v, a, b, sizeof(a), err)) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': expected a size and a weight, e.g. 'size_weight 4KB 33'",
-			         v);
-			return err;
-		}
-		if ((e = value_parse_size(a, &item->u.sw.size, err)))
-			return e;
-		if (b[0] == '-') {
-			snprintf(err, VALUE_ERR_LEN,
-			         "weight %s is negative (the range is %" PRIu64 "..%" PRIu64 ")", b,
-			         kd->lo, kd->hi);
-			return err;
-		}
-		bool too_large = false;
-		if ((e = value_parse_uint(b, &item->u.sw.weight, err))) {
-			if (!strstr(e, "is too large")) {
-				snprintf(err, VALUE_ERR_LEN, "weight '%s' is not a whole number",
-				         b);
-				return err;
-			}
-			too_large = true;
-		}
-		if (too_large || item->u.sw.weight < kd->lo || item->u.sw.weight > kd->hi) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "weight %s is out of range (%" PRIu64 "..%" PRIu64 ")%s", b,
-			         kd->lo, kd->hi,
-			         strcmp(b, "0") ? ""
-			                        : ": leave out sizes that should never be picked");
-			return err;
-		}
-		return NULL;
-	case KT_RANGE:
-		if (value_split2(v, a, b, sizeof(a), err)) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': expected 'lo hi' in milliseconds, e.g. 'msec_range 0.00 "
-			         "0.01'",
-			         v);
-			return err;
-		}
-		if ((e = value_parse_double(a, &item->u.range.lo_ms, err)) ||
-		    (e = value_parse_double(b, &item->u.range.hi_ms, err)))
-			return e;
-		if (item->u.range.lo_ms < 0 || item->u.range.hi_ms < 0) {
-			snprintf(err, VALUE_ERR_LEN, "'%s': latencies cannot be negative", v);
-			return err;
-		}
-		if (item->u.range.hi_ms > (double)kd->hi) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': %s ms is beyond %" PRIu64 " ms (one day)", v, b, kd->hi);
-			return err;
-		}
-		if (item->u.range.lo_ms >= item->u.range.hi_ms) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': the low end %s must be below the high end %s", v, a, b);
-			return err;
-		}
-		return NULL;
-	case KT_SYSCALL: {
-		int sc = match_syscall(v);
-		if (sc < 0) {
-			char names[256];
-			syscall_names(names, sizeof(names));
-			snprintf(err, VALUE_ERR_LEN, "unknown system call '%s' (known: %s)", v,
-			         names);
-			return err;
-		}
-		item->u.sys = sc;
-		return NULL;
+	if (!(kd->flags & KF_LIST) && !had_equals) {
+		snprintf(err, VALUE_ERR_LEN, "missing '=': write '%s=%s'", kd->name, value);
+		return err;
 	}
-	default:
-		break;
-	}
-	return "internal error: unknown list type";
+	return value_parse(kd, value, &out->v, &item->u, err);
 }
 
 /* Records a line FFSB 6.0 would stop at (see enum compat_kind); plan_build reports it. */
@@ -385,7 +256,7 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 		diag_warn(d, loc, secname, kd->name,
 		          "already set at line %u; this later value wins (as in FFSB)",
 		          st->loc.line);
-	if (kd->type == KT_STRING) {
+	if (key_is_text(kd)) {
 		char *s = strdup(value);
 		if (!s) {
 			diag_error(d, loc, secname, kd->name, "out of memory");
@@ -408,30 +279,10 @@ void setting_format(const struct section *sec, enum key_id k, char *buf, size_t 
 {
 	const struct key_desc *kd = &key_table[k];
 	const struct setting *st = &sec->set[k];
-	char sz[32];
-	switch (kd->type) {
-	case KT_U32:
-	case KT_U64:
-	case KT_BOOL:
-		if (!st->set && !kd->def)
-			snprintf(buf, len, "(unset)");
-		else
-			snprintf(buf, len, "%" PRIu64, st->v.u);
-		return;
-	case KT_SIZE:
-		value_format_size(st->v.u, sz, sizeof(sz));
-		snprintf(buf, len, "%" PRIu64 " (%s)", st->v.u, sz);
-		return;
-	case KT_DOUBLE:
-		snprintf(buf, len, "%g", st->v.d);
-		return;
-	case KT_STRING:
-		snprintf(buf, len, "%s", st->v.s ? st->v.s : "(unset)");
-		return;
-	default:
+	if (kd->flags & KF_LIST)
 		snprintf(buf, len, "%zu item%s", st->n_items, st->n_items == 1 ? "" : "s");
-		return;
-	}
+	else
+		value_format(kd, &st->v, !st->set && !kd->def, buf, len);
 }
 
 /* ---- the inih handler: sections and nesting ---- */
