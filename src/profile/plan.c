@@ -138,63 +138,126 @@ static void report_compat(struct ctx *c, const struct section *s, bool strict)
 	}
 }
 
-/* A KT_STRING key that takes one of a few words: its index in `words` (NULL-terminated), the
- * default's index when unset, or -1 after reporting the bad word. */
-static int choice(struct ctx *c, const struct section *s, enum key_id k, const char *const *words)
+/* ---- every key into its field of the plan (keys.def's dest column) ---- */
+
+/* Stores st, the effective setting of key k of section s, into its field of dst (the struct
+ * key_table[k].dest.in names). A word that is not one of the key's words is reported here, at
+ * the line that set it, and leaves the field 0 (the first word's value). */
+static void store_key(struct ctx *c, const struct section *s, enum key_id k,
+                      const struct setting *st, void *dst)
 {
-	const char *v = setting_s(s, k);
-	if (!v)
-		v = key_table[k].def;
-	char list[128] = "";
-	size_t o = 0;
-	for (int i = 0; words[i]; i++) {
-		if (!strcmp(v, words[i]))
-			return i;
-		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", words[i]);
+	const struct key_desc *kd = &key_table[k];
+	char *field = (char *)dst + kd->dest.off;
+	char err[VALUE_ERR_LEN];
+	switch (kd->type) {
+	case KT_U32: {
+		uint32_t v = (uint32_t)st->v.u;
+		memcpy(field, &v, sizeof(v));
+		return;
 	}
-	diag_error(c->d, s->set[k].loc, s->name, key_table[k].name, "'%s' is not one of %s", v,
-	           list);
-	return -1;
+	case KT_U64:
+	case KT_SIZE:
+		memcpy(field, &st->v.u, sizeof(uint64_t));
+		return;
+	case KT_BOOL: {
+		bool b = st->v.u != 0;
+		memcpy(field, &b, sizeof(b));
+		return;
+	}
+	case KT_DOUBLE:
+		memcpy(field, &st->v.d, sizeof(double));
+		return;
+	case KT_STRING: {
+		const char *text = st->v.s; /* borrowed from the profile */
+		memcpy(field, &text, sizeof(text));
+		return;
+	}
+	case KT_WORD: {
+		int w = value_word(kd, st->v.s ? st->v.s : kd->def, err);
+		if (w < 0)
+			diag_error(c->d, st->loc, s->name, kd->name, "%s", err);
+		else
+			memcpy(field, &kd->words[w].value, sizeof(int));
+		return;
+	}
+	case KT_SYSCALL: {
+		uint32_t mask;
+		memcpy(&mask, field, sizeof(mask));
+		for (size_t i = 0; i < st->n_items; i++)
+			mask |= 1u << st->items[i].u.sys;
+		memcpy(field, &mask, sizeof(mask));
+		return;
+	}
+	case KT_SIZE_WEIGHT:
+	case KT_RANGE:
+		break;
+	}
+	if (!st->n_items)
+		return;
+	bool ranges = kd->type == KT_RANGE;
+	void *items = calloc(st->n_items,
+	                     ranges ? sizeof(struct plan_range) : sizeof(struct plan_size_weight));
+	if (!items) {
+		diag_error(c->d, s->loc, s->name, NULL, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < st->n_items; i++) {
+		const union item_value *it = &st->items[i].u;
+		if (ranges)
+			((struct plan_range *)items)[i] =
+			    (struct plan_range){it->range.lo_ms, it->range.hi_ms};
+		else
+			((struct plan_size_weight *)items)[i] =
+			    (struct plan_size_weight){it->sw.size, it->sw.weight};
+	}
+	memcpy(field, &items, sizeof(items));
+	memcpy((char *)dst + kd->dest.count_off, &st->n_items, sizeof(size_t));
+}
+
+/* Fills every field of dst, a struct of kind `in`, from the keys of section s: a thread
+ * group's [stats] keys from its [stats] (if any), a filesystem's keys through its clone source
+ * (fs_setting) except location, which clone never copies. */
+static void fill(struct ctx *c, const struct section *s, enum key_target in, void *dst)
+{
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_desc *kd = &key_table[k];
+		const struct section *from = (kd->scopes & SC_STATS) ? s->stats : s;
+		if (kd->dest.in != in || !from)
+			continue;
+		const struct setting *st = &from->set[k];
+		if (in == KD_FS && k != KEY_location)
+			st = fs_setting(c, s->ordinal, (enum key_id)k);
+		store_key(c, from, (enum key_id)k, st, dst);
+	}
 }
 
 /* ---- thread groups ---- */
 
-static void build_stats(struct ctx *c, const struct section *tg, struct plan_group *g)
+/* The rules of a group's [stats]: msec_range lines may touch but not overlap, and the keys
+ * that depend on enable_stats / enable_range. */
+static void check_stats(struct ctx *c, const struct section *tg, const struct plan_group *g)
 {
 	const struct section *st = tg->stats;
 	if (!st)
 		return;
-	g->enable_stats = setting_u(st, KEY_enable_stats);
-	g->enable_range = setting_u(st, KEY_enable_range);
 	const struct setting *ign = setting_get(st, KEY_ignore);
-	for (size_t i = 0; i < ign->n_items; i++)
-		g->ignore_mask |= 1u << ign->items[i].u.sys;
-
 	const struct setting *rs = setting_get(st, KEY_msec_range);
-	if (rs->n_items) {
-		g->ranges = calloc(rs->n_items, sizeof(*g->ranges));
-		if (!g->ranges) {
-			diag_error(c->d, st->loc, st->name, NULL, "out of memory");
-			return;
-		}
-		g->n_ranges = rs->n_items;
-	}
-	for (size_t i = 0; i < rs->n_items; i++) {
+	for (size_t i = 0; i < g->n_ranges; i++) {
 		const struct list_item *a = &rs->items[i];
-		g->ranges[i] = (struct plan_range){a->u.range.lo_ms, a->u.range.hi_ms};
 		for (size_t j = 0; j < i; j++) {
 			const struct list_item *b = &rs->items[j];
 			/* Touching ends are fine: [0,0.01] and [0.01,0.02] share only a boundary.
 			 */
+			if (!(a->u.range.lo_ms < b->u.range.hi_ms &&
+			      b->u.range.lo_ms < a->u.range.hi_ms))
+				continue;
 			/* b from --set has no line: name the option instead of "line 0" */
-			if (a->u.range.lo_ms < b->u.range.hi_ms &&
-			    b->u.range.lo_ms < a->u.range.hi_ms && b->loc.line)
+			if (b->loc.line)
 				diag_error(c->d, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g at line %u", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.line);
-			else if (a->u.range.lo_ms < b->u.range.hi_ms &&
-			         b->u.range.lo_ms < a->u.range.hi_ms)
+			else
 				diag_error(c->d, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g (%s)", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
@@ -289,28 +352,9 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	if (!tg->set[KEY_num_threads].attempted)
 		diag_error(c->d, tg->loc, tg->name, "num_threads",
 		           "missing: every thread group needs num_threads=N (1..65536)");
-	g->num_threads = (uint32_t)setting_u(tg, KEY_num_threads);
-	for (int op = 0; op < OP_COUNT; op++) {
-		g->weight[op] = (uint32_t)setting_u(tg, key_weight_of((enum op_id)op));
+	fill(c, tg, KD_GROUP, g);
+	for (int op = 0; op < OP_COUNT; op++)
 		g->total_weight += g->weight[op];
-	}
-	g->read_random = setting_u(tg, KEY_read_random);
-	g->read_skip = setting_u(tg, KEY_read_skip);
-	g->write_random = setting_u(tg, KEY_write_random);
-	g->read_size = setting_u(tg, KEY_read_size);
-	g->read_blocksize = setting_u(tg, KEY_read_blocksize);
-	g->read_skipsize = setting_u(tg, KEY_read_skipsize);
-	g->write_size = setting_u(tg, KEY_write_size);
-	g->write_blocksize = setting_u(tg, KEY_write_blocksize);
-	g->op_delay_ms = (uint32_t)setting_u(tg, KEY_op_delay);
-	g->num_ops = setting_u(tg, KEY_num_ops);
-	g->start_delay_ms = (uint32_t)setting_u(tg, KEY_start_delay);
-	g->op_period_ms = (uint32_t)setting_u(tg, KEY_op_period);
-	g->write_stride = setting_u(tg, KEY_write_stride);
-	static const char *const sync_words[] = {"none", "sync", "dsync", NULL};
-	static const int sync_flags[] = {0, O_SYNC, O_DSYNC};
-	int os = choice(c, tg, KEY_open_sync, sync_words);
-	g->open_sync = os > 0 ? sync_flags[os] : 0;
 
 	/* A weight line that was rejected (a typo, a bad number) is why the total is 0. */
 	char prefix[80];
@@ -367,7 +411,7 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 			           "no [filesystem] has location '%s' (locations: %s)", bind, locs);
 		}
 	}
-	build_stats(c, tg, g);
+	check_stats(c, tg, g);
 }
 
 /* ---- filesystems ---- */
@@ -412,53 +456,18 @@ static void resolve_clones(struct ctx *c)
 static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct plan_opts *o)
 {
 	const struct section *s = c->p->fs[i];
-#define FSU(k) (fs_setting(c, i, (k))->v.u)
-#define FSD(k) (fs_setting(c, i, (k))->v.d)
 	f->index = (unsigned)i;
 	f->name = s->name;
-	f->location = setting_s(s, KEY_location);
 	if (o->strict_ffsb)
 		check_strict(c, s);
 	report_compat(c, s, o->strict_ffsb);
-	if (!f->location && !s->set[KEY_location].attempted)
+	if (!setting_s(s, KEY_location) && !s->set[KEY_location].attempted)
 		diag_error(c->d, s->loc, s->name, "location",
 		           "missing: every filesystem needs location=DIR (an existing directory)");
-	f->num_files = (uint32_t)FSU(KEY_num_files);
-	f->num_dirs = (uint32_t)FSU(KEY_num_dirs);
-	f->reuse = FSU(KEY_reuse);
-	f->agefs = FSU(KEY_agefs);
-	f->min_filesize = FSU(KEY_min_filesize);
-	f->max_filesize = FSU(KEY_max_filesize);
-	f->create_blocksize = FSU(KEY_create_blocksize);
-	f->age_blocksize = FSU(KEY_age_blocksize);
-	f->desired_util = FSD(KEY_desired_util);
-	f->init_util = FSD(KEY_init_util);
-	f->init_size = FSU(KEY_init_size);
-	static const char *const methods[] = {"write", "fallocate", "sparse", NULL};
-	const struct setting *cm = fs_setting(c, i, KEY_create_method);
-	const char *cmv = cm->set ? cm->v.s : key_table[KEY_create_method].def;
-	f->create_method = CREATE_WRITE;
-	for (int m = 0; methods[m]; m++)
-		if (!strcmp(cmv, methods[m]))
-			f->create_method = (enum create_method)m;
-	if (strcmp(cmv, methods[f->create_method]))
-		diag_error(c->d, cm->loc, s->name, "create_method",
-		           "'%s' is not one of write, fallocate, sparse", cmv);
-
+	fill(c, s, KD_FS, f);
+	for (size_t k = 0; k < f->n_sizes; k++)
+		f->size_weight_total += f->sizes[k].weight;
 	const struct setting *sw = fs_setting(c, i, KEY_size_weight);
-	if (sw->n_items) {
-		f->sizes = calloc(sw->n_items, sizeof(*f->sizes));
-		if (!f->sizes) {
-			diag_error(c->d, s->loc, s->name, NULL, "out of memory");
-			return;
-		}
-		f->n_sizes = sw->n_items;
-		for (size_t k = 0; k < sw->n_items; k++) {
-			f->sizes[k].size = sw->items[k].u.sw.size;
-			f->sizes[k].weight = sw->items[k].u.sw.weight;
-			f->size_weight_total += sw->items[k].u.sw.weight;
-		}
-	}
 	const struct setting *mn = fs_setting(c, i, KEY_min_filesize);
 	const struct setting *mx = fs_setting(c, i, KEY_max_filesize);
 	if (f->n_sizes && (mn->set || mx->set))
@@ -556,14 +565,9 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	if (o->strict_ffsb)
 		check_strict(&c, g);
 	report_compat(&c, g, o->strict_ffsb);
-	pl->time_s = (uint32_t)setting_u(g, KEY_time);
-	pl->directio = setting_u(g, KEY_directio);
-	pl->alignio = setting_u(g, KEY_alignio) || pl->directio;
-	pl->bufferio = setting_u(g, KEY_bufferio);
-	pl->verbose = setting_u(g, KEY_verbose);
-	pl->callout = setting_s(g, KEY_callout);
+	fill(&c, g, KD_PLAN, pl);
+	pl->alignio = pl->alignio || pl->directio; /* O_DIRECT needs aligned offsets */
 	pl->seed_given = g->set[KEY_seed].set;
-	pl->seed = setting_u(g, KEY_seed);
 
 	if (p->any_content && !p->n_fs)
 		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
