@@ -68,7 +68,7 @@ static void check_strict(struct ctx *c, const struct section *s)
 		if (key_table[k].flags & KF_WEIGHT)
 			ext = op_table[key_op((enum key_id)k)].flags & OPF_EXT;
 		if (ext && s->set[k].set)
-			diag_error(c->d, s->set[k].loc, s->name, key_table[k].name,
+			diag_error(c->d, DIAG_COMPAT, s->set[k].loc, s->name, key_table[k].name,
 			           "fsmix extension, rejected by --strict-ffsb");
 	}
 }
@@ -90,45 +90,45 @@ static void report_compat(struct ctx *c, const struct section *s, bool strict)
 		case COMPAT_DEPRECATED_KEY:
 			if (strict)
 				diag_error(
-				    c->d, n->first, s->name, key,
+				    c->d, DIAG_COMPAT, n->first, s->name, key,
 				    "deprecated FFSB 5 key: FFSB 6.0 stops at it (an unknown "
 				    "option); remove the line (--strict-ffsb)");
 			else
 				diag_warn(
-				    c->d, n->first, s->name, key,
+				    c->d, DIAG_COMPAT, n->first, s->name, key,
 				    "deprecated FFSB 5 key, ignored (FFSB 6.0 stops at it): %s",
 				    n->key == KEY_fsync_file ? "use the *_fsync operations instead"
 				                             : "fsmix counts the sections");
 			break;
 		case COMPAT_OLD_NAME:
 			if (strict)
-				diag_error(c->d, n->first, s->name, n->written,
+				diag_error(c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				           "the FFSB 5 name of %s%s: FFSB 6.0 rejects it; write %s "
 				           "(--strict-ffsb)",
 				           key, more, key);
 			else
 				diag_warn(
-				    c->d, n->first, s->name, n->written,
+				    c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				    "the FFSB 5 name of %s%s, read as %s (FFSB 6.0 rejects it: "
 				    "rename it)",
 				    key, more, key);
 			break;
 		case COMPAT_SPELLING:
 			if (strict)
-				diag_error(c->d, n->first, s->name, n->written,
+				diag_error(c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				           "FFSB 6.0 knows only '%s' and rejects this spelling "
 				           "(--strict-ffsb)",
 				           key);
 			break;
 		case COMPAT_LIST_FORM:
 			if (strict && key_table[n->key].type == KT_SYSCALL)
-				diag_error(c->d, n->first, s->name, n->written,
+				diag_error(c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				           "written without '='%s: FFSB 6.0 rejects that; write "
 				           "'%s=NAME' (--strict-ffsb)",
 				           more, n->written);
 			else if (strict)
 				diag_error(
-				    c->d, n->first, s->name, n->written,
+				    c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				    "written with '='%s: FFSB 6.0 rejects that; write '%s %s' "
 				    "(--strict-ffsb)",
 				    more, n->written,
@@ -175,7 +175,7 @@ static void store_key(struct ctx *c, const struct section *s, enum key_id k,
 	case KT_WORD: {
 		int w = value_word(kd, st->v.s ? st->v.s : kd->def, err);
 		if (w < 0)
-			diag_error(c->d, st->loc, s->name, kd->name, "%s", err);
+			diag_error(c->d, DIAG_BAD_VALUE, st->loc, s->name, kd->name, "%s", err);
 		else
 			memcpy(field, &kd->words[w].value, sizeof(int));
 		return;
@@ -198,7 +198,7 @@ static void store_key(struct ctx *c, const struct section *s, enum key_id k,
 	void *items = calloc(st->n_items,
 	                     ranges ? sizeof(struct plan_range) : sizeof(struct plan_size_weight));
 	if (!items) {
-		diag_error(c->d, s->loc, s->name, NULL, "out of memory");
+		diag_error(c->d, DIAG_NO_MEMORY, s->loc, s->name, NULL, "out of memory");
 		return;
 	}
 	for (size_t i = 0; i < st->n_items; i++) {
@@ -253,25 +253,26 @@ static void check_stats(struct ctx *c, const struct section *tg, const struct pl
 				continue;
 			/* b from --set has no line: name the option instead of "line 0" */
 			if (b->loc.line)
-				diag_error(c->d, a->loc, st->name, "msec_range",
+				diag_error(c->d, DIAG_CONFLICT, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g at line %u", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.line);
 			else
-				diag_error(c->d, a->loc, st->name, "msec_range",
+				diag_error(c->d, DIAG_CONFLICT, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g (%s)", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.file ? b->loc.file : "command line");
 		}
 	}
 	if (g->enable_range && !rs->n_items)
-		diag_warn(c->d, loc_of(st, KEY_enable_range), st->name, "enable_range",
+		diag_warn(c->d, DIAG_IGNORED, loc_of(st, KEY_enable_range), st->name,
+		          "enable_range",
 		          "set but there is no msec_range line; no buckets will be counted");
 	if (rs->n_items && !g->enable_range)
-		diag_warn(c->d, rs->loc, st->name, "msec_range",
+		diag_warn(c->d, DIAG_IGNORED, rs->loc, st->name, "msec_range",
 		          "ignored because enable_range is not 1");
 	if (!g->enable_stats && (g->enable_range || ign->n_items))
-		diag_warn(c->d, st->loc, st->name, NULL,
+		diag_warn(c->d, DIAG_IGNORED, st->loc, st->name, NULL,
 		          "ignored because enable_stats is not 1: no system call is timed");
 }
 
@@ -311,25 +312,27 @@ static void need_key(struct ctx *c, const struct section *tg, const struct plan_
 		snprintf(also + o, sizeof(also) - o, ")");
 	const struct setting *first = &tg->set[users[0]];
 	if (st->set)
-		diag_error(c->d, st->loc, tg->name, key_table[k].name,
+		diag_error(c->d, DIAG_MISSING, st->loc, tg->name, key_table[k].name,
 		           "0, but %s=%u (line %u) needs it above 0%s", key_table[users[0]].name,
 		           g->weight[key_op(users[0])], first->loc.line, also);
 	else
-		diag_error(c->d, first->loc, tg->name, key_table[k].name,
+		diag_error(c->d, DIAG_MISSING, first->loc, tg->name, key_table[k].name,
 		           "missing: %s=%u needs it%s", key_table[users[0]].name,
 		           g->weight[key_op(users[0])], also);
 }
 
-/* True if d already holds an error whose text starts with `prefix` (NULL: any) and contains
- * `needle` (case-insensitive): a cross-key rule stays quiet when the line it would complain
- * about was itself rejected, so one mistake gives one message. */
-static bool already_reported(const struct diag *d, const char *prefix, const char *needle)
+/* True if d holds an unknown-key error of section `name` that was probably meant as an
+ * <op>_weight (its name, or the key it was taken for, says weight): a cross-key rule about
+ * weights stays quiet then, so one mistake gives one message. */
+static bool weight_line_rejected(const struct diag *d, const char *name)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		const char *t = d->v[i].text;
-		if (d->v[i].level != DIAG_ERROR || (prefix && strncmp(t, prefix, strlen(prefix))))
+		const struct diag_entry *e = &d->v[i];
+		if (e->level != DIAG_ERROR || e->code != DIAG_UNKNOWN_KEY || !e->key ||
+		    !e->section || strcmp(e->section, name))
 			continue;
-		if (strcasestr(t, needle))
+		const char *hint = key_suggest(e->key);
+		if (strcasestr(e->key, "weight") || (hint && strcasestr(hint, "weight")))
 			return true;
 	}
 	return false;
@@ -350,23 +353,21 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	if (tg->stats)
 		report_compat(c, tg->stats, o->strict_ffsb);
 	if (!tg->set[KEY_num_threads].attempted)
-		diag_error(c->d, tg->loc, tg->name, "num_threads",
+		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, "num_threads",
 		           "missing: every thread group needs num_threads=N (1..65536)");
 	fill(c, tg, KD_GROUP, g);
 	for (int op = 0; op < OP_COUNT; op++)
 		g->total_weight += g->weight[op];
 
 	/* A weight line that was rejected (a typo, a bad number) is why the total is 0. */
-	char prefix[80];
-	snprintf(prefix, sizeof(prefix), "[%s] unknown key '", tg->name);
-	bool weight_rejected = already_reported(c->d, prefix, "weight");
+	bool weight_rejected = weight_line_rejected(c->d, tg->name);
 	for (int op = 0; op < OP_COUNT; op++) {
 		const struct setting *w = &tg->set[key_weight_of((enum op_id)op)];
 		if (w->attempted && !w->set)
 			weight_rejected = true;
 	}
 	if (g->total_weight == 0 && !weight_rejected)
-		diag_error(c->d, tg->loc, tg->name, NULL,
+		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, NULL,
 		           "no weighted operation: set at least one <op>_weight above 0 "
 		           "(e.g. readall_weight=1; `fsmix keys` lists the operations)");
 	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0);
@@ -377,7 +378,8 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		enum key_id wk = key_weight_of((enum op_id)op);
 		unsigned fl = op_table[op].flags;
 		if (g->weight[op] && !(fl & (OPF_CREATES | OPF_DELETES | OPF_APPENDS)))
-			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			diag_error(c->d, DIAG_CONFLICT, tg->set[wk].loc, tg->name,
+			           key_table[wk].name,
 			           "an aging thread group can only create, append and delete");
 	}
 	/* Aging runs until the filesystem is full enough: no counts, delays or periods. */
@@ -385,19 +387,20 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	for (size_t i = 0; tg->aging && i < sizeof(not_aging) / sizeof(not_aging[0]); i++)
 		if (tg->set[not_aging[i]].set)
 			diag_error(
-			    c->d, tg->set[not_aging[i]].loc, tg->name, key_table[not_aging[i]].name,
+			    c->d, DIAG_CONFLICT, tg->set[not_aging[i]].loc, tg->name,
+			    key_table[not_aging[i]].name,
 			    "not used in an aging thread group (it runs until desired_util)");
 	if (g->op_period_ms && g->op_delay_ms)
-		diag_error(c->d, loc_of(tg, KEY_op_period), tg->name, "op_period",
+		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_op_period), tg->name, "op_period",
 		           "cannot be combined with op_delay (line %u): the period already "
 		           "spaces the operations",
 		           tg->set[KEY_op_delay].loc.line);
 	if (g->write_stride && g->write_random)
-		diag_error(c->d, loc_of(tg, KEY_write_stride), tg->name, "write_stride",
-		           "cannot be combined with write_random (line %u)",
+		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_write_stride), tg->name,
+		           "write_stride", "cannot be combined with write_random (line %u)",
 		           tg->set[KEY_write_random].loc.line);
 	if (g->read_random && g->read_skip)
-		diag_error(c->d, loc_of(tg, KEY_read_skip), tg->name, "read_skip",
+		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_read_skip), tg->name, "read_skip",
 		           "cannot be combined with read_random (line %u)",
 		           tg->set[KEY_read_random].loc.line);
 
@@ -407,8 +410,9 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		if (g->bindfs < 0) {
 			char locs[512];
 			list_locations(c->p, locs, sizeof(locs));
-			diag_error(c->d, tg->set[KEY_bindfs].loc, tg->name, "bindfs",
-			           "no [filesystem] has location '%s' (locations: %s)", bind, locs);
+			diag_error(c->d, DIAG_REFERENCE, tg->set[KEY_bindfs].loc, tg->name,
+			           "bindfs", "no [filesystem] has location '%s' (locations: %s)",
+			           bind, locs);
 		}
 	}
 	check_stats(c, tg, g);
@@ -428,11 +432,12 @@ static void resolve_clones(struct ctx *c)
 		if (j < 0) {
 			char locs[512];
 			list_locations(p, locs, sizeof(locs));
-			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
+			diag_error(c->d, DIAG_REFERENCE, p->fs[i]->set[KEY_clone].loc,
+			           p->fs[i]->name, "clone",
 			           "no [filesystem] has location '%s' (locations: %s)", src, locs);
 		} else if ((size_t)j == i) {
-			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
-			           "a filesystem cannot clone itself");
+			diag_error(c->d, DIAG_REFERENCE, p->fs[i]->set[KEY_clone].loc,
+			           p->fs[i]->name, "clone", "a filesystem cannot clone itself");
 		} else {
 			c->clone_of[i] = j;
 		}
@@ -446,8 +451,8 @@ static void resolve_clones(struct ctx *c)
 			steps++;
 		}
 		if (cur >= 0) {
-			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
-			           "clone chain loops back to itself");
+			diag_error(c->d, DIAG_REFERENCE, p->fs[i]->set[KEY_clone].loc,
+			           p->fs[i]->name, "clone", "clone chain loops back to itself");
 			c->clone_of[i] = -1;
 		}
 	}
@@ -462,7 +467,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		check_strict(c, s);
 	report_compat(c, s, o->strict_ffsb);
 	if (!setting_s(s, KEY_location) && !s->set[KEY_location].attempted)
-		diag_error(c->d, s->loc, s->name, "location",
+		diag_error(c->d, DIAG_MISSING, s->loc, s->name, "location",
 		           "missing: every filesystem needs location=DIR (an existing directory)");
 	fill(c, s, KD_FS, f);
 	for (size_t k = 0; k < f->n_sizes; k++)
@@ -471,7 +476,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 	const struct setting *mn = fs_setting(c, i, KEY_min_filesize);
 	const struct setting *mx = fs_setting(c, i, KEY_max_filesize);
 	if (f->n_sizes && (mn->set || mx->set))
-		diag_warn(c->d, mn->set ? mn->loc : mx->loc, s->name,
+		diag_warn(c->d, DIAG_IGNORED, mn->set ? mn->loc : mx->loc, s->name,
 		          mn->set ? "min_filesize" : "max_filesize",
 		          "ignored: size_weight (line %u) sets the file sizes", sw->loc.line);
 	else if (f->min_filesize > f->max_filesize) {
@@ -479,39 +484,39 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		value_format_size(f->min_filesize, mns, sizeof(mns));
 		value_format_size(f->max_filesize, mxs, sizeof(mxs));
 		if (mx->set)
-			diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
-			           "%s is larger than max_filesize %s (line %u)", mns, mxs,
-			           mx->loc.line);
+			diag_error(c->d, DIAG_CONFLICT, mn->set ? mn->loc : mx->loc, s->name,
+			           "min_filesize", "%s is larger than max_filesize %s (line %u)",
+			           mns, mxs, mx->loc.line);
 		else
-			diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
+			diag_error(c->d, DIAG_CONFLICT, mn->set ? mn->loc : mx->loc, s->name,
+			           "min_filesize",
 			           "%s is larger than max_filesize, which is not set (0)", mns);
 	}
 	if (f->agefs && !s->age)
-		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
+		diag_error(c->d, DIAG_MISSING, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs an aging [threadgroup] ... [end] nested in this filesystem");
 	if (f->agefs && f->desired_util <= 0)
-		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
+		diag_error(c->d, DIAG_MISSING, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs desired_util (the used fraction to age to, e.g. 0.5)");
 	if (!f->agefs && s->age) {
-		char end[32], prefix[80];
+		char end[32];
 		if (s->header_number >= 0)
 			snprintf(end, sizeof(end), "[end%ld]", s->header_number);
 		else
 			snprintf(end, sizeof(end), "[end]");
-		snprintf(prefix, sizeof(prefix), "[%s] opened at line", s->name);
 		if (!s->end_line) {
 			/* Still open at the end of the file, or closed by a header that already
 			 * said so: FFSB swallowed the thread group after a missing [endN] and
 			 * ran without it. */
-			if (!already_reported(c->d, prefix, "is not closed"))
-				diag_error(c->d, s->age->loc, s->name, NULL,
+			if (!diag_find(c->d, DIAG_ERROR, DIAG_NOT_CLOSED, s->name, NULL))
+				diag_error(c->d, DIAG_NOT_CLOSED, s->age->loc, s->name, NULL,
 				           "opened at line %u is not closed: is %s missing before "
 				           "line %u? (a [threadgroup] inside a filesystem is its "
 				           "aging group, used only with agefs=1)",
 				           s->loc.line, end, s->age->loc.line);
 		} else {
 			/* FFSB's own examples write the aging group out and switch it off. */
-			diag_warn(c->d, s->age->loc, s->name, NULL,
+			diag_warn(c->d, DIAG_IGNORED, s->age->loc, s->name, NULL,
 			          "the aging [threadgroup] at line %u is checked, then ignored: "
 			          "agefs is not 1 (as in FFSB 6.0); set agefs=1 and desired_util "
 			          "to age, or move the group after %s to run it",
@@ -519,7 +524,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		}
 	}
 	if (f->num_files && (f->init_size || f->init_util > 0))
-		diag_warn(c->d, s->loc, s->name, NULL,
+		diag_warn(c->d, DIAG_IGNORED, s->loc, s->name, NULL,
 		          "init_size and init_util are ignored because num_files is set");
 }
 
@@ -542,7 +547,7 @@ static void warn_empty_files(struct ctx *c, size_t i, const struct plan *pl)
 			    !(fl & (OPF_READ | OPF_WRITE)))
 				continue;
 			enum key_id wk = key_weight_of((enum op_id)op);
-			diag_warn(c->d, c->p->fs[i]->loc, f->name, NULL,
+			diag_warn(c->d, DIAG_CONFLICT, c->p->fs[i]->loc, f->name, NULL,
 			          "no file sizes (no min_filesize/max_filesize, no size_weight): "
 			          "its files start empty, so %s of [%s] (line %u) finds no data "
 			          "(FFSB 6.0 aborts on this)",
@@ -570,15 +575,14 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	pl->seed_given = g->set[KEY_seed].set;
 
 	if (p->any_content && !p->n_fs)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [filesystem] section: fsmix needs at least one, with location=DIR");
 	for (size_t i = 0; i < p->n_tg; i++)
 		if (setting_u(p->tg[i], KEY_num_ops))
 			pl->counted = true;
 	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg && !pl->counted &&
-	    !already_reported(d, NULL, "unknown key 'time'") &&
-	    !already_reported(d, NULL, "] time: "))
-		diag_warn(d, ((struct src_loc){p->file, 0}), NULL, "time",
+	    !diag_find(d, DIAG_ERROR, DIAG_ANY, NULL, "time"))
+		diag_warn(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, "time",
 		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
 		          "or pass --time N to run");
 
@@ -586,7 +590,8 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	pl->fs = calloc(p->n_fs + 1, sizeof(*pl->fs));
 	pl->groups = calloc(p->n_tg + 1, sizeof(*pl->groups));
 	if (!c.clone_of || !pl->fs || !pl->groups) {
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "out of memory");
 		free(c.clone_of);
 		plan_free(pl);
 		return -1;
@@ -600,7 +605,8 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		if (age && pl->fs[i].agefs) {
 			pl->fs[i].age = calloc(1, sizeof(*pl->fs[i].age));
 			if (!pl->fs[i].age) {
-				diag_error(d, age->loc, age->name, NULL, "out of memory");
+				diag_error(d, DIAG_NO_MEMORY, age->loc, age->name, NULL,
+				           "out of memory");
 				continue;
 			}
 			build_group(&c, age, pl->fs[i].age, o);
@@ -626,11 +632,11 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	for (size_t i = 0; i < p->n_fs; i++)
 		warn_empty_files(&c, i, pl);
 	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
 	if (pl->total_threads > 65536)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, "num_threads",
+		diag_error(d, DIAG_CONFLICT, ((struct src_loc){p->file, 0}), NULL, "num_threads",
 		           "%" PRIu64 " threads in all groups; the limit is 65536",
 		           pl->total_threads);
 	free(c.clone_of);

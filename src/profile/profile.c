@@ -133,7 +133,7 @@ static int add_item(struct setting *st, const struct list_item *it)
 {
 	struct list_item *v = realloc(st->items, (st->n_items + 1) * sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return -1;
 	st->items = v;
 	st->items[st->n_items++] = *it;
 	return 0;
@@ -181,18 +181,18 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 		const char *hint = key_suggest(key);
 		int hk = hint ? key_by_name(hint) : -1;
 		if (hk >= 0 && !strcasecmp(hint, key))
-			diag_error(d, loc, secname, NULL,
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
 			           "unknown key '%s' (keys are case-sensitive); did you mean '%s'?",
 			           key, hint);
 		else if (hk >= 0 && !(key_table[hk].scopes & section_scope(sec)))
-			diag_error(d, loc, secname, NULL,
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
 			           "unknown key '%s'; did you mean '%s' (a key of %s)?", key, hint,
 			           scope_label(key_table[hk].scopes));
 		else if (hk >= 0)
-			diag_error(d, loc, secname, NULL, "unknown key '%s'; did you mean '%s'?",
-			           key, hint);
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
+			           "unknown key '%s'; did you mean '%s'?", key, hint);
 		else
-			diag_error(d, loc, secname, NULL,
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
 			           "unknown key '%s' (`fsmix keys` lists them all)", key);
 		return -1;
 	}
@@ -205,15 +205,16 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 			up = up->parent;
 		end_tag(sec, end, sizeof(end));
 		if (up && !from_cli)
-			diag_error(d, loc, secname, kd->name,
+			diag_error(d, DIAG_MISPLACED_KEY, loc, secname, kd->name,
 			           "belongs in %s, not in [%s]; is %s missing before line %u?",
 			           scope_label(kd->scopes), sec->name, end, loc.line);
 		else if (sec->kind == SEC_GLOBAL)
-			diag_error(d, loc, secname, kd->name, "belongs in %s, not at the top level",
-			           scope_label(kd->scopes));
+			diag_error(d, DIAG_MISPLACED_KEY, loc, secname, kd->name,
+			           "belongs in %s, not at the top level", scope_label(kd->scopes));
 		else
-			diag_error(d, loc, secname, kd->name, "belongs in %s, not in [%s]",
-			           scope_label(kd->scopes), sec->name);
+			diag_error(d, DIAG_MISPLACED_KEY, loc, secname, kd->name,
+			           "belongs in %s, not in [%s]", scope_label(kd->scopes),
+			           sec->name);
 		return -1;
 	}
 	const struct key_alias *alias = key_alias_lookup(key);
@@ -231,7 +232,7 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 	sec->set[k].attempted = true;
 	const char *e = parse_value((enum key_id)k, value, had_equals, &tmp, &item, err);
 	if (e) {
-		diag_error(d, loc, secname, kd->name, "%s", e);
+		diag_error(d, DIAG_BAD_VALUE, loc, secname, kd->name, "%s", e);
 		return -1;
 	}
 
@@ -244,7 +245,7 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 			st->items_from_cli = true;
 		}
 		if (add_item(st, &item)) {
-			diag_error(d, loc, secname, kd->name, "out of memory");
+			diag_error(d, DIAG_NO_MEMORY, loc, secname, kd->name, "out of memory");
 			return -1;
 		}
 		st->set = true;
@@ -253,13 +254,13 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 		return 0;
 	}
 	if (st->set && !from_cli && st->loc.line)
-		diag_warn(d, loc, secname, kd->name,
+		diag_warn(d, DIAG_DUPLICATE, loc, secname, kd->name,
 		          "already set at line %u; this later value wins (as in FFSB)",
 		          st->loc.line);
 	if (key_is_text(kd)) {
 		char *s = strdup(value);
 		if (!s) {
-			diag_error(d, loc, secname, kd->name, "out of memory");
+			diag_error(d, DIAG_NO_MEMORY, loc, secname, kd->name, "out of memory");
 			return -1;
 		}
 		if (k == KEY_location && from_cli && st->v.s && st->loc.line && !sec->file_location)
@@ -310,7 +311,7 @@ static void close_all(struct parser *ps, struct src_loc at)
 		struct section *s = top(ps);
 		char end[32];
 		end_tag(s, end, sizeof(end));
-		diag_error(ps->d, at, s->name, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, at, s->name, NULL,
 		           "opened at line %u is not closed: is %s missing before line %u?",
 		           s->loc.line, end, at.line);
 		ps->depth--;
@@ -349,7 +350,7 @@ static void push_orphan(struct parser *ps, enum section_kind kind, struct src_lo
 	struct section **slot = orphan ? grow(&ps->orphans, ps->n_orphans) : NULL;
 	if (!slot) {
 		free(orphan);
-		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		diag_error(ps->d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 		return;
 	}
 	*slot = orphan;
@@ -428,14 +429,15 @@ static void missing_fs_end(struct parser *ps, struct section *fs, struct src_loc
 	bool deliberate = fs->set[KEY_agefs].set || fs->set[KEY_desired_util].set;
 	if (!deliberate) {
 		uint32_t line = fs->age->loc.line;
-		diag_error(ps->d, ((struct src_loc){at.file, line}), fs->name, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, ((struct src_loc){at.file, line}), fs->name,
+		           NULL,
 		           "opened at line %u is not closed: is %s missing before line %u? (a "
 		           "[threadgroup] inside a filesystem is its aging group, used only with "
 		           "agefs=1)",
 		           fs->loc.line, end, line);
 		rehome_age_group(ps, fs);
 	} else {
-		diag_error(ps->d, at, fs->name, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, at, fs->name, NULL,
 		           "opened at line %u is not closed: is %s missing before line %u? (its "
 		           "aging [threadgroup] is at line %u, and a filesystem has only one)",
 		           fs->loc.line, end, at.line, fs->age->loc.line);
@@ -452,8 +454,8 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 	struct section *cur = top(ps);
 	char end[32];
 	if (ps->depth == 0) {
-		diag_error(ps->d, loc, NULL, NULL, "[%s] closes nothing: no section is open",
-		           header);
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
+		           "[%s] closes nothing: no section is open", header);
 		return;
 	}
 	end_tag(cur, end, sizeof(end));
@@ -464,7 +466,7 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 			if (ps->stack[i]->header_number == num)
 				named = ps->stack[i];
 		if (named)
-			diag_warn(ps->d, loc, cur->name, NULL,
+			diag_warn(ps->d, DIAG_SECTION, loc, cur->name, NULL,
 			          "[%s] closes [%s] (line %u), the innermost open section, as in "
 			          "FFSB; if it was meant to close [%s] (line %u), %s is missing "
 			          "before line %u",
@@ -472,7 +474,7 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 			          loc.line);
 		else if (cur->header_number >= 0 || cur->kind == SEC_STATS)
 			diag_warn(
-			    ps->d, loc, cur->name, NULL,
+			    ps->d, DIAG_SECTION, loc, cur->name, NULL,
 			    "[%s] closes [%s] (line %u): FFSB looks only at the word 'end', and "
 			    "so does fsmix; write %s",
 			    header, shown, cur->loc.line, end);
@@ -485,10 +487,11 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 {
 	struct section *cur = top(ps);
 	if (num >= 0)
-		diag_error(ps->d, loc, NULL, NULL, "[%s]: [stats] takes no number", header);
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL, "[%s]: [stats] takes no number",
+		           header);
 	if (cur->kind == SEC_STATS) {
 		/* [stats] cannot nest: the previous one lacks its [end]. Close it here. */
-		diag_error(ps->d, loc, NULL, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, loc, NULL, NULL,
 		           "[stats] inside [stats] (opened at line %u): is an [end] missing before "
 		           "line %u?",
 		           cur->loc.line, loc.line);
@@ -497,11 +500,11 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 	}
 	if (cur->kind != SEC_TG) {
 		if (cur->kind == SEC_GLOBAL)
-			diag_error(ps->d, loc, NULL, NULL,
+			diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
 			           "[stats] must be inside a [threadgroupN], not at the top level "
 			           "(its keys are checked, then ignored)");
 		else
-			diag_error(ps->d, loc, cur->name, NULL,
+			diag_error(ps->d, DIAG_SECTION, loc, cur->name, NULL,
 			           "[stats] must be inside a [threadgroupN], not in [%s] (its keys "
 			           "are checked, then ignored)",
 			           cur->name);
@@ -509,7 +512,7 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 		return;
 	}
 	if (cur->stats && cur->stats->loc.line) {
-		diag_error(ps->d, loc, cur->name, NULL,
+		diag_error(ps->d, DIAG_SECTION, loc, cur->name, NULL,
 		           "second [stats] section (the first is at line %u; its keys are checked, "
 		           "then ignored)",
 		           cur->stats->loc.line);
@@ -533,7 +536,7 @@ static void handle_section(struct parser *ps, const char *header)
 	p->any_content = true;
 	int known = split_header(header, word, sizeof(word), &num);
 	if (known < 0) {
-		diag_error(ps->d, loc, NULL, NULL,
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
 		           "unknown section [%s]; expected [filesystemN], [threadgroupN], [stats] "
 		           "or [endN]",
 		           header);
@@ -541,7 +544,7 @@ static void handle_section(struct parser *ps, const char *header)
 	}
 	if (known > 0) {
 		/* Read it as the section it starts with, so what follows parses sensibly. */
-		diag_error(ps->d, loc, NULL, NULL,
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
 		           "unknown section [%s]; did you mean [%s%s]? (read as [%s])", header,
 		           word, strcmp(word, "stats") ? "N" : "", word);
 	}
@@ -566,7 +569,7 @@ static void handle_section(struct parser *ps, const char *header)
 	}
 	struct section *s = section_new(is_fs ? SEC_FS : SEC_TG, loc);
 	if (!s) {
-		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		diag_error(ps->d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 		return;
 	}
 	s->header_number = num;
@@ -581,14 +584,14 @@ static void handle_section(struct parser *ps, const char *header)
 	if (!slot) {
 		section_free_contents(s);
 		free(s);
-		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		diag_error(ps->d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 		return;
 	}
 	*slot = s;
 	s->ordinal = (unsigned)(is_fs ? p->n_fs++ : p->n_tg++);
 	snprintf(s->name, sizeof(s->name), "%s%u", word, s->ordinal);
 	if (num >= 0 && (unsigned long)num != s->ordinal)
-		diag_warn(ps->d, loc, s->name, NULL,
+		diag_warn(ps->d, DIAG_SECTION, loc, s->name, NULL,
 		          "[%s] is %s number %u in file order; fsmix, like FFSB, numbers sections "
 		          "by their order and ignores the number in the header",
 		          header, word, s->ordinal);
@@ -603,9 +606,9 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (ps->lx.key[0] == '\0' || strcmp(name, ps->lx.key) != 0) {
 		/* Only possible if inih split a line differently from the lexer: a bug. */
 		if (strncmp(name, ps->lx.key, strlen(name)) != 0)
-			diag_error(ps->d, ((struct src_loc){ps->lx.file, ps->lx.lineno}), NULL,
-			           NULL, "internal error: parser and lexer disagree on key '%s'",
-			           name);
+			diag_error(ps->d, DIAG_INTERNAL,
+			           ((struct src_loc){ps->lx.file, ps->lx.lineno}), NULL, NULL,
+			           "internal error: parser and lexer disagree on key '%s'", name);
 		if (ps->lx.key[0] == '\0')
 			return 1;
 	}
@@ -630,7 +633,8 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	section_init(&p->global, SEC_GLOBAL, (struct src_loc){p->file, 0});
 	snprintf(p->global.name, sizeof(p->global.name), "global");
 	if (!p->file) {
-		diag_error(d, ((struct src_loc){file, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){file, 0}), NULL, NULL,
+		           "out of memory");
 		return -1;
 	}
 	if (lexer_check_text(p->file, buf, len, d))
@@ -640,7 +644,7 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	if (ffsb4_line) {
 		/* Its keys are all unknown here: one line that says why beats a screenful. */
 		diag_error(
-		    d, ((struct src_loc){p->file, ffsb4_line}), NULL, NULL,
+		    d, DIAG_FILE, ((struct src_loc){p->file, ffsb4_line}), NULL, NULL,
 		    "%s: this is an FFSB 4 profile, which fsmix does not read; rewrite it in "
 		    "the FFSB 6.0 format ([filesystemN] and [threadgroupN] sections, see "
 		    "docs/profile.md)",
@@ -649,7 +653,8 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	}
 	ps = calloc(1, sizeof(*ps));
 	if (!ps) {
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "out of memory");
 		return -1;
 	}
 	ps->p = p;
@@ -658,8 +663,9 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	lexer_init(&ps->lx, p->file, buf, len, d);
 	int rc = ini_parse_stream(lexer_read, &ps->lx, handler, ps);
 	if (rc != 0)
-		diag_error(d, ((struct src_loc){p->file, rc > 0 ? (uint32_t)rc : 0}), NULL, NULL,
-		           "internal error: inih rejected a normalised line (code %d)", rc);
+		diag_error(d, DIAG_INTERNAL, ((struct src_loc){p->file, rc > 0 ? (uint32_t)rc : 0}),
+		           NULL, NULL, "internal error: inih rejected a normalised line (code %d)",
+		           rc);
 	/* FFSB accepts a profile whose last sections are not closed; so does fsmix, with a
 	 * warning for each, since a missing [end] elsewhere is a real mistake. */
 	for (int i = ps->depth; i > 0; i--) {
@@ -669,17 +675,17 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 		if (open->kind == SEC_FS && open->age && !open->set[KEY_agefs].v.u)
 			continue;
 		end_tag(ps->stack[i], end, sizeof(end));
-		diag_warn(d, ((struct src_loc){p->file, ps->stack[i]->loc.line}),
+		diag_warn(d, DIAG_NOT_CLOSED, ((struct src_loc){p->file, ps->stack[i]->loc.line}),
 		          ps->stack[i]->name, NULL,
 		          "not closed: %s is missing at the end of the file (accepted, as in FFSB)",
 		          end);
 	}
 	if (!p->any_content && ps->lx.lineno == 0)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "the profile is empty (0 bytes): it needs at least a [filesystem] and "
 		           "a [threadgroup] (see `fsmix keys` and docs/profile.md)");
 	else if (!p->any_content)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "the profile is empty: it has only comments and blank lines, and needs "
 		           "at least a [filesystem] and a [threadgroup] (see `fsmix keys` and "
 		           "docs/profile.md)");
@@ -697,27 +703,28 @@ int profile_parse_file(struct profile *p, const char *path, struct diag *d)
 	FILE *f = fopen(path, "rb");
 	memset(p, 0, sizeof(*p));
 	if (!f) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "cannot open: %s",
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL, "cannot open: %s",
 		           strerror(errno));
 		return -1;
 	}
 	char *buf = malloc(PROFILE_MAX_BYTES + 1);
 	if (!buf) {
 		fclose(f);
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){path, 0}), NULL, NULL,
+		           "out of memory");
 		return -1;
 	}
 	size_t n = fread(buf, 1, PROFILE_MAX_BYTES + 1, f);
 	int read_err = ferror(f);
 	fclose(f);
 	if (read_err) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "cannot read: %s",
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL, "cannot read: %s",
 		           strerror(EIO));
 		free(buf);
 		return -1;
 	}
 	if (n > PROFILE_MAX_BYTES) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL,
 		           "too large for a profile (over %u MiB); is this the right file?",
 		           PROFILE_MAX_BYTES >> 20);
 		free(buf);
