@@ -1,7 +1,7 @@
-/* plan.c - whole-profile validation and the typed plan (see plan.h). */
+/* plan.c - whole-profile validation and the typed plan (see plan.h): the fields come from
+ * keys.def through one loop (fill); what is written here are the rules across keys. */
 #include "plan.h"
 
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

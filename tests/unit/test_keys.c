@@ -398,6 +398,50 @@ static void test_every_key_has_its_destination(void)
 	}
 }
 
+/* The width plan.c's store_key writes for a key of type t. */
+static size_t stored_width(enum key_type t)
+{
+	switch (t) {
+	case KT_U32:
+	case KT_SYSCALL: /* a uint32_t mask */
+		return sizeof(uint32_t);
+	case KT_U64:
+	case KT_SIZE:
+		return sizeof(uint64_t);
+	case KT_BOOL:
+		return sizeof(bool);
+	case KT_DOUBLE:
+		return sizeof(double);
+	case KT_WORD:
+		return sizeof(int);
+	case KT_STRING:
+	case KT_SIZE_WEIGHT:
+	case KT_RANGE:
+		return sizeof(void *);
+	}
+	return 0;
+}
+
+/* Every destination is as wide as what its type stores, and inside its struct. */
+static void test_destination_widths(void)
+{
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_dest *dst = &key_table[k].dest;
+		static const size_t struct_size[] = {[KD_NONE] = 0,
+		                                     [KD_PLAN] = sizeof(struct plan),
+		                                     [KD_FS] = sizeof(struct plan_fs),
+		                                     [KD_GROUP] = sizeof(struct plan_group)};
+		if (dst->in == KD_NONE)
+			continue;
+		if (dst->size != stored_width(key_table[k].type))
+			TEST_FAIL("key '%s': field of %zu bytes for a value of %zu",
+			          key_table[k].name, dst->size, stored_width(key_table[k].type));
+		CHECK(dst->off + dst->size <= struct_size[dst->in]);
+		if (key_table[k].type == KT_SIZE_WEIGHT || key_table[k].type == KT_RANGE)
+			CHECK(dst->count_off + sizeof(size_t) <= struct_size[dst->in]);
+	}
+}
+
 /* No two keys write the same bytes of the same struct. */
 static void test_destinations_disjoint(void)
 {
@@ -506,6 +550,7 @@ int main(void)
 	RUN(test_parse_scalar_bounds);
 	RUN(test_suggest);
 	RUN(test_every_key_has_its_destination);
+	RUN(test_destination_widths);
 	RUN(test_destinations_disjoint);
 	RUN(test_words_exactly);
 	return test_summary();
