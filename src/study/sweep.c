@@ -381,18 +381,18 @@ static enum failure failure_of_run_status(const struct sweep_spec *s, int status
 }
 
 /* MERGE GUARD: failure_of_run_status reads engine_run's result as an exit status. Should
- * engine_run come to return something else (enum failure), this stops the build here rather
- * than let an enum failure be read as an exit status: then return engine_run's result as it is
- * and remove failure_of_run_status. */
+ * engine_run's type change (to return enum failure, or a results model), the build stops here
+ * rather than read an enum failure as an exit status: then use engine_run's failure as it is in
+ * sweep_run_point and remove failure_of_run_status. */
 _Static_assert(_Generic(&engine_run, int (*)(const struct plan *, const struct engine_opts *) : 1,
                         default : 0),
-               "engine_run no longer returns an exit status: see sweep_run_point");
+               "engine_run changed: see sweep_run_point and failure_of_run_status");
 
 /* Runs one repeat of one point on its loaded plan, the only call of the engine: pt->runs[rep]
  * gets the JSON results (NULL when nothing was measured), pt->setup_s[rep] the wall time outside
  * the run phase (s), pt->reused[rep] whether the first filesystem's tree was reused. Returns
  * the run's kind of failure. */
-static enum failure sweep_run_point(struct sweep_spec *s, struct point *pt, size_t rep,
+static enum failure sweep_run_point(const struct sweep_spec *s, struct point *pt, size_t rep,
                                     const struct profile *p, const struct plan *pl)
 {
 	struct engine_opts eo = s->eopts;
@@ -418,7 +418,8 @@ static enum failure sweep_run_point(struct sweep_spec *s, struct point *pt, size
 /* Runs one repeat of one point: loads its plan and runs it (sweep_run_point). reuse_built: an
  * earlier run built the trees. FAIL_INPUT when the point's profile has errors, FAIL_IO when out
  * of memory, else the run's failure. */
-static enum failure run_repeat(struct sweep_spec *s, struct point *pt, size_t rep, bool reuse_built)
+static enum failure run_repeat(const struct sweep_spec *s, struct point *pt, size_t rep,
+                               bool reuse_built)
 {
 	struct point_plan pp;
 	enum failure rc = point_plan_load(s, pt, "the sweep stops", &pp);
@@ -440,7 +441,7 @@ static enum failure run_repeat(struct sweep_spec *s, struct point *pt, size_t re
 /* Runs every repeat of every point in order, with progress on the log, until the first
  * failure. *started gets the number of runs started (the failed or interrupted one
  * included). */
-static enum failure points_run(struct sweep_spec *s, struct point *pts, size_t n_pts,
+static enum failure points_run(const struct sweep_spec *s, struct point *pts, size_t n_pts,
                                size_t *started)
 {
 	enum failure rc = FAIL_NONE;
@@ -518,7 +519,8 @@ static json_t *summary_json(struct point *pt)
 	return o;
 }
 
-struct doc_ctx {
+/* What the sweep's JSON and CSV documents are made from. */
+struct sweep_doc {
 	const struct sweep_spec *s;
 	struct point *pts;
 	size_t n_pts;
@@ -526,7 +528,7 @@ struct doc_ctx {
 	int exit_status;
 };
 
-static json_t *sweep_json(const struct doc_ctx *c)
+static json_t *sweep_json(const struct sweep_doc *c)
 {
 	const struct sweep_spec *s = c->s;
 	json_t *root = json_object(), *dims = json_array(), *points = json_array(),
@@ -595,7 +597,7 @@ static int fill_json(FILE *f, void *arg)
 
 static int fill_csv(FILE *f, void *arg)
 {
-	const struct doc_ctx *c = arg;
+	const struct sweep_doc *c = arg;
 	const struct sweep_spec *s = c->s;
 	fputs("point", f);
 	for (size_t d = 0; d < s->n_dims; d++) {
@@ -647,11 +649,11 @@ static int fill_csv(FILE *f, void *arg)
 static enum failure write_outputs(const struct sweep_spec *s, struct point *pts, size_t n_pts,
                                   bool interrupted, enum failure rc)
 {
-	struct doc_ctx ctx = {.s = s,
-	                      .pts = pts,
-	                      .n_pts = n_pts,
-	                      .interrupted = interrupted,
-	                      .exit_status = s->exit_status_of(rc)};
+	struct sweep_doc ctx = {.s = s,
+	                        .pts = pts,
+	                        .n_pts = n_pts,
+	                        .interrupted = interrupted,
+	                        .exit_status = s->exit_status_of(rc)};
 	char err[MSG_MAX];
 	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
@@ -671,7 +673,7 @@ static enum failure write_outputs(const struct sweep_spec *s, struct point *pts,
 	return rc;
 }
 
-enum failure sweep_run(struct sweep_spec *s)
+enum failure sweep_run(const struct sweep_spec *s)
 {
 	size_t n_pts;
 	struct point *pts = points_make(s, &n_pts);

@@ -59,6 +59,6 @@ struct sweep_spec {
  * (found before any run: nothing was run); the first run's failure that stopped the sweep
  * (FAIL_INTERRUPTED for a stop signal); else the first output's failure (FAIL_IO, or
  * plot_write's). */
-enum failure sweep_run(struct sweep_spec *s);
+enum failure sweep_run(const struct sweep_spec *s);
 
 #endif
