@@ -191,13 +191,11 @@ static int setup(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-static int run_phase(struct engine *e, char *err, size_t errlen)
+/* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
+ * rows (--interval or the status line). Returns 0, or EXIT_RUN_FAILED with err. */
+static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
-	struct rusage ru0, ru1;
-	size_t n = 0;
-	for (size_t gi = 0; gi < pl->n_groups; gi++)
-		n += pl->groups[gi].num_threads;
 	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
 	if (!e->workers) {
 		snprintf(err, errlen, "out of memory for %zu workers", n);
@@ -240,31 +238,36 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			}
 		}
 	}
-	int rc = crew_start(e, e->workers, n, "worker", err, errlen);
-	if (rc)
-		return rc;
-	/* Device counters bracket the run phase (after setup and its syncfs). */
+	return 0;
+}
+
+/* Device counters bracket the run phase (after setup and its syncfs): the counters before it,
+ * one per filesystem (NULL when out of memory: no device figures), then their deltas. */
+static struct devstat_sample *run_devices_before(struct engine *e)
+{
 	struct devstat_sample *dev0 = calloc(e->n_fs + 1, sizeof(*dev0));
 	for (size_t i = 0; dev0 && i < e->n_fs; i++)
 		if (e->fs[i].dev.has_device)
 			(void)devstat_read(&e->fs[i].dev, &dev0[i]);
-	getrusage(RUSAGE_SELF, &ru0);
-	if (pl->counted)
-		fprintf(
-		    e->opts->log,
-		    "fsmix: running %zu threads until the counted groups are done%s (seed %" PRIu64
-		    ")\n",
-		    n, pl->time_s ? ", at most for the time set" : "", e->seed);
-	else
-		fprintf(e->opts->log,
-		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,
-		        pl->time_s, e->seed);
-	e->t_base = now_ns();
-	crew_release(e);
-	e->t0 = now_ns();
-	/* Without time, a counted run ends when its counted groups are done. */
-	uint64_t deadline =
-	    pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2;
+	return dev0;
+}
+
+static void run_devices_after(struct engine *e, struct devstat_sample *dev0)
+{
+	for (size_t i = 0; dev0 && i < e->n_fs; i++) {
+		struct devstat_sample after;
+		if (!e->fs[i].dev.has_device || !dev0[i].valid ||
+		    devstat_read(&e->fs[i].dev, &after))
+			continue;
+		devstat_delta(&dev0[i], &after, &e->fs[i].dev_delta);
+	}
+	free(dev0);
+}
+
+/* The main thread while the workers run: sleeps until the deadline or a stop, redrawing the
+ * status line once a second on a terminal. */
+static void run_wait(struct engine *e, uint64_t deadline)
+{
 	if (e->progress) {
 		/* Wake once a second to redraw the status line (only on a terminal). */
 		while (!engine_stopping(e) && now_ns() < deadline) {
@@ -277,38 +280,15 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	} else {
 		engine_wait_until(e, deadline);
 	}
-	engine_stop(e, STOP_TIME);
-	uint64_t first = UINT64_MAX, last = 0;
-	crew_join(e->workers, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct worker *w = e->workers[i];
-		if (w->t_start < first)
-			first = w->t_start;
-		if (w->t_end > last)
-			last = w->t_end;
-	}
-	getrusage(RUSAGE_SELF, &ru1);
-	if (e->latlog_open) /* engine_run commits the log */
-		for (size_t i = 0; i < n; i++)
-			if (e->workers[i]->ll)
-				latlog_flush(e->workers[i]->ll);
-	for (size_t i = 0; dev0 && i < e->n_fs; i++) {
-		struct devstat_sample after;
-		if (!e->fs[i].dev.has_device || !dev0[i].valid ||
-		    devstat_read(&e->fs[i].dev, &after))
-			continue;
-		devstat_delta(&dev0[i], &after, &e->fs[i].dev_delta);
-	}
-	free(dev0);
-	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
-	e->run_end_ns = last;
-	e->user_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
-	            (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
-	e->sys_s = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
-	           (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
-	/* Merge: workers into their group, groups into the total (after every join). */
+}
+
+/* After the join: every worker's statistics into its group, the groups into the total, and
+ * the --interval rows. Returns 0, or EXIT_RUN_FAILED with err. */
+static int run_merge(struct engine *e, char *err, size_t errlen)
+{
+	const struct plan *pl = e->plan;
 	int mrc = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < e->n_workers; i++) {
 		struct worker *w = e->workers[i];
 		if (pl->groups[w->group].num_threads == 1) /* the group is its worker: no copy */
 			e->group_stats[w->group] = &w->st;
@@ -338,6 +318,71 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			e->group_intervals[gi].v =
 			    engine_merge_intervals(e, gi, &e->group_intervals[gi].n);
 	}
+	return 0;
+}
+
+static double cpu_seconds(const struct timeval *from, const struct timeval *to)
+{
+	return (double)(to->tv_sec - from->tv_sec) + (double)(to->tv_usec - from->tv_usec) / 1e6;
+}
+
+/* The timed run: make the workers, start them together, wait until the time is over, the
+ * counted groups are done or the run stops, join them and merge their figures. Returns 0, or
+ * EXIT_RUN_FAILED with err. */
+static int run_phase(struct engine *e, char *err, size_t errlen)
+{
+	const struct plan *pl = e->plan;
+	struct rusage ru0, ru1;
+	size_t n = 0;
+	for (size_t gi = 0; gi < pl->n_groups; gi++)
+		n += pl->groups[gi].num_threads;
+	int rc = run_workers_make(e, n, err, errlen);
+	if (rc)
+		return rc;
+	rc = crew_start(e, e->workers, n, "worker", err, errlen);
+	if (rc)
+		return rc;
+	struct devstat_sample *dev0 = run_devices_before(e);
+	getrusage(RUSAGE_SELF, &ru0);
+	if (pl->counted)
+		fprintf(
+		    e->opts->log,
+		    "fsmix: running %zu threads until the counted groups are done%s (seed %" PRIu64
+		    ")\n",
+		    n, pl->time_s ? ", at most for the time set" : "", e->seed);
+	else
+		fprintf(e->opts->log,
+		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,
+		        pl->time_s, e->seed);
+	e->t_base = now_ns();
+	crew_release(e);
+	e->t0 = now_ns();
+	/* Without time, a counted run ends when its counted groups are done. */
+	run_wait(e, pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2);
+	engine_stop(e, STOP_TIME);
+	uint64_t first = UINT64_MAX, last = 0;
+	crew_join(e->workers, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct worker *w = e->workers[i];
+		if (w->t_start < first)
+			first = w->t_start;
+		if (w->t_end > last)
+			last = w->t_end;
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	if (e->latlog_open) /* engine_run commits the log */
+		for (size_t i = 0; i < n; i++)
+			if (e->workers[i]->ll)
+				latlog_flush(e->workers[i]->ll);
+	run_devices_after(e, dev0);
+	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
+	e->run_end_ns = last;
+	e->user_s = cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
+	e->sys_s = cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
+	/* Merge: workers into their group, groups into the total (after every join). */
+	rc = run_merge(e, err, errlen);
+	if (rc)
+		return rc;
 	engine_report_errors(e);
 	return 0;
 }
