@@ -205,8 +205,15 @@ static void format_bound(char *buf, size_t len, const struct key_desc *k, uint64
 static void key_range_text(char *buf, size_t len, const struct key_desc *k)
 {
 	char lo[32], hi[32];
-	if (k->type == KT_STRING || k->type == KT_WORD || k->type == KT_SYSCALL ||
-	    k->type == KT_BOOL) {
+	if (k->type == KT_WORD) { /* the words it takes: "none, sync, dsync" */
+		size_t o = 0;
+		buf[0] = '\0';
+		for (int i = 0; k->words[i].word && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+			                      k->words[i].word);
+		return;
+	}
+	if (k->type == KT_STRING || k->type == KT_SYSCALL || k->type == KT_BOOL) {
 		snprintf(buf, len, "-");
 		return;
 	}

@@ -483,7 +483,7 @@ static const struct value_type value_types[] = {
     [KT_BOOL] = {"0 or 1", parse_bool, format_integer, json_of_bool, NULL, NULL},
     [KT_DOUBLE] = {"number", parse_double, format_double, json_of_double, NULL, NULL},
     [KT_STRING] = {"text", parse_text, format_text, json_of_text, NULL, NULL},
-    [KT_WORD] = {"text", parse_text, format_text, json_of_text, NULL, NULL},
+    [KT_WORD] = {"word", parse_text, format_text, json_of_text, NULL, NULL},
     [KT_SIZE_WEIGHT] = {"size weight", parse_size_weight, NULL, NULL, format_size_weight,
                         json_size_weight},
     [KT_RANGE] = {"lo hi (ms)", parse_range, NULL, NULL, format_range, json_range},

@@ -323,7 +323,7 @@ static void test_type_labels(void)
 	CHECK_STR(value_type_label(KT_U32), "integer");
 	CHECK_STR(value_type_label(KT_SIZE), "size");
 	CHECK_STR(value_type_label(KT_BOOL), "0 or 1");
-	CHECK_STR(value_type_label(KT_WORD), "text");
+	CHECK_STR(value_type_label(KT_WORD), "word");
 	CHECK_STR(value_type_label(KT_SYSCALL), "syscall");
 	CHECK_STR(value_type_label((enum key_type)99), "?");
 }
