@@ -48,7 +48,7 @@ struct option_row {
 	const char *value; /* the value's name in --help and the man page; NULL: none */
 	unsigned commands; /* CMD_BIT()s of the commands that take this form */
 	/* The message when another command gets it; "%s" is that command. NULL: "--NAME is an
-	 * option of 'A' only" or "... of 'A' and 'B', not 'C'" (misuse_message). */
+	 * option of 'A' only" or "... of 'A' and 'B', not 'C'" (parse.c, misuse_message). */
 	const char *misuse;
 	bool (*is_form)(const char *value); /* NULL: any value; else this form's values */
 	option_setter *set;

@@ -76,18 +76,18 @@ static int row_of(int ch, const struct cli *c, const char *value)
 	return fallback >= 0 ? fallback : first;
 }
 
-/* The command word, or `fsmix PROFILE` (FFSB style): run. Returns the index of the first word
- * after it. */
+/* The command word, or `fsmix PROFILE` (FFSB style): run. Returns how many words to skip
+ * before the options: 1 after a command word, else 0. */
 static int take_command(int argc, char **argv, struct cli *c)
 {
 	if (argc < 2)
-		return 1;
+		return 0;
 	c->command = command_by_name(argv[1]);
 	if (c->command)
-		return 2;
+		return 1;
 	if (argv[1][0] != '-')
 		c->command = &commands[CMD_RUN];
-	return 1;
+	return 0;
 }
 
 enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
@@ -96,7 +96,12 @@ enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t e
 	build_getopt_tables(&t);
 	c->argc = argc;
 	c->argv = argv;
-	optind = take_command(argc, argv, c);
+	/* getopt reads from after the command word (which stands in for the program name), and
+	 * optind 0 resets its state: every call parses afresh. */
+	int skip = take_command(argc, argv, c);
+	argc -= skip;
+	argv += skip;
+	optind = 0;
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
@@ -134,14 +139,18 @@ enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t e
 	return command_check(c, argv + optind, argc - optind, err, errlen);
 }
 
-/* "--name is an option of 'A' only", "... of 'A' and 'B', not 'C'", "... of 'A', 'B' and 'C',
- * not 'D'" from the row's commands. */
+/* "--name is an option of 'A' only", "--name (-n) is an option of 'A' and 'B', not 'C'",
+ * "... of 'A', 'B' and 'C', not 'D'" from the row's commands. */
 static void misuse_message(const struct option_row *r, const char *cmd, char *err, size_t errlen)
 {
 	size_t len = 0, n = 0, k = 0;
 	for (size_t i = 0; i < n_commands; i++)
 		n += (r->commands & CMD_BIT(commands[i].id)) != 0;
-	len += (size_t)snprintf(err, errlen, "--%s is an option of", r->name);
+	if (r->short_name)
+		len += (size_t)snprintf(err, errlen, "--%s (-%c) is an option of", r->name,
+		                        r->short_name);
+	else
+		len += (size_t)snprintf(err, errlen, "--%s is an option of", r->name);
 	for (size_t i = 0; i < n_commands && len < errlen; i++) {
 		if (!(r->commands & CMD_BIT(commands[i].id)))
 			continue;
