@@ -66,8 +66,7 @@ static enum failure run_once(const struct cli *c, const struct plan *pl, struct 
 		f = failure_of_exit(engine_run(pl, &eo));
 	}
 	if (results) {
-		f = failure_first(f,
-		                  failure_of_exit(plot_write(results, NULL, c->plot_path, stderr)));
+		f = failure_first(f, plot_write(results, NULL, c->plot_path, stderr));
 		json_decref(results);
 	} else if (c->plot_path && f != FAIL_INPUT) {
 		fprintf(stderr, "fsmix: nothing was measured: no plot drawn\n");
@@ -94,11 +93,12 @@ static enum failure run_sweep(struct cli *c)
 	                                 .argv = c->argv},
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
-	                       .plot_path = c->plot_path};
+	                       .plot_path = c->plot_path,
+	                       .exit_status_of = exit_status_of}; /* the JSON's exit_status */
 	memcpy(s.dims, c->dims, sizeof(s.dims));
 	if (stdout_outputs(c))
 		s.eopts.out = stderr;
-	enum failure f = failure_of_exit(sweep_run(&s));
+	enum failure f = sweep_run(&s);
 	for (size_t d = 0; d < c->n_dims; d++)
 		sweep_dim_free(&c->dims[d]);
 	return f;

@@ -4,7 +4,6 @@
 
 #include "commands.h"
 #include "compare.h"
-#include "exitcode.h"
 #include "latplot.h"
 #include "plot.h"
 
@@ -18,13 +17,13 @@ enum failure cmd_compare(struct cli *c)
 	                         .log = stderr};
 	if (stdout_outputs(c))
 		o.out = stderr;
-	return failure_of_exit(compare_files((const char *const *)c->files, c->n_files, &o));
+	return compare_files((const char *const *)c->files, c->n_files, &o);
 }
 
 enum failure cmd_plot(struct cli *c)
 {
 	if (c->lat_log_path)
-		return failure_of_exit(latplot_write(c->lat_log_path, c->plot_path, stderr));
+		return latplot_write(c->lat_log_path, c->plot_path, stderr);
 	json_error_t e;
 	json_t *doc = json_load_file(c->files[0], 0, &e);
 	if (!doc) {
@@ -32,7 +31,7 @@ enum failure cmd_plot(struct cli *c)
 		        e.text);
 		return FAIL_INPUT;
 	}
-	enum failure f = failure_of_exit(plot_write(doc, NULL, c->plot_path, stderr));
+	enum failure f = plot_write(doc, NULL, c->plot_path, stderr);
 	json_decref(doc);
 	return f;
 }
