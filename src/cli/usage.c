@@ -121,7 +121,8 @@ static void roff_synopsis_word(FILE *out, const char *w, size_t len)
 
 static void roff_synopsis(FILE *out)
 {
-	fputs(".\\\" fsmix --help-man: SYNOPSIS begin (generated from src/cli/commands.c)\n"
+	fputs(".\\\" fsmix --help-man: SYNOPSIS begin: generated from src/cli/commands.c; "
+	      "tests/e2e/man_current.sh --write\n"
 	      ".SH SYNOPSIS\n",
 	      out);
 	bool first = true;
@@ -175,7 +176,8 @@ static void roff_option(FILE *out, const struct option_row *r)
 
 static void roff_options(FILE *out)
 {
-	fputs(".\\\" fsmix --help-man: OPTIONS begin (generated from src/cli/options.c)\n"
+	fputs(".\\\" fsmix --help-man: OPTIONS begin: generated from src/cli/options.c; "
+	      "tests/e2e/man_current.sh --write\n"
 	      ".SH OPTIONS\n",
 	      out);
 	for (int s = 0; s < N_SECTIONS; s++) {
