@@ -3,45 +3,59 @@
  * that a failure anywhere ends every rank with the same status and one message, and the
  * per-rank adjustments of the options. Only rank 0 writes to stdout and stderr: the other ranks'
  * descriptors 1 and 2 go to /dev/null once they have joined, and their failures reach the user
- * through the agreements, as "rank R on HOST: message" printed by rank 0. */
+ * through the agreements, as "rank R on HOST: message" printed by rank 0.
+ *
+ * The process has one job (a single process: none); every function is harmless without one:
+ * job_agree and job_locations then give back their own outcome. */
 #ifndef FSMIX_CLI_JOB_H
 #define FSMIX_CLI_JOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dist.h"
-#include "distrun.h"
+#include "cli.h"
+#include "diag.h"
+#include "engine.h"
+#include "failure.h"
 #include "plan.h"
 
-struct job {
-	struct dist d;
-	struct distrun run;
-	int locks[64]; /* rank 0: the locations' locks (tree_lock_location), 0: none */
-	size_t n_locks;
-};
-
 /* job_start - join the job when launched by an MPI launcher or when argv has --mpi (before the
- * options are parsed: MPI_Init may take its own arguments out of argv). Returns -1 to go on, or an
- * exit status (3: --mpi without MPI support or MPI_Init failed). */
-int job_start(struct job *j, int *argc, char ***argv);
+ * options are parsed: MPI_Init may take its own arguments out of argv). FAIL_NONE (a job or a
+ * single process), or FAIL_UNSUPPORTED with the message printed (--mpi or a launcher without
+ * MPI support, MPI_Init failed). */
+enum failure job_start(int *argc, char ***argv);
 
-/* job_on - a distributed run (MPI_Init done). */
-bool job_on(const struct job *j);
+/* job_on - a distributed run (MPI_Init done); job_rank - this process's rank (0 alone). */
+bool job_on(void);
+int job_rank(void);
 
-/* job_rank - this process's rank (0 for a single process). */
-int job_rank(const struct job *j);
+/* job_options - what differs per rank once argv is parsed: --lat-log FILE becomes FILE.r<RANK>,
+ * ranks other than 0 write no --json, --csv or --plot; --interval and --lat-log - are refused
+ * (FAIL_INPUT with err, on every rank alike). */
+enum failure job_options(struct cli *c, char *err, size_t errlen);
 
-/* job_agree - every rank brings its status (exit status, 0 ok) and message; returns the job's
- * status on every rank. Rank 0 prints "fsmix: rank R on HOST: message<suffix>" when the failure
- * is another rank's (its own it has printed). A single process gets its own status back. */
-int job_agree(struct job *j, int status, const char *msg, const char *suffix);
+/* job_agree - every rank brings its outcome and message; returns the job's on every rank. Rank 0
+ * prints "fsmix: rank R on HOST: message<suffix>" when the failure is another rank's (its own it
+ * has printed). */
+enum failure job_agree(enum failure mine, const char *msg, const char *suffix);
 
-/* job_lock_locations - rank 0 takes every location's lock for the whole command (the other ranks
- * take none: tree/instance.h); 0, or an exit status with the message in err. */
-int job_lock_locations(struct job *j, const struct plan *pl, char *err, size_t errlen);
+/* job_profile - after every rank loaded the profile (f its outcome, d its messages, printed by
+ * rank 0 only): the job's outcome. */
+enum failure job_profile(enum failure f, const struct diag *d);
+
+/* job_locations - before anything is created: every location passes preflight (check) and
+ * rank 0 holds every location's lock for the rest of the command; the job's outcome, the
+ * messages printed. Without a job: preflight_locations alone (check) or nothing. */
+enum failure job_locations(const struct plan *pl, bool check);
+
+/* job_hooks - the engine's hooks of this rank (engine_opts.hooks), NULL without a job. */
+const struct engine_hooks *job_hooks(void);
+
+/* job_said_report_time - rank 0, after a run: says how long after the last rank's end the merged
+ * report was written (docs/distributed.md, bench_mpi.sh). */
+void job_said_report_time(void);
 
 /* job_end - drop the locks, leave the job (MPI_Finalize). */
-void job_end(struct job *j);
+void job_end(void);
 
 #endif
