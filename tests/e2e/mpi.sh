@@ -107,17 +107,17 @@ n=$(grep -c "unknown key 'no_such_key'" "$work/p.out")
 # long before its 60 s: exit 1, rank 0 names the rank and host.
 loc2=$(shmdir)
 mpi run "$src/profiles/default.ffsb" --location "$loc2" "${tiny[@]}" --time 60 --json "$work/f.json" \
-	>"$work/f.out" 2>&1 &
+	>"$work/f.out" 2>"$work/f.err" &
 pid=$!
-if wait_for "$work/f.out" "running 1 threads" 60; then
+if wait_for "$work/f.err" "running 1 threads" 60; then
 	sleep 0.3
 	rm -rf "$loc2/fsmix.fs0.r1/data" 2>/dev/null
 fi
 wait $pid
 rc=$?
-[ $rc -eq 1 ] && grep -q "^fsmix: rank 1 on $(hostname): worker 0 (threadgroup0): .*No such file or directory" "$work/f.out" &&
+[ $rc -eq 1 ] && grep -q "^fsmix: rank 1 on $(hostname): worker 0 (threadgroup0): .*No such file or directory" "$work/f.err" &&
 	ok "a rank fails mid-run: every rank stops, exit 1, 'rank 1 on HOST: ...'" ||
-	bad "failed rank: exit $rc: $(grep 'rank 1' "$work/f.out")"
+	bad "failed rank: exit $rc: $(grep 'rank 1' "$work/f.err")"
 python3 - "$work/f.json" <<'PY' && ok "its JSON: exit_status 1, the error, rank 1's own status 1" || bad "failed rank's JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
