@@ -125,6 +125,21 @@ assert d["exit_status"] == 1 and d["error"].startswith("rank 1 on "), d["error"]
 assert [r["exit_status"] for r in d["mpi"]["per_rank"]] == [0, 1, 0], d["mpi"]["per_rank"]
 PY
 
+# A rank that dies (SIGKILL) cannot take part in anything: mpirun aborts the whole job (it
+# terminates the other ranks) and exits non-zero; no hang.
+loc4=$(shmdir)
+mpi run "$src/profiles/default.ffsb" --location "$loc4" "${tiny[@]}" --time 60 >"$work/k.out" 2>"$work/k.err" &
+pid=$!
+victim=
+if wait_for "$work/k.err" "running 1 threads" 60; then
+	victim=$(pgrep -f "^$bin run .*--location $loc4" | sort -n | sed -n 2p) # a rank, any
+	[ -n "$victim" ] && kill -KILL "$victim"
+fi
+wait $pid
+rc=$?
+[ -n "$victim" ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "a rank killed: mpirun ends the job (exit $rc), no hang" ||
+	bad "killed rank: victim '$victim', exit $rc"
+
 # 5. A sweep with repeats: every point's runs are merged over the ranks.
 loc3=$(shmdir)
 mpi run "$src/profiles/default.ffsb" --location "$loc3" --set filesystem0.num_files=50 \
