@@ -24,7 +24,7 @@ static void fill(struct thread_stats *st, uint64_t seed, int n)
 	for (int i = 0; i < n; i++) {
 		uint64_t v = rng_next(&r);
 		enum op_id op = (enum op_id)(v % OP_COUNT);
-		uint64_t ns = (v >> 8) % 50000000u; /* up to 50 ms */
+		uint64_t ns = (v >> 8) % (v & 1 ? 1000u : 50000000u); /* up to 1 us or 50 ms */
 		st->ops[op]++;
 		st->trans[op] += 1 + v % 3;
 		st->bytes_read[op] += v % 4096;
