@@ -9,8 +9,10 @@
  *   - run time: the longest rank's (every rank starts at the same barrier), so the report's
  *     rates are the whole job's: total / longest;
  *   - stonewall: the shortest rank's run time, and the sum of every rank's own rate (its ops
- *     over its own run time): the job's rate while every rank was still running, IOR's
- *     "stonewall" figure (equal to the whole-job rate for a time-limited run);
+ *     over its own run time): an estimate of the job's rate while every rank was still
+ *     running (IOR's "stonewall" idea), exact when each rank's rate is steady; equal to the
+ *     whole-job rate for a time-limited run. Ranks that share CPUs speed up once others are
+ *     done, so on an oversubscribed host it over-estimates;
  *   - spread: min / mean / max / population stddev of the ranks' own rates;
  *   - device counters: per host and filesystem, read by the host's lowest rank only (every rank of
  *     a host sees the same device), never added per rank. */
