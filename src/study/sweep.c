@@ -531,7 +531,7 @@ int sweep_run(struct sweep_spec *s)
 		} else {
 			if (i == 0 && d.warnings)
 				diag_print(&d, s->eopts.log);
-			rc = preflight_locations(&pl, s->eopts.log);
+			rc = preflight_locations(&pl, s->eopts.log) ? EXIT_BAD_INPUT : 0;
 			if (!rc)
 				rc = lock_locations(&locks, &pl, s->eopts.log);
 			plan_free(&pl);
