@@ -97,6 +97,111 @@ static struct dirent *next_entry(DIR *d, int *rc)
 	return de;
 }
 
+static int purge_dir(const struct tree *t, int dirfd, enum level lv, const char *rel, int depth,
+                     struct tree_purge *pg);
+
+/* Removes the generated file `name` of dirfd (rel: dirfd's path, for reports). 1 when removed,
+ * 0 when it vanished or is a mount point (then an unknown entry), or -errno. */
+static int purge_file(int dirfd, const char *name, const char *rel, struct tree_purge *pg)
+{
+	if (unlinkat(dirfd, name, 0) == 0) {
+		pg->removed++;
+		return 1;
+	}
+	if (errno == EBUSY)
+		note_unknown(pg, rel, name); /* a mount point */
+	else if (errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/* Empties the generated directory `name` of dirfd (level child) and removes it. 1 when removed;
+ * 0 when it vanished, was replaced by something not ours, is a mount point (not entered), or
+ * holds unknown entries (then kept); or the first hard error (-errno). */
+static int purge_subdir(const struct tree *t, int dirfd, const char *name, enum level child,
+                        const char *rel, int depth, struct tree_purge *pg)
+{
+	char sub[PATH_MAX];
+	(void)tree_fmt(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", name);
+	int cfd = openat(dirfd, name, DIR_FLAGS);
+	if (cfd < 0) {
+		/* Replaced by a symlink or other file since readdir: not ours. */
+		if (errno == ELOOP || errno == ENOTDIR)
+			note_unknown(pg, rel, name);
+		else if (errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	int rc = tree_check_mount_fd(t, cfd);
+	if (rc) {
+		(void)close(cfd);
+		if (rc != -EXDEV)
+			return rc;
+		note_unknown(pg, rel, name); /* a mount point: not entered */
+		return 0;
+	}
+	uint64_t unknown = pg->unknown;
+	rc = purge_dir(t, cfd, child, sub, depth + 1, pg);
+	(void)close(cfd);
+	if (rc)
+		return rc;
+	if (pg->unknown != unknown)
+		return 0; /* keep the directory holding unknown entries */
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) == 0) {
+		pg->removed++;
+		return 1;
+	}
+	if (errno == ENOTEMPTY || errno == EEXIST || errno == EBUSY)
+		note_unknown(pg, rel, name); /* something appeared meanwhile */
+	else if (errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/* One pass over the directory d (open as dirfd, level lv): removes what fsmix generates and
+ * notes what it does not. Returns the count removed; the first hard error goes to *rc. */
+static uint64_t purge_pass(const struct tree *t, DIR *d, int dirfd, enum level lv, const char *rel,
+                           int depth, struct tree_purge *pg, int *rc)
+{
+	uint64_t removed = 0;
+	rewinddir(d);
+	struct dirent *de;
+	while ((de = next_entry(d, rc)) != NULL) {
+		const char *name = de->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		enum level child = lv;
+		enum kind k = classify(lv, name, &child);
+		if (k == K_SKIP)
+			continue;
+		mode_t type = 0;
+		if (k != K_UNKNOWN) {
+			int trc = entry_type(dirfd, de, &type);
+			if (trc == -ENOENT)
+				continue; /* vanished meanwhile */
+			if (trc) {
+				*rc = *rc ? *rc : trc;
+				continue;
+			}
+		}
+		bool is_file = type == S_IFREG && (k == K_FILE || k == K_FILE_OR_DIR);
+		bool is_dir = type == S_IFDIR && (k == K_DIR || k == K_FILE_OR_DIR) &&
+		              depth < PURGE_MAX_DEPTH;
+		int r = 0;
+		if (is_file)
+			r = purge_file(dirfd, name, rel, pg);
+		else if (is_dir)
+			r = purge_subdir(t, dirfd, name, child, rel, depth, pg);
+		else
+			note_unknown(pg, rel, name);
+		if (r < 0)
+			*rc = *rc ? *rc : r;
+		else
+			removed += (uint64_t)r;
+	}
+	return removed;
+}
+
 /* Remove the generated entries of the directory open as dirfd (level lv, path rel relative to
  * the root, for reports). Passes repeat until one removes nothing, because readdir while
  * unlinking may skip entries on some filesystems; the last pass counts the unknown entries.
@@ -118,84 +223,10 @@ static int purge_dir(const struct tree *t, int dirfd, enum level lv, const char 
 	int rc = 0;
 	uint64_t removed;
 	do {
-		removed = 0;
 		uint64_t unknown_before = pg->unknown;
 		char first_before[sizeof(pg->first_unknown)];
 		memcpy(first_before, pg->first_unknown, sizeof(first_before));
-		rewinddir(d);
-		struct dirent *de;
-		while ((de = next_entry(d, &rc)) != NULL) {
-			const char *name = de->d_name;
-			if (!strcmp(name, ".") || !strcmp(name, ".."))
-				continue;
-			enum level child = lv;
-			enum kind k = classify(lv, name, &child);
-			if (k == K_SKIP)
-				continue;
-			mode_t type = 0;
-			if (k != K_UNKNOWN) {
-				int trc = entry_type(dirfd, de, &type);
-				if (trc == -ENOENT)
-					continue; /* vanished meanwhile */
-				if (trc) {
-					rc = rc ? rc : trc;
-					continue;
-				}
-			}
-			int is_file = type == S_IFREG && (k == K_FILE || k == K_FILE_OR_DIR);
-			int is_dir = type == S_IFDIR && (k == K_DIR || k == K_FILE_OR_DIR) &&
-			             depth < PURGE_MAX_DEPTH;
-			if (is_file) {
-				if (unlinkat(dirfd, name, 0) == 0) {
-					removed++;
-					pg->removed++;
-				} else if (errno == EBUSY) {
-					note_unknown(pg, rel, name); /* a mount point */
-				} else if (errno != ENOENT) {
-					rc = rc ? rc : -errno;
-				}
-				continue;
-			}
-			if (!is_dir) {
-				note_unknown(pg, rel, name);
-				continue;
-			}
-			char sub[PATH_MAX];
-			(void)tree_fmt(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", name);
-			int cfd = openat(dirfd, name, DIR_FLAGS);
-			if (cfd < 0) {
-				/* Replaced by a symlink or other file since readdir: not ours. */
-				if (errno == ELOOP || errno == ENOTDIR)
-					note_unknown(pg, rel, name);
-				else if (errno != ENOENT)
-					rc = rc ? rc : -errno;
-				continue;
-			}
-			int mrc = tree_check_mount_fd(t, cfd);
-			if (mrc) {
-				(void)close(cfd);
-				if (mrc == -EXDEV)
-					note_unknown(pg, rel,
-					             name); /* a mount point: not entered */
-				else
-					rc = rc ? rc : mrc;
-				continue;
-			}
-			uint64_t unk = pg->unknown;
-			int crc = purge_dir(t, cfd, child, sub, depth + 1, pg);
-			(void)close(cfd);
-			rc = rc ? rc : crc;
-			if (pg->unknown != unk || crc)
-				continue; /* keep the directory holding unknown entries */
-			if (unlinkat(dirfd, name, AT_REMOVEDIR) == 0) {
-				removed++;
-				pg->removed++;
-			} else if (errno == ENOTEMPTY || errno == EEXIST || errno == EBUSY) {
-				note_unknown(pg, rel, name); /* something appeared meanwhile */
-			} else if (errno != ENOENT) {
-				rc = rc ? rc : -errno;
-			}
-		}
+		removed = purge_pass(t, d, dirfd, lv, rel, depth, pg, &rc);
 		if (removed) {
 			/* Not the last pass: the next one recounts what is left. */
 			pg->unknown = unknown_before;
