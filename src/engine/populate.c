@@ -377,6 +377,30 @@ oom:
 	return -ENOMEM;
 }
 
+/* The first builder error as a failure kind, with err set; the bytes built are counted. */
+static enum failure builders_result(struct engine_fs *fs, const struct builder *b, unsigned started,
+                                    char *err, size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	enum failure rc = FAIL_NONE;
+	for (unsigned i = 0; i < started && !rc; i++)
+		if (b[i].err == EOPNOTSUPP && pf->create_method == CREATE_FALLOCATE) {
+			snprintf(err, errlen,
+			         "building %s: %s: fallocate() is not supported here "
+			         "(create_method=fallocate); use create_method=write or sparse",
+			         pf->name, b[i].path);
+			rc = FAIL_UNSUPPORTED;
+		} else if (b[i].err) {
+			snprintf(err, errlen, "building %s: %s: %s", pf->name, b[i].path,
+			         strerror(b[i].err));
+			rc = FAIL_IO;
+		}
+	fs->built_bytes = 0;
+	for (unsigned i = 0; i < started; i++)
+		fs->built_bytes += b[i].built_bytes;
+	return rc;
+}
+
 /* Creates fs's files with up to `threads` builder threads. FAIL_NONE, or FAIL_IO (an I/O error,
  * no memory, no thread), FAIL_UNSUPPORTED (fallocate refused) or FAIL_INTERRUPTED, with err. */
 static enum failure create_files(struct engine *e, struct engine_fs *fs, unsigned threads,
@@ -441,27 +465,12 @@ static enum failure create_files(struct engine *e, struct engine_fs *fs, unsigne
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(b[i].thread, NULL);
 	order_free(&order);
-	enum failure rc = FAIL_NONE;
-	for (unsigned i = 0; i < started && !rc; i++)
-		if (b[i].err == EOPNOTSUPP && pf->create_method == CREATE_FALLOCATE) {
-			snprintf(err, errlen,
-			         "building %s: %s: fallocate() is not supported here "
-			         "(create_method=fallocate); use create_method=write or sparse",
-			         pf->name, b[i].path);
-			rc = FAIL_UNSUPPORTED;
-		} else if (b[i].err) {
-			snprintf(err, errlen, "building %s: %s: %s", pf->name, b[i].path,
-			         strerror(b[i].err));
-			rc = FAIL_IO;
-		}
+	enum failure rc = builders_result(fs, b, started, err, errlen);
 	if (!started) {
 		snprintf(err, errlen, "cannot start a builder thread: %s; %s", strerror(create_err),
 		         limit_why);
 		rc = FAIL_IO;
 	}
-	fs->built_bytes = 0;
-	for (unsigned i = 0; i < started; i++)
-		fs->built_bytes += b[i].built_bytes;
 	free(b);
 	if (!rc && engine_stopping(e)) {
 		snprintf(err, errlen, "interrupted while building %s", pf->name);
@@ -470,7 +479,6 @@ static enum failure create_files(struct engine *e, struct engine_fs *fs, unsigne
 	/* Growing trees may leave unused ids below high_water (a builder's unfinished chunk). */
 	pool_collect_holes(&fs->files);
 	fs->built_files = pool_live(&fs->files);
-
 	return rc;
 }
 
