@@ -1,7 +1,7 @@
 /* tree_impl.h - what the files of the tree module share, for them alone (other modules use
  * tree.h): the names of fsmix's own entries, error messages, mounts, the marker, the location's
- * renames and the removal of generated entries. Every function here returns 0 (or a value >= 0
- * as documented) or -errno, like tree.h's.
+ * renames and the removal of generated entries. Functions returning int give 0 (or a value
+ * >= 0 as documented) or -errno, like tree.h's; none prints or exits.
  *
  *   tree.c           opening, creating and closing a tree; its data/dNNN directories; usage
  *   tree_names.c     the naming scheme: making names, recognising them, locating a file

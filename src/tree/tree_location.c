@@ -45,6 +45,8 @@ int tree_check_location(const char *location, char *err, size_t errlen)
 	return 0;
 }
 
+/* --- the lock ------------------------------------------------------------------------------ */
+
 /* Locations this process holds, by (device, inode) of the directory: a profile may put several
  * trees in one location, and a sweep holds its locations across runs, so the lock is counted,
  * not taken twice (a second flock on another open file would conflict with the first). */
@@ -173,6 +175,8 @@ static int lock_fd(int handle)
 	pthread_mutex_unlock(&held_locks_mu);
 	return fd;
 }
+
+/* --- renames ------------------------------------------------------------------------------- */
 
 /* "fsmix.fs<index>" + suffix into buf (sizeof t->name). */
 void tree_aside_name(const struct tree *t, const char *suffix, char *buf, size_t len)
