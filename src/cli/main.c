@@ -576,9 +576,8 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 		eo.json_out = &results;
 	if (clean_only) {
 		rc = engine_clean(&pl, &eo);
-	} else if (preflight_locations(&pl, stderr)) {
+	} else if ((rc = exit_status_of(preflight_locations(&pl, stderr)))) {
 		/* a bad location: nothing is created, not even the first filesystem's tree */
-		rc = EXIT_BAD_INPUT;
 	} else {
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		rc = engine_run(&pl, &eo);
