@@ -164,7 +164,7 @@ struct engine {
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
-	/* Aging (run.c age_fs): bytes the aging workers may still add in this round, and bytes
+	/* Aging (aging.c age_fs): bytes the aging workers may still add in this round, and bytes
 	 * reserved by operations in flight. A worker reserves before an op that can grow the
 	 * filesystem, so the total in flight never exceeds what the main thread granted. */
 	alignas(CACHELINE) _Atomic int64_t age_credit;
