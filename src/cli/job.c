@@ -140,7 +140,7 @@ static enum failure lock_locations(const struct plan *pl, char *err, size_t errl
 	     i++) {
 		int h = tree_lock_location(pl->fs[i].location, err, errlen);
 		if (h < 0)
-			return h == -EBUSY || tree_status(h) == 2 ? FAIL_INPUT : FAIL_IO;
+			return h == -EBUSY ? FAIL_INPUT : tree_failure(h);
 		job.locks[job.n_locks++] = h;
 	}
 	return FAIL_NONE;
@@ -149,14 +149,14 @@ static enum failure lock_locations(const struct plan *pl, char *err, size_t errl
 enum failure job_locations(const struct plan *pl, bool check)
 {
 	if (!job.d.on)
-		return check && preflight_locations(pl, stderr) ? FAIL_INPUT : FAIL_NONE;
+		return check ? preflight_locations(pl, stderr) : FAIL_NONE;
 	char msg[MSG_MAX] = "";
 	char *text = NULL;
 	size_t n = 0;
 	enum failure f = FAIL_NONE;
 	FILE *mem = check ? open_memstream(&text, &n) : NULL;
 	if (mem) { /* rank 0 prints it; any rank's first line is its message */
-		f = preflight_locations(pl, mem) ? FAIL_INPUT : FAIL_NONE;
+		f = preflight_locations(pl, mem);
 		fclose(mem);
 		if (text && n) {
 			fputs(text, stderr);
@@ -164,7 +164,7 @@ enum failure job_locations(const struct plan *pl, bool check)
 		}
 		free(text);
 	} else if (check) {
-		f = preflight_locations(pl, stderr) ? FAIL_INPUT : FAIL_NONE;
+		f = preflight_locations(pl, stderr);
 	}
 	if (f == FAIL_NONE && (f = lock_locations(pl, msg, sizeof(msg))))
 		fprintf(stderr, "fsmix: %s\n", msg);

@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build.h"
 #include "engine.h"
 #include "engine_int.h"
 #include "exitcode.h"
 #include "instance.h"
 #include "interval.h"
+#include "populate.h"
 #include "report.h"
 #include "stopsig.h"
 #include "subproc.h"
@@ -112,7 +112,7 @@ static void engine_free(struct engine *e)
 	free(e->workers);
 	for (size_t i = 0; e->fs && i < e->n_fs; i++)
 		if (e->fs[i].pf)
-			build_release(&e->fs[i]);
+			populate_release(&e->fs[i]);
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		if (e->group_ops)
 			pick_free(&e->group_ops[gi]);
@@ -163,16 +163,46 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
+/* The exit status (exitcode.h) of a failure kind, for this file's callers until it reports
+ * failures as enum failure itself. */
+static int exit_of(enum failure f)
+{
+	switch (f) {
+	case FAIL_NONE:
+		return EXIT_OK;
+	case FAIL_IO:
+		return EXIT_RUN_FAILED;
+	case FAIL_UNSUPPORTED:
+		return EXIT_UNSUPPORTED;
+	case FAIL_INPUT:
+		return EXIT_BAD_INPUT;
+	case FAIL_INTERRUPTED:
+		return EXIT_INTERRUPTED;
+	}
+	return EXIT_RUN_FAILED;
+}
+
+/* populate_fs's aging step: age_fs, its exit status as a failure kind. */
+static enum failure age_step(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
+{
+	int rc = age_fs(e, fs, err, errlen);
+	return rc == 0                  ? FAIL_NONE
+	       : rc == EXIT_INTERRUPTED ? FAIL_INTERRUPTED
+	       : rc == EXIT_BAD_INPUT   ? FAIL_INPUT
+	       : rc == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
+	                                : FAIL_IO;
+}
+
 static int setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	int lrc = build_lock(e, err, errlen);
+	int lrc = exit_of(populate_lock(e, err, errlen));
 	if (lrc)
 		return lrc;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		int rc = build_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
+		int rc = exit_of(populate_fs(e, fs, build_threads(e->opts), age_step, err, errlen));
 		if (rc)
 			return rc;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
@@ -180,7 +210,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		        fs->setup_s);
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
-		/* An aged tree (build_fs aged it) never keeps a manifest. */
+		/* An aged tree (populate_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
 		if (fs->modified) {
@@ -570,7 +600,7 @@ static int clean_tree(const struct plan *pl, size_t i, int rank, bool quiet_miss
                       const struct engine_opts *o)
 {
 	struct tree t;
-	struct tree_sweep sw = {0};
+	struct tree_purge sw = {0};
 	char why[MSG_MAX];
 	/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
 	 * cleaned. tree_open also finishes an interrupted creation or removal. */
@@ -586,7 +616,7 @@ static int clean_tree(const struct plan *pl, size_t i, int rank, bool quiet_miss
 	}
 	if (r) {
 		fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-		return tree_status(r);
+		return exit_of(tree_failure(r));
 	}
 	char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
 	memcpy(root, t.root, sizeof(root));
