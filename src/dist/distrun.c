@@ -101,7 +101,7 @@ static struct jobsum_rank own_totals(const struct distrun *r, const struct engin
 	                            .bytes_read = sum_ops(t->bytes_read),
 	                            .bytes_written = sum_ops(t->bytes_written),
 	                            .errors = sum_ops(t->errors),
-	                            .status = status,
+	                            .status = (int)distrun_failure_of(status),
 	                            .seed = e->seed};
 }
 

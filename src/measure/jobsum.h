@@ -32,7 +32,7 @@ struct jobsum_rank {
 	double runtime_s;
 	uint64_t ops, trans, bytes_read, bytes_written, errors;
 	double ops_per_s, trans_per_s; /* over its own run time */
-	int status;    /* its own outcome (0, or the exit status it would have had) */
+	int status;    /* its own outcome: an enum failure (failure.h), FAIL_NONE: ok */
 	uint64_t seed; /* its seed (a given seed + its rank, or its own random one) */
 };
 

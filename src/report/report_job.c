@@ -3,6 +3,19 @@
 
 #include <inttypes.h>
 
+#include "failure.h"
+
+/* A rank's own outcome (enum failure) as a word. */
+static const char *failure_name(int f)
+{
+	static const char *const names[] = {[FAIL_NONE] = "ok",
+	                                    [FAIL_IO] = "io",
+	                                    [FAIL_UNSUPPORTED] = "unsupported",
+	                                    [FAIL_INPUT] = "input",
+	                                    [FAIL_INTERRUPTED] = "interrupted"};
+	return f >= 0 && f <= FAIL_INTERRUPTED ? names[f] : "?";
+}
+
 static const char *host_name(const struct jobsum *j, int host)
 {
 	return host >= 0 && host < j->n_hosts ? j->host_names[host] : "?";
@@ -54,13 +67,13 @@ void report_job_text(FILE *out, const struct jobsum *j, const struct plan *pl)
 	fprintf(out, "Spread over ranks  %12s %12s %12s %12s\n", "min", "mean", "max", "stddev");
 	print_spread(out, "ops/sec", &j->ops_per_s);
 	print_spread(out, "trans/sec", &j->trans_per_s);
-	fprintf(out, "%6s %-20s %9s %12s %12s %12s %8s %6s\n", "rank", "host", "run (s)", "ops",
-	        "ops/sec", "trans/sec", "errors", "status");
+	fprintf(out, "%6s %-20s %9s %12s %12s %12s %8s %s\n", "rank", "host", "run (s)", "ops",
+	        "ops/sec", "trans/sec", "errors", "outcome");
 	for (int r = 0; r < j->n_ranks; r++) {
 		const struct jobsum_rank *k = &j->ranks[r];
-		fprintf(out, "%6d %-20s %9.3f %12" PRIu64 " %12.1f %12.1f %8" PRIu64 " %6d\n",
+		fprintf(out, "%6d %-20s %9.3f %12" PRIu64 " %12.1f %12.1f %8" PRIu64 " %s\n",
 		        k->rank, host_name(j, k->host), k->runtime_s, k->ops, k->ops_per_s,
-		        k->trans_per_s, k->errors, k->status);
+		        k->trans_per_s, k->errors, failure_name(k->status));
 	}
 	if (j->n_devices) {
 		fprintf(out, "Device counters per host (read by each host's lowest rank)\n");
@@ -103,12 +116,12 @@ static json_t *rank_json(const struct jobsum *j, const struct jobsum_rank *k)
 {
 	char seed[24];
 	snprintf(seed, sizeof(seed), "%" PRIu64, k->seed); /* as the report's "seed": a string */
-	return json_pack("{s:i, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:i, s:s}", "rank",
+	return json_pack("{s:i, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:s, s:s}", "rank",
 	                 k->rank, "host", host_name(j, k->host), "runtime_s", k->runtime_s, "ops",
 	                 (json_int_t)k->ops, "trans", (json_int_t)k->trans, "bytes_read",
 	                 (json_int_t)k->bytes_read, "bytes_written", (json_int_t)k->bytes_written,
 	                 "errors", (json_int_t)k->errors, "ops_per_s", k->ops_per_s, "trans_per_s",
-	                 k->trans_per_s, "exit_status", k->status, "seed", seed);
+	                 k->trans_per_s, "outcome", failure_name(k->status), "seed", seed);
 }
 
 json_t *report_job_json(const struct jobsum *j, const struct plan *pl)

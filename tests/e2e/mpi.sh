@@ -118,11 +118,11 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "^fsmix: rank 1 on $(hostname): worker 0 (threadgroup0): .*No such file or directory" "$work/f.err" &&
 	ok "a rank fails mid-run: every rank stops, exit 1, 'rank 1 on HOST: ...'" ||
 	bad "failed rank: exit $rc: $(grep 'rank 1' "$work/f.err")"
-python3 - "$work/f.json" <<'PY' && ok "its JSON: exit_status 1, the error, rank 1's own status 1" || bad "failed rank's JSON"
+python3 - "$work/f.json" <<'PY' && ok "its JSON: exit_status 1, the error, rank 1's own outcome io" || bad "failed rank's JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["exit_status"] == 1 and d["error"].startswith("rank 1 on "), d["error"]
-assert [r["exit_status"] for r in d["mpi"]["per_rank"]] == [0, 1, 0], d["mpi"]["per_rank"]
+assert [r["outcome"] for r in d["mpi"]["per_rank"]] == ["ok", "io", "ok"], d["mpi"]["per_rank"]
 PY
 
 # A rank that dies (SIGKILL) cannot take part in anything: mpirun aborts the whole job (it
