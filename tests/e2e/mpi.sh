@@ -140,6 +140,29 @@ rc=$?
 [ -n "$victim" ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "a rank killed: mpirun ends the job (exit $rc), no hang" ||
 	bad "killed rank: victim '$victim', exit $rc"
 
+# Ctrl-C to mpirun: OpenMPI sends SIGTERM to every rank; they stop and rank 0 writes the
+# partial merged report (interrupted, exit_status 130).
+loc5=$(shmdir)
+mpi run "$src/profiles/default.ffsb" --location "$loc5" "${tiny[@]}" --time 60 --json "$work/i.json" \
+	>"$work/i.out" 2>"$work/i.err" &
+pid=$!
+launcher=
+if wait_for "$work/i.err" "running 1 threads" 60; then
+	sleep 0.3
+	launcher=$(pgrep -f "^mpirun .*--location $loc5" | head -1)
+	[ -n "$launcher" ] && kill -INT "$launcher"
+fi
+wait $pid
+rc=$?
+python3 - "$work/i.json" <<'PY' && [ -n "$launcher" ] && [ $rc -ne 124 ] &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] and d["exit_status"] == 130 and d["mpi"]["ranks"] == 3, d["exit_status"]
+assert sum(r["ops"] for r in d["mpi"]["per_rank"]) == sum(o["count"] for o in d["total"]["ops"])
+PY
+	ok "Ctrl-C to mpirun: a partial merged report (interrupted, exit_status 130; mpirun exit $rc)" ||
+	bad "Ctrl-C to mpirun: launcher '$launcher', exit $rc"
+
 # 5. A sweep with repeats: every point's runs are merged over the ranks.
 loc3=$(shmdir)
 mpi run "$src/profiles/default.ffsb" --location "$loc3" --set filesystem0.num_files=50 \
