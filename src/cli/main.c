@@ -23,6 +23,8 @@
 #include "plot.h"
 #include "preflight.h"
 #include "profile.h"
+#include "report_data.h"
+#include "run_report.h"
 #include "sweep.h"
 
 #define MAX_OVERRIDES 256
@@ -490,17 +492,16 @@ static int cmd_sweep(struct cli *c, int argc, char **argv)
 	                       .eopts = {.continue_on_error = c->continue_on_error,
 	                                 .cleanup = false,
 	                                 .build_threads = c->build_threads,
-	                                 .out = stdout,
-	                                 .log = stderr,
-	                                 .profile_path = c->profile,
-	                                 .argc = argc,
-	                                 .argv = argv},
+	                                 .log = stderr},
+	                       .out = stdout,
+	                       .argc = argc,
+	                       .argv = argv,
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
 	                       .plot_path = c->plot_path};
 	memcpy(s.dims, c->dims, sizeof(s.dims));
 	if (stdout_outputs(c))
-		s.eopts.out = stderr;
+		s.out = stderr;
 	int rc = sweep_run(&s);
 	for (size_t d = 0; d < c->n_dims; d++)
 		sweep_dim_free(&c->dims[d]);
@@ -554,32 +555,31 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	struct engine_opts eo = {.continue_on_error = c->continue_on_error,
 	                         .cleanup = c->cleanup,
 	                         .build_threads = c->build_threads,
-	                         .out = stdout,
 	                         .log = stderr,
-	                         .json_path = c->json_path,
-	                         .csv_path = c->csv_path,
-	                         .ffsb_only = c->ffsb_only,
 	                         .interval_s = c->interval_s,
-	                         .lat_log_path = c->lat_log_path,
-	                         .profile = &p,
-	                         .profile_path = c->profile,
-	                         .argc = argc,
-	                         .argv = argv};
+	                         .lat_log_path = c->lat_log_path};
+	struct run_reports rr = {
+	    .out = stdout,
+	    .log = stderr,
+	    .ffsb_only = c->ffsb_only,
+	    .json_path = c->json_path,
+	    .csv_path = c->csv_path,
+	    .run = {.argc = argc, .argv = argv, .profile_path = c->profile, .profile = &p}};
 	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
 	 * moves to stderr. */
 	if (stdout_outputs(c))
-		eo.out = stderr;
-	json_t *results = NULL;
-	if (c->plot_path) /* run --plot FILE --interval S: the run over time */
-		eo.json_out = &results;
+		rr.out = stderr;
+	struct results res = {0};
 	if (clean_only) {
 		rc = engine_clean(&pl, &eo);
 	} else if ((rc = preflight_locations(&pl, stderr))) {
 		/* a bad location: nothing is created, not even the first filesystem's tree */
 	} else {
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		rc = engine_run(&pl, &eo);
+		rc = run_and_report(&pl, &eo, &rr, &res);
 	}
+	/* run --plot FILE --interval S: the run over time, from its JSON document */
+	json_t *results = c->plot_path && res.measured ? report_json_build(&res, &rr.run) : NULL;
 	if (results) {
 		int prc = plot_write(results, NULL, c->plot_path, stderr);
 		rc = rc ? rc : prc;
@@ -587,6 +587,7 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	} else if (c->plot_path && !clean_only && rc != EXIT_BAD_INPUT) {
 		fprintf(stderr, "fsmix: nothing was measured: no plot drawn\n");
 	}
+	results_free(&res);
 	plan_free(&pl);
 	profile_free(&p);
 	diag_free(&d);

@@ -198,6 +198,24 @@ static void free_point_overrides(const struct sweep_spec *s, struct override *v)
 	free(v);
 }
 
+/* Runs the engine on one point's plan: *doc gets the JSON results (the run command's --json
+ * document) when the run phase ran, else NULL. Returns an exit status. */
+static int run_engine(const struct sweep_spec *s, const struct plan *pl,
+                      const struct engine_opts *eo, const struct profile *p, json_t **doc)
+{
+	struct results res;
+	enum failure f = engine_run(pl, eo, &res);
+	int rc = exitcode_of(f);
+	struct report_run run = {.exit_status = rc,
+	                         .argc = s->argc,
+	                         .argv = s->argv,
+	                         .profile_path = s->profile_path,
+	                         .profile = p};
+	*doc = res.measured ? report_json_build(&res, &run) : NULL;
+	results_free(&res);
+	return rc;
+}
+
 /* Runs one repeat of one point. Returns an exit status; *run gets the JSON results. */
 static int run_point(struct sweep_spec *s, struct point *pt, size_t rep, bool reuse_built)
 {
@@ -228,16 +246,11 @@ static int run_point(struct sweep_spec *s, struct point *pt, size_t rep, bool re
 		for (size_t i = 0; i < pl.n_fs; i++)
 			pl.fs[i].reuse = true;
 	struct engine_opts eo = s->eopts;
-	json_t *result = NULL;
-	eo.quiet = true;
 	eo.keep_manifest = true;
-	eo.json_out = &result;
-	eo.json_path = eo.csv_path = NULL;
-	eo.profile = &p;
 	uint64_t t0 = now_ns();
-	rc = engine_run(&pl, &eo);
+	rc = run_engine(s, &pl, &eo, &p, &pt->runs[rep]);
 	double wall = (double)(now_ns() - t0) / 1e9;
-	pt->runs[rep] = result;
+	json_t *result = pt->runs[rep];
 	if (result) {
 		double runtime = json_number_value(json_object_get(result, "runtime_s"));
 		pt->setup_s[rep] = wall - runtime;
@@ -324,8 +337,8 @@ static json_t *sweep_json(const struct doc_ctx *c)
 		                                      "target", s->dims[d].target, "threads",
 		                                      s->dims[d].threads, "values", vals));
 	}
-	for (int i = 0; i < s->eopts.argc; i++)
-		json_array_append_new(cmd, json_string(s->eopts.argv[i]));
+	for (int i = 0; i < s->argc; i++)
+		json_array_append_new(cmd, json_string(s->argv[i]));
 	for (size_t i = 0; i < c->n_pts; i++) {
 		struct point *pt = &c->pts[i];
 		json_t *params = json_object(), *runs = json_array(), *setup = json_array(),
@@ -578,7 +591,7 @@ int sweep_run(struct sweep_spec *s)
 	if (interrupted) /* k counts the interrupted run too */
 		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
 		        k - 1, k - 1 == 1 ? "" : "s");
-	print_table(pts, n_pts, s->eopts.out);
+	print_table(pts, n_pts, s->out);
 	struct doc_ctx ctx = {
 	    .s = s, .pts = pts, .n_pts = n_pts, .interrupted = interrupted, .exit_status = rc};
 	char err[MSG_MAX];

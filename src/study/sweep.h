@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "overrides.h"
@@ -45,12 +46,15 @@ struct sweep_spec {
 	struct sweep_dim dims[SWEEP_MAX_DIMS];
 	size_t n_dims;
 	unsigned repeat;          /* >= 1 */
-	struct engine_opts eopts; /* per-run options (quiet and json_out are set by the sweep) */
+	struct engine_opts eopts; /* per-run options (keep_manifest is set by the sweep) */
+	FILE *out;                /* the summary table */
+	int argc;                 /* the command line, for the JSON documents */
+	char **argv;
 	const char *json_path, *csv_path, *plot_path;
 };
 
 /* sweep_run - run every point repeat times; print the progress to eopts.log and the summary
- * table to eopts.out; write the JSON/CSV/plot. SIGINT stops the sweep and everything finished
+ * table to out; write the JSON/CSV/plot. SIGINT stops the sweep and everything finished
  * so far is still written. Returns an exit status. */
 int sweep_run(struct sweep_spec *s);
 
