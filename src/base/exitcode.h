@@ -12,22 +12,4 @@ enum fsmix_exit {
 	EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM: partial results were reported */
 };
 
-/* exitcode_of - the exit status of a failure kind (failure.h). */
-static inline int exitcode_of(enum failure f)
-{
-	switch (f) {
-	case FAIL_NONE:
-		return EXIT_OK;
-	case FAIL_IO:
-		return EXIT_RUN_FAILED;
-	case FAIL_UNSUPPORTED:
-		return EXIT_UNSUPPORTED;
-	case FAIL_INPUT:
-		return EXIT_BAD_INPUT;
-	case FAIL_INTERRUPTED:
-		return EXIT_INTERRUPTED;
-	}
-	return EXIT_RUN_FAILED;
-}
-
 #endif

@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "exitcode_map.h"
 #include "keys.h"
 #include "latplot.h"
 #include "outfile.h"
@@ -498,11 +499,12 @@ static int cmd_sweep(struct cli *c, int argc, char **argv)
 	                       .argv = argv,
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
-	                       .plot_path = c->plot_path};
+	                       .plot_path = c->plot_path,
+	                       .exit_status_of = exit_status_of};
 	memcpy(s.dims, c->dims, sizeof(s.dims));
 	if (stdout_outputs(c))
 		s.out = stderr;
-	int rc = sweep_run(&s);
+	int rc = exit_status_of(sweep_run(&s));
 	for (size_t d = 0; d < c->n_dims; d++)
 		sweep_dim_free(&c->dims[d]);
 	return rc;
@@ -518,13 +520,13 @@ static int cmd_compare(const struct cli *c)
 	                         .log = stderr};
 	if (stdout_outputs(c))
 		o.out = stderr;
-	return compare_files((const char *const *)c->files, c->n_files, &o);
+	return exit_status_of(compare_files((const char *const *)c->files, c->n_files, &o));
 }
 
 static int cmd_plot(const struct cli *c)
 {
 	if (c->lat_log_path)
-		return latplot_write(c->lat_log_path, c->plot_path, stderr);
+		return exit_status_of(latplot_write(c->lat_log_path, c->plot_path, stderr));
 	json_error_t e;
 	json_t *doc = json_load_file(c->files[0], 0, &e);
 	if (!doc) {
@@ -532,7 +534,7 @@ static int cmd_plot(const struct cli *c)
 		        e.text);
 		return EXIT_BAD_INPUT;
 	}
-	int rc = plot_write(doc, NULL, c->plot_path, stderr);
+	int rc = exit_status_of(plot_write(doc, NULL, c->plot_path, stderr));
 	json_decref(doc);
 	return rc;
 }
@@ -581,7 +583,7 @@ static int cmd_run(const struct cli *c, bool clean_only, int argc, char **argv)
 	/* run --plot FILE --interval S: the run over time, from its JSON document */
 	json_t *results = c->plot_path && res.measured ? report_json_build(&res, &rr.run) : NULL;
 	if (results) {
-		int prc = plot_write(results, NULL, c->plot_path, stderr);
+		int prc = exit_status_of(plot_write(results, NULL, c->plot_path, stderr));
 		rc = rc ? rc : prc;
 		json_decref(results);
 	} else if (c->plot_path && !clean_only && rc != EXIT_BAD_INPUT) {

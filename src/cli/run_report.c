@@ -1,7 +1,7 @@
 /* run_report.c - the run command's sequence of engine phases and reports (run_report.h). */
 #include "run_report.h"
 
-#include "exitcode.h"
+#include "exitcode_map.h"
 #include "report.h"
 
 int run_and_report(const struct plan *pl, const struct engine_opts *eo, struct run_reports *rr,
@@ -10,14 +10,14 @@ int run_and_report(const struct plan *pl, const struct engine_opts *eo, struct r
 	enum failure f;
 	struct engine *e = engine_open(pl, eo, r, &f);
 	if (!e) /* nothing started: no report, no document */
-		return exitcode_of(f);
+		return exit_status_of(f);
 	if (!f) {
 		report_config(rr->out, pl, r);
 		/* a --lat-log FILE that cannot be opened: bad input, found before anything is
 		 * built; no document is written */
 		if ((f = engine_latlog_open(e))) {
 			engine_free(e);
-			return exitcode_of(f);
+			return exit_status_of(f);
 		}
 		f = engine_setup(e);
 		if (!f) /* FFSB: before the sync and the callout */
@@ -33,11 +33,11 @@ int run_and_report(const struct plan *pl, const struct engine_opts *eo, struct r
 	/* --cleanup before the documents are written, so that their exit_status and error say
 	 * whether the tree could be removed */
 	f = engine_close(e, f);
-	rr->run.exit_status = exitcode_of(f);
+	rr->run.exit_status = exit_status_of(f);
 	f = failure_first(f,
 	                  report_write_outputs(r, &rr->run, rr->json_path, rr->csv_path, rr->log));
 	/* the signal watcher runs until the documents are written: a stop signal ends the wait
 	 * for a FIFO's reader */
 	engine_free(e);
-	return exitcode_of(f);
+	return exit_status_of(f);
 }

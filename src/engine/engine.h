@@ -1,15 +1,31 @@
-/* engine.h - the run engine: file trees, workers and the timed run of a plan.
+/* engine.h - the run engine: file trees, workers and the timed run of a plan. It fills a
+ * struct results (results.h) and calls no report: the caller prints or writes the results
+ * between and after the phases.
  *
- * Life of a run (engine_run):
- *   1. open every filesystem's own tree (<location>/fsmix.fsN), reuse it through its manifest
- *      or rebuild it with several builder threads, age it if asked; syncfs each tree;
- *   2. run the callout, create every worker (buffers, statistics, RNG: all allocated here);
- *   3. start every worker of every group, then release them at once (one start gate; if a
- *      thread cannot be created, the started ones are stopped and joined: exit 1); the main
- *      thread sleeps on a condition variable until `time` is over, the counted groups are
- *      done, a worker fails or the signal watcher sees SIGINT/SIGTERM/SIGHUP;
- *   4. join, merge each worker's statistics into its group and the total (no lock or shared
- *      counter was touched while running), report.
+ * Phases (the command line calls them in this order, with its reports in between; engine_run
+ * calls them all for callers without reports, such as sweeps):
+ *   engine_open        the engine and the results made, the signal watcher started;
+ *                      [the caller prints the configuration: results.fs[].start_util is set]
+ *   engine_latlog_open --lat-log FILE opened (its header written) before anything is built;
+ *   engine_setup       every filesystem's own tree (<location>/fsmix.fsN) reused through its
+ *                      manifest or rebuilt by several builder threads, aged if asked; syncfs
+ *                      each; [the caller prints "fs setup took"];
+ *   engine_callout     the profile's callout;
+ *                      [a multi-process run (MPI) puts its barrier here: every process has
+ *                      set up, none has started; engine_measure starts the workers at once]
+ *   engine_measure     every worker created (buffers, statistics, RNG: all allocated here),
+ *                      started at one gate and released at once; the main thread sleeps until
+ *                      `time` is over, the counted groups are done, a worker fails or a stop
+ *                      signal comes; join; each worker's statistics merged into its group and
+ *                      the total in the results (no lock or shared counter was touched while
+ *                      running);
+ *   engine_finish      the latency log committed, the run's kind of failure decided, the
+ *                      results completed; [the caller prints the results];
+ *   engine_close       --cleanup; [the caller writes --json and --csv];
+ *   engine_free        the signal watcher stopped (it ends the wait for a FIFO's reader while
+ *                      the documents are written), everything freed. The results stay.
+ * Each phase returns an enum failure (failure.h) and prints its problems (file, operation,
+ * syscall, path, errno) on opts.log; after a failure the caller skips to engine_finish.
  * Workers share only read-only data (the plan, pick tables, trees) and the lock-free file pools
  * (pool.h). The measured interval is from the barrier to the last worker's end.
  */
@@ -30,6 +46,7 @@
 #include "pick.h"
 #include "plan.h"
 #include "pool.h"
+#include "results.h"
 #include "rng.h"
 #include "stats.h"
 #include "threads.h"
@@ -110,37 +127,17 @@ struct worker {
 	pthread_t thread;
 };
 
-/* One --interval row: what the whole run did during [t_s - length, t_s). */
-struct interval_row {
-	double t_s;         /* end of the interval, seconds since the start */
-	double length_s;    /* its length */
-	uint64_t ops;       /* operations completed in it */
-	uint64_t trans;     /* FFSB transactions */
-	uint64_t bytes;     /* bytes read + written */
-	uint64_t p99_op_ns; /* 99th percentile of the operations' latency (0: not timed) */
-};
-
-enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
-
 struct engine_opts {
-	bool continue_on_error;        /* count errors and go on instead of stopping the run */
-	bool cleanup;                  /* remove fsmix's trees after the run */
-	unsigned build_threads;        /* 0: automatic */
-	FILE *out;                     /* report (stdout) */
-	FILE *log;                     /* progress and diagnostics (stderr) */
-	const char *json_path;         /* --json FILE ("-": stdout), NULL: none */
-	const char *csv_path;          /* --csv FILE ("-": stdout), NULL: none */
-	bool ffsb_only;                /* --format ffsb: only the FFSB-compatible text */
-	double interval_s;             /* --interval S: per-interval rows, 0: none */
-	const struct profile *profile; /* the resolved profile (for the JSON report) */
-	const char *profile_path;      /* as given on the command line */
-	int argc;                      /* the command line, for the JSON report */
-	char **argv;
-	bool quiet;               /* no text report (sweeps print their own summary) */
+	bool continue_on_error;   /* count errors and go on instead of stopping the run */
+	bool cleanup;             /* remove fsmix's trees after the run */
+	unsigned build_threads;   /* 0: automatic */
+	FILE *log;                /* progress and diagnostics (stderr) */
+	double interval_s;        /* --interval S: per-interval rows, 0: none */
 	bool keep_manifest;       /* write the reuse manifest even with reuse=0 (sweeps) */
-	struct json_t **json_out; /* if set: receives the run's JSON results (caller frees) */
 	const char *lat_log_path; /* --lat-log FILE: one line per operation, NULL: none */
 };
+
+struct sigwatch;
 
 struct engine {
 	const struct plan *plan;
@@ -164,7 +161,7 @@ struct engine {
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
-	/* Aging (run.c age_fs): bytes the aging workers may still add in this round, and bytes
+	/* Aging (aging.c age_fs): bytes the aging workers may still add in this round, and bytes
 	 * reserved by operations in flight. A worker reserves before an op that can grow the
 	 * filesystem, so the total in flight never exceeds what the main thread granted. */
 	alignas(CACHELINE) _Atomic int64_t age_credit;
@@ -172,38 +169,56 @@ struct engine {
 	int64_t age_min; /* the smallest reservation of the aging group's ops (set before start) */
 	struct latlog latlog; /* --lat-log */
 	bool latlog_open;
-	bool latlog_failed; /* a write to the latency log failed: the run exits 1 */
-	bool progress;      /* draw the live status line (stderr is a terminal) */
-	/* results */
-	double runtime_s;
-	double user_s, sys_s;
-	int signal;              /* the signal that stopped the run, 0 if none */
-	_Atomic int signal_seen; /* the first stop signal received (watcher), 0: none */
-	/* per plan group, merged after join: &group_own[gi], or for a one-thread group its
-	 * worker's own thread_stats (no copy: stats.h's memory budget); NULL until then */
-	struct thread_stats **group_stats;
-	struct thread_stats *group_own; /* per plan group: the merged copy, when one is made */
-	struct thread_stats total;
-	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
-	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
-	bool measured;       /* the run phase ran: the results are figures (else all zero) */
-	const char *failure; /* why setup or the run phase failed (not a worker's error), NULL */
-	char cleanup_err[MSG_MAX]; /* --cleanup's first failure, where failure may point */
-	/* --interval rows: one per elapsed interval, merged over all workers */
-	struct interval_row *intervals;
-	size_t n_intervals;
-	/* the same rows per plan group (NULL without --interval); every group has the total's
-	 * intervals */
-	struct interval_rows {
-		struct interval_row *v;
-		size_t n;
-	} * group_intervals;
-	uint64_t total_skipped[OP_COUNT];
+	bool latlog_failed;        /* a write to the latency log failed: the run exits 1 */
+	bool progress;             /* draw the live status line (stderr is a terminal) */
+	_Atomic int signal_seen;   /* the first stop signal received (watcher), 0: none */
+	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
+	bool interrupted;          /* stopped by SIGINT/SIGTERM during setup or the run */
+	char cleanup_err[MSG_MAX]; /* --cleanup's first failure */
+	struct results *res;       /* what the run fills (the caller's, outlives the engine) */
 };
 
-/* engine_run - run a validated plan. Returns an exit status (exitcode.h) and prints the report
- * and every problem (file, operation, syscall, path, errno) itself. */
-int engine_run(const struct plan *pl, const struct engine_opts *o);
+/* engine_open - make the engine of plan pl and its results r (results_init: r is valid for
+ * results_free whatever happens). NULL when it cannot even start (out of memory, printed):
+ * *f is FAIL_IO and there is nothing to report. Else *f is FAIL_NONE, or FAIL_IO when the signal
+ * watcher could not be started (printed; r says so): skip to engine_finish. */
+struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, struct results *r,
+                           enum failure *f);
+
+/* engine_latlog_open - open --lat-log FILE (nothing when none). FAIL_INPUT when it cannot be
+ * written (printed): nothing was built and nothing is to be reported; engine_free. */
+enum failure engine_latlog_open(struct engine *e);
+
+/* engine_setup - set up every filesystem (see above). FAIL_INPUT (a location in use, on
+ * another filesystem, ...), FAIL_UNSUPPORTED (O_DIRECT refused), FAIL_IO, or FAIL_INTERRUPTED
+ * when a stop signal came. */
+enum failure engine_setup(struct engine *e);
+
+/* engine_callout - run the profile's callout, if any (its failure is only a warning);
+ * FAIL_INTERRUPTED when a stop signal came meanwhile. */
+enum failure engine_callout(struct engine *e);
+
+/* engine_measure - the run phase (nothing for a plan without time and counted groups: only
+ * the trees were built). FAIL_IO when it could not run (threads, memory; printed). The run's
+ * own outcome (worker errors, a signal) is decided by engine_finish. */
+enum failure engine_measure(struct engine *e);
+
+/* engine_finish - after the last phase that ran, given its failure f: commit the latency log
+ * and complete the results (the run's figures, errors, stop reason, signal, failure message).
+ * After a measured run the failure is the run's: FAIL_INTERRUPTED (a stop signal), FAIL_IO (a
+ * worker's error, the latency log), else FAIL_NONE. Returns the failure. */
+enum failure engine_finish(struct engine *e, enum failure f);
+
+/* engine_close - --cleanup (when asked); returns f, or FAIL_IO when a tree could not be
+ * removed and f was FAIL_NONE (the results' failure message says so). */
+enum failure engine_close(struct engine *e, enum failure f);
+
+/* engine_free - stop the signal watcher and free e (NULL is fine). */
+void engine_free(struct engine *e);
+
+/* engine_run - every phase, without reports: r gets the results (results_free it). Returns the
+ * run's failure, as the phases above. */
+enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r);
 
 /* engine_clean - remove the trees the plan's filesystems would use (only what fsmix made; see
  * tree_remove). Returns an exit status. */

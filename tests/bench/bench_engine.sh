@@ -19,6 +19,12 @@
 #             no bookkeeping): BENCH_REPS alternating runs of BENCH_MIX_SECONDS (default 5) each,
 #             medians of operations/s, ratio fsmix/loop. Goal (issue 12): >= 0.90. Both grow the
 #             tree fast (creates and appends: ~0.5 GB of tmpfs per second here), so keep runs short.
+#   versus OLD_BUILD_DIR
+#             before/after a change, old and new binaries alternating in one session (the
+#             machine is shared and noisy: only ratios within one run mean anything):
+#             stat-only with stats off against the loop (goal >= 95%), the scaled 2010 profile
+#             at 1, 16 and 64 threads (trans/s), the mix at 1 and 16 threads against the mix
+#             loop (goal >= 0.90). BENCH_REPS rounds of BENCH_MIX_SECONDS runs, medians.
 # Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead and mix repetitions, default
 # 5), BENCH_BUILD_ROUNDS (build rounds, default 5), BENCH_SETTLE (pause after each build, default
 # 3), BENCH_MIX_SECONDS (mix run length, default 5).
@@ -26,6 +32,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-all}
 build=${2:-$top/build}
+[ "$mode" = versus ] && build=${3:-$top/build}
 fsmix=$build/src/fsmix
 loops=$build/tests/bench_loops
 reps=${BENCH_REPS:-5}
@@ -152,11 +159,66 @@ mix() {
 	done
 }
 
+# versus OLD_BUILD: each round runs old, new, loop (and the reverse order next round).
+versus() {
+	local old=${1:?usage: bench_engine.sh versus OLD_BUILD_DIR [BUILD_DIR]}
+	local oldbin=$old/src/fsmix secs2=${BENCH_MIX_SECONDS:-5} i t v
+	local prof=$top/profiles/ext4-barrier-2010.ffsb statp=$top/tests/bench/stat-only.ffsb
+	local scaled=(--set filesystem0.num_files=2000 --set filesystem0.num_dirs=100 --set directio=0)
+	[ -x "$oldbin" ] || { echo "no fsmix in $old/src" >&2; return 2; }
+	declare -A bin=([old]=$oldbin [new]=$fsmix)
+	# stat-only, stats off, against the stat loop
+	"$fsmix" run "$statp" --location "$work" --time 0 >/dev/null 2>&1
+	: >"$work/s_old"; : >"$work/s_new"; : >"$work/s_loop"
+	for ((i = 0; i < reps; i++)); do
+		for v in $([ $((i % 2)) -eq 0 ] && echo old new || echo new old); do
+			"${bin[$v]}" run "$statp" --location "$work" --time "$secs2" \
+				--set threadgroup0.enable_stats=0 2>/dev/null | ops_per_sec >>"$work/s_$v"
+		done
+		"$loops" stat "$work/fsmix.fs0/data" "$secs2" | awk '{ print $(NF-1) }' >>"$work/s_loop"
+	done
+	"$fsmix" clean "$statp" --location "$work" >/dev/null 2>&1
+	local so sn sl
+	so=$(median <"$work/s_old"); sn=$(median <"$work/s_new"); sl=$(median <"$work/s_loop")
+	printf 'stat-only, stats off: loop %9.0f | old %9.0f (%5.1f%%) | new %9.0f (%5.1f%%) | new/old %.3f\n' \
+		"$sl" "$so" "$(echo "100*$so/$sl" | bc -l)" "$sn" "$(echo "100*$sn/$sl" | bc -l)" "$(echo "$sn/$so" | bc -l)"
+	# the scaled 2010 profile: trans/s and ops/s; at 1 and 16 threads also the mix loop
+	for t in 1 16 64; do
+		: >"$work/t_old"; : >"$work/t_new"; : >"$work/o_old"; : >"$work/o_new"; : >"$work/o_loop"
+		for ((i = 0; i < reps; i++)); do
+			for v in $([ $((i % 2)) -eq 0 ] && echo old new || echo new old); do
+				"${bin[$v]}" run "$prof" --location "$work" --time "$secs2" "${scaled[@]}" \
+					--threads "$t" 2>/dev/null >"$work/out"
+				sed -n 's/^\([0-9.]*\) Transactions per Second/\1/p' "$work/out" | head -1 >>"$work/t_$v"
+				ops_per_sec <"$work/out" >>"$work/o_$v"
+				"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
+			done
+			if [ "$t" -ne 64 ]; then
+				mkdir "$work/mix"
+				"$loops" mix "$work/mix" "$secs2" "$t" | awk '{ print $(NF-1) }' >>"$work/o_loop"
+				rm -rf "$work/mix"
+			fi
+		done
+		local to tn oo on ol
+		to=$(median <"$work/t_old"); tn=$(median <"$work/t_new")
+		oo=$(median <"$work/o_old"); on=$(median <"$work/o_new")
+		printf '2010 scaled, tmpfs, %2d threads: trans/s old %8.0f | new %8.0f (new/old %.3f)' \
+			"$t" "$to" "$tn" "$(echo "$tn/$to" | bc -l)"
+		if [ "$t" -ne 64 ]; then
+			ol=$(median <"$work/o_loop")
+			printf ' | mix ops/s loop %8.0f, old %8.0f (%.2fx), new %8.0f (%.2fx)' \
+				"$ol" "$oo" "$(echo "$oo/$ol" | bc -l)" "$on" "$(echo "$on/$ol" | bc -l)"
+		fi
+		printf '   [median of %d]\n' "$reps"
+	done
+}
+
 case $mode in
+versus) versus "$2" "${3:-}" ;;
 overhead) overhead ;;
 build) build_bench ;;
 ffsb) ffsb ;;
 mix) mix ;;
 all) overhead; build_bench; ffsb; mix ;;
-*) echo "usage: bench_engine.sh [overhead|build|ffsb|mix|all] [BUILD_DIR]" >&2; exit 2 ;;
+*) echo "usage: bench_engine.sh [overhead|build|ffsb|mix|all] [BUILD_DIR] | versus OLD_BUILD_DIR [BUILD_DIR]" >&2; exit 2 ;;
 esac

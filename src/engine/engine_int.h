@@ -1,0 +1,79 @@
+/* engine_int.h - what the engine's own files share (not for other layers: engine.h is the
+ * engine's interface). One file per job:
+ *   stop.c      stopping a run, and the sleeps a stop cuts short
+ *   sigwatch.c  the signal watcher thread
+ *   worker.c    a worker thread's loop (the hot path), making and freeing workers
+ *   crew.c      starting workers together at the gate and joining them
+ *   aging.c     agefs=1: ageing a filesystem before its files are built
+ *   progress.c  interval rows merged over the workers: the status line, --interval rows
+ *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
+ *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
+ */
+#ifndef FSMIX_ENGINE_INT_H
+#define FSMIX_ENGINE_INT_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* stop.c */
+/* engine_wait_until - wait until deadline_ns (CLOCK_MONOTONIC) or until the run stops. */
+void engine_wait_until(struct engine *e, uint64_t deadline_ns);
+
+/* sigwatch.c: the thread that turns a stop signal into engine_stop(STOP_SIGNAL). */
+struct sigwatch {
+	struct engine *e;
+	int sigfd;  /* signalfd of stop_signals and ignored_signals */
+	int quitfd; /* eventfd: written once, by sigwatch_stop */
+	pthread_t thread;
+};
+/* sigwatch_block_signals - block the stop signals in this thread and the threads it makes. */
+void sigwatch_block_signals(void);
+/* sigwatch_start - start the watcher; 0, or -1 with err. sigwatch_stop ends and joins it. */
+int sigwatch_start(struct sigwatch *sw, struct engine *e, char *err, size_t errlen);
+void sigwatch_stop(struct sigwatch *sw);
+
+/* worker.c */
+/* worker_main - a worker thread (its argument is the struct worker). */
+void *worker_main(void *arg);
+/* worker_new - a worker of group g (index gi); NULL with err when out of memory. */
+struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
+                          const struct pick_table *ops, const struct range_table *ranges,
+                          unsigned index, char *err, size_t errlen);
+void worker_free(struct worker *w);
+
+/* crew.c */
+/* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or
+ * EXIT_RUN_FAILED with err (the started ones are stopped and joined). */
+int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
+               size_t errlen);
+/* crew_release - open the gate: every worker waiting there starts at once. */
+void crew_release(struct engine *e);
+/* crew_join - join the n workers of ws. */
+void crew_join(struct worker **ws, size_t n);
+
+/* aging.c */
+/* age_fs - age fs to its desired_util (a build_age_fn, build.h). */
+int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
+
+/* progress.c */
+/* engine_progress_line - draw the live status line on the log (a terminal). */
+void engine_progress_line(struct engine *e, uint64_t deadline);
+/* engine_merge_intervals - the --interval rows of group gi (SIZE_MAX: all) merged; NULL when
+ * out of memory. The caller frees them. */
+struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t *n_out);
+
+/* finish.c */
+/* engine_fail - print "fsmix: MSG" on the log; the results' failure message, unless one was
+ * set before (the first stands). */
+void engine_fail(struct engine *e, const char *msg);
+/* engine_report_errors - every worker's first error, one line each on the log. */
+void engine_report_errors(struct engine *e);
+/* engine_collect - after the join: the --interval rows, every worker's errors and statistics
+ * into the results (its group, the groups into the total); the workers are freed. 0, or -1
+ * with err (out of memory). */
+int engine_collect(struct engine *e, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,250 @@
+/* worker.c - one worker thread: the loop that picks and runs operations and records them in the
+ * worker's own statistics (the hot path), and making and freeing a worker. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "engine_int.h"
+#include "interval.h"
+
+/* The first op_period slot at or after `now`, given the slot `next` that was due. Missed slots
+ * are skipped, never made up in a burst; the schedule never drifts (slots stay multiples of
+ * the period from the group's first op). */
+static uint64_t next_slot(uint64_t next, uint64_t period_ns, uint64_t now)
+{
+	if (next >= now)
+		return next;
+	return next + ((now - next + period_ns - 1) / period_ns) * period_ns;
+}
+
+/* A pick that found no file (its file set is empty, or every file is busy): back off, so a
+ * group that can do nothing does not burn a CPU spinning through picks. The first few retries
+ * are immediate (another worker's create may be about to land); then the worker sleeps 1 us,
+ * doubling up to SKIP_SLEEP_MAX_NS. Short sleeps are a plain nanosleep (no shared lock); long
+ * ones wait on the engine's condition variable, so a stop wakes them. *streak counts the
+ * consecutive skips and is reset by any operation that ran. */
+#define SKIP_SPIN         4
+#define SKIP_SLEEP_MAX_NS 4000000u /* 4 ms: the most a stop or a new file waits */
+static void skip_backoff(struct engine *e, uint32_t *streak)
+{
+	uint32_t n = ++*streak;
+	if (n <= SKIP_SPIN)
+		return;
+	uint32_t shift = n - SKIP_SPIN - 1;
+	uint64_t ns = shift >= 12 ? SKIP_SLEEP_MAX_NS : 1000ull << shift;
+	if (ns > SKIP_SLEEP_MAX_NS)
+		ns = SKIP_SLEEP_MAX_NS;
+	if (ns < 1000000u) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
+		nanosleep(&ts, NULL);
+	} else {
+		engine_wait_until(e, now_ns() + ns);
+	}
+}
+
+/* Aging: reserve what op may add from the round's credit. Returns the bytes reserved (0 for
+ * an op that adds none), or -1 when the credit does not cover it (or, for an op that adds
+ * nothing, when the round is over). The reservation enters
+ * age_inflight before it leaves the credit, so the main thread, which reads the credit first,
+ * never sees a round as finished while a write it granted is still to come. */
+static int64_t age_reserve(struct worker *w, enum op_id op)
+{
+	struct engine *e = w->eng;
+	int64_t want = w->age_bytes[op];
+	if (!want) /* adds nothing, but waits for a round like the others: deletes alone would
+	            * shrink the tree while the creates wait */
+		return atomic_load(&e->age_credit) >= e->age_min ? 0 : -1;
+	atomic_fetch_add(&e->age_inflight, want);
+	int64_t c = atomic_load(&e->age_credit);
+	do {
+		if (c < want) {
+			atomic_fetch_sub(&e->age_inflight, want);
+			return -1;
+		}
+	} while (!atomic_compare_exchange_weak(&e->age_credit, &c, c - want));
+	return want;
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct engine *e = w->eng;
+	const struct plan_group *g = w->g;
+	const bool go_on = e->opts->continue_on_error;
+	const bool timing = w->time_ops || w->ll; /* op latency is needed */
+	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
+	uint64_t left = g->num_ops; /* 0: no limit */
+	uint32_t skip_streak = 0;   /* consecutive picks that found no file */
+	uint64_t resp_pending = 0;  /* op_period: the response time of the op just done, ns */
+
+	gate_wait(&e->gate);
+	w->t_start = now_ns();
+	if (w->ival) /* e->t_base was written before the gate opened */
+		ival_init(w->ival, e->t_base, e->ival_len_ns);
+	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
+	if (g->start_delay_ms)
+		engine_wait_until(e, slot);
+	while (!engine_stopping(e)) {
+		if (period_ns) {
+			engine_wait_until(e, slot);
+			if (engine_stopping(e))
+				break;
+		}
+		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
+		struct engine_fs *fs = w->only_fs       ? w->only_fs
+		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
+		                       : e->n_fs == 1   ? e->fs
+		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
+		int64_t reserved = 0;
+		if (UNLIKELY(w->aging)) {
+			/* Keep the op picked until the credit covers it (picking again would favour
+			 * the small ops and skew the mix); the main thread measures meanwhile. */
+			while ((reserved = age_reserve(w, op)) < 0 && !engine_stopping(e))
+				engine_sleep_ms(e, 1);
+			if (reserved < 0)
+				break;
+		}
+		struct op_result r = {0};
+		uint64_t t0 = 0, lat = 0;
+		w->op_sync_ns = 0;
+		if (w->shared_clock)
+			w->op_t0 = 0;
+		else if (timing)
+			t0 = now_ns();
+		int rc = op_execute(w, fs, op, &r);
+		if (UNLIKELY(reserved))
+			atomic_fetch_sub(&e->age_inflight, reserved);
+		if (LIKELY(rc == 0)) {
+			skip_streak = 0;
+			uint64_t t1 = 0;
+			if (w->shared_clock) {
+				t1 = w->last_ts;
+				t0 = w->op_t0;
+				lat = t1 - w->op_t0;
+			} else if (timing) {
+				t1 = now_ns();
+				lat = t1 - t0;
+			}
+			if (lat && w->time_ops)
+				stats_op_record(&w->st, op, lat);
+			/* Response time: from the op's scheduled start (op_period), so a stall that
+			 * delays it counts; without a schedule it is the service time. */
+			uint64_t resp = lat;
+			if (period_ns && lat) {
+				resp = t1 > slot ? t1 - slot : 0;
+				resp = resp > lat ? resp : lat;
+				resp_pending = resp;
+			}
+			w->st.ops[op]++;
+			w->st.trans[op] += r.trans;
+			w->st.bytes_read[op] += r.bytes_read;
+			w->st.bytes_written[op] += r.bytes_written;
+			w->st.ffsb_written[op] += r.ffsb_written ? r.ffsb_written : r.bytes_written;
+			if (w->ival)
+				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
+				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
+			if (w->ll)
+				latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
+				           r.bytes_read + r.bytes_written, w->op_sync_ns, resp);
+		} else if (rc == OP_SKIPPED) {
+			w->skipped[op]++;
+			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
+				skip_backoff(e, &skip_streak);
+		} else {
+			skip_streak = 0;
+			w->st.errors[op]++;
+			if (!go_on) {
+				engine_stop(e, STOP_ERROR);
+				break;
+			}
+		}
+		if (period_ns) {
+			uint64_t now = now_ns(), next = next_slot(slot + period_ns, period_ns, now);
+			if (resp_pending && w->time_ops) {
+				/* The starts skipped (slot + period .. next - period) passed while
+				 * this op ran: each waited until now (coordinated omission,
+				 * corrected). */
+				uint64_t missed = (next - slot) / period_ns - 1;
+				stats_resp_record(&w->st, resp_pending, missed,
+				                  missed ? now - (slot + period_ns) : 0, period_ns);
+			}
+			resp_pending = 0;
+			slot = next;
+		}
+		if (left && --left == 0)
+			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
+		if (g->op_delay_ms)
+			engine_sleep_ms(e, g->op_delay_ms);
+	}
+	w->t_end = now_ns();
+	if (w->ival)
+		ival_finish(w->ival, w->t_end);
+	if (g->num_ops && atomic_fetch_sub(&e->counting, 1) == 1)
+		engine_stop(e, STOP_COUNT); /* the last count-limited worker is done */
+	return NULL;
+}
+
+static size_t round4k(uint64_t v)
+{
+	return (size_t)((v + 4095) & ~(uint64_t)4095);
+}
+
+/* A worker of group g (index gi in plan.groups, or the aging group of a filesystem with
+ * ops/ranges given explicitly). */
+struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
+                          const struct pick_table *ops, const struct range_table *ranges,
+                          unsigned index, char *err, size_t errlen)
+{
+	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
+	if (!w) {
+		snprintf(err, errlen, "out of memory for worker %u", index);
+		return NULL;
+	}
+	memset(w, 0, sizeof(*w));
+	w->eng = e;
+	w->g = g;
+	w->ops = ops;
+	w->index = index;
+	w->group = (unsigned)gi;
+	rng_seed(&w->rng, e->seed, index);
+	uint64_t bs =
+	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	w->buf_len = round4k(bs ? bs : 4096);
+	w->buf = aligned_alloc(4096, w->buf_len);
+	if (!w->buf || thread_stats_init(&w->st, ranges) ||
+	    (g->op_period_ms && thread_stats_track_response(&w->st))) {
+		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
+		         w->buf_len);
+		thread_stats_free(&w->st);
+		free(w->buf);
+		free(w);
+		return NULL;
+	}
+	memset(w->buf, 0x5a, w->buf_len);
+	w->time_ops = g->enable_stats;
+	w->shared_clock = g->enable_stats && !g->ignore_mask;
+	for (int s = 0; s < SYS_COUNT; s++)
+		w->timed[s] = g->enable_stats && !(g->ignore_mask & (1u << s));
+	return w;
+}
+
+void worker_free(struct worker *w)
+{
+	if (!w)
+		return;
+	if (w->ival) {
+		ival_free(w->ival);
+		free(w->ival);
+	}
+	if (w->ll) {
+		latlog_buf_free(w->ll);
+		free(w->ll);
+	}
+	thread_stats_free(&w->st);
+	free(w->buf);
+	free(w);
+}
