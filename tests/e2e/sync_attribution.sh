@@ -9,15 +9,16 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 prof=$src/profiles/sync-after-create-4fs.ffsb
-# run4 BASE NAME [ARGS...]: the profile on BASE/fs0..fs3, the creators running 0.1 s before the
-# sync; text in $work/NAME.out, JSON in $work/NAME.json.
+# run4 BASE NAME [ARGS...]: the profile on BASE/fs0..fs3, each creator making 20 files (counted:
+# the run ends when they and the sync are done), the sync 0.1 s after the start; text in
+# $work/NAME.out, JSON in $work/NAME.json.
 run4() {
 	local base=$1 name=$2 i
 	shift 2
 	local locs=()
 	for i in 0 1 2 3; do
 		mkdir -p "$base/fs$i"
-		locs+=(--location "$i=$base/fs$i")
+		locs+=(--location "$i=$base/fs$i" --set "threadgroup$i.num_ops=20")
 	done
 	"$bin" run "$prof" "${locs[@]}" --set threadgroup4.start_delay=100 --json "$work/$name.json" \
 		"$@" >"$work/$name.out" 2>"$work/$name.err"
@@ -46,9 +47,13 @@ fi
 
 # The sync group issues one create_fsync instead, on a filesystem picked at random: its fsync
 # cannot be attributed to one of the four.
-if run4 "$shm" shm_fsync --set threadgroup4.sync_weight=0 --set threadgroup4.create_fsync_weight=1; then
-	json_check shm_fsync 'all(x["fsync_calls"] is None and "bindfs" in x["flushes_per_fsync_reason"] for x in c)' &&
-		ok "tmpfs: an fsync of a group without bindfs: fsync_calls null, the reason names bindfs" ||
+unbound_fsync() {
+	run4 "$1" "$2" --set threadgroup4.sync_weight=0 --set threadgroup4.create_fsync_weight=1 \
+		--set threadgroup4.write_blocksize=4KB
+}
+if unbound_fsync "$shm" shm_fsync; then
+	json_check shm_fsync 'all(x["fsync_calls"] is None and x["flushes_per_fsync"] is None for x in c)' &&
+		ok "tmpfs: an fsync of a group without bindfs: fsync_calls null on every filesystem" ||
 		bad "tmpfs: unattributed fsync"
 else
 	bad "create_fsync variant failed: $(tail -1 "$work/shm_fsync.err")"
@@ -69,6 +74,14 @@ if mount_ext4 "$work/ext4" 256; then
 			bad "ext4: per sync call lines: $n"
 	else
 		bad "sync-after-create-4fs on ext4 failed: $(tail -1 "$work/ext4.err")"
+	fi
+	if unbound_fsync "$work/ext4" ext4_fsync; then
+		json_check ext4_fsync 'all(x["fsync_calls"] is None and (x["flush_requests"] is None or "bindfs" in x["flushes_per_fsync_reason"]) for x in c)' &&
+			! grep -q "per sync call" "$work/ext4_fsync.out" &&
+			ok "ext4: an fsync of a group without bindfs: no per-sync figure (text and JSON), the reason names bindfs" ||
+			bad "ext4: unattributed fsync"
+	else
+		bad "create_fsync variant on ext4 failed: $(tail -1 "$work/ext4_fsync.err")"
 	fi
 else
 	skipped "ext4: no loop-mounted ext4 here (needs root and loop devices)"
