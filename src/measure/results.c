@@ -291,10 +291,25 @@ double results_rate(double x, double secs)
 	return secs > 0 ? x / secs : NAN;
 }
 
+double results_share(double part, double whole)
+{
+	return whole != 0 ? 100.0 * part / whole : NAN;
+}
+
+void results_cpu(const struct results *r, struct results_cpu *out)
+{
+	double rt = r->runtime_s, cpu = r->user_s + r->sys_s;
+	out->user_pct = results_rate(100.0 * r->user_s, rt);
+	out->sys_pct = results_rate(100.0 * r->sys_s, rt);
+	out->one_cpu_pct = results_rate(100.0 * cpu, rt);
+	out->all_cpus_pct =
+	    r->env.cpus_online > 0 ? out->one_cpu_pct / (double)r->env.cpus_online : NAN;
+}
+
 double results_skipped_pct(const struct results_sums *s)
 {
-	uint64_t picks = s->ops + s->errors + s->skipped;
-	return picks ? 100.0 * (double)s->skipped / (double)picks : 0;
+	double share = results_share((double)s->skipped, (double)(s->ops + s->errors + s->skipped));
+	return isnan(share) ? 0 : share;
 }
 
 bool results_op_shown(const struct results *r, const struct results_group *g, int op)

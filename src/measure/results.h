@@ -24,8 +24,9 @@
  * the fields "the first one set". The derived figures below are functions of the merged data,
  * never merged themselves (rates of a merged results are rates of the union).
  *
- * Derived figures are computed here once (results_sums, results_rate, results_op_shown,
- * results_skipped_pct, results_fs_flushes) and used by every formatter.
+ * Derived figures are computed here once (results_sums, results_rate, results_share,
+ * results_cpu, results_op_shown, results_skipped_pct, results_fs_flushes) and used by every
+ * formatter.
  */
 #ifndef FSMIX_RESULTS_H
 #define FSMIX_RESULTS_H
@@ -162,6 +163,16 @@ void results_sums(const struct thread_stats *st, const uint64_t *skipped, struct
 /* results_rate - x per second of secs; NAN when secs is not positive (a run of no time: the
  * JSON gives null, the CSV an empty cell, the text 0). */
 double results_rate(double x, double secs);
+
+/* results_share - part as a percentage of whole (100 * part / whole); NAN when whole is 0. */
+double results_share(double part, double whole);
+
+/* CPU use of the run phase in % of its runtime: user, system, both (of one CPU), both divided
+ * by the CPUs online. NAN for a run of no time (and all_cpus when the count is unknown). */
+struct results_cpu {
+	double user_pct, sys_pct, one_cpu_pct, all_cpus_pct;
+};
+void results_cpu(const struct results *r, struct results_cpu *out);
 
 /* results_skipped_pct - skipped picks as a share (%) of every pick (ran, failed or skipped);
  * 0 when there was no pick. */

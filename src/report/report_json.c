@@ -104,9 +104,8 @@ static json_t *op_json(struct jb *b, const struct thread_stats *st, const uint64
 	put(b, o, "transactions", ju(st->trans[op]));
 	put(b, o, "trans_per_s", per_s((double)st->trans[op], rt));
 	put(b, o, "percent_transactions",
-	    all_trans ? jr(100.0 * (double)st->trans[op] / (double)all_trans) : json_null());
-	put(b, o, "percent_ops",
-	    all_ops ? jr(100.0 * (double)st->ops[op] / (double)all_ops) : json_null());
+	    jr(results_share((double)st->trans[op], (double)all_trans)));
+	put(b, o, "percent_ops", jr(results_share((double)st->ops[op], (double)all_ops)));
 	put(b, o, "bytes_read", ju(st->bytes_read[op]));
 	put(b, o, "bytes_written", ju(st->bytes_written[op]));
 	put(b, o, "mb_per_s", per_s((double)bytes / MIB, rt));
@@ -316,14 +315,14 @@ static json_t *cpu_json(struct jb *b, const struct results *r)
 {
 	json_t *o = json_object();
 	long ncpu = r->env.cpus_online;
-	double rt = r->runtime_s, cpu = r->user_s + r->sys_s;
+	struct results_cpu c;
+	results_cpu(r, &c);
 	put(b, o, "user_s", jr(r->user_s));
 	put(b, o, "sys_s", jr(r->sys_s));
-	put(b, o, "user_percent", rt > 0 ? jr(100.0 * r->user_s / rt) : json_null());
-	put(b, o, "sys_percent", rt > 0 ? jr(100.0 * r->sys_s / rt) : json_null());
-	put(b, o, "percent_of_one_cpu", rt > 0 ? jr(100.0 * cpu / rt) : json_null());
-	put(b, o, "percent_of_all_cpus",
-	    rt > 0 && ncpu > 0 ? jr(100.0 * cpu / rt / (double)ncpu) : json_null());
+	put(b, o, "user_percent", jr(c.user_pct));
+	put(b, o, "sys_percent", jr(c.sys_pct));
+	put(b, o, "percent_of_one_cpu", jr(c.one_cpu_pct));
+	put(b, o, "percent_of_all_cpus", jr(c.all_cpus_pct));
 	put(b, o, "cpus_online", ncpu > 0 ? json_integer(ncpu) : json_null());
 	return o;
 }

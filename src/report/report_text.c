@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -149,6 +150,12 @@ static uint64_t written(const struct thread_stats *st, int op, bool ffsb_figures
 	                                                                    : st->bytes_written[op];
 }
 
+/* A derived figure of results.h, or 0 where it has none (FFSB prints 0 for a run of no time). */
+static double or0(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
 static void print_op_table(FILE *out, const char *title, const struct thread_stats *st,
                            double runtime, bool ffsb_figures)
 {
@@ -170,17 +177,17 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 		/* FFSB: "NA" by the op's kind, not its bytes (a create of empty files: "0B/sec") */
 		if ((op_table[op].flags & (OPF_READ | OPF_WRITE)) || bytes) {
 			char sz[32];
-			report_size(sz, sizeof(sz), runtime > 0 ? (double)bytes / runtime : 0);
+			report_size(sz, sizeof(sz), or0(results_rate((double)bytes, runtime)));
 			snprintf(tput, sizeof(tput), "%s/sec", sz);
 		}
 		fprintf(out, "%20s : %12" PRIu64 "\t%10.2lf\t%6.3lf%%\t\t%6.3lf%%\t  %11s\n",
 		        op_table[op].name, st->trans[op],
-		        runtime > 0 ? (double)st->trans[op] / runtime : 0,
-		        all_trans ? 100.0 * (double)st->trans[op] / (double)all_trans : 0,
-		        all_ops ? 100.0 * (double)st->ops[op] / (double)all_ops : 0, tput);
+		        or0(results_rate((double)st->trans[op], runtime)),
+		        or0(results_share((double)st->trans[op], (double)all_trans)),
+		        or0(results_share((double)st->ops[op], (double)all_ops)), tput);
 	}
 	fprintf(out, "-\n%.2lf Transactions per Second\n\n",
-	        runtime > 0 ? (double)all_trans / runtime : 0);
+	        or0(results_rate((double)all_trans, runtime)));
 	uint64_t rd = 0, wr = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
 		rd += st->bytes_read[op];
@@ -190,11 +197,11 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 		char sz[32];
 		fprintf(out, "Throughput Results\n===================\n");
 		if (rd) {
-			report_size(sz, sizeof(sz), runtime > 0 ? (double)rd / runtime : 0);
+			report_size(sz, sizeof(sz), or0(results_rate((double)rd, runtime)));
 			fprintf(out, "Read Throughput: %s/sec\n", sz);
 		}
 		if (wr) {
-			report_size(sz, sizeof(sz), runtime > 0 ? (double)wr / runtime : 0);
+			report_size(sz, sizeof(sz), or0(results_rate((double)wr, runtime)));
 			fprintf(out, "Write Throughput: %s/sec\n", sz);
 		}
 	}
@@ -407,10 +414,12 @@ static void print_ffsb_results(FILE *out, const struct results *r, bool ffsb_fig
 	if (r->n_groups > 1)
 		print_op_table(out, "Total Results", &r->total, rt, ffsb_figures);
 	fprintf(out, "\n\n");
+	struct results_cpu cpu;
+	results_cpu(r, &cpu);
 	if (rt > 0) {
-		fprintf(out, "%.1lf%% User   Time\n", 100.0 * r->user_s / rt);
-		fprintf(out, "%.1lf%% System Time\n", 100.0 * r->sys_s / rt);
-		fprintf(out, "%.1f%% CPU Utilization\n", 100.0 * (r->user_s + r->sys_s) / rt);
+		fprintf(out, "%.1lf%% User   Time\n", cpu.user_pct);
+		fprintf(out, "%.1lf%% System Time\n", cpu.sys_pct);
+		fprintf(out, "%.1f%% CPU Utilization\n", cpu.one_cpu_pct);
 	}
 	fprintf(out, "\n");
 }
@@ -453,13 +462,13 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	print_intervals(out, r);
 	print_devices(out, r);
 	print_errors(out, r);
-	long ncpu = r->env.cpus_online;
-	if (rt > 0 && ncpu > 0)
+	struct results_cpu cpu;
+	results_cpu(r, &cpu);
+	if (rt > 0 && r->env.cpus_online > 0)
 		fprintf(out,
 		        "CPU: user %.2f s, system %.2f s: %.1f%% of one CPU, %.1f%% of all %ld "
 		        "CPUs\n",
-		        r->user_s, r->sys_s, 100.0 * (r->user_s + r->sys_s) / rt,
-		        100.0 * (r->user_s + r->sys_s) / rt / (double)ncpu, ncpu);
+		        r->user_s, r->sys_s, cpu.one_cpu_pct, cpu.all_cpus_pct, r->env.cpus_online);
 	if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
 		fprintf(out,
 		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
@@ -468,7 +477,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
 	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
-	        sum.ops, rt > 0 ? (double)sum.ops / rt : 0, sum.skipped, skipped_pct, sum.errors,
-	        r->seed, r->interrupted ? ", interrupted" : "");
+	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct,
+	        sum.errors, r->seed, r->interrupted ? ", interrupted" : "");
 	fflush(out);
 }
