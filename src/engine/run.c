@@ -346,7 +346,8 @@ struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, s
 	char err[MSG_MAX] = "";
 	*f = FAIL_IO;
 	struct engine *e = calloc(1, sizeof(*e));
-	if (results_init(r, pl) || !e) {
+	/* the groups' statistics are filled after the run, a one-thread group's moved in */
+	if (results_init_lazy(r, pl) || !e) {
 		fprintf(o->log, "fsmix: out of memory\n");
 		free(e);
 		return NULL;

@@ -31,7 +31,7 @@ static int ranges_of(const struct plan_group *g, struct range_table **out)
 	return rc;
 }
 
-static int group_init(struct results_group *rg, const struct plan_group *g)
+static int group_init(struct results_group *rg, const struct plan_group *g, bool stats)
 {
 	rg->name = dup_or_empty(g->name);
 	rg->index = g->index;
@@ -40,12 +40,13 @@ static int group_init(struct results_group *rg, const struct plan_group *g)
 	rg->op_period_ms = g->op_period_ms;
 	memcpy(rg->weight, g->weight, sizeof(rg->weight));
 	int rc = rg->name ? ranges_of(g, &rg->ranges) : -ENOMEM;
-	if (!rc)
+	if (!rc && stats)
 		rc = thread_stats_init(&rg->st, rg->ranges);
+	rg->st_ready = !rc && stats;
 	return rc;
 }
 
-int results_init(struct results *r, const struct plan *pl)
+static int init(struct results *r, const struct plan *pl, bool stats)
 {
 	memset(r, 0, sizeof(*r));
 	r->time_s = pl->time_s;
@@ -58,7 +59,7 @@ int results_init(struct results *r, const struct plan *pl)
 		return rc;
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
 		r->n_groups = gi + 1;
-		if ((rc = group_init(&r->groups[gi], &pl->groups[gi])))
+		if ((rc = group_init(&r->groups[gi], &pl->groups[gi], stats)))
 			return rc;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
@@ -70,6 +71,26 @@ int results_init(struct results *r, const struct plan *pl)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int results_init(struct results *r, const struct plan *pl)
+{
+	return init(r, pl, true);
+}
+
+int results_init_lazy(struct results *r, const struct plan *pl)
+{
+	return init(r, pl, false);
+}
+
+int results_group_ready(struct results *r, size_t gi)
+{
+	struct results_group *g = &r->groups[gi];
+	if (g->st_ready)
+		return 0;
+	int rc = thread_stats_init(&g->st, g->ranges);
+	g->st_ready = !rc;
+	return rc;
 }
 
 void results_free(struct results *r)
@@ -225,6 +246,8 @@ static int merge_groups(struct results *dst, const struct results *src)
 	for (size_t gi = 0; !rc && gi < dst->n_groups; gi++) {
 		struct results_group *d = &dst->groups[gi];
 		const struct results_group *s = &src->groups[gi];
+		if ((rc = results_group_ready(dst, gi)))
+			break;
 		d->num_threads += s->num_threads;
 		for (int op = 0; op < OP_COUNT; op++)
 			d->skipped[op] += s->skipped[op];

@@ -76,6 +76,7 @@ struct results_group {
 	uint32_t weight[OP_COUNT];      /* the op weights */
 	struct range_table *ranges;     /* owned msec_range table (NULL: none); st counts with it */
 	struct thread_stats st;         /* everything the group's threads recorded */
+	bool st_ready;                  /* st is initialised (see results_init_lazy) */
 	uint64_t skipped[OP_COUNT];     /* picks that found no file */
 	struct interval_row *intervals; /* owned, n_intervals rows (same times as the total's) */
 	size_t n_intervals;
@@ -130,6 +131,17 @@ struct results {
  * msec_range tables copied) and filesystems (names, locations), zero figures. Returns 0 or
  * -ENOMEM (r is then safe to results_free). */
 int results_init(struct results *r, const struct plan *pl);
+
+/* results_init_lazy - results_init, but every group's statistics are left all zero bytes and
+ * not ready (st_ready false): no page of them is touched (a group's statistics are 724 KiB; a
+ * filler that moves ready-made statistics in, as the engine does for a group of one thread,
+ * would otherwise pay for them twice). The filler makes each group ready before anything is
+ * merged into it or the results are used: results_group_ready, or a move that sets st_ready. */
+int results_init_lazy(struct results *r, const struct plan *pl);
+
+/* results_group_ready - give group gi empty statistics unless they are ready. 0 or -ENOMEM
+ * (the group then stays not ready; formatters read it as empty). */
+int results_group_ready(struct results *r, size_t gi);
 
 /* results_free - release everything r owns; r may be reused with results_init. */
 void results_free(struct results *r);

@@ -269,10 +269,34 @@ static void test_derived(void)
 	results_free(&r);
 }
 
+/* results_init_lazy: groups not ready until made so; a merge makes the destination's ready and
+ * gives the same figures as into results_init's. */
+static void test_lazy(void)
+{
+	make_plan();
+	static struct results lazy, eager, src;
+	CHECK_EQ_I(results_init_lazy(&lazy, &plan), 0);
+	CHECK_EQ_I(results_init(&eager, &plan), 0);
+	CHECK(!lazy.groups[0].st_ready && !lazy.groups[1].st_ready);
+	CHECK(eager.groups[0].st_ready && eager.groups[1].st_ready);
+	run_of(&src, 0, 2);
+	CHECK_EQ_I(results_merge(&lazy, &src), 0);
+	CHECK_EQ_I(results_merge(&eager, &src), 0);
+	CHECK(lazy.groups[0].st_ready && lazy.groups[1].st_ready);
+	for (size_t gi = 0; gi < 2; gi++)
+		check_stats_equal(&lazy.groups[gi].st, &eager.groups[gi].st);
+	CHECK_EQ_I(results_group_ready(&lazy, 0), 0); /* ready already: unchanged */
+	CHECK_EQ_U(lazy.groups[0].st.ops[OP_read], src.groups[0].st.ops[OP_read]);
+	results_free(&lazy);
+	results_free(&eager);
+	results_free(&src);
+}
+
 int main(void)
 {
 	RUN(test_merge_equals_one_run);
 	RUN(test_merge_refuses_other_plan);
 	RUN(test_derived);
+	RUN(test_lazy);
 	return test_summary();
 }
