@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "profile_json.h"
 #include "outfile.h"
 
 #define MIB 1048576.0
@@ -376,7 +376,7 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	put(&b, root, "command_line", argv);
 	put(&b, root, "profile_path", js(run->profile_path));
 	put(&b, root, "environment", environment_json(&b, r));
-	json_t *prof = run->profile ? check_profile_json(run->profile) : json_null();
+	json_t *prof = run->profile ? profile_json_object(run->profile) : json_null();
 	if (!prof)
 		b.fail = true;
 	put(&b, root, "profile", prof);

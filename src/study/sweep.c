@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "profile_json.h"
 #include "metrics.h"
 #include "plot.h"
 #include "preflight.h"
