@@ -1,23 +1,23 @@
 /* run_report.c - the run command's sequence of engine phases and reports (run_report.h). */
 #include "run_report.h"
 
-#include "exitcode_map.h"
+#include "exitcode.h"
 #include "report.h"
 
-int run_and_report(const struct plan *pl, const struct engine_opts *eo, struct run_reports *rr,
-                   struct results *r)
+enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
+                            struct run_reports *rr, struct results *r)
 {
 	enum failure f;
 	struct engine *e = engine_open(pl, eo, r, &f);
 	if (!e) /* nothing started: no report, no document */
-		return exit_status_of(f);
+		return f;
 	if (!f) {
 		report_config(rr->out, pl, r);
 		/* a --lat-log FILE that cannot be opened: bad input, found before anything is
 		 * built; no document is written */
 		if ((f = engine_latlog_open(e))) {
 			engine_free(e);
-			return exit_status_of(f);
+			return f;
 		}
 		f = engine_setup(e);
 		if (!f) /* FFSB: before the sync and the callout */
@@ -39,5 +39,5 @@ int run_and_report(const struct plan *pl, const struct engine_opts *eo, struct r
 	/* the signal watcher runs until the documents are written: a stop signal ends the wait
 	 * for a FIFO's reader */
 	engine_free(e);
-	return exit_status_of(f);
+	return f;
 }

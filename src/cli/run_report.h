@@ -1,6 +1,6 @@
 /* run_report.h - the run command's sequence: the engine's phases with the text report between
  * them (the configuration before setup, "fs setup took" after it, the results at the end), then
- * --cleanup, --json and --csv, and the exit status. The engine calls no formatter: this is the
+ * --cleanup, --json and --csv. The engine calls no formatter: this is the
  * one place that puts a run and its reports together. */
 #ifndef FSMIX_RUN_REPORT_H
 #define FSMIX_RUN_REPORT_H
@@ -23,9 +23,9 @@ struct run_reports {
 };
 
 /* run_and_report - run plan pl with the reports of rr. r receives the results (results_free
- * it, also after a failure). Returns the exit status: the run's failure first, then --cleanup's,
- * then the outputs'. */
-int run_and_report(const struct plan *pl, const struct engine_opts *eo, struct run_reports *rr,
-                   struct results *r);
+ * it, also after a failure); rr->run.exit_status is set to what the JSON records. Returns the
+ * failure: the run's first, then --cleanup's, then the outputs'. */
+enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
+                            struct run_reports *rr, struct results *r);
 
 #endif

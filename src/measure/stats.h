@@ -30,8 +30,8 @@
  *   - 64 one-thread groups would need 129 copies = 95.7 MB, over budget. So the runner does not
  *     keep two copies of a one-thread group: after the join it moves that worker's thread_stats
  *     into the results' group (results_init_lazy left it untouched) and frees the worker at
- *     once (engine/finish.c; 64 one-thread groups: 52 MB peak RSS, 98 MB with copies). Then at most 64 / 2 = 32
- *     groups need a copy: 64 + 32 + 1 = 97 copies = 71.9 MB, still over 64 MiB by 7 copies;
+ *     once (engine/finish.c; 64 one-thread groups: 52 MB peak RSS, 98 MB with copies). Then at most
+ * 64 / 2 = 32 groups need a copy: 64 + 32 + 1 = 97 copies = 71.9 MB, still over 64 MiB by 7 copies;
  *     merging each worker into its group and freeing it at once would keep any layout within
  *     budget (not done).
  */
