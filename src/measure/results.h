@@ -15,8 +15,9 @@
  *   CPU user and system seconds: SUM; runtime: MAX (the longest run); setup_s: MAX;
  *   interval rows: by index (row k of both is one row: counts SUM, length and end MAX, the
  *     p99 MAX of both, an upper bound of the merged p99: rows keep no histogram);
- *   device counters: per filesystem SUM where both are valid (different devices of different
- *     hosts add up), invalid when either is;
+ *   device counters: per filesystem SUM where both are valid, invalid when either is (two
+ *     processes on one host see the same device: merge one of them per host and device, or
+ *     the flushes count twice); reused: AND;
  *   errors: concatenated (dst's first);
  *   stop reason, signal, failure: the first one set (dst's, then src's); measured: AND;
  *     interrupted: OR; seed, environment: dst's.
