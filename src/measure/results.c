@@ -118,6 +118,7 @@ void results_env_probe(struct results_env *env)
 {
 	struct utsname u;
 	memset(env, 0, sizeof(*env));
+	snprintf(env->fsmix_version, sizeof(env->fsmix_version), "%s", FSMIX_VERSION);
 	env->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
 	if (uname(&u))
 		return;

@@ -97,6 +97,7 @@ struct results_fs {
 
 /* Where it ran (uname(2), sysconf): what the JSON's "environment" gives. */
 struct results_env {
+	char fsmix_version[32]; /* of the binary that ran */
 	bool have_uname;
 	char hostname[65], sysname[65], release[65], version[65], machine[65];
 	long cpus_online; /* <= 0: unknown */

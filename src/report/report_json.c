@@ -253,7 +253,7 @@ static json_t *environment_json(struct jb *b, const struct results *r)
 {
 	const struct results_env *env = &r->env;
 	json_t *o = json_object(), *fsa = json_array();
-	put(b, o, "fsmix_version", json_string(FSMIX_VERSION));
+	put(b, o, "fsmix_version", json_string(env->fsmix_version));
 	if (env->have_uname) {
 		json_t *k = json_object();
 		put(b, k, "sysname", json_string(env->sysname));
