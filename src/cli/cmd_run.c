@@ -59,7 +59,7 @@ static enum failure run_once(const struct cli *c, const struct plan *pl, struct 
 	if (stdout_outputs(c))
 		rr.out = stderr;
 	struct results res = {0};
-	enum failure f = failure_of_exit(preflight_locations(pl, stderr));
+	enum failure f = preflight_locations(pl, stderr);
 	if (f == FAIL_NONE) {
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		f = run_and_report(pl, &eo, &rr, &res);

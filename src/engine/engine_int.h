@@ -55,7 +55,7 @@ void crew_release(struct engine *e);
 void crew_join(struct worker **ws, size_t n);
 
 /* aging.c */
-/* age_fs - age fs to its desired_util (a build_age_fn, build.h). */
+/* age_fs - age fs to its desired_util (populate_fs's aging step, populate.h). */
 int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
 
 /* progress.c */

@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build.h"
 #include "engine.h"
 #include "engine_int.h"
 #include "exitcode.h"
 #include "interval.h"
+#include "populate.h"
 #include "stopsig.h"
 #include "subproc.h"
 #include "threads.h"
@@ -94,7 +94,7 @@ static void engine_release(struct engine *e)
 	free(e->workers);
 	for (size_t i = 0; e->fs && i < e->n_fs; i++)
 		if (e->fs[i].pf)
-			build_release(&e->fs[i]);
+			populate_release(&e->fs[i]);
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		if (e->group_ops)
 			pick_free(&e->group_ops[gi]);
@@ -135,16 +135,48 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
-static int setup(struct engine *e, char *err, size_t errlen)
+/* The exit status (exitcode.h) of a failure kind, for this file's callers until it reports
+ * failures as enum failure itself. */
+static int exit_of(enum failure f)
+{
+	switch (f) {
+	case FAIL_NONE:
+		return EXIT_OK;
+	case FAIL_IO:
+		return EXIT_RUN_FAILED;
+	case FAIL_UNSUPPORTED:
+		return EXIT_UNSUPPORTED;
+	case FAIL_INPUT:
+		return EXIT_BAD_INPUT;
+	case FAIL_INTERRUPTED:
+		return EXIT_INTERRUPTED;
+	}
+	return EXIT_RUN_FAILED;
+}
+
+/* populate_fs's aging step: age_fs, its exit status as a failure kind. */
+static enum failure age_step(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
+{
+	int rc = age_fs(e, fs, err, errlen);
+	return rc == 0                  ? FAIL_NONE
+	       : rc == EXIT_INTERRUPTED ? FAIL_INTERRUPTED
+	       : rc == EXIT_BAD_INPUT   ? FAIL_INPUT
+	       : rc == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
+	                                : FAIL_IO;
+}
+
+/* Every filesystem's tree locked, populated (reused, or built and aged) and probed. FAIL_NONE,
+ * or the first failure with err. */
+static enum failure setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	int lrc = build_lock(e, err, errlen);
+	enum failure lrc = populate_lock(e, err, errlen);
 	if (lrc)
 		return lrc;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		int rc = build_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
+		enum failure rc = populate_fs(e, fs, build_threads(e->opts), age_step, err, errlen);
 		if (rc)
 			return rc;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
@@ -152,7 +184,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
 		        fs->setup_s);
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
-		/* An aged tree (build_fs aged it) never keeps a manifest. */
+		/* An aged tree (populate_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
 		if (fs->modified) {
@@ -161,7 +193,7 @@ static int setup(struct engine *e, char *err, size_t errlen)
 				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
 		}
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
 /* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
@@ -395,18 +427,14 @@ enum failure engine_latlog_open(struct engine *e)
 enum failure engine_setup(struct engine *e)
 {
 	char err[MSG_MAX] = "";
-	int rc = setup(e, err, sizeof(err));
+	enum failure f = setup(e, err, sizeof(err));
 	for (size_t i = 0; i < e->n_fs; i++) /* "fs setup took": the caller's report */
 		e->res->fs[i].setup_s = e->fs[i].setup_s;
-	if (rc == EXIT_INTERRUPTED || (!rc && engine_stopping(e)))
+	if (f == FAIL_INTERRUPTED || (!f && engine_stopping(e)))
 		return setup_interrupted(e);
-	if (rc) {
+	if (f)
 		engine_fail(e, err);
-		return rc == EXIT_BAD_INPUT     ? FAIL_INPUT
-		       : rc == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
-		                                : FAIL_IO;
-	}
-	return FAIL_NONE;
+	return f;
 }
 
 enum failure engine_callout(struct engine *e)
@@ -494,7 +522,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct tree t;
-		struct tree_sweep sw = {0};
+		struct tree_purge sw = {0};
 		char why[MSG_MAX];
 		/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
 		 * cleaned. tree_open also finishes an interrupted creation or removal. */
@@ -510,7 +538,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 		}
 		if (r) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			int st = tree_status(r);
+			int st = exit_of(tree_failure(r));
 			rc = rc > st ? rc : st;
 			continue;
 		}
