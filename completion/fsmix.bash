@@ -89,7 +89,7 @@ _fsmix() {
 			cmd=$w
 		elif [[ -z $profile && $w != -* && $w != "=" && -f $w ]]; then
 			case ${COMP_WORDS[i - 1]} in
-			-t | -l | -n | -s | -o | --time | --location | --threads | --set | --seed | --csv | \
+			-t | -l | -n | -s | -o | --output | --time | --location | --threads | --set | --seed | --csv | \
 				--json | --format | --interval | --lat-log | --sweep | --repeat | --plot | \
 				--build-threads | =) [[ ${COMP_WORDS[i - 1]} == --json && $cmd == check ]] && profile=$w ;;
 			*) profile=$w ;;
@@ -113,7 +113,7 @@ _fsmix() {
 		mapfile -t COMPREPLY < <(compgen -W "text ffsb" -- "$cur")
 		return 0
 		;;
-	--csv | --json | --plot | -o | --lat-log)
+	--csv | --json | --plot | -o | --output | --lat-log)
 		[[ $prev == --json && $cmd == check ]] || {
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void diag_init(struct diag *d)
 {
@@ -12,14 +13,23 @@ void diag_init(struct diag *d)
 
 void diag_free(struct diag *d)
 {
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; i < d->n; i++) {
 		free(d->v[i].text);
+		free(d->v[i].section);
+		free(d->v[i].key);
+	}
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }
 
-void diag_add(struct diag *d, enum diag_level level, struct src_loc loc, const char *section,
-              const char *key, const char *fmt, ...)
+/* A copy of s, or NULL (also when out of memory: the message itself is still kept). */
+static char *copy_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+void diag_add(struct diag *d, enum diag_level level, enum diag_code code, struct src_loc loc,
+              const char *section, const char *key, const char *fmt, ...)
 {
 	char msg[1024];
 	char prefix[256] = "";
@@ -29,12 +39,13 @@ void diag_add(struct diag *d, enum diag_level level, struct src_loc loc, const c
 		d->errors++;
 	else
 		d->warnings++;
-	if (section && key)
-		snprintf(prefix, sizeof(prefix), "[%s] %s: ", section, key);
+	const char *shown = code == DIAG_UNKNOWN_KEY ? NULL : key;
+	if (section && shown)
+		snprintf(prefix, sizeof(prefix), "[%s] %s: ", section, shown);
 	else if (section)
 		snprintf(prefix, sizeof(prefix), "[%s] ", section);
-	else if (key)
-		snprintf(prefix, sizeof(prefix), "%s: ", key);
+	else if (shown)
+		snprintf(prefix, sizeof(prefix), "%s: ", shown);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -56,8 +67,30 @@ void diag_add(struct diag *d, enum diag_level level, struct src_loc loc, const c
 		return;
 	}
 	snprintf(text, len, "%s%s", prefix, msg);
-	d->v[d->n] = (struct diag_entry){.level = level, .loc = loc, .seq = d->n, .text = text};
+	d->v[d->n] = (struct diag_entry){.level = level,
+	                                 .code = code,
+	                                 .loc = loc,
+	                                 .seq = d->n,
+	                                 .text = text,
+	                                 .section = copy_or_null(section),
+	                                 .key = copy_or_null(key)};
 	d->n++;
+}
+
+const struct diag_entry *diag_find(const struct diag *d, enum diag_level level, enum diag_code code,
+                                   const char *section, const char *key)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_entry *e = &d->v[i];
+		if (e->level != level || (code != DIAG_ANY && e->code != code))
+			continue;
+		if (section && (!e->section || strcmp(e->section, section)))
+			continue;
+		if (key && (!e->key || strcasecmp(e->key, key)))
+			continue;
+		return e;
+	}
+	return NULL;
 }
 
 /* Sort key: files in the order they were first mentioned, then line, then discovery order. */

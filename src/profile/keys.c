@@ -2,15 +2,49 @@
 #include "keys.h"
 
 #include "compiler.h"
+#include "plan.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* keys.def's dest and words columns (see there). */
+#define FIELD_SIZE(type, f) sizeof(((type *)0)->f)
+#define PLAN(f)                                                                                    \
+	{                                                                                          \
+		KD_PLAN, offsetof(struct plan, f), FIELD_SIZE(struct plan, f), 0                   \
+	}
+#define FS(f)                                                                                      \
+	{                                                                                          \
+		KD_FS, offsetof(struct plan_fs, f), FIELD_SIZE(struct plan_fs, f), 0               \
+	}
+#define GROUP(f)                                                                                   \
+	{                                                                                          \
+		KD_GROUP, offsetof(struct plan_group, f), FIELD_SIZE(struct plan_group, f), 0      \
+	}
+#define FS_LIST(f, n)                                                                              \
+	{                                                                                          \
+		KD_FS, offsetof(struct plan_fs, f), FIELD_SIZE(struct plan_fs, f),                 \
+		    offsetof(struct plan_fs, n)                                                    \
+	}
+#define GROUP_LIST(f, n)                                                                           \
+	{                                                                                          \
+		KD_GROUP, offsetof(struct plan_group, f), FIELD_SIZE(struct plan_group, f),        \
+		    offsetof(struct plan_group, n)                                                 \
+	}
+#define NOWHERE                                                                                    \
+	{                                                                                          \
+		KD_NONE, 0, 0, 0                                                                   \
+	}
+#define WORDS(...) ((const struct key_word[]){__VA_ARGS__, {NULL, 0}})
+#define NO_WORDS   NULL
+
 const struct key_desc key_table[KEY_COUNT] = {
-#define KEY(name_, scopes_, type_, def_, lo_, hi_, flags_, help_)                                  \
+#define KEY(name_, scopes_, type_, def_, lo_, hi_, flags_, dest_, words_, help_)                   \
 	[KEY_##name_] = {.name = #name_,                                                           \
 	                 .scopes = (scopes_),                                                      \
 	                 .type = (type_),                                                          \
@@ -18,6 +52,8 @@ const struct key_desc key_table[KEY_COUNT] = {
 	                 .lo = (lo_),                                                              \
 	                 .hi = (hi_),                                                              \
 	                 .flags = (flags_),                                                        \
+	                 .dest = dest_,                                                            \
+	                 .words = (words_),                                                        \
 	                 .help = (help_)},
 #include "keys.def"
 #undef KEY
@@ -29,6 +65,7 @@ const struct key_desc key_table[KEY_COUNT] = {
 	                          .lo = 0,                                                         \
 	                          .hi = 1000000000,                                                \
 	                          .flags = KF_WEIGHT,                                              \
+	                          .dest = GROUP(weight[OP_##name_]),                               \
 	                          .help = "relative weight of " #name_ ": " help_},
 #include "ops.def"
 #undef OP
@@ -106,76 +143,24 @@ const char *key_suggest(const char *name)
 	return best_d <= allowed ? best : NULL;
 }
 
-/* "1..65536", "0B..1GB": the bounds of a number or size key as messages show them. */
-static void bounds_text(char *buf, size_t len, const struct key_desc *kd)
-{
-	char lo[32], hi[32];
-	if (kd->type == KT_SIZE) {
-		value_format_size(kd->lo, lo, sizeof(lo));
-		value_format_size(kd->hi, hi, sizeof(hi));
-	} else {
-		snprintf(lo, sizeof(lo), "%" PRIu64, kd->lo);
-		snprintf(hi, sizeof(hi), "%" PRIu64, kd->hi);
-	}
-	snprintf(buf, len, "%s..%s", lo, hi);
-}
-
 const char *key_parse_scalar(enum key_id k, const char *text, uint64_t *u, double *d,
                              char err[VALUE_ERR_LEN])
 {
 	const struct key_desc *kd = &key_table[k];
-	char range[80];
-	const char *e = NULL;
-	uint64_t v = 0;
-	bool b;
-
-	bounds_text(range, sizeof(range), kd);
-	switch (kd->type) {
-	case KT_U32:
-	case KT_U64:
-	case KT_SIZE:
-		e = kd->type == KT_SIZE ? value_parse_size(text, &v, err)
-		                        : value_parse_uint(text, &v, err);
-		if (e && text[0] == '-') {
-			snprintf(err, VALUE_ERR_LEN, "%s is negative (the range is %s)", text,
-			         range);
-			return err;
-		}
-		/* A number too large for 64 bits is simply out of this key's range: say which. */
-		if (e && strstr(e, "is too large"))
-			break;
-		if (e)
-			return e;
-		if (v >= kd->lo && v <= kd->hi) {
-			*u = v;
-			return NULL;
-		}
-		break;
-	case KT_BOOL:
-		if ((e = value_parse_bool(text, &b, err)))
-			return e;
-		*u = b;
-		return NULL;
-	case KT_DOUBLE: {
-		double x;
-		if ((e = value_parse_double(text, &x, err)))
-			return e;
-		if (x >= (double)kd->lo && x <= (double)kd->hi) {
-			*d = x;
-			return NULL;
-		}
-		break;
-	}
-	case KT_STRING:
-		return *text ? NULL : "missing value";
-	case KT_SIZE_WEIGHT:
-	case KT_RANGE:
-	case KT_SYSCALL:
+	union key_value v = {0};
+	union item_value unused;
+	if (kd->flags & KF_LIST) {
 		snprintf(err, VALUE_ERR_LEN, "%s is a list key, not a single value", kd->name);
 		return err;
 	}
-	snprintf(err, VALUE_ERR_LEN, "%s is out of range (%s)", text, range);
-	return err;
+	const char *e = value_parse(kd, text, &v, &unused, err);
+	if (e)
+		return e;
+	if (kd->type == KT_DOUBLE)
+		*d = v.d;
+	else if (!key_is_text(kd))
+		*u = v.u;
+	return NULL;
 }
 
 const char *scope_label(unsigned scope)
@@ -193,26 +178,7 @@ const char *scope_label(unsigned scope)
 
 const char *key_type_label(enum key_type t)
 {
-	switch (t) {
-	case KT_U32:
-	case KT_U64:
-		return "integer";
-	case KT_SIZE:
-		return "size";
-	case KT_BOOL:
-		return "0 or 1";
-	case KT_DOUBLE:
-		return "number";
-	case KT_STRING:
-		return "text";
-	case KT_SIZE_WEIGHT:
-		return "size weight";
-	case KT_RANGE:
-		return "lo hi (ms)";
-	case KT_SYSCALL:
-		return "syscall";
-	}
-	return "?";
+	return value_type_label(t);
 }
 
 /* Bounds as users read them: sizes in binary units where exact, "no limit" for UINT64_MAX. */
@@ -239,6 +205,14 @@ static void format_bound(char *buf, size_t len, const struct key_desc *k, uint64
 static void key_range_text(char *buf, size_t len, const struct key_desc *k)
 {
 	char lo[32], hi[32];
+	if (k->type == KT_WORD) { /* the words it takes: "none, sync, dsync" */
+		size_t o = 0;
+		buf[0] = '\0';
+		for (int i = 0; k->words[i].word && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+			                      k->words[i].word);
+		return;
+	}
 	if (k->type == KT_STRING || k->type == KT_SYSCALL || k->type == KT_BOOL) {
 		snprintf(buf, len, "-");
 		return;

@@ -2,6 +2,7 @@
 #ifndef FSMIX_KEYS_H
 #define FSMIX_KEYS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,18 +17,6 @@ enum key_scope {
 	SC_STATS = 1u << 3, /* [stats] nested in a thread group */
 };
 
-enum key_type {
-	KT_U32,         /* decimal integer, stored in setting.v.u */
-	KT_U64,         /* decimal integer, stored in setting.v.u */
-	KT_SIZE,        /* integer with optional B/K/KB/M/MB/G/GB/T/TB suffix (powers of 1024) */
-	KT_BOOL,        /* 0 or 1 */
-	KT_DOUBLE,      /* decimal fraction, stored in setting.v.d */
-	KT_STRING,      /* the rest of the line, trimmed, stored in setting.v.s */
-	KT_SIZE_WEIGHT, /* list item 'size weight' */
-	KT_RANGE,       /* list item 'lo hi' in milliseconds */
-	KT_SYSCALL,     /* list item: a timed syscall name */
-};
-
 enum key_flags {
 	KF_REQUIRED = 1u << 0,   /* the section is invalid without it */
 	KF_DEPRECATED = 1u << 1, /* accepted with a warning, then ignored */
@@ -37,7 +26,7 @@ enum key_flags {
 };
 
 enum key_id {
-#define KEY(name, scopes, type, def, lo, hi, flags, help) KEY_##name,
+#define KEY(name, scopes, type, def, lo, hi, flags, dest, words, help) KEY_##name,
 #include "keys.def"
 #undef KEY
 #define OP(name, flags, body, help) KEY_##name##_weight,
@@ -48,17 +37,46 @@ enum key_id {
 
 #define KEY_FIRST_WEIGHT KEY_read_weight
 
+/* The plan struct a key fills (plan.h): the top level fills struct plan, a [filesystemN]
+ * struct plan_fs, a thread group and its [stats] struct plan_group. */
+enum key_target { KD_NONE, KD_PLAN, KD_FS, KD_GROUP };
+
+/* Where a key's value goes in the plan (fio's off1): the field at `off` of the `in` struct,
+ * `size` bytes wide (checked against the key's type by test_keys). List keys: `off` is the
+ * array pointer and `count_off` its size_t item count; KT_SYSCALL lists set bits (1 << sys)
+ * of a uint32_t mask. KD_NONE: plan.c resolves the key itself (clone, bindfs) or ignores it
+ * (deprecated keys). */
+struct key_dest {
+	enum key_target in;
+	size_t off, size;
+	size_t count_off;
+};
+
+/* An allowed word of a KT_WORD key and the value it puts in the plan (fio's posval). */
+struct key_word {
+	const char *word; /* NULL ends the list */
+	int value;
+};
+
 struct key_desc {
 	const char *name;
 	unsigned scopes;    /* enum key_scope bits */
-	enum key_type type; /* how the value is parsed */
+	enum key_type type; /* how the value is parsed (value.h) */
 	const char *def;    /* default as text (parsed like file input), NULL: unset */
 	uint64_t lo, hi;    /* inclusive bounds of numbers, sizes and list weights */
 	unsigned flags;     /* enum key_flags */
+	struct key_dest dest;
+	const struct key_word *words; /* KT_WORD: the accepted words; else NULL */
 	const char *help;
 };
 
 extern const struct key_desc key_table[KEY_COUNT];
+
+/* key_is_text - the key's value is text the setting owns (KT_STRING, KT_WORD). */
+static inline bool key_is_text(const struct key_desc *kd)
+{
+	return kd->type == KT_STRING || kd->type == KT_WORD;
+}
 
 /* key_by_name - key id for `name` (exact, case-sensitive; accepts documented aliases such as
  * "bufferedio"), or -1. */
@@ -103,7 +121,7 @@ const char *key_parse_scalar(enum key_id k, const char *text, uint64_t *u, doubl
 /* scope_label - how a scope is named to users: "[filesystemN]", "top level", ... */
 const char *scope_label(unsigned scope);
 
-/* key_type_label - short type name for docs: "integer", "size", "0|1", ... */
+/* key_type_label - short type name for docs: "integer", "size", "0|1", ... (value_type_label) */
 const char *key_type_label(enum key_type t);
 
 /* keys_print_reference - `fsmix keys [NAME]`: all keys (name == NULL) or one, as text.

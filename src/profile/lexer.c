@@ -29,12 +29,12 @@ int lexer_check_text(const char *file, const char *buf, size_t len, struct diag 
 		}
 		if (c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') {
 			diag_error(
-			    d, ((struct src_loc){file, line}), NULL, NULL,
+			    d, DIAG_SYNTAX, ((struct src_loc){file, line}), NULL, NULL,
 			    "not a text profile (control byte 0x%02x); is this the right file?", c);
 			return -1;
 		}
 		if (c == 0x7f) {
-			diag_error(d, ((struct src_loc){file, line}), NULL, NULL,
+			diag_error(d, DIAG_SYNTAX, ((struct src_loc){file, line}), NULL, NULL,
 			           "not a text profile (byte 0x7f); is this the right file?");
 			return -1;
 		}
@@ -84,7 +84,7 @@ static int tokenise(struct lexer *lx, const char *s)
 		return 0;
 	if (s[0] == '[') {
 		if (s[n - 1] != ']') {
-			diag_error(lx->diag, loc, NULL, NULL,
+			diag_error(lx->diag, DIAG_SECTION, loc, NULL, NULL,
 			           "malformed section header '%s': missing ']'", s);
 			return -1;
 		}
@@ -94,7 +94,8 @@ static int tokenise(struct lexer *lx, const char *s)
 		while (e > b && is_blank(s[e - 1]))
 			e--;
 		if (b == e) {
-			diag_error(lx->diag, loc, NULL, NULL, "empty section header '[]'");
+			diag_error(lx->diag, DIAG_SECTION, loc, NULL, NULL,
+			           "empty section header '[]'");
 			return -1;
 		}
 		memcpy(lx->value, s + b, e - b);
@@ -108,7 +109,7 @@ static int tokenise(struct lexer *lx, const char *s)
 	while (k < n && !is_blank(s[k]) && s[k] != '=')
 		k++;
 	if (k == 0) {
-		diag_error(lx->diag, loc, NULL, NULL,
+		diag_error(lx->diag, DIAG_SYNTAX, loc, NULL, NULL,
 		           "malformed line '%s': expected 'key=value', a list line such as "
 		           "'size_weight 4k 33', or a [section] header",
 		           s);
@@ -119,8 +120,9 @@ static int tokenise(struct lexer *lx, const char *s)
 	for (size_t i = 0; i < k; i++) {
 		if (!is_key_char(s[i])) {
 			const char *hint = key_suggest(lx->key);
-			diag_error(lx->diag, loc, NULL, NULL, "'%s' is not a key name%s%s%s",
-			           lx->key, hint ? "; did you mean '" : "", hint ? hint : "",
+			diag_error(lx->diag, DIAG_SYNTAX, loc, NULL, NULL,
+			           "'%s' is not a key name%s%s%s", lx->key,
+			           hint ? "; did you mean '" : "", hint ? hint : "",
 			           hint ? "'?" : "");
 			return -1;
 		}
@@ -159,8 +161,9 @@ char *lexer_read(char *str, int num, void *stream)
 	if (n > 0 && start[n - 1] == '\r')
 		n--;
 	if (n > LEXER_MAX_LINE) {
-		diag_error(lx->diag, ((struct src_loc){lx->file, lx->lineno}), NULL, NULL,
-		           "line is too long (%zu characters; the limit is %d)", n, LEXER_MAX_LINE);
+		diag_error(lx->diag, DIAG_SYNTAX, ((struct src_loc){lx->file, lx->lineno}), NULL,
+		           NULL, "line is too long (%zu characters; the limit is %d)", n,
+		           LEXER_MAX_LINE);
 		lx->key[0] = '\0';
 		return str;
 	}

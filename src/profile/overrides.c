@@ -84,7 +84,7 @@ static int set_on(struct section *s, const char *key, const char *value, struct 
 	if (k >= 0 && s->kind == SEC_TG && (key_table[k].scopes & SC_STATS)) {
 		s = profile_stats_section(s);
 		if (!s) {
-			diag_error(d, loc, NULL, NULL, "out of memory");
+			diag_error(d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 			return -1;
 		}
 	}
@@ -128,7 +128,7 @@ static int apply_each(struct profile *p, struct override *o, enum section_kind k
 		if (!s || s->kind != kind || s->aging) {
 			char have[96];
 			section_list(p, kind, have, sizeof(have));
-			diag_error(d, loc, NULL, NULL, "no %s '%s' (%s)",
+			diag_error(d, DIAG_OPTION, loc, NULL, NULL, "no %s '%s' (%s)",
 			           kind == SEC_FS ? "filesystem" : "thread group", name, have);
 			return -1;
 		}
@@ -139,7 +139,7 @@ static int apply_each(struct profile *p, struct override *o, enum section_kind k
 	if (!count) {
 		char have[96];
 		section_list(p, kind, have, sizeof(have));
-		diag_error(d, loc, NULL, NULL, "nothing to change: %s", have);
+		diag_error(d, DIAG_OPTION, loc, NULL, NULL, "nothing to change: %s", have);
 		return -1;
 	}
 	for (size_t i = 0; i < count; i++)
@@ -153,7 +153,7 @@ static int apply_set(struct profile *p, struct override *o, struct diag *d)
 	struct src_loc loc = {o->label, 0};
 	const char *eq = strchr(o->arg, '=');
 	if (!eq || eq == o->arg) {
-		diag_error(d, loc, NULL, NULL,
+		diag_error(d, DIAG_OPTION, loc, NULL, NULL,
 		           "expected SECTION.KEY=VALUE, e.g. --set filesystem0.num_files=2000 or "
 		           "--set time=10");
 		return -1;
@@ -161,7 +161,7 @@ static int apply_set(struct profile *p, struct override *o, struct diag *d)
 	char path[128];
 	size_t len = (size_t)(eq - o->arg);
 	if (len >= sizeof(path)) {
-		diag_error(d, loc, NULL, NULL, "the SECTION.KEY part is too long");
+		diag_error(d, DIAG_OPTION, loc, NULL, NULL, "the SECTION.KEY part is too long");
 		return -1;
 	}
 	memcpy(path, o->arg, len);
@@ -177,7 +177,7 @@ static int apply_set(struct profile *p, struct override *o, struct diag *d)
 		char fs[96], tg[96];
 		section_list(p, SEC_FS, fs, sizeof(fs));
 		section_list(p, SEC_TG, tg, sizeof(tg));
-		diag_error(d, loc, NULL, NULL,
+		diag_error(d, DIAG_OPTION, loc, NULL, NULL,
 		           "no section '%s' (use global, filesystemN, threadgroupN, "
 		           "filesystemN.threadgroup or threadgroupN.stats; %s; %s)",
 		           path, fs, tg);
@@ -221,7 +221,7 @@ int profile_load(const char *path, const struct override *ovr, size_t n_ovr,
 	struct stat sb;
 	int rc = 0;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL,
 		           "is a directory, not a profile");
 		/* An empty profile keeps the caller's cleanup uniform; its own messages are
 		 * dropped. */

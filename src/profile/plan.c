@@ -1,7 +1,7 @@
-/* plan.c - whole-profile validation and the typed plan (see plan.h). */
+/* plan.c - whole-profile validation and the typed plan (see plan.h): the fields come from
+ * keys.def through one loop (fill); what is written here are the rules across keys. */
 #include "plan.h"
 
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static void check_strict(struct ctx *c, const struct section *s)
 		if (key_table[k].flags & KF_WEIGHT)
 			ext = op_table[key_op((enum key_id)k)].flags & OPF_EXT;
 		if (ext && s->set[k].set)
-			diag_error(c->d, s->set[k].loc, s->name, key_table[k].name,
+			diag_error(c->d, DIAG_COMPAT, s->set[k].loc, s->name, key_table[k].name,
 			           "fsmix extension, rejected by --strict-ffsb");
 	}
 }
@@ -90,45 +90,45 @@ static void report_compat(struct ctx *c, const struct section *s, bool strict)
 		case COMPAT_DEPRECATED_KEY:
 			if (strict)
 				diag_error(
-				    c->d, n->first, s->name, key,
+				    c->d, DIAG_COMPAT, n->first, s->name, key,
 				    "deprecated FFSB 5 key: FFSB 6.0 stops at it (an unknown "
 				    "option); remove the line (--strict-ffsb)");
 			else
 				diag_warn(
-				    c->d, n->first, s->name, key,
+				    c->d, DIAG_COMPAT, n->first, s->name, key,
 				    "deprecated FFSB 5 key, ignored (FFSB 6.0 stops at it): %s",
 				    n->key == KEY_fsync_file ? "use the *_fsync operations instead"
 				                             : "fsmix counts the sections");
 			break;
 		case COMPAT_OLD_NAME:
 			if (strict)
-				diag_error(c->d, n->first, s->name, n->written,
+				diag_error(c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				           "the FFSB 5 name of %s%s: FFSB 6.0 rejects it; write %s "
 				           "(--strict-ffsb)",
 				           key, more, key);
 			else
 				diag_warn(
-				    c->d, n->first, s->name, n->written,
+				    c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				    "the FFSB 5 name of %s%s, read as %s (FFSB 6.0 rejects it: "
 				    "rename it)",
 				    key, more, key);
 			break;
 		case COMPAT_SPELLING:
 			if (strict)
-				diag_error(c->d, n->first, s->name, n->written,
+				diag_error(c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				           "FFSB 6.0 knows only '%s' and rejects this spelling "
 				           "(--strict-ffsb)",
 				           key);
 			break;
 		case COMPAT_LIST_FORM:
 			if (strict && key_table[n->key].type == KT_SYSCALL)
-				diag_error(c->d, n->first, s->name, n->written,
+				diag_error(c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				           "written without '='%s: FFSB 6.0 rejects that; write "
 				           "'%s=NAME' (--strict-ffsb)",
 				           more, n->written);
 			else if (strict)
 				diag_error(
-				    c->d, n->first, s->name, n->written,
+				    c->d, DIAG_COMPAT, n->first, s->name, n->written,
 				    "written with '='%s: FFSB 6.0 rejects that; write '%s %s' "
 				    "(--strict-ffsb)",
 				    more, n->written,
@@ -138,77 +138,141 @@ static void report_compat(struct ctx *c, const struct section *s, bool strict)
 	}
 }
 
-/* A KT_STRING key that takes one of a few words: its index in `words` (NULL-terminated), the
- * default's index when unset, or -1 after reporting the bad word. */
-static int choice(struct ctx *c, const struct section *s, enum key_id k, const char *const *words)
+/* ---- every key into its field of the plan (keys.def's dest column) ---- */
+
+/* Stores st, the effective setting of key k of section s, into its field of dst (the struct
+ * key_table[k].dest.in names). A word that is not one of the key's words is reported here, at
+ * the line that set it, and leaves the field 0 (the first word's value). */
+static void store_key(struct ctx *c, const struct section *s, enum key_id k,
+                      const struct setting *st, void *dst)
 {
-	const char *v = setting_s(s, k);
-	if (!v)
-		v = key_table[k].def;
-	char list[128] = "";
-	size_t o = 0;
-	for (int i = 0; words[i]; i++) {
-		if (!strcmp(v, words[i]))
-			return i;
-		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", words[i]);
+	const struct key_desc *kd = &key_table[k];
+	char *field = (char *)dst + kd->dest.off;
+	char err[VALUE_ERR_LEN];
+	switch (kd->type) {
+	case KT_U32: {
+		uint32_t v = (uint32_t)st->v.u;
+		memcpy(field, &v, sizeof(v));
+		return;
 	}
-	diag_error(c->d, s->set[k].loc, s->name, key_table[k].name, "'%s' is not one of %s", v,
-	           list);
-	return -1;
+	case KT_U64:
+	case KT_SIZE:
+		memcpy(field, &st->v.u, sizeof(uint64_t));
+		return;
+	case KT_BOOL: {
+		bool b = st->v.u != 0;
+		memcpy(field, &b, sizeof(b));
+		return;
+	}
+	case KT_DOUBLE:
+		memcpy(field, &st->v.d, sizeof(double));
+		return;
+	case KT_STRING: {
+		const char *text = st->v.s; /* borrowed from the profile */
+		memcpy(field, &text, sizeof(text));
+		return;
+	}
+	case KT_WORD: {
+		int w = value_word(kd, st->v.s ? st->v.s : kd->def, err);
+		if (w < 0)
+			diag_error(c->d, DIAG_BAD_VALUE, st->loc, s->name, kd->name, "%s", err);
+		else
+			memcpy(field, &kd->words[w].value, sizeof(int));
+		return;
+	}
+	case KT_SYSCALL: {
+		uint32_t mask;
+		memcpy(&mask, field, sizeof(mask));
+		for (size_t i = 0; i < st->n_items; i++)
+			mask |= 1u << st->items[i].u.sys;
+		memcpy(field, &mask, sizeof(mask));
+		return;
+	}
+	case KT_SIZE_WEIGHT:
+	case KT_RANGE:
+		break;
+	}
+	if (!st->n_items)
+		return;
+	bool ranges = kd->type == KT_RANGE;
+	void *items = calloc(st->n_items,
+	                     ranges ? sizeof(struct plan_range) : sizeof(struct plan_size_weight));
+	if (!items) {
+		diag_error(c->d, DIAG_NO_MEMORY, s->loc, s->name, NULL, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < st->n_items; i++) {
+		const union item_value *it = &st->items[i].u;
+		if (ranges)
+			((struct plan_range *)items)[i] =
+			    (struct plan_range){it->range.lo_ms, it->range.hi_ms};
+		else
+			((struct plan_size_weight *)items)[i] =
+			    (struct plan_size_weight){it->sw.size, it->sw.weight};
+	}
+	memcpy(field, &items, sizeof(items));
+	memcpy((char *)dst + kd->dest.count_off, &st->n_items, sizeof(size_t));
+}
+
+/* Fills every field of dst, a struct of kind `in`, from the keys of section s: a thread
+ * group's [stats] keys from its [stats] (if any), a filesystem's keys through its clone source
+ * (fs_setting) except location, which clone never copies. */
+static void fill(struct ctx *c, const struct section *s, enum key_target in, void *dst)
+{
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_desc *kd = &key_table[k];
+		const struct section *from = (kd->scopes & SC_STATS) ? s->stats : s;
+		if (kd->dest.in != in || !from)
+			continue;
+		const struct setting *st = &from->set[k];
+		if (in == KD_FS && k != KEY_location)
+			st = fs_setting(c, s->ordinal, (enum key_id)k);
+		store_key(c, from, (enum key_id)k, st, dst);
+	}
 }
 
 /* ---- thread groups ---- */
 
-static void build_stats(struct ctx *c, const struct section *tg, struct plan_group *g)
+/* The rules of a group's [stats]: msec_range lines may touch but not overlap, and the keys
+ * that depend on enable_stats / enable_range. */
+static void check_stats(struct ctx *c, const struct section *tg, const struct plan_group *g)
 {
 	const struct section *st = tg->stats;
 	if (!st)
 		return;
-	g->enable_stats = setting_u(st, KEY_enable_stats);
-	g->enable_range = setting_u(st, KEY_enable_range);
 	const struct setting *ign = setting_get(st, KEY_ignore);
-	for (size_t i = 0; i < ign->n_items; i++)
-		g->ignore_mask |= 1u << ign->items[i].u.sys;
-
 	const struct setting *rs = setting_get(st, KEY_msec_range);
-	if (rs->n_items) {
-		g->ranges = calloc(rs->n_items, sizeof(*g->ranges));
-		if (!g->ranges) {
-			diag_error(c->d, st->loc, st->name, NULL, "out of memory");
-			return;
-		}
-		g->n_ranges = rs->n_items;
-	}
-	for (size_t i = 0; i < rs->n_items; i++) {
+	for (size_t i = 0; i < g->n_ranges; i++) {
 		const struct list_item *a = &rs->items[i];
-		g->ranges[i] = (struct plan_range){a->u.range.lo_ms, a->u.range.hi_ms};
 		for (size_t j = 0; j < i; j++) {
 			const struct list_item *b = &rs->items[j];
 			/* Touching ends are fine: [0,0.01] and [0.01,0.02] share only a boundary.
 			 */
+			if (!(a->u.range.lo_ms < b->u.range.hi_ms &&
+			      b->u.range.lo_ms < a->u.range.hi_ms))
+				continue;
 			/* b from --set has no line: name the option instead of "line 0" */
-			if (a->u.range.lo_ms < b->u.range.hi_ms &&
-			    b->u.range.lo_ms < a->u.range.hi_ms && b->loc.line)
-				diag_error(c->d, a->loc, st->name, "msec_range",
+			if (b->loc.line)
+				diag_error(c->d, DIAG_CONFLICT, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g at line %u", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.line);
-			else if (a->u.range.lo_ms < b->u.range.hi_ms &&
-			         b->u.range.lo_ms < a->u.range.hi_ms)
-				diag_error(c->d, a->loc, st->name, "msec_range",
+			else
+				diag_error(c->d, DIAG_CONFLICT, a->loc, st->name, "msec_range",
 				           "%g - %g overlaps %g - %g (%s)", a->u.range.lo_ms,
 				           a->u.range.hi_ms, b->u.range.lo_ms, b->u.range.hi_ms,
 				           b->loc.file ? b->loc.file : "command line");
 		}
 	}
 	if (g->enable_range && !rs->n_items)
-		diag_warn(c->d, loc_of(st, KEY_enable_range), st->name, "enable_range",
+		diag_warn(c->d, DIAG_IGNORED, loc_of(st, KEY_enable_range), st->name,
+		          "enable_range",
 		          "set but there is no msec_range line; no buckets will be counted");
 	if (rs->n_items && !g->enable_range)
-		diag_warn(c->d, rs->loc, st->name, "msec_range",
+		diag_warn(c->d, DIAG_IGNORED, rs->loc, st->name, "msec_range",
 		          "ignored because enable_range is not 1");
 	if (!g->enable_stats && (g->enable_range || ign->n_items))
-		diag_warn(c->d, st->loc, st->name, NULL,
+		diag_warn(c->d, DIAG_IGNORED, st->loc, st->name, NULL,
 		          "ignored because enable_stats is not 1: no system call is timed");
 }
 
@@ -248,25 +312,27 @@ static void need_key(struct ctx *c, const struct section *tg, const struct plan_
 		snprintf(also + o, sizeof(also) - o, ")");
 	const struct setting *first = &tg->set[users[0]];
 	if (st->set)
-		diag_error(c->d, st->loc, tg->name, key_table[k].name,
+		diag_error(c->d, DIAG_MISSING, st->loc, tg->name, key_table[k].name,
 		           "0, but %s=%u (line %u) needs it above 0%s", key_table[users[0]].name,
 		           g->weight[key_op(users[0])], first->loc.line, also);
 	else
-		diag_error(c->d, first->loc, tg->name, key_table[k].name,
+		diag_error(c->d, DIAG_MISSING, first->loc, tg->name, key_table[k].name,
 		           "missing: %s=%u needs it%s", key_table[users[0]].name,
 		           g->weight[key_op(users[0])], also);
 }
 
-/* True if d already holds an error whose text starts with `prefix` (NULL: any) and contains
- * `needle` (case-insensitive): a cross-key rule stays quiet when the line it would complain
- * about was itself rejected, so one mistake gives one message. */
-static bool already_reported(const struct diag *d, const char *prefix, const char *needle)
+/* True if d holds an unknown-key error of section `name` that was probably meant as an
+ * <op>_weight (its name, or the key it was taken for, says weight): a cross-key rule about
+ * weights stays quiet then, so one mistake gives one message. */
+static bool weight_line_rejected(const struct diag *d, const char *name)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		const char *t = d->v[i].text;
-		if (d->v[i].level != DIAG_ERROR || (prefix && strncmp(t, prefix, strlen(prefix))))
+		const struct diag_entry *e = &d->v[i];
+		if (e->level != DIAG_ERROR || e->code != DIAG_UNKNOWN_KEY || !e->key ||
+		    !e->section || strcmp(e->section, name))
 			continue;
-		if (strcasestr(t, needle))
+		const char *hint = key_suggest(e->key);
+		if (strcasestr(e->key, "weight") || (hint && strcasestr(hint, "weight")))
 			return true;
 	}
 	return false;
@@ -287,42 +353,21 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	if (tg->stats)
 		report_compat(c, tg->stats, o->strict_ffsb);
 	if (!tg->set[KEY_num_threads].attempted)
-		diag_error(c->d, tg->loc, tg->name, "num_threads",
+		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, "num_threads",
 		           "missing: every thread group needs num_threads=N (1..65536)");
-	g->num_threads = (uint32_t)setting_u(tg, KEY_num_threads);
-	for (int op = 0; op < OP_COUNT; op++) {
-		g->weight[op] = (uint32_t)setting_u(tg, key_weight_of((enum op_id)op));
+	fill(c, tg, KD_GROUP, g);
+	for (int op = 0; op < OP_COUNT; op++)
 		g->total_weight += g->weight[op];
-	}
-	g->read_random = setting_u(tg, KEY_read_random);
-	g->read_skip = setting_u(tg, KEY_read_skip);
-	g->write_random = setting_u(tg, KEY_write_random);
-	g->read_size = setting_u(tg, KEY_read_size);
-	g->read_blocksize = setting_u(tg, KEY_read_blocksize);
-	g->read_skipsize = setting_u(tg, KEY_read_skipsize);
-	g->write_size = setting_u(tg, KEY_write_size);
-	g->write_blocksize = setting_u(tg, KEY_write_blocksize);
-	g->op_delay_ms = (uint32_t)setting_u(tg, KEY_op_delay);
-	g->num_ops = setting_u(tg, KEY_num_ops);
-	g->start_delay_ms = (uint32_t)setting_u(tg, KEY_start_delay);
-	g->op_period_ms = (uint32_t)setting_u(tg, KEY_op_period);
-	g->write_stride = setting_u(tg, KEY_write_stride);
-	static const char *const sync_words[] = {"none", "sync", "dsync", NULL};
-	static const int sync_flags[] = {0, O_SYNC, O_DSYNC};
-	int os = choice(c, tg, KEY_open_sync, sync_words);
-	g->open_sync = os > 0 ? sync_flags[os] : 0;
 
 	/* A weight line that was rejected (a typo, a bad number) is why the total is 0. */
-	char prefix[80];
-	snprintf(prefix, sizeof(prefix), "[%s] unknown key '", tg->name);
-	bool weight_rejected = already_reported(c->d, prefix, "weight");
+	bool weight_rejected = weight_line_rejected(c->d, tg->name);
 	for (int op = 0; op < OP_COUNT; op++) {
 		const struct setting *w = &tg->set[key_weight_of((enum op_id)op)];
 		if (w->attempted && !w->set)
 			weight_rejected = true;
 	}
 	if (g->total_weight == 0 && !weight_rejected)
-		diag_error(c->d, tg->loc, tg->name, NULL,
+		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, NULL,
 		           "no weighted operation: set at least one <op>_weight above 0 "
 		           "(e.g. readall_weight=1; `fsmix keys` lists the operations)");
 	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0);
@@ -333,7 +378,8 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		enum key_id wk = key_weight_of((enum op_id)op);
 		unsigned fl = op_table[op].flags;
 		if (g->weight[op] && !(fl & (OPF_CREATES | OPF_DELETES | OPF_APPENDS)))
-			diag_error(c->d, tg->set[wk].loc, tg->name, key_table[wk].name,
+			diag_error(c->d, DIAG_CONFLICT, tg->set[wk].loc, tg->name,
+			           key_table[wk].name,
 			           "an aging thread group can only create, append and delete");
 	}
 	/* Aging runs until the filesystem is full enough: no counts, delays or periods. */
@@ -341,19 +387,20 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 	for (size_t i = 0; tg->aging && i < sizeof(not_aging) / sizeof(not_aging[0]); i++)
 		if (tg->set[not_aging[i]].set)
 			diag_error(
-			    c->d, tg->set[not_aging[i]].loc, tg->name, key_table[not_aging[i]].name,
+			    c->d, DIAG_CONFLICT, tg->set[not_aging[i]].loc, tg->name,
+			    key_table[not_aging[i]].name,
 			    "not used in an aging thread group (it runs until desired_util)");
 	if (g->op_period_ms && g->op_delay_ms)
-		diag_error(c->d, loc_of(tg, KEY_op_period), tg->name, "op_period",
+		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_op_period), tg->name, "op_period",
 		           "cannot be combined with op_delay (line %u): the period already "
 		           "spaces the operations",
 		           tg->set[KEY_op_delay].loc.line);
 	if (g->write_stride && g->write_random)
-		diag_error(c->d, loc_of(tg, KEY_write_stride), tg->name, "write_stride",
-		           "cannot be combined with write_random (line %u)",
+		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_write_stride), tg->name,
+		           "write_stride", "cannot be combined with write_random (line %u)",
 		           tg->set[KEY_write_random].loc.line);
 	if (g->read_random && g->read_skip)
-		diag_error(c->d, loc_of(tg, KEY_read_skip), tg->name, "read_skip",
+		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_read_skip), tg->name, "read_skip",
 		           "cannot be combined with read_random (line %u)",
 		           tg->set[KEY_read_random].loc.line);
 
@@ -363,11 +410,12 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		if (g->bindfs < 0) {
 			char locs[512];
 			list_locations(c->p, locs, sizeof(locs));
-			diag_error(c->d, tg->set[KEY_bindfs].loc, tg->name, "bindfs",
-			           "no [filesystem] has location '%s' (locations: %s)", bind, locs);
+			diag_error(c->d, DIAG_REFERENCE, tg->set[KEY_bindfs].loc, tg->name,
+			           "bindfs", "no [filesystem] has location '%s' (locations: %s)",
+			           bind, locs);
 		}
 	}
-	build_stats(c, tg, g);
+	check_stats(c, tg, g);
 }
 
 /* ---- filesystems ---- */
@@ -384,11 +432,12 @@ static void resolve_clones(struct ctx *c)
 		if (j < 0) {
 			char locs[512];
 			list_locations(p, locs, sizeof(locs));
-			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
+			diag_error(c->d, DIAG_REFERENCE, p->fs[i]->set[KEY_clone].loc,
+			           p->fs[i]->name, "clone",
 			           "no [filesystem] has location '%s' (locations: %s)", src, locs);
 		} else if ((size_t)j == i) {
-			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
-			           "a filesystem cannot clone itself");
+			diag_error(c->d, DIAG_REFERENCE, p->fs[i]->set[KEY_clone].loc,
+			           p->fs[i]->name, "clone", "a filesystem cannot clone itself");
 		} else {
 			c->clone_of[i] = j;
 		}
@@ -402,8 +451,8 @@ static void resolve_clones(struct ctx *c)
 			steps++;
 		}
 		if (cur >= 0) {
-			diag_error(c->d, p->fs[i]->set[KEY_clone].loc, p->fs[i]->name, "clone",
-			           "clone chain loops back to itself");
+			diag_error(c->d, DIAG_REFERENCE, p->fs[i]->set[KEY_clone].loc,
+			           p->fs[i]->name, "clone", "clone chain loops back to itself");
 			c->clone_of[i] = -1;
 		}
 	}
@@ -412,57 +461,22 @@ static void resolve_clones(struct ctx *c)
 static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct plan_opts *o)
 {
 	const struct section *s = c->p->fs[i];
-#define FSU(k) (fs_setting(c, i, (k))->v.u)
-#define FSD(k) (fs_setting(c, i, (k))->v.d)
 	f->index = (unsigned)i;
 	f->name = s->name;
-	f->location = setting_s(s, KEY_location);
 	if (o->strict_ffsb)
 		check_strict(c, s);
 	report_compat(c, s, o->strict_ffsb);
-	if (!f->location && !s->set[KEY_location].attempted)
-		diag_error(c->d, s->loc, s->name, "location",
+	if (!setting_s(s, KEY_location) && !s->set[KEY_location].attempted)
+		diag_error(c->d, DIAG_MISSING, s->loc, s->name, "location",
 		           "missing: every filesystem needs location=DIR (an existing directory)");
-	f->num_files = (uint32_t)FSU(KEY_num_files);
-	f->num_dirs = (uint32_t)FSU(KEY_num_dirs);
-	f->reuse = FSU(KEY_reuse);
-	f->agefs = FSU(KEY_agefs);
-	f->min_filesize = FSU(KEY_min_filesize);
-	f->max_filesize = FSU(KEY_max_filesize);
-	f->create_blocksize = FSU(KEY_create_blocksize);
-	f->age_blocksize = FSU(KEY_age_blocksize);
-	f->desired_util = FSD(KEY_desired_util);
-	f->init_util = FSD(KEY_init_util);
-	f->init_size = FSU(KEY_init_size);
-	static const char *const methods[] = {"write", "fallocate", "sparse", NULL};
-	const struct setting *cm = fs_setting(c, i, KEY_create_method);
-	const char *cmv = cm->set ? cm->v.s : key_table[KEY_create_method].def;
-	f->create_method = CREATE_WRITE;
-	for (int m = 0; methods[m]; m++)
-		if (!strcmp(cmv, methods[m]))
-			f->create_method = (enum create_method)m;
-	if (strcmp(cmv, methods[f->create_method]))
-		diag_error(c->d, cm->loc, s->name, "create_method",
-		           "'%s' is not one of write, fallocate, sparse", cmv);
-
+	fill(c, s, KD_FS, f);
+	for (size_t k = 0; k < f->n_sizes; k++)
+		f->size_weight_total += f->sizes[k].weight;
 	const struct setting *sw = fs_setting(c, i, KEY_size_weight);
-	if (sw->n_items) {
-		f->sizes = calloc(sw->n_items, sizeof(*f->sizes));
-		if (!f->sizes) {
-			diag_error(c->d, s->loc, s->name, NULL, "out of memory");
-			return;
-		}
-		f->n_sizes = sw->n_items;
-		for (size_t k = 0; k < sw->n_items; k++) {
-			f->sizes[k].size = sw->items[k].u.sw.size;
-			f->sizes[k].weight = sw->items[k].u.sw.weight;
-			f->size_weight_total += sw->items[k].u.sw.weight;
-		}
-	}
 	const struct setting *mn = fs_setting(c, i, KEY_min_filesize);
 	const struct setting *mx = fs_setting(c, i, KEY_max_filesize);
 	if (f->n_sizes && (mn->set || mx->set))
-		diag_warn(c->d, mn->set ? mn->loc : mx->loc, s->name,
+		diag_warn(c->d, DIAG_IGNORED, mn->set ? mn->loc : mx->loc, s->name,
 		          mn->set ? "min_filesize" : "max_filesize",
 		          "ignored: size_weight (line %u) sets the file sizes", sw->loc.line);
 	else if (f->min_filesize > f->max_filesize) {
@@ -470,39 +484,39 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		value_format_size(f->min_filesize, mns, sizeof(mns));
 		value_format_size(f->max_filesize, mxs, sizeof(mxs));
 		if (mx->set)
-			diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
-			           "%s is larger than max_filesize %s (line %u)", mns, mxs,
-			           mx->loc.line);
+			diag_error(c->d, DIAG_CONFLICT, mn->set ? mn->loc : mx->loc, s->name,
+			           "min_filesize", "%s is larger than max_filesize %s (line %u)",
+			           mns, mxs, mx->loc.line);
 		else
-			diag_error(c->d, mn->set ? mn->loc : mx->loc, s->name, "min_filesize",
+			diag_error(c->d, DIAG_CONFLICT, mn->set ? mn->loc : mx->loc, s->name,
+			           "min_filesize",
 			           "%s is larger than max_filesize, which is not set (0)", mns);
 	}
 	if (f->agefs && !s->age)
-		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
+		diag_error(c->d, DIAG_MISSING, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs an aging [threadgroup] ... [end] nested in this filesystem");
 	if (f->agefs && f->desired_util <= 0)
-		diag_error(c->d, loc_of(s, KEY_agefs), s->name, "agefs",
+		diag_error(c->d, DIAG_MISSING, loc_of(s, KEY_agefs), s->name, "agefs",
 		           "1 needs desired_util (the used fraction to age to, e.g. 0.5)");
 	if (!f->agefs && s->age) {
-		char end[32], prefix[80];
+		char end[32];
 		if (s->header_number >= 0)
 			snprintf(end, sizeof(end), "[end%ld]", s->header_number);
 		else
 			snprintf(end, sizeof(end), "[end]");
-		snprintf(prefix, sizeof(prefix), "[%s] opened at line", s->name);
 		if (!s->end_line) {
 			/* Still open at the end of the file, or closed by a header that already
 			 * said so: FFSB swallowed the thread group after a missing [endN] and
 			 * ran without it. */
-			if (!already_reported(c->d, prefix, "is not closed"))
-				diag_error(c->d, s->age->loc, s->name, NULL,
+			if (!diag_find(c->d, DIAG_ERROR, DIAG_NOT_CLOSED, s->name, NULL))
+				diag_error(c->d, DIAG_NOT_CLOSED, s->age->loc, s->name, NULL,
 				           "opened at line %u is not closed: is %s missing before "
 				           "line %u? (a [threadgroup] inside a filesystem is its "
 				           "aging group, used only with agefs=1)",
 				           s->loc.line, end, s->age->loc.line);
 		} else {
 			/* FFSB's own examples write the aging group out and switch it off. */
-			diag_warn(c->d, s->age->loc, s->name, NULL,
+			diag_warn(c->d, DIAG_IGNORED, s->age->loc, s->name, NULL,
 			          "the aging [threadgroup] at line %u is checked, then ignored: "
 			          "agefs is not 1 (as in FFSB 6.0); set agefs=1 and desired_util "
 			          "to age, or move the group after %s to run it",
@@ -510,7 +524,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 		}
 	}
 	if (f->num_files && (f->init_size || f->init_util > 0))
-		diag_warn(c->d, s->loc, s->name, NULL,
+		diag_warn(c->d, DIAG_IGNORED, s->loc, s->name, NULL,
 		          "init_size and init_util are ignored because num_files is set");
 }
 
@@ -533,7 +547,7 @@ static void warn_empty_files(struct ctx *c, size_t i, const struct plan *pl)
 			    !(fl & (OPF_READ | OPF_WRITE)))
 				continue;
 			enum key_id wk = key_weight_of((enum op_id)op);
-			diag_warn(c->d, c->p->fs[i]->loc, f->name, NULL,
+			diag_warn(c->d, DIAG_CONFLICT, c->p->fs[i]->loc, f->name, NULL,
 			          "no file sizes (no min_filesize/max_filesize, no size_weight): "
 			          "its files start empty, so %s of [%s] (line %u) finds no data "
 			          "(FFSB 6.0 aborts on this)",
@@ -556,25 +570,19 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	if (o->strict_ffsb)
 		check_strict(&c, g);
 	report_compat(&c, g, o->strict_ffsb);
-	pl->time_s = (uint32_t)setting_u(g, KEY_time);
-	pl->directio = setting_u(g, KEY_directio);
-	pl->alignio = setting_u(g, KEY_alignio) || pl->directio;
-	pl->bufferio = setting_u(g, KEY_bufferio);
-	pl->verbose = setting_u(g, KEY_verbose);
-	pl->callout = setting_s(g, KEY_callout);
+	fill(&c, g, KD_PLAN, pl);
+	pl->alignio = pl->alignio || pl->directio; /* O_DIRECT needs aligned offsets */
 	pl->seed_given = g->set[KEY_seed].set;
-	pl->seed = setting_u(g, KEY_seed);
 
 	if (p->any_content && !p->n_fs)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [filesystem] section: fsmix needs at least one, with location=DIR");
 	for (size_t i = 0; i < p->n_tg; i++)
 		if (setting_u(p->tg[i], KEY_num_ops))
 			pl->counted = true;
 	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg && !pl->counted &&
-	    !already_reported(d, NULL, "unknown key 'time'") &&
-	    !already_reported(d, NULL, "] time: "))
-		diag_warn(d, ((struct src_loc){p->file, 0}), NULL, "time",
+	    !diag_find(d, DIAG_ERROR, DIAG_ANY, NULL, "time"))
+		diag_warn(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, "time",
 		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
 		          "or pass --time N to run");
 
@@ -582,7 +590,8 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	pl->fs = calloc(p->n_fs + 1, sizeof(*pl->fs));
 	pl->groups = calloc(p->n_tg + 1, sizeof(*pl->groups));
 	if (!c.clone_of || !pl->fs || !pl->groups) {
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "out of memory");
 		free(c.clone_of);
 		plan_free(pl);
 		return -1;
@@ -596,7 +605,8 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		if (age && pl->fs[i].agefs) {
 			pl->fs[i].age = calloc(1, sizeof(*pl->fs[i].age));
 			if (!pl->fs[i].age) {
-				diag_error(d, age->loc, age->name, NULL, "out of memory");
+				diag_error(d, DIAG_NO_MEMORY, age->loc, age->name, NULL,
+				           "out of memory");
 				continue;
 			}
 			build_group(&c, age, pl->fs[i].age, o);
@@ -622,11 +632,11 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	for (size_t i = 0; i < p->n_fs; i++)
 		warn_empty_files(&c, i, pl);
 	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
 	if (pl->total_threads > 65536)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, "num_threads",
+		diag_error(d, DIAG_CONFLICT, ((struct src_loc){p->file, 0}), NULL, "num_threads",
 		           "%" PRIu64 " threads in all groups; the limit is 65536",
 		           pl->total_threads);
 	free(c.clone_of);

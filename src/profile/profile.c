@@ -50,9 +50,10 @@ static void section_init(struct section *sec, enum section_kind kind, struct src
 	sec->header_number = -1;
 	for (int k = 0; k < KEY_COUNT; k++) {
 		char err[VALUE_ERR_LEN];
-		if (key_table[k].def && key_table[k].type != KT_STRING)
-			(void)key_parse_scalar((enum key_id)k, key_table[k].def, &sec->set[k].v.u,
-			                       &sec->set[k].v.d, err);
+		union item_value unused;
+		if (key_table[k].def && !key_is_text(&key_table[k]))
+			(void)value_parse(&key_table[k], key_table[k].def, &sec->set[k].v, &unused,
+			                  err);
 	}
 }
 
@@ -67,7 +68,7 @@ static struct section *section_new(enum section_kind kind, struct src_loc loc)
 static void section_free_contents(struct section *sec)
 {
 	for (int k = 0; k < KEY_COUNT; k++) {
-		if (key_table[k].type == KT_STRING)
+		if (key_is_text(&key_table[k]))
 			free(sec->set[k].v.s);
 		free(sec->set[k].items);
 	}
@@ -132,58 +133,10 @@ static int add_item(struct setting *st, const struct list_item *it)
 {
 	struct list_item *v = realloc(st->items, (st->n_items + 1) * sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return -1;
 	st->items = v;
 	st->items[st->n_items++] = *it;
 	return 0;
-}
-
-/* Matches an `ignore=` name: exact (case-insensitive) against every timed syscall, else FFSB's
- * rule, a unique case-insensitive prefix of one of its eight names. -1: unknown. */
-static int match_syscall(const char *name)
-{
-	int found = -1;
-	size_t n = strlen(name);
-	for (int i = 0; i < SYS_COUNT; i++)
-		if (strcasecmp(sys_table[i].name, name) == 0)
-			return i;
-	if (n == 0)
-		return -1;
-	for (int i = 0; i < SYS_COUNT; i++) {
-		if (!(sys_table[i].flags & SYSF_FFSB) || strncasecmp(sys_table[i].name, name, n))
-			continue;
-		if (found >= 0)
-			return -1; /* ambiguous */
-		found = i;
-	}
-	return found;
-}
-
-static void syscall_names(char *buf, size_t len)
-{
-	size_t o = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < SYS_COUNT && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", sys_table[i].name);
-}
-
-/* Copies s with runs of blanks folded to one space: list lines written with '='
- * ("msec_range = 0.0   1.0") are read like the list form the lexer normalises. */
-static void fold_blanks(char *dst, size_t len, const char *s)
-{
-	size_t o = 0;
-	bool blank = false;
-	for (; *s && o + 2 < len; s++) {
-		if (*s == ' ' || *s == '\t') {
-			blank = true;
-			continue;
-		}
-		if (blank && o)
-			dst[o++] = ' ';
-		blank = false;
-		dst[o++] = *s;
-	}
-	dst[o] = '\0';
 }
 
 /* Parses `value` for key k into a scratch setting or list item. Returns NULL or the error. */
@@ -191,94 +144,12 @@ static const char *parse_value(enum key_id k, const char *value, bool had_equals
                                struct setting *out, struct list_item *item, char *err)
 {
 	const struct key_desc *kd = &key_table[k];
-	char a[LEXER_MAX_LINE + 1], b[LEXER_MAX_LINE + 1], v[LEXER_MAX_LINE + 1];
-	const char *e;
-
-	if (!(kd->flags & KF_LIST)) {
-		if (!had_equals) {
-			snprintf(err, VALUE_ERR_LEN, "missing '=': write '%s=%s'", kd->name, value);
-			return err;
-		}
-		return key_parse_scalar(k, value, &out->v.u, &out->v.d, err);
-	}
 	/* FFSB wants list lines without '=' ("size_weight 4k 33"); fsmix takes both forms. */
-	fold_blanks(v, sizeof(v), value);
-	switch (kd->type) {
-	case KT_SIZE_WEIGHT:
-		if (value_split2(v, a, b, sizeof(a), err)) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': expected a size and a weight, e.g. 'size_weight 4KB 33'",
-			         v);
-			return err;
-		}
-		if ((e = value_parse_size(a, &item->u.sw.size, err)))
-			return e;
-		if (b[0] == '-') {
-			snprintf(err, VALUE_ERR_LEN,
-			         "weight %s is negative (the range is %" PRIu64 "..%" PRIu64 ")", b,
-			         kd->lo, kd->hi);
-			return err;
-		}
-		bool too_large = false;
-		if ((e = value_parse_uint(b, &item->u.sw.weight, err))) {
-			if (!strstr(e, "is too large")) {
-				snprintf(err, VALUE_ERR_LEN, "weight '%s' is not a whole number",
-				         b);
-				return err;
-			}
-			too_large = true;
-		}
-		if (too_large || item->u.sw.weight < kd->lo || item->u.sw.weight > kd->hi) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "weight %s is out of range (%" PRIu64 "..%" PRIu64 ")%s", b,
-			         kd->lo, kd->hi,
-			         strcmp(b, "0") ? ""
-			                        : ": leave out sizes that should never be picked");
-			return err;
-		}
-		return NULL;
-	case KT_RANGE:
-		if (value_split2(v, a, b, sizeof(a), err)) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': expected 'lo hi' in milliseconds, e.g. 'msec_range 0.00 "
-			         "0.01'",
-			         v);
-			return err;
-		}
-		if ((e = value_parse_double(a, &item->u.range.lo_ms, err)) ||
-		    (e = value_parse_double(b, &item->u.range.hi_ms, err)))
-			return e;
-		if (item->u.range.lo_ms < 0 || item->u.range.hi_ms < 0) {
-			snprintf(err, VALUE_ERR_LEN, "'%s': latencies cannot be negative", v);
-			return err;
-		}
-		if (item->u.range.hi_ms > (double)kd->hi) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': %s ms is beyond %" PRIu64 " ms (one day)", v, b, kd->hi);
-			return err;
-		}
-		if (item->u.range.lo_ms >= item->u.range.hi_ms) {
-			snprintf(err, VALUE_ERR_LEN,
-			         "'%s': the low end %s must be below the high end %s", v, a, b);
-			return err;
-		}
-		return NULL;
-	case KT_SYSCALL: {
-		int sc = match_syscall(v);
-		if (sc < 0) {
-			char names[256];
-			syscall_names(names, sizeof(names));
-			snprintf(err, VALUE_ERR_LEN, "unknown system call '%s' (known: %s)", v,
-			         names);
-			return err;
-		}
-		item->u.sys = sc;
-		return NULL;
+	if (!(kd->flags & KF_LIST) && !had_equals) {
+		snprintf(err, VALUE_ERR_LEN, "missing '=': write '%s=%s'", kd->name, value);
+		return err;
 	}
-	default:
-		break;
-	}
-	return "internal error: unknown list type";
+	return value_parse(kd, value, &out->v, &item->u, err);
 }
 
 /* Records a line FFSB 6.0 would stop at (see enum compat_kind); plan_build reports it. */
@@ -310,18 +181,18 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 		const char *hint = key_suggest(key);
 		int hk = hint ? key_by_name(hint) : -1;
 		if (hk >= 0 && !strcasecmp(hint, key))
-			diag_error(d, loc, secname, NULL,
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
 			           "unknown key '%s' (keys are case-sensitive); did you mean '%s'?",
 			           key, hint);
 		else if (hk >= 0 && !(key_table[hk].scopes & section_scope(sec)))
-			diag_error(d, loc, secname, NULL,
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
 			           "unknown key '%s'; did you mean '%s' (a key of %s)?", key, hint,
 			           scope_label(key_table[hk].scopes));
 		else if (hk >= 0)
-			diag_error(d, loc, secname, NULL, "unknown key '%s'; did you mean '%s'?",
-			           key, hint);
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
+			           "unknown key '%s'; did you mean '%s'?", key, hint);
 		else
-			diag_error(d, loc, secname, NULL,
+			diag_error(d, DIAG_UNKNOWN_KEY, loc, secname, key,
 			           "unknown key '%s' (`fsmix keys` lists them all)", key);
 		return -1;
 	}
@@ -334,15 +205,16 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 			up = up->parent;
 		end_tag(sec, end, sizeof(end));
 		if (up && !from_cli)
-			diag_error(d, loc, secname, kd->name,
+			diag_error(d, DIAG_MISPLACED_KEY, loc, secname, kd->name,
 			           "belongs in %s, not in [%s]; is %s missing before line %u?",
 			           scope_label(kd->scopes), sec->name, end, loc.line);
 		else if (sec->kind == SEC_GLOBAL)
-			diag_error(d, loc, secname, kd->name, "belongs in %s, not at the top level",
-			           scope_label(kd->scopes));
+			diag_error(d, DIAG_MISPLACED_KEY, loc, secname, kd->name,
+			           "belongs in %s, not at the top level", scope_label(kd->scopes));
 		else
-			diag_error(d, loc, secname, kd->name, "belongs in %s, not in [%s]",
-			           scope_label(kd->scopes), sec->name);
+			diag_error(d, DIAG_MISPLACED_KEY, loc, secname, kd->name,
+			           "belongs in %s, not in [%s]", scope_label(kd->scopes),
+			           sec->name);
 		return -1;
 	}
 	const struct key_alias *alias = key_alias_lookup(key);
@@ -360,7 +232,7 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 	sec->set[k].attempted = true;
 	const char *e = parse_value((enum key_id)k, value, had_equals, &tmp, &item, err);
 	if (e) {
-		diag_error(d, loc, secname, kd->name, "%s", e);
+		diag_error(d, DIAG_BAD_VALUE, loc, secname, kd->name, "%s", e);
 		return -1;
 	}
 
@@ -373,7 +245,7 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 			st->items_from_cli = true;
 		}
 		if (add_item(st, &item)) {
-			diag_error(d, loc, secname, kd->name, "out of memory");
+			diag_error(d, DIAG_NO_MEMORY, loc, secname, kd->name, "out of memory");
 			return -1;
 		}
 		st->set = true;
@@ -382,13 +254,13 @@ int profile_set(struct section *sec, const char *key, const char *value, bool ha
 		return 0;
 	}
 	if (st->set && !from_cli && st->loc.line)
-		diag_warn(d, loc, secname, kd->name,
+		diag_warn(d, DIAG_DUPLICATE, loc, secname, kd->name,
 		          "already set at line %u; this later value wins (as in FFSB)",
 		          st->loc.line);
-	if (kd->type == KT_STRING) {
+	if (key_is_text(kd)) {
 		char *s = strdup(value);
 		if (!s) {
-			diag_error(d, loc, secname, kd->name, "out of memory");
+			diag_error(d, DIAG_NO_MEMORY, loc, secname, kd->name, "out of memory");
 			return -1;
 		}
 		if (k == KEY_location && from_cli && st->v.s && st->loc.line && !sec->file_location)
@@ -408,30 +280,10 @@ void setting_format(const struct section *sec, enum key_id k, char *buf, size_t 
 {
 	const struct key_desc *kd = &key_table[k];
 	const struct setting *st = &sec->set[k];
-	char sz[32];
-	switch (kd->type) {
-	case KT_U32:
-	case KT_U64:
-	case KT_BOOL:
-		if (!st->set && !kd->def)
-			snprintf(buf, len, "(unset)");
-		else
-			snprintf(buf, len, "%" PRIu64, st->v.u);
-		return;
-	case KT_SIZE:
-		value_format_size(st->v.u, sz, sizeof(sz));
-		snprintf(buf, len, "%" PRIu64 " (%s)", st->v.u, sz);
-		return;
-	case KT_DOUBLE:
-		snprintf(buf, len, "%g", st->v.d);
-		return;
-	case KT_STRING:
-		snprintf(buf, len, "%s", st->v.s ? st->v.s : "(unset)");
-		return;
-	default:
+	if (kd->flags & KF_LIST)
 		snprintf(buf, len, "%zu item%s", st->n_items, st->n_items == 1 ? "" : "s");
-		return;
-	}
+	else
+		value_format(kd, &st->v, !st->set && !kd->def, buf, len);
 }
 
 /* ---- the inih handler: sections and nesting ---- */
@@ -459,7 +311,7 @@ static void close_all(struct parser *ps, struct src_loc at)
 		struct section *s = top(ps);
 		char end[32];
 		end_tag(s, end, sizeof(end));
-		diag_error(ps->d, at, s->name, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, at, s->name, NULL,
 		           "opened at line %u is not closed: is %s missing before line %u?",
 		           s->loc.line, end, at.line);
 		ps->depth--;
@@ -498,7 +350,7 @@ static void push_orphan(struct parser *ps, enum section_kind kind, struct src_lo
 	struct section **slot = orphan ? grow(&ps->orphans, ps->n_orphans) : NULL;
 	if (!slot) {
 		free(orphan);
-		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		diag_error(ps->d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 		return;
 	}
 	*slot = orphan;
@@ -577,14 +429,15 @@ static void missing_fs_end(struct parser *ps, struct section *fs, struct src_loc
 	bool deliberate = fs->set[KEY_agefs].set || fs->set[KEY_desired_util].set;
 	if (!deliberate) {
 		uint32_t line = fs->age->loc.line;
-		diag_error(ps->d, ((struct src_loc){at.file, line}), fs->name, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, ((struct src_loc){at.file, line}), fs->name,
+		           NULL,
 		           "opened at line %u is not closed: is %s missing before line %u? (a "
 		           "[threadgroup] inside a filesystem is its aging group, used only with "
 		           "agefs=1)",
 		           fs->loc.line, end, line);
 		rehome_age_group(ps, fs);
 	} else {
-		diag_error(ps->d, at, fs->name, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, at, fs->name, NULL,
 		           "opened at line %u is not closed: is %s missing before line %u? (its "
 		           "aging [threadgroup] is at line %u, and a filesystem has only one)",
 		           fs->loc.line, end, at.line, fs->age->loc.line);
@@ -601,8 +454,8 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 	struct section *cur = top(ps);
 	char end[32];
 	if (ps->depth == 0) {
-		diag_error(ps->d, loc, NULL, NULL, "[%s] closes nothing: no section is open",
-		           header);
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
+		           "[%s] closes nothing: no section is open", header);
 		return;
 	}
 	end_tag(cur, end, sizeof(end));
@@ -613,7 +466,7 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 			if (ps->stack[i]->header_number == num)
 				named = ps->stack[i];
 		if (named)
-			diag_warn(ps->d, loc, cur->name, NULL,
+			diag_warn(ps->d, DIAG_SECTION, loc, cur->name, NULL,
 			          "[%s] closes [%s] (line %u), the innermost open section, as in "
 			          "FFSB; if it was meant to close [%s] (line %u), %s is missing "
 			          "before line %u",
@@ -621,7 +474,7 @@ static void handle_end(struct parser *ps, const char *header, long num, struct s
 			          loc.line);
 		else if (cur->header_number >= 0 || cur->kind == SEC_STATS)
 			diag_warn(
-			    ps->d, loc, cur->name, NULL,
+			    ps->d, DIAG_SECTION, loc, cur->name, NULL,
 			    "[%s] closes [%s] (line %u): FFSB looks only at the word 'end', and "
 			    "so does fsmix; write %s",
 			    header, shown, cur->loc.line, end);
@@ -634,10 +487,11 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 {
 	struct section *cur = top(ps);
 	if (num >= 0)
-		diag_error(ps->d, loc, NULL, NULL, "[%s]: [stats] takes no number", header);
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL, "[%s]: [stats] takes no number",
+		           header);
 	if (cur->kind == SEC_STATS) {
 		/* [stats] cannot nest: the previous one lacks its [end]. Close it here. */
-		diag_error(ps->d, loc, NULL, NULL,
+		diag_error(ps->d, DIAG_NOT_CLOSED, loc, NULL, NULL,
 		           "[stats] inside [stats] (opened at line %u): is an [end] missing before "
 		           "line %u?",
 		           cur->loc.line, loc.line);
@@ -646,11 +500,11 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 	}
 	if (cur->kind != SEC_TG) {
 		if (cur->kind == SEC_GLOBAL)
-			diag_error(ps->d, loc, NULL, NULL,
+			diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
 			           "[stats] must be inside a [threadgroupN], not at the top level "
 			           "(its keys are checked, then ignored)");
 		else
-			diag_error(ps->d, loc, cur->name, NULL,
+			diag_error(ps->d, DIAG_SECTION, loc, cur->name, NULL,
 			           "[stats] must be inside a [threadgroupN], not in [%s] (its keys "
 			           "are checked, then ignored)",
 			           cur->name);
@@ -658,7 +512,7 @@ static void handle_stats(struct parser *ps, const char *header, long num, struct
 		return;
 	}
 	if (cur->stats && cur->stats->loc.line) {
-		diag_error(ps->d, loc, cur->name, NULL,
+		diag_error(ps->d, DIAG_SECTION, loc, cur->name, NULL,
 		           "second [stats] section (the first is at line %u; its keys are checked, "
 		           "then ignored)",
 		           cur->stats->loc.line);
@@ -682,7 +536,7 @@ static void handle_section(struct parser *ps, const char *header)
 	p->any_content = true;
 	int known = split_header(header, word, sizeof(word), &num);
 	if (known < 0) {
-		diag_error(ps->d, loc, NULL, NULL,
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
 		           "unknown section [%s]; expected [filesystemN], [threadgroupN], [stats] "
 		           "or [endN]",
 		           header);
@@ -690,7 +544,7 @@ static void handle_section(struct parser *ps, const char *header)
 	}
 	if (known > 0) {
 		/* Read it as the section it starts with, so what follows parses sensibly. */
-		diag_error(ps->d, loc, NULL, NULL,
+		diag_error(ps->d, DIAG_SECTION, loc, NULL, NULL,
 		           "unknown section [%s]; did you mean [%s%s]? (read as [%s])", header,
 		           word, strcmp(word, "stats") ? "N" : "", word);
 	}
@@ -715,7 +569,7 @@ static void handle_section(struct parser *ps, const char *header)
 	}
 	struct section *s = section_new(is_fs ? SEC_FS : SEC_TG, loc);
 	if (!s) {
-		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		diag_error(ps->d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 		return;
 	}
 	s->header_number = num;
@@ -730,14 +584,14 @@ static void handle_section(struct parser *ps, const char *header)
 	if (!slot) {
 		section_free_contents(s);
 		free(s);
-		diag_error(ps->d, loc, NULL, NULL, "out of memory");
+		diag_error(ps->d, DIAG_NO_MEMORY, loc, NULL, NULL, "out of memory");
 		return;
 	}
 	*slot = s;
 	s->ordinal = (unsigned)(is_fs ? p->n_fs++ : p->n_tg++);
 	snprintf(s->name, sizeof(s->name), "%s%u", word, s->ordinal);
 	if (num >= 0 && (unsigned long)num != s->ordinal)
-		diag_warn(ps->d, loc, s->name, NULL,
+		diag_warn(ps->d, DIAG_SECTION, loc, s->name, NULL,
 		          "[%s] is %s number %u in file order; fsmix, like FFSB, numbers sections "
 		          "by their order and ignores the number in the header",
 		          header, word, s->ordinal);
@@ -752,9 +606,9 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (ps->lx.key[0] == '\0' || strcmp(name, ps->lx.key) != 0) {
 		/* Only possible if inih split a line differently from the lexer: a bug. */
 		if (strncmp(name, ps->lx.key, strlen(name)) != 0)
-			diag_error(ps->d, ((struct src_loc){ps->lx.file, ps->lx.lineno}), NULL,
-			           NULL, "internal error: parser and lexer disagree on key '%s'",
-			           name);
+			diag_error(ps->d, DIAG_INTERNAL,
+			           ((struct src_loc){ps->lx.file, ps->lx.lineno}), NULL, NULL,
+			           "internal error: parser and lexer disagree on key '%s'", name);
 		if (ps->lx.key[0] == '\0')
 			return 1;
 	}
@@ -779,7 +633,8 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	section_init(&p->global, SEC_GLOBAL, (struct src_loc){p->file, 0});
 	snprintf(p->global.name, sizeof(p->global.name), "global");
 	if (!p->file) {
-		diag_error(d, ((struct src_loc){file, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){file, 0}), NULL, NULL,
+		           "out of memory");
 		return -1;
 	}
 	if (lexer_check_text(p->file, buf, len, d))
@@ -789,7 +644,7 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	if (ffsb4_line) {
 		/* Its keys are all unknown here: one line that says why beats a screenful. */
 		diag_error(
-		    d, ((struct src_loc){p->file, ffsb4_line}), NULL, NULL,
+		    d, DIAG_FILE, ((struct src_loc){p->file, ffsb4_line}), NULL, NULL,
 		    "%s: this is an FFSB 4 profile, which fsmix does not read; rewrite it in "
 		    "the FFSB 6.0 format ([filesystemN] and [threadgroupN] sections, see "
 		    "docs/profile.md)",
@@ -798,7 +653,8 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	}
 	ps = calloc(1, sizeof(*ps));
 	if (!ps) {
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){p->file, 0}), NULL, NULL,
+		           "out of memory");
 		return -1;
 	}
 	ps->p = p;
@@ -807,8 +663,9 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 	lexer_init(&ps->lx, p->file, buf, len, d);
 	int rc = ini_parse_stream(lexer_read, &ps->lx, handler, ps);
 	if (rc != 0)
-		diag_error(d, ((struct src_loc){p->file, rc > 0 ? (uint32_t)rc : 0}), NULL, NULL,
-		           "internal error: inih rejected a normalised line (code %d)", rc);
+		diag_error(d, DIAG_INTERNAL, ((struct src_loc){p->file, rc > 0 ? (uint32_t)rc : 0}),
+		           NULL, NULL, "internal error: inih rejected a normalised line (code %d)",
+		           rc);
 	/* FFSB accepts a profile whose last sections are not closed; so does fsmix, with a
 	 * warning for each, since a missing [end] elsewhere is a real mistake. */
 	for (int i = ps->depth; i > 0; i--) {
@@ -818,17 +675,17 @@ int profile_parse_buffer(struct profile *p, const char *file, const char *buf, s
 		if (open->kind == SEC_FS && open->age && !open->set[KEY_agefs].v.u)
 			continue;
 		end_tag(ps->stack[i], end, sizeof(end));
-		diag_warn(d, ((struct src_loc){p->file, ps->stack[i]->loc.line}),
+		diag_warn(d, DIAG_NOT_CLOSED, ((struct src_loc){p->file, ps->stack[i]->loc.line}),
 		          ps->stack[i]->name, NULL,
 		          "not closed: %s is missing at the end of the file (accepted, as in FFSB)",
 		          end);
 	}
 	if (!p->any_content && ps->lx.lineno == 0)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "the profile is empty (0 bytes): it needs at least a [filesystem] and "
 		           "a [threadgroup] (see `fsmix keys` and docs/profile.md)");
 	else if (!p->any_content)
-		diag_error(d, ((struct src_loc){p->file, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "the profile is empty: it has only comments and blank lines, and needs "
 		           "at least a [filesystem] and a [threadgroup] (see `fsmix keys` and "
 		           "docs/profile.md)");
@@ -846,27 +703,28 @@ int profile_parse_file(struct profile *p, const char *path, struct diag *d)
 	FILE *f = fopen(path, "rb");
 	memset(p, 0, sizeof(*p));
 	if (!f) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "cannot open: %s",
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL, "cannot open: %s",
 		           strerror(errno));
 		return -1;
 	}
 	char *buf = malloc(PROFILE_MAX_BYTES + 1);
 	if (!buf) {
 		fclose(f);
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "out of memory");
+		diag_error(d, DIAG_NO_MEMORY, ((struct src_loc){path, 0}), NULL, NULL,
+		           "out of memory");
 		return -1;
 	}
 	size_t n = fread(buf, 1, PROFILE_MAX_BYTES + 1, f);
 	int read_err = ferror(f);
 	fclose(f);
 	if (read_err) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL, "cannot read: %s",
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL, "cannot read: %s",
 		           strerror(EIO));
 		free(buf);
 		return -1;
 	}
 	if (n > PROFILE_MAX_BYTES) {
-		diag_error(d, ((struct src_loc){path, 0}), NULL, NULL,
+		diag_error(d, DIAG_FILE, ((struct src_loc){path, 0}), NULL, NULL,
 		           "too large for a profile (over %u MiB); is this the right file?",
 		           PROFILE_MAX_BYTES >> 20);
 		free(buf);

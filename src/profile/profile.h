@@ -19,27 +19,14 @@
 
 struct list_item {
 	struct src_loc loc;
-	union {
-		struct {
-			uint64_t size;   /* bytes */
-			uint64_t weight; /* > 0 */
-		} sw;                    /* size_weight */
-		struct {
-			double lo_ms, hi_ms;
-		} range; /* msec_range */
-		int sys; /* ignore: enum sys_id */
-	} u;
+	union item_value u; /* value.h */
 };
 
 struct setting {
-	bool set;           /* given in the file or on the command line (else the default) */
-	bool attempted;     /* given, valid or not: "missing" errors are not repeated for it */
-	struct src_loc loc; /* where it was set (or, for a default, file NULL line 0) */
-	union {
-		uint64_t u; /* KT_U32, KT_U64, KT_SIZE, KT_BOOL */
-		double d;   /* KT_DOUBLE */
-		char *s;    /* KT_STRING (owned; NULL when unset) */
-	} v;
+	bool set;                /* given in the file or on the command line (else the default) */
+	bool attempted;          /* given, valid or not: "missing" errors are not repeated for it */
+	struct src_loc loc;      /* where it was set (or, for a default, file NULL line 0) */
+	union key_value v;       /* value.h; KT_STRING and KT_WORD: owned text, NULL when unset */
 	struct list_item *items; /* KF_LIST keys (owned) */
 	size_t n_items;
 	bool items_from_cli; /* a --set replaced the file's items; later --set items append */

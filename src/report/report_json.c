@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "profile_json.h"
 #include "outfile.h"
 
 #define MIB 1048576.0
@@ -481,7 +481,7 @@ json_t *report_json_build(const struct engine *e, int exit_status)
 	put(&b, root, "command_line", argv);
 	put(&b, root, "profile_path", js(o ? o->profile_path : NULL));
 	put(&b, root, "environment", environment_json(&b, e));
-	json_t *prof = o && o->profile ? check_profile_json(o->profile) : json_null();
+	json_t *prof = o && o->profile ? profile_json_object(o->profile) : json_null();
 	if (!prof)
 		b.fail = true;
 	put(&b, root, "profile", prof);

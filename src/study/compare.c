@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exitcode.h"
 #include "metrics.h"
 #include "plot.h"
 #include "outfile.h"
@@ -232,7 +231,12 @@ static int fill_json(FILE *f, void *arg)
 	return rc ? -1 : 0;
 }
 
-static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *o, bool first)
+/* Compares b with the base a, prints the table to o->out and, for the first NEW (first), writes
+ * the CSV, JSON and plot outputs. FAIL_INPUT for documents of different profiles (without
+ * --force) or without a point in common; FAIL_IO when out of memory or an output cannot be
+ * written; plot_write's failure for the plot. */
+static enum failure compare_two(struct doc *a, struct doc *b, const struct compare_opts *o,
+                                bool first)
 {
 	char why[256];
 	const char *diff = profile_diff(doc_profile(a), doc_profile(b), a, b, why, sizeof(why));
@@ -241,7 +245,7 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 		        "fsmix: %s and %s come from different profiles (%s differs); compare them "
 		        "anyway with --force\n",
 		        a->path, b->path, diff);
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	}
 	if (diff)
 		fprintf(o->log,
@@ -251,7 +255,7 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 	struct row *rows = calloc(b->n * METRIC_COUNT + 1, sizeof(*rows));
 	size_t n = 0;
 	if (!rows)
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	for (size_t i = 0; i < b->n; i++) {
 		size_t j = 0;
 		while (j < a->n && strcmp(a->labels[j], b->labels[i]))
@@ -270,10 +274,10 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 			n++;
 		}
 	}
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	if (!n) {
 		fprintf(o->log, "fsmix: %s and %s have no point in common\n", a->path, b->path);
-		rc = EXIT_BAD_INPUT;
+		rc = FAIL_INPUT;
 	} else {
 		print_rows(o->out, rows, n, a->path, b->path);
 		struct out_ctx ctx = {rows, n, a->path, b->path};
@@ -281,12 +285,12 @@ static int compare_two(struct doc *a, struct doc *b, const struct compare_opts *
 		if (first && o->csv_path &&
 		    outfile_write(o->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 			fprintf(o->log, "fsmix: %s\n", err);
-			rc = EXIT_RUN_FAILED;
+			rc = FAIL_IO;
 		}
 		if (first && o->json_path &&
 		    outfile_write(o->json_path, fill_json, &ctx, err, sizeof(err))) {
 			fprintf(o->log, "fsmix: %s\n", err);
-			rc = EXIT_RUN_FAILED;
+			rc = FAIL_IO;
 		}
 		if (first && o->plot_path && !rc)
 			rc = plot_write(b->root, a->root, o->plot_path, o->log);
@@ -309,11 +313,11 @@ static int doc_load(struct doc *d, const char *path, FILE *log)
 	return rc;
 }
 
-int compare_json(json_t *base, const char *base_name, json_t *now, const char *now_name,
-                 const struct compare_opts *o)
+enum failure compare_json(json_t *base, const char *base_name, json_t *now, const char *now_name,
+                          const struct compare_opts *o)
 {
 	struct doc a, b;
-	int rc = EXIT_BAD_INPUT;
+	enum failure rc = FAIL_INPUT;
 	int ra = doc_from_json(&a, base_name, base, o->log);
 	int rb = doc_from_json(&b, now_name, now, o->log);
 	if (!ra && !rb)
@@ -323,27 +327,26 @@ int compare_json(json_t *base, const char *base_name, json_t *now, const char *n
 	return rc;
 }
 
-int compare_files(const char *const *files, size_t n, const struct compare_opts *o)
+enum failure compare_files(const char *const *files, size_t n, const struct compare_opts *o)
 {
 	if (n < 2) {
 		fprintf(o->log, "fsmix: compare needs a BASE and at least one NEW result file\n");
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	}
 	struct doc base;
 	if (doc_load(&base, files[0], o->log)) {
 		doc_free(&base);
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	}
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	for (size_t i = 1; i < n; i++) {
 		struct doc now;
-		if (doc_load(&now, files[i], o->log)) {
-			rc = EXIT_BAD_INPUT;
-		} else {
-			int r = compare_two(&base, &now, o, i == 1);
-			if (r && !rc)
-				rc = r;
-		}
+		/* An unreadable NEW file is named as the failure even after another NEW's: the
+		 * user gave a file fsmix could not compare at all. */
+		if (doc_load(&now, files[i], o->log))
+			rc = FAIL_INPUT;
+		else
+			rc = failure_first(rc, compare_two(&base, &now, o, i == 1));
 		doc_free(&now);
 	}
 	doc_free(&base);

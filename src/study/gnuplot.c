@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exitcode.h"
 #include "fdio.h"
 #include "outfile.h"
 #include "stopsig.h"
@@ -37,13 +36,13 @@ int gp_check_output(const char *path, char *err, size_t errlen)
 	return outfile_check(path, err, errlen) ? -1 : 0;
 }
 
-int gp_check_path(const char *path, const char *opt, FILE *log)
+enum failure gp_check_path(const char *path, const char *opt, FILE *log)
 {
 	char why[MSG_MAX];
 	if (!gp_check_output(path, why, sizeof(why)))
-		return 0;
+		return FAIL_NONE;
 	fprintf(log, "fsmix: %s %s\n", opt, why);
-	return EXIT_BAD_INPUT;
+	return FAIL_INPUT;
 }
 
 void gp_str(FILE *g, const char *s)
@@ -85,7 +84,7 @@ void gp_discard(struct gp_job *j)
 	j->dir[0] = '\0';
 }
 
-int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log)
+enum failure gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log)
 {
 	memset(j, 0, sizeof(*j));
 	const char *ext = path_ext(path);
@@ -98,13 +97,13 @@ int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log
 	if (n < 0 || (size_t)n >= sizeof(j->dir) - sizeof("/image.png")) {
 		fprintf(log, "fsmix: TMPDIR is too long: %s\n", tmp);
 		j->dir[0] = '\0';
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	}
 	if (!mkdtemp(j->dir)) {
 		fprintf(log, "fsmix: cannot create a temporary directory in %s: %s\n", tmp,
 		        strerror(errno));
 		j->dir[0] = '\0';
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	snprintf(j->data, sizeof(j->data), "%s/" GP_DATA_NAME, j->dir);
 	snprintf(j->script, sizeof(j->script), "%s/plot.gp", j->dir); /* run_gnuplot's name */
@@ -114,7 +113,7 @@ int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log
 	if (!j->data_f || !j->script_f) {
 		fprintf(log, "fsmix: cannot write in %s: %s\n", j->dir, strerror(errno));
 		gp_discard(j);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	FILE *g = j->script_f;
 	if (!strcmp(ext, "png"))
@@ -127,55 +126,55 @@ int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log
 	fprintf(g, "set output ");
 	gp_str(g, strrchr(j->image, '/') + 1);
 	fprintf(g, "\nset datafile missing 'NaN'\n");
-	return 0;
+	return FAIL_NONE;
 }
 
 /* gnuplot plot.gp in the job's directory dir. */
-static int run_gnuplot(const char *dir, FILE *log)
+static enum failure run_gnuplot(const char *dir, FILE *log)
 {
 	char *argv[] = {"gnuplot", "plot.gp", NULL};
 	/* no signal blocked: Ctrl-C after a sweep stops gnuplot too */
 	unsigned signals_before = stopsig_count();
-	int st = subproc_run(argv, dir);
-	int rc = st < 0 ? -st : 0;
+	int st = subproc_run(argv, dir); /* wait status, or -errno when gnuplot did not start */
+	int start_errno = st < 0 ? -st : 0;
 	/* After a run, fsmix's stop signals are blocked: a Ctrl-C that stopped gnuplot is
 	 * pending here, and means "interrupted", not "gnuplot failed". */
 	if (stopsig_arrived(signals_before)) {
 		fprintf(log, "fsmix: interrupted while plotting; no picture written\n");
-		return EXIT_INTERRUPTED;
+		return FAIL_INTERRUPTED;
 	}
-	if (rc == ENOENT) {
+	if (start_errno == ENOENT) {
 		fprintf(log, "fsmix: plotting needs gnuplot, which is not installed "
 		             "(apt-get install gnuplot-nox)\n");
-		return EXIT_UNSUPPORTED;
+		return FAIL_UNSUPPORTED;
 	}
-	if (rc) {
-		fprintf(log, "fsmix: cannot start gnuplot: %s\n", strerror(rc));
-		return EXIT_RUN_FAILED;
+	if (start_errno) {
+		fprintf(log, "fsmix: cannot start gnuplot: %s\n", strerror(start_errno));
+		return FAIL_IO;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(log, "fsmix: gnuplot failed (status %d)\n",
 		        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
 /* Copies the image gnuplot drew in the private directory to `path` (outfile.h's rules: never
  * replacing a device, FIFO or symbolic link; a regular file is replaced atomically). */
-static int copy_image(const char *image, const char *path, FILE *log)
+static enum failure copy_image(const char *image, const char *path, FILE *log)
 {
 	char why[MSG_MAX];
 	struct outfile out;
 	int in = open(image, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
 		fprintf(log, "fsmix: gnuplot wrote no image: %s\n", strerror(errno));
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	if (outfile_open(&out, path, 0, why, sizeof(why))) {
 		fprintf(log, "fsmix: %s\n", why);
 		close(in);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	char buf[65536];
 	ssize_t n;
@@ -189,31 +188,31 @@ static int copy_image(const char *image, const char *path, FILE *log)
 	if (rc) {
 		fprintf(log, "fsmix: %s: cannot write: %s\n", path, strerror(-rc));
 		outfile_abort(&out);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	if (outfile_commit(&out, why, sizeof(why))) {
 		fprintf(log, "fsmix: %s\n", why);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
-int gp_finish(struct gp_job *j, const char *path, FILE *log)
+enum failure gp_finish(struct gp_job *j, const char *path, FILE *log)
 {
 	int bad = ferror(j->data_f) | ferror(j->script_f);
 	bad |= fclose(j->data_f) | fclose(j->script_f);
 	j->data_f = j->script_f = NULL;
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	if (bad) {
 		fprintf(log, "fsmix: cannot write in %s: %s\n", j->dir, strerror(errno));
-		rc = EXIT_RUN_FAILED;
+		rc = FAIL_IO;
 	}
 	if (!rc)
 		rc = run_gnuplot(j->dir, log);
 	struct stat sb;
 	if (!rc && (stat(j->image, &sb) || sb.st_size == 0)) {
 		fprintf(log, "fsmix: gnuplot wrote no image\n");
-		rc = EXIT_RUN_FAILED;
+		rc = FAIL_IO;
 	}
 	/* The output file is opened here, and only here. */
 	if (!rc)

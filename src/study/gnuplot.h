@@ -20,6 +20,8 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "failure.h"
+
 /* The data file's name in scripts: gnuplot runs in the job's directory, so scripts name
  * their files relatively and no path reaches gnuplot's command language. */
 #define GP_DATA_NAME "data"
@@ -37,18 +39,20 @@ struct gp_job {
 int gp_check_output(const char *path, char *err, size_t errlen);
 
 /* gp_check_path - gp_check_output with the message on log, after opt (the option's name).
- * Returns 0 or EXIT_BAD_INPUT. */
-int gp_check_path(const char *path, const char *opt, FILE *log);
+ * FAIL_NONE, or FAIL_INPUT (a bad output name is the user's to fix). */
+enum failure gp_check_path(const char *path, const char *opt, FILE *log);
 
 /* gp_open - make the directory and the two files, and write the terminal (width x height
- * pixels, by path's extension) and output lines. Returns 0 or an exit status (messages on log);
- * on failure nothing is left behind. */
-int gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log);
+ * pixels, by path's extension) and output lines. Messages go to log; on failure nothing is
+ * left behind. FAIL_NONE; FAIL_INPUT for a path not ending in .png/.svg or a $TMPDIR too long
+ * for the job's names; FAIL_IO when the directory or its files cannot be made. */
+enum failure gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log);
 
 /* gp_finish - close the files, run gnuplot, check the image, copy it to path (outfile.h) and
- * remove the directory. Returns 0 or an
- * exit status: EXIT_UNSUPPORTED without gnuplot, EXIT_RUN_FAILED if it fails. */
-int gp_finish(struct gp_job *j, const char *path, FILE *log);
+ * remove the directory. Messages go to log. FAIL_NONE; FAIL_UNSUPPORTED without gnuplot;
+ * FAIL_INTERRUPTED when a stop signal arrived while gnuplot ran; FAIL_IO when writing the
+ * job's files, gnuplot itself or writing path failed. */
+enum failure gp_finish(struct gp_job *j, const char *path, FILE *log);
 
 /* gp_discard - remove the job's files and directory without drawing. */
 void gp_discard(struct gp_job *j);

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exitcode.h"
 #include "gnuplot.h"
 
 #define T_MAX_S 1e9 /* a start time beyond 31 years is a malformed line */
@@ -82,13 +81,13 @@ static unsigned row_of(uint64_t ns)
 static void grow_span(struct latplot *lp)
 {
 	for (size_t k = 0; k < LATPLOT_KINDS + 2; k++) {
-		struct latplot_point *cells = lp->kinds[k].cells;
+		struct latplot_cell *cells = lp->kinds[k].cells;
 		if (!cells)
 			continue;
 		for (size_t r = lp->kinds[k].row_lo; r <= lp->kinds[k].row_hi; r++) {
-			struct latplot_point *row = cells + r * LATPLOT_COLS;
+			struct latplot_cell *row = cells + r * LATPLOT_COLS;
 			for (size_t c = 0; c < LATPLOT_COLS / 2; c++) {
-				const struct latplot_point *a = &row[2 * c], *b = &row[2 * c + 1];
+				const struct latplot_cell *a = &row[2 * c], *b = &row[2 * c + 1];
 				uint32_t n = a->n + b->n < a->n ? UINT32_MAX : a->n + b->n;
 				row[c] = b->ns > a->ns ? *b : *a;
 				row[c].n = n;
@@ -99,13 +98,13 @@ static void grow_span(struct latplot *lp)
 	lp->span_s *= 2;
 }
 
-/* Puts one operation into its kind's grid (allocated on the first). */
+/* Puts one operation into its kind's grid (allocated on the first). 0 or -ENOMEM. */
 static int grid_add(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 {
 	struct latplot_series *s = &lp->kinds[kind];
 	if (!s->cells &&
 	    !(s->cells = calloc((size_t)LATPLOT_COLS * LATPLOT_ROWS, sizeof(*s->cells))))
-		return -2;
+		return -ENOMEM;
 	unsigned row = row_of(ns);
 	if (!s->count_drawn++)
 		s->row_lo = s->row_hi = row;
@@ -116,7 +115,7 @@ static int grid_add(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 	size_t col = (size_t)(t / lp->span_s * LATPLOT_COLS);
 	if (col >= LATPLOT_COLS)
 		col = LATPLOT_COLS - 1;
-	struct latplot_point *cell = &s->cells[(size_t)row * LATPLOT_COLS + col];
+	struct latplot_cell *cell = &s->cells[(size_t)row * LATPLOT_COLS + col];
 	if (ns > cell->ns) {
 		cell->t_s = (float)t;
 		cell->ns = ns;
@@ -125,17 +124,17 @@ static int grid_add(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 	return 0;
 }
 
-/* The raw points into the grids (they stay in raw). */
+/* The raw points into the grids (they stay in raw). 0 or -ENOMEM. */
 static int grid_from_raw(struct latplot *lp)
 {
 	for (size_t i = 0; i < lp->n_raw; i++)
 		if (grid_add(lp, lp->raw[i].kind, lp->raw[i].t_s, lp->raw[i].ns))
-			return -2;
+			return -ENOMEM;
 	return 0;
 }
 
 /* One point: kept as it is while there are at most raw_max, then everything goes into the
- * grids (which are only made then, so a short log costs no grid). */
+ * grids (which are only made then, so a short log costs no grid). 0 or -ENOMEM. */
 static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 {
 	if (lp->thinned)
@@ -153,7 +152,7 @@ static int add_point(struct latplot *lp, unsigned kind, double t, uint64_t ns)
 		cap = cap < lp->raw_max ? cap : lp->raw_max;
 		struct latplot_raw *v = realloc(lp->raw, cap * sizeof(*v));
 		if (!v)
-			return -2;
+			return -ENOMEM;
 		lp->raw = v;
 		lp->raw_cap = cap;
 	}
@@ -175,14 +174,20 @@ static unsigned kind_of(struct latplot *lp, const char *name, size_t len)
 	return (unsigned)lp->n_kinds++;
 }
 
-int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
-                 size_t errlen)
+static enum failure oom_failure(const char *name, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: out of memory", name);
+	return FAIL_IO;
+}
+
+enum failure latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name,
+                          char *err, size_t errlen)
 {
 	return latplot_read_max(lp, buf, len, name, LATPLOT_RAW_MAX, err, errlen);
 }
 
-int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
-                     size_t raw_max, char *err, size_t errlen)
+enum failure latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
+                              size_t raw_max, char *err, size_t errlen)
 {
 	memset(lp, 0, sizeof(*lp));
 	lp->span_s = 1.0;
@@ -248,23 +253,25 @@ int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char
 		if (!lat)
 			lp->zero++;
 		else if (add_point(lp, k, t, lat))
-			return -2;
+			goto oom;
 		if (sync) {
 			lp->kinds[LATPLOT_SYNC].count++;
 			if (add_point(lp, LATPLOT_SYNC, t, sync))
-				return -2;
+				goto oom;
 		}
 		continue;
 	bad:
 		snprintf(err, errlen, "%s:%llu: not a latency log line: bad %s", name,
 		         (unsigned long long)line, what);
-		return -1;
+		return FAIL_INPUT;
 	}
 	/* Unthinned, the grids are needed only for the median and p99 lines of big kinds. */
 	for (size_t k = 0; !lp->thinned && k <= LATPLOT_OTHER; k++)
 		if (lp->kinds[k].count >= LATPLOT_LINE_MIN)
-			return grid_from_raw(lp);
-	return 0;
+			return grid_from_raw(lp) ? oom_failure(name, err, errlen) : FAIL_NONE;
+	return FAIL_NONE;
+oom:
+	return oom_failure(name, err, errlen);
 }
 
 void latplot_free(struct latplot *lp)
@@ -281,8 +288,8 @@ static const uint32_t kind_rgb[] = {0x9400d3, 0x009e73, 0x56b4e9, 0xe69f00,
 #define N_RGB (sizeof(kind_rgb) / sizeof(kind_rgb[0]))
 
 /* The cells of series s that are in use (rows row_lo..row_hi), as [*first, *end). */
-static bool cells_in_use(const struct latplot_series *s, const struct latplot_point **first,
-                         const struct latplot_point **end)
+static bool cells_in_use(const struct latplot_series *s, const struct latplot_cell **first,
+                         const struct latplot_cell **end)
 {
 	if (!s->count_drawn)
 		return false;
@@ -299,7 +306,7 @@ static uint64_t write_block(const struct latplot *lp, unsigned k, FILE *f)
 {
 	uint64_t n = 0;
 	uint32_t rgb = k == LATPLOT_SYNC ? 0 : kind_rgb[k % N_RGB];
-	const struct latplot_point *c, *end;
+	const struct latplot_cell *c, *end;
 	if (!lp->thinned) {
 		for (size_t i = 0; i < lp->n_raw; i++)
 			if (lp->raw[i].kind == k) {
@@ -309,9 +316,9 @@ static uint64_t write_block(const struct latplot *lp, unsigned k, FILE *f)
 			}
 	} else if (cells_in_use(&lp->kinds[k], &c, &end)) {
 		uint32_t most = 1;
-		for (const struct latplot_point *p = c; p < end; p++)
+		for (const struct latplot_cell *p = c; p < end; p++)
 			most = p->n > most ? p->n : most;
-		for (const struct latplot_point *p = c; p < end; p++) {
+		for (const struct latplot_cell *p = c; p < end; p++) {
 			if (!p->ns)
 				continue;
 			double opacity =
@@ -329,7 +336,7 @@ static uint64_t write_block(const struct latplot *lp, unsigned k, FILE *f)
 void latplot_describe(const struct latplot *lp, char *buf, size_t len)
 {
 	uint64_t points = 0;
-	const struct latplot_point *c, *end;
+	const struct latplot_cell *c, *end;
 	if (!lp->thinned)
 		points = lp->n_raw;
 	else
@@ -536,30 +543,27 @@ static char *load_log(const char *path, size_t *len, bool *mapped, FILE *log)
 	return buf;
 }
 
-int latplot_write(const char *log_path, const char *out_path, FILE *log)
+enum failure latplot_write(const char *log_path, const char *out_path, FILE *log)
 {
-	int rc = gp_check_path(out_path, "-o", log);
+	enum failure rc = gp_check_path(out_path, "-o", log);
 	if (rc)
 		return rc;
 	size_t len;
 	bool mapped;
 	char *buf = load_log(log_path, &len, &mapped, log);
 	if (!buf)
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	struct latplot lp;
 	char err[1024];
-	int r = latplot_read(&lp, buf, len, log_path, err, sizeof(err));
+	rc = latplot_read(&lp, buf, len, log_path, err, sizeof(err));
 	if (mapped)
 		munmap(buf, len);
 	else
 		free(buf);
-	if (r == -1) {
+	if (rc == FAIL_INPUT)
 		fprintf(log, "fsmix: %s\n", err);
-		rc = EXIT_BAD_INPUT;
-	} else if (r) {
+	else if (rc)
 		fprintf(log, "fsmix: --lat-log %s: out of memory\n", log_path);
-		rc = EXIT_RUN_FAILED;
-	}
 	struct gp_job j;
 	if (!rc)
 		rc = gp_open(&j, out_path, 1200, 700, log);
@@ -570,7 +574,7 @@ int latplot_write(const char *log_path, const char *out_path, FILE *log)
 		if (latplot_script(&lp, j.data_f, GP_DATA_NAME, j.script_f, title)) {
 			fprintf(log, "fsmix: --lat-log %s: no operation to draw\n", log_path);
 			gp_discard(&j);
-			rc = EXIT_BAD_INPUT;
+			rc = FAIL_INPUT;
 		} else {
 			char desc[512];
 			latplot_describe(&lp, desc, sizeof(desc));

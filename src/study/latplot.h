@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "failure.h"
+
 #define LATPLOT_RAW_MAX      100000
 #define LATPLOT_COLS         800
 #define LATPLOT_ROWS_PER_OCT 16
@@ -35,7 +37,7 @@
 #define LATPLOT_LINE_COLS    100  /* the lines' points: one per 8 grid columns */
 
 /* A cell of the thinning grid: its slowest operation and how many operations fell in it. */
-struct latplot_point {
+struct latplot_cell {
 	uint64_t ns; /* 0: empty cell */
 	float t_s;   /* (a float: a cell is at least a millisecond wide) */
 	uint32_t n;  /* operations in the cell (saturates) */
@@ -43,10 +45,10 @@ struct latplot_point {
 
 struct latplot_series {
 	char name[LATPLOT_NAME_MAX];
-	uint64_t count;              /* operations (sync series: operations with sync_ns > 0) */
-	struct latplot_point *cells; /* LATPLOT_COLS x LATPLOT_ROWS, NULL until the first one */
-	uint64_t count_drawn;        /* points put into cells */
-	unsigned row_lo, row_hi;     /* rows in use: [row_lo, row_hi] (when count_drawn) */
+	uint64_t count;             /* operations (sync series: operations with sync_ns > 0) */
+	struct latplot_cell *cells; /* LATPLOT_COLS x LATPLOT_ROWS, NULL until the first one */
+	uint64_t count_drawn;       /* points put into cells */
+	unsigned row_lo, row_hi;    /* rows in use: [row_lo, row_hi] (when count_drawn) */
 };
 
 struct latplot_raw {
@@ -73,15 +75,16 @@ struct latplot {
 
 /* latplot_read - read a whole latency log from buf (len bytes, no terminator needed): lines of
  * 7 fields (t_s group thread op lat_ns bytes sync_ns) or 8 (and resp_ns, which is not drawn).
- * Lines starting with '#' and empty lines are skipped. Returns 0, -1 with "NAME:LINE: reason" in
- * err for a malformed line, -2 when out of memory. lp must be latplot_free()d either way. */
-int latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name, char *err,
-                 size_t errlen);
+ * Lines starting with '#' and empty lines are skipped. FAIL_NONE; FAIL_INPUT with
+ * "NAME:LINE: reason" in err for a malformed line; FAIL_IO with "NAME: out of memory" in err.
+ * lp must be latplot_free()d either way. */
+enum failure latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name,
+                          char *err, size_t errlen);
 
 /* latplot_read_max - the same with raw_max (<= LATPLOT_RAW_MAX) instead of LATPLOT_RAW_MAX
  * points drawn whole (the fuzzer thins small inputs with it). */
-int latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
-                     size_t raw_max, char *err, size_t errlen);
+enum failure latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
+                              size_t raw_max, char *err, size_t errlen);
 
 /* latplot_script - the points (numbers only) to data, the gnuplot commands to script; title is
  * passed through gp_str. Returns 0, or -1 when there is no point to draw. */
@@ -93,8 +96,9 @@ void latplot_describe(const struct latplot *lp, char *buf, size_t len);
 
 void latplot_free(struct latplot *lp);
 
-/* latplot_write - `fsmix plot --lat-log log_path -o out_path`. Returns an exit status;
- * messages (including how it thinned) go to log. */
-int latplot_write(const char *log_path, const char *out_path, FILE *log);
+/* latplot_write - `fsmix plot --lat-log log_path -o out_path`; messages (including how it
+ * thinned) go to log. FAIL_NONE; FAIL_INPUT for a bad output name or an unreadable, malformed
+ * or empty log; FAIL_IO when out of memory; otherwise gp_finish's failure (gnuplot.h). */
+enum failure latplot_write(const char *log_path, const char *out_path, FILE *log);
 
 #endif

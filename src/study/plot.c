@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exitcode.h"
 #include "gnuplot.h"
 #include "metrics.h"
 
@@ -95,13 +94,13 @@ static void label_tics(FILE *g, const json_t *doc, const size_t *idx, size_t n)
 	fprintf(g, ")\n");
 }
 
-static int sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
+static enum failure sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
 {
 	const json_t *pts;
 	size_t n = doc_points(doc, &pts);
 	if (!n) {
 		fprintf(log, "fsmix: the sweep has no finished point to plot\n");
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	}
 	bool numeric = true;
 	for (size_t i = 0; i < n; i++) {
@@ -156,11 +155,11 @@ static int sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FI
 	        data, col(M_OP_P50_MS), col(M_OP_P50_MS) + 1, col(M_OP_P99_MS),
 	        col(M_OP_P99_MS) + 1, col(M_SYNC_P99_MS), col(M_SYNC_P99_MS) + 1);
 	fprintf(g, "unset multiplot\n");
-	return 0;
+	return FAIL_NONE;
 }
 
 /* A single run: one block per syscall with msec_range counts, as clustered bars. */
-static int ranges_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
+static enum failure ranges_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
 {
 	const json_t *groups = json_object_get(doc, "groups"), *grp, *sc;
 	size_t i, k, blocks = 0;
@@ -198,12 +197,12 @@ static int ranges_chart(FILE *f, FILE *g, const json_t *doc, const char *data, F
 			blocks++;
 		}
 	}
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	if (!blocks) {
 		fprintf(log, "fsmix: the run has no msec_range counts and no --interval rows to "
 		             "plot (enable_stats=1, enable_range=1 and msec_range lines, or "
 		             "--interval S, are needed)\n");
-		rc = EXIT_BAD_INPUT;
+		rc = FAIL_INPUT;
 	} else {
 		fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n");
 		fprintf(g, "set style fill solid 0.8 border -1\nset logscale y\n"
@@ -226,14 +225,14 @@ static int ranges_chart(FILE *f, FILE *g, const json_t *doc, const char *data, F
 }
 
 /* Comparison: base vs new mean trans/s and op p99 per point. */
-static int compare_chart(FILE *f, FILE *g, const json_t *base, const json_t *now, const char *data,
-                         FILE *log)
+static enum failure compare_chart(FILE *f, FILE *g, const json_t *base, const json_t *now,
+                                  const char *data, FILE *log)
 {
 	const json_t *pts;
 	size_t n = doc_points(now, &pts), nb = doc_points(base, &pts), rows = 0;
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	if (!idx)
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	for (size_t i = 0; i < n; i++) {
 		const char *label = point_label(now, i);
 		size_t j = 0;
@@ -260,7 +259,7 @@ static int compare_chart(FILE *f, FILE *g, const json_t *base, const json_t *now
 	if (!rows) {
 		free(idx);
 		fprintf(log, "fsmix: nothing to compare\n");
-		return EXIT_BAD_INPUT;
+		return FAIL_INPUT;
 	}
 	fprintf(g, "set multiplot layout 2,1 title 'fsmix compare: base vs new'\n");
 	fprintf(g, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n");
@@ -272,7 +271,7 @@ static int compare_chart(FILE *f, FILE *g, const json_t *base, const json_t *now
 	fprintf(g, "plot '%s' using 5:6 title 'base', '' using 7:8 title 'new'\n", data);
 	fprintf(g, "unset multiplot\n");
 	free(idx);
-	return 0;
+	return FAIL_NONE;
 }
 
 int plot_has_intervals(const json_t *doc)
@@ -321,7 +320,7 @@ static bool interval_block(FILE *f, const json_t *rows, double *t_max)
 
 /* A single run over time: ops/s, MB/s and op p99 of every group (groups[].intervals) and of
  * the total (intervals) when there are several groups or no per-group rows. */
-static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
+static void interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
 {
 	const json_t *groups = json_object_get(doc, "groups"), *grp;
 	const char *names[65];
@@ -396,22 +395,23 @@ static int interval_chart(FILE *f, FILE *g, const json_t *doc, const char *data)
 		fprintf(g, "\n");
 	}
 	fprintf(g, "unset multiplot\n");
-	return 0;
 }
 
-int plot_script(const json_t *doc, const json_t *base, FILE *data, const char *data_path,
-                FILE *script, FILE *log)
+enum failure plot_script(const json_t *doc, const json_t *base, FILE *data, const char *data_path,
+                         FILE *script, FILE *log)
 {
 	if (base)
 		return compare_chart(data, script, base, doc, data_path, log);
 	if (json_is_array(json_object_get(doc, "points")))
 		return sweep_chart(data, script, doc, data_path, log);
-	if (plot_has_intervals(doc))
-		return interval_chart(data, script, doc, data_path);
+	if (plot_has_intervals(doc)) {
+		interval_chart(data, script, doc, data_path);
+		return FAIL_NONE;
+	}
 	if (json_object_get(doc, "total"))
 		return ranges_chart(data, script, doc, data_path, log);
 	fprintf(log, "fsmix: not an fsmix run or sweep document\n");
-	return EXIT_BAD_INPUT;
+	return FAIL_INPUT;
 }
 
 int plot_check_output(const char *path, char *err, size_t errlen)
@@ -419,10 +419,10 @@ int plot_check_output(const char *path, char *err, size_t errlen)
 	return gp_check_output(path, err, errlen);
 }
 
-int plot_write(const json_t *doc, const json_t *base, const char *path, FILE *log)
+enum failure plot_write(const json_t *doc, const json_t *base, const char *path, FILE *log)
 {
 	struct gp_job j;
-	int rc = gp_check_path(path, "plot", log);
+	enum failure rc = gp_check_path(path, "plot", log);
 	if (!rc)
 		rc = gp_open(&j, path, 1000, !base && plot_has_intervals(doc) ? 900 : 800, log);
 	if (rc)

@@ -13,17 +13,21 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "failure.h"
+
 /* plot_write - draw doc (a sweep or run JSON; with base_or_null: the comparison base vs doc)
- * into path. Returns 0, EXIT_UNSUPPORTED when gnuplot is missing, EXIT_BAD_INPUT for a bad
- * file name or document, EXIT_RUN_FAILED when gnuplot fails; messages go to log. */
-int plot_write(const json_t *doc, const json_t *base_or_null, const char *path, FILE *log);
+ * into path; messages go to log. FAIL_NONE; FAIL_INPUT for a bad file name or a document with
+ * nothing to draw; FAIL_UNSUPPORTED when gnuplot is missing; FAIL_INTERRUPTED when a stop
+ * signal arrived while gnuplot ran; FAIL_IO when gnuplot or writing the picture fails. */
+enum failure plot_write(const json_t *doc, const json_t *base_or_null, const char *path, FILE *log);
 
 /* plot_script - the reading half of plot_write: the data (numbers only) to `data` and the
  * gnuplot commands (which read data_path) to `script`. The terminal and output lines are the
- * caller's. Returns 0, or EXIT_BAD_INPUT with a message on log when doc has nothing to draw. Any
- * JSON document is accepted without crashing (tests/fuzz/fuzz_results.c). */
-int plot_script(const json_t *doc, const json_t *base_or_null, FILE *data, const char *data_path,
-                FILE *script, FILE *log);
+ * caller's. FAIL_NONE; FAIL_INPUT with a message on log when doc has nothing to draw; FAIL_IO
+ * when out of memory. Any JSON document is accepted without crashing
+ * (tests/fuzz/fuzz_results.c). */
+enum failure plot_script(const json_t *doc, const json_t *base_or_null, FILE *data,
+                         const char *data_path, FILE *script, FILE *log);
 
 /* plot_has_intervals - doc is a single run with --interval rows (drawn over time). */
 int plot_has_intervals(const json_t *doc);

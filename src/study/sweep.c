@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "exitcode.h"
+#include "profile_json.h"
 #include "metrics.h"
 #include "plot.h"
 #include "preflight.h"
@@ -56,9 +55,9 @@ static bool parse_u64(const char *s, const char *end, uint64_t *out)
 	return true;
 }
 
-/* "LO-HI", "LO-HI:xF" (multiply) or "LO-HI:+S" (add). */
-static const char *expand_range(struct sweep_dim *d, const char *item, size_t len, char *err,
-                                size_t errlen)
+/* "LO-HI", "LO-HI:xF" (multiply) or "LO-HI:+S" (add) into d's values. 0, or -1 with the reason
+ * in err. */
+static int expand_range(struct sweep_dim *d, const char *item, size_t len, char *err, size_t errlen)
 {
 	const char *end = item + len, *dash = memchr(item, '-', len),
 	           *colon = memchr(item, ':', len);
@@ -81,7 +80,7 @@ static const char *expand_range(struct sweep_dim *d, const char *item, size_t le
 		    "'%.*s': the range must go up (LO <= HI) with a step of at least 1 (+S) or a "
 		    "factor of at least 2 (xF, from LO >= 1)",
 		    (int)len, item);
-		return err;
+		return -1;
 	}
 	for (uint64_t v = lo; v <= hi;) {
 		char buf[24];
@@ -90,55 +89,56 @@ static const char *expand_range(struct sweep_dim *d, const char *item, size_t le
 		if (rc == -E2BIG) {
 			snprintf(err, errlen, "'%.*s' gives more than %d values", (int)len, item,
 			         SWEEP_MAX_VALUES);
-			return err;
+			return -1;
 		}
-		if (rc)
-			return "out of memory";
+		if (rc) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		if (mul ? v > hi / step : v > hi - step)
 			break;
 		v = mul ? v * step : v + step;
 	}
-	return NULL;
+	return 0;
 bad:
 	snprintf(err, errlen,
 	         "'%.*s' is not a value or a range (examples: 1,2,4  1-64:x2  1-8:+1  1-8)",
 	         (int)len, item);
-	return err;
+	return -1;
 }
 
-const char *sweep_parse_list(const char *spec, struct sweep_dim *d, char *err, size_t errlen)
+int sweep_parse_list(const char *spec, struct sweep_dim *d, char *err, size_t errlen)
 {
 	const char *p = spec;
 	if (!*spec) {
 		snprintf(err, errlen, "empty list of values");
-		return err;
+		return -1;
 	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		if (!len) {
 			snprintf(err, errlen, "'%s': empty value in the list", spec);
-			return err;
+			return -1;
 		}
 		/* A range starts with a digit and has a dash after it; anything else is a value. */
 		const char *dash = memchr(p, '-', len);
 		if (dash && dash > p && isdigit((unsigned char)p[0])) {
-			const char *e = expand_range(d, p, len, err, errlen);
-			if (e)
-				return e;
+			if (expand_range(d, p, len, err, errlen))
+				return -1;
 		} else {
 			int rc = push_value(d, p, len);
 			if (rc) {
 				snprintf(err, errlen,
 				         rc == -E2BIG ? "more than %d values" : "out of memory",
 				         SWEEP_MAX_VALUES);
-				return err;
+				return -1;
 			}
 		}
 		p += len;
 		if (*p == ',')
 			p++;
 	}
-	return NULL;
+	return 0;
 }
 
 void sweep_dim_free(struct sweep_dim *d)
@@ -150,16 +150,76 @@ void sweep_dim_free(struct sweep_dim *d)
 	d->n = 0;
 }
 
-/* ---- running ---- */
+/* ---- points ---- */
 
+/* One point of the sweep (one value per dimension) and its repeats' results. */
 struct point {
 	char label[256];
 	size_t idx[SWEEP_MAX_DIMS]; /* value index per dimension */
 	json_t **runs;              /* repeat entries, NULL where not run */
 	size_t n_runs;
-	double *setup_s; /* wall time of each run minus its run phase: setup, reuse or rebuild */
+	double *setup_s; /* per repeat, seconds: the run's wall time minus its run phase (setup,
+	                  * reuse or rebuild of the trees) */
 	bool *reused;
 };
+
+/* Point i of the cartesian product: its value indexes and its label ("threads=4,..."). The first
+ * dimension varies slowest (like nested loops in command-line order). */
+static void point_name(const struct sweep_spec *s, size_t i, struct point *pt)
+{
+	size_t rest = i, o = 0;
+	for (size_t d = s->n_dims; d-- > 0;) {
+		pt->idx[d] = rest % s->dims[d].n;
+		rest /= s->dims[d].n;
+	}
+	for (size_t d = 0; d < s->n_dims; d++)
+		o += (size_t)snprintf(
+		    pt->label + o, o < sizeof(pt->label) ? sizeof(pt->label) - o : 0, "%s%s=%s",
+		    d ? "," : "", s->dims[d].label, s->dims[d].values[pt->idx[d]]);
+	if (!s->n_dims)
+		snprintf(pt->label, sizeof(pt->label), "run");
+}
+
+static void points_free(struct point *pts, size_t n_pts)
+{
+	for (size_t i = 0; i < n_pts; i++) {
+		for (size_t r = 0; pts[i].runs && r < pts[i].n_runs; r++)
+			json_decref(pts[i].runs[r]);
+		free(pts[i].runs);
+		free(pts[i].setup_s);
+		free(pts[i].reused);
+	}
+	free(pts);
+}
+
+/* Every point of the sweep, named, with room for s->repeat runs each; *n_pts gets their
+ * number. NULL when out of memory (said on the log). */
+static struct point *points_make(const struct sweep_spec *s, size_t *n_pts)
+{
+	size_t n = 1;
+	for (size_t d = 0; d < s->n_dims; d++)
+		n *= s->dims[d].n;
+	struct point *pts = calloc(n, sizeof(*pts));
+	if (!pts) {
+		fprintf(s->eopts.log, "fsmix: out of memory\n");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct point *pt = &pts[i];
+		point_name(s, i, pt);
+		pt->n_runs = s->repeat;
+		pt->runs = calloc(s->repeat, sizeof(*pt->runs));
+		pt->setup_s = calloc(s->repeat, sizeof(*pt->setup_s));
+		pt->reused = calloc(s->repeat, sizeof(*pt->reused));
+		if (!pt->runs || !pt->setup_s || !pt->reused) {
+			fprintf(s->eopts.log, "fsmix: out of memory\n");
+			points_free(pts, i + 1);
+			return NULL;
+		}
+	}
+	*n_pts = n;
+	return pts;
+}
 
 /* The overrides of one point: the user's, then the point's values (later ones win). */
 static int point_overrides(const struct sweep_spec *s, const struct point *pt,
@@ -198,44 +258,152 @@ static void free_point_overrides(const struct sweep_spec *s, struct override *v)
 	free(v);
 }
 
-/* Runs one repeat of one point. Returns an exit status; *run gets the JSON results. */
-static int run_point(struct sweep_spec *s, struct point *pt, size_t rep, bool reuse_built)
-{
+/* A point's profile and plan: the user's profile with the user's overrides, then the point's
+ * values. */
+struct point_plan {
 	struct override *ovr;
-	size_t n;
+	size_t n_ovr;
 	struct profile p;
 	struct plan pl;
 	struct diag d;
-	int rc;
-	if (point_overrides(s, pt, &ovr, &n)) {
-		fprintf(s->eopts.log, "fsmix: out of memory\n");
-		return EXIT_RUN_FAILED;
+};
+
+static void point_plan_free(const struct sweep_spec *s, struct point_plan *pp)
+{
+	plan_free(&pp->pl);
+	profile_free(&pp->p);
+	diag_free(&pp->d);
+	free_point_overrides(s, pp->ovr);
+}
+
+/* Loads the point's profile and plan (point_plan_free() after FAIL_NONE; nothing to free after
+ * a failure). FAIL_IO when out of memory (nothing said); FAIL_INPUT when the profile has errors
+ * with the point's values: they are printed, then "point LABEL: N errors; " and consequence. */
+static enum failure point_plan_load(const struct sweep_spec *s, const struct point *pt,
+                                    const char *consequence, struct point_plan *pp)
+{
+	if (point_overrides(s, pt, &pp->ovr, &pp->n_ovr))
+		return FAIL_IO;
+	diag_init(&pp->d);
+	if (profile_load(s->profile_path, pp->ovr, pp->n_ovr, &s->po, &pp->p, &pp->pl, &pp->d)) {
+		diag_print(&pp->d, s->eopts.log);
+		fprintf(s->eopts.log, "fsmix: point %s: %zu error%s; %s\n", pt->label, pp->d.errors,
+		        pp->d.errors == 1 ? "" : "s", consequence);
+		profile_free(&pp->p);
+		diag_free(&pp->d);
+		free_point_overrides(s, pp->ovr);
+		return FAIL_INPUT;
 	}
-	diag_init(&d);
-	if (profile_load(s->profile_path, ovr, n, &s->po, &p, &pl, &d)) {
-		diag_print(&d, s->eopts.log);
-		fprintf(s->eopts.log, "fsmix: point %s: %zu error%s; the sweep stops\n", pt->label,
-		        d.errors, d.errors == 1 ? "" : "s");
-		profile_free(&p);
-		diag_free(&d);
-		free_point_overrides(s, ovr);
-		return EXIT_BAD_INPUT;
+	return FAIL_NONE;
+}
+
+/* ---- checking ---- */
+
+/* The location locks a sweep holds from validation to its end. */
+struct sweep_locks {
+	int *h;
+	size_t n, cap;
+};
+
+/* Locks every location of a point's plan (counted: the same location again costs nothing).
+ * FAIL_INPUT when another process holds one (the message names it), FAIL_IO when out of
+ * memory. A location that cannot be opened is left to the run, which reports it. */
+static enum failure lock_locations(struct sweep_locks *l, const struct plan *pl, FILE *log)
+{
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		char why[512];
+		int h = tree_lock_location(pl->fs[i].location, why, sizeof(why));
+		if (h == -EBUSY) {
+			fprintf(log, "fsmix: %s: %s\n", pl->fs[i].name, why);
+			return FAIL_INPUT;
+		}
+		if (h <= 0)
+			continue;
+		if (l->n == l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 8;
+			int *nh = realloc(l->h, cap * sizeof(*nh));
+			if (!nh) {
+				tree_unlock_location(h);
+				fprintf(log, "fsmix: out of memory\n");
+				return FAIL_IO;
+			}
+			l->h = nh;
+			l->cap = cap;
+		}
+		l->h[l->n++] = h;
 	}
-	/* After the first point built the trees, later points reuse them when nothing changed
-	 * them (the manifest says so); a run that changed a tree removed its manifest, so the
-	 * next point rebuilds it and starts from the same state. */
-	if (reuse_built)
-		for (size_t i = 0; i < pl.n_fs; i++)
-			pl.fs[i].reuse = true;
+	return FAIL_NONE;
+}
+
+static void unlock_locations(struct sweep_locks *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		tree_unlock_location(l->h[i]);
+	free(l->h);
+	*l = (struct sweep_locks){0};
+}
+
+/* Every point is validated before the first one runs: a bad value in the last point must not
+ * cost the earlier ones' time. Its locations are locked for the whole sweep
+ * (tree_lock_location), so no other fsmix process gets in between two runs. FAIL_INPUT for a
+ * bad point or location (printed), FAIL_IO when out of memory. */
+static enum failure points_check(const struct sweep_spec *s, const struct point *pts, size_t n_pts,
+                                 struct sweep_locks *locks)
+{
+	enum failure rc = FAIL_NONE;
+	for (size_t i = 0; i < n_pts && !rc; i++) {
+		struct point_plan pp;
+		rc = point_plan_load(s, &pts[i], "nothing was run", &pp);
+		if (rc)
+			break;
+		if (i == 0 && pp.d.warnings)
+			diag_print(&pp.d, s->eopts.log);
+		/* preflight_locations prints every bad location; any failure of it is bad input */
+		if (preflight_locations(&pp.pl, s->eopts.log))
+			rc = FAIL_INPUT;
+		else
+			rc = lock_locations(locks, &pp.pl, s->eopts.log);
+		point_plan_free(s, &pp);
+	}
+	return rc;
+}
+
+/* ---- running ---- */
+
+/* The kind of failure of a run, from the exit status engine_run returns today (engine.h): the
+ * numbers are the command line's (s->exit_status_of), so its mapping is inverted here. */
+static enum failure failure_of_run_status(const struct sweep_spec *s, int status)
+{
+	for (enum failure f = FAIL_NONE; f <= FAIL_INTERRUPTED; f++)
+		if (s->exit_status_of(f) == status)
+			return f;
+	return FAIL_IO;
+}
+
+/* MERGE GUARD: failure_of_run_status reads engine_run's result as an exit status. Should
+ * engine_run's type change (to return enum failure, or a results model), the build stops here
+ * rather than read an enum failure as an exit status: then use engine_run's failure as it is in
+ * sweep_run_point and remove failure_of_run_status. */
+_Static_assert(_Generic(&engine_run, int (*)(const struct plan *, const struct engine_opts *) : 1,
+                        default : 0),
+               "engine_run changed: see sweep_run_point and failure_of_run_status");
+
+/* Runs one repeat of one point on its loaded plan, the only call of the engine: pt->runs[rep]
+ * gets the JSON results (NULL when nothing was measured), pt->setup_s[rep] the wall time outside
+ * the run phase (s), pt->reused[rep] whether the first filesystem's tree was reused. Returns
+ * the run's kind of failure. */
+static enum failure sweep_run_point(const struct sweep_spec *s, struct point *pt, size_t rep,
+                                    const struct profile *p, const struct plan *pl)
+{
 	struct engine_opts eo = s->eopts;
 	json_t *result = NULL;
 	eo.quiet = true;
 	eo.keep_manifest = true;
 	eo.json_out = &result;
 	eo.json_path = eo.csv_path = NULL;
-	eo.profile = &p;
+	eo.profile = p;
 	uint64_t t0 = now_ns();
-	rc = engine_run(&pl, &eo);
+	int rc = engine_run(pl, &eo);
 	double wall = (double)(now_ns() - t0) / 1e9;
 	pt->runs[rep] = result;
 	if (result) {
@@ -244,10 +412,58 @@ static int run_point(struct sweep_spec *s, struct point *pt, size_t rep, bool re
 		const json_t *fs0 = json_array_get(json_object_get(result, "filesystems"), 0);
 		pt->reused[rep] = json_is_true(json_object_get(fs0, "reused"));
 	}
-	plan_free(&pl);
-	profile_free(&p);
-	diag_free(&d);
-	free_point_overrides(s, ovr);
+	return failure_of_run_status(s, rc);
+}
+
+/* Runs one repeat of one point: loads its plan and runs it (sweep_run_point). reuse_built: an
+ * earlier run built the trees. FAIL_INPUT when the point's profile has errors, FAIL_IO when out
+ * of memory, else the run's failure. */
+static enum failure run_repeat(const struct sweep_spec *s, struct point *pt, size_t rep,
+                               bool reuse_built)
+{
+	struct point_plan pp;
+	enum failure rc = point_plan_load(s, pt, "the sweep stops", &pp);
+	if (rc == FAIL_IO)
+		fprintf(s->eopts.log, "fsmix: out of memory\n");
+	if (rc)
+		return rc;
+	/* After the first point built the trees, later points reuse them when nothing changed
+	 * them (the manifest says so); a run that changed a tree removed its manifest, so the
+	 * next point rebuilds it and starts from the same state. */
+	if (reuse_built)
+		for (size_t i = 0; i < pp.pl.n_fs; i++)
+			pp.pl.fs[i].reuse = true;
+	rc = sweep_run_point(s, pt, rep, &pp.p, &pp.pl);
+	point_plan_free(s, &pp);
+	return rc;
+}
+
+/* Runs every repeat of every point in order, with progress on the log, until the first
+ * failure. *started gets the number of runs started (the failed or interrupted one
+ * included). */
+static enum failure points_run(const struct sweep_spec *s, struct point *pts, size_t n_pts,
+                               size_t *started)
+{
+	enum failure rc = FAIL_NONE;
+	size_t total = n_pts * s->repeat, k = 0;
+	for (size_t i = 0; i < n_pts && !rc; i++) {
+		for (size_t r = 0; r < s->repeat && !rc; r++, k++) {
+			fprintf(s->eopts.log, "fsmix: sweep %zu/%zu: %s, run %zu of %u\n", k + 1,
+			        total, pts[i].label, r + 1, s->repeat);
+			rc = run_repeat(s, &pts[i], r, k > 0);
+			json_t *res = pts[i].runs[r];
+			if (res) {
+				double tps = 0;
+				metric_get(res, M_TRANS_PER_S, &tps);
+				fprintf(s->eopts.log,
+				        "fsmix: sweep %zu/%zu: %.2f trans/s; tree %s, %.2f s "
+				        "between runs\n",
+				        k + 1, total, tps, pts[i].reused[r] ? "reused" : "built",
+				        pts[i].setup_s[r]);
+			}
+		}
+	}
+	*started = k;
 	return rc;
 }
 
@@ -303,7 +519,8 @@ static json_t *summary_json(struct point *pt)
 	return o;
 }
 
-struct doc_ctx {
+/* What the sweep's JSON and CSV documents are made from. */
+struct sweep_doc {
 	const struct sweep_spec *s;
 	struct point *pts;
 	size_t n_pts;
@@ -311,7 +528,7 @@ struct doc_ctx {
 	int exit_status;
 };
 
-static json_t *sweep_json(const struct doc_ctx *c)
+static json_t *sweep_json(const struct sweep_doc *c)
 {
 	const struct sweep_spec *s = c->s;
 	json_t *root = json_object(), *dims = json_array(), *points = json_array(),
@@ -380,7 +597,7 @@ static int fill_json(FILE *f, void *arg)
 
 static int fill_csv(FILE *f, void *arg)
 {
-	const struct doc_ctx *c = arg;
+	const struct sweep_doc *c = arg;
 	const struct sweep_spec *s = c->s;
 	fputs("point", f);
 	for (size_t d = 0; d < s->n_dims; d++) {
@@ -427,184 +644,57 @@ static int fill_csv(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
-/* The location locks a sweep holds from validation to its end. */
-struct sweep_locks {
-	int *h;
-	size_t n, cap;
-};
-
-/* Locks every location of a point's plan (counted: the same location again costs nothing).
- * Returns 0, or EXIT_BAD_INPUT when another process holds one (the message names it). A
- * location that cannot be opened is left to the run, which reports it. */
-static int lock_locations(struct sweep_locks *l, const struct plan *pl, FILE *log)
+/* Writes the JSON, CSV and plot the user asked for, with what finished. rc: the sweep's failure
+ * so far, recorded in the JSON; returns it, or else the first output's failure. */
+static enum failure write_outputs(const struct sweep_spec *s, struct point *pts, size_t n_pts,
+                                  bool interrupted, enum failure rc)
 {
-	for (size_t i = 0; i < pl->n_fs; i++) {
-		char why[512];
-		int h = tree_lock_location(pl->fs[i].location, why, sizeof(why));
-		if (h == -EBUSY) {
-			fprintf(log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			return EXIT_BAD_INPUT;
-		}
-		if (h <= 0)
-			continue;
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? 2 * l->cap : 8;
-			int *nh = realloc(l->h, cap * sizeof(*nh));
-			if (!nh) {
-				tree_unlock_location(h);
-				fprintf(log, "fsmix: out of memory\n");
-				return EXIT_RUN_FAILED;
-			}
-			l->h = nh;
-			l->cap = cap;
-		}
-		l->h[l->n++] = h;
-	}
-	return 0;
-}
-
-static void unlock_locations(struct sweep_locks *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		tree_unlock_location(l->h[i]);
-	free(l->h);
-	*l = (struct sweep_locks){0};
-}
-
-int sweep_run(struct sweep_spec *s)
-{
-	size_t n_pts = 1;
-	for (size_t d = 0; d < s->n_dims; d++)
-		n_pts *= s->dims[d].n;
-	struct point *pts = calloc(n_pts, sizeof(*pts));
-	if (!pts) {
-		fprintf(s->eopts.log, "fsmix: out of memory\n");
-		return EXIT_RUN_FAILED;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < n_pts; i++) {
-		struct point *pt = &pts[i];
-		size_t rest = i, o = 0;
-		/* The first dimension varies slowest (like nested loops in command-line order). */
-		for (size_t d = s->n_dims; d-- > 0;) {
-			pt->idx[d] = rest % s->dims[d].n;
-			rest /= s->dims[d].n;
-		}
-		for (size_t d = 0; d < s->n_dims; d++)
-			o += (size_t)snprintf(pt->label + o,
-			                      o < sizeof(pt->label) ? sizeof(pt->label) - o : 0,
-			                      "%s%s=%s", d ? "," : "", s->dims[d].label,
-			                      s->dims[d].values[pt->idx[d]]);
-		if (!s->n_dims)
-			snprintf(pt->label, sizeof(pt->label), "run");
-		pt->n_runs = s->repeat;
-		pt->runs = calloc(s->repeat, sizeof(*pt->runs));
-		pt->setup_s = calloc(s->repeat, sizeof(*pt->setup_s));
-		pt->reused = calloc(s->repeat, sizeof(*pt->reused));
-		if (!pt->runs || !pt->setup_s || !pt->reused) {
-			fprintf(s->eopts.log, "fsmix: out of memory\n");
-			rc = EXIT_RUN_FAILED;
-			n_pts = i + 1;
-			break;
-		}
-	}
-	/* Every point is validated before the first one runs: a bad value in the last point
-	 * must not cost the earlier ones' time. Its locations are locked for the whole sweep
-	 * (tree_lock_location), so no other fsmix process gets in between two runs. */
-	struct sweep_locks locks = {0};
-	for (size_t i = 0; i < n_pts && !rc; i++) {
-		struct override *ovr;
-		size_t n;
-		struct profile p;
-		struct plan pl;
-		struct diag d;
-		if (point_overrides(s, &pts[i], &ovr, &n)) {
-			rc = EXIT_RUN_FAILED;
-			break;
-		}
-		diag_init(&d);
-		if (profile_load(s->profile_path, ovr, n, &s->po, &p, &pl, &d)) {
-			diag_print(&d, s->eopts.log);
-			fprintf(s->eopts.log, "fsmix: point %s: %zu error%s; nothing was run\n",
-			        pts[i].label, d.errors, d.errors == 1 ? "" : "s");
-			rc = EXIT_BAD_INPUT;
-		} else {
-			if (i == 0 && d.warnings)
-				diag_print(&d, s->eopts.log);
-			rc = preflight_locations(&pl, s->eopts.log);
-			if (!rc)
-				rc = lock_locations(&locks, &pl, s->eopts.log);
-			plan_free(&pl);
-		}
-		profile_free(&p);
-		diag_free(&d);
-		free_point_overrides(s, ovr);
-	}
-	if (rc) {
-		for (size_t i = 0; i < n_pts; i++) {
-			free(pts[i].runs);
-			free(pts[i].setup_s);
-			free(pts[i].reused);
-		}
-		free(pts);
-		unlock_locations(&locks);
-		return rc;
-	}
-	bool interrupted = false;
-	size_t total = n_pts * s->repeat, k = 0;
-	for (size_t i = 0; i < n_pts && !rc; i++) {
-		for (size_t r = 0; r < s->repeat && !rc; r++, k++) {
-			fprintf(s->eopts.log, "fsmix: sweep %zu/%zu: %s, run %zu of %u\n", k + 1,
-			        total, pts[i].label, r + 1, s->repeat);
-			int prc = run_point(s, &pts[i], r, k > 0);
-			json_t *res = pts[i].runs[r];
-			if (res) {
-				double tps = 0;
-				metric_get(res, M_TRANS_PER_S, &tps);
-				fprintf(s->eopts.log,
-				        "fsmix: sweep %zu/%zu: %.2f trans/s; tree %s, %.2f s "
-				        "between runs\n",
-				        k + 1, total, tps, pts[i].reused[r] ? "reused" : "built",
-				        pts[i].setup_s[r]);
-			}
-			if (prc == EXIT_INTERRUPTED) {
-				interrupted = true;
-				rc = prc;
-			} else if (prc) {
-				rc = prc;
-			}
-		}
-	}
-	if (interrupted) /* k counts the interrupted run too */
-		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
-		        k - 1, k - 1 == 1 ? "" : "s");
-	print_table(pts, n_pts, s->eopts.out);
-	struct doc_ctx ctx = {
-	    .s = s, .pts = pts, .n_pts = n_pts, .interrupted = interrupted, .exit_status = rc};
+	struct sweep_doc ctx = {.s = s,
+	                        .pts = pts,
+	                        .n_pts = n_pts,
+	                        .interrupted = interrupted,
+	                        .exit_status = s->exit_status_of(rc)};
 	char err[MSG_MAX];
 	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
-		rc = rc ? rc : EXIT_RUN_FAILED;
+		rc = failure_first(rc, FAIL_IO);
 	}
 	if (s->csv_path && outfile_write(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
-		rc = rc ? rc : EXIT_RUN_FAILED;
+		rc = failure_first(rc, FAIL_IO);
 	}
 	if (s->plot_path) {
 		json_t *doc = sweep_json(&ctx);
-		int prc = doc ? plot_write(doc, NULL, s->plot_path, s->eopts.log) : EXIT_RUN_FAILED;
+		enum failure prc =
+		    doc ? plot_write(doc, NULL, s->plot_path, s->eopts.log) : FAIL_IO;
 		json_decref(doc);
-		if (prc)
-			rc = rc ? rc : prc;
+		rc = failure_first(rc, prc);
 	}
-	for (size_t i = 0; i < n_pts; i++) {
-		for (size_t r = 0; pts[i].runs && r < pts[i].n_runs; r++)
-			json_decref(pts[i].runs[r]);
-		free(pts[i].runs);
-		free(pts[i].setup_s);
-		free(pts[i].reused);
+	return rc;
+}
+
+enum failure sweep_run(const struct sweep_spec *s)
+{
+	size_t n_pts;
+	struct point *pts = points_make(s, &n_pts);
+	if (!pts)
+		return FAIL_IO;
+	struct sweep_locks locks = {0};
+	enum failure rc = points_check(s, pts, n_pts, &locks);
+	if (rc) {
+		points_free(pts, n_pts);
+		unlock_locations(&locks);
+		return rc;
 	}
-	free(pts);
+	size_t started;
+	rc = points_run(s, pts, n_pts, &started);
+	bool interrupted = rc == FAIL_INTERRUPTED;
+	if (interrupted) /* started counts the interrupted run too */
+		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
+		        started - 1, started - 1 == 1 ? "" : "s");
+	print_table(pts, n_pts, s->eopts.out);
+	rc = write_outputs(s, pts, n_pts, interrupted, rc);
+	points_free(pts, n_pts);
 	unlock_locations(&locks);
 	return rc;
 }

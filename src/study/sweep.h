@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "engine.h"
+#include "failure.h"
 #include "overrides.h"
 #include "plan.h"
 
@@ -29,8 +30,8 @@ struct sweep_dim {
 
 /* sweep_parse_list - expand "1,2,4", "1-64:x2" (doubling), "1-8:+1" (step), "1-8" (step 1) and
  * any comma-separated mix of these into values. Integers only for ranges; a plain list may hold
- * any words (for --sweep of non-numeric keys). Returns NULL or an error message. */
-const char *sweep_parse_list(const char *spec, struct sweep_dim *dim, char *err, size_t errlen);
+ * any words (for --sweep of non-numeric keys). 0, or -1 with the reason in err. */
+int sweep_parse_list(const char *spec, struct sweep_dim *dim, char *err, size_t errlen);
 
 /* sweep_is_list - true if a --threads argument asks for several values ("1,2", "1-8", "1-8:x2"). */
 bool sweep_is_list(const char *value);
@@ -47,11 +48,17 @@ struct sweep_spec {
 	unsigned repeat;          /* >= 1 */
 	struct engine_opts eopts; /* per-run options (quiet and json_out are set by the sweep) */
 	const char *json_path, *csv_path, *plot_path;
+	/* The exit status fsmix ends with after a failure of this kind: the command line's
+	 * mapping, which the sweep's JSON records as "exit_status" (docs/output.md). */
+	int (*exit_status_of)(enum failure f);
 };
 
 /* sweep_run - run every point repeat times; print the progress to eopts.log and the summary
  * table to eopts.out; write the JSON/CSV/plot. SIGINT stops the sweep and everything finished
- * so far is still written. Returns an exit status. */
-int sweep_run(struct sweep_spec *s);
+ * so far is still written. FAIL_NONE; FAIL_INPUT for a point whose profile or location is bad
+ * (found before any run: nothing was run); the first run's failure that stopped the sweep
+ * (FAIL_INTERRUPTED for a stop signal); else the first output's failure (FAIL_IO, or
+ * plot_write's). */
+enum failure sweep_run(const struct sweep_spec *s);
 
 #endif

@@ -71,5 +71,32 @@ expect 0 "keys" "num_threads" -- "$bin" keys
 expect 0 "keys KEY" "worker threads in this group" -- "$bin" keys num_threads
 expect 2 "keys unknown" "did you mean 'num_threads'" -- "$bin" keys num_thread
 
+# The option table (src/cli/options.c) says which commands take each option; every other
+# command refuses it with the table's message (issue 12). The messages fsmix always printed:
+def=$src/profiles/default.ffsb none=$tmp/no-such-dir
+expect 2 "--cleanup on clean" "--continue-on-error, --cleanup and --build-threads are options of 'run' only" -- "$bin" clean "$def" --cleanup
+expect 2 "thread list on check" "thread lists, --sweep and --repeat are options of 'run' only" -- "$bin" check "$def" --threads 1,2
+expect 2 "--plot on check" "--plot is an option of 'run' and 'compare', not 'check'" -- "$bin" check "$def" --plot "$tmp/p.png"
+expect 2 "--lat-log on check" "--lat-log is an option of 'run' only" -- "$bin" check "$def" --lat-log "$tmp/l"
+expect 2 "--interval on check" "--csv, --format and --interval are options of 'run' only" -- "$bin" check "$def" --interval 1
+expect 2 "--json on clean" "--json is an option of 'run' and 'check', not 'clean'" -- "$bin" clean "$def" --json "$tmp/j"
+expect 2 "check --json FILE" "check --json prints to stdout and takes no file (got '$tmp/j')" -- "$bin" check "$def" --json="$tmp/j"
+expect 2 "--interval in a sweep" "--interval is not available in sweeps" -- "$bin" run "$def" -l "$none" --threads 1,2 --interval 1
+expect 2 "--lat-log in a sweep" "--lat-log is not available in sweeps" -- "$bin" run "$def" -l "$none" --repeat 2 --lat-log "$tmp/l"
+expect 2 "run --plot, one run" "run --plot draws a sweep or a run over time" -- "$bin" run "$def" -l "$none" --plot "$tmp/p.png"
+expect 2 "plot --lat-log and a result" "plot --lat-log LOG takes no RESULT.json (got '$tmp/r.json')" -- "$bin" plot --lat-log "$tmp/l" "$tmp/r.json" -o "$tmp/p.png"
+# Options that compare, plot, keys (and run) used to ignore are refused as well.
+expect 2 "keys --json" "--json is an option of 'run' and 'check', not 'keys'" -- "$bin" keys --json
+expect 2 "--force on run" "--force is an option of 'compare' only" -- "$bin" run "$def" -l "$none" --force
+expect 2 "--threads on compare" "--threads (-n) is an option of 'run', 'check' and 'clean', not 'compare'" -- "$bin" compare "$tmp/a.json" "$tmp/b.json" --threads 4
+expect 2 "--markdown on plot" "--markdown is an option of 'keys' only" -- "$bin" plot "$tmp/a.json" -o "$tmp/a.png" --markdown
+expect 2 "-o on check" "--output (-o) is an option of 'plot' only" -- "$bin" check "$def" -o "$tmp/p.png"
+expect 2 "--repeat 1 on check" "thread lists, --sweep and --repeat are options of 'run' only" -- "$bin" check "$def" --repeat 1
+expect 2 "compare --json without a file" "compare --json needs a file: --json FILE, or --json - for stdout" -- "$bin" compare "$tmp/a.json" "$tmp/b.json" --json
+# --help documents every option of the table (the man page's are tests/e2e/man_current.sh's).
+expect 0 "--help: plot's -o" "-o, --output FILE" -- "$bin" --help
+expect 0 "--help: --force" "--force               compare results" -- "$bin" --help
+expect 0 "--help-man" ".SH OPTIONS" -- "$bin" --help-man
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

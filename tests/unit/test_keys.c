@@ -1,9 +1,14 @@
-/* test_keys.c - invariants of the key table (keys.def + ops.def) and the did-you-mean. */
+/* test_keys.c - invariants of the key table (keys.def + ops.def), the did-you-mean, and where
+ * every key's value lands in the plan (keys.def's dest column) and which words it accepts. */
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "keys.h"
 #include "ops.h"
+#include "plan.h"
+#include "profile.h"
 #include "test.h"
 
 static void test_names_unique(void)
@@ -146,6 +151,395 @@ static void test_suggest(void)
 	CHECK(key_suggest("frobnicate") == NULL);
 }
 
+/* ---- destinations: every key's value arrives in the plan field named here ---- */
+
+/* The profile every destination case starts from: valid, with every value a case sets being
+ * different from both this and the key's default, so a key that stores nothing (or stores it
+ * elsewhere) is caught. */
+static const char base_profile[] = "time=1\n"
+                                   "[filesystem0]\n"
+                                   "location=/nonexistent/base\n"
+                                   "num_files=1\n"
+                                   "max_filesize=64k\n"
+                                   "desired_util=0.5\n"
+                                   "[threadgroup]\n"
+                                   "num_threads=1\n"
+                                   "create_weight=1\n"
+                                   "write_blocksize=4k\n"
+                                   "write_size=4k\n"
+                                   "[end]\n"
+                                   "[end0]\n"
+                                   "[threadgroup0]\n"
+                                   "num_threads=1\n"
+                                   "read_weight=1\n"
+                                   "read_size=4k\n"
+                                   "read_blocksize=4k\n"
+                                   "write_weight=1\n"
+                                   "write_size=4k\n"
+                                   "write_blocksize=4k\n"
+                                   "[end0]\n";
+
+enum in { IN_NONE, IN_PLAN, IN_FS, IN_TG, IN_STATS };
+enum want_kind { W_U32, W_U64, W_BOOL, W_DOUBLE, W_TEXT, W_INT, W_SIZES, W_RANGES, W_MASK };
+
+struct dest_case {
+	enum key_id key;
+	enum in in;
+	size_t off, size; /* of the field, by name here (not from keys.def) */
+	const char *text; /* the value set (as --set does) */
+	enum want_kind kind;
+	double want;  /* W_TEXT: the text itself; lists: the first item's first half */
+	double want2; /* lists: the first item's second half */
+};
+
+#define AT(type, f) offsetof(type, f), sizeof(((type *)0)->f)
+#define P(k, f, text, kind, want)                                                                  \
+	{                                                                                          \
+		KEY_##k, IN_PLAN, AT(struct plan, f), text, kind, want, 0                          \
+	}
+#define F(k, f, text, kind, want)                                                                  \
+	{                                                                                          \
+		KEY_##k, IN_FS, AT(struct plan_fs, f), text, kind, want, 0                         \
+	}
+#define G(k, f, text, kind, want)                                                                  \
+	{                                                                                          \
+		KEY_##k, IN_TG, AT(struct plan_group, f), text, kind, want, 0                      \
+	}
+#define S(k, f, text, kind, want)                                                                  \
+	{                                                                                          \
+		KEY_##k, IN_STATS, AT(struct plan_group, f), text, kind, want, 0                   \
+	}
+#define NONE(k)                                                                                    \
+	{                                                                                          \
+		KEY_##k, IN_NONE, 0, 0, NULL, W_U32, 0, 0                                          \
+	}
+
+static const struct dest_case dest_cases[] = {
+    P(time, time_s, "9", W_U32, 9),
+    P(directio, directio, "1", W_BOOL, 1),
+    P(alignio, alignio, "1", W_BOOL, 1),
+    P(bufferio, bufferio, "1", W_BOOL, 1),
+    P(verbose, verbose, "1", W_BOOL, 1),
+    P(callout, callout, "echo hi", W_TEXT, 0),
+    NONE(num_filesystems),
+    NONE(num_threadgroups),
+    P(seed, seed, "18446744073709551615", W_U64, 18446744073709551615.0),
+    F(location, location, "/nonexistent/other", W_TEXT, 0),
+    F(num_files, num_files, "77", W_U32, 77),
+    F(num_dirs, num_dirs, "5", W_U32, 5),
+    F(reuse, reuse, "1", W_BOOL, 1),
+    F(min_filesize, min_filesize, "8k", W_U64, 8192),
+    F(max_filesize, max_filesize, "1m", W_U64, 1 << 20),
+    {KEY_size_weight, IN_FS, AT(struct plan_fs, sizes), "8k 3", W_SIZES, 8192, 3},
+    F(create_blocksize, create_blocksize, "8k", W_U64, 8192),
+    F(age_blocksize, age_blocksize, "16k", W_U64, 16384),
+    F(agefs, agefs, "1", W_BOOL, 1),
+    F(desired_util, desired_util, "0.25", W_DOUBLE, 0.25),
+    F(init_util, init_util, "0.125", W_DOUBLE, 0.125),
+    F(init_size, init_size, "2m", W_U64, 2 << 20),
+    F(create_method, create_method, "sparse", W_INT, CREATE_SPARSE),
+    NONE(clone),
+    NONE(bindfs),
+    G(num_threads, num_threads, "3", W_U32, 3),
+    G(read_random, read_random, "1", W_BOOL, 1),
+    G(read_skip, read_skip, "1", W_BOOL, 1),
+    G(read_size, read_size, "12k", W_U64, 12288),
+    G(read_blocksize, read_blocksize, "2k", W_U64, 2048),
+    G(read_skipsize, read_skipsize, "1k", W_U64, 1024),
+    G(write_random, write_random, "1", W_BOOL, 1),
+    G(write_size, write_size, "20k", W_U64, 20480),
+    G(write_blocksize, write_blocksize, "1k", W_U64, 1024),
+    G(op_delay, op_delay_ms, "11", W_U32, 11),
+    G(num_ops, num_ops, "13", W_U64, 13),
+    G(start_delay, start_delay_ms, "17", W_U32, 17),
+    G(op_period, op_period_ms, "19", W_U32, 19),
+    G(write_stride, write_stride, "4k", W_U64, 4096),
+    G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
+    NONE(fsync_file),
+    S(enable_stats, enable_stats, "1", W_BOOL, 1),
+    S(enable_range, enable_range, "1", W_BOOL, 1),
+    S(ignore, ignore_mask, "close", W_MASK, 1u << SYS_close),
+    {KEY_msec_range, IN_STATS, AT(struct plan_group, ranges), "0.5 2", W_RANGES, 0.5, 2},
+};
+
+static enum key_target target_of(enum in in)
+{
+	return in == IN_PLAN ? KD_PLAN : in == IN_FS ? KD_FS : in == IN_NONE ? KD_NONE : KD_GROUP;
+}
+
+/* The case of key k: from dest_cases, or for an <op>_weight key its weight[op]. */
+static bool case_of(enum key_id k, struct dest_case *out)
+{
+	for (size_t i = 0; i < sizeof(dest_cases) / sizeof(dest_cases[0]); i++)
+		if (dest_cases[i].key == k) {
+			*out = dest_cases[i];
+			return true;
+		}
+	if (!(key_table[k].flags & KF_WEIGHT))
+		return false;
+	enum op_id op = key_op(k);
+	*out = (struct dest_case){k,
+	                          IN_TG,
+	                          offsetof(struct plan_group, weight) + op * sizeof(uint32_t),
+	                          sizeof(uint32_t),
+	                          "7",
+	                          W_U32,
+	                          7,
+	                          0};
+	return true;
+}
+
+/* Whether the field at c->off of `field_base` holds what c expects. */
+static bool field_holds(const struct dest_case *c, const char *base)
+{
+	const char *f = base + c->off;
+	uint32_t u32;
+	uint64_t u64;
+	bool b;
+	double dv;
+	int iv;
+	const char *text;
+	switch (c->kind) {
+	case W_U32:
+	case W_MASK:
+		memcpy(&u32, f, sizeof(u32));
+		return u32 == (uint32_t)c->want;
+	case W_U64:
+		memcpy(&u64, f, sizeof(u64));
+		return c->want >= 1.8e19 ? u64 == UINT64_MAX : u64 == (uint64_t)c->want;
+	case W_BOOL:
+		memcpy(&b, f, sizeof(b));
+		return b == (c->want != 0);
+	case W_DOUBLE:
+		memcpy(&dv, f, sizeof(dv));
+		return dv == c->want;
+	case W_INT:
+		memcpy(&iv, f, sizeof(iv));
+		return iv == (int)c->want;
+	case W_TEXT:
+		memcpy(&text, f, sizeof(text));
+		return text && !strcmp(text, c->text);
+	case W_SIZES: {
+		const struct plan_fs *fs = (const void *)base;
+		return fs->n_sizes == 1 && fs->sizes[0].size == (uint64_t)c->want &&
+		       fs->sizes[0].weight == (uint64_t)c->want2;
+	}
+	case W_RANGES: {
+		const struct plan_group *g = (const void *)base;
+		return g->n_ranges == 1 && g->ranges[0].lo_ms == c->want &&
+		       g->ranges[0].hi_ms == c->want2;
+	}
+	}
+	return false;
+}
+
+/* Parses base_profile, sets the case's key as --set would, builds the plan and checks the
+ * field (found by name in this file, not through keys.def). */
+static void check_dest_lands(const struct dest_case *c)
+{
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	const char *name = key_table[c->key].name;
+	diag_init(&d);
+	CHECK_EQ_I(profile_parse_buffer(&p, "t.ffsb", base_profile, strlen(base_profile), &d), 0);
+	struct section *sec = c->in == IN_PLAN ? &p.global
+	                      : c->in == IN_FS ? p.fs[0]
+	                      : c->in == IN_TG ? p.tg[0]
+	                                       : profile_stats_section(p.tg[0]);
+	bool list = key_table[c->key].flags & KF_LIST;
+	CHECK_EQ_I(profile_set(sec, name, c->text, !list, (struct src_loc){"test", 0}, true, &d),
+	           0);
+	if (plan_build(&pl, &p, NULL, &d)) {
+		TEST_FAIL("%s=%s: the plan was not built", name, c->text);
+		for (size_t i = 0; i < d.n; i++)
+			fprintf(stderr, "    %s\n", d.v[i].text);
+	} else {
+		const char *base = c->in == IN_PLAN ? (const char *)&pl
+		                   : c->in == IN_FS ? (const char *)&pl.fs[0]
+		                                    : (const char *)&pl.groups[0];
+		if (field_holds(c, base))
+			test_passed_checks++;
+		else
+			TEST_FAIL("%s=%s did not arrive in its plan field", name, c->text);
+		plan_free(&pl);
+	}
+	profile_free(&p);
+	diag_free(&d);
+}
+
+/* Every key has a case here; keys.def's dest names the same field; the value set in a profile
+ * arrives there. A key added without a destination, or with the wrong one, fails. */
+static void test_every_key_has_its_destination(void)
+{
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_desc *kd = &key_table[k];
+		struct dest_case c;
+		if (!case_of((enum key_id)k, &c)) {
+			TEST_FAIL("key '%s' has no case in dest_cases: add one", kd->name);
+			continue;
+		}
+		if (kd->dest.in != target_of(c.in) ||
+		    (c.in != IN_NONE && (kd->dest.off != c.off || kd->dest.size != c.size))) {
+			TEST_FAIL(
+			    "key '%s': keys.def gives destination %d+%zu (%zu bytes), expected "
+			    "%d+%zu (%zu bytes)",
+			    kd->name, (int)kd->dest.in, kd->dest.off, kd->dest.size,
+			    (int)target_of(c.in), c.off, c.size);
+			continue;
+		}
+		test_passed_checks++;
+		/* Only deprecated keys and the references plan.c resolves go nowhere. */
+		if (c.in == IN_NONE) {
+			CHECK((kd->flags & KF_DEPRECATED) || k == KEY_clone || k == KEY_bindfs);
+			continue;
+		}
+		check_dest_lands(&c);
+	}
+}
+
+/* The width plan.c's store_key writes for a key of type t. */
+static size_t stored_width(enum key_type t)
+{
+	switch (t) {
+	case KT_U32:
+	case KT_SYSCALL: /* a uint32_t mask */
+		return sizeof(uint32_t);
+	case KT_U64:
+	case KT_SIZE:
+		return sizeof(uint64_t);
+	case KT_BOOL:
+		return sizeof(bool);
+	case KT_DOUBLE:
+		return sizeof(double);
+	case KT_WORD:
+		return sizeof(int);
+	case KT_STRING:
+	case KT_SIZE_WEIGHT:
+	case KT_RANGE:
+		return sizeof(void *);
+	}
+	return 0;
+}
+
+/* Every destination is as wide as what its type stores, and inside its struct. */
+static void test_destination_widths(void)
+{
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_dest *dst = &key_table[k].dest;
+		static const size_t struct_size[] = {[KD_NONE] = 0,
+		                                     [KD_PLAN] = sizeof(struct plan),
+		                                     [KD_FS] = sizeof(struct plan_fs),
+		                                     [KD_GROUP] = sizeof(struct plan_group)};
+		if (dst->in == KD_NONE)
+			continue;
+		if (dst->size != stored_width(key_table[k].type))
+			TEST_FAIL("key '%s': field of %zu bytes for a value of %zu",
+			          key_table[k].name, dst->size, stored_width(key_table[k].type));
+		CHECK(dst->off + dst->size <= struct_size[dst->in]);
+		if (key_table[k].type == KT_SIZE_WEIGHT || key_table[k].type == KT_RANGE)
+			CHECK(dst->count_off + sizeof(size_t) <= struct_size[dst->in]);
+	}
+}
+
+/* No two keys write the same bytes of the same struct. */
+static void test_destinations_disjoint(void)
+{
+	for (int a = 0; a < KEY_COUNT; a++)
+		for (int b = a + 1; b < KEY_COUNT; b++) {
+			const struct key_dest *x = &key_table[a].dest, *y = &key_table[b].dest;
+			if (x->in == KD_NONE || x->in != y->in)
+				continue;
+			if (x->off < y->off + y->size && y->off < x->off + x->size)
+				TEST_FAIL("keys '%s' and '%s' share plan bytes", key_table[a].name,
+				          key_table[b].name);
+		}
+}
+
+/* ---- words: a KT_WORD key takes exactly its words ---- */
+
+struct word_case {
+	enum key_id key;
+	const char *words[4]; /* exactly these, in this order */
+	int values[4];
+};
+
+static const struct word_case word_cases[] = {
+    {KEY_open_sync, {"none", "sync", "dsync"}, {0, O_SYNC, O_DSYNC}},
+    {KEY_create_method,
+     {"write", "fallocate", "sparse"},
+     {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
+};
+
+/* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
+ * the plan was refused, with the first message in msg. */
+static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
+{
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	int v = -1;
+	diag_init(&d);
+	(void)profile_parse_buffer(&p, "t.ffsb", base_profile, strlen(base_profile), &d);
+	struct section *sec = key_table[k].scopes & SC_FS ? p.fs[0] : p.tg[0];
+	(void)profile_set(sec, key_table[k].name, text, true, (struct src_loc){"test", 0}, true,
+	                  &d);
+	msg[0] = '\0';
+	if (plan_build(&pl, &p, NULL, &d) == 0) {
+		v = k == KEY_open_sync ? pl.groups[0].open_sync : (int)pl.fs[0].create_method;
+		plan_free(&pl);
+	} else {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].level == DIAG_ERROR) {
+				snprintf(msg, len, "%s", d.v[i].text);
+				CHECK_EQ_I(d.v[i].code, DIAG_BAD_VALUE);
+				break;
+			}
+	}
+	profile_free(&p);
+	diag_free(&d);
+	return v;
+}
+
+static void test_words_exactly(void)
+{
+	int word_keys = 0;
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_desc *kd = &key_table[k];
+		CHECK_EQ_I(kd->type == KT_WORD, kd->words != NULL);
+		word_keys += kd->type == KT_WORD;
+	}
+	CHECK_EQ_I(word_keys, (int)(sizeof(word_cases) / sizeof(word_cases[0])));
+	for (size_t i = 0; i < sizeof(word_cases) / sizeof(word_cases[0]); i++) {
+		const struct word_case *wc = &word_cases[i];
+		const struct key_desc *kd = &key_table[wc->key];
+		char msg[512], want[512];
+		CHECK_EQ_I(kd->type, KT_WORD);
+		size_t n = 0;
+		while (kd->words && kd->words[n].word)
+			n++;
+		CHECK_EQ_U(n, 3);
+		for (size_t w = 0; w < 3 && w < n; w++) {
+			CHECK_STR(kd->words[w].word, wc->words[w]);
+			CHECK_EQ_I(kd->words[w].value, wc->values[w]);
+			CHECK_EQ_I(plan_word(wc->key, wc->words[w], msg, sizeof(msg)),
+			           wc->values[w]);
+		}
+		/* The default is one of the words and gives the first word's value. */
+		CHECK_STR(kd->def, wc->words[0]);
+		/* Anything else is refused, naming the words. */
+		static const char *const not_words[] = {
+		    "SYNC", "Write", "o_sync", "none,", "x", "sparse1", "fallocate sparse"};
+		for (size_t j = 0; j < sizeof(not_words) / sizeof(not_words[0]); j++) {
+			CHECK_EQ_I(plan_word(wc->key, not_words[j], msg, sizeof(msg)), -1);
+			snprintf(want, sizeof(want), "[%s] %s: '%s' is not one of %s, %s, %s",
+			         kd->scopes & SC_FS ? "filesystem0" : "threadgroup0", kd->name,
+			         not_words[j], wc->words[0], wc->words[1], wc->words[2]);
+			CHECK_STR(msg, want);
+		}
+	}
+}
+
 int main(void)
 {
 	RUN(test_names_unique);
@@ -155,5 +549,9 @@ int main(void)
 	RUN(test_one_weight_per_op);
 	RUN(test_parse_scalar_bounds);
 	RUN(test_suggest);
+	RUN(test_every_key_has_its_destination);
+	RUN(test_destination_widths);
+	RUN(test_destinations_disjoint);
+	RUN(test_words_exactly);
 	return test_summary();
 }

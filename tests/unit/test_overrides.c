@@ -396,6 +396,42 @@ static void test_set_errors(void)
 	done(x);
 }
 
+/* The code of each kind of override error (diag.h), and of a --set word that is not one of
+ * the key's words (found by the plan, like the same line in the file). */
+static void test_override_codes(void)
+{
+	static const struct {
+		enum override_kind kind;
+		const char *arg;
+		enum diag_code code;
+		const char *key;
+	} cases[] = {
+	    {OVR_SET, "nosuch.time=1", DIAG_OPTION, NULL},
+	    {OVR_SET, "time", DIAG_OPTION, NULL},
+	    {OVR_THREADS, "7=2", DIAG_OPTION, NULL},
+	    {OVR_LOCATION, "filesystem9=/x", DIAG_OPTION, NULL},
+	    {OVR_SET, "threadgroup0.num_thread=1", DIAG_UNKNOWN_KEY, "num_thread"},
+	    {OVR_SET, "filesystem0.num_threads=1", DIAG_MISPLACED_KEY, "num_threads"},
+	    {OVR_TIME, "abc", DIAG_BAD_VALUE, "time"},
+	    {OVR_SET, "threadgroup0.open_sync=always", DIAG_BAD_VALUE, "open_sync"},
+	    {OVR_SET, "filesystem1.create_method=Write", DIAG_BAD_VALUE, "create_method"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture *x = run(cases[i].kind, cases[i].arg, END);
+		CHECK_EQ_U(x->d.errors, 1);
+		for (size_t j = 0; j < x->d.n; j++) {
+			const struct diag_entry *e = &x->d.v[j];
+			if (e->level != DIAG_ERROR)
+				continue;
+			CHECK_EQ_I(e->code, cases[i].code);
+			CHECK_STR(e->key ? e->key : "(none)",
+			          cases[i].key ? cases[i].key : "(none)");
+			CHECK_STR(e->loc.file, x->ov[0].label);
+		}
+		done(x);
+	}
+}
+
 int main(void)
 {
 	RUN(test_time);
@@ -406,5 +442,6 @@ int main(void)
 	RUN(test_set_stats);
 	RUN(test_set_lists);
 	RUN(test_set_errors);
+	RUN(test_override_codes);
 	return test_summary();
 }

@@ -5,6 +5,7 @@
  * stock libinih had (indented keys silently became continuation lines). Then the 2010 plan is
  * checked value by value, and the section rules: numbering, aging, clone, bindfs, duplicates,
  * deprecated keys and the bufferedio alias. */
+#include <dirent.h>
 #include <stdbool.h>
 
 #include "diag.h"
@@ -915,6 +916,163 @@ static void test_default_profile_plans(void)
 	free(text);
 }
 
+/* ---- diagnostic codes ---- */
+
+/* The code, section and key of the first diagnostic at `line`, checked against the text. */
+static void check_code(const struct diag *d, uint32_t line, enum diag_code code,
+                       const char *section, const char *key)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_entry *e = &d->v[i];
+		if (e->loc.line != line)
+			continue;
+		CHECK_EQ_I(e->code, code);
+		CHECK_STR(e->section ? e->section : "(none)", section ? section : "(none)");
+		CHECK_STR(e->key ? e->key : "(none)", key ? key : "(none)");
+		return;
+	}
+	TEST_FAIL("no diagnostic at line %u", line);
+}
+
+static void test_diag_codes(void)
+{
+	static struct parsed x;
+	parse_and_plan_opts(&x,
+	                    "time=1\n"
+	                    "[filesystem0]\n"
+	                    "location=/a\n"
+	                    "Num_files=3\n"
+	                    "num_threads=2\n"
+	                    "num_dirs=x\n"
+	                    "num_dirs=2\n"
+	                    "create_method=fast\n"
+	                    "[end0]\n"
+	                    "[threadgroup0]\n"
+	                    "num_threads=1\n"
+	                    "read_weight=1\n"
+	                    "[end0]\n"
+	                    "[bogus]\n",
+	                    false);
+	check_code(&x.d, 4, DIAG_UNKNOWN_KEY, "filesystem0", "Num_files");
+	check_code(&x.d, 5, DIAG_MISPLACED_KEY, "filesystem0", "num_threads");
+	check_code(&x.d, 6, DIAG_BAD_VALUE, "filesystem0", "num_dirs");
+	check_code(&x.d, 8, DIAG_BAD_VALUE, "filesystem0", "create_method");
+	check_code(&x.d, 12, DIAG_MISSING, "threadgroup0", "read_blocksize");
+	check_code(&x.d, 14, DIAG_SECTION, NULL, NULL);
+	/* The key of an unknown key is recorded as written, but only quoted in the text. */
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 4,
+	                      "[filesystem0] unknown key 'Num_files' (keys are case-sensitive)"),
+	           1);
+	CHECK(diag_find(&x.d, DIAG_ERROR, DIAG_UNKNOWN_KEY, "filesystem0", "num_FILES") != NULL);
+	CHECK(diag_find(&x.d, DIAG_ERROR, DIAG_UNKNOWN_KEY, "threadgroup0", NULL) == NULL);
+	CHECK(diag_find(&x.d, DIAG_WARNING, DIAG_ANY, NULL, "num_files") == NULL);
+	parsed_free(&x);
+
+	parse_and_plan_opts(&x, "num_filesystems=1\n[filesystem0]\nlocation=/a\n", false);
+	check_code(&x.d, 1, DIAG_COMPAT, "global", "num_filesystems");
+	parsed_free(&x);
+}
+
+/* Every message the bad-profile corpus (tests/bad) produces has a code, and its section and
+ * key are the ones the text starts with. */
+static void test_every_bad_profile_message_coded(void)
+{
+	const char *srcdir = getenv("FSMIX_SOURCE_DIR");
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/tests/bad", srcdir ? srcdir : ".");
+	DIR *dp = opendir(dir);
+	if (!dp) {
+		TEST_FAIL("cannot open %s (set FSMIX_SOURCE_DIR)", dir);
+		return;
+	}
+	size_t files = 0, messages = 0;
+	for (struct dirent *de; (de = readdir(dp));) {
+		size_t n = strlen(de->d_name);
+		if (n < 6 || strcmp(de->d_name + n - 5, ".ffsb"))
+			continue;
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		for (int strict = 0; strict < 2; strict++) {
+			struct profile p;
+			struct plan pl;
+			struct diag d;
+			struct plan_opts po = {.strict_ffsb = strict};
+			diag_init(&d);
+			(void)profile_parse_file(&p, path, &d);
+			if (p.file && plan_build(&pl, &p, &po, &d) == 0)
+				plan_free(&pl);
+			for (size_t i = 0; i < d.n; i++) {
+				const struct diag_entry *e = &d.v[i];
+				char prefix[256];
+				messages++;
+				if (e->code == DIAG_OTHER)
+					TEST_FAIL("%s: no code: %s", de->d_name, e->text);
+				if (e->section && e->key && e->code != DIAG_UNKNOWN_KEY)
+					snprintf(prefix, sizeof(prefix), "[%s] %s: ", e->section,
+					         e->key);
+				else if (e->section)
+					snprintf(prefix, sizeof(prefix), "[%s] ", e->section);
+				else
+					snprintf(prefix, sizeof(prefix), "%s",
+					         e->key ? e->key : "");
+				if (strncmp(e->text, prefix, strlen(prefix)))
+					TEST_FAIL("%s: text does not start with '%s': %s",
+					          de->d_name, prefix, e->text);
+			}
+			profile_free(&p);
+			diag_free(&d);
+		}
+		files++;
+	}
+	closedir(dp);
+	CHECK(files >= 50);
+	CHECK(messages >= files);
+}
+
+/* A rule that stays quiet after an earlier error decides by code, section and key: an earlier
+ * message with the right code silences it whatever its text says, and one with the wrong code
+ * does not, whatever its text says. */
+static void test_rules_ask_codes_not_text(void)
+{
+	static const char no_weight[] = "[filesystem0]\n"
+	                                "location=/a\n"
+	                                "[end0]\n"
+	                                "[threadgroup0]\n"
+	                                "num_threads=1\n"
+	                                "[end0]\n";
+	static const struct {
+		enum diag_code code;
+		const char *section, *key, *text;
+		size_t no_weight_errors; /* "no weighted operation" */
+		size_t time_warnings;    /* "time: not set" */
+	} cases[] = {
+	    {DIAG_UNKNOWN_KEY, "threadgroup0", "readall_wieght", "x", 0, 1},
+	    {DIAG_UNKNOWN_KEY, "threadgroup0", "zzz", "unknown key 'weight'", 1, 1},
+	    {DIAG_UNKNOWN_KEY, "threadgroup1", "read_weight", "x", 1, 1},
+	    {DIAG_SYNTAX, "threadgroup0", "read_weight", "unknown key 'weight'", 1, 1},
+	    {DIAG_UNKNOWN_KEY, "global", "TIME", "y", 1, 0},
+	    {DIAG_MISPLACED_KEY, "filesystem0", "time", "y", 1, 0},
+	    {DIAG_OTHER, "global", NULL, "unknown key 'time' ] time: ", 1, 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct profile p;
+		struct plan pl;
+		struct diag d;
+		diag_init(&d);
+		CHECK_EQ_I(profile_parse_buffer(&p, "t.ffsb", no_weight, strlen(no_weight), &d), 0);
+		diag_error(&d, cases[i].code, ((struct src_loc){"t.ffsb", 9}), cases[i].section,
+		           cases[i].key, "%s", cases[i].text);
+		if (plan_build(&pl, &p, NULL, &d) == 0)
+			plan_free(&pl);
+		CHECK_EQ_U(count_diag(&d, DIAG_ERROR, 4, "no weighted operation"),
+		           cases[i].no_weight_errors);
+		CHECK_EQ_U(count_diag(&d, DIAG_WARNING, 0, "time: not set"),
+		           cases[i].time_warnings);
+		profile_free(&p);
+		diag_free(&d);
+	}
+}
+
 int main(void)
 {
 	RUN(test_plans_equal_covers_every_field);
@@ -933,5 +1091,8 @@ int main(void)
 	RUN(test_no_file_sizes_warning);
 	RUN(test_bufferedio_alias);
 	RUN(test_default_profile_plans);
+	RUN(test_diag_codes);
+	RUN(test_every_bad_profile_message_coded);
+	RUN(test_rules_ask_codes_not_text);
 	return test_summary();
 }

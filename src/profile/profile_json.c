@@ -1,5 +1,5 @@
-/* check.c - the resolved-profile listing of `fsmix check` (see check.h). */
-#include "check.h"
+/* profile_json.c - the resolved profile as text and JSON (see profile_json.h). */
+#include "profile_json.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -15,25 +15,6 @@ static void origin(const struct setting *st, char *buf, size_t len)
 		snprintf(buf, len, "%s:%u", st->loc.file, st->loc.line);
 	else
 		snprintf(buf, len, "%s", st->loc.file ? st->loc.file : "command line");
-}
-
-static void item_text(const struct key_desc *kd, const struct list_item *it, char *buf, size_t len)
-{
-	char sz[32];
-	switch (kd->type) {
-	case KT_SIZE_WEIGHT:
-		value_format_size(it->u.sw.size, sz, sizeof(sz));
-		snprintf(buf, len, "%s %" PRIu64, sz, it->u.sw.weight);
-		break;
-	case KT_RANGE:
-		snprintf(buf, len, "%.3f %.3f", it->u.range.lo_ms, it->u.range.hi_ms);
-		break;
-	case KT_SYSCALL:
-		snprintf(buf, len, "%s", sys_table[it->u.sys].name);
-		break;
-	default:
-		buf[0] = '\0';
-	}
 }
 
 static void print_section(FILE *out, const struct section *s)
@@ -54,7 +35,7 @@ static void print_section(FILE *out, const struct section *s)
 			}
 			for (size_t i = 0; i < st->n_items; i++) {
 				struct setting one = {.set = true, .loc = st->items[i].loc};
-				item_text(kd, &st->items[i], val, sizeof(val));
+				value_format_item(kd, &st->items[i].u, val, sizeof(val));
 				origin(&one, org, sizeof(org));
 				fprintf(out, "  %-20s %-17s  # %s\n", kd->name, val, org);
 			}
@@ -65,7 +46,7 @@ static void print_section(FILE *out, const struct section *s)
 	}
 }
 
-void check_print_text(FILE *out, const struct profile *p, const struct plan *pl)
+void profile_print_text(FILE *out, const struct profile *p, const struct plan *pl)
 {
 	print_section(out, &p->global);
 	for (size_t i = 0; i < p->n_fs; i++) {
@@ -119,42 +100,14 @@ static json_t *setting_json(const struct section *s, enum key_id k)
 {
 	const struct key_desc *kd = &key_table[k];
 	const struct setting *st = &s->set[k];
-	json_t *v = NULL;
-	switch (kd->type) {
-	case KT_U32:
-	case KT_U64:
-	case KT_SIZE:
-		v = (!st->set && !kd->def) ? json_null() : json_integer((json_int_t)st->v.u);
-		break;
-	case KT_BOOL:
-		v = json_boolean(st->v.u);
-		break;
-	case KT_DOUBLE:
-		v = json_real(st->v.d);
-		break;
-	case KT_STRING:
-		v = st->v.s ? json_string(st->v.s) : json_null();
-		break;
-	case KT_SIZE_WEIGHT:
-	case KT_RANGE:
-	case KT_SYSCALL:
+	json_t *v;
+	if (kd->flags & KF_LIST) {
 		v = json_array();
-		for (size_t i = 0; v && i < st->n_items; i++) {
-			const struct list_item *it = &st->items[i];
-			json_t *e = NULL;
-			if (kd->type == KT_SIZE_WEIGHT)
-				e = json_pack("{sIsIsi}", "size", (json_int_t)it->u.sw.size,
-				              "weight", (json_int_t)it->u.sw.weight, "line",
-				              (int)it->loc.line);
-			else if (kd->type == KT_RANGE)
-				e = json_pack("{sfsfsi}", "lo_ms", it->u.range.lo_ms, "hi_ms",
-				              it->u.range.hi_ms, "line", (int)it->loc.line);
-			else
-				e = json_pack("{sssi}", "syscall", sys_table[it->u.sys].name,
-				              "line", (int)it->loc.line);
-			json_array_append_new(v, e);
-		}
-		break;
+		for (size_t i = 0; v && i < st->n_items; i++)
+			json_array_append_new(
+			    v, value_item_json(kd, &st->items[i].u, st->items[i].loc.line));
+	} else {
+		v = value_json(kd, &st->v, !st->set && !kd->def);
 	}
 	char org[160];
 	origin(st, org, sizeof(org));
@@ -181,7 +134,7 @@ static json_t *section_json(const struct section *s)
 	return o;
 }
 
-json_t *check_profile_json(const struct profile *p)
+json_t *profile_json_object(const struct profile *p)
 {
 	json_t *o = json_object();
 	json_t *fs = json_array(), *tg = json_array();
@@ -202,11 +155,11 @@ json_t *check_profile_json(const struct profile *p)
 	return o;
 }
 
-int check_print_json(FILE *out, const struct profile *p, const struct plan *pl,
-                     const struct diag *d)
+int profile_json_print(FILE *out, const struct profile *p, const struct plan *pl,
+                       const struct diag *d)
 {
 	json_t *root = json_object();
-	json_t *prof = check_profile_json(p), *msgs = json_array();
+	json_t *prof = profile_json_object(p), *msgs = json_array();
 	if (!root || !prof || !msgs)
 		goto fail;
 	for (size_t i = 0; i < d->n; i++) {

@@ -1,0 +1,61 @@
+/* cli.h - the parsed command line: what the option table (options.c, parse.c) fills from argv
+ * and the command handlers (commands.c, cmd_*.c) read. */
+#ifndef FSMIX_CLI_H
+#define FSMIX_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "overrides.h"
+#include "sweep.h"
+
+#define MAX_OVERRIDES 256
+
+/* The subcommands, in the order of --help and the man page's SYNOPSIS (commands.c). */
+enum command_id { CMD_RUN, CMD_CHECK, CMD_CLEAN, CMD_COMPARE, CMD_PLOT, CMD_KEYS, CMD_HELP };
+
+/* A set of commands, as in the option table's "which commands take it". */
+#define CMD_BIT(id) (1u << (id))
+
+/* What main does once argv is parsed. */
+enum cli_action {
+	ACT_COMMAND,  /* run c->command */
+	ACT_USAGE,    /* no command: the usage text to stderr, exit status 2 */
+	ACT_HELP,     /* --help, -h, fsmix help: the usage text to stdout */
+	ACT_VERSION,  /* --version, -V */
+	ACT_HELP_MAN, /* --help-man (hidden): docs/fsmix.1's generated SYNOPSIS and OPTIONS */
+};
+
+struct command;
+
+struct cli {
+	enum cli_action action;
+	const struct command *command; /* NULL: no command word and no profile */
+	int argc;                      /* the whole command line, for the reports */
+	char **argv;
+	uint64_t given; /* bit i: the option table's row i was given (options.h) */
+
+	const char *profile;
+	const char *key; /* keys KEY */
+	struct override ovr[MAX_OVERRIDES];
+	size_t n_ovr;
+	bool strict_ffsb, json, markdown, continue_on_error, cleanup, ffsb_only;
+	const char *json_path, *csv_path; /* run --json FILE / --csv FILE */
+	const char *lat_log_path;         /* run --lat-log FILE, plot --lat-log LOG */
+	double interval_s;
+	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
+	size_t n_dims;
+	unsigned repeat;
+	unsigned build_threads; /* run --build-threads; 0: one per CPU */
+	const char *plot_path;  /* run --plot, compare --plot, plot -o */
+	bool force;             /* compare: different profiles */
+	char **files;           /* compare and plot arguments */
+	size_t n_files;
+};
+
+/* stdout_outputs - how many outputs go to stdout ("-"): it can carry one document, and then
+ * the text report moves to stderr. */
+int stdout_outputs(const struct cli *c);
+
+#endif

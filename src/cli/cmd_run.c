@@ -1,0 +1,138 @@
+/* cmd_run.c - `fsmix run` (one run, or a sweep) and `fsmix clean`: load the profile, then
+ * hand the plan to the engine or the sweep. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "engine.h"
+#include "exitcode.h"
+#include "overrides.h"
+#include "plan.h"
+#include "plot.h"
+#include "preflight.h"
+#include "profile.h"
+#include "sweep.h"
+
+/* The profile with the command line's overrides, as a plan; prints every message. FAIL_NONE
+ * with p, pl and d to free, or FAIL_INPUT with p and d to free (and "nothing was run" said). */
+static enum failure load(const struct cli *c, struct profile *p, struct plan *pl, struct diag *d)
+{
+	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
+	diag_init(d);
+	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, p, pl, d);
+	diag_print(d, stderr);
+	if (rc == 0)
+		return FAIL_NONE;
+	fprintf(stderr, "fsmix: %zu error%s in %s; nothing was run\n", d->errors,
+	        d->errors == 1 ? "" : "s", c->profile);
+	return FAIL_INPUT;
+}
+
+static struct engine_opts engine_opts_of(const struct cli *c, struct profile *p)
+{
+	struct engine_opts eo = {.continue_on_error = c->continue_on_error,
+	                         .cleanup = c->cleanup,
+	                         .build_threads = c->build_threads,
+	                         .out = stdout,
+	                         .log = stderr,
+	                         .json_path = c->json_path,
+	                         .csv_path = c->csv_path,
+	                         .ffsb_only = c->ffsb_only,
+	                         .interval_s = c->interval_s,
+	                         .lat_log_path = c->lat_log_path,
+	                         .profile = p,
+	                         .profile_path = c->profile,
+	                         .argc = c->argc,
+	                         .argv = c->argv};
+	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
+	 * moves to stderr. */
+	if (stdout_outputs(c))
+		eo.out = stderr;
+	return eo;
+}
+
+/* One run: the locations are checked before the first tree is made; with --plot (and
+ * --interval), the run over time is drawn from its results. */
+static enum failure run_once(const struct cli *c, const struct plan *pl, struct profile *p)
+{
+	struct engine_opts eo = engine_opts_of(c, p);
+	json_t *results = NULL;
+	if (c->plot_path) /* run --plot FILE --interval S: the run over time */
+		eo.json_out = &results;
+	enum failure f = failure_of_exit(preflight_locations(pl, stderr));
+	if (f == FAIL_NONE) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		f = failure_of_exit(engine_run(pl, &eo));
+	}
+	if (results) {
+		f = failure_first(f, plot_write(results, NULL, c->plot_path, stderr));
+		json_decref(results);
+	} else if (c->plot_path && f != FAIL_INPUT) {
+		fprintf(stderr, "fsmix: nothing was measured: no plot drawn\n");
+	}
+	return f;
+}
+
+/* A sweep: every point is a run of its own (sweep.h). */
+static enum failure run_sweep(struct cli *c)
+{
+	struct sweep_spec s = {.profile_path = c->profile,
+	                       .ovr = c->ovr,
+	                       .n_ovr = c->n_ovr,
+	                       .po = {.strict_ffsb = c->strict_ffsb},
+	                       .n_dims = c->n_dims,
+	                       .repeat = c->repeat ? c->repeat : 1,
+	                       .eopts = {.continue_on_error = c->continue_on_error,
+	                                 .cleanup = false,
+	                                 .build_threads = c->build_threads,
+	                                 .out = stdout,
+	                                 .log = stderr,
+	                                 .profile_path = c->profile,
+	                                 .argc = c->argc,
+	                                 .argv = c->argv},
+	                       .json_path = c->json_path,
+	                       .csv_path = c->csv_path,
+	                       .plot_path = c->plot_path,
+	                       .exit_status_of = exit_status_of}; /* the JSON's exit_status */
+	memcpy(s.dims, c->dims, sizeof(s.dims));
+	if (stdout_outputs(c))
+		s.eopts.out = stderr;
+	enum failure f = sweep_run(&s);
+	for (size_t d = 0; d < c->n_dims; d++)
+		sweep_dim_free(&c->dims[d]);
+	return f;
+}
+
+enum failure cmd_run(struct cli *c)
+{
+	if (c->n_dims || c->repeat > 1)
+		return run_sweep(c);
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	enum failure f = load(c, &p, &pl, &d);
+	if (f == FAIL_NONE) {
+		f = run_once(c, &pl, &p);
+		plan_free(&pl);
+	}
+	profile_free(&p);
+	diag_free(&d);
+	return f;
+}
+
+enum failure cmd_clean(struct cli *c)
+{
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	enum failure f = load(c, &p, &pl, &d);
+	if (f == FAIL_NONE) {
+		struct engine_opts eo = engine_opts_of(c, &p);
+		f = failure_of_exit(engine_clean(&pl, &eo));
+		plan_free(&pl);
+	}
+	profile_free(&p);
+	diag_free(&d);
+	return f;
+}

@@ -1,0 +1,559 @@
+/* options.c - the option table (options.h) and the setters that store each option's value in
+ * struct cli. Every message here is the one fsmix has always printed (tests grep them). */
+#include "options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "overrides.h"
+#include "sweep.h"
+
+/* A whole number from 1 to max (strtoul's syntax, but no minus sign: it would wrap). */
+static bool parse_count(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	if (end == s || *end || s[0] == '-' || v < 1 || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+static enum set_result add_override(struct cli *c, enum override_kind kind, const char *value,
+                                    char *err, size_t errlen)
+{
+	if (c->n_ovr == MAX_OVERRIDES) {
+		snprintf(err, errlen, "too many overrides (the limit is %d)", MAX_OVERRIDES);
+		return SET_BAD;
+	}
+	override_init(&c->ovr[c->n_ovr++], kind, value);
+	return SET_OK;
+}
+
+/* The label of a sweep dimension's column: "threads", "threadgroup1.threads" or the key. */
+static void dim_label(struct sweep_dim *d)
+{
+	char t[sizeof(d->target)]; /* a copy: snprintf's source must not be inside d */
+	memcpy(t, d->target, sizeof(t));
+	if (d->threads && !t[0])
+		snprintf(d->label, sizeof(d->label), "threads");
+	else if (d->threads && t[0] >= '0' && t[0] <= '9')
+		snprintf(d->label, sizeof(d->label), "threadgroup%s.threads", t);
+	else if (d->threads)
+		snprintf(d->label, sizeof(d->label), "%s.threads", t);
+	else
+		snprintf(d->label, sizeof(d->label), "%s", t);
+}
+
+/* --threads [G=]LIST or --sweep SECTION.KEY=LIST: one more sweep dimension. */
+static enum set_result add_dim(struct cli *c, bool threads, const char *arg, char *err,
+                               size_t errlen)
+{
+	if (c->n_dims == SWEEP_MAX_DIMS) {
+		snprintf(err, errlen, "at most %d sweep dimensions", SWEEP_MAX_DIMS);
+		return SET_BAD;
+	}
+	struct sweep_dim *d = &c->dims[c->n_dims];
+	const char *eq = strchr(arg, '=');
+	const char *list = arg;
+	memset(d, 0, sizeof(*d));
+	d->threads = threads;
+	if (eq) {
+		size_t len = (size_t)(eq - arg);
+		if (len == 0 || len >= sizeof(d->target)) {
+			snprintf(err, errlen, "'%s': expected NAME=VALUES", arg);
+			return SET_BAD;
+		}
+		memcpy(d->target, arg, len);
+		d->target[len] = '\0';
+		list = eq + 1;
+	} else if (!threads) {
+		snprintf(
+		    err, errlen,
+		    "--sweep takes SECTION.KEY=V1,V2,... (e.g. filesystem0.num_files=1000,2000), "
+		    "not '%s'",
+		    arg);
+		return SET_BAD;
+	}
+	dim_label(d);
+	char why[256];
+	if (sweep_parse_list(list, d, why, sizeof(why))) {
+		sweep_dim_free(d);
+		snprintf(err, errlen, "%s", why);
+		return SET_BAD;
+	}
+	c->n_dims++;
+	return SET_OK;
+}
+
+static enum set_result set_time(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_TIME, v, err, errlen);
+}
+
+static enum set_result set_location(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_LOCATION, v, err, errlen);
+}
+
+static enum set_result set_threads(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_THREADS, v, err, errlen);
+}
+
+static enum set_result set_thread_list(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_dim(c, true, v, err, errlen);
+}
+
+static bool is_list(const char *v)
+{
+	return sweep_is_list(v);
+}
+
+static bool is_count(const char *v)
+{
+	return !sweep_is_list(v);
+}
+
+static enum set_result set_key(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_SET, v, err, errlen);
+}
+
+static enum set_result set_seed(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_SEED, v, err, errlen);
+}
+
+static enum set_result set_strict(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->strict_ffsb = true;
+	return SET_OK;
+}
+
+static enum set_result set_continue(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->continue_on_error = true;
+	return SET_OK;
+}
+
+static enum set_result set_cleanup(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->cleanup = true;
+	return SET_OK;
+}
+
+static enum set_result set_build_threads(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	if (parse_count(v, 256, &c->build_threads))
+		return SET_OK;
+	snprintf(err, errlen, "--build-threads takes a count from 1 to 256, not '%s'", v);
+	return SET_BAD;
+}
+
+/* run --json FILE writes FILE; check --json prints to stdout (the commands' rules say which
+ * takes a file: commands.c). */
+static enum set_result set_json(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	c->json = true;
+	c->json_path = v;
+	return SET_OK;
+}
+
+static enum set_result set_csv(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	c->csv_path = v;
+	return SET_OK;
+}
+
+static enum set_result set_format(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(v, "ffsb") || !strcmp(v, "text")) {
+		c->ffsb_only = !strcmp(v, "ffsb");
+		return SET_OK;
+	}
+	snprintf(err, errlen, "--format takes 'text' or 'ffsb', not '%s'", v);
+	return SET_BAD;
+}
+
+static enum set_result set_interval(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	c->interval_s = strtod(v, &end);
+	if (end != v && !*end && c->interval_s >= 0.01 && c->interval_s <= 86400)
+		return SET_OK;
+	snprintf(err, errlen, "--interval takes seconds from 0.01 to 86400, not '%s'", v);
+	return SET_BAD;
+}
+
+static enum set_result set_lat_log(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	c->lat_log_path = v;
+	return SET_OK;
+}
+
+static enum set_result set_sweep(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_dim(c, false, v, err, errlen);
+}
+
+static enum set_result set_repeat(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	if (parse_count(v, 1000, &c->repeat))
+		return SET_OK;
+	snprintf(err, errlen, "--repeat takes a count from 1 to 1000, not '%s'", v);
+	return SET_BAD;
+}
+
+/* run --plot, compare --plot and plot -o: the picture to draw. */
+static enum set_result set_picture(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	c->plot_path = v;
+	return SET_OK;
+}
+
+static enum set_result set_force(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->force = true;
+	return SET_OK;
+}
+
+static enum set_result set_markdown(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->markdown = true;
+	return SET_OK;
+}
+
+static enum set_result set_help(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->action = ACT_HELP;
+	return SET_STOP;
+}
+
+static enum set_result set_version(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->action = ACT_VERSION;
+	return SET_STOP;
+}
+
+static enum set_result set_help_man(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->action = ACT_HELP_MAN;
+	return SET_STOP;
+}
+
+#define RUN     CMD_BIT(CMD_RUN)
+#define CHECK   CMD_BIT(CMD_CHECK)
+#define CLEAN   CMD_BIT(CMD_CLEAN)
+#define COMPARE CMD_BIT(CMD_COMPARE)
+#define PLOT    CMD_BIT(CMD_PLOT)
+#define KEYS    CMD_BIT(CMD_KEYS)
+#define ANY     (RUN | CHECK | CLEAN | COMPARE | PLOT | KEYS | CMD_BIT(CMD_HELP))
+#define PROFILE (RUN | CHECK | CLEAN) /* the commands that load a profile */
+
+static const char run_only[] = "--continue-on-error, --cleanup and --build-threads are options "
+                               "of 'run' only";
+static const char sweep_only[] = "thread lists, --sweep and --repeat are options of 'run' only";
+static const char output_only[] = "--csv, --format and --interval are options of 'run' only";
+static const char json_misuse[] = "--json is an option of 'run' and 'check', not '%s'";
+
+const struct option_row option_rows[] = {
+    /* Profile overrides */
+    {.name = "time",
+     .short_name = 't',
+     .arg = ARG_REQUIRED,
+     .value = "S",
+     .commands = PROFILE,
+     .set = set_time,
+     .section = SEC_OVERRIDES,
+     .help = "run length in seconds (the global key time)",
+     .man = "Run length in seconds (the global key\n.BR time )."},
+    {.name = "location",
+     .short_name = 'l',
+     .arg = ARG_REQUIRED,
+     .value = "[N=]DIR",
+     .commands = PROFILE,
+     .set = set_location,
+     .section = SEC_OVERRIDES,
+     .help = "location of every filesystem, or of filesystem N only",
+     .man = "Location of every filesystem, or of filesystem N only."},
+    {.name = "threads",
+     .short_name = 'n',
+     .arg = ARG_REQUIRED,
+     .value = "[G=]N",
+     .commands = PROFILE,
+     .is_form = is_count,
+     .set = set_threads,
+     .section = SEC_OVERRIDES,
+     .help = "num_threads of every thread group, or of group G only",
+     .man = "Threads of every thread group, or of group G only (the key\n.BR num_threads )."},
+    {.name = "set",
+     .short_name = 's',
+     .arg = ARG_REQUIRED,
+     .value = "SECTION.KEY=V",
+     .commands = PROFILE,
+     .set = set_key,
+     .section = SEC_OVERRIDES,
+     .help = "any key, e.g. --set filesystem0.num_files=2000,\n"
+             "--set threadgroup0.enable_stats=1, --set time=10",
+     .man = "Set any profile key, e.g.\n.BR \"\\-\\-set filesystem0.num_files=2000\" ;\n"
+            "a key without a section is a global key."},
+    {.name = "seed",
+     .arg = ARG_REQUIRED,
+     .value = "N",
+     .commands = PROFILE,
+     .set = set_seed,
+     .section = SEC_OVERRIDES,
+     .help = "random seed (the global key seed)",
+     .man = "Random seed of the run (the global key\n.BR seed )."},
+    {.name = "strict-ffsb",
+     .arg = ARG_NONE,
+     .commands = PROFILE,
+     .set = set_strict,
+     .section = SEC_OVERRIDES,
+     .help = "accept only what FFSB 6.0 runs unchanged: no fsmix\n"
+             "extensions, no FFSB 5 keys or names",
+     .man = "Accept only what FFSB 6.0 would accept and read the same way: fsmix extensions,\n"
+            "FFSB 5 keys and names and other spellings are errors."},
+
+    /* Run options */
+    {.name = "continue-on-error",
+     .arg = ARG_NONE,
+     .commands = RUN,
+     .misuse = run_only,
+     .set = set_continue,
+     .section = SEC_RUN,
+     .help = "count failed operations and go on (default: stop the run)",
+     .man = "Count failed operations and go on; by default the first error stops the run."},
+    {.name = "cleanup",
+     .arg = ARG_NONE,
+     .commands = RUN,
+     .misuse = run_only,
+     .set = set_cleanup,
+     .section = SEC_RUN,
+     .help = "remove fsmix's trees (<location>/fsmix.fsN) after the run",
+     .man = "Remove fsmix's trees after the run. A tree that cannot be removed (an I/O error)\n"
+            "makes the exit status 1 even after a good run; the trees are removed before the\n"
+            "JSON and CSV are written, so their exit status and error say so."},
+    {.name = "build-threads",
+     .arg = ARG_REQUIRED,
+     .value = "N",
+     .commands = RUN,
+     .misuse = run_only,
+     .set = set_build_threads,
+     .section = SEC_RUN,
+     .help = "threads that build a file tree (default: one per CPU, 2-16)",
+     .man = "Threads that build a file tree, 1 to 256 (default: one per CPU, at least 2, at\n"
+            "most 16). The tree is the same whatever N is."},
+    {.name = "json",
+     .arg = ARG_NEXT,
+     .value = "FILE",
+     .commands = RUN | COMPARE,
+     .misuse = json_misuse,
+     .set = set_json,
+     .section = SEC_RUN,
+     .help = "write the results as JSON (docs/output.md; '-': stdout)",
+     .man = "Write the results, or the comparison, as JSON (docs/output.md);\n.B \\-\n"
+            "is standard output. See OUTPUT FILES."},
+    {.name = "csv",
+     .arg = ARG_REQUIRED,
+     .value = "FILE",
+     .commands = RUN | COMPARE,
+     .misuse = output_only,
+     .set = set_csv,
+     .section = SEC_RUN,
+     .help = "write one CSV row per group and operation or syscall",
+     .man = "Write one CSV row per group and operation or syscall, or the comparison's table\n"
+            "(docs/output.md);\n.B \\-\nis standard output. See OUTPUT FILES."},
+    {.name = "format",
+     .arg = ARG_REQUIRED,
+     .value = "ffsb",
+     .commands = RUN,
+     .misuse = output_only,
+     .set = set_format,
+     .section = SEC_RUN,
+     .help = "print only the FFSB-compatible part of the text report",
+     .man = "Print only the FFSB-compatible part of the text report\n"
+            ".RB ( \"\\-\\-format text\" ,\nthe default, prints all of it)."},
+    {.name = "interval",
+     .arg = ARG_REQUIRED,
+     .value = "S",
+     .commands = RUN,
+     .misuse = output_only,
+     .set = set_interval,
+     .section = SEC_RUN,
+     .help = "record ops/s, MB/s and op p99 every S seconds (JSON, CSV)",
+     .man = "Record ops/s, MB/s and the 99th percentile of operation latency every S seconds\n"
+            "(0.01 to 86400), for the whole run and per thread group, in the JSON and CSV.\n"
+            "Not in sweeps."},
+    {.name = "lat-log",
+     .arg = ARG_REQUIRED,
+     .value = "FILE",
+     .commands = RUN,
+     .misuse = "--lat-log is an option of 'run' only",
+     .set = set_lat_log,
+     .section = SEC_RUN,
+     .help = "one line per operation: time, group, thread, op, latency ns,\n"
+             "bytes, ns in sync calls, response ns (docs/ops.md;\n"
+             "'-': stdout)",
+     .man = "One line per operation: time, group, thread, operation, latency in ns, bytes, ns\n"
+            "in sync calls, response ns (docs/ops.md);\n.B \\-\n"
+            "is standard output. Not in sweeps."},
+
+    /* Sweeps */
+    {.name = "threads",
+     .short_name = 'n',
+     .arg = ARG_REQUIRED,
+     .value = "[G=]LIST",
+     .commands = RUN,
+     .misuse = sweep_only,
+     .is_form = is_list,
+     .set = set_thread_list,
+     .section = SEC_SWEEP,
+     .help = "run once per thread count: 1,2,4  1-64:x2  1-8:+1",
+     .man = "Sweep: run once per thread count, e.g. 1,2,4 or 1\\-64:x2 or 1\\-8:+1."},
+    {.name = "sweep",
+     .arg = ARG_REQUIRED,
+     .value = "SEC.KEY=LIST",
+     .commands = RUN,
+     .misuse = sweep_only,
+     .set = set_sweep,
+     .section = SEC_SWEEP,
+     .help = "run once per value of any key, e.g. filesystem0.num_files=1000,2000",
+     .man = "Sweep any profile key, e.g.\n.BR \"\\-\\-sweep filesystem0.num_files=1000,2000\" ."},
+    {.name = "repeat",
+     .arg = ARG_REQUIRED,
+     .value = "N",
+     .commands = RUN,
+     .misuse = sweep_only,
+     .set = set_repeat,
+     .section = SEC_SWEEP,
+     .help = "run every point N times; the table gives mean +- stddev",
+     .man = "Run every point N times, 1 to 1000; the summary gives mean and standard\n"
+            "deviation."},
+    {.name = "plot",
+     .arg = ARG_REQUIRED,
+     .value = "FILE",
+     .commands = RUN | COMPARE,
+     .set = set_picture,
+     .section = SEC_SWEEP,
+     .help = "draw the sweep, or a single run over time (needs --interval);\n"
+             ".png or .svg, needs gnuplot",
+     .man = "Draw the sweep, the comparison, or a single run over time (needs\n"
+            ".BR \\-\\-interval )\nwith gnuplot (.png or .svg)."},
+
+    /* Check options */
+    {.name = "json",
+     .arg = ARG_OPTIONAL,
+     .commands = CHECK,
+     .misuse = json_misuse,
+     .set = set_json,
+     .section = SEC_CHECK,
+     .help = "print the resolved profile as JSON",
+     .man = "Print the resolved profile as JSON (docs/output.md)."},
+
+    /* Compare options */
+    {.name = "force",
+     .arg = ARG_NONE,
+     .commands = COMPARE,
+     .set = set_force,
+     .section = SEC_COMPARE,
+     .help = "compare results of different profiles",
+     .man = "Compare results of different profiles."},
+
+    /* Plot options */
+    {.name = "output",
+     .short_name = 'o',
+     .arg = ARG_REQUIRED,
+     .value = "FILE",
+     .commands = PLOT,
+     .set = set_picture,
+     .section = SEC_PLOT,
+     .help = "the picture to write: its name ends in .png or .svg",
+     .man = "The picture to write: its name ends in .png or .svg."},
+    {.name = "lat-log",
+     .arg = ARG_REQUIRED,
+     .value = "LOG",
+     .commands = PLOT,
+     .misuse = "--lat-log is an option of 'run' only",
+     .set = set_lat_log,
+     .section = SEC_PLOT,
+     .help = "draw a latency log of run --lat-log instead of a result",
+     .man = "Draw a latency log written by\n.BR \"run \\-\\-lat\\-log\" ;\n"
+            "see COMPARE AND PLOT."},
+
+    /* Keys options */
+    {.name = "markdown",
+     .arg = ARG_NONE,
+     .commands = KEYS,
+     .set = set_markdown,
+     .section = SEC_KEYS,
+     .help = "the reference as Markdown (docs/profile.md)",
+     .man = "Print the reference as Markdown: the generated part of docs/profile.md."},
+
+    /* Help */
+    {.name = "help",
+     .short_name = 'h',
+     .arg = ARG_NONE,
+     .commands = ANY,
+     .set = set_help,
+     .section = SEC_GENERAL,
+     .help = "print this help and exit",
+     .man = "Print the usage, every option and the exit statuses, and exit."},
+    {.name = "version",
+     .short_name = 'V',
+     .arg = ARG_NONE,
+     .commands = ANY,
+     .set = set_version,
+     .section = SEC_GENERAL,
+     .help = "print fsmix's version and exit",
+     .man = "Print fsmix's version and exit."},
+    {.name = "help-man",
+     .arg = ARG_NONE,
+     .commands = ANY,
+     .set = set_help_man,
+     .section = SEC_HIDDEN,
+     .help = "",
+     .man = ""},
+};
+
+const size_t n_option_rows = sizeof(option_rows) / sizeof(option_rows[0]);
+
+const char *const section_help_heading[N_SECTIONS] = {
+    [SEC_OVERRIDES] = "Profile overrides (run and check; each is validated like the profile):",
+    [SEC_RUN] = "Run options:",
+    [SEC_SWEEP] = "Sweeps (run):",
+    [SEC_CHECK] = "Check options:",
+    [SEC_COMPARE] = "Compare options:",
+    [SEC_PLOT] = "Plot options:",
+    [SEC_KEYS] = "Keys options:",
+    [SEC_GENERAL] = "Help:",
+};
+
+const char *const section_man_heading[N_SECTIONS] = {
+    [SEC_OVERRIDES] = "Profile overrides",
+    [SEC_RUN] = "Run options",
+    [SEC_SWEEP] = "Sweeps",
+    [SEC_CHECK] = "Check options",
+    [SEC_COMPARE] = "Compare options",
+    [SEC_PLOT] = "Plot options",
+    [SEC_KEYS] = "Keys options",
+    [SEC_GENERAL] = "Help",
+};
+
+/* struct cli has one bit per row (given). */
+_Static_assert(sizeof(option_rows) / sizeof(option_rows[0]) <= 64, "at most 64 option rows");

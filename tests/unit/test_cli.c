@@ -1,0 +1,174 @@
+/* test_cli.c - the command line's tables (src/cli): failures to exit statuses, the option
+ * table's "X is an option of Y only" checks and forms, and --help and the man page generated
+ * from the tables. */
+#include <stdarg.h>
+
+#include "../../src/cli/exitcode.h"
+#include "cli.h"
+#include "commands.h"
+#include "options.h"
+#include "parse.h"
+#include "test.h"
+#include "usage.h"
+
+static void test_exit_status_of(void)
+{
+	CHECK_EQ_I(exit_status_of(FAIL_NONE), 0);
+	CHECK_EQ_I(exit_status_of(FAIL_IO), 1);
+	CHECK_EQ_I(exit_status_of(FAIL_INPUT), 2);
+	CHECK_EQ_I(exit_status_of(FAIL_UNSUPPORTED), 3);
+	CHECK_EQ_I(exit_status_of(FAIL_INTERRUPTED), 130);
+	CHECK_EQ_I(exit_status_of((enum failure)99), 1);
+	/* and back, for the callees that still return an exit status */
+	const enum failure all[] = {FAIL_NONE, FAIL_IO, FAIL_INPUT, FAIL_UNSUPPORTED,
+	                            FAIL_INTERRUPTED};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		CHECK_EQ_I(failure_of_exit((enum fsmix_exit)exit_status_of(all[i])), all[i]);
+}
+
+static struct cli cl;
+static char err[MSG_MAX];
+
+/* parse("check", "p.ffsb", ..., NULL): cli_parse of "fsmix check p.ffsb ...". */
+static enum failure parse(const char *first, ...)
+{
+	static char *argv[32];
+	int argc = 0;
+	va_list ap;
+	argv[argc++] = (char *)"fsmix";
+	va_start(ap, first);
+	for (const char *w = first; w && argc < 31; w = va_arg(ap, const char *))
+		argv[argc++] = (char *)w;
+	va_end(ap);
+	argv[argc] = NULL;
+	for (size_t d = 0; d < cl.n_dims; d++)
+		sweep_dim_free(&cl.dims[d]);
+	memset(&cl, 0, sizeof(cl));
+	err[0] = '\0';
+	return cli_parse(argc, argv, &cl, err, sizeof(err));
+}
+
+static void check_misuse(enum failure f, const char *want)
+{
+	CHECK_EQ_I(f, FAIL_INPUT);
+	if (strcmp(err, want))
+		TEST_FAIL("message '%s', expected '%s'", err, want);
+}
+
+/* An option given to a command that does not take it: the row's message, or one made from
+ * the commands that take it. */
+static void test_misuse(void)
+{
+	check_misuse(
+	    parse("check", "p", "--build-threads", "2", NULL),
+	    "--continue-on-error, --cleanup and --build-threads are options of 'run' only");
+	check_misuse(parse("clean", "p", "--plot", "x.png", NULL),
+	             "--plot is an option of 'run' and 'compare', not 'clean'");
+	check_misuse(parse("keys", "--force", NULL), "--force is an option of 'compare' only");
+	check_misuse(parse("compare", "a", "b", "--time", "5", NULL),
+	             "--time (-t) is an option of 'run', 'check' and 'clean', not 'compare'");
+	check_misuse(parse("check", "p", "-o", "x.png", NULL),
+	             "--output (-o) is an option of 'plot' only");
+	check_misuse(parse("plot", "r.json", "-o", "x.png", "--markdown", NULL),
+	             "--markdown is an option of 'keys' only");
+	check_misuse(parse("clean", "p", "--json", "x", NULL),
+	             "--json is an option of 'run' and 'check', not 'clean'");
+	check_misuse(parse("check", "p", "--lat-log", "x", NULL),
+	             "--lat-log is an option of 'run' only");
+	CHECK_EQ_I(parse("plot", "--lat-log", "x", "-o", "x.png", NULL), FAIL_NONE);
+	CHECK_EQ_I(parse("run", "p", "--lat-log", "x", NULL), FAIL_NONE);
+	CHECK(cl.lat_log_path && !strcmp(cl.lat_log_path, "x"));
+}
+
+/* --threads N (an override) and --threads LIST (a sweep, run only); --json FILE (run) and
+ * --json (check). */
+static void test_forms(void)
+{
+	CHECK_EQ_I(parse("check", "p", "-n", "4", NULL), FAIL_NONE);
+	CHECK_EQ_U(cl.n_ovr, 1);
+	CHECK_EQ_U(cl.n_dims, 0);
+	check_misuse(parse("check", "p", "--threads", "1,2", NULL),
+	             "thread lists, --sweep and --repeat are options of 'run' only");
+	CHECK_EQ_I(parse("run", "p", "--threads", "1-4:x2", NULL), FAIL_NONE);
+	CHECK_EQ_U(cl.n_dims, 1);
+	CHECK_EQ_U(cl.n_ovr, 0);
+	CHECK_EQ_I(parse("run", "p", "--json", "out.json", NULL), FAIL_NONE);
+	CHECK(cl.json_path && !strcmp(cl.json_path, "out.json") && !strcmp(cl.profile, "p"));
+	CHECK_EQ_I(parse("check", "--json", "p", NULL), FAIL_NONE);
+	CHECK(cl.json && !cl.json_path && !strcmp(cl.profile, "p"));
+	check_misuse(parse("check", "p", "--json=x", NULL),
+	             "check --json prints to stdout and takes no file (got 'x')");
+	check_misuse(parse("run", "p", "--json", NULL),
+	             "run --json needs a file: --json FILE, or --json - for stdout");
+	CHECK_EQ_I(parse("p.ffsb", "-t", "3", NULL), FAIL_NONE); /* fsmix PROFILE */
+	CHECK(cl.command == &commands[CMD_RUN] && !strcmp(cl.profile, "p.ffsb"));
+	CHECK_EQ_I(parse("run", "p", "--help", "--bogus", NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_HELP);
+	check_misuse(parse("run", "p", "--bogus", "--help", NULL), "unknown option '--bogus'");
+	check_misuse(parse("check", "p", "--time", NULL), "option '--time' needs a value");
+	CHECK_EQ_I(parse(NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_USAGE);
+}
+
+/* The rows agree with each other and every row is documented. */
+static void test_table(void)
+{
+	for (size_t i = 0; i < n_option_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+		CHECK(r->set && r->help && r->man && r->commands);
+		for (size_t j = 0; j < i; j++) {
+			const struct option_row *q = &option_rows[j];
+			if (strcmp(q->name, r->name))
+				continue;
+			/* one getopt entry per name: the same value syntax and short name */
+			CHECK_EQ_I(q->arg == ARG_REQUIRED, r->arg == ARG_REQUIRED);
+			CHECK_EQ_I(q->short_name, r->short_name);
+		}
+	}
+	for (size_t i = 0; i < n_commands; i++)
+		CHECK_EQ_I(commands[i].id, (int)i);
+}
+
+static char *capture(void (*print)(FILE *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	print(f);
+	fclose(f);
+	return text;
+}
+
+/* --help and --help-man name every documented option and every command. */
+static void test_generated(void)
+{
+	char *help = capture(usage_print), *man = capture(usage_print_man);
+	for (size_t i = 0; i < n_option_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+		char opt[64], roff[128];
+		snprintf(opt, sizeof(opt), "--%s", r->name);
+		size_t k = (size_t)snprintf(roff, sizeof(roff), "\\fB\\-\\-");
+		for (const char *s = r->name; *s && k < sizeof(roff) - 4; s++)
+			k += (size_t)(*s == '-' ? snprintf(roff + k, 3, "\\-") : (roff[k] = *s, 1));
+		roff[k] = '\0';
+		bool hidden = r->section == SEC_HIDDEN;
+		if (!strstr(help, opt) != hidden || !strstr(man, roff) != hidden)
+			TEST_FAIL("%s is %sin --help or the man page", opt, hidden ? "" : "not ");
+	}
+	for (size_t i = 0; i < n_commands; i++)
+		CHECK(strstr(help, commands[i].synopsis[0]) != NULL);
+	CHECK(!strncmp(help, "usage: fsmix run PROFILE [options]", 34));
+	CHECK(strstr(man, ".SH SYNOPSIS\n") && strstr(man, ".SH OPTIONS\n"));
+	free(help);
+	free(man);
+}
+
+int main(void)
+{
+	RUN(test_exit_status_of);
+	RUN(test_misuse);
+	RUN(test_forms);
+	RUN(test_table);
+	RUN(test_generated);
+	return test_summary();
+}

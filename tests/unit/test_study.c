@@ -1,0 +1,190 @@
+/* test_study.c - the kinds of failure (failure.h) the study layer reports to the command line,
+ * which alone turns them into exit statuses: compare (too few files, a missing or non-JSON
+ * file, an unwritable output), plot (a bad output name, nothing to draw, gnuplot missing),
+ * latency-log plots (a malformed line, a missing log) and sweep value lists. Also that the
+ * messages still name what failed. Runs in a private temporary directory; gnuplot is never
+ * found (PATH is emptied), so no picture is drawn. */
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "failure.h"
+#include "latplot.h"
+#include "plot.h"
+#include "sweep.h"
+#include "test.h"
+
+static char dir[] = "/tmp/fsmix-study-XXXXXX";
+
+/* DIR/name; the result stays valid for the next 15 calls. */
+static const char *at(const char *name)
+{
+	static char buf[16][PATH_MAX];
+	static int k;
+	char *p = buf[k++ % 16];
+	snprintf(p, PATH_MAX, "%s/%s", dir, name);
+	return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		TEST_FAIL("cannot write %s", path);
+}
+
+/* The messages written to a log stream since it was opened (rewound for the next case). */
+static const char *log_text(FILE *log)
+{
+	static char buf[4096];
+	fflush(log);
+	rewind(log);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, log);
+	buf[n] = '\0';
+	rewind(log);
+	if (ftruncate(fileno(log), 0))
+		TEST_FAIL("cannot truncate the log");
+	return buf;
+}
+
+/* A single run's results with two headline metrics (docs/output.md: total). */
+static const char run_doc[] = "{\"total\": {\"ops_per_s\": 100, \"trans_per_s\": 50}}\n";
+
+static void test_compare_input(void)
+{
+	FILE *log = tmpfile(), *out = fopen("/dev/null", "w");
+	struct compare_opts o = {.out = out, .log = log};
+	const char *one[] = {at("base.json")};
+	CHECK_EQ_I(compare_files(one, 1, &o), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "compare needs a BASE and at least one NEW");
+
+	const char *missing[] = {at("base.json"), at("missing.json")};
+	CHECK_EQ_I(compare_files(missing, 2, &o), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "missing.json");
+
+	write_file(at("not.json"), "not json\n");
+	const char *bad[] = {at("not.json"), at("base.json")};
+	CHECK_EQ_I(compare_files(bad, 2, &o), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "not a JSON document");
+
+	write_file(at("other.json"), "{\"schema\": \"something else\"}\n");
+	const char *other[] = {at("base.json"), at("other.json")};
+	CHECK_EQ_I(compare_files(other, 2, &o), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "not an fsmix result");
+	fclose(log);
+	fclose(out);
+}
+
+static void test_compare_outputs(void)
+{
+	FILE *log = tmpfile(), *out = fopen("/dev/null", "w");
+	const char *files[] = {at("base.json"), at("base.json")};
+	struct compare_opts o = {.out = out, .log = log, .json_path = at("cmp.json")};
+	CHECK_EQ_I(compare_files(files, 2, &o), FAIL_NONE);
+	struct stat st;
+	CHECK(stat(at("cmp.json"), &st) == 0 && st.st_size > 0);
+	log_text(log);
+
+	/* an output in a directory that does not exist: an I/O failure, named */
+	o.json_path = NULL;
+	o.csv_path = at("no-such-dir/cmp.csv");
+	CHECK_EQ_I(compare_files(files, 2, &o), FAIL_IO);
+	CHECK_CONTAINS(log_text(log), "no-such-dir/cmp.csv");
+	fclose(log);
+	fclose(out);
+}
+
+static void test_plot(void)
+{
+	FILE *log = tmpfile();
+	json_t *run = json_loads(run_doc, 0, NULL);
+	json_t *empty = json_object();
+	CHECK_EQ_I(plot_write(run, NULL, at("chart.txt"), log), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "must end in .png or .svg");
+	CHECK_EQ_I(plot_write(empty, NULL, at("chart.png"), log), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "not an fsmix run or sweep document");
+
+	/* a sweep with one finished point has something to draw; without gnuplot (PATH holds
+	 * only an empty directory) the picture is unsupported, not a failed run */
+	json_t *sweep = json_loads("{\"points\": [{\"label\": \"threads=1\", \"params\": "
+	                           "{\"threads\": \"1\"}, \"runs\": [{\"total\": "
+	                           "{\"trans_per_s\": 5}}]}]}",
+	                           0, NULL);
+	CHECK(sweep != NULL);
+	const char *path = getenv("PATH");
+	char *saved = path ? strdup(path) : NULL;
+	mkdir(at("empty-bin"), 0700);
+	setenv("PATH", at("empty-bin"), 1);
+	CHECK_EQ_I(plot_write(sweep, NULL, at("chart.png"), log), FAIL_UNSUPPORTED);
+	CHECK_CONTAINS(log_text(log), "plotting needs gnuplot");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	rmdir(at("empty-bin"));
+	json_decref(sweep);
+	json_decref(empty);
+	json_decref(run);
+	fclose(log);
+}
+
+static void test_latplot(void)
+{
+	struct latplot lp;
+	char err[256];
+	const char good[] = "# t_s group thread op lat_ns bytes sync_ns\n"
+	                    "0.5 0 0 read 1000 4096 0\n";
+	CHECK_EQ_I(latplot_read(&lp, good, sizeof(good) - 1, "good.log", err, sizeof(err)),
+	           FAIL_NONE);
+	CHECK_EQ_U(lp.lines, 1);
+	latplot_free(&lp);
+	const char bad[] = "0.5 0 0 read x 4096 0\n";
+	CHECK_EQ_I(latplot_read(&lp, bad, sizeof(bad) - 1, "bad.log", err, sizeof(err)),
+	           FAIL_INPUT);
+	CHECK_CONTAINS(err, "bad.log:1: not a latency log line: bad latency");
+	latplot_free(&lp);
+
+	FILE *log = tmpfile();
+	CHECK_EQ_I(latplot_write(at("missing.log"), at("lat.png"), log), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "missing.log");
+	CHECK_EQ_I(latplot_write(at("missing.log"), at("lat.gif"), log), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "-o ");
+	fclose(log);
+}
+
+static void test_sweep_list(void)
+{
+	struct sweep_dim d = {0};
+	char err[256] = "";
+	CHECK_EQ_I(sweep_parse_list("1,2-4,x", &d, err, sizeof(err)), 0);
+	CHECK_EQ_U(d.n, 5);
+	sweep_dim_free(&d);
+	CHECK_EQ_I(sweep_parse_list("1-8:x1", &d, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "factor of at least 2");
+	sweep_dim_free(&d);
+	CHECK_EQ_I(sweep_parse_list("1,,2", &d, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "empty value in the list");
+	sweep_dim_free(&d);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	write_file(at("base.json"), run_doc);
+	RUN(test_compare_input);
+	RUN(test_compare_outputs);
+	RUN(test_plot);
+	RUN(test_latplot);
+	RUN(test_sweep_list);
+	unlink(at("base.json"));
+	unlink(at("not.json"));
+	unlink(at("other.json"));
+	unlink(at("cmp.json"));
+	rmdir(dir);
+	return test_summary();
+}
