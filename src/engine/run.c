@@ -22,6 +22,8 @@
 #include "subproc.h"
 #include "threads.h"
 
+/* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
+ * with err (out of memory, an invalid msec_range table). */
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
                        char *err, size_t errlen)
 {
@@ -36,7 +38,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	pthread_condattr_destroy(&ca);
 	if (gate_init(&e->gate)) {
 		snprintf(err, errlen, "cannot create the start gate");
-		return -ENOMEM;
+		return -1;
 	}
 	e->gate_ready = true;
 	if (pl->seed_given) {
@@ -54,7 +56,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	if (!e->fs || !e->group_ops || !e->group_ranges || !e->group_stats || !e->group_own ||
 	    !e->group_skipped) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		return -1;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct statvfs sv;
@@ -72,7 +74,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			w[op] = g->weight[op];
 		if (pick_build(&e->group_ops[gi], w, OP_COUNT)) {
 			snprintf(err, errlen, "%s: cannot build the operation table", g->name);
-			return -ENOMEM;
+			return -1;
 		}
 		if (g->enable_stats && g->enable_range && g->n_ranges) {
 			double lohi[2 * g->n_ranges];
@@ -82,7 +84,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			}
 			if (range_table_new(&e->group_ranges[gi], lohi, (uint32_t)g->n_ranges)) {
 				snprintf(err, errlen, "%s: invalid msec_range table", g->name);
-				return -EINVAL;
+				return -1;
 			}
 		}
 		/* A one-thread group reports its worker's statistics (set at the merge); its own
@@ -91,13 +93,13 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			continue;
 		if (thread_stats_init(&e->group_own[gi], e->group_ranges[gi])) {
 			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
+			return -1;
 		}
 		e->group_stats[gi] = &e->group_own[gi];
 	}
 	if (thread_stats_init(&e->total, NULL)) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		return -1;
 	}
 	return 0;
 }
@@ -162,18 +164,57 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
-static int setup(struct engine *e, char *err, size_t errlen)
+/* The exit status (exitcode.h) of a failure kind. TEMPORARY: the one place in the engine that
+ * makes an exit status, for engine_run's public return (and build_fs's aging callback below);
+ * it goes when engine_run returns enum failure and the command line maps it (issue 12). */
+static int exit_status(enum failure f)
+{
+	switch (f) {
+	case FAIL_NONE:
+		return EXIT_OK;
+	case FAIL_IO:
+		return EXIT_RUN_FAILED;
+	case FAIL_UNSUPPORTED:
+		return EXIT_UNSUPPORTED;
+	case FAIL_INPUT:
+		return EXIT_BAD_INPUT;
+	case FAIL_INTERRUPTED:
+		return EXIT_INTERRUPTED;
+	}
+	return EXIT_RUN_FAILED;
+}
+
+/* TEMPORARY, while build.c (not the engine's to change here) speaks exit statuses: the kind of
+ * failure of build_lock's and build_fs's status, and age_fs as the build_age_fn they expect. */
+static enum failure build_failure(int status)
+{
+	return status == EXIT_OK            ? FAIL_NONE
+	       : status == EXIT_INTERRUPTED ? FAIL_INTERRUPTED
+	       : status == EXIT_BAD_INPUT   ? FAIL_INPUT
+	       : status == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
+	                                    : FAIL_IO;
+}
+
+static int age_step(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
+{
+	return exit_status(age_fs(e, fs, err, errlen));
+}
+
+/* Every filesystem made ready: locked, built or reused (aged first with agefs=1), probed for its
+ * device, its manifest invalidated when the run may change the tree. Returns FAIL_NONE, or the
+ * kind of failure with err. */
+static enum failure setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	int lrc = build_lock(e, err, errlen);
-	if (lrc)
-		return lrc;
+	enum failure f = build_failure(build_lock(e, err, errlen));
+	if (f)
+		return f;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		int rc = build_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
-		if (rc)
-			return rc;
+		f = build_failure(build_fs(e, fs, build_threads(e->opts), age_step, err, errlen));
+		if (f)
+			return f;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
@@ -188,25 +229,25 @@ static int setup(struct engine *e, char *err, size_t errlen)
 				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
 		}
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
 /* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
- * rows (--interval or the status line). Returns 0, or EXIT_RUN_FAILED with err. */
+ * rows (--interval or the status line). Returns 0, or -1 with err. */
 static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
 	if (!e->workers) {
 		snprintf(err, errlen, "out of memory for %zu workers", n);
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
 			                           e->group_ranges[gi], (unsigned)k, err, errlen);
 			if (!e->workers[k])
-				return EXIT_RUN_FAILED;
+				return -1;
 			e->n_workers = k + 1;
 		}
 	for (size_t i = 0; i < n; i++)
@@ -222,7 +263,7 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 					w->ll = NULL;
 					snprintf(err, errlen,
 					         "out of memory for --lat-log buffers");
-					return EXIT_RUN_FAILED;
+					return -1;
 				}
 			}
 	}
@@ -234,7 +275,7 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
 			if (!e->workers[i]->ival) {
 				snprintf(err, errlen, "out of memory for interval rows");
-				return EXIT_RUN_FAILED;
+				return -1;
 			}
 		}
 	}
@@ -283,7 +324,7 @@ static void run_wait(struct engine *e, uint64_t deadline)
 }
 
 /* After the join: every worker's statistics into its group, the groups into the total, and
- * the --interval rows. Returns 0, or EXIT_RUN_FAILED with err. */
+ * the --interval rows. Returns 0, or -1 with err. */
 static int run_merge(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -309,7 +350,7 @@ static int run_merge(struct engine *e, char *err, size_t errlen)
 	}
 	if (mrc) { /* ENOMEM for a response-time series: no report rather than a wrong one */
 		snprintf(err, errlen, "cannot merge the threads' statistics: %s", strerror(-mrc));
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	if (e->opts->interval_s > 0) {
 		e->intervals = engine_merge_intervals(e, SIZE_MAX, &e->n_intervals);
@@ -328,7 +369,7 @@ static double cpu_seconds(const struct timeval *from, const struct timeval *to)
 
 /* The timed run: make the workers, start them together, wait until the time is over, the
  * counted groups are done or the run stops, join them and merge their figures. Returns 0, or
- * EXIT_RUN_FAILED with err. */
+ * -1 with err. */
 static int run_phase(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -406,24 +447,25 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	struct engine *e = calloc(1, sizeof(*e));
 	struct sigwatch sw;
 	char err[MSG_MAX] = "";
-	int rc = 0;
+	enum failure f = FAIL_NONE;
+	int rc;
 	if (!e) {
 		fprintf(o->log, "fsmix: out of memory\n");
-		return EXIT_RUN_FAILED;
+		return exit_status(FAIL_IO);
 	}
 	sigwatch_block_signals(); /* before any thread is made: blocked in all of them */
 	if (engine_init(e, pl, o, err, sizeof(err))) {
 		fprintf(o->log, "fsmix: %s\n", err[0] ? err : "cannot start");
 		engine_free(e);
 		free(e);
-		return EXIT_RUN_FAILED;
+		return exit_status(FAIL_IO);
 	}
 	if (sigwatch_start(&sw, e, err, sizeof(err))) {
 		/* The first thread fsmix makes: a limit on threads shows here. Nothing was built;
 		 * the --json/--csv files still say what happened. */
 		fprintf(o->log, "fsmix: %s\n", err);
 		e->failure = err;
-		rc = engine_write_outputs(e, EXIT_RUN_FAILED);
+		rc = engine_write_outputs(e, exit_status(FAIL_IO));
 		engine_free(e);
 		free(e);
 		return rc;
@@ -435,15 +477,15 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	if (o->lat_log_path) {
 		if (latlog_open(&e->latlog, o->lat_log_path, err, sizeof(err))) {
 			fprintf(o->log, "fsmix: %s\n", err);
-			rc = EXIT_BAD_INPUT;
+			rc = exit_status(FAIL_INPUT);
 			goto done;
 		}
 		e->latlog_open = true;
 	}
-	rc = setup(e, err, sizeof(err));
-	if (!rc && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
+	f = setup(e, err, sizeof(err));
+	if (!f && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
 		report_setup(o->out, e, !pl->time_s && !pl->counted);
-	if (!rc && pl->callout && !engine_stopping(e)) {
+	if (!f && pl->callout && !engine_stopping(e)) {
 		fflush(NULL);
 		unsigned signals_before = stopsig_count();
 		int st = run_callout(pl->callout);
@@ -458,10 +500,10 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 			fprintf(o->log, "fsmix: warning: callout '%s' exited with status %d\n",
 			        pl->callout, WIFEXITED(st) ? WEXITSTATUS(st) : st);
 	}
-	if (!rc && engine_stopping(e))
-		rc = EXIT_INTERRUPTED;
-	if (rc) {
-		if (rc == EXIT_INTERRUPTED) {
+	if (!f && engine_stopping(e))
+		f = FAIL_INTERRUPTED;
+	if (f) {
+		if (f == FAIL_INTERRUPTED) {
 			snprintf(err, sizeof(err),
 			         "interrupted during setup; nothing was measured");
 			e->interrupted = true;
@@ -471,8 +513,8 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 	} else if (!pl->time_s && !pl->counted) {
 		/* time=0: only the tree was built (report_setup said so) */
 	} else {
-		rc = run_phase(e, err, sizeof(err));
-		if (rc) {
+		if (run_phase(e, err, sizeof(err))) {
+			f = FAIL_IO;
 			fprintf(o->log, "fsmix: %s\n", err);
 			e->failure = err;
 		} else {
@@ -480,9 +522,9 @@ int engine_run(const struct plan *pl, const struct engine_opts *o)
 		}
 	}
 	/* For the reports: the watcher stored the signal before it set the stop flag. */
-	if (atomic_load(&e->stop) == STOP_SIGNAL || rc == EXIT_INTERRUPTED)
+	if (atomic_load(&e->stop) == STOP_SIGNAL || f == FAIL_INTERRUPTED)
 		e->signal = atomic_load(&e->signal_seen);
-	rc = engine_write_outputs(e, rc);
+	rc = engine_write_outputs(e, exit_status(f));
 done:
 	/* Only the early way here (a --lat-log that cannot be opened) skips write_outputs, which
 	 * does --cleanup; nothing was built then, so there is nothing to clean. */
