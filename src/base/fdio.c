@@ -21,3 +21,24 @@ int fd_write_all(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+int fd_read_all(int fd, void *buf, size_t len, size_t *got)
+{
+	char *p = buf;
+	size_t total = 0;
+	int rc = 0;
+	while (total < len) {
+		ssize_t n = read(fd, p + total, len - total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		total += (size_t)n;
+	}
+	*got = total;
+	return rc;
+}

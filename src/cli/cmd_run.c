@@ -60,7 +60,7 @@ static enum failure run_once(const struct cli *c, const struct plan *pl, struct 
 	json_t *results = NULL;
 	if (c->plot_path) /* run --plot FILE --interval S: the run over time */
 		eo.json_out = &results;
-	enum failure f = failure_of_exit(preflight_locations(pl, stderr));
+	enum failure f = preflight_locations(pl, stderr);
 	if (f == FAIL_NONE) {
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		f = failure_of_exit(engine_run(pl, &eo));

@@ -1,5 +1,5 @@
 /* aging.c - agefs=1: ageing a filesystem with its nested thread group until it is desired_util
- * full, before the benchmark's files are built (age_fs, called by build_fs). */
+ * full, before the benchmark's files are built (age_fs, called by populate_fs). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -72,7 +72,7 @@ struct engine_fs {
 };
 
 /* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
- * hand out (its capacity, build.c), so the two sets never share a name. */
+ * hand out (its capacity, populate.c), so the two sets never share a name. */
 #define ENGINE_AGED_ID_BASE  (1u << 26)
 #define ENGINE_AGED_CAPACITY (1u << 24)
 

@@ -56,8 +56,8 @@ void crew_release(struct engine *e);
 void crew_join(struct worker **ws, size_t n);
 
 /* aging.c */
-/* age_fs - age fs to its desired_util before its files are built (agefs=1). FAIL_NONE, or
- * with err FAIL_IO or FAIL_INTERRUPTED. */
+/* age_fs - age fs to its desired_util before its files are built (agefs=1; populate_fs's aging
+ * step, a populate_age_fn of populate.h). FAIL_NONE, or with err FAIL_IO or FAIL_INTERRUPTED. */
 enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
 
 /* progress.c */

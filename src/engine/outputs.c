@@ -34,7 +34,7 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[MSG_MAX];
-		struct tree_sweep sw = {0};
+		struct tree_purge sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
 		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {

@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build.h"
 #include "engine.h"
 #include "engine_int.h"
 #include "exitcode.h"
 #include "interval.h"
+#include "populate.h"
 #include "report.h"
 #include "stopsig.h"
 #include "subproc.h"
@@ -113,7 +113,7 @@ static void engine_free(struct engine *e)
 	free(e->workers);
 	for (size_t i = 0; e->fs && i < e->n_fs; i++)
 		if (e->fs[i].pf)
-			build_release(&e->fs[i]);
+			populate_release(&e->fs[i]);
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		if (e->group_ops)
 			pick_free(&e->group_ops[gi]);
@@ -165,8 +165,8 @@ static unsigned build_threads(const struct engine_opts *o)
 }
 
 /* The exit status (exitcode.h) of a failure kind. TEMPORARY: the one place in the engine that
- * makes an exit status, for engine_run's public return (and build_fs's aging callback below);
- * it goes when engine_run returns enum failure and the command line maps it (issue 12). */
+ * makes an exit status, for engine_run's public return (and engine_clean's); it goes when
+ * engine_run returns enum failure and the command line maps it (issue 12). */
 static int exit_status(enum failure f)
 {
 	switch (f) {
@@ -184,22 +184,6 @@ static int exit_status(enum failure f)
 	return EXIT_RUN_FAILED;
 }
 
-/* TEMPORARY, while build.c (not the engine's to change here) speaks exit statuses: the kind of
- * failure of build_lock's and build_fs's status, and age_fs as the build_age_fn they expect. */
-static enum failure build_failure(int status)
-{
-	return status == EXIT_OK            ? FAIL_NONE
-	       : status == EXIT_INTERRUPTED ? FAIL_INTERRUPTED
-	       : status == EXIT_BAD_INPUT   ? FAIL_INPUT
-	       : status == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
-	                                    : FAIL_IO;
-}
-
-static int age_step(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
-{
-	return exit_status(age_fs(e, fs, err, errlen));
-}
-
 /* Every filesystem made ready: locked, built or reused (aged first with agefs=1), probed for its
  * device, its manifest invalidated when the run may change the tree. Returns FAIL_NONE, or the
  * kind of failure with err. */
@@ -207,12 +191,12 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	enum failure f = build_failure(build_lock(e, err, errlen));
+	enum failure f = populate_lock(e, err, errlen);
 	if (f)
 		return f;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		f = build_failure(build_fs(e, fs, build_threads(e->opts), age_step, err, errlen));
+		f = populate_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
 		if (f)
 			return f;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
@@ -220,7 +204,7 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		        fs->setup_s);
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
-		/* An aged tree (build_fs aged it) never keeps a manifest. */
+		/* An aged tree (populate_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
 		if (fs->modified) {
@@ -547,12 +531,12 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
 			for (size_t k = 0; k < i; k++)
 				tree_unlock_location(locks[k]);
-			return EXIT_BAD_INPUT;
+			return exit_status(FAIL_INPUT);
 		}
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct tree t;
-		struct tree_sweep sw = {0};
+		struct tree_purge sw = {0};
 		char why[MSG_MAX];
 		/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
 		 * cleaned. tree_open also finishes an interrupted creation or removal. */
@@ -568,7 +552,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 		}
 		if (r) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			int st = tree_status(r);
+			int st = exit_status(tree_failure(r));
 			rc = rc > st ? rc : st;
 			continue;
 		}
@@ -576,7 +560,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 		memcpy(root, t.root, sizeof(root));
 		if (tree_remove(&t, &sw, why, sizeof(why))) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			rc = EXIT_RUN_FAILED;
+			rc = exit_status(FAIL_IO);
 		} else {
 			fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n",
 			        pl->fs[i].name, root, sw.removed);

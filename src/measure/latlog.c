@@ -30,20 +30,6 @@ int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-/* Decimal digits of v at p (no terminator); returns the count. */
-static size_t put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
-}
-
 int latlog_buf_init(struct latlog_buf *b, struct latlog *l, unsigned group, unsigned thread)
 {
 	memset(b, 0, sizeof(*b));
@@ -53,9 +39,9 @@ int latlog_buf_init(struct latlog_buf *b, struct latlog *l, unsigned group, unsi
 		return -ENOMEM;
 	char *p = b->prefix;
 	*p++ = ' ';
-	p += put_u64(p, group);
+	p += put_decimal(p, group, 1);
 	*p++ = ' ';
-	p += put_u64(p, thread);
+	p += put_decimal(p, thread, 1);
 	*p++ = ' ';
 	b->prefix_len = (size_t)(p - b->prefix);
 	return 0;
@@ -68,23 +54,21 @@ void latlog_add(struct latlog_buf *b, uint64_t t_ns, const char *op, uint64_t la
 	if (LATLOG_BUF - b->len < LATLOG_LINE_MAX)
 		latlog_flush(b);
 	char *p = b->text + b->len;
-	p += put_u64(p, t_ns / 1000000000u);
+	p += put_decimal(p, t_ns / 1000000000u, 1);
 	*p++ = '.';
-	uint64_t us = (t_ns % 1000000000u) / 1000u;
-	for (uint64_t d = 100000; d; d /= 10)
-		*p++ = (char)('0' + (us / d) % 10);
+	p += put_decimal(p, (t_ns % 1000000000u) / 1000u, 6); /* microseconds */
 	memcpy(p, b->prefix, b->prefix_len);
 	p += b->prefix_len;
 	memcpy(p, op, oplen);
 	p += oplen;
 	*p++ = ' ';
-	p += put_u64(p, lat_ns);
+	p += put_decimal(p, lat_ns, 1);
 	*p++ = ' ';
-	p += put_u64(p, bytes);
+	p += put_decimal(p, bytes, 1);
 	*p++ = ' ';
-	p += put_u64(p, sync_ns);
+	p += put_decimal(p, sync_ns, 1);
 	*p++ = ' ';
-	p += put_u64(p, resp_ns);
+	p += put_decimal(p, resp_ns, 1);
 	*p++ = '\n';
 	b->len = (size_t)(p - b->text);
 	b->lines++;

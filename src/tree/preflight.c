@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "exitcode.h"
 #include "outfile.h"
 #include "tree.h"
 
@@ -18,21 +17,21 @@ static int check_location(const struct plan_fs *f, FILE *log)
 	return -1;
 }
 
-int preflight_locations(const struct plan *pl, FILE *log)
+enum failure preflight_locations(const struct plan *pl, FILE *log)
 {
 	int bad = 0;
 	for (size_t i = 0; i < pl->n_fs; i++)
 		bad |= check_location(&pl->fs[i], log);
 	if (bad)
 		fprintf(log, "fsmix: nothing was run\n");
-	return bad ? EXIT_BAD_INPUT : 0;
+	return bad ? FAIL_INPUT : FAIL_NONE;
 }
 
-int preflight_output(const char *option, const char *path, FILE *log)
+enum failure preflight_output(const char *option, const char *path, FILE *log)
 {
 	char why[MSG_MAX];
 	if (!path || outfile_check(path, why, sizeof(why)) == 0)
-		return 0;
+		return FAIL_NONE;
 	fprintf(log, "fsmix: %s %s; nothing was run\n", option, why);
-	return EXIT_BAD_INPUT;
+	return FAIL_INPUT;
 }

@@ -8,15 +8,16 @@
 
 #include <stdio.h>
 
+#include "failure.h"
 #include "plan.h"
 
 /* preflight_locations - every filesystem's location exists, is a directory, is writable and
  * not on a read-only mount. Prints every problem ("fsmix: filesystem1: location '/x': ...")
- * to log. 0, or EXIT_BAD_INPUT. */
-int preflight_locations(const struct plan *pl, FILE *log);
+ * to log. FAIL_NONE, or FAIL_INPUT. */
+enum failure preflight_locations(const struct plan *pl, FILE *log);
 
 /* preflight_output - `option PATH` can be written (outfile.h's rules; nothing is created).
- * path NULL: nothing to check. Prints the problem to log. 0, or EXIT_BAD_INPUT. */
-int preflight_output(const char *option, const char *path, FILE *log);
+ * path NULL: nothing to check. Prints the problem to log. FAIL_NONE, or FAIL_INPUT. */
+enum failure preflight_output(const char *option, const char *path, FILE *log);
 
 #endif

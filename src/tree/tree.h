@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "compiler.h"
+#include "failure.h"
 
 struct pool;
 
@@ -90,7 +91,7 @@ struct tree {
 };
 
 /* Counts filled by tree_remove/tree_remove_contents. */
-struct tree_sweep {
+struct tree_purge {
 	uint64_t removed;        /* files and directories removed */
 	uint64_t unknown;        /* entries left in place because fsmix did not generate them */
 	char first_unknown[256]; /* path of the first one, relative to the root */
@@ -119,7 +120,7 @@ int tree_check_location(const char *location, char *err, size_t errlen);
  * symbolic link, -EEXIST when the root exists but has no valid marker (it is not fsmix's),
  * -EBUSY when another process holds the location ("... in use by fsmix (PID 123)"), -EXDEV
  * when data/ or meta/ is another mount, and other -errno (-EIO, -EMFILE, ...) for I/O errors,
- * e.g. while reading the marker. tree_status() maps them to exit statuses.
+ * e.g. while reading the marker. tree_failure() tells their kind.
  * On failure t is left closed (tree_close is harmless). */
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen);
@@ -128,11 +129,11 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
  * disk. Idempotent. */
 void tree_close(struct tree *t);
 
-/* tree_status - the exit status (exitcode.h) for a tree error: EXIT_BAD_INPUT (2) for a bad or
- * busy location or a tree fsmix will not use (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG, -EROFS,
- * -EACCES, -EPERM, -ELOOP, -EEXIST, -EBUSY, -EXDEV, -EMLINK), EXIT_RUN_FAILED (1) for every
- * other error (I/O errors, -EMFILE, -ENOMEM, -ENOSPC, ...). */
-int tree_status(int rc);
+/* tree_failure - the kind of a tree error: FAIL_INPUT for a bad or busy location or a tree
+ * fsmix will not use (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG, -EROFS, -EACCES, -EPERM,
+ * -ELOOP, -EEXIST, -EBUSY, -EXDEV, -EMLINK), FAIL_IO for every other error (I/O errors,
+ * -EMFILE, -ENOMEM, -ENOSPC, ...). */
+enum failure tree_failure(int rc);
 
 /* tree_lock_location - take this process's exclusive lock on directory `location` (a flock on
  * the directory itself: it needs no space and vanishes with the process). Taking it again in
@@ -222,13 +223,13 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
  * The root is first renamed to fsmix.fs<index>.del (and back when unknown entries keep it), so
  * a crash leaves a tree the next tree_open finishes removing; where that rename fails (ENOSPC
  * for a directory entry, EBUSY) the tree is removed in place. Needs no free inode or block.
- * Closes t in every case. sweep may be NULL. */
-int tree_remove(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen);
+ * Closes t in every case. counts may be NULL. */
+int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t errlen);
 
 /* tree_remove_contents - empty data/ and meta/ (keeping them, the root and the marker) and
  * remove the manifest, for a rebuild. The dNNN descriptors are closed and num_dirs becomes 0:
  * call tree_set_dirs again. Returns 0 or -ENOTEMPTY with unknown entries (left in place). */
-int tree_remove_contents(struct tree *t, struct tree_sweep *sweep, char *err, size_t errlen);
+int tree_remove_contents(struct tree *t, struct tree_purge *counts, char *err, size_t errlen);
 
 /* tree_usage - space on the filesystem holding the tree (statvfs of location), for
  * init_size/init_util/desired_util and the pools' capacity. Returns 0 or -errno. */

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exitcode.h"
+#include "failure.h"
 #include "pool.h"
 #include "tree.h"
 #include "test.h"
@@ -209,7 +209,7 @@ static void case_canaries(void)
 	struct tree t2;
 	CHECK_EQ_I(tree_open(&t2, base, 0, 0, err, sizeof(err)), 0);
 	CHECK(!t2.created);
-	struct tree_sweep sw;
+	struct tree_purge sw;
 	CHECK_EQ_I(tree_remove(&t2, &sw, err, sizeof(err)), 0);
 	CHECK_EQ_U(sw.unknown, 0);
 	CHECK_EQ_U(sw.removed, 100 + 5 + 1 + 2 + 2); /* files, dNNN, m3.2, data+meta, marker+root */
@@ -233,7 +233,7 @@ static void case_unknown_inside(void)
 {
 	char err[512], p[PATH_MAX], l[PATH_MAX];
 	struct tree t;
-	struct tree_sweep sw;
+	struct tree_purge sw;
 	put_file("outside", "canary\n");
 	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
 	CHECK_EQ_I(tree_set_dirs(&t, 3, err, sizeof(err)), 0);
@@ -658,7 +658,7 @@ static void case_leftovers(void)
 	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
 	CHECK(exists("fsmix.fs0/data/users-file"));
 	CHECK(!exists("fsmix.fs0.del"));
-	struct tree_sweep sw;
+	struct tree_purge sw;
 	CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), -ENOTEMPTY);
 	CHECK(exists("fsmix.fs0/data/users-file")); /* kept under its own name */
 	CHECK(exists("fsmix.fs0/.fsmix-tree"));
@@ -753,14 +753,14 @@ static void case_marker_io(void)
 			continue;
 		}
 		CHECK_EQ_I(rc, -EMFILE);
-		CHECK_EQ_I(tree_status(rc), EXIT_RUN_FAILED);
+		CHECK_EQ_I(tree_failure(rc), FAIL_IO);
 		CHECK(!strstr(err, "not created by fsmix"));
 	}
 	CHECK(opened);
 	CHECK(exists("fsmix.fs0/.fsmix-tree"));
-	CHECK_EQ_I(tree_status(-EEXIST), EXIT_BAD_INPUT);
-	CHECK_EQ_I(tree_status(-EBUSY), EXIT_BAD_INPUT);
-	CHECK_EQ_I(tree_status(-EIO), EXIT_RUN_FAILED);
+	CHECK_EQ_I(tree_failure(-EEXIST), FAIL_INPUT);
+	CHECK_EQ_I(tree_failure(-EBUSY), FAIL_INPUT);
+	CHECK_EQ_I(tree_failure(-EIO), FAIL_IO);
 	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
 	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
 }
@@ -814,7 +814,7 @@ static void case_links_mounts(void)
 		CHECK_CONTAINS(err, "data/d001' is a mount point");
 		pool_destroy(&pool);
 		CHECK_EQ_I(tree_set_dirs(&t, 2, err, sizeof(err)), -EXDEV);
-		struct tree_sweep sw;
+		struct tree_purge sw;
 		CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), -ENOTEMPTY);
 		CHECK_CONTAINS(err, "first: data/d001");
 		CHECK(exists("victim/f"));

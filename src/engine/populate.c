@@ -1,5 +1,5 @@
-/* build.c - file tree setup (see build.h). */
-#include "build.h"
+/* populate.c - a filesystem's tree made ready for the run: reused or built (see populate.h). */
+#include "populate.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "exitcode.h"
+#include "hash.h"
 #include "threads.h"
 
 /* Largest pool capacities: 2^26 data files (1 GiB of address space, 16 bytes a slot) and 2^22
@@ -44,34 +44,26 @@ _Static_assert(ENGINE_AGED_ID_BASE >= FILES_CAPACITY, "aged names must not meet 
 /* The order in which a fixed-count tree is built: file ids grouped by directory, cut into
  * pieces of at most BUILD_PIECE files; a piece spans several directories only when each of
  * them fits in it whole. */
-struct build_order {
+struct file_order {
 	uint32_t *ids;  /* every id below num_files, grouped by directory */
 	uint32_t *cuts; /* piece k is ids[cuts[k]] .. ids[cuts[k + 1] - 1] */
 	uint32_t n_pieces;
 };
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* The settings that decide which files exist: a reused tree must match all of them. */
 static uint64_t spec_hash(const struct plan_fs *f)
 {
-	uint64_t h = fnv1a(0xcbf29ce484222325ull, "fsmix-spec-1", 12);
-	h = fnv1a(h, &f->num_files, sizeof(f->num_files));
-	h = fnv1a(h, &f->num_dirs, sizeof(f->num_dirs));
-	h = fnv1a(h, &f->min_filesize, sizeof(f->min_filesize));
-	h = fnv1a(h, &f->max_filesize, sizeof(f->max_filesize));
-	h = fnv1a(h, &f->init_size, sizeof(f->init_size));
-	h = fnv1a(h, &f->init_util, sizeof(f->init_util));
+	uint64_t h = hash_fnv1a(HASH_FNV1A_SEED, "fsmix-spec-1", 12);
+	h = hash_fnv1a(h, &f->num_files, sizeof(f->num_files));
+	h = hash_fnv1a(h, &f->num_dirs, sizeof(f->num_dirs));
+	h = hash_fnv1a(h, &f->min_filesize, sizeof(f->min_filesize));
+	h = hash_fnv1a(h, &f->max_filesize, sizeof(f->max_filesize));
+	h = hash_fnv1a(h, &f->init_size, sizeof(f->init_size));
+	h = hash_fnv1a(h, &f->init_util, sizeof(f->init_util));
 	for (size_t i = 0; i < f->n_sizes; i++)
-		h = fnv1a(h, &f->sizes[i], sizeof(f->sizes[i]));
+		h = hash_fnv1a(h, &f->sizes[i], sizeof(f->sizes[i]));
 	if (f->create_method != CREATE_WRITE) /* trees built before create_method keep their hash */
-		h = fnv1a(h, &f->create_method, sizeof(f->create_method));
+		h = hash_fnv1a(h, &f->create_method, sizeof(f->create_method));
 	return h;
 }
 
@@ -80,8 +72,8 @@ struct builder {
 	struct engine_fs *fs;
 	unsigned index;
 	_Atomic uint64_t *next; /* shared: next piece of `order`, or next file id (in chunks) */
-	const struct build_order *order; /* NULL: build in id order */
-	_Atomic uint64_t *bytes;         /* shared: bytes written (init_size/init_util growth) */
+	const struct file_order *order; /* NULL: build in id order */
+	_Atomic uint64_t *bytes;        /* shared: bytes written (init_size/init_util growth) */
 	uint64_t limit;       /* files to create (num_files), or UINT64_MAX when growing */
 	uint64_t built_bytes; /* this builder's bytes; the shared `bytes` only when growing */
 	uint64_t added;       /* files put into the pool, settled at the end */
@@ -208,7 +200,7 @@ static int close_later(struct builder *b, int fd)
 	return 0;
 }
 
-static int build_one(struct builder *b, char *buf, uint32_t id)
+static int create_file(struct builder *b, char *buf, uint32_t id)
 {
 	struct engine_fs *fs = b->fs;
 	const struct plan_fs *pf = fs->pf;
@@ -282,7 +274,7 @@ static void *builder_main(void *arg)
 	 * under ThreadSanitizer, which models one table per process: the same number opened and
 	 * closed in two private tables would look like a race on one descriptor. */
 	b->private_fds = !FSMIX_TSAN && unshare(CLONE_FILES) == 0;
-	const struct build_order *o = b->order;
+	const struct file_order *o = b->order;
 	if (o) {
 		for (;;) {
 			uint64_t k = atomic_fetch_add(b->next, 1);
@@ -293,7 +285,7 @@ static void *builder_main(void *arg)
 				 * pool slot while this file's system calls run. */
 				pool_prefetch(&b->fs->files,
 				              o->ids[i + 1 < o->cuts[k + 1] ? i + 1 : i]);
-				if (engine_stopping(b->e) || build_one(b, buf, o->ids[i]))
+				if (engine_stopping(b->e) || create_file(b, buf, o->ids[i]))
 					goto done;
 			}
 		}
@@ -304,7 +296,7 @@ static void *builder_main(void *arg)
 			if (engine_stopping(b->e) || id >= b->fs->files.capacity ||
 			    grown_enough(b, id))
 				goto done;
-			if (build_one(b, buf, (uint32_t)id))
+			if (create_file(b, buf, (uint32_t)id))
 				goto done;
 		}
 	}
@@ -315,23 +307,23 @@ done:
 	return NULL;
 }
 
-static void order_free(struct build_order *o)
+static void order_free(struct file_order *o)
 {
 	free(o->ids);
 	free(o->cuts);
-	*o = (struct build_order){0};
+	*o = (struct file_order){0};
 }
 
 /* Groups the ids 0..n-1 of a fixed-count tree by directory (a counting sort on each file's
  * layout) and cuts them into pieces for `threads` builders. Returns 0, or -ENOMEM (the caller
  * then builds in id order). */
-static int order_build(const struct engine *e, const struct engine_fs *fs, uint32_t n,
-                       unsigned threads, struct build_order *o)
+static int order_files(const struct engine *e, const struct engine_fs *fs, uint32_t n,
+                       unsigned threads, struct file_order *o)
 {
 	uint32_t buckets = (uint32_t)fs->pf->num_dirs + 1; /* the last one is data/ itself */
 	uint32_t *bucket_of = malloc((size_t)n * sizeof(*bucket_of));
 	uint32_t *start = calloc((size_t)buckets + 1, sizeof(*start));
-	*o = (struct build_order){.ids = malloc((size_t)n * sizeof(*o->ids))};
+	*o = (struct file_order){.ids = malloc((size_t)n * sizeof(*o->ids))};
 	if (!bucket_of || !start || !o->ids)
 		goto oom;
 	for (uint32_t id = 0; id < n; id++) {
@@ -385,20 +377,46 @@ oom:
 	return -ENOMEM;
 }
 
-static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads, char *err,
-                       size_t errlen)
+/* The first builder error as a failure kind, with err set; the bytes built are counted. */
+static enum failure builders_result(struct engine_fs *fs, const struct builder *b, unsigned started,
+                                    char *err, size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	enum failure rc = FAIL_NONE;
+	for (unsigned i = 0; i < started && !rc; i++)
+		if (b[i].err == EOPNOTSUPP && pf->create_method == CREATE_FALLOCATE) {
+			snprintf(err, errlen,
+			         "building %s: %s: fallocate() is not supported here "
+			         "(create_method=fallocate); use create_method=write or sparse",
+			         pf->name, b[i].path);
+			rc = FAIL_UNSUPPORTED;
+		} else if (b[i].err) {
+			snprintf(err, errlen, "building %s: %s: %s", pf->name, b[i].path,
+			         strerror(b[i].err));
+			rc = FAIL_IO;
+		}
+	fs->built_bytes = 0;
+	for (unsigned i = 0; i < started; i++)
+		fs->built_bytes += b[i].built_bytes;
+	return rc;
+}
+
+/* Creates fs's files with up to `threads` builder threads. FAIL_NONE, or FAIL_IO (an I/O error,
+ * no memory, no thread), FAIL_UNSUPPORTED (fallocate refused) or FAIL_INTERRUPTED, with err. */
+static enum failure create_files(struct engine *e, struct engine_fs *fs, unsigned threads,
+                                 char *err, size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
 	_Atomic uint64_t next = 0, bytes = 0;
 	uint64_t limit = pf->num_files ? pf->num_files : UINT64_MAX;
 	if (!pf->num_files && !pf->init_size && !(pf->init_util > 0))
-		return 0;
+		return FAIL_NONE;
 	if (!threads)
 		threads = 1;
-	struct build_order order = {0};
+	struct file_order order = {0};
 	bool ordered = false;
 	if (limit <= BUILD_ORDER_MAX) {
-		ordered = order_build(e, fs, (uint32_t)limit, threads, &order) == 0;
+		ordered = order_files(e, fs, (uint32_t)limit, threads, &order) == 0;
 		if (!ordered)
 			fprintf(
 			    e->opts->log,
@@ -416,7 +434,7 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	if (!b) {
 		order_free(&order);
 		snprintf(err, errlen, "out of memory");
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	bool batch_closes = closes_can_wait(fs);
 	unsigned started = 0;
@@ -447,36 +465,20 @@ static int build_files(struct engine *e, struct engine_fs *fs, unsigned threads,
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(b[i].thread, NULL);
 	order_free(&order);
-	int rc = 0;
-	for (unsigned i = 0; i < started && !rc; i++)
-		if (b[i].err == EOPNOTSUPP && pf->create_method == CREATE_FALLOCATE) {
-			snprintf(err, errlen,
-			         "building %s: %s: fallocate() is not supported here "
-			         "(create_method=fallocate); use create_method=write or sparse",
-			         pf->name, b[i].path);
-			rc = EXIT_UNSUPPORTED;
-		} else if (b[i].err) {
-			snprintf(err, errlen, "building %s: %s: %s", pf->name, b[i].path,
-			         strerror(b[i].err));
-			rc = EXIT_RUN_FAILED;
-		}
+	enum failure rc = builders_result(fs, b, started, err, errlen);
 	if (!started) {
 		snprintf(err, errlen, "cannot start a builder thread: %s; %s", strerror(create_err),
 		         limit_why);
-		rc = EXIT_RUN_FAILED;
+		rc = FAIL_IO;
 	}
-	fs->built_bytes = 0;
-	for (unsigned i = 0; i < started; i++)
-		fs->built_bytes += b[i].built_bytes;
 	free(b);
 	if (!rc && engine_stopping(e)) {
 		snprintf(err, errlen, "interrupted while building %s", pf->name);
-		rc = EXIT_INTERRUPTED;
+		rc = FAIL_INTERRUPTED;
 	}
 	/* Growing trees may leave unused ids below high_water (a builder's unfinished chunk). */
 	pool_collect_holes(&fs->files);
 	fs->built_files = pool_live(&fs->files);
-
 	return rc;
 }
 
@@ -552,7 +554,7 @@ static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 	return false;
 }
 
-/* Makes fs's pools, sized by pool_capacity. Returns 0 or EXIT_RUN_FAILED with err set. */
+/* Makes fs's pools, sized by pool_capacity. Returns 0 or -1 with err set. */
 static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
@@ -574,25 +576,24 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 		    pf->name, files, meta,
 		    (unsigned long long)(((uint64_t)files + meta) * sizeof(struct pool_slot) >> 20),
 		    strerror(-rc));
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	return 0;
 }
 
-int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, build_age_fn *age, char *err,
-             size_t errlen)
+/* Everything before the files: the size table, the directory flags, the spec hash, the open
+ * tree (created when missing), the pools, and O_DIRECT's probe. */
+static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
-	uint64_t t0 = now_ns();
-	int rc;
 	if (pf->n_sizes) {
 		uint64_t w[pf->n_sizes];
 		for (size_t i = 0; i < pf->n_sizes; i++)
 			w[i] = pf->sizes[i].weight;
 		if (pick_build(&fs->sizes, w, (uint32_t)pf->n_sizes)) {
 			snprintf(err, errlen, "%s: size_weight table too large", pf->name);
-			return EXIT_BAD_INPUT;
+			return FAIL_INPUT;
 		}
 	}
 	fs->dir_ready = mmap(NULL, EXTRA_DIRS, PROT_READ | PROT_WRITE,
@@ -600,96 +601,132 @@ int build_fs(struct engine *e, struct engine_fs *fs, unsigned threads, build_age
 	if (fs->dir_ready == MAP_FAILED) {
 		fs->dir_ready = NULL;
 		snprintf(err, errlen, "cannot reserve memory for directories");
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	fs->dir_ready_cap = EXTRA_DIRS;
 	atomic_store(&fs->next_dir, pf->num_dirs);
 	fs->spec_hash = spec_hash(pf);
 
-	rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
+	int rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
-		return tree_status(rc);
+		return tree_failure(rc);
 	}
 	if (fs->tree.leftovers)
 		fprintf(e->opts->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
 		        pf->name, pf->location);
-	rc = make_pools(e, fs, err, errlen);
-	if (rc)
-		return rc;
+	if (make_pools(e, fs, err, errlen))
+		return FAIL_IO;
 	/* O_DIRECT refused (tmpfs before Linux 6.6, ramfs, some FUSE and network filesystems):
 	 * say so before anything is built (FFSB exited 0 in the middle of the run). */
 	if (e->plan->directio && (e->plan->time_s || e->plan->counted) &&
 	    op_probe_directio(fs, err, errlen))
-		return EXIT_UNSUPPORTED;
-	if (pf->reuse && pf->age) {
+		return FAIL_UNSUPPORTED;
+	return FAIL_NONE;
+}
+
+/* reuse=1: fill the pool from an intact manifest of the same spec (*reused), or say why the
+ * tree is built anew. FAIL_INPUT when the tree must be neither reused nor rebuilt. */
+static enum failure reuse_tree(struct engine *e, struct engine_fs *fs, bool *reused, char *err,
+                               size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	char why[MSG_MAX] = "";
+	*reused = false;
+	if (!pf->reuse)
+		return FAIL_NONE;
+	if (pf->age) {
 		fprintf(e->opts->log, "fsmix: %s: agefs=1: the tree is aged and built anew\n",
 		        pf->name);
-	} else if (pf->reuse && fs->tree.created) {
+		return FAIL_NONE;
+	}
+	if (fs->tree.created) {
 		/* The first run of a reuse=1 profile: nothing to reuse, nothing went wrong. */
 		fprintf(e->opts->log, "fsmix: %s: no tree yet in %s: building it\n", pf->name,
 		        fs->tree.root);
-	} else if (pf->reuse) {
-		rc =
-		    tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
-		                       writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
-		if (rc == -EMLINK || rc == -EXDEV) {
-			/* Hard-linked or mounted over: neither reused nor rebuilt. */
-			snprintf(err, errlen, "%s: cannot reuse %s: %s", pf->name, fs->tree.root,
-			         why);
-			return EXIT_BAD_INPUT;
-		}
-		if (rc == 0) {
-			fs->reused = true;
-			fs->built_files = pool_live(&fs->files);
-			fs->setup_s = (double)(now_ns() - t0) / 1e9;
-			return 0;
-		}
-		fprintf(e->opts->log, "fsmix: %s: cannot reuse %s (%s); rebuilding it\n", pf->name,
-		        fs->tree.root, why[0] ? why : strerror(-rc));
+		return FAIL_NONE;
 	}
+	int rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
+	                            writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
+	if (rc == -EMLINK || rc == -EXDEV) {
+		/* Hard-linked or mounted over: neither reused nor rebuilt. */
+		snprintf(err, errlen, "%s: cannot reuse %s: %s", pf->name, fs->tree.root, why);
+		return FAIL_INPUT;
+	}
+	if (rc == 0) {
+		fs->reused = *reused = true;
+		fs->built_files = pool_live(&fs->files);
+		return FAIL_NONE;
+	}
+	fprintf(e->opts->log, "fsmix: %s: cannot reuse %s (%s); rebuilding it\n", pf->name,
+	        fs->tree.root, why[0] ? why : strerror(-rc));
+	return FAIL_NONE;
+}
+
+/* Empties the tree (unless just created), makes its directories, ages it (agefs=1), creates
+ * its files, syncs the filesystem and writes the manifest where a later run may reuse it. */
+static enum failure build_tree(struct engine *e, struct engine_fs *fs, unsigned threads,
+                               populate_age_fn *age, char *err, size_t errlen)
+{
+	const struct plan_fs *pf = fs->pf;
+	char why[MSG_MAX] = "";
+	int rc;
 	if (!fs->tree.created) {
-		struct tree_sweep sw = {0};
-		rc = tree_remove_contents(&fs->tree, &sw, why, sizeof(why));
+		struct tree_purge removed = {0};
+		rc = tree_remove_contents(&fs->tree, &removed, why, sizeof(why));
 		if (rc == -ENOTEMPTY)
 			fprintf(e->opts->log, "fsmix: %s: warning: %s\n", pf->name, why);
 		else if (rc) {
 			snprintf(err, errlen, "%s: cannot empty %s: %s", pf->name, fs->tree.root,
 			         why);
-			return EXIT_RUN_FAILED;
+			return FAIL_IO;
 		}
 	}
 	rc = tree_set_dirs(&fs->tree, pf->num_dirs, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
-		return rc == -EXDEV ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		return rc == -EXDEV ? FAIL_INPUT : FAIL_IO;
 	}
+	enum failure f;
 	if (pf->age) {
 		/* Aging changes the tree: the manifest goes first (it is gone already when the tree
 		 * was emptied), so it can never describe an aged tree. */
 		if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
 			fprintf(e->opts->log, "fsmix: %s: warning: %s\n", pf->name, why);
-		if ((rc = age(e, fs, err, errlen)))
-			return rc;
+		if ((f = age(e, fs, err, errlen)))
+			return f;
 	}
-	rc = build_files(e, fs, threads, err, errlen);
-	if (rc)
-		return rc;
+	if ((f = create_files(e, fs, threads, err, errlen)))
+		return f;
 	if (syncfs(tree_data_dirfd(&fs->tree, TREE_DIR_TOP)) < 0) {
 		snprintf(err, errlen, "%s: syncfs %s: %s", pf->name, fs->tree.root,
 		         strerror(errno));
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	/* reuse=1, or a sweep whose next points may reuse what this one built. */
 	if ((pf->reuse || e->opts->keep_manifest) && !pf->age &&
 	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
 		        pf->name, why);
-	fs->setup_s = (double)(now_ns() - t0) / 1e9;
-	return 0;
+	return FAIL_NONE;
 }
 
-int build_lock(struct engine *e, char *err, size_t errlen)
+enum failure populate_fs(struct engine *e, struct engine_fs *fs, unsigned threads,
+                         populate_age_fn *age, char *err, size_t errlen)
+{
+	uint64_t t0 = now_ns();
+	bool reused = false;
+	enum failure f = prepare_fs(e, fs, err, errlen);
+	if (f == FAIL_NONE)
+		f = reuse_tree(e, fs, &reused, err, errlen);
+	if (f == FAIL_NONE && !reused)
+		f = build_tree(e, fs, threads, age, err, errlen);
+	if (f == FAIL_NONE)
+		fs->setup_s = (double)(now_ns() - t0) / 1e9;
+	return f;
+}
+
+enum failure populate_lock(struct engine *e, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
@@ -697,15 +734,15 @@ int build_lock(struct engine *e, char *err, size_t errlen)
 		int h = tree_lock_location(fs->pf->location, why, sizeof(why));
 		if (h == -EBUSY) {
 			snprintf(err, errlen, "%s: %s", fs->pf->name, why);
-			return EXIT_BAD_INPUT;
+			return FAIL_INPUT;
 		}
 		if (h > 0)
 			fs->lock = h;
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
-void build_release(struct engine_fs *fs)
+void populate_release(struct engine_fs *fs)
 {
 	tree_close(&fs->tree);
 	tree_unlock_location(fs->lock);

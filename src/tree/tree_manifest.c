@@ -1,0 +1,417 @@
+/* tree_manifest.c - the reuse manifest .fsmix-manifest (format in tree.h, tree_write_manifest):
+ * written after a run from the pool, checked and loaded into the pool before the next one. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "fdio.h"
+#include "hash.h"
+#include "pool.h"
+#include "rng.h"
+#include "tree_impl.h"
+
+#define MANIFEST_MAGIC     "FSMIXMAN"
+#define MANIFEST_VERSION   1u
+#define MANIFEST_BYTEORDER 0x01020304u
+#define MANIFEST_HDR       48u /* bytes, see tree.h */
+#define MANIFEST_REC       16u
+#define MANIFEST_TRAILER   8u
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+static void put64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Buffered manifest writer (64 KiB), fed by pool_foreach_live. */
+struct mwriter {
+	int fd;
+	uint64_t sum;
+	uint64_t count;
+	size_t used;
+	unsigned char buf[65536];
+};
+
+static int mw_flush(struct mwriter *w)
+{
+	w->sum = hash_fnv1a(w->sum, w->buf, w->used);
+	int rc = fd_write_all(w->fd, w->buf, w->used);
+	w->used = 0;
+	return rc;
+}
+
+static int mw_put(struct mwriter *w, const void *data, size_t len)
+{
+	if (w->used + len > sizeof(w->buf)) {
+		int rc = mw_flush(w);
+		if (rc)
+			return rc;
+	}
+	memcpy(w->buf + w->used, data, len);
+	w->used += len;
+	return 0;
+}
+
+static int count_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	(void)id, (void)dir, (void)size;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+static int record_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	struct mwriter *w = arg;
+	unsigned char rec[MANIFEST_REC];
+	put32(rec, id);
+	put32(rec + 4, dir);
+	put64(rec + 8, size);
+	w->count++;
+	return mw_put(w, rec, sizeof(rec));
+}
+
+int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool, char *err,
+                        size_t errlen)
+{
+	uint64_t count = 0;
+	(void)pool_foreach_live(pool, count_visit, &count);
+	struct mwriter *w = malloc(sizeof(*w));
+	if (!w) {
+		tree_seterr(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	/* O_EXCL: a name planted in a reused tree (a hard link to someone's file) is removed,
+	 * never written through. */
+	(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
+	w->fd = openat(t->rootfd, MANIFEST_TMP_NAME,
+	               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	w->sum = HASH_FNV1A_SEED;
+	w->count = 0;
+	w->used = 0;
+	int rc = w->fd < 0 ? -errno : 0;
+	if (rc == 0) {
+		unsigned char hdr[MANIFEST_HDR] = {0};
+		memcpy(hdr, MANIFEST_MAGIC, 8);
+		put32(hdr + 8, MANIFEST_VERSION);
+		put32(hdr + 12, MANIFEST_BYTEORDER);
+		put64(hdr + 16, spec_hash);
+		put64(hdr + 24, t->tree_id);
+		put32(hdr + 32, t->num_dirs);
+		put32(hdr + 36, 0);
+		put64(hdr + 40, count);
+		rc = mw_put(w, hdr, sizeof(hdr));
+	}
+	if (rc == 0)
+		rc = pool_foreach_live(pool, record_visit, w);
+	if (rc == 0 && w->count != count)
+		rc = -EAGAIN; /* the pool changed under us: a caller bug */
+	if (rc == 0)
+		rc = mw_flush(w);
+	if (rc == 0) {
+		unsigned char tr[MANIFEST_TRAILER];
+		put64(tr, w->sum);
+		rc = fd_write_all(w->fd, tr, sizeof(tr));
+	}
+	if (rc == 0 && fsync(w->fd))
+		rc = -errno;
+	if (w->fd >= 0)
+		(void)close(w->fd);
+	if (rc == 0 && renameat(t->rootfd, MANIFEST_TMP_NAME, t->rootfd, MANIFEST_NAME))
+		rc = -errno;
+	if (rc == 0 && fsync(t->rootfd))
+		rc = -errno;
+	free(w);
+	if (rc) {
+		(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
+		tree_seterr(err, errlen, "cannot write '%s/%s': %s", t->root, MANIFEST_NAME,
+		            strerror(-rc));
+	}
+	return rc;
+}
+
+int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen)
+{
+	if (unlinkat(t->rootfd, MANIFEST_NAME, 0) && errno != ENOENT) {
+		int e = errno;
+		tree_seterr(err, errlen, "cannot remove '%s/%s': %s", t->root, MANIFEST_NAME,
+		            strerror(e));
+		return -e;
+	}
+	/* Make the removal durable before the run starts changing files. */
+	if (fsync(t->rootfd)) {
+		int e = errno;
+		tree_seterr(err, errlen, "fsync '%s': %s", t->root, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* d000..d<n-1> must be directories on the root's mount and d<n> must not exist. */
+static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
+{
+	char name[TREE_NAME_MAX];
+	struct statx sx;
+	for (uint32_t i = 0; i <= n; i++) {
+		(void)tree_dir_name(i, name, sizeof(name));
+		int rc = tree_statx(t->datafd, name, &sx);
+		if (i < n && (rc || !S_ISDIR(sx.stx_mode))) {
+			tree_seterr(err, errlen,
+			            "manifest lists %u directories but data/%s is missing", n,
+			            name);
+			return -ESTALE;
+		}
+		if (i < n && !tree_on_root_mount(t, &sx)) {
+			tree_seterr(
+			    err, errlen,
+			    "'%s/data/%s' is a mount point: fsmix writes only on its tree's own "
+			    "filesystem (unmount it, or remove the tree with fsmix clean)",
+			    t->root, name);
+			return -EXDEV;
+		}
+		if (i == n && rc != -ENOENT) {
+			tree_seterr(err, errlen, "manifest lists %u directories but data/%s exists",
+			            n, name);
+			return -ESTALE;
+		}
+	}
+	return 0;
+}
+
+/* Is file `i` of the manifest what fsmix left: a regular file of the recorded size, with no
+ * other name (a hard link from outside would let a run write someone else's file), on the
+ * root's mount? One statx. Returns 0, -ESTALE (rebuild), -EMLINK or -EXDEV (refuse), or the
+ * -errno of an I/O error; err says which file. */
+static int check_file(struct tree *t, const unsigned char *rec, char *err, size_t errlen)
+{
+	uint32_t id = get32(rec), dir = get32(rec + 4);
+	uint64_t size = get64(rec + 8);
+	char name[TREE_NAME_MAX], path[PATH_MAX];
+	struct statx sx;
+	int dfd = tree_file_at(t, dir, id, name, sizeof(name));
+	if (dfd < 0) {
+		tree_seterr(err, errlen, "file id %u: %s", id, strerror(-dfd));
+		return dfd;
+	}
+	int rc = tree_statx(dfd, name, &sx);
+	if (rc == 0 && S_ISREG(sx.stx_mode) && sx.stx_size == size && sx.stx_nlink == 1 &&
+	    tree_on_root_mount(t, &sx))
+		return 0;
+	(void)tree_file_path(t, dir, id, path, sizeof(path));
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		tree_seterr(err, errlen, "'%s' listed in the manifest: %s", path, strerror(-rc));
+		return -ESTALE;
+	}
+	if (rc) {
+		tree_seterr(err, errlen, "'%s': %s", path, strerror(-rc));
+		return rc;
+	}
+	if (!tree_on_root_mount(t, &sx)) {
+		tree_seterr(
+		    err, errlen,
+		    "'%s' is on another mount than its tree: fsmix will not write through it "
+		    "(unmount it, or remove the tree with fsmix clean)",
+		    path);
+		return -EXDEV;
+	}
+	if (!S_ISREG(sx.stx_mode) || sx.stx_size != size) {
+		tree_seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
+		            S_ISREG(sx.stx_mode) ? "" : "not a regular file, ",
+		            (unsigned long long)sx.stx_size, (unsigned long long)size);
+		return -ESTALE;
+	}
+	tree_seterr(err, errlen,
+	            "'%s' has %u hard links: another name refers to it, and fsmix will not write "
+	            "through it (remove the other links, or the tree with fsmix clean)",
+	            path, (unsigned)sx.stx_nlink);
+	return -EMLINK;
+}
+
+/* Checks every listed file (TREE_VERIFY_ALL), or a random sample of TREE_SAMPLE records (with
+ * replacement): a tree edited or truncated behind our back is caught with probability
+ * 1 - (1-f)^64 when a fraction f of its files is wrong. */
+static int check_files(struct tree *t, const unsigned char *recs, uint64_t count, unsigned flags,
+                       char *err, size_t errlen)
+{
+	if ((flags & TREE_VERIFY_ALL) || count <= TREE_SAMPLE) {
+		for (uint64_t i = 0; i < count; i++) {
+			int rc = check_file(t, recs + i * MANIFEST_REC, err, errlen);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	struct rng r;
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = now_ns();
+	rng_seed(&r, seed, t->tree_id);
+	for (uint64_t k = 0; k < TREE_SAMPLE; k++) {
+		int rc = check_file(t, recs + rng_below(&r, count) * MANIFEST_REC, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Reads the whole manifest into *buf (malloc'ed; *len bytes) after checking its size: a
+ * header, whole records, a trailer, and no more records than the pool holds. 0 or -errno
+ * (-EBADMSG for a wrong size or type, -ENOSPC for too many records) with err set. */
+static int read_manifest(struct tree *t, const struct pool *pool, unsigned char **buf, size_t *len,
+                         char *err, size_t errlen)
+{
+	*buf = NULL;
+	int fd = openat(t->rootfd, MANIFEST_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		if (e == ENOENT)
+			tree_seterr(err, errlen,
+			            "no manifest in '%s' (the tree was not left by a complete run)",
+			            t->root);
+		else
+			tree_seterr(err, errlen, "'%s/%s': %s", t->root, MANIFEST_NAME,
+			            strerror(e));
+		return e == ELOOP ? -EBADMSG : -e;
+	}
+	struct stat st;
+	size_t got = 0;
+	int rc = fstat(fd, &st) ? -errno : 0;
+	uint64_t fsize = rc == 0 ? (uint64_t)st.st_size : 0;
+	if (rc == 0 && (!S_ISREG(st.st_mode) || fsize < MANIFEST_HDR + MANIFEST_TRAILER ||
+	                (fsize - MANIFEST_HDR - MANIFEST_TRAILER) % MANIFEST_REC))
+		rc = -EBADMSG;
+	else if (rc == 0 &&
+	         (fsize - MANIFEST_HDR - MANIFEST_TRAILER) / MANIFEST_REC > pool->capacity)
+		rc = -ENOSPC;
+	if (rc == 0 && !(*buf = malloc((size_t)st.st_size)))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = fd_read_all(fd, *buf, (size_t)st.st_size, &got);
+	(void)close(fd);
+	if (rc == 0 && got != (size_t)st.st_size)
+		rc = -EBADMSG;
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+		if (rc == -ENOSPC)
+			tree_seterr(err, errlen,
+			            "manifest lists more files than the pool holds (%u)",
+			            pool->capacity);
+		else
+			tree_seterr(err, errlen, "'%s/%s': %s", t->root, MANIFEST_NAME,
+			            rc == -EBADMSG ? "corrupt or truncated" : strerror(-rc));
+		return rc;
+	}
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+/* The header and trailer of a manifest of `count` records: format, checksum, this tree, this
+ * spec, and (when t's directories are set) their number. 0, -EBADMSG or -ESTALE, err set. */
+static int check_header(const struct tree *t, const unsigned char *buf, size_t len, uint64_t count,
+                        uint64_t spec_hash, char *err, size_t errlen)
+{
+	uint32_t num_dirs = get32(buf + 32);
+	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || get32(buf + 8) != MANIFEST_VERSION ||
+	    get32(buf + 12) != MANIFEST_BYTEORDER || get64(buf + 40) != count ||
+	    hash_fnv1a(HASH_FNV1A_SEED, buf, len - MANIFEST_TRAILER) != get64(buf + len - 8)) {
+		tree_seterr(err, errlen, "'%s/%s': corrupt or truncated", t->root, MANIFEST_NAME);
+		return -EBADMSG;
+	}
+	if (get64(buf + 24) != t->tree_id) {
+		tree_seterr(err, errlen,
+		            "manifest belongs to another tree (id %016llx, this is %016llx)",
+		            (unsigned long long)get64(buf + 24), (unsigned long long)t->tree_id);
+		return -ESTALE;
+	}
+	if (get64(buf + 16) != spec_hash) {
+		tree_seterr(err, errlen,
+		            "manifest was written for a different filesystem spec (hash %016llx, "
+		            "expected %016llx)",
+		            (unsigned long long)get64(buf + 16), (unsigned long long)spec_hash);
+		return -ESTALE;
+	}
+	if (t->num_dirs && t->num_dirs != num_dirs) {
+		tree_seterr(err, errlen, "manifest lists %u directories, expected %u", num_dirs,
+		            t->num_dirs);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/* Records: ascending ids (so no duplicates), ids within capacity, known directories. 0,
+ * -EBADMSG or -ENOSPC, err set. */
+static int check_records(const struct tree *t, const unsigned char *recs, uint64_t count,
+                         uint32_t num_dirs, const struct pool *pool, char *err, size_t errlen)
+{
+	for (uint64_t i = 0; i < count; i++) {
+		uint32_t id = get32(recs + i * MANIFEST_REC);
+		uint32_t dir = get32(recs + i * MANIFEST_REC + 4);
+		if ((i && id <= get32(recs + (i - 1) * MANIFEST_REC)) ||
+		    (dir != TREE_DIR_TOP && dir >= num_dirs)) {
+			tree_seterr(err, errlen, "'%s/%s': corrupt (record %llu)", t->root,
+			            MANIFEST_NAME, (unsigned long long)i);
+			return -EBADMSG;
+		}
+		if (id >= pool->capacity) {
+			tree_seterr(err, errlen,
+			            "manifest file id %u is beyond the pool's capacity %u", id,
+			            pool->capacity);
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, unsigned flags,
+                       char *err, size_t errlen)
+{
+	if (pool_high_water(pool) != 0 || pool_live(pool) != 0) {
+		tree_seterr(err, errlen, "internal: manifest loaded into a non-empty pool");
+		return -EINVAL;
+	}
+	unsigned char *buf;
+	size_t len;
+	int rc = read_manifest(t, pool, &buf, &len, err, errlen);
+	if (rc)
+		return rc;
+	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / MANIFEST_REC;
+	const unsigned char *recs = buf + MANIFEST_HDR;
+	uint32_t num_dirs = get32(buf + 32);
+	rc = check_header(t, buf, len, count, spec_hash, err, errlen);
+	if (rc == 0)
+		rc = check_records(t, recs, count, num_dirs, pool, err, errlen);
+	if (rc == 0)
+		rc = check_dirs(t, num_dirs, err, errlen);
+	if (rc == 0)
+		rc = tree_set_dirs(t, num_dirs, err, errlen);
+	if (rc == 0)
+		rc = check_files(t, recs, count, flags, err, errlen);
+	for (uint64_t i = 0; rc == 0 && i < count; i++) {
+		const unsigned char *rec = recs + i * MANIFEST_REC;
+		rc = pool_add_initial(pool, get32(rec), get32(rec + 4), get64(rec + 8));
+		if (rc) /* cannot happen after the checks above; keep the contract anyway */
+			tree_seterr(err, errlen, "file id %u: %s", get32(rec), strerror(-rc));
+	}
+	if (rc == 0)
+		(void)pool_collect_holes(pool);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,66 @@
+/* tree_marker.c - the ownership marker .fsmix-tree in every root fsmix made: "fsmix-tree",
+ * "version 1", "id <16 hex digits>". A root without a valid one is never used or removed. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fdio.h"
+#include "tree_impl.h"
+
+#define MARKER_MAGIC   "fsmix-tree\n"
+#define MARKER_VERSION 1
+
+/* Parse the marker of an open root. Returns 0 with *id, -ENOENT when absent, -EBADMSG when not a
+ * regular file or not in the expected format. */
+int tree_read_marker(int rootfd, uint64_t *id)
+{
+	int fd = openat(rootfd, MARKER_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return errno == ELOOP ? -EBADMSG : -errno;
+	struct stat st;
+	char buf[128];
+	size_t got = 0;
+	int rc = fstat(fd, &st) ? -errno : 0;
+	if (rc == 0 && !S_ISREG(st.st_mode))
+		rc = -EBADMSG;
+	if (rc == 0)
+		rc = fd_read_all(fd, buf, sizeof(buf) - 1, &got);
+	(void)close(fd);
+	if (rc)
+		return rc;
+	buf[got] = 0;
+	size_t ml = strlen(MARKER_MAGIC);
+	unsigned version;
+	unsigned long long v;
+	int consumed = 0;
+	if (strncmp(buf, MARKER_MAGIC, ml) != 0 ||
+	    sscanf(buf + ml, "version %u\nid %16llx\n%n", &version, &v, &consumed) != 2 ||
+	    consumed == 0 || version != MARKER_VERSION)
+		return -EBADMSG;
+	*id = v;
+	return 0;
+}
+
+/* Write the marker into a root this call has just created: temp + fsync + rename + fsync. */
+int tree_write_marker(int rootfd, uint64_t id)
+{
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), MARKER_MAGIC "version %d\nid %016llx\n", MARKER_VERSION,
+	                 (unsigned long long)id);
+	int fd = openat(rootfd, MARKER_TMP_NAME,
+	                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	int rc = fd_write_all(fd, buf, (size_t)n);
+	if (rc == 0 && fsync(fd))
+		rc = -errno;
+	(void)close(fd);
+	if (rc == 0 && renameat(rootfd, MARKER_TMP_NAME, rootfd, MARKER_NAME))
+		rc = -errno;
+	if (rc == 0 && fsync(rootfd))
+		rc = -errno;
+	if (rc)
+		(void)unlinkat(rootfd, MARKER_TMP_NAME, 0);
+	return rc;
+}
