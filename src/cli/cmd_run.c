@@ -13,6 +13,8 @@
 #include "plot.h"
 #include "preflight.h"
 #include "profile.h"
+#include "report_data.h"
+#include "run_report.h"
 #include "sweep.h"
 
 /* The profile with the command line's overrides, as a plan; prints every message. FAIL_NONE
@@ -30,53 +32,52 @@ static enum failure load(const struct cli *c, struct profile *p, struct plan *pl
 	return FAIL_INPUT;
 }
 
-static struct engine_opts engine_opts_of(const struct cli *c, struct profile *p)
+static struct engine_opts engine_opts_of(const struct cli *c)
 {
-	struct engine_opts eo = {.continue_on_error = c->continue_on_error,
-	                         .cleanup = c->cleanup,
-	                         .build_threads = c->build_threads,
-	                         .out = stdout,
-	                         .log = stderr,
-	                         .json_path = c->json_path,
-	                         .csv_path = c->csv_path,
-	                         .ffsb_only = c->ffsb_only,
-	                         .interval_s = c->interval_s,
-	                         .lat_log_path = c->lat_log_path,
-	                         .profile = p,
-	                         .profile_path = c->profile,
-	                         .argc = c->argc,
-	                         .argv = c->argv,
-	                         /* a distributed run: rank 0 reports the job */
-	                         .quiet = job_rank() != 0,
-	                         .hooks = job_hooks(),
-	                         .seed_offset = (uint64_t)job_rank()};
+	return (struct engine_opts){.continue_on_error = c->continue_on_error,
+	                            .cleanup = c->cleanup,
+	                            .build_threads = c->build_threads,
+	                            .log = stderr,
+	                            .interval_s = c->interval_s,
+	                            .lat_log_path = c->lat_log_path,
+	                            /* a distributed run (MPI): docs/distributed.md */
+	                            .hooks = job_hooks(),
+	                            .seed_offset = (uint64_t)job_rank()};
+}
+
+/* One run: the locations are checked before the first tree is made; the text report, --json
+ * and --csv (run_report.h); with --plot (and --interval), the run over time is drawn from its
+ * results. */
+static enum failure run_once(const struct cli *c, const struct plan *pl, struct profile *p)
+{
+	struct engine_opts eo = engine_opts_of(c);
+	struct run_reports rr = {
+	    .out = stdout,
+	    .log = stderr,
+	    .ffsb_only = c->ffsb_only,
+	    .json_path = c->json_path,
+	    .csv_path = c->csv_path,
+	    .run = {.argc = c->argc, .argv = c->argv, .profile_path = c->profile, .profile = p}};
 	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
 	 * moves to stderr. */
 	if (stdout_outputs(c))
-		eo.out = stderr;
-	return eo;
-}
-
-/* One run: the locations are checked before the first tree is made; with --plot (and
- * --interval), the run over time is drawn from its results. */
-static enum failure run_once(const struct cli *c, const struct plan *pl, struct profile *p)
-{
-	struct engine_opts eo = engine_opts_of(c, p);
-	json_t *results = NULL;
-	if (c->plot_path) /* run --plot FILE --interval S: the run over time */
-		eo.json_out = &results;
+		rr.out = stderr;
+	struct results res = {0};
 	enum failure f = job_locations(pl, true);
 	if (f == FAIL_NONE) {
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		f = failure_of_exit(engine_run(pl, &eo));
+		f = run_and_report(pl, &eo, &rr, &res);
 		job_said_report_time();
 	}
+	/* run --plot FILE --interval S: the run over time, from its JSON document */
+	json_t *results = c->plot_path && res.measured ? report_json_build(&res, &rr.run) : NULL;
 	if (results) {
 		f = failure_first(f, plot_write(results, NULL, c->plot_path, stderr));
 		json_decref(results);
 	} else if (c->plot_path && f != FAIL_INPUT) {
 		fprintf(stderr, "fsmix: nothing was measured: no plot drawn\n");
 	}
+	results_free(&res);
 	return f;
 }
 
@@ -92,20 +93,19 @@ static enum failure run_sweep(struct cli *c)
 	                       .eopts = {.continue_on_error = c->continue_on_error,
 	                                 .cleanup = false,
 	                                 .build_threads = c->build_threads,
-	                                 .out = stdout,
 	                                 .log = stderr,
-	                                 .profile_path = c->profile,
-	                                 .argc = c->argc,
-	                                 .argv = c->argv,
 	                                 .hooks = job_hooks(),
 	                                 .seed_offset = (uint64_t)job_rank()},
+	                       .out = stdout,
+	                       .argc = c->argc,
+	                       .argv = c->argv,
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
 	                       .plot_path = c->plot_path,
 	                       .exit_status_of = exit_status_of}; /* the JSON's exit_status */
 	memcpy(s.dims, c->dims, sizeof(s.dims));
 	if (stdout_outputs(c))
-		s.eopts.out = stderr;
+		s.out = stderr;
 	enum failure f = sweep_run(&s);
 	for (size_t d = 0; d < c->n_dims; d++)
 		sweep_dim_free(&c->dims[d]);
@@ -144,10 +144,10 @@ enum failure cmd_clean(struct cli *c)
 		f = FAIL_INPUT;
 	}
 	if (f == FAIL_NONE) {
-		struct engine_opts eo = engine_opts_of(c, &p);
+		struct engine_opts eo = engine_opts_of(c);
 		f = job_locations(&pl, false);
 		if (f == FAIL_NONE)
-			f = failure_of_exit(engine_clean(&pl, &eo));
+			f = engine_clean(&pl, &eo);
 		f = job_agree(f, "cleaning failed", NULL);
 		plan_free(&pl);
 	}

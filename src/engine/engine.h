@@ -1,15 +1,31 @@
-/* engine.h - the run engine: file trees, workers and the timed run of a plan.
+/* engine.h - the run engine: file trees, workers and the timed run of a plan. It fills a
+ * struct results (results.h) and calls no report: the caller prints or writes the results
+ * between and after the phases.
  *
- * Life of a run (engine_run):
- *   1. open every filesystem's own tree (<location>/fsmix.fsN), reuse it through its manifest
- *      or rebuild it with several builder threads, age it if asked; syncfs each tree;
- *   2. run the callout, create every worker (buffers, statistics, RNG: all allocated here);
- *   3. start every worker of every group, then release them at once (one start gate; if a
- *      thread cannot be created, the started ones are stopped and joined: exit 1); the main
- *      thread sleeps on a condition variable until `time` is over, the counted groups are
- *      done, a worker fails or the signal watcher sees SIGINT/SIGTERM/SIGHUP;
- *   4. join, merge each worker's statistics into its group and the total (no lock or shared
- *      counter was touched while running), report.
+ * Phases (the command line calls them in this order, with its reports in between; engine_run
+ * calls them all for callers without reports, such as sweeps):
+ *   engine_open        the engine and the results made, the signal watcher started;
+ *                      [the caller prints the configuration: results.fs[].start_util is set]
+ *   engine_latlog_open --lat-log FILE opened (its header written) before anything is built;
+ *   engine_setup       every filesystem's own tree (<location>/fsmix.fsN) reused through its
+ *                      manifest or rebuilt by several builder threads, aged if asked; syncfs
+ *                      each; [the caller prints "fs setup took"];
+ *   engine_callout     the profile's callout;
+ *                      [a multi-process run (MPI) puts its barrier here: every process has
+ *                      set up, none has started; engine_measure starts the workers at once]
+ *   engine_measure     every worker created (buffers, statistics, RNG: all allocated here),
+ *                      started at one gate and released at once; the main thread sleeps until
+ *                      `time` is over, the counted groups are done, a worker fails or a stop
+ *                      signal comes; join; each worker's statistics merged into its group and
+ *                      the total in the results (no lock or shared counter was touched while
+ *                      running);
+ *   engine_finish      the latency log committed, the run's kind of failure decided, the
+ *                      results completed; [the caller prints the results];
+ *   engine_close       --cleanup; [the caller writes --json and --csv];
+ *   engine_free        the signal watcher stopped (it ends the wait for a FIFO's reader while
+ *                      the documents are written), everything freed. The results stay.
+ * Each phase returns an enum failure (failure.h) and prints its problems (file, operation,
+ * syscall, path, errno) on opts.log; after a failure the caller skips to engine_finish.
  * Workers share only read-only data (the plan, pick tables, trees) and the lock-free file pools
  * (pool.h). The measured interval is from the barrier to the last worker's end.
  */
@@ -25,12 +41,12 @@
 
 #include "compiler.h"
 #include "devstat.h"
-#include "jobsum.h"
 #include "latlog.h"
 #include "ops.h"
 #include "pick.h"
 #include "plan.h"
 #include "pool.h"
+#include "results.h"
 #include "rng.h"
 #include "stats.h"
 #include "threads.h"
@@ -111,66 +127,38 @@ struct worker {
 	pthread_t thread;
 };
 
-/* One --interval row: what the whole run did during [t_s - length, t_s). */
-struct interval_row {
-	double t_s;         /* end of the interval, seconds since the start */
-	double length_s;    /* its length */
-	uint64_t ops;       /* operations completed in it */
-	uint64_t trans;     /* FFSB transactions */
-	uint64_t bytes;     /* bytes read + written */
-	uint64_t p99_op_ns; /* 99th percentile of the operations' latency (0: not timed) */
-};
-
-enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
-
-/* A run that is one process of several (MPI ranks, src/dist): the engine calls these on its main
- * thread, so that every process passes the same points in the same order whatever fails where.
- * Both take this process's status so far (0 or an exit status, exitcode.h) and its message in
- * err, and return the job's status, with the job's message in err when it is not 0.
- *   go    exactly once per engine_run, on every path (e is NULL when no engine could be made):
- *         just before the workers are released
- *         (every process has built its trees and started its workers: they all start
- *         together), or where setup or the preparation of the run phase failed (the others
- *         then stop their workers unreleased). A failure from go ends the run unmeasured.
- *   done  after the run phase, when go returned 0, before the reports: the processes agree on
- *         the outcome and may merge their results into this engine's (rank 0 reports them). */
+/* A run that is one process of several (MPI ranks, src/dist): every process passes the same
+ * points in the same order whatever fails where; called on the main thread.
+ *   agree    the job's failure from each process's f (and message in err): the barrier before
+ *            the run phase (engine_job_ready), and a sweep's check of its points;
+ *   done     after engine_finish, when every process ran: they agree on the outcome, and rank
+ *            0 merges every process's results into r (its reports are the job's);
+ *   poll     every 100 ms while the run phase waits: true when another process stopped the
+ *            job (an error or signal there): this one stops too (stop reason "error");
+ *   run_end  after the run phase's join; failed: this process stopped on its own error or
+ *            signal (the others are told). */
 struct engine_hooks {
 	void *ctx;
-	int (*go)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
-	int (*done)(void *ctx, struct engine *e, int rc, char *err, size_t errlen);
-	/* poll: every 100 ms while the run phase waits: true when another process stopped the
-	 * job (an error or signal there): this one stops too (stop_reason "error").
-	 * run_end: after the run phase's wait (every process, when go returned 0); failed: this
-	 * process stopped on its own error or signal, and the others are to be told. */
+	enum failure (*agree)(void *ctx, enum failure f, char *err, size_t errlen);
+	enum failure (*done)(void *ctx, const struct plan *pl, struct results *r, enum failure f);
 	bool (*poll)(void *ctx);
 	void (*run_end)(void *ctx, bool failed);
-	/* agree: a step outside a run that every process takes (a sweep's validation of its
-	 * points): the job's status from each process's (e is not needed). */
-	int (*agree)(void *ctx, int rc, char *err, size_t errlen);
 };
 
 struct engine_opts {
-	bool continue_on_error;        /* count errors and go on instead of stopping the run */
-	bool cleanup;                  /* remove fsmix's trees after the run */
-	unsigned build_threads;        /* 0: automatic */
-	FILE *out;                     /* report (stdout) */
-	FILE *log;                     /* progress and diagnostics (stderr) */
-	const char *json_path;         /* --json FILE ("-": stdout), NULL: none */
-	const char *csv_path;          /* --csv FILE ("-": stdout), NULL: none */
-	bool ffsb_only;                /* --format ffsb: only the FFSB-compatible text */
-	double interval_s;             /* --interval S: per-interval rows, 0: none */
-	const struct profile *profile; /* the resolved profile (for the JSON report) */
-	const char *profile_path;      /* as given on the command line */
-	int argc;                      /* the command line, for the JSON report */
-	char **argv;
-	bool quiet;               /* no text report (sweeps print their own summary) */
+	bool continue_on_error;   /* count errors and go on instead of stopping the run */
+	bool cleanup;             /* remove fsmix's trees after the run */
+	unsigned build_threads;   /* 0: automatic */
+	FILE *log;                /* progress and diagnostics (stderr) */
+	double interval_s;        /* --interval S: per-interval rows, 0: none */
 	bool keep_manifest;       /* write the reuse manifest even with reuse=0 (sweeps) */
-	struct json_t **json_out; /* if set: receives the run's JSON results (caller frees) */
 	const char *lat_log_path; /* --lat-log FILE: one line per operation, NULL: none */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
 };
+
+struct sigwatch;
 
 struct engine {
 	const struct plan *plan;
@@ -202,47 +190,73 @@ struct engine {
 	int64_t age_min; /* the smallest reservation of the aging group's ops (set before start) */
 	struct latlog latlog; /* --lat-log */
 	bool latlog_open;
-	bool latlog_failed; /* a write to the latency log failed: the run exits 1 */
-	bool progress;      /* draw the live status line (stderr is a terminal) */
-	/* results */
-	double runtime_s;
-	double user_s, sys_s;
-	int signal;              /* the signal that stopped the run, 0 if none */
-	_Atomic int signal_seen; /* the first stop signal received (watcher), 0: none */
-	/* per plan group, merged after join: &group_own[gi], or for a one-thread group its
-	 * worker's own thread_stats (no copy: stats.h's memory budget); NULL until then */
-	struct thread_stats **group_stats;
-	struct thread_stats *group_own; /* per plan group: the merged copy, when one is made */
-	struct thread_stats total;
-	uint64_t (*group_skipped)[OP_COUNT]; /* per plan group */
-	bool interrupted;                    /* stopped by SIGINT/SIGTERM */
-	bool measured;       /* the run phase ran: the results are figures (else all zero) */
-	bool job_agreed;     /* hooks->go was called (once per run) */
-	bool job_went;       /* ... and returned 0: the run phase was released on every process */
-	const char *failure; /* why setup or the run phase failed (not a worker's error), NULL */
-	char cleanup_err[MSG_MAX]; /* --cleanup's first failure, where failure may point */
-	/* --interval rows: one per elapsed interval, merged over all workers */
-	struct interval_row *intervals;
-	size_t n_intervals;
-	/* the same rows per plan group (NULL without --interval); every group has the total's
-	 * intervals */
-	struct interval_rows {
-		struct interval_row *v;
-		size_t n;
-	} * group_intervals;
-	uint64_t total_skipped[OP_COUNT];
-	/* a distributed run, on rank 0 after the merge (engine_hooks.done): the ranks, their
-	 * spread, the hosts; NULL for a single process. Owned by the hooks' owner. */
-	const struct jobsum *job;
+	bool latlog_failed;        /* a write to the latency log failed: the run exits 1 */
+	bool progress;             /* draw the live status line (stderr is a terminal) */
+	_Atomic int signal_seen;   /* the first stop signal received (watcher), 0: none */
+	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
+	bool interrupted;          /* stopped by SIGINT/SIGTERM during setup or the run */
+	char cleanup_err[MSG_MAX]; /* --cleanup's first failure */
+	struct results *res;       /* what the run fills (the caller's, outlives the engine) */
+	bool job_agreed;           /* engine_job_ready was called (once per run) */
+	bool job_went;             /* ... and every process is to run: engine_job_done merges */
 };
 
-/* engine_run - run a validated plan. Returns an exit status (exitcode.h) and prints the report
- * and every problem (file, operation, syscall, path, errno) itself. */
-int engine_run(const struct plan *pl, const struct engine_opts *o);
+/* engine_open - make the engine of plan pl and its results r (results_init: r is valid for
+ * results_free whatever happens). NULL when it cannot even start (out of memory, printed):
+ * *f is FAIL_IO and there is nothing to report. Else *f is FAIL_NONE, or FAIL_IO when the signal
+ * watcher could not be started (printed; r says so): skip to engine_finish. */
+struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, struct results *r,
+                           enum failure *f);
+
+/* engine_latlog_open - open --lat-log FILE (nothing when none). FAIL_INPUT when it cannot be
+ * written (printed): nothing was built and nothing is to be reported; engine_free. */
+enum failure engine_latlog_open(struct engine *e);
+
+/* engine_setup - set up every filesystem (see above). FAIL_INPUT (a location in use, on
+ * another filesystem, ...), FAIL_UNSUPPORTED (O_DIRECT refused), FAIL_IO, or FAIL_INTERRUPTED
+ * when a stop signal came. */
+enum failure engine_setup(struct engine *e);
+
+/* engine_callout - run the profile's callout, if any (its failure is only a warning);
+ * FAIL_INTERRUPTED when a stop signal came meanwhile. */
+enum failure engine_callout(struct engine *e);
+
+/* engine_measure - the run phase (nothing for a plan without time and counted groups: only
+ * the trees were built). FAIL_IO when it could not run (threads, memory; printed). The run's
+ * own outcome (worker errors, a signal) is decided by engine_finish. */
+enum failure engine_measure(struct engine *e);
+
+/* engine_finish - after the last phase that ran, given its failure f: commit the latency log
+ * and complete the results (the run's figures, errors, stop reason, signal, failure message).
+ * After a measured run the failure is the run's: FAIL_INTERRUPTED (a stop signal), FAIL_IO (a
+ * worker's error, the latency log), else FAIL_NONE. Returns the failure. */
+enum failure engine_finish(struct engine *e, enum failure f);
+
+/* engine_close - --cleanup (when asked); returns f, or FAIL_IO when a tree could not be
+ * removed and f was FAIL_NONE (the results' failure message says so). */
+enum failure engine_close(struct engine *e, enum failure f);
+
+/* engine_free - stop the signal watcher and free e (NULL is fine). */
+void engine_free(struct engine *e);
+
+/* engine_job_ready - one process of a job (o->hooks; nothing without): the barrier between
+ * engine_callout and engine_measure, reached on every path after engine_open (e NULL when it
+ * made no engine): every process brings its failure so far, all get the job's (FAIL_NONE: every
+ * one is ready: they start together). Once per run. */
+enum failure engine_job_ready(struct engine *e, const struct engine_opts *o, enum failure f);
+
+/* engine_job_done - after engine_finish, when engine_job_ready returned FAIL_NONE: the job's
+ * outcome; rank 0's results become the job's (merged). Else f. */
+enum failure engine_job_done(struct engine *e, enum failure f);
+
+/* engine_run - every phase, without reports: r gets the results (results_free it). Returns the
+ * run's failure, as the phases above. */
+enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r);
 
 /* engine_clean - remove the trees the plan's filesystems would use (only what fsmix made; see
- * tree_remove). Returns an exit status. */
-int engine_clean(const struct plan *pl, const struct engine_opts *o);
+ * tree_remove). Returns FAIL_NONE; FAIL_INPUT when a location is in use by another process or
+ * holds a directory of fsmix's name that is not fsmix's; else FAIL_IO (the worst one wins). */
+enum failure engine_clean(const struct plan *pl, const struct engine_opts *o);
 
 /* engine_stop - ask every worker to stop (any thread; idempotent: the first reason wins). */
 void engine_stop(struct engine *e, enum stop_reason why);

@@ -6,7 +6,7 @@
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
- *   outputs.c   after the run: errors, latency log, --cleanup, reports (TEMPORARY home)
+ *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
  *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
  */
 #ifndef FSMIX_ENGINE_INT_H
@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "failure.h"
 
 /* stop.c */
 /* engine_wait_until - wait until deadline_ns (CLOCK_MONOTONIC) or until the run stops. */
@@ -45,8 +46,8 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 void worker_free(struct worker *w);
 
 /* crew.c */
-/* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or
- * EXIT_RUN_FAILED with err (the started ones are stopped and joined). */
+/* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
+ * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
                size_t errlen);
 /* crew_release - open the gate: every worker waiting there starts at once. */
@@ -55,8 +56,9 @@ void crew_release(struct engine *e);
 void crew_join(struct worker **ws, size_t n);
 
 /* aging.c */
-/* age_fs - age fs to its desired_util (populate_fs's aging step, populate.h). */
-int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
+/* age_fs - age fs to its desired_util before its files are built (agefs=1; populate_fs's aging
+ * step, a populate_age_fn of populate.h). FAIL_NONE, or with err FAIL_IO or FAIL_INTERRUPTED. */
+enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
 
 /* progress.c */
 /* engine_progress_line - draw the live status line on the log (a terminal). */
@@ -65,10 +67,15 @@ void engine_progress_line(struct engine *e, uint64_t deadline);
  * out of memory. The caller frees them. */
 struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t *n_out);
 
-/* outputs.c */
+/* finish.c */
+/* engine_fail - print "fsmix: MSG" on the log; the results' failure message, unless one was
+ * set before (the first stands). */
+void engine_fail(struct engine *e, const char *msg);
 /* engine_report_errors - every worker's first error, one line each on the log. */
 void engine_report_errors(struct engine *e);
-/* engine_write_outputs - everything after the run; returns the exit status, given rc so far. */
-int engine_write_outputs(struct engine *e, int rc);
+/* engine_collect - after the join: the --interval rows, every worker's errors and statistics
+ * into the results (its group, the groups into the total); the workers are freed. 0, or -1
+ * with err (out of memory). */
+int engine_collect(struct engine *e, char *err, size_t errlen);
 
 #endif

@@ -14,15 +14,15 @@
 
 #include "engine.h"
 #include "engine_int.h"
-#include "exitcode.h"
 #include "instance.h"
 #include "interval.h"
 #include "populate.h"
-#include "report.h"
 #include "stopsig.h"
 #include "subproc.h"
 #include "threads.h"
 
+/* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
+ * with err (out of memory, an invalid msec_range table). */
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
                        char *err, size_t errlen)
 {
@@ -37,7 +37,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	pthread_condattr_destroy(&ca);
 	if (gate_init(&e->gate)) {
 		snprintf(err, errlen, "cannot create the start gate");
-		return -ENOMEM;
+		return -1;
 	}
 	e->gate_ready = true;
 	if (pl->seed_given) {
@@ -49,13 +49,9 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	e->fs = calloc(pl->n_fs, sizeof(*e->fs));
 	e->group_ops = calloc(pl->n_groups + 1, sizeof(*e->group_ops));
 	e->group_ranges = calloc(pl->n_groups + 1, sizeof(*e->group_ranges));
-	e->group_stats = calloc(pl->n_groups + 1, sizeof(*e->group_stats));
-	e->group_own = calloc(pl->n_groups + 1, sizeof(*e->group_own));
-	e->group_skipped = calloc(pl->n_groups + 1, sizeof(*e->group_skipped));
-	if (!e->fs || !e->group_ops || !e->group_ranges || !e->group_stats || !e->group_own ||
-	    !e->group_skipped) {
+	if (!e->fs || !e->group_ops || !e->group_ranges) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		return -1;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct statvfs sv;
@@ -73,7 +69,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			w[op] = g->weight[op];
 		if (pick_build(&e->group_ops[gi], w, OP_COUNT)) {
 			snprintf(err, errlen, "%s: cannot build the operation table", g->name);
-			return -ENOMEM;
+			return -1;
 		}
 		if (g->enable_stats && g->enable_range && g->n_ranges) {
 			double lohi[2 * g->n_ranges];
@@ -83,27 +79,15 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			}
 			if (range_table_new(&e->group_ranges[gi], lohi, (uint32_t)g->n_ranges)) {
 				snprintf(err, errlen, "%s: invalid msec_range table", g->name);
-				return -EINVAL;
+				return -1;
 			}
 		}
-		/* A one-thread group reports its worker's statistics (set at the merge); its own
-		 * copy is made only if the run phase never gets there (group_stats_ready). */
-		if (g->num_threads == 1)
-			continue;
-		if (thread_stats_init(&e->group_own[gi], e->group_ranges[gi])) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		e->group_stats[gi] = &e->group_own[gi];
-	}
-	if (thread_stats_init(&e->total, NULL)) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
 	}
 	return 0;
 }
 
-static void engine_free(struct engine *e)
+/* Frees what engine_init made (and the workers); e itself stays. */
+static void engine_release(struct engine *e)
 {
 	if (e->latlog_open) /* a run that failed before its log was committed */
 		latlog_abort(&e->latlog);
@@ -116,22 +100,12 @@ static void engine_free(struct engine *e)
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		if (e->group_ops)
 			pick_free(&e->group_ops[gi]);
-		if (e->group_own)
-			thread_stats_free(&e->group_own[gi]);
 		if (e->group_ranges)
 			range_table_free(e->group_ranges[gi]);
 	}
-	thread_stats_free(&e->total);
 	free(e->fs);
 	free(e->group_ops);
 	free(e->group_ranges);
-	free(e->group_stats);
-	free(e->group_own);
-	free(e->group_skipped);
-	free(e->intervals);
-	for (size_t gi = 0; e->group_intervals && gi < e->plan->n_groups; gi++)
-		free(e->group_intervals[gi].v);
-	free(e->group_intervals);
 	pthread_mutex_destroy(&e->sleep_lock);
 	pthread_cond_destroy(&e->sleep_cond);
 	if (e->gate_ready)
@@ -163,48 +137,20 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
-/* The exit status (exitcode.h) of a failure kind, for this file's callers until it reports
- * failures as enum failure itself. */
-static int exit_of(enum failure f)
-{
-	switch (f) {
-	case FAIL_NONE:
-		return EXIT_OK;
-	case FAIL_IO:
-		return EXIT_RUN_FAILED;
-	case FAIL_UNSUPPORTED:
-		return EXIT_UNSUPPORTED;
-	case FAIL_INPUT:
-		return EXIT_BAD_INPUT;
-	case FAIL_INTERRUPTED:
-		return EXIT_INTERRUPTED;
-	}
-	return EXIT_RUN_FAILED;
-}
-
-/* populate_fs's aging step: age_fs, its exit status as a failure kind. */
-static enum failure age_step(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
-{
-	int rc = age_fs(e, fs, err, errlen);
-	return rc == 0                  ? FAIL_NONE
-	       : rc == EXIT_INTERRUPTED ? FAIL_INTERRUPTED
-	       : rc == EXIT_BAD_INPUT   ? FAIL_INPUT
-	       : rc == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
-	                                : FAIL_IO;
-}
-
-static int setup(struct engine *e, char *err, size_t errlen)
+/* Every filesystem's tree locked, populated (reused, or built and aged) and probed. FAIL_NONE,
+ * or the first failure with err. */
+static enum failure setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	int lrc = exit_of(populate_lock(e, err, errlen));
-	if (lrc)
-		return lrc;
+	enum failure f = populate_lock(e, err, errlen);
+	if (f)
+		return f;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		int rc = exit_of(populate_fs(e, fs, build_threads(e->opts), age_step, err, errlen));
-		if (rc)
-			return rc;
+		f = populate_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
+		if (f)
+			return f;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
@@ -219,25 +165,25 @@ static int setup(struct engine *e, char *err, size_t errlen)
 				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
 		}
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
 /* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
- * rows (--interval or the status line). Returns 0, or EXIT_RUN_FAILED with err. */
+ * rows (--interval or the status line). Returns 0, or -1 with err. */
 static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
 	if (!e->workers) {
 		snprintf(err, errlen, "out of memory for %zu workers", n);
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
 			                           e->group_ranges[gi], (unsigned)k, err, errlen);
 			if (!e->workers[k])
-				return EXIT_RUN_FAILED;
+				return -1;
 			e->n_workers = k + 1;
 		}
 	for (size_t i = 0; i < n; i++)
@@ -253,7 +199,7 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 					w->ll = NULL;
 					snprintf(err, errlen,
 					         "out of memory for --lat-log buffers");
-					return EXIT_RUN_FAILED;
+					return -1;
 				}
 			}
 	}
@@ -265,7 +211,7 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
 			if (!e->workers[i]->ival) {
 				snprintf(err, errlen, "out of memory for interval rows");
-				return EXIT_RUN_FAILED;
+				return -1;
 			}
 		}
 	}
@@ -312,32 +258,6 @@ static void job_wait_until(struct engine *e, uint64_t until)
 	}
 }
 
-/* The job's status at the start of the run phase (engine_hooks.go), once per run; rc itself for
- * a single process or when the job has agreed already. */
-static int job_go(struct engine *e, int rc, char *err, size_t errlen)
-{
-	const struct engine_hooks *h = e->opts->hooks;
-	if (!h || e->job_agreed)
-		return rc;
-	e->job_agreed = true;
-	rc = h->go(h->ctx, e, rc, err, errlen);
-	e->job_went = rc == 0;
-	return rc;
-}
-
-/* One process of a job: its n workers wait at the gate until every process is ready (job_go);
- * when another failed, they are stopped unreleased and joined. Returns the job's status. */
-static int job_start_together(struct engine *e, size_t n, char *err, size_t errlen)
-{
-	int rc = job_go(e, 0, err, errlen);
-	if (rc) {
-		engine_stop(e, STOP_ERROR);
-		gate_open_now(&e->gate);
-		crew_join(e->workers, n);
-	}
-	return rc;
-}
-
 /* One process of a job, after its run phase: tells the others when it stopped early. */
 static void job_run_end(struct engine *e)
 {
@@ -365,45 +285,6 @@ static void run_wait(struct engine *e, uint64_t deadline)
 	}
 }
 
-/* After the join: every worker's statistics into its group, the groups into the total, and
- * the --interval rows. Returns 0, or EXIT_RUN_FAILED with err. */
-static int run_merge(struct engine *e, char *err, size_t errlen)
-{
-	const struct plan *pl = e->plan;
-	int mrc = 0;
-	for (size_t i = 0; i < e->n_workers; i++) {
-		struct worker *w = e->workers[i];
-		if (pl->groups[w->group].num_threads == 1) /* the group is its worker: no copy */
-			e->group_stats[w->group] = &w->st;
-		else
-			mrc = mrc ? mrc : thread_stats_merge(e->group_stats[w->group], &w->st);
-		for (int op = 0; op < OP_COUNT; op++)
-			e->group_skipped[w->group][op] += w->skipped[op];
-	}
-	for (size_t gi = 0; gi < pl->n_groups; gi++) {
-		/* The total has no msec_range counts (they are per group, as in FFSB). */
-		struct thread_stats tmp = *e->group_stats[gi];
-		tmp.ranges = NULL;
-		tmp.range_cols = 0;
-		tmp.range_counts = NULL;
-		mrc = mrc ? mrc : thread_stats_merge(&e->total, &tmp);
-		for (int op = 0; op < OP_COUNT; op++)
-			e->total_skipped[op] += e->group_skipped[gi][op];
-	}
-	if (mrc) { /* ENOMEM for a response-time series: no report rather than a wrong one */
-		snprintf(err, errlen, "cannot merge the threads' statistics: %s", strerror(-mrc));
-		return EXIT_RUN_FAILED;
-	}
-	if (e->opts->interval_s > 0) {
-		e->intervals = engine_merge_intervals(e, SIZE_MAX, &e->n_intervals);
-		e->group_intervals = calloc(pl->n_groups + 1, sizeof(*e->group_intervals));
-		for (size_t gi = 0; e->group_intervals && gi < pl->n_groups; gi++)
-			e->group_intervals[gi].v =
-			    engine_merge_intervals(e, gi, &e->group_intervals[gi].n);
-	}
-	return 0;
-}
-
 static double cpu_seconds(const struct timeval *from, const struct timeval *to)
 {
 	return (double)(to->tv_sec - from->tv_sec) + (double)(to->tv_usec - from->tv_usec) / 1e6;
@@ -411,7 +292,7 @@ static double cpu_seconds(const struct timeval *from, const struct timeval *to)
 
 /* The timed run: make the workers, start them together, wait until the time is over, the
  * counted groups are done or the run stops, join them and merge their figures. Returns 0, or
- * EXIT_RUN_FAILED with err. */
+ * -1 with err. */
 static int run_phase(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -424,8 +305,6 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		return rc;
 	rc = crew_start(e, e->workers, n, "worker", err, errlen);
 	if (rc)
-		return rc;
-	if ((rc = job_start_together(e, n, err, errlen)))
 		return rc;
 	struct devstat_sample *dev0 = run_devices_before(e);
 	getrusage(RUSAGE_SELF, &ru0);
@@ -461,16 +340,13 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			if (e->workers[i]->ll)
 				latlog_flush(e->workers[i]->ll);
 	run_devices_after(e, dev0);
-	e->runtime_s = n ? (double)(last - first) / 1e9 : 0;
+	e->res->runtime_s = n ? (double)(last - first) / 1e9 : 0;
 	e->run_end_ns = last;
-	e->user_s = cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
-	e->sys_s = cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
-	/* Merge: workers into their group, groups into the total (after every join). */
-	rc = run_merge(e, err, errlen);
-	if (rc)
-		return rc;
+	e->res->user_s = cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
+	e->res->sys_s = cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
 	engine_report_errors(e);
-	return 0;
+	/* Merge: workers into their group, groups into the total (after every join). */
+	return engine_collect(e, err, errlen);
 }
 
 /* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked
@@ -487,117 +363,176 @@ static int run_callout(const char *cmd)
 	return st;
 }
 
-int engine_run(const struct plan *pl, const struct engine_opts *o)
+/* A stop signal came during setup or the callout: nothing is measured. */
+static enum failure setup_interrupted(struct engine *e)
 {
-	struct engine *e = calloc(1, sizeof(*e));
-	struct sigwatch sw;
+	e->interrupted = true;
+	engine_fail(e, "interrupted during setup; nothing was measured");
+	return FAIL_INTERRUPTED;
+}
+
+struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, struct results *r,
+                           enum failure *f)
+{
 	char err[MSG_MAX] = "";
-	int rc = 0;
-	if (!e) {
-		snprintf(err, sizeof(err), "out of memory");
-		rc = o->hooks ? o->hooks->go(o->hooks->ctx, NULL, EXIT_RUN_FAILED, err, sizeof(err))
-		              : EXIT_RUN_FAILED;
-		fprintf(o->log, "fsmix: %s\n", err);
-		return rc;
+	*f = FAIL_IO;
+	struct engine *e = calloc(1, sizeof(*e));
+	/* the groups' statistics are filled after the run, a one-thread group's moved in */
+	if (results_init_lazy(r, pl) || !e) {
+		fprintf(o->log, "fsmix: out of memory\n");
+		free(e);
+		return NULL;
 	}
+	e->res = r;
 	sigwatch_block_signals(); /* before any thread is made: blocked in all of them */
 	if (engine_init(e, pl, o, err, sizeof(err))) {
-		if (!err[0])
-			snprintf(err, sizeof(err), "cannot start");
-		rc = o->hooks ? o->hooks->go(o->hooks->ctx, NULL, EXIT_RUN_FAILED, err, sizeof(err))
-		              : EXIT_RUN_FAILED;
-		fprintf(o->log, "fsmix: %s\n", err);
-		engine_free(e);
+		fprintf(o->log, "fsmix: %s\n", err[0] ? err : "cannot start");
+		engine_release(e);
 		free(e);
-		return rc;
+		return NULL;
 	}
-	if (sigwatch_start(&sw, e, err, sizeof(err))) {
+	r->seed = e->seed;
+	results_env_probe(&r->env);
+	for (size_t i = 0; i < e->n_fs; i++)
+		r->fs[i].start_util = e->fs[i].start_util;
+	e->sw = calloc(1, sizeof(*e->sw));
+	if (!e->sw || sigwatch_start(e->sw, e, err, sizeof(err))) {
 		/* The first thread fsmix makes: a limit on threads shows here. Nothing was built;
 		 * the --json/--csv files still say what happened. */
-		rc = job_go(e, EXIT_RUN_FAILED, err, sizeof(err));
-		fprintf(o->log, "fsmix: %s\n", err);
-		e->failure = err;
-		rc = engine_write_outputs(e, rc);
-		engine_free(e);
-		free(e);
-		return rc;
+		free(e->sw);
+		e->sw = NULL;
+		engine_fail(e, err[0] ? err : "out of memory");
+		return e;
 	}
-	if (!o->quiet)
-		report_config(o->out, e);
+	*f = FAIL_NONE;
+	return e;
+}
+
+enum failure engine_latlog_open(struct engine *e)
+{
+	char err[MSG_MAX];
 	/* The latency log is opened (and its header written) before anything is built: a FILE
 	 * that cannot be written is bad input, found before the tree costs any time. */
-	if (o->lat_log_path) {
-		if (latlog_open(&e->latlog, o->lat_log_path, err, sizeof(err))) {
-			rc = job_go(e, EXIT_BAD_INPUT, err, sizeof(err));
-			fprintf(o->log, "fsmix: %s\n", err);
-			goto done;
-		}
-		e->latlog_open = true;
+	if (!e->opts->lat_log_path)
+		return FAIL_NONE;
+	if (latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err))) {
+		fprintf(e->opts->log, "fsmix: %s\n", err);
+		return FAIL_INPUT;
 	}
-	rc = setup(e, err, sizeof(err));
-	if (!rc && !o->quiet && !engine_stopping(e)) /* FFSB: before the sync and the callout */
-		report_setup(o->out, e, !pl->time_s && !pl->counted);
-	if (!rc && pl->callout && !engine_stopping(e)) {
+	e->latlog_open = true;
+	return FAIL_NONE;
+}
+
+enum failure engine_setup(struct engine *e)
+{
+	char err[MSG_MAX] = "";
+	enum failure f = setup(e, err, sizeof(err));
+	for (size_t i = 0; i < e->n_fs; i++) /* "fs setup took": the caller's report */
+		e->res->fs[i].setup_s = e->fs[i].setup_s;
+	if (f == FAIL_INTERRUPTED || (!f && engine_stopping(e)))
+		return setup_interrupted(e);
+	if (f)
+		engine_fail(e, err);
+	return f;
+}
+
+enum failure engine_callout(struct engine *e)
+{
+	const char *callout = e->plan->callout;
+	FILE *log = e->opts->log;
+	if (callout && !engine_stopping(e)) {
 		fflush(NULL);
 		unsigned signals_before = stopsig_count();
-		int st = run_callout(pl->callout);
+		int st = run_callout(callout);
 		/* Ctrl-C reaches the callout and fsmix together; the callout may end before the
 		 * watcher has read fsmix's signal, which is then still pending (or just noted). */
 		if (stopsig_arrived(signals_before) && !engine_stopping(e))
 			engine_stop(e, STOP_SIGNAL);
 		if (st < 0)
-			fprintf(o->log, "fsmix: warning: cannot run callout '%s': %s\n",
-			        pl->callout, strerror(errno));
+			fprintf(log, "fsmix: warning: cannot run callout '%s': %s\n", callout,
+			        strerror(errno));
 		else if (st != 0)
-			fprintf(o->log, "fsmix: warning: callout '%s' exited with status %d\n",
-			        pl->callout, WIFEXITED(st) ? WEXITSTATUS(st) : st);
+			fprintf(log, "fsmix: warning: callout '%s' exited with status %d\n",
+			        callout, WIFEXITED(st) ? WEXITSTATUS(st) : st);
 	}
-	if (!rc && engine_stopping(e))
-		rc = EXIT_INTERRUPTED;
-	if (rc) {
-		if (rc == EXIT_INTERRUPTED) {
-			snprintf(err, sizeof(err),
-			         "interrupted during setup; nothing was measured");
-			e->interrupted = true;
-		}
-		rc = job_go(e, rc, err, sizeof(err));
-		fprintf(o->log, "fsmix: %s\n", err);
-		e->failure = err;
-	} else if (!pl->time_s && !pl->counted) {
-		/* time=0: only the tree was built (report_setup said so) */
-		if ((rc = job_go(e, 0, err, sizeof(err)))) {
-			fprintf(o->log, "fsmix: %s\n", err);
-			e->failure = err;
-		}
-	} else {
-		rc = job_go(e, run_phase(e, err, sizeof(err)), err, sizeof(err));
-		if (rc) {
-			fprintf(o->log, "fsmix: %s\n", err);
-			e->failure = err;
-		} else {
-			e->measured = true;
-		}
-		/* every process ran: they agree on the outcome and rank 0 gathers the results */
-		if (e->job_went)
-			rc = o->hooks->done(o->hooks->ctx, e, rc, err, sizeof(err));
+	return engine_stopping(e) ? setup_interrupted(e) : FAIL_NONE;
+}
+
+enum failure engine_measure(struct engine *e)
+{
+	char err[MSG_MAX];
+	if (!e->plan->time_s && !e->plan->counted)
+		return FAIL_NONE; /* time=0: only the tree was built (the setup report said so) */
+	if (run_phase(e, err, sizeof(err))) {
+		engine_fail(e, err);
+		return FAIL_IO;
 	}
-	/* For the reports: the watcher stored the signal before it set the stop flag. */
-	if (atomic_load(&e->stop) == STOP_SIGNAL || rc == EXIT_INTERRUPTED)
-		e->signal = atomic_load(&e->signal_seen);
-	rc = engine_write_outputs(e, rc);
-done:
-	/* Only the early way here (a --lat-log that cannot be opened) skips write_outputs, which
-	 * does --cleanup; nothing was built then, so there is nothing to clean. */
-	sigwatch_stop(&sw);
-	engine_free(e);
+	e->res->measured = true;
+	return FAIL_NONE;
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	if (e->sw)
+		sigwatch_stop(e->sw);
+	free(e->sw);
+	engine_release(e);
 	free(e);
-	return rc;
+}
+
+enum failure engine_job_ready(struct engine *e, const struct engine_opts *o, enum failure f)
+{
+	const struct engine_hooks *h = o->hooks;
+	if (!h || (e && e->job_agreed))
+		return f;
+	char err[MSG_MAX];
+	snprintf(err, sizeof(err), "%s", e && e->res->failure[0] ? e->res->failure : "failed");
+	enum failure jf = h->agree(h->ctx, f, err, sizeof(err));
+	if (!e)
+		return jf;
+	e->job_agreed = true;
+	e->job_went = jf == FAIL_NONE;
+	if (jf && !f) /* another process failed: this one's results say why (rank 0 printed it) */
+		snprintf(e->res->failure, sizeof(e->res->failure), "%s", err);
+	return jf;
+}
+
+enum failure engine_job_done(struct engine *e, enum failure f)
+{
+	const struct engine_hooks *h = e->opts->hooks;
+	return h && e->job_went ? h->done(h->ctx, e->plan, e->res, f) : f;
+}
+
+enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r)
+{
+	enum failure f;
+	struct engine *e = engine_open(pl, o, r, &f);
+	if (!e)
+		return engine_job_ready(NULL, o, f);
+	if (!f && (f = engine_latlog_open(e))) {
+		f = engine_job_ready(e, o, f);
+		engine_free(e);
+		return f;
+	}
+	if (!f)
+		f = engine_setup(e);
+	if (!f)
+		f = engine_callout(e);
+	f = engine_job_ready(e, o, f); /* every process of a job has set up: they start together */
+	if (!f)
+		f = engine_measure(e);
+	f = engine_job_done(e, engine_finish(e, f));
+	f = engine_close(e, f);
+	engine_free(e);
+	return f;
 }
 
 /* engine_clean's removal of one tree: filesystem i's of rank `rank` (instance.h). quiet_missing:
- * say nothing when it does not exist. Returns an exit status. */
-static int clean_tree(const struct plan *pl, size_t i, int rank, bool quiet_missing,
-                      const struct engine_opts *o)
+ * say nothing when it does not exist. */
+static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool quiet_missing,
+                               const struct engine_opts *o)
 {
 	struct tree t;
 	struct tree_purge sw = {0};
@@ -612,36 +547,35 @@ static int clean_tree(const struct plan *pl, size_t i, int rank, bool quiet_miss
 		if (!t.leftovers && !quiet_missing)
 			fprintf(o->log, "fsmix: %s: nothing to remove in %s\n", pl->fs[i].name,
 			        pl->fs[i].location);
-		return 0;
+		return FAIL_NONE;
 	}
 	if (r) {
 		fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-		return exit_of(tree_failure(r));
+		return tree_failure(r);
 	}
 	char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
 	memcpy(root, t.root, sizeof(root));
 	if (tree_remove(&t, &sw, why, sizeof(why))) {
 		fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n", pl->fs[i].name, root,
 	        sw.removed);
-	return 0;
+	return FAIL_NONE;
 }
 
 /* Every tree of filesystem i this process removes: its own (fsmix.fsN, or fsmix.fsN.rR for rank
  * R of a job); a single process also every rank's tree fsmix.fsN.r*, and rank 0 of a job those
- * of ranks its job does not have (a bigger job's), so that `fsmix clean` leaves none. */
-static int clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o)
+ * of ranks its job does not have (a bigger job's), so that `fsmix clean` leaves none. Bad input
+ * outweighs an I/O error. */
+static enum failure clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o)
 {
 	int self = tree_instance_rank(), *ranks = NULL;
 	int n = self == TREE_NO_RANK || self == 0
 	            ? tree_instance_find(pl->fs[i].location, pl->fs[i].index, &ranks)
 	            : 0;
-	int rc = 0, st;
 	n = n < 0 ? 0 : n; /* an unreadable location: clean_tree says why */
-	st = clean_tree(pl, i, self, n > 0, o);
-	rc = rc > st ? rc : st;
+	enum failure rc = clean_tree(pl, i, self, n > 0, o), st;
 	for (int k = 0; k < n; k++) {
 		if (ranks[k] == self || (self == 0 && ranks[k] < tree_instance_size()))
 			continue;
@@ -652,9 +586,9 @@ static int clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o
 	return rc;
 }
 
-int engine_clean(const struct plan *pl, const struct engine_opts *o)
+enum failure engine_clean(const struct plan *pl, const struct engine_opts *o)
 {
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	int locks[pl->n_fs ? pl->n_fs : 1];
 	/* Every location is locked before anything is removed: one in use by another process
 	 * refuses the whole clean-up. */
@@ -665,11 +599,11 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
 			for (size_t k = 0; k < i; k++)
 				tree_unlock_location(locks[k]);
-			return EXIT_BAD_INPUT;
+			return FAIL_INPUT;
 		}
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
-		int st = clean_fs(pl, i, o);
+		enum failure st = clean_fs(pl, i, o);
 		rc = rc > st ? rc : st;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++)

@@ -28,9 +28,10 @@
  *   - 64 threads in one group: 66 copies = 48.9 MB (46.7 MiB).
  *   - 64 MiB holds 90 copies: 64 threads in up to 25 groups.
  *   - 64 one-thread groups would need 129 copies = 95.7 MB, over budget. So the runner does not
- *     copy a one-thread group: it reports that worker's thread_stats as the group (run.c, the
- *     merge; 64 one-thread groups: 55 MB peak RSS, 101 MB with copies). Then at most 64 / 2 = 32
- *     groups need a copy: 64 + 32 + 1 = 97 copies = 71.9 MB, still over 64 MiB by 7 copies;
+ *     keep two copies of a one-thread group: after the join it moves that worker's thread_stats
+ *     into the results' group (results_init_lazy left it untouched) and frees the worker at
+ *     once (engine/finish.c; 64 one-thread groups: 52 MB peak RSS, 98 MB with copies). Then at most
+ * 64 / 2 = 32 groups need a copy: 64 + 32 + 1 = 97 copies = 71.9 MB, still over 64 MiB by 7 copies;
  *     merging each worker into its group and freeing it at once would keep any layout within
  *     budget (not done).
  */

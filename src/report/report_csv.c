@@ -7,6 +7,7 @@
 #include "report_data.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "outfile.h"
@@ -92,11 +93,12 @@ static void set_f(struct row *r, enum col c, const char *fmt, double v)
 	snprintf(r->cell[c], sizeof(r->cell[c]), fmt, v);
 }
 
-/* x per second over `secs`, empty for a run of no time. */
+/* x per second over `secs` (results_rate), empty for a run of no time. */
 static void set_rate(struct row *r, enum col c, const char *fmt, double x, double secs)
 {
-	if (secs > 0)
-		set_f(r, c, fmt, x / secs);
+	double v = results_rate(x, secs);
+	if (!isnan(v))
+		set_f(r, c, fmt, v);
 }
 
 static void set_lat(struct row *r, const struct lat_stats *l)
@@ -116,13 +118,15 @@ static void set_lat(struct row *r, const struct lat_stats *l)
 }
 
 /* The op rows, then the syscall rows, of one group (g NULL: the total). */
-static void group_rows(FILE *f, const struct engine *e, const struct plan_group *g,
-                       const char *name, const struct thread_stats *st, const uint64_t *skipped)
+static void group_rows(FILE *f, const struct results *res, const struct results_group *g)
 {
-	double rt = e->runtime_s;
+	double rt = res->runtime_s;
+	const char *name = g ? g->name : "total";
+	const struct thread_stats *st = g ? &g->st : &res->total;
+	const uint64_t *skipped = g ? g->skipped : res->total_skipped;
 	struct row r;
 	for (int op = 0; op < OP_COUNT; op++) {
-		if (!report_op_shown(e, g, st, skipped, op))
+		if (!results_op_shown(res, g, op))
 			continue;
 		memset(&r, 0, sizeof(r));
 		set_s(&r, C_KIND, "op");
@@ -137,7 +141,7 @@ static void group_rows(FILE *f, const struct engine *e, const struct plan_group 
 		set_rate(&r, C_MB_S, "%.6f",
 		         (double)(st->bytes_read[op] + st->bytes_written[op]) / MIB, rt);
 		set_u(&r, C_ERR, st->errors[op]);
-		set_u(&r, C_SKIP, skipped ? skipped[op] : 0);
+		set_u(&r, C_SKIP, skipped[op]);
 		set_lat(&r, &st->op_lat[op]);
 		row_put(f, &r);
 	}
@@ -180,22 +184,20 @@ static void rank_row(FILE *f, const struct jobsum *j, const struct jobsum_rank *
 
 static int fill_csv(FILE *f, void *arg)
 {
-	const struct engine *e = arg;
-	const struct plan *pl = e->plan;
+	const struct results *res = arg;
 	struct row r;
 	for (int c = 0; c < C_COUNT_COLS; c++)
 		fprintf(f, "%s%s", c ? "," : "", col_name[c]);
 	fputc('\n', f);
-	if (!e->measured)
+	if (!res->measured)
 		return 0; /* nothing was measured: the header alone (no row of zeros) */
-	for (size_t gi = 0; e->group_stats && gi < pl->n_groups; gi++)
-		group_rows(f, e, &pl->groups[gi], pl->groups[gi].name, e->group_stats[gi],
-		           e->group_skipped ? e->group_skipped[gi] : NULL);
-	group_rows(f, e, NULL, "total", &e->total, e->total_skipped);
-	for (int k = 0; e->job && k < e->job->n_ranks; k++) /* a distributed run: each rank */
-		rank_row(f, e->job, &e->job->ranks[k]);
-	for (size_t i = 0; i < e->n_intervals; i++) {
-		const struct interval_row *iv = &e->intervals[i];
+	for (size_t gi = 0; gi < res->n_groups; gi++)
+		group_rows(f, res, &res->groups[gi]);
+	group_rows(f, res, NULL);
+	for (int k = 0; k < res->job.n_ranks; k++) /* a distributed run: each rank */
+		rank_row(f, &res->job, &res->job.ranks[k]);
+	for (size_t i = 0; i < res->n_intervals; i++) {
+		const struct interval_row *iv = &res->intervals[i];
 		memset(&r, 0, sizeof(r));
 		set_s(&r, C_KIND, "interval");
 		set_s(&r, C_GROUP, "total");
@@ -213,7 +215,7 @@ static int fill_csv(FILE *f, void *arg)
 	return 0;
 }
 
-int report_csv_write(const struct engine *e, const char *path, char *err, size_t errlen)
+int report_csv_write(const struct results *r, const char *path, char *err, size_t errlen)
 {
-	return outfile_write(path, fill_csv, (void *)e, err, errlen);
+	return outfile_write(path, fill_csv, (void *)r, err, errlen);
 }

@@ -17,30 +17,42 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "profile.h"
+#include "results.h"
 
 #define REPORT_JSON_SCHEMA_VERSION 1
 
+/* What the JSON echoes besides the results: how fsmix was started and how it ends. */
+struct report_run {
+	int exit_status; /* the status fsmix exits with (fsmix(1), EXIT STATUS) */
+	int argc;        /* the command line; argv NULL: none */
+	char **argv;
+	const char *profile_path;      /* as given on the command line, NULL: none */
+	const struct profile *profile; /* the resolved profile, NULL: none */
+};
+
 /* report_json_build - the JSON report of a finished run as a new jansson object (the caller
- * owns the reference). exit_status is the status fsmix exits with (exitcode.h). NULL when out
- * of memory. */
-json_t *report_json_build(const struct engine *e, int exit_status);
+ * owns the reference). NULL when out of memory. */
+json_t *report_json_build(const struct results *r, const struct report_run *run);
 
 /* report_json_write - build the JSON report and write it to `path` ("-": stdout), indented, with
  * a final newline. Returns 0, or -1 with a message naming the path in err. */
-int report_json_write(const struct engine *e, const char *path, int exit_status, char *err,
-                      size_t errlen);
+int report_json_write(const struct results *r, const struct report_run *run, const char *path,
+                      char *err, size_t errlen);
 
 /* report_csv_write - write the CSV report (header, one row per group and op, per group and
- * timed syscall, the "total" group, then the interval rows) to `path` ("-": stdout). Returns 0,
- * or -1 with a message naming the path in err. */
-int report_csv_write(const struct engine *e, const char *path, char *err, size_t errlen);
+ * timed syscall, the "total" group, then the interval rows; the header alone when nothing was
+ * measured) to `path` ("-": stdout). Returns 0, or -1 with a message naming the path in err. */
+int report_csv_write(const struct results *r, const char *path, char *err, size_t errlen);
 
-/* report_op_shown - whether op gets an entry (JSON) or a row (CSV) for st: it is weighted in
- * group g (g NULL, the total: in any group) or any of its figures is not zero. skipped may be
- * NULL. */
-bool report_op_shown(const struct engine *e, const struct plan_group *g,
-                     const struct thread_stats *st, const uint64_t *skipped, int op);
+/* report_write_outputs - the machine-readable results of a run: --json to json_path and --csv
+ * to csv_path (NULL: not asked), each written whole or not at all (outfile.h). run->exit_status
+ * is what the JSON records: the status fsmix exits with unless writing fails. A failure is
+ * printed to log ("fsmix: PATH: reason"); both files are attempted. Returns FAIL_NONE, or the
+ * first failure: FAIL_INTERRUPTED when a stop signal ended the wait for a FIFO's reader, else
+ * FAIL_IO. */
+enum failure report_write_outputs(const struct results *r, const struct report_run *run,
+                                  const char *json_path, const char *csv_path, FILE *log);
 
 /* report_csv_field - one RFC 4180 field: quoted (with "" for ") when it holds a comma, a quote
  * or a line end. */

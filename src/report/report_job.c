@@ -3,16 +3,14 @@
 
 #include <inttypes.h>
 
-#include "failure.h"
-
 /* A rank's own outcome (enum failure) as a word. */
 static const char *failure_name(int f)
 {
 	static const char *const names[] = {[FAIL_NONE] = "ok",
-	                                    [FAIL_IO] = "io",
-	                                    [FAIL_UNSUPPORTED] = "unsupported",
-	                                    [FAIL_INPUT] = "input",
-	                                    [FAIL_INTERRUPTED] = "interrupted"};
+	                                     [FAIL_IO] = "io",
+	                                     [FAIL_UNSUPPORTED] = "unsupported",
+	                                     [FAIL_INPUT] = "input",
+	                                     [FAIL_INTERRUPTED] = "interrupted"};
 	return f >= 0 && f <= FAIL_INTERRUPTED ? names[f] : "?";
 }
 
@@ -21,9 +19,9 @@ static const char *host_name(const struct jobsum *j, int host)
 	return host >= 0 && host < j->n_hosts ? j->host_names[host] : "?";
 }
 
-static const char *fs_name(const struct plan *pl, unsigned fs)
+static const char *fs_name(const struct results *r, unsigned fs)
 {
-	return fs < pl->n_fs ? pl->fs[fs].name : "?";
+	return fs < r->n_fs ? r->fs[fs].name : "?";
 }
 
 static void print_spread(FILE *out, const char *what, const struct jobsum_spread *s)
@@ -33,9 +31,9 @@ static void print_spread(FILE *out, const char *what, const struct jobsum_spread
 }
 
 static void print_device(FILE *out, const struct jobsum *j, const struct jobsum_device *d,
-                         const struct plan *pl)
+                         const struct results *res)
 {
-	fprintf(out, "  %-20s %-12s ", host_name(j, d->host), fs_name(pl, d->fs));
+	fprintf(out, "  %-20s %-12s ", host_name(j, d->host), fs_name(res, d->fs));
 	if (!d->devname[0] || !d->delta.valid) {
 		fprintf(out, "n/a (%s: no block device counters)\n",
 		        d->fstype[0] ? d->fstype : "unknown");
@@ -49,7 +47,7 @@ static void print_device(FILE *out, const struct jobsum *j, const struct jobsum_
 		fprintf(out, "n/a\n");
 }
 
-void report_job_text(FILE *out, const struct jobsum *j, const struct plan *pl)
+void report_job_text(FILE *out, const struct jobsum *j, const struct results *res)
 {
 	fprintf(out, "Distributed run: %d rank%s on %d host%s (", j->n_ranks,
 	        j->n_ranks == 1 ? "" : "s", j->n_hosts, j->n_hosts == 1 ? "" : "s");
@@ -78,7 +76,7 @@ void report_job_text(FILE *out, const struct jobsum *j, const struct plan *pl)
 	if (j->n_devices) {
 		fprintf(out, "Device counters per host (read by each host's lowest rank)\n");
 		for (size_t i = 0; i < j->n_devices; i++)
-			print_device(out, j, &j->devices[i], pl);
+			print_device(out, j, &j->devices[i], res);
 	}
 	fprintf(out, "\n");
 }
@@ -91,10 +89,10 @@ static json_t *spread_json(const struct jobsum_spread *s, double job, double sto
 }
 
 static json_t *device_json(const struct jobsum *j, const struct jobsum_device *d,
-                           const struct plan *pl)
+                           const struct results *res)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s?}", "host", host_name(j, d->host), "filesystem",
-	                      fs_name(pl, d->fs), "fstype", d->fstype, "device",
+	                      fs_name(res, d->fs), "fstype", d->fstype, "device",
 	                      d->devname[0] ? d->devname : NULL);
 	if (!o || !d->devname[0] || !d->delta.valid)
 		return o;
@@ -124,7 +122,7 @@ static json_t *rank_json(const struct jobsum *j, const struct jobsum_rank *k)
 	                 k->trans_per_s, "outcome", failure_name(k->status), "seed", seed);
 }
 
-json_t *report_job_json(const struct jobsum *j, const struct plan *pl)
+json_t *report_job_json(const struct jobsum *j, const struct results *res)
 {
 	double ops = 0, trans = 0;
 	for (int r = 0; r < j->n_ranks; r++) {
@@ -139,7 +137,7 @@ json_t *report_job_json(const struct jobsum *j, const struct plan *pl)
 	for (int r = 0; !fail && r < j->n_ranks; r++)
 		fail = json_array_append_new(ranks, rank_json(j, &j->ranks[r])) != 0;
 	for (size_t i = 0; !fail && i < j->n_devices; i++)
-		fail = json_array_append_new(devices, device_json(j, &j->devices[i], pl)) != 0;
+		fail = json_array_append_new(devices, device_json(j, &j->devices[i], res)) != 0;
 	if (fail) {
 		json_decref(hosts);
 		json_decref(ranks);

@@ -9,12 +9,12 @@
 #include <stdio.h>
 
 #include "jobsum.h"
-#include "plan.h"
+#include "results.h"
 
 /* report_job_text - the "Distributed run" section of the text report. */
-void report_job_text(FILE *out, const struct jobsum *j, const struct plan *pl);
+void report_job_text(FILE *out, const struct jobsum *j, const struct results *r);
 
 /* report_job_json - the JSON report's "mpi" object (a new reference; NULL when out of memory). */
-json_t *report_job_json(const struct jobsum *j, const struct plan *pl);
+json_t *report_job_json(const struct jobsum *j, const struct results *r);
 
 #endif

@@ -4,10 +4,9 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "value.h"
 
 void report_size(char *buf, size_t len, double v)
 {
@@ -75,20 +74,19 @@ static void print_group_config(FILE *out, const struct plan_group *g)
 	print_group_body(out, g);
 }
 
-void report_setup(FILE *out, const struct engine *e, bool exiting)
+void report_setup(FILE *out, const struct results *r, bool exiting)
 {
 	double s = 0;
-	for (size_t i = 0; i < e->n_fs; i++)
-		s += e->fs[i].setup_s;
+	for (size_t i = 0; i < r->n_fs; i++)
+		s += r->fs[i].setup_s;
 	fprintf(out, "fs setup took %ld secs\n", (long)s);
 	if (exiting)
 		fprintf(out, "Setup complete, exiting\n");
 	fflush(out);
 }
 
-void report_config(FILE *out, const struct engine *e)
+void report_config(FILE *out, const struct plan *pl, const struct results *r)
 {
-	const struct plan *pl = e->plan;
 	fprintf(out, "fsmix version %s started\n\n", FSMIX_VERSION);
 	if (pl->time_s)
 		fprintf(out, "benchmark time = %u\n", pl->time_s);
@@ -126,7 +124,8 @@ void report_config(FILE *out, const struct engine *e)
 		fprintf(out, "\t alignedio        = %s\n", onoff(pl->alignio));
 		fprintf(out, "\t bufferedio       = %s\n\t\n", onoff(pl->bufferio));
 		fprintf(out, "\t aging is %s\n", onoff(f->agefs));
-		fprintf(out, "\t current utilization = %.2f%%\n", 100 * e->fs[i].start_util);
+		fprintf(out, "\t current utilization = %.2f%%\n",
+		        100 * (i < r->n_fs ? r->fs[i].start_util : 0));
 		if (f->agefs) {
 			fprintf(out, "\t desired utilization = %.2f%%\n\t \n",
 			        100 * f->desired_util);
@@ -152,6 +151,12 @@ static uint64_t written(const struct thread_stats *st, int op, bool ffsb_figures
 	                                                                    : st->bytes_written[op];
 }
 
+/* A derived figure of results.h, or 0 where it has none (FFSB prints 0 for a run of no time). */
+static double or0(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
 static void print_op_table(FILE *out, const char *title, const struct thread_stats *st,
                            double runtime, bool ffsb_figures)
 {
@@ -173,17 +178,17 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 		/* FFSB: "NA" by the op's kind, not its bytes (a create of empty files: "0B/sec") */
 		if ((op_table[op].flags & (OPF_READ | OPF_WRITE)) || bytes) {
 			char sz[32];
-			report_size(sz, sizeof(sz), runtime > 0 ? (double)bytes / runtime : 0);
+			report_size(sz, sizeof(sz), or0(results_rate((double)bytes, runtime)));
 			snprintf(tput, sizeof(tput), "%s/sec", sz);
 		}
 		fprintf(out, "%20s : %12" PRIu64 "\t%10.2lf\t%6.3lf%%\t\t%6.3lf%%\t  %11s\n",
 		        op_table[op].name, st->trans[op],
-		        runtime > 0 ? (double)st->trans[op] / runtime : 0,
-		        all_trans ? 100.0 * (double)st->trans[op] / (double)all_trans : 0,
-		        all_ops ? 100.0 * (double)st->ops[op] / (double)all_ops : 0, tput);
+		        or0(results_rate((double)st->trans[op], runtime)),
+		        or0(results_share((double)st->trans[op], (double)all_trans)),
+		        or0(results_share((double)st->ops[op], (double)all_ops)), tput);
 	}
 	fprintf(out, "-\n%.2lf Transactions per Second\n\n",
-	        runtime > 0 ? (double)all_trans / runtime : 0);
+	        or0(results_rate((double)all_trans, runtime)));
 	uint64_t rd = 0, wr = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
 		rd += st->bytes_read[op];
@@ -193,11 +198,11 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 		char sz[32];
 		fprintf(out, "Throughput Results\n===================\n");
 		if (rd) {
-			report_size(sz, sizeof(sz), runtime > 0 ? (double)rd / runtime : 0);
+			report_size(sz, sizeof(sz), or0(results_rate((double)rd, runtime)));
 			fprintf(out, "Read Throughput: %s/sec\n", sz);
 		}
 		if (wr) {
-			report_size(sz, sizeof(sz), runtime > 0 ? (double)wr / runtime : 0);
+			report_size(sz, sizeof(sz), or0(results_rate((double)wr, runtime)));
 			fprintf(out, "Write Throughput: %s/sec\n", sz);
 		}
 	}
@@ -205,10 +210,10 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 
 /* FFSB's "System Call Latency statistics in millisecs" of one group, ranges in the profile's
  * order reversed (FFSB printed its internal, reversed list). */
-static void print_syscalls(FILE *out, const struct engine *e, size_t gi)
+static void print_syscalls(FILE *out, const struct results_group *g)
 {
-	const struct thread_stats *st = e->group_stats[gi];
-	const struct range_table *rt = e->group_ranges[gi];
+	const struct thread_stats *st = &g->st;
+	const struct range_table *rt = g->ranges;
 	bool any = false;
 	for (int s = 0; s < SYS_COUNT; s++)
 		any |= st->sys_lat[s].n > 0;
@@ -296,12 +301,12 @@ static void print_latency(FILE *out, const struct thread_stats *st)
 
 /* op_period groups: service time (the operations' latency) beside the response time from each
  * operation's scheduled start, which also counts the wait behind a stalled operation. */
-static void print_response(FILE *out, const struct engine *e)
+static void print_response(FILE *out, const struct results *r)
 {
 	bool any = false;
-	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
-		const struct plan_group *g = &e->plan->groups[gi];
-		const struct thread_stats *st = e->group_stats[gi];
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
+		const struct results_group *g = &r->groups[gi];
+		const struct thread_stats *st = &g->st;
 		if (!g->op_period_ms || !st->resp_lat || !st->resp_lat->n)
 			continue;
 		if (!any)
@@ -328,18 +333,16 @@ static void print_response(FILE *out, const struct engine *e)
 }
 
 /* Device counters of the run phase, per filesystem: the flushes ("barriers") of the 2010
- * experiment, or n/a with the reason. */
-static void print_devices(FILE *out, const struct engine *e)
+ * experiment, or n/a with the reason. "per sync call" follows results_fs_flushes's rule. */
+static void print_devices(FILE *out, const struct results *r)
 {
-	uint64_t syncs = 0;
-	for (int s = 0; s < SYS_COUNT; s++)
-		if (sys_table[s].flags & SYSF_SYNC)
-			syncs += e->total.sys_lat[s].n;
 	fprintf(out, "Device counters during the run\n");
-	for (size_t i = 0; i < e->n_fs; i++) {
-		const struct engine_fs *fs = &e->fs[i];
+	for (size_t i = 0; i < r->n_fs; i++) {
+		const struct results_fs *fs = &r->fs[i];
 		const struct devstat_sample *d = &fs->dev_delta;
-		fprintf(out, "%s: %s (%s", fs->pf->name, fs->pf->location,
+		struct results_flushes fl;
+		results_fs_flushes(r, i, &fl);
+		fprintf(out, "%s: %s (%s", fs->name, fs->location,
 		        fs->dev.fstype[0] ? fs->dev.fstype : "?");
 		if (fs->dev.has_device)
 			fprintf(out, " on %s", fs->dev.devname);
@@ -353,123 +356,122 @@ static void print_devices(FILE *out, const struct engine *e)
 		        "  read requests %" PRIu64 " (%" PRIu64 " sectors), write requests %" PRIu64
 		        " (%" PRIu64 " sectors)\n",
 		        d->read_ios, d->read_sectors, d->write_ios, d->write_sectors);
-		if (!d->has_flush) {
+		if (fl.flush_why) {
 			fprintf(out,
 			        "  flush requests: n/a (the kernel does not report them; Linux "
 			        ">= 5.5 does)\n");
 			continue;
 		}
-		fprintf(out, "  flush requests %" PRIu64 " (%.1f/sec", d->flush_ios,
-		        e->runtime_s > 0 ? (double)d->flush_ios / e->runtime_s : 0);
-		if (syncs)
-			fprintf(out, ", %.2f per sync call", (double)d->flush_ios / (double)syncs);
+		fprintf(out, "  flush requests %" PRIu64 " (%.1f/sec", fl.flushes,
+		        r->runtime_s > 0 ? fl.flushes_per_s : 0);
+		if (!fl.per_sync_why)
+			fprintf(out, ", %.2f per sync call", fl.per_sync);
 		fprintf(out, ")\n");
 	}
 	fprintf(out, "\n");
 }
 
 /* Every worker's first error, and the failed and skipped operations. */
-static void print_errors(FILE *out, const struct engine *e)
+static void print_errors(FILE *out, const struct results *r)
 {
 	bool any = false;
 	for (int op = 0; op < OP_COUNT; op++)
-		any |= e->total.errors[op] || e->total_skipped[op];
+		any |= r->total.errors[op] || r->total_skipped[op];
 	if (!any)
 		return;
 	fprintf(out, "Errors and skipped operations\n");
 	for (int op = 0; op < OP_COUNT; op++)
-		if (e->total.errors[op] || e->total_skipped[op])
+		if (r->total.errors[op] || r->total_skipped[op])
 			fprintf(out, "%16s %10" PRIu64 " failed %10" PRIu64 " skipped (no file)\n",
-			        op_table[op].name, e->total.errors[op], e->total_skipped[op]);
-	for (size_t i = 0; i < e->n_workers; i++) {
-		const struct worker *w = e->workers[i];
-		if (w->err.set)
-			fprintf(out, "  worker %u (%s): %s: %s(%s): %s after %.3f s\n", w->index,
-			        w->g->name, op_table[w->err.op].name, sys_table[w->err.sys].name,
-			        w->err.path, strerror(w->err.err), (double)w->err.at_ns / 1e9);
+			        op_table[op].name, r->total.errors[op], r->total_skipped[op]);
+	for (size_t i = 0; i < r->n_errors; i++) {
+		const struct results_error *er = &r->errors[i];
+		fprintf(out, "  worker %u (%s): %s: %s(%s): %s after %.3f s\n", er->worker,
+		        er->group < r->n_groups ? r->groups[er->group].name : "?",
+		        op_table[er->op].name, sys_table[er->sys].name, er->path, strerror(er->err),
+		        (double)er->at_ns / 1e9);
 	}
 	fprintf(out, "\n");
 }
 
-double report_skipped_pct(const struct engine *e)
+/* The FFSB part: "Results:", the op tables of every group and the total, CPU percentages. */
+static void print_ffsb_results(FILE *out, const struct results *r, bool ffsb_figures)
 {
-	uint64_t picks = 0, skipped = 0;
-	for (int op = 0; op < OP_COUNT; op++) {
-		picks += e->total.ops[op] + e->total.errors[op] + e->total_skipped[op];
-		skipped += e->total_skipped[op];
-	}
-	return picks ? 100.0 * (double)skipped / (double)picks : 0;
-}
-
-void report_results(FILE *out, const struct engine *e, bool interrupted)
-{
-	const struct plan *pl = e->plan;
-	double rt = e->runtime_s;
+	double rt = r->runtime_s;
 	fprintf(out, "\nResults:\n");
-	if (interrupted)
+	if (r->interrupted)
 		fprintf(out, "Interrupted: partial results of the first %.2f s\n", rt);
 	fprintf(out, "Benchmark took %.2lf sec\n\n", rt);
-	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
 		char title[32];
-		if (pl->n_groups == 1)
+		if (r->n_groups == 1)
 			snprintf(title, sizeof(title), "Total Results");
 		else
 			snprintf(title, sizeof(title), "ThreadGroup %zu", gi);
-		print_op_table(out, title, e->group_stats[gi], rt, e->opts->ffsb_only);
-		print_syscalls(out, e, gi);
+		print_op_table(out, title, &r->groups[gi].st, rt, ffsb_figures);
+		print_syscalls(out, &r->groups[gi]);
 		fprintf(out, "\n"); /* FFSB ends each group with a blank line */
 	}
-	if (pl->n_groups > 1)
-		print_op_table(out, "Total Results", &e->total, rt, e->opts->ffsb_only);
+	if (r->n_groups > 1)
+		print_op_table(out, "Total Results", &r->total, rt, ffsb_figures);
 	fprintf(out, "\n\n");
+	struct results_cpu cpu;
+	results_cpu(r, &cpu);
 	if (rt > 0) {
-		fprintf(out, "%.1lf%% User   Time\n", 100.0 * e->user_s / rt);
-		fprintf(out, "%.1lf%% System Time\n", 100.0 * e->sys_s / rt);
-		fprintf(out, "%.1f%% CPU Utilization\n", 100.0 * (e->user_s + e->sys_s) / rt);
+		fprintf(out, "%.1lf%% User   Time\n", cpu.user_pct);
+		fprintf(out, "%.1lf%% System Time\n", cpu.sys_pct);
+		fprintf(out, "%.1f%% CPU Utilization\n", cpu.one_cpu_pct);
 	}
 	fprintf(out, "\n");
-	if (e->opts->ffsb_only) {
+}
+
+static void print_intervals(FILE *out, const struct results *r)
+{
+	if (!r->n_intervals)
+		return;
+	fprintf(out, "Intervals\n%10s %12s %12s %10s %12s\n", "end (s)", "ops/sec", "trans/sec",
+	        "MB/sec", "op p99 (ms)");
+	for (size_t i = 0; i < r->n_intervals; i++) {
+		const struct interval_row *row = &r->intervals[i];
+		fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f\n", row->t_s,
+		        (double)row->ops / row->length_s, (double)row->trans / row->length_s,
+		        (double)row->bytes / row->length_s / 1048576.0,
+		        (double)row->p99_op_ns / 1e6);
+	}
+	fprintf(out, "\n");
+}
+
+void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_only)
+{
+	double rt = r->runtime_s;
+	struct results_sums sum;
+	results_sums(&r->total, r->total_skipped, &sum);
+	double skipped_pct = results_skipped_pct(&sum);
+	print_ffsb_results(out, r, ffsb_only);
+	if (ffsb_only) {
 		/* FFSB's text stays FFSB's: the warning goes to the log. */
-		if (report_skipped_pct(e) > REPORT_SKIPPED_WARN_PCT)
-			fprintf(e->opts->log,
+		if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
+			fprintf(log,
 			        "fsmix: warning: %.1f%% of the operations picked found no file to "
 			        "work on and were skipped\n",
-			        report_skipped_pct(e));
+			        skipped_pct);
 		fflush(out);
 		return;
 	}
-	print_latency(out, &e->total);
-	print_response(out, e);
-	if (e->n_intervals) {
-		fprintf(out, "Intervals\n%10s %12s %12s %10s %12s\n", "end (s)", "ops/sec",
-		        "trans/sec", "MB/sec", "op p99 (ms)");
-		for (size_t i = 0; i < e->n_intervals; i++) {
-			const struct interval_row *r = &e->intervals[i];
-			fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f\n", r->t_s,
-			        (double)r->ops / r->length_s, (double)r->trans / r->length_s,
-			        (double)r->bytes / r->length_s / 1048576.0,
-			        (double)r->p99_op_ns / 1e6);
-		}
-		fprintf(out, "\n");
-	}
-	print_devices(out, e);
-	print_errors(out, e);
-	if (e->job) /* a distributed run (MPI): the ranks, their spread, the hosts */
-		report_job_text(out, e->job, pl);
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (rt > 0 && ncpu > 0)
+	print_latency(out, &r->total);
+	print_response(out, r);
+	print_intervals(out, r);
+	print_devices(out, r);
+	print_errors(out, r);
+	if (r->job.n_ranks) /* a distributed run (MPI): the ranks, their spread, the hosts */
+		report_job_text(out, &r->job, r);
+	struct results_cpu cpu;
+	results_cpu(r, &cpu);
+	if (rt > 0 && r->env.cpus_online > 0)
 		fprintf(out,
 		        "CPU: user %.2f s, system %.2f s: %.1f%% of one CPU, %.1f%% of all %ld "
 		        "CPUs\n",
-		        e->user_s, e->sys_s, 100.0 * (e->user_s + e->sys_s) / rt,
-		        100.0 * (e->user_s + e->sys_s) / rt / (double)ncpu, ncpu);
-	uint64_t ops = 0, skipped = 0, errors = 0;
-	for (int op = 0; op < OP_COUNT; op++) {
-		ops += e->total.ops[op];
-		skipped += e->total_skipped[op];
-		errors += e->total.errors[op];
-	}
-	double skipped_pct = report_skipped_pct(e);
+		        r->user_s, r->sys_s, cpu.one_cpu_pct, cpu.all_cpus_pct, r->env.cpus_online);
 	if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
 		fprintf(out,
 		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
@@ -478,7 +480,7 @@ void report_results(FILE *out, const struct engine *e, bool interrupted)
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
 	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
-	        ops, rt > 0 ? (double)ops / rt : 0, skipped, skipped_pct, errors, e->seed,
-	        interrupted ? ", interrupted" : "");
+	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct,
+	        sum.errors, r->seed, r->interrupted ? ", interrupted" : "");
 	fflush(out);
 }

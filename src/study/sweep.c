@@ -370,41 +370,27 @@ static enum failure points_check(const struct sweep_spec *s, const struct point 
 
 /* ---- running ---- */
 
-/* The kind of failure of a run, from the exit status engine_run returns today (engine.h): the
- * numbers are the command line's (s->exit_status_of), so its mapping is inverted here. */
-static enum failure failure_of_run_status(const struct sweep_spec *s, int status)
-{
-	for (enum failure f = FAIL_NONE; f <= FAIL_INTERRUPTED; f++)
-		if (s->exit_status_of(f) == status)
-			return f;
-	return FAIL_IO;
-}
-
-/* MERGE GUARD: failure_of_run_status reads engine_run's result as an exit status. Should
- * engine_run's type change (to return enum failure, or a results model), the build stops here
- * rather than read an enum failure as an exit status: then use engine_run's failure as it is in
- * sweep_run_point and remove failure_of_run_status. */
-_Static_assert(_Generic(&engine_run, int (*)(const struct plan *, const struct engine_opts *) : 1,
-                        default : 0),
-               "engine_run changed: see sweep_run_point and failure_of_run_status");
-
 /* Runs one repeat of one point on its loaded plan, the only call of the engine: pt->runs[rep]
- * gets the JSON results (NULL when nothing was measured), pt->setup_s[rep] the wall time outside
- * the run phase (s), pt->reused[rep] whether the first filesystem's tree was reused. Returns
- * the run's kind of failure. */
+ * gets the JSON results (the run command's --json document, built from the engine's results;
+ * NULL when nothing was measured), pt->setup_s[rep] the wall time outside the run phase (s),
+ * pt->reused[rep] whether the first filesystem's tree was reused. Returns the run's kind of
+ * failure. */
 static enum failure sweep_run_point(const struct sweep_spec *s, struct point *pt, size_t rep,
                                     const struct profile *p, const struct plan *pl)
 {
 	struct engine_opts eo = s->eopts;
-	json_t *result = NULL;
-	eo.quiet = true;
+	struct results res;
 	eo.keep_manifest = true;
-	eo.json_out = &result;
-	eo.json_path = eo.csv_path = NULL;
-	eo.profile = p;
 	uint64_t t0 = now_ns();
-	int rc = engine_run(pl, &eo);
+	enum failure rc = engine_run(pl, &eo, &res);
 	double wall = (double)(now_ns() - t0) / 1e9;
+	struct report_run run = {.exit_status = s->exit_status_of(rc),
+	                         .argc = s->argc,
+	                         .argv = s->argv,
+	                         .profile_path = s->profile_path,
+	                         .profile = p};
+	json_t *result = res.measured ? report_json_build(&res, &run) : NULL;
+	results_free(&res);
 	pt->runs[rep] = result;
 	if (result) {
 		double runtime = json_number_value(json_object_get(result, "runtime_s"));
@@ -412,7 +398,7 @@ static enum failure sweep_run_point(const struct sweep_spec *s, struct point *pt
 		const json_t *fs0 = json_array_get(json_object_get(result, "filesystems"), 0);
 		pt->reused[rep] = json_is_true(json_object_get(fs0, "reused"));
 	}
-	return failure_of_run_status(s, rc);
+	return rc;
 }
 
 /* Runs one repeat of one point: loads its plan and runs it (sweep_run_point). reuse_built: an
@@ -541,8 +527,8 @@ static json_t *sweep_json(const struct sweep_doc *c)
 		                                      "target", s->dims[d].target, "threads",
 		                                      s->dims[d].threads, "values", vals));
 	}
-	for (int i = 0; i < s->eopts.argc; i++)
-		json_array_append_new(cmd, json_string(s->eopts.argv[i]));
+	for (int i = 0; i < s->argc; i++)
+		json_array_append_new(cmd, json_string(s->argv[i]));
 	for (size_t i = 0; i < c->n_pts; i++) {
 		struct point *pt = &c->pts[i];
 		json_t *params = json_object(), *runs = json_array(), *setup = json_array(),
@@ -682,10 +668,10 @@ static enum failure job_points(const struct sweep_spec *s, enum failure rc)
 		return rc;
 	char err[MSG_MAX];
 	snprintf(err, sizeof(err), "a point of the sweep is invalid here");
-	int st = h->agree(h->ctx, s->exit_status_of(rc), err, sizeof(err));
-	if (st && !rc)
+	enum failure f = h->agree(h->ctx, rc, err, sizeof(err));
+	if (f && !rc)
 		fprintf(s->eopts.log, "fsmix: %s; nothing was run\n", err);
-	return failure_of_run_status(s, st);
+	return f;
 }
 
 enum failure sweep_run(const struct sweep_spec *s)
@@ -707,7 +693,7 @@ enum failure sweep_run(const struct sweep_spec *s)
 	if (interrupted) /* started counts the interrupted run too */
 		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
 		        started - 1, started - 1 == 1 ? "" : "s");
-	print_table(pts, n_pts, s->eopts.out);
+	print_table(pts, n_pts, s->out);
 	rc = write_outputs(s, pts, n_pts, interrupted, rc);
 	points_free(pts, n_pts);
 	unlock_locations(&locks);

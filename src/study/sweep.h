@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "failure.h"
@@ -46,7 +47,10 @@ struct sweep_spec {
 	struct sweep_dim dims[SWEEP_MAX_DIMS];
 	size_t n_dims;
 	unsigned repeat;          /* >= 1 */
-	struct engine_opts eopts; /* per-run options (quiet and json_out are set by the sweep) */
+	struct engine_opts eopts; /* per-run options (keep_manifest is set by the sweep) */
+	FILE *out;                /* the summary table */
+	int argc;                 /* the command line, for the JSON documents */
+	char **argv;
 	const char *json_path, *csv_path, *plot_path;
 	/* The exit status fsmix ends with after a failure of this kind: the command line's
 	 * mapping, which the sweep's JSON records as "exit_status" (docs/output.md). */
@@ -54,7 +58,7 @@ struct sweep_spec {
 };
 
 /* sweep_run - run every point repeat times; print the progress to eopts.log and the summary
- * table to eopts.out; write the JSON/CSV/plot. SIGINT stops the sweep and everything finished
+ * table to out; write the JSON/CSV/plot. SIGINT stops the sweep and everything finished
  * so far is still written. FAIL_NONE; FAIL_INPUT for a point whose profile or location is bad
  * (found before any run: nothing was run); the first run's failure that stopped the sweep
  * (FAIL_INTERRUPTED for a stop signal); else the first output's failure (FAIL_IO, or

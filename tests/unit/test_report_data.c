@@ -1,6 +1,6 @@
-/* test_report_data.c - the JSON and CSV reports of a hand-made engine: values, nulls with
+/* test_report_data.c - the JSON and CSV reports of hand-made results: values, nulls with
  * reasons, msec_range counts, quoting, atomic writing and errors. */
-#include "fake_engine.h"
+#include "results_fixture.h"
 #include "report_data.h"
 #include "test.h"
 
@@ -60,7 +60,7 @@ static void test_json_values(void)
 {
 	static struct fake f;
 	fake_setup(&f);
-	json_t *root = report_json_build(&f.e, 130);
+	json_t *root = report_json_build(&f.r, &f.run);
 	CHECK(root != NULL);
 	if (!root)
 		return;
@@ -268,9 +268,10 @@ static void test_json_unattributed_fsync(void)
 {
 	static struct fake f;
 	fake_setup(&f);
-	f.groups[0].bindfs = -1;
-	f.efs[0].dev_delta.has_flush = false;
-	json_t *root = report_json_build(&f.e, 0);
+	f.r.groups[0].bindfs = -1;
+	f.r.fs[0].dev_delta.has_flush = false;
+	f.run.exit_status = 0;
+	json_t *root = report_json_build(&f.r, &f.run);
 	json_t *c0 = json_object_get(json_array_get(json_object_get(root, "filesystems"), 0),
 	                             "device_counters");
 	CHECK(json_is_true(json_object_get(c0, "available")));
@@ -278,9 +279,9 @@ static void test_json_unattributed_fsync(void)
 	CHECK(json_is_null(json_object_get(c0, "flush_requests")));
 	CHECK_CONTAINS(gets(c0, "flush_reason"), "5.5");
 	CHECK(json_is_null(json_object_get(c0, "flushes_per_fsync")));
-	f.efs[0].dev_delta.has_flush = true;
+	f.r.fs[0].dev_delta.has_flush = true;
 	json_decref(root);
-	root = report_json_build(&f.e, 0);
+	root = report_json_build(&f.r, &f.run);
 	c0 = json_object_get(json_array_get(json_object_get(root, "filesystems"), 0),
 	                     "device_counters");
 	CHECK_EQ_I(geti(c0, "flush_requests"), 50);
@@ -289,8 +290,8 @@ static void test_json_unattributed_fsync(void)
 	CHECK_CONTAINS(gets(c0, "flushes_per_fsync_reason"), "bindfs");
 	json_decref(root);
 	/* a run of no time: rates are null, not 0 or infinity */
-	f.e.runtime_s = 0;
-	root = report_json_build(&f.e, 0);
+	f.r.runtime_s = 0;
+	root = report_json_build(&f.r, &f.run);
 	CHECK(json_is_null(json_object_get(json_object_get(root, "total"), "trans_per_s")));
 	CHECK(json_is_null(json_object_get(json_object_get(root, "cpu"), "percent_of_one_cpu")));
 	CHECK_STR(gets(root, "signal"), "SIGINT");
@@ -416,8 +417,8 @@ static void test_files(void)
 		fclose(old);
 	}
 	err[0] = '\0';
-	CHECK_EQ_I(report_json_write(&f.e, jpath, 130, err, sizeof(err)), 0);
-	CHECK_EQ_I(report_csv_write(&f.e, cpath, err, sizeof(err)), 0);
+	CHECK_EQ_I(report_json_write(&f.r, &f.run, jpath, err, sizeof(err)), 0);
+	CHECK_EQ_I(report_csv_write(&f.r, cpath, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
 	CHECK_EQ_U(dir_entries(dir), 2); /* no temporary file left behind */
 
@@ -506,17 +507,17 @@ static void test_files(void)
 	char bad[96];
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/out.json", dir);
 	err[0] = '\0';
-	CHECK_EQ_I(report_json_write(&f.e, bad, 0, err, sizeof(err)), -1);
+	CHECK_EQ_I(report_json_write(&f.r, &f.run, bad, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, bad);
 	err[0] = '\0';
-	CHECK_EQ_I(report_csv_write(&f.e, bad, err, sizeof(err)), -1);
+	CHECK_EQ_I(report_csv_write(&f.r, bad, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, bad);
 	/* a directory in the way: the rename fails, the temporary file is removed */
 	char isdir[96];
 	snprintf(isdir, sizeof(isdir), "%s/sub", dir);
 	CHECK_EQ_I(mkdir(isdir, 0755), 0);
 	err[0] = '\0';
-	CHECK_EQ_I(report_csv_write(&f.e, isdir, err, sizeof(err)), -1);
+	CHECK_EQ_I(report_csv_write(&f.r, isdir, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, isdir);
 	CHECK_EQ_U(dir_entries(dir), 3);
 	rmdir(isdir);

@@ -1,7 +1,7 @@
 /* test_report_golden.c - golden-file tests of the text and CSV report layouts, and an FFSB-style
  * parse of the text report.
  *
- * The fake engine of fake_engine.h, with the additions of golden_setup() (an untimed-range
+ * The results of results_fixture.h, with the additions of golden_setup() (an untimed-range
  * group with timed syscalls: "   -" lines; an op without data: "NA"; a write op that moved no
  * bytes: "0B/sec"; a size_weight fileset; non-zero sizes), is rendered with report_config() +
  * report_results() (the full report, interrupted, and --format ffsb, not interrupted) and with
@@ -26,7 +26,7 @@
  * the FFSB-compatible part must keep FFSB 6.0's exact layout
  * (/work/shared/reference/ffsb-6.0-behaviour.md section 1.9).
  */
-#include "fake_engine.h"
+#include "results_fixture.h"
 #include "report.h"
 #include "report_data.h"
 #include "test.h"
@@ -38,10 +38,9 @@
 
 static struct plan_size_weight golden_sizes[3] = {{4096, 10}, {65536, 5}, {1048576, 1}};
 
-static void golden_setup(struct fake *f, bool ffsb_only)
+static void golden_setup(struct fake *f)
 {
-	fake_setup(f);
-	f->o.ffsb_only = ffsb_only;
+	fake_plan(f);
 	struct plan_group *g0 = &f->groups[0], *g1 = &f->groups[1];
 	g0->read_size = 4096;
 	g0->read_blocksize = 4096;
@@ -64,9 +63,10 @@ static void golden_setup(struct fake *f, bool ffsb_only)
 	f->fs[1].min_filesize = 65536;
 	f->fs[1].max_filesize = 65536;
 	f->plan.directio = true;
+	fake_fill(f);
 
 	/* group 1: stat (no data: NA), create_fsync of empty files (0B/sec), timed syscalls */
-	struct thread_stats *s1 = &f->gs[1], *tot = &f->e.total;
+	struct thread_stats *s1 = &f->r.groups[1].st, *tot = &f->r.total;
 	struct thread_stats *both[2] = {s1, tot};
 	for (int k = 0; k < 2; k++) {
 		struct thread_stats *st = both[k];
@@ -87,7 +87,7 @@ static void golden_setup(struct fake *f, bool ffsb_only)
 
 /* ---- rendering ---- */
 
-static char *render_text(const struct engine *e, bool interrupted)
+static char *render_text(const struct fake *f, bool ffsb_only)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -96,8 +96,8 @@ static char *render_text(const struct engine *e, bool interrupted)
 		fprintf(stderr, "open_memstream: %s\n", strerror(errno));
 		exit(2);
 	}
-	report_config(m, e);
-	report_results(m, e, interrupted);
+	report_config(m, &f->plan, &f->r);
+	report_results(m, stderr, &f->r, ffsb_only);
 	if (fclose(m)) {
 		fprintf(stderr, "memstream: %s\n", strerror(errno));
 		exit(2);
@@ -135,7 +135,7 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static char *render_csv(const struct engine *e)
+static char *render_csv(const struct results *r)
 {
 	char dir[] = "/tmp/fsmix-golden-XXXXXX";
 	if (!mkdtemp(dir)) {
@@ -145,7 +145,7 @@ static char *render_csv(const struct engine *e)
 	char path[64], err[512] = "";
 	snprintf(path, sizeof(path), "%s/r.csv", dir);
 	char *text = NULL;
-	if (report_csv_write(e, path, err, sizeof(err)))
+	if (report_csv_write(r, path, err, sizeof(err)))
 		TEST_FAIL("report_csv_write: %s", err);
 	else
 		text = slurp(path);
@@ -186,7 +186,7 @@ static char *replace_on_line(const char *text, const char *line_prefix, const ch
 }
 
 /* The machine-dependent values (see the header comment) replaced by placeholders; frees text. */
-static char *normalize(char *text, const struct engine *e, bool has_cpu_line)
+static char *normalize(char *text, const struct results *r, bool has_cpu_line)
 {
 	char *out = replace_on_line(text, "fsmix version ", FSMIX_VERSION, "@FSMIX_VERSION@");
 	if (!out) {
@@ -197,10 +197,10 @@ static char *normalize(char *text, const struct engine *e, bool has_cpu_line)
 	text = out;
 	if (!has_cpu_line)
 		return text;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = r->env.cpus_online;
 	char needle[128];
 	snprintf(needle, sizeof(needle), "%.1f%% of all %ld CPUs",
-	         100.0 * (e->user_s + e->sys_s) / e->runtime_s / (double)ncpu, ncpu);
+	         100.0 * (r->user_s + r->sys_s) / r->runtime_s / (double)ncpu, ncpu);
 	out = replace_on_line(text, "CPU: ", needle, "@ALL_CPUS_PCT@% of all @NCPU@ CPUs");
 	if (!out) {
 		TEST_FAIL("the CPU line does not end in \"%s\"", needle);
@@ -326,8 +326,8 @@ static void check_golden(const char *name, const char *got)
 static void test_golden_text(void)
 {
 	static struct fake f;
-	golden_setup(&f, false);
-	char *text = normalize(render_text(&f.e, true), &f.e, true);
+	golden_setup(&f);
+	char *text = normalize(render_text(&f, false), &f.r, true);
 	check_golden("report.txt", text);
 	free(text);
 	fake_free(&f);
@@ -336,11 +336,11 @@ static void test_golden_text(void)
 static void test_golden_ffsb(void)
 {
 	static struct fake f;
-	golden_setup(&f, true);
-	f.e.interrupted = false;
-	f.e.signal = 0;
-	atomic_store(&f.e.stop, STOP_TIME);
-	char *text = normalize(render_text(&f.e, false), &f.e, false);
+	golden_setup(&f);
+	f.r.interrupted = false;
+	f.r.signal = 0;
+	f.r.stop = STOP_TIME;
+	char *text = normalize(render_text(&f, true), &f.r, false);
 	/* --format ffsb: nothing of fsmix's own sections */
 	CHECK(text && !strstr(text, "fsmix: ") && !strstr(text, "Device counters") &&
 	      !strstr(text, "Operation latency") && !strstr(text, "CPU: "));
@@ -355,10 +355,10 @@ static void test_golden_ffsb(void)
 static void test_golden_ffsb_aging(void)
 {
 	static struct fake f;
-	golden_setup(&f, true);
-	f.e.interrupted = false;
-	f.e.signal = 0;
-	atomic_store(&f.e.stop, STOP_TIME);
+	golden_setup(&f);
+	f.r.interrupted = false;
+	f.r.signal = 0;
+	f.r.stop = STOP_TIME;
 	static struct plan_group age;
 	age = f.groups[1];
 	age.name = "filesystem0.threadgroup";
@@ -372,12 +372,12 @@ static void test_golden_ffsb_aging(void)
 	f.fs[0].agefs = true;
 	f.fs[0].desired_util = 0.5;
 	f.fs[0].age = &age;
-	f.efs[0].start_util = 0.1234;
-	f.efs[1].start_util = 0.5;
+	f.r.fs[0].start_util = 0.1234;
+	f.r.fs[1].start_util = 0.5;
 	/* group 0's write_fsync: fsmix counts write_size (4 KB) a write, FFSB the file (64 KB) */
-	f.gs[0].ffsb_written[OP_write_fsync] = 20 * 65536;
-	f.e.total.ffsb_written[OP_write_fsync] = 20 * 65536;
-	char *text = normalize(render_text(&f.e, false), &f.e, false);
+	f.r.groups[0].st.ffsb_written[OP_write_fsync] = 20 * 65536;
+	f.r.total.ffsb_written[OP_write_fsync] = 20 * 65536;
+	char *text = normalize(render_text(&f, true), &f.r, false);
 	check_golden("report-ffsb-aging.txt", text);
 	free(text);
 	fake_free(&f);
@@ -386,8 +386,8 @@ static void test_golden_ffsb_aging(void)
 static void test_golden_csv(void)
 {
 	static struct fake f;
-	golden_setup(&f, false);
-	char *text = render_csv(&f.e);
+	golden_setup(&f);
+	char *text = render_csv(&f.r);
 	check_golden("report.csv", text);
 	free(text);
 	fake_free(&f);
@@ -647,8 +647,8 @@ static void check_parse(const char *text, const struct fake *f)
 {
 	struct parsed p;
 	parse_ffsb(text, &p);
-	const struct engine *e = &f->e;
-	double rt = e->runtime_s;
+	const struct results *r = &f->r;
+	double rt = r->runtime_s;
 	CHECK_EQ_U(p.n, 3);
 	if (p.n != 3)
 		return;
@@ -656,10 +656,10 @@ static void check_parse(const char *text, const struct fake *f)
 	CHECK_STR(p.t[1].title, "ThreadGroup 1");
 	CHECK_STR(p.t[2].title, "Total Results");
 	for (size_t gi = 0; gi < 2; gi++) {
-		check_table(&p.t[gi], e->group_stats[gi], rt);
-		check_syscalls(&p.t[gi], e->group_stats[gi], e->group_ranges[gi]);
+		check_table(&p.t[gi], &r->groups[gi].st, rt);
+		check_syscalls(&p.t[gi], &r->groups[gi].st, r->groups[gi].ranges);
 	}
-	check_table(&p.t[2], &e->total, rt);
+	check_table(&p.t[2], &r->total, rt);
 	for (int s = 0; s < SYS_COUNT; s++) /* FFSB prints no latency for the total */
 		CHECK_EQ_U(p.t[2].sys_n[s], 0);
 	/* the fake's exact figures, independently of the stats code */
@@ -686,8 +686,9 @@ static void test_ffsb_parse(void)
 {
 	static struct fake f;
 	for (int ffsb_only = 0; ffsb_only < 2; ffsb_only++) {
-		golden_setup(&f, ffsb_only);
-		char *text = render_text(&f.e, !ffsb_only);
+		golden_setup(&f);
+		f.r.interrupted = !ffsb_only;
+		char *text = render_text(&f, ffsb_only);
 		check_parse(text, &f);
 		free(text);
 		fake_free(&f);
