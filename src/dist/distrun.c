@@ -216,8 +216,8 @@ static int merge_rank(struct jobsum *j, const struct plan *pl, struct results *r
 
 /* Rank 0: every rank's results into res and its summary (res->job). 0 or -errno (res may then
  * hold part of them: the caller reports no merged figures). */
-static int merge_all(struct distrun *r, const struct plan *pl, struct results *res,
-                     const char *all, const size_t *lens)
+static int merge_all(struct distrun *r, const struct plan *pl, struct results *res, const char *all,
+                     const size_t *lens)
 {
 	struct jobsum *j = &res->job;
 	jobsum_free(j);
@@ -259,8 +259,7 @@ static int gather_results(struct distrun *r, const struct plan *pl, struct resul
 	return rc;
 }
 
-static enum failure hook_done(void *ctx, const struct plan *pl, struct results *res,
-                              enum failure f)
+static enum failure hook_done(void *ctx, const struct plan *pl, struct results *res, enum failure f)
 {
 	struct distrun *r = ctx;
 	char mine[MSG_MAX], job[MSG_MAX];

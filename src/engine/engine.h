@@ -146,13 +146,13 @@ struct engine_hooks {
 };
 
 struct engine_opts {
-	bool continue_on_error;   /* count errors and go on instead of stopping the run */
-	bool cleanup;             /* remove fsmix's trees after the run */
-	unsigned build_threads;   /* 0: automatic */
-	FILE *log;                /* progress and diagnostics (stderr) */
-	double interval_s;        /* --interval S: per-interval rows, 0: none */
-	bool keep_manifest;       /* write the reuse manifest even with reuse=0 (sweeps) */
-	const char *lat_log_path; /* --lat-log FILE: one line per operation, NULL: none */
+	bool continue_on_error;           /* count errors and go on instead of stopping the run */
+	bool cleanup;                     /* remove fsmix's trees after the run */
+	unsigned build_threads;           /* 0: automatic */
+	FILE *log;                        /* progress and diagnostics (stderr) */
+	double interval_s;                /* --interval S: per-interval rows, 0: none */
+	bool keep_manifest;               /* write the reuse manifest even with reuse=0 (sweeps) */
+	const char *lat_log_path;         /* --lat-log FILE: one line per operation, NULL: none */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */

@@ -7,10 +7,10 @@
 static const char *failure_name(int f)
 {
 	static const char *const names[] = {[FAIL_NONE] = "ok",
-	                                     [FAIL_IO] = "io",
-	                                     [FAIL_UNSUPPORTED] = "unsupported",
-	                                     [FAIL_INPUT] = "input",
-	                                     [FAIL_INTERRUPTED] = "interrupted"};
+	                                    [FAIL_IO] = "io",
+	                                    [FAIL_UNSUPPORTED] = "unsupported",
+	                                    [FAIL_INPUT] = "input",
+	                                    [FAIL_INTERRUPTED] = "interrupted"};
 	return f >= 0 && f <= FAIL_INTERRUPTED ? names[f] : "?";
 }
 
