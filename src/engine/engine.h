@@ -11,8 +11,10 @@
  *                      manifest or rebuilt by several builder threads, aged if asked; syncfs
  *                      each; [the caller prints "fs setup took"];
  *   engine_callout     the profile's callout;
- *                      [a multi-process run (MPI) puts its barrier here: every process has
- *                      set up, none has started; engine_measure starts the workers at once]
+ *   engine_job_ready   one process of an MPI job (opts.hooks): the barrier; every process
+ *                      has set up, none has started (called on every path, also after a
+ *                      failure, so no process waits for one that failed);
+ *                      engine_measure then starts the workers at once
  *   engine_measure     every worker created (buffers, statistics, RNG: all allocated here),
  *                      started at one gate and released at once; the main thread sleeps until
  *                      `time` is over, the counted groups are done, a worker fails or a stop
@@ -20,7 +22,9 @@
  *                      the total in the results (no lock or shared counter was touched while
  *                      running);
  *   engine_finish      the latency log committed, the run's kind of failure decided, the
- *                      results completed; [the caller prints the results];
+ *                      results completed;
+ *   engine_job_done    one process of an MPI job: the outcome agreed, rank 0's results
+ *                      become the job's (every process's merged); [the caller prints them];
  *   engine_close       --cleanup; [the caller writes --json and --csv];
  *   engine_free        the signal watcher stopped (it ends the wait for a FIFO's reader while
  *                      the documents are written), everything freed. The results stay.
