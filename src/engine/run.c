@@ -490,11 +490,13 @@ enum failure engine_job_ready(struct engine *e, const struct engine_opts *o, enu
 	char err[MSG_MAX];
 	snprintf(err, sizeof(err), "%s", e && e->res->failure[0] ? e->res->failure : "failed");
 	enum failure jf = h->agree(h->ctx, f, err, sizeof(err));
+	if (jf && !f) /* another process failed: said here, as this one's own would have been */
+		fprintf(o->log, "fsmix: %s\n", err);
 	if (!e)
 		return jf;
 	e->job_agreed = true;
 	e->job_went = jf == FAIL_NONE;
-	if (jf && !f) /* another process failed: this one's results say why (rank 0 printed it) */
+	if (jf && !f) /* ... and this one's results say why */
 		snprintf(e->res->failure, sizeof(e->res->failure), "%s", err);
 	return jf;
 }

@@ -103,6 +103,18 @@ rc=$?
 n=$(grep -c "unknown key 'no_such_key'" "$work/p.out")
 [ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "bad profile: exit 2, said once" || bad "bad profile: exit $rc, said $n times"
 
+# A rank whose setup fails (its tree's name taken by a directory fsmix did not make): no rank
+# starts; exit 2 everywhere, rank 0 names rank 1 and why; the stranger's directory stays.
+loc6=$(shmdir)
+mkdir "$loc6/fsmix.fs0.r1"
+mpi run "$src/profiles/default.ffsb" --location "$loc6" "${tiny[@]}" --time 60 --json "$work/s6.json" \
+	>"$work/s6.out" 2>"$work/s6.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^fsmix: rank 1 on $(hostname): filesystem0: .*fsmix.fs0.r1' exists but has no valid" "$work/s6.err" &&
+	[ -d "$loc6/fsmix.fs0.r1" ] && ! grep -q "^fsmix: running" "$work/s6.err" &&
+	ok "a rank's setup fails: nobody runs, exit 2, 'rank 1 on HOST: ...'" ||
+	bad "failed setup on rank 1: exit $rc: $(grep -v '^--' "$work/s6.err" | head -3)"
+
 # 4. A rank that fails mid-run (its tree's data/ removed under it) stops the whole job at once,
 # long before its 60 s: exit 1, rank 0 names the rank and host.
 loc2=$(shmdir)
