@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "exitcode.h" /* MSG_MAX: the size of err buffers */
+#include "failure.h" /* MSG_MAX: the size of err buffers */
 
 enum outfile_mode {
 	OUTFILE_STDOUT, /* "-" */

@@ -130,7 +130,7 @@ enum failure cmd_clean(struct cli *c)
 	enum failure f = load(c, &p, &pl, &d);
 	if (f == FAIL_NONE) {
 		struct engine_opts eo = engine_opts_of(c);
-		f = failure_of_exit(engine_clean(&pl, &eo));
+		f = engine_clean(&pl, &eo);
 		plan_free(&pl);
 	}
 	profile_free(&p);

@@ -1,9 +1,9 @@
-/* exitcode.c - failures to exit statuses and back (exitcode.h). */
+/* exitcode.c - failures to exit statuses (exitcode.h). */
 #include "exitcode.h"
 
 #include <stddef.h>
 
-/* One row per failure kind: the table both directions read. */
+/* One row per failure kind. */
 static const struct {
 	enum failure failure;
 	enum fsmix_exit status;
@@ -23,12 +23,4 @@ int exit_status_of(enum failure f)
 		if (exit_table[i].failure == f)
 			return (int)exit_table[i].status;
 	return EXIT_RUN_FAILED;
-}
-
-enum failure failure_of_exit(enum fsmix_exit status)
-{
-	for (size_t i = 0; i < N_EXITS; i++)
-		if (exit_table[i].status == status)
-			return exit_table[i].failure;
-	return FAIL_IO;
 }

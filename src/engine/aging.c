@@ -9,7 +9,7 @@
 
 #include "engine.h"
 #include "engine_int.h"
-#include "exitcode.h"
+#include "failure.h"
 
 /* The most op can add to fs, in bytes, rounded up to whole blocks plus one block (the inode's
  * and directory's share; statvfs counts blocks): what an aging worker reserves before it. */
@@ -41,7 +41,7 @@ static int64_t age_op_bytes(const struct engine_fs *fs, const struct plan_group 
 /* The seed files of aging (FFSB's fillfiles), made by worker w before the others start: sized
  * like the filesystem's files and written with age_blocksize (at most the worker's buffer), so
  * appends and deletes have something to work on from the start; as many as fit below the
- * target, up to AGE_SEED_FILES. Returns 0 or EXIT_RUN_FAILED with err. */
+ * target, up to AGE_SEED_FILES. Returns 0, or -1 with err. */
 static int age_seed_files(struct engine_fs *fs, struct worker *w, uint64_t block, char *err,
                           size_t errlen)
 {
@@ -68,7 +68,7 @@ static int age_seed_files(struct engine_fs *fs, struct worker *w, uint64_t block
 		if (op_execute(w, fs, OP_create, &r) < 0) {
 			snprintf(err, errlen, "%s: aging: cannot create a seed file: %s",
 			         fs->pf->name, strerror(w->err.err));
-			rc = EXIT_RUN_FAILED;
+			rc = -1;
 		}
 	}
 	w->g = g;
@@ -78,7 +78,7 @@ static int age_seed_files(struct engine_fs *fs, struct worker *w, uint64_t block
 /* The main thread's side of aging (see age_fs): watches the usage and grants the workers
  * credit in rounds until desired_util is reached, as close as whole operations get, or the run
  * stops. smallest and largest are the smallest and largest reservations of the weighted ops.
- * Returns 0, or EXIT_RUN_FAILED with err (the usage cannot be read, or has not grown for 30 s). */
+ * Returns 0, or -1 with err (the usage cannot be read, or has not grown for 30 s). */
 static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest, int64_t largest,
                        char *err, size_t errlen)
 {
@@ -87,7 +87,7 @@ static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest,
 	int rc = 0;
 	if (tree_usage(&fs->tree, &u)) {
 		snprintf(err, errlen, "%s: aging: cannot read the filesystem usage", fs->pf->name);
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	uint64_t t0 = now_ns(), last_growth = t0, round_t = t0;
 	double best = u.util;
@@ -101,7 +101,7 @@ static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest,
 		if (tree_usage(&fs->tree, &u)) {
 			snprintf(err, errlen, "%s: aging: cannot read the filesystem usage",
 			         fs->pf->name);
-			rc = EXIT_RUN_FAILED;
+			rc = -1;
 			break;
 		}
 		if (u.util >= target)
@@ -115,7 +115,7 @@ static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest,
 			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
 			         "desired_util=%.1f%%",
 			         fs->pf->name, 100 * u.util, 100 * target);
-			rc = EXIT_RUN_FAILED;
+			rc = -1;
 			break;
 		}
 		/* The credit first: once it is below every reservation no worker can take more,
@@ -160,8 +160,9 @@ static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest,
  * the writes in flight never exceed what is left: aging slows down near the target and stops
  * at most one op's growth below it (above it only by what a file costs beyond its blocks).
  * Gives up when the usage has not grown for 30 s (a workload that deletes as much as it writes
- * never gets there). */
-int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
+ * never gets there). Returns FAIL_NONE, or with err FAIL_IO (an I/O error, no memory, no thread,
+ * no growth) or FAIL_INTERRUPTED (a stop signal). */
+enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_group *g = fs->pf->age;
 	const double target = fs->pf->desired_util;
@@ -169,15 +170,15 @@ int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 	struct tree_usage u;
 	struct statvfs sv;
 	uint64_t w8[OP_COUNT];
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	for (int op = 0; op < OP_COUNT; op++)
 		w8[op] = g->weight[op];
 	if (tree_usage(&fs->tree, &u) || statvfs(fs->pf->location, &sv)) {
 		snprintf(err, errlen, "%s: cannot read the filesystem usage", fs->pf->name);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	if (u.util >= target)
-		return 0;
+		return FAIL_NONE;
 	uint64_t block = sv.f_frsize ? sv.f_frsize : 4096;
 	/* Aging can make at most as many files as the filesystem has inodes left. */
 	uint32_t aged_cap = ENGINE_AGED_CAPACITY;
@@ -185,11 +186,11 @@ int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 		aged_cap = (uint32_t)sv.f_favail;
 	if (pool_init(&fs->aged, aged_cap)) {
 		snprintf(err, errlen, "cannot reserve memory for the aged files");
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	if (pick_build(&ops, w8, OP_COUNT)) {
 		snprintf(err, errlen, "%s: cannot build the aging operation table", fs->pf->name);
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	size_t n = g->num_threads;
 	struct worker **ws = calloc(n, sizeof(*ws));
@@ -197,14 +198,14 @@ int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 	if (!ws) {
 		pick_free(&ops);
 		snprintf(err, errlen, "out of memory");
-		return EXIT_RUN_FAILED;
+		return FAIL_IO;
 	}
 	int64_t smallest = INT64_MAX, largest = 0; /* reservations of the weighted ops */
 	for (; made < n; made++) {
 		ws[made] =
 		    worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
 		if (!ws[made]) {
-			rc = EXIT_RUN_FAILED;
+			rc = FAIL_IO;
 			goto out;
 		}
 		ws[made]->only_fs = fs;
@@ -218,16 +219,20 @@ int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 				largest = ws[made]->age_bytes[op];
 		}
 	}
-	if ((rc = age_seed_files(fs, ws[0], block, err, errlen)))
+	if (age_seed_files(fs, ws[0], block, err, errlen)) {
+		rc = FAIL_IO;
 		goto out;
+	}
 	atomic_store(&e->age_credit, 0);
 	atomic_store(&e->age_inflight, 0);
 	e->age_min = smallest;
-	if ((rc = crew_start(e, ws, n, "aging", err, errlen)))
+	if (crew_start(e, ws, n, "aging", err, errlen)) {
+		rc = FAIL_IO;
 		goto out;
+	}
 	crew_release(e);
 	uint64_t t0 = now_ns();
-	rc = age_control(e, fs, smallest, largest, err, errlen);
+	rc = age_control(e, fs, smallest, largest, err, errlen) ? FAIL_IO : FAIL_NONE;
 	int why = atomic_load(&e->stop);
 	engine_stop(e, STOP_TIME);
 	crew_join(ws, n);
@@ -236,10 +241,10 @@ int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: aging: %s: %s(%s): %s", fs->pf->name,
 			         op_table[ws[i]->err.op].name, sys_table[ws[i]->err.sys].name,
 			         ws[i]->err.path, strerror(ws[i]->err.err));
-			rc = EXIT_RUN_FAILED;
+			rc = FAIL_IO;
 		}
 	if (!rc && why == STOP_SIGNAL)
-		rc = EXIT_INTERRUPTED;
+		rc = FAIL_INTERRUPTED;
 	if (!rc) {
 		/* Ready for the run: clear the stop flag the aging phase set. Every aging worker
 		 * has been joined, so nobody reads it now; a signal arriving meanwhile is kept. */

@@ -6,7 +6,6 @@
 
 #include "engine.h"
 #include "engine_int.h"
-#include "exitcode.h"
 #include "threads.h"
 
 /* ---- a crew of workers: started together at the gate, joined together ---- */
@@ -15,8 +14,8 @@
 
 /* Starts a thread for each of the n workers of ws; they wait at the engine's gate until
  * crew_release. When a thread cannot be created (a limit on threads or processes), the ones
- * that started are stopped and joined, and err names the limit: returns EXIT_RUN_FAILED, and
- * the caller must not release or join them. `what` names the workers ("worker", "aging"). */
+ * that started are stopped and joined, and err names the limit: returns -1, and the caller must not
+ * release or join them. `what` names the workers ("worker", "aging"). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
                size_t errlen)
 {
@@ -41,7 +40,7 @@ int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what,
 	gate_open_now(&e->gate);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(ws[i]->thread, NULL);
-	return EXIT_RUN_FAILED;
+	return -1;
 }
 
 /* Once every worker waits at the gate: they all start at once. */

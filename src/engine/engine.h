@@ -221,8 +221,9 @@ void engine_free(struct engine *e);
 enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r);
 
 /* engine_clean - remove the trees the plan's filesystems would use (only what fsmix made; see
- * tree_remove). Returns an exit status. */
-int engine_clean(const struct plan *pl, const struct engine_opts *o);
+ * tree_remove). Returns FAIL_NONE; FAIL_INPUT when a location is in use by another process or
+ * holds a directory of fsmix's name that is not fsmix's; else FAIL_IO (the worst one wins). */
+enum failure engine_clean(const struct plan *pl, const struct engine_opts *o);
 
 /* engine_stop - ask every worker to stop (any thread; idempotent: the first reason wins). */
 void engine_stop(struct engine *e, enum stop_reason why);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "failure.h"
 
 /* stop.c */
 /* engine_wait_until - wait until deadline_ns (CLOCK_MONOTONIC) or until the run stops. */
@@ -45,8 +46,8 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 void worker_free(struct worker *w);
 
 /* crew.c */
-/* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or
- * EXIT_RUN_FAILED with err (the started ones are stopped and joined). */
+/* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
+ * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
                size_t errlen);
 /* crew_release - open the gate: every worker waiting there starts at once. */
@@ -55,8 +56,9 @@ void crew_release(struct engine *e);
 void crew_join(struct worker **ws, size_t n);
 
 /* aging.c */
-/* age_fs - age fs to its desired_util (populate_fs's aging step, populate.h). */
-int age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
+/* age_fs - age fs to its desired_util before its files are built (agefs=1; populate_fs's aging
+ * step, a populate_age_fn of populate.h). FAIL_NONE, or with err FAIL_IO or FAIL_INTERRUPTED. */
+enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
 
 /* progress.c */
 /* engine_progress_line - draw the live status line on the log (a terminal). */

@@ -19,7 +19,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- timed system calls: record latency when this worker times the call ---- */
+/* ---- timed system calls: record latency when this worker times the call ----
+ *
+ * One error convention for the whole file (docs/design.md, "Errors"): every function returns
+ * 0 (or a count, an offset, a descriptor) or -errno. The first failure of an operation is
+ * latched in the worker's error record (worker.err: op, system call, path, errno) by fail(),
+ * where it is found, and its -errno passed up to op_execute. */
 
 /* With every syscall timed, the operation's latency reuses these clock reads: it runs from
  * the start of its first system call to the end of its last (worker.op_t0, worker.last_ts),
@@ -49,7 +54,7 @@ static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, 
 	uint64_t t0 = timed_begin(w, s);
 	int fd = openat(dfd, name, flags, mode);
 	timed_end(w, s, t0);
-	return fd;
+	return fd < 0 ? -errno : fd;
 }
 
 static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
@@ -57,7 +62,7 @@ static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
 	uint64_t t0 = timed_begin(w, SYS_read);
 	ssize_t r = read(fd, buf, n);
 	timed_end(w, SYS_read, t0);
-	return r;
+	return r < 0 ? -errno : r;
 }
 
 static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
@@ -65,7 +70,7 @@ static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
 	uint64_t t0 = timed_begin(w, SYS_write);
 	ssize_t r = write(fd, buf, n);
 	timed_end(w, SYS_write, t0);
-	return r;
+	return r < 0 ? -errno : r;
 }
 
 static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
@@ -73,7 +78,7 @@ static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 	uint64_t t0 = timed_begin(w, SYS_lseek);
 	off_t r = lseek(fd, off, whence);
 	timed_end(w, SYS_lseek, t0);
-	return r;
+	return r < 0 ? -errno : r;
 }
 
 static int t_close(struct worker *w, int fd)
@@ -81,7 +86,7 @@ static int t_close(struct worker *w, int fd)
 	uint64_t t0 = timed_begin(w, SYS_close);
 	int r = close(fd);
 	timed_end(w, SYS_close, t0);
-	return r;
+	return r < 0 ? -errno : 0;
 }
 
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
@@ -108,6 +113,8 @@ static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 		sync();
 		break;
 	}
+	if (r < 0)
+		r = -errno; /* before the clock reads below */
 	if (t0) {
 		uint64_t t = now_ns();
 		if (tm) {
@@ -119,15 +126,18 @@ static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 	return r;
 }
 
-/* The sync call an op's flags ask for after its writes: 0 when none or done, else the failed
- * syscall's id + 1 (errno is set). */
+/* The sync call an op's flags ask for after its writes (when OPF_FSYNC or OPF_FDATASYNC). */
+static inline enum sys_id sync_sys(enum op_id op)
+{
+	return (op_table[op].flags & OPF_FDATASYNC) ? SYS_fdatasync : SYS_fsync;
+}
+
+/* Makes that sync call, if any: 0, or -errno (the call that failed is sync_sys(op)). */
 static int sync_after(struct worker *w, enum op_id op, int fd)
 {
-	unsigned f = op_table[op].flags;
-	enum sys_id s = (f & OPF_FDATASYNC) ? SYS_fdatasync : SYS_fsync;
-	if (!(f & (OPF_FSYNC | OPF_FDATASYNC)))
+	if (!(op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
 		return 0;
-	return t_sync_call(w, s, fd) < 0 ? (int)s + 1 : 0;
+	return t_sync_call(w, sync_sys(op), fd);
 }
 
 static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
@@ -135,7 +145,7 @@ static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *s
 	uint64_t t0 = timed_begin(w, SYS_stat);
 	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
 	timed_end(w, SYS_stat, t0);
-	return r;
+	return r < 0 ? -errno : 0;
 }
 
 static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
@@ -143,7 +153,7 @@ static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, en
 	uint64_t t0 = timed_begin(w, s);
 	int r = unlinkat(dfd, name, flags);
 	timed_end(w, s, t0);
-	return r;
+	return r < 0 ? -errno : 0;
 }
 
 static int t_mkdirat(struct worker *w, int dfd, const char *name)
@@ -151,7 +161,7 @@ static int t_mkdirat(struct worker *w, int dfd, const char *name)
 	uint64_t t0 = timed_begin(w, SYS_mkdir);
 	int r = mkdirat(dfd, name, 0700);
 	timed_end(w, SYS_mkdir, t0);
-	return r;
+	return r < 0 ? -errno : 0;
 }
 
 static int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
@@ -159,7 +169,7 @@ static int t_renameat(struct worker *w, int dfd, const char *from, const char *t
 	uint64_t t0 = timed_begin(w, SYS_rename);
 	int r = renameat(dfd, from, dfd, to);
 	timed_end(w, SYS_rename, t0);
-	return r;
+	return r < 0 ? -errno : 0;
 }
 
 /* ---- the file set ---- */
@@ -250,15 +260,14 @@ static uint64_t random_offset(struct worker *w, uint64_t limit)
 /* Reads exactly n bytes (or up to EOF); returns bytes read or -errno. */
 static int64_t read_block(struct worker *w, int fd, size_t n)
 {
-	ssize_t r = t_read(w, fd, w->buf, n);
-	return r < 0 ? -errno : r;
+	return t_read(w, fd, w->buf, n);
 }
 
 static int64_t write_block(struct worker *w, int fd, size_t n)
 {
 	ssize_t r = t_write(w, fd, w->buf, n);
 	if (r < 0)
-		return -errno;
+		return r;
 	return r == (ssize_t)n ? r : -ENOSPC; /* a short write means the device is full */
 }
 
@@ -327,36 +336,35 @@ struct held_file {
 	int fd;
 };
 
-/* Which system call failed in a body, and its errno. */
-struct io_error {
-	enum sys_id sys;
-	int err;
-};
-
-/* Records a failure for the frame; returns -1. err 0 (a short read: the file changed under
- * us) becomes EIO. */
-static int io_fail(struct io_error *e, enum sys_id s, int err)
+/* Latches the failure of system call s on the held file; returns -err (err 0, a short read:
+ * the file changed under us, becomes EIO). */
+static int file_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
+                     const struct held_file *f, enum sys_id s, int err)
 {
-	e->sys = s;
-	e->err = err ? err : EIO;
-	return -1;
+	return fail(w, op, s, err, fs, f->dir, f->id, false);
 }
 
-static int seek_to(struct worker *w, int fd, uint64_t off, int whence, struct io_error *e)
+/* Seeks the held file: 0, or -errno after latching the failure. */
+static int seek_to(struct worker *w, struct engine_fs *fs, enum op_id op, const struct held_file *f,
+                   uint64_t off, int whence)
 {
-	return t_lseek(w, fd, (off_t)off, whence) < 0 ? io_fail(e, SYS_lseek, errno) : 0;
+	off_t o = t_lseek(w, f->fd, (off_t)off, whence);
+	return o < 0 ? file_fail(w, fs, op, f, SYS_lseek, (int)-o) : 0;
 }
 
-/* The sync call the op's flags ask for (fsync, fdatasync or none). */
-static int sync_or_fail(struct worker *w, enum op_id op, int fd, struct io_error *e)
+/* The sync call the op's flags ask for (fsync, fdatasync or none): 0, or -errno after latching
+ * the failure. */
+static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
+                        const struct held_file *f)
 {
-	int s = sync_after(w, op, fd);
-	return s ? io_fail(e, (enum sys_id)(s - 1), errno) : 0;
+	int rc = sync_after(w, op, f->fd);
+	return rc < 0 ? file_fail(w, fs, op, f, sync_sys(op), -rc) : 0;
 }
 
-/* A body does the op's I/O on the open file: returns 0, or -1 with e filled. */
+/* A body does the op's I/O on the open file: returns 0, or -errno after latching the failure
+ * (file_fail). */
 typedef int file_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
-                      struct op_result *r, struct io_error *e);
+                      struct op_result *r);
 
 /* The frame of every operation on an existing file: acquire a random file of the pool (shared
  * for reads, exclusive for writes), open it (timed), run the body, close it (timed), release
@@ -366,7 +374,6 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
                      int oflags, file_body *body, struct op_result *r)
 {
 	struct held_file f;
-	struct io_error e = {0};
 	char name[TREE_NAME_MAX];
 	int rc = acquire(w, fs, mode, &f.id);
 	if (rc)
@@ -376,12 +383,11 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 	int dfd = file_at(w, fs, f.dir, f.id, name, sizeof(name));
 	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
 	if (f.fd < 0) {
-		rc = fail(w, op, SYS_open, errno, fs, f.dir, f.id, false);
-	} else if (body && body(w, fs, op, &f, r, &e)) {
-		(void)close(f.fd);
-		rc = fail(w, op, e.sys, e.err, fs, f.dir, f.id, false);
-	} else if (t_close(w, f.fd) < 0) {
-		rc = fail(w, op, SYS_close, errno, fs, f.dir, f.id, false);
+		rc = fail(w, op, SYS_open, -f.fd, fs, f.dir, f.id, false);
+	} else if (body && (rc = body(w, fs, op, &f, r)) < 0) {
+		(void)close(f.fd); /* the body latched its failure */
+	} else if ((rc = t_close(w, f.fd)) < 0) {
+		rc = fail(w, op, SYS_close, -rc, fs, f.dir, f.id, false);
 	}
 	pool_release(fileset(w, fs), f.id, mode);
 	return rc;
@@ -391,31 +397,31 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
  * with gaps (read_skip). A file smaller than read_size is read as far as it goes (FFSB
  * aborted). */
 static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
-                     struct op_result *r, struct io_error *e)
+                     struct op_result *r)
 {
 	const struct plan_group *g = w->g;
 	uint64_t bs = g->read_blocksize, size = f->size;
 	uint64_t want = g->read_size < size ? g->read_size : size;
 	uint64_t n = want / bs, tail = want % bs;
 	int64_t k;
-	(void)fs;
-	(void)op;
+	int rc;
 	if (!g->read_random && !g->read_skip && size > want &&
-	    seek_to(w, f->fd, random_offset(w, size - want), SEEK_SET, e))
-		return -1;
+	    (rc = seek_to(w, fs, op, f, random_offset(w, size - want), SEEK_SET)))
+		return rc;
 	for (uint64_t i = 0; i < n; i++) {
 		if (g->read_random &&
-		    seek_to(w, f->fd, random_offset(w, size > bs ? size - bs : 0), SEEK_SET, e))
-			return -1;
+		    (rc = seek_to(w, fs, op, f, random_offset(w, size > bs ? size - bs : 0),
+		                  SEEK_SET)))
+			return rc;
 		if ((k = read_block(w, f->fd, bs)) < 0)
-			return io_fail(e, SYS_read, (int)-k);
+			return file_fail(w, fs, op, f, SYS_read, (int)-k);
 		r->bytes_read += (uint64_t)k;
-		if (g->read_skip && seek_to(w, f->fd, g->read_skipsize, SEEK_CUR, e))
-			return -1;
+		if (g->read_skip && (rc = seek_to(w, fs, op, f, g->read_skipsize, SEEK_CUR)))
+			return rc;
 	}
 	if (tail && !g->read_random) {
 		if ((k = read_block(w, f->fd, tail)) < 0)
-			return io_fail(e, SYS_read, (int)-k);
+			return file_fail(w, fs, op, f, SYS_read, (int)-k);
 		r->bytes_read += (uint64_t)k;
 	}
 	/* FFSB counts whole blocks; the tail read counts only with read_skip. */
@@ -425,15 +431,13 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 
 /* readall: the whole file, read_blocksize per read(). */
 static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
-                        struct op_result *r, struct io_error *e)
+                        struct op_result *r)
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
-	(void)fs;
-	(void)op;
 	while (left) {
 		int64_t k = read_block(w, f->fd, left < bs ? (size_t)left : (size_t)bs);
 		if (k <= 0)
-			return io_fail(e, SYS_read, k < 0 ? (int)-k : EIO);
+			return file_fail(w, fs, op, f, SYS_read, k < 0 ? (int)-k : EIO);
 		left -= (uint64_t)k;
 		r->bytes_read += (uint64_t)k;
 	}
@@ -445,20 +449,20 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
  * extends it): sequential from a random offset, at random offsets (write_random), or stepping
  * through the file (write_stride). */
 static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
-                      struct op_result *r, struct io_error *e)
+                      struct op_result *r)
 {
 	const struct plan_group *g = w->g;
 	uint64_t bs = g->write_blocksize, size = f->size;
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
-	(void)fs;
+	int rc;
 	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
 	if (g->write_random) {
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
-			if (seek_to(w, f->fd, random_offset(w, size - bs), SEEK_SET, e))
-				return -1;
+			if ((rc = seek_to(w, fs, op, f, random_offset(w, size - bs), SEEK_SET)))
+				return rc;
 			if ((k = write_block(w, f->fd, bs)) < 0)
-				return io_fail(e, SYS_write, (int)-k);
+				return file_fail(w, fs, op, f, SYS_write, (int)-k);
 			r->trans++;
 			r->bytes_written += bs;
 		}
@@ -470,50 +474,50 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 			if (off + want > size)
 				off = 0;
 			w->stride_off = off + g->write_stride;
-			if (seek_to(w, f->fd, off, SEEK_SET, e))
-				return -1;
+			if ((rc = seek_to(w, fs, op, f, off, SEEK_SET)))
+				return rc;
 		} else if (size > want &&
-		           seek_to(w, f->fd, random_offset(w, size - want), SEEK_SET, e)) {
-			return -1;
+		           (rc = seek_to(w, fs, op, f, random_offset(w, size - want), SEEK_SET))) {
+			return rc;
 		}
 		if ((k = write_blocks(w, f->fd, want, bs)) < 0)
-			return io_fail(e, SYS_write, (int)-k);
+			return file_fail(w, fs, op, f, SYS_write, (int)-k);
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;
 	}
-	return sync_or_fail(w, op, f->fd, e);
+	return sync_or_fail(w, fs, op, f);
 }
 
 /* writeall / writeall_fsync / writeall_fdatasync: rewrite the whole file from offset 0 (no
  * O_TRUNC, as FFSB). */
 static int writeall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
-                         struct op_result *r, struct io_error *e)
+                         struct op_result *r)
 {
 	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize);
-	(void)fs;
 	if (k < 0)
-		return io_fail(e, SYS_write, (int)-k);
+		return file_fail(w, fs, op, f, SYS_write, (int)-k);
 	r->trans = (uint64_t)k;
 	r->bytes_written = f->size;
-	return sync_or_fail(w, op, f->fd, e);
+	return sync_or_fail(w, fs, op, f);
 }
 
 /* append / append_fsync / append_fdatasync: write_size bytes at the end (O_APPEND); the file
  * grows. append_fsync2 (OPF_TWICE) appends and syncs twice, as a commit that writes its record,
  * syncs, writes its status and syncs again. */
 static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
-                       struct op_result *r, struct io_error *e)
+                       struct op_result *r)
 {
 	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
 		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize);
 		if (k < 0)
-			return io_fail(e, SYS_write, (int)-k);
+			return file_fail(w, fs, op, f, SYS_write, (int)-k);
 		r->trans += (uint64_t)k;
 		r->bytes_written += w->g->write_size;
 		f->size += w->g->write_size;
 		pool_set_size(fileset(w, fs), f->id, f->size); /* held exclusively */
-		if (sync_or_fail(w, op, f->fd, e))
-			return -1;
+		int rc = sync_or_fail(w, fs, op, f);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -568,40 +572,29 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
 	int fd =
 	    t_openat(w, SYS_create, dfd, name, open_wflags(w, O_CREAT | O_EXCL | O_RDWR), 0600);
-	enum sys_id failed = SYS_create;
-	int64_t k = 0;
-	int e;
-	if (fd < 0)
-		goto err_noclose;
-	failed = SYS_write;
-	if ((k = write_blocks(w, fd, size, w->g->write_blocksize)) < 0)
-		goto err;
-	r->trans = (uint64_t)k;
-	r->bytes_written = size;
-	if ((k = sync_after(w, op, fd))) {
-		failed = (enum sys_id)(k - 1);
-		k = 0;
-		goto err;
+	if (fd < 0) {
+		rc = fail(w, op, SYS_create, -fd, fs, dir, id, false);
+		pool_unreserve(fileset(w, fs), id);
+		return rc;
 	}
-	if (t_close(w, fd) < 0) {
+	enum sys_id failed = SYS_write;
+	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize);
+	if (k >= 0) {
+		r->trans = (uint64_t)k;
+		r->bytes_written = size;
+		failed = sync_sys(op);
+		k = sync_after(w, op, fd);
+	}
+	if (k < 0) {
+		(void)close(fd);
+	} else if ((k = t_close(w, fd)) < 0) {
 		failed = SYS_close;
-		goto err_unlink;
+	} else {
+		pool_publish(fileset(w, fs), id, dir, size);
+		return 0;
 	}
-	pool_publish(fileset(w, fs), id, dir, size);
-	return 0;
-err:
-	e = k < 0 ? (int)-k : errno; /* before close() can change errno */
-	(void)close(fd);
-	goto unlink;
-err_unlink:
-	e = errno;
-unlink:
-	rc = fail(w, op, failed, e, fs, dir, id, false);
+	rc = fail(w, op, failed, (int)-k, fs, dir, id, false);
 	(void)unlinkat(dfd, name, 0); /* our own half-written file */
-	pool_unreserve(fileset(w, fs), id);
-	return rc;
-err_noclose:
-	rc = fail(w, op, failed, errno, fs, dir, id, false);
 	pool_unreserve(fileset(w, fs), id);
 	return rc;
 }
@@ -615,8 +608,8 @@ static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint32_t dir = pool_dir(fileset(w, fs), id);
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
-	if (t_unlinkat(w, dfd, name, 0, SYS_unlink) < 0) {
-		rc = fail(w, op, SYS_unlink, errno, fs, dir, id, false);
+	if ((rc = t_unlinkat(w, dfd, name, 0, SYS_unlink)) < 0) {
+		rc = fail(w, op, SYS_unlink, -rc, fs, dir, id, false);
 		pool_release(fileset(w, fs), id, POOL_WRITE);
 		return rc;
 	}
@@ -635,8 +628,8 @@ static int op_stat(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	uint32_t dir = pool_dir(fileset(w, fs), id);
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
-	if (t_fstatat(w, dfd, name, &st) < 0)
-		rc = fail(w, op, SYS_stat, errno, fs, dir, id, false);
+	if ((rc = t_fstatat(w, dfd, name, &st)) < 0)
+		rc = fail(w, op, SYS_stat, -rc, fs, dir, id, false);
 	else
 		r->trans = 1;
 	pool_release(fileset(w, fs), id, POOL_READ);
@@ -656,8 +649,8 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		if (rc)
 			return fail(w, op, SYS_mkdir, EMFILE, fs, 0, 0, true);
 		tree_meta_name(id, 0, name, sizeof(name));
-		if (t_mkdirat(w, mfd, name) < 0) {
-			rc = fail(w, op, SYS_mkdir, errno, fs, 0, id, true);
+		if ((rc = t_mkdirat(w, mfd, name)) < 0) {
+			rc = fail(w, op, SYS_mkdir, -rc, fs, 0, id, true);
 			pool_unreserve(&fs->meta, id);
 			return rc;
 		}
@@ -667,8 +660,9 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	if (pool_pick(&fs->meta, &w->rng, POOL_WRITE, &id) == 0) {
 		uint32_t gen = (uint32_t)pool_size(&fs->meta, id);
 		tree_meta_name(id, gen, name, sizeof(name));
-		if (t_unlinkat(w, mfd, name, AT_REMOVEDIR, SYS_rmdir) < 0) {
-			int rc = fail(w, op, SYS_rmdir, errno, fs, gen, id, true);
+		int rc = t_unlinkat(w, mfd, name, AT_REMOVEDIR, SYS_rmdir);
+		if (rc < 0) {
+			rc = fail(w, op, SYS_rmdir, -rc, fs, gen, id, true);
 			pool_release(&fs->meta, id, POOL_WRITE);
 			return rc;
 		}
@@ -678,8 +672,9 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		uint32_t gen = (uint32_t)pool_size(&fs->meta, id);
 		tree_meta_name(id, gen, name, sizeof(name));
 		tree_meta_name(id, !gen, to, sizeof(to));
-		if (t_renameat(w, mfd, name, to) < 0) {
-			int rc = fail(w, op, SYS_rename, errno, fs, gen, id, true);
+		int rc = t_renameat(w, mfd, name, to);
+		if (rc < 0) {
+			rc = fail(w, op, SYS_rename, -rc, fs, gen, id, true);
 			pool_release(&fs->meta, id, POOL_WRITE);
 			return rc;
 		}
@@ -700,8 +695,9 @@ static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, s
 	if (k >= fs->dir_ready_cap)
 		return fail(w, op, SYS_mkdir, EMLINK, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	tree_dir_name(d, name, sizeof(name));
-	if (t_mkdirat(w, tree_data_dirfd(&fs->tree, TREE_DIR_TOP), name) < 0)
-		return fail(w, op, SYS_mkdir, errno, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	int rc = t_mkdirat(w, tree_data_dirfd(&fs->tree, TREE_DIR_TOP), name);
+	if (rc < 0)
+		return fail(w, op, SYS_mkdir, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	atomic_store_explicit(&fs->dir_ready[k], 1, memory_order_release);
 	r->trans = 1;
 	return 0;
@@ -720,8 +716,9 @@ static int op_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 /* syncfs: syncfs(2) on the filesystem holding the tree. */
 static int op_syncfs(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	if (t_sync_call(w, SYS_syncfs, tree_data_dirfd(&fs->tree, TREE_DIR_TOP)) < 0)
-		return fail(w, op, SYS_syncfs, errno, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	int rc = t_sync_call(w, SYS_syncfs, tree_data_dirfd(&fs->tree, TREE_DIR_TOP));
+	if (rc < 0)
+		return fail(w, op, SYS_syncfs, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	r->trans = 1;
 	return 0;
 }

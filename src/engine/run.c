@@ -14,13 +14,14 @@
 
 #include "engine.h"
 #include "engine_int.h"
-#include "exitcode.h"
 #include "interval.h"
 #include "populate.h"
 #include "stopsig.h"
 #include "subproc.h"
 #include "threads.h"
 
+/* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
+ * with err (out of memory, an invalid msec_range table). */
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
                        char *err, size_t errlen)
 {
@@ -35,7 +36,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	pthread_condattr_destroy(&ca);
 	if (gate_init(&e->gate)) {
 		snprintf(err, errlen, "cannot create the start gate");
-		return -ENOMEM;
+		return -1;
 	}
 	e->gate_ready = true;
 	if (pl->seed_given) {
@@ -49,7 +50,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	e->group_ranges = calloc(pl->n_groups + 1, sizeof(*e->group_ranges));
 	if (!e->fs || !e->group_ops || !e->group_ranges) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		return -1;
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		struct statvfs sv;
@@ -67,7 +68,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			w[op] = g->weight[op];
 		if (pick_build(&e->group_ops[gi], w, OP_COUNT)) {
 			snprintf(err, errlen, "%s: cannot build the operation table", g->name);
-			return -ENOMEM;
+			return -1;
 		}
 		if (g->enable_stats && g->enable_range && g->n_ranges) {
 			double lohi[2 * g->n_ranges];
@@ -77,7 +78,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 			}
 			if (range_table_new(&e->group_ranges[gi], lohi, (uint32_t)g->n_ranges)) {
 				snprintf(err, errlen, "%s: invalid msec_range table", g->name);
-				return -EINVAL;
+				return -1;
 			}
 		}
 	}
@@ -135,50 +136,20 @@ static unsigned build_threads(const struct engine_opts *o)
 	return n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
 }
 
-/* The exit status (exitcode.h) of a failure kind, for this file's callers until it reports
- * failures as enum failure itself. */
-static int exit_of(enum failure f)
-{
-	switch (f) {
-	case FAIL_NONE:
-		return EXIT_OK;
-	case FAIL_IO:
-		return EXIT_RUN_FAILED;
-	case FAIL_UNSUPPORTED:
-		return EXIT_UNSUPPORTED;
-	case FAIL_INPUT:
-		return EXIT_BAD_INPUT;
-	case FAIL_INTERRUPTED:
-		return EXIT_INTERRUPTED;
-	}
-	return EXIT_RUN_FAILED;
-}
-
-/* populate_fs's aging step: age_fs, its exit status as a failure kind. */
-static enum failure age_step(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
-{
-	int rc = age_fs(e, fs, err, errlen);
-	return rc == 0                  ? FAIL_NONE
-	       : rc == EXIT_INTERRUPTED ? FAIL_INTERRUPTED
-	       : rc == EXIT_BAD_INPUT   ? FAIL_INPUT
-	       : rc == EXIT_UNSUPPORTED ? FAIL_UNSUPPORTED
-	                                : FAIL_IO;
-}
-
 /* Every filesystem's tree locked, populated (reused, or built and aged) and probed. FAIL_NONE,
  * or the first failure with err. */
 static enum failure setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	enum failure lrc = populate_lock(e, err, errlen);
-	if (lrc)
-		return lrc;
+	enum failure f = populate_lock(e, err, errlen);
+	if (f)
+		return f;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		enum failure rc = populate_fs(e, fs, build_threads(e->opts), age_step, err, errlen);
-		if (rc)
-			return rc;
+		f = populate_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
+		if (f)
+			return f;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
@@ -197,21 +168,21 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 }
 
 /* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
- * rows (--interval or the status line). Returns 0, or EXIT_RUN_FAILED with err. */
+ * rows (--interval or the status line). Returns 0, or -1 with err. */
 static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
 	if (!e->workers) {
 		snprintf(err, errlen, "out of memory for %zu workers", n);
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
 			                           e->group_ranges[gi], (unsigned)k, err, errlen);
 			if (!e->workers[k])
-				return EXIT_RUN_FAILED;
+				return -1;
 			e->n_workers = k + 1;
 		}
 	for (size_t i = 0; i < n; i++)
@@ -227,7 +198,7 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 					w->ll = NULL;
 					snprintf(err, errlen,
 					         "out of memory for --lat-log buffers");
-					return EXIT_RUN_FAILED;
+					return -1;
 				}
 			}
 	}
@@ -239,7 +210,7 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
 			if (!e->workers[i]->ival) {
 				snprintf(err, errlen, "out of memory for interval rows");
-				return EXIT_RUN_FAILED;
+				return -1;
 			}
 		}
 	}
@@ -294,7 +265,7 @@ static double cpu_seconds(const struct timeval *from, const struct timeval *to)
 
 /* The timed run: make the workers, start them together, wait until the time is over, the
  * counted groups are done or the run stops, join them and merge their figures. Returns 0, or
- * EXIT_RUN_FAILED with err. */
+ * -1 with err. */
 static int run_phase(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
@@ -504,9 +475,9 @@ enum failure engine_run(const struct plan *pl, const struct engine_opts *o, stru
 	return f;
 }
 
-int engine_clean(const struct plan *pl, const struct engine_opts *o)
+enum failure engine_clean(const struct plan *pl, const struct engine_opts *o)
 {
-	int rc = 0;
+	enum failure rc = FAIL_NONE;
 	int locks[pl->n_fs ? pl->n_fs : 1];
 	/* Every location is locked before anything is removed: one in use by another process
 	 * refuses the whole clean-up. */
@@ -517,7 +488,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
 			for (size_t k = 0; k < i; k++)
 				tree_unlock_location(locks[k]);
-			return EXIT_BAD_INPUT;
+			return FAIL_INPUT;
 		}
 	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
@@ -538,7 +509,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 		}
 		if (r) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			int st = exit_of(tree_failure(r));
+			enum failure st = tree_failure(r); /* bad input outweighs an I/O error */
 			rc = rc > st ? rc : st;
 			continue;
 		}
@@ -546,7 +517,7 @@ int engine_clean(const struct plan *pl, const struct engine_opts *o)
 		memcpy(root, t.root, sizeof(root));
 		if (tree_remove(&t, &sw, why, sizeof(why))) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-			rc = EXIT_RUN_FAILED;
+			rc = FAIL_IO;
 		} else {
 			fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n",
 			        pl->fs[i].name, root, sw.removed);

@@ -154,7 +154,7 @@ void *worker_main(void *arg)
 			w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
 				skip_backoff(e, &skip_streak);
-		} else {
+		} else { /* -errno: the first failure is latched in w->err (opexec.c) */
 			skip_streak = 0;
 			w->st.errors[op]++;
 			if (!go_on) {

@@ -19,11 +19,6 @@ static void test_exit_status_of(void)
 	CHECK_EQ_I(exit_status_of(FAIL_UNSUPPORTED), 3);
 	CHECK_EQ_I(exit_status_of(FAIL_INTERRUPTED), 130);
 	CHECK_EQ_I(exit_status_of((enum failure)99), 1);
-	/* and back, for the callees that still return an exit status */
-	const enum failure all[] = {FAIL_NONE, FAIL_IO, FAIL_INPUT, FAIL_UNSUPPORTED,
-	                            FAIL_INTERRUPTED};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		CHECK_EQ_I(failure_of_exit((enum fsmix_exit)exit_status_of(all[i])), all[i]);
 }
 
 static struct cli cl;
