@@ -23,7 +23,7 @@ enum option_arg {
 
 /* The groups of --help and of the man page's OPTIONS, in their order. */
 enum option_section {
-	SEC_HIDDEN, /* parsed, documented nowhere (--help-man) */
+	SEC_HIDDEN, /* parsed only when written in full, documented nowhere (--help-man) */
 	SEC_OVERRIDES,
 	SEC_RUN,
 	SEC_SWEEP,

@@ -27,13 +27,16 @@ static int first_row_named(const char *name)
 	return -1;
 }
 
+/* Hidden rows (--help-man) are not getopt's: getopt_long would take "--he" and "--hel" for an
+ * ambiguous abbreviation of --help and --help-man, where fsmix has always read --help. They are
+ * matched in full only (hidden_row). */
 static void build_getopt_tables(struct getopt_tables *t)
 {
 	size_t nl = 0, ns = 0;
 	t->shorts[ns++] = ':'; /* a missing value is ':', not '?' */
 	for (size_t i = 0; i < n_option_rows; i++) {
 		const struct option_row *r = &option_rows[i];
-		if (first_row_named(r->name) != (int)i)
+		if (first_row_named(r->name) != (int)i || r->section == SEC_HIDDEN)
 			continue;
 		int has_arg = r->arg == ARG_NONE       ? no_argument
 		              : r->arg == ARG_REQUIRED ? required_argument
@@ -76,6 +79,16 @@ static int row_of(int ch, const struct cli *c, const char *value)
 	return fallback >= 0 ? fallback : first;
 }
 
+/* The hidden row written in full as arg ("--help-man"), or -1. */
+static int hidden_row(const char *arg)
+{
+	for (size_t i = 0; i < n_option_rows; i++)
+		if (option_rows[i].section == SEC_HIDDEN && !strncmp(arg, "--", 2) &&
+		    !strcmp(arg + 2, option_rows[i].name))
+			return (int)i;
+	return -1;
+}
+
 /* The command word, or `fsmix PROFILE` (FFSB style): run. Returns how many words to skip
  * before the options: 1 after a command word, else 0. */
 static int take_command(int argc, char **argv, struct cli *c)
@@ -105,7 +118,9 @@ enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t e
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
-		int row = ch == ':' || ch == '?' ? -1 : row_of(ch, c, optarg);
+		int row = ch == ':'   ? -1
+		          : ch == '?' ? hidden_row(argv[optind - 1])
+		                      : row_of(ch, c, optarg);
 		if (ch == ':') {
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 			return FAIL_INPUT;

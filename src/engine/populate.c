@@ -665,8 +665,8 @@ static enum failure reuse_tree(struct engine *e, struct engine_fs *fs, bool *reu
 
 /* Empties the tree (unless just created), makes its directories, ages it (agefs=1), creates
  * its files, syncs the filesystem and writes the manifest where a later run may reuse it. */
-static enum failure build_tree(struct engine *e, struct engine_fs *fs, unsigned threads,
-                               populate_age_fn *age, char *err, size_t errlen)
+static enum failure make_new_tree(struct engine *e, struct engine_fs *fs, unsigned threads,
+                                  populate_age_fn *age, char *err, size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
@@ -720,7 +720,7 @@ enum failure populate_fs(struct engine *e, struct engine_fs *fs, unsigned thread
 	if (f == FAIL_NONE)
 		f = reuse_tree(e, fs, &reused, err, errlen);
 	if (f == FAIL_NONE && !reused)
-		f = build_tree(e, fs, threads, age, err, errlen);
+		f = make_new_tree(e, fs, threads, age, err, errlen);
 	if (f == FAIL_NONE)
 		fs->setup_s = (double)(now_ns() - t0) / 1e9;
 	return f;

@@ -127,7 +127,7 @@ static bool group_modifies(const struct plan *pl, size_t fsi)
 	return false;
 }
 
-static unsigned build_threads(const struct engine_opts *o)
+static unsigned builder_count(const struct engine_opts *o)
 {
 	if (o->build_threads)
 		return o->build_threads;
@@ -148,7 +148,7 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		return f;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		f = populate_fs(e, fs, build_threads(e->opts), age_fs, err, errlen);
+		f = populate_fs(e, fs, builder_count(e->opts), age_fs, err, errlen);
 		if (f)
 			return f;
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,

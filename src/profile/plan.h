@@ -48,7 +48,7 @@ struct plan_group {
 	size_t n_ranges;
 };
 
-/* How build.c gives the initial files their size (create_method). */
+/* How populate.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };
 
 struct plan_fs {

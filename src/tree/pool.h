@@ -11,7 +11,7 @@
  * mmap(MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE) of `capacity` slots made at pool_init, so the pool
  * grows while running without realloc and only touched pages cost memory (about 1.6 MiB resident
  * for 100 000 files). The capacity is address space (16 B a slot, counted by ulimit -v): the
- * caller sizes it by what the workload can reach (build.c: the tree plus its groups' creates,
+ * caller sizes it by what the workload can reach (populate.c: the tree plus its groups' creates,
  * or the filesystem's inode count), not by POOL_MAX_CAPACITY.
  *
  * State word:  0            never used / hole not yet on the free stack

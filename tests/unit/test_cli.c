@@ -105,6 +105,24 @@ static void test_forms(void)
 	CHECK_EQ_I(cl.action, ACT_USAGE);
 }
 
+/* Long options may be abbreviated, as getopt_long allows and fsmix always took ("--he" is
+ * --help); the hidden --help-man is matched only in full, so it makes no abbreviation of
+ * --help ambiguous. */
+static void test_abbreviations(void)
+{
+	CHECK_EQ_I(parse("--he", NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_HELP);
+	CHECK_EQ_I(parse("--hel", NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_HELP);
+	CHECK_EQ_I(parse("run", "p", "--help", NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_HELP);
+	CHECK_EQ_I(parse("--help-man", NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_HELP_MAN);
+	check_misuse(parse("--help-m", NULL), "unknown option '--help-m'");
+	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--ver", NULL), FAIL_NONE);
+	CHECK_EQ_I(cl.action, ACT_VERSION);
+}
+
 /* The rows agree with each other and every row is documented. */
 static void test_table(void)
 {
@@ -163,6 +181,7 @@ int main(void)
 	RUN(test_exit_status_of);
 	RUN(test_misuse);
 	RUN(test_forms);
+	RUN(test_abbreviations);
 	RUN(test_table);
 	RUN(test_generated);
 	return test_summary();
