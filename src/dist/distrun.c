@@ -84,6 +84,7 @@ static void pack_results(const struct distrun *r, const struct results *res, enu
 	pack_f64(b, res->user_s);
 	pack_f64(b, res->sys_s);
 	pack_u64(b, res->interrupted);
+	pack_u64(b, res->measured);
 	bool reads_device = r->d->host_first_rank == r->d->rank;
 	pack_u64(b, res->n_fs);
 	for (size_t i = 0; i < res->n_fs; i++) {
@@ -186,7 +187,7 @@ static int merge_rank(struct jobsum *j, const struct plan *pl, struct results *r
 		tmp->sys_s = unpack_f64(u);
 		tmp->interrupted = unpack_u64(u) != 0;
 		tmp->runtime_s = k->runtime_s;
-		tmp->measured = true;
+		tmp->measured = unpack_u64(u) != 0;
 		tmp->seed = k->seed;
 		rc = read_fs(j, k->host, u, tmp, res);
 	}
@@ -206,7 +207,9 @@ static int merge_rank(struct jobsum *j, const struct plan *pl, struct results *r
 			e.path[sizeof(e.path) - 1] = '\0';
 			rc = u->bad ? -EBADMSG : results_add_error(tmp, &e);
 		}
-		rc = rc ? rc : u->bad ? -EBADMSG : results_merge(res, tmp);
+		/* a rank whose run phase never ran (its threads could not be made) has no
+		 * figures: its line in the summary says so, the job's figures are the others' */
+		rc = rc ? rc : u->bad ? -EBADMSG : tmp->measured ? results_merge(res, tmp) : 0;
 	}
 	if (tmp)
 		results_free(tmp);
@@ -265,16 +268,14 @@ static enum failure hook_done(void *ctx, const struct plan *pl, struct results *
 	char mine[MSG_MAX], job[MSG_MAX];
 	own_message(res, f, mine, sizeof(mine));
 	enum failure jf = dist_agree(r->d, f, mine, job, sizeof(job));
-	/* Figures only when every rank measured (a rank whose run phase failed has none). */
-	if (dist_min_double(r->d, res->measured ? 1 : 0) > 0) {
-		int mrc = gather_results(r, pl, res, f);
-		if (r->d->rank == 0 && mrc) {
-			snprintf(job, sizeof(job), "rank 0: cannot merge the ranks' results: %s",
-			         strerror(-mrc));
-			jf = failure_first(jf, FAIL_IO);
-			res->measured = false;
-			jobsum_free(&res->job);
-		}
+	/* Every rank sends what it has; one whose run phase never ran sends no figures. */
+	int mrc = gather_results(r, pl, res, f);
+	if (r->d->rank == 0 && mrc) {
+		snprintf(job, sizeof(job), "rank 0: cannot merge the ranks' results: %s",
+		         strerror(-mrc));
+		jf = failure_first(jf, FAIL_IO);
+		res->measured = false;
+		jobsum_free(&res->job);
 	}
 	if (jf == FAIL_NONE || jf == FAIL_INTERRUPTED) /* interrupted: no error, as alone */
 		return jf;

@@ -258,13 +258,15 @@ static void job_wait_until(struct engine *e, uint64_t until)
 	}
 }
 
-/* One process of a job, after its run phase: tells the others when it stopped early. */
-static void job_run_end(struct engine *e)
+/* One process of a job, after its run phase, or where the run phase could not start (failed:
+ * its workers or their threads could not be made): tells the others when it stopped early or
+ * never started, so that they stop too. Every process that passed the barrier gets here once. */
+static void job_run_end(struct engine *e, bool failed)
 {
 	const struct engine_hooks *h = e->opts->hooks;
 	int why = atomic_load(&e->stop);
 	if (h)
-		h->run_end(h->ctx, why == STOP_ERROR || why == STOP_SIGNAL);
+		h->run_end(h->ctx, failed || why == STOP_ERROR || why == STOP_SIGNAL);
 }
 
 /* The main thread while the workers run: sleeps until the deadline or a stop, redrawing the
@@ -301,11 +303,12 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	for (size_t gi = 0; gi < pl->n_groups; gi++)
 		n += pl->groups[gi].num_threads;
 	int rc = run_workers_make(e, n, err, errlen);
-	if (rc)
+	if (!rc)
+		rc = crew_start(e, e->workers, n, "worker", err, errlen);
+	if (rc) {
+		job_run_end(e, true);
 		return rc;
-	rc = crew_start(e, e->workers, n, "worker", err, errlen);
-	if (rc)
-		return rc;
+	}
 	struct devstat_sample *dev0 = run_devices_before(e);
 	getrusage(RUSAGE_SELF, &ru0);
 	if (pl->counted)
@@ -326,7 +329,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
-	job_run_end(e);
+	job_run_end(e, false);
 	for (size_t i = 0; i < n; i++) {
 		const struct worker *w = e->workers[i];
 		if (w->t_start < first)

@@ -152,6 +152,45 @@ rc=$?
 [ -n "$victim" ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "a rank killed: mpirun ends the job (exit $rc), no hang" ||
 	bad "killed rank: victim '$victim', exit $rc"
 
+# A rank whose worker threads cannot be made (a pids cgroup on rank 1 only, as thread_limits.sh
+# does) after the barrier: it tells the others, every rank stops at once (never a hang in the
+# run phase's end), exit 1 naming rank 1 and the limit; the report has the others' figures.
+cg=
+pids_cgroup() {
+	[ "$(id -u)" = 0 ] || return 1
+	if [ -w /sys/fs/cgroup/pids/cgroup.procs ]; then
+		cg=/sys/fs/cgroup/pids/fsmix-e2e-mpi-$$
+	elif grep -qw pids /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+		grep -qw pids /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		cg=/sys/fs/cgroup/fsmix-e2e-mpi-$$
+	else
+		return 1
+	fi
+	mkdir "$cg" 2>/dev/null && [ -w "$cg/pids.max" ] || { cg=; return 1; }
+}
+if pids_cgroup; then
+	trap '[ -n "$cg" ] && rmdir "$cg" 2>/dev/null; cleanup' EXIT
+	echo 30 >"$cg/pids.max"
+	loc7=$(shmdir)
+	timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -np 3 sh -c \
+		'[ "$OMPI_COMM_WORLD_RANK" != 1 ] || echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
+		"$bin" run "$src/profiles/default.ffsb" --location "$loc7" --set filesystem0.num_files=50 \
+		--threads 50 --time 60 --json "$work/t.json" >"$work/t.out" 2>"$work/t.err"
+	rc=$?
+	python3 - "$work/t.json" <<'PY' && [ $rc -eq 1 ] && grep -q "^fsmix: rank 1 on .*: cannot start worker thread .*pids.max" "$work/t.err" &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_status"] == 1 and d["stop_reason"] == "error", (d["exit_status"], d["stop_reason"])
+assert [r["outcome"] for r in d["mpi"]["per_rank"]] == ["ok", "io", "ok"]
+assert d["mpi"]["per_rank"][1]["ops"] == 0 and d["groups"][0]["threads"] == 100
+assert sum(r["ops"] for r in d["mpi"]["per_rank"]) == sum(o["count"] for o in d["total"]["ops"])
+PY
+		ok "rank 1's threads cannot be made: every rank stops at once, exit 1, the others' figures" ||
+		bad "thread limit on rank 1: exit $rc: $(grep -v '^--' "$work/t.err" | head -3)"
+else
+	skipped "thread limit on one rank: no writable pids cgroup here (needs root)"
+fi
+
 # Ctrl-C to mpirun: OpenMPI sends SIGTERM to every rank; they stop and rank 0 writes the
 # partial merged report (interrupted, exit_status 130).
 loc5=$(shmdir)
