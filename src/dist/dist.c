@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stopsig.h"
@@ -69,6 +70,21 @@ static void agreed_message(char *err, size_t errlen, int rank, const char *host,
 		         n_failed - 1, n_failed == 2 ? "" : "s");
 	else
 		snprintf(err, errlen, "rank %d on %s: %s", rank, host, msg);
+}
+
+/* Waits for a non-blocking collective, sleeping 1 ms between tests. A blocking one would spin
+ * on the CPU (OpenMPI polls), which a rank that is done first would take from the ranks still
+ * running on the same host (a count-limited run) or still building their trees. */
+static void wait_quietly(MPI_Request *req)
+{
+	int done = 0;
+	const struct timespec ms = {0, 1000000};
+	for (;;) {
+		MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nanosleep(&ms, NULL);
+	}
 }
 
 /* What a failing rank tells every other rank (dist_agree). */
@@ -163,8 +179,11 @@ enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg
 		return mine;
 	}
 	int in[2] = {mine != FAIL_NONE ? d->rank : d->size, mine != FAIL_NONE}, first, n_failed;
-	MPI_Allreduce(&in[0], &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	MPI_Allreduce(&in[1], &n_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Request req;
+	MPI_Iallreduce(&in[0], &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+	MPI_Iallreduce(&in[1], &n_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
 	if (first >= d->size)
 		return FAIL_NONE;
 	struct verdict *v = calloc(1, sizeof(*v));
@@ -323,7 +342,9 @@ void dist_watch_end(struct dist *d, bool tell)
 				          &w->sent[r]);
 				out[r] = 1;
 			}
-	MPI_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, MPI_COMM_WORLD);
+	MPI_Request req;
+	MPI_Ialltoall(out, 1, MPI_INT, in, 1, MPI_INT, MPI_COMM_WORLD, &req);
+	wait_quietly(&req); /* a rank done first must not take the CPU of those still running */
 	int n_in = 0;
 	for (int r = 0; r < d->size; r++)
 		n_in += in[r];
