@@ -93,6 +93,13 @@ rc=$?
 [ $rc -eq 0 ] && [ -d "$loc/fsmix.fs0" ] && ! grep -q "Distributed run" "$work/s.out" &&
 	ok "without mpirun: one process in fsmix.fs0" || bad "single process: exit $rc, $(ls "$loc")"
 
+# --cleanup: every rank removes its own tree.
+loc8=$(shmdir)
+mpi run "$src/profiles/default.ffsb" --location "$loc8" "${tiny[@]}" --time 1 --cleanup >"$work/u.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -z "$(ls "$loc8")" ] && ok "--cleanup: every rank's tree removed" ||
+	bad "--cleanup: exit $rc, left: $(ls "$loc8")"
+
 # 3. A missing location and a bad profile: exit 2 on every rank, the message once.
 mpi run "$src/profiles/default.ffsb" --location "$work/missing" "${tiny[@]}" --time 1 >"$work/m.out" 2>&1
 rc=$?
