@@ -46,7 +46,7 @@ _fsmix_set_words() {
 		return
 	fi
 	prefix=${cur%.*}.
-	# Which keys a section takes (src/overrides.c): [stats] keys given for a thread group go to
+	# Which keys a section takes (src/profile/overrides.c): [stats] keys given for a thread group go to
 	# its [stats]; filesystemN.threadgroup is the aging group inside [filesystemN].
 	local -a want=()
 	case $prefix in

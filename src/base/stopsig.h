@@ -2,7 +2,7 @@
  * of those received, for code that waits outside the engine's run (an output file waiting for
  * a FIFO's reader) and must give up when the user presses Ctrl-C.
  *
- * The stop signals are blocked in every thread once a run starts (run.c); while a run's
+ * The stop signals are blocked in every thread once a run starts (sigwatch.c); while a run's
  * watcher thread reads them it calls stopsig_note() for each. Where no watcher runs (after
  * the last run of a sweep), a signal stays pending, and stopsig_arrived() sees that too. */
 #ifndef FSMIX_STOPSIG_H

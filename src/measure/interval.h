@@ -18,8 +18,9 @@
  * Why 32-bit counts: 64-bit ones would double that (4768 B per row, 1.4 MiB per worker and
  * 93 MB for 64 workers in that run) for rows that hold one interval of one worker. The limit: a
  * count wraps after 2^32 (4.3e9) samples in one bucket of one row, e.g. a worker's row of a
- * 430-second interval with 10^7 operations per second in that bucket; the rows run.c merges over
- * workers have 32-bit counts too (64 workers with 10^6 each per second: 67 s). Nothing guards it.
+ * 430-second interval with 10^7 operations per second in that bucket; the rows progress.c merges
+ * over workers have 32-bit counts too (64 workers with 10^6 each per second: 67 s). Nothing guards
+ * it.
  */
 #ifndef FSMIX_INTERVAL_H
 #define FSMIX_INTERVAL_H

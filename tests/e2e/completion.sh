@@ -62,7 +62,7 @@ got=$(comp "$bin" run "$prof" --set filesystem0.)
 # --set=KEY: readline hands over '--set' '=' 'filesystem0.num_f'.
 [ "$(comp "$bin" run "$prof" --set = filesystem0.num_f)" = filesystem0.num_files= ] &&
 	ok "--set=filesystem0.num_f" || bad "--set=filesystem0.num_f: $(comp "$bin" run "$prof" --set = filesystem0.num_f)"
-# [stats] keys given for a thread group go to its [stats] (src/overrides.c).
+# [stats] keys given for a thread group go to its [stats] (src/profile/overrides.c).
 want=$(printf '%s\n' "$tg_keys" "$stats_keys" | sed 's/^/threadgroup1./; s/$/=/' | sort)
 [ "$(comp "$bin" check "$two" --sweep threadgroup1.)" = "$want" ] &&
 	ok "--sweep threadgroup1.: the [threadgroupN] and [stats] keys" || bad "--sweep threadgroup1."

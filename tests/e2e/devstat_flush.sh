@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device flush counters (src/devstat.c through tests/tools/devstat_probe): an fsync-heavy
+# Device flush counters (src/measure/devstat.c through tests/tools/devstat_probe): an fsync-heavy
 # workload on loop-mounted ext4 sends cache flushes ("barriers", the 2010 experiment's measure)
 # with the default options and none with barrier=0; tmpfs has no counters and says why.
 # The ext4 parts need root and a loop device, otherwise they are skipped.
