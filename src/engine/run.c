@@ -126,6 +126,21 @@ static bool group_modifies(const struct plan *pl, size_t fsi)
 	return false;
 }
 
+/* Freezes (pool.h) the file set of each filesystem that no group may change, for the run phase:
+ * its readers then take no share count (no atomic write per pick and release). Thawed after the
+ * workers are joined. A group that may use the filesystem and has weight on any op that writes,
+ * creates, deletes or renames keeps the counted pool (group_modifies); an op that tried anyway
+ * would be refused (-EROFS), never race. */
+static void run_freeze_fixed(struct engine *e, bool freeze)
+{
+	for (size_t i = 0; i < e->n_fs; i++) {
+		if (!freeze)
+			pool_thaw(&e->fs[i].files);
+		else if (!group_modifies(e->plan, i))
+			pool_freeze(&e->fs[i].files);
+	}
+}
+
 static unsigned builder_count(const struct engine_opts *o)
 {
 	if (o->build_threads)
@@ -276,9 +291,12 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	int rc = run_workers_make(e, n, err, errlen);
 	if (rc)
 		return rc;
+	run_freeze_fixed(e, true);
 	rc = crew_start(e, e->workers, n, "worker", err, errlen);
-	if (rc)
+	if (rc) {
+		run_freeze_fixed(e, false);
 		return rc;
+	}
 	struct devstat_sample *dev0 = run_devices_before(e);
 	getrusage(RUSAGE_SELF, &ru0);
 	if (pl->counted)
@@ -299,6 +317,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
+	run_freeze_fixed(e, false);
 	for (size_t i = 0; i < n; i++) {
 		const struct worker *w = e->workers[i];
 		if (w->t_start < first)
