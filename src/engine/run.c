@@ -127,6 +127,21 @@ static bool group_modifies(const struct plan *pl, size_t fsi)
 	return false;
 }
 
+/* Freezes (pool.h) the file set of each filesystem that no group may change, for the run phase:
+ * its readers then take no share count (no atomic write per pick and release). Thawed after the
+ * workers are joined. A group that may use the filesystem and has weight on any op that writes,
+ * creates, deletes or renames keeps the counted pool (group_modifies); an op that tried anyway
+ * would be refused (-EROFS), never race. */
+static void run_freeze_fixed(struct engine *e, bool freeze)
+{
+	for (size_t i = 0; i < e->n_fs; i++) {
+		if (!freeze)
+			pool_thaw(&e->fs[i].files);
+		else if (!group_modifies(e->plan, i))
+			pool_freeze(&e->fs[i].files);
+	}
+}
+
 static unsigned builder_count(const struct engine_opts *o)
 {
 	if (o->build_threads)
@@ -303,10 +318,14 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	for (size_t gi = 0; gi < pl->n_groups; gi++)
 		n += pl->groups[gi].num_threads;
 	int rc = run_workers_make(e, n, err, errlen);
-	if (!rc)
+	if (!rc) {
+		run_freeze_fixed(e, true);
 		rc = crew_start(e, e->workers, n, "worker", err, errlen);
+		if (rc)
+			run_freeze_fixed(e, false);
+	}
 	if (rc) {
-		job_run_end(e, true);
+		job_run_end(e, true); /* the other ranks learn of it (dist) */
 		return rc;
 	}
 	struct devstat_sample *dev0 = run_devices_before(e);
@@ -329,6 +348,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
+	run_freeze_fixed(e, false);
 	job_run_end(e, false);
 	for (size_t i = 0; i < n; i++) {
 		const struct worker *w = e->workers[i];

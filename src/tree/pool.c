@@ -5,24 +5,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* State word values. Readers count up from ST_IDLE, so "exists and n readers" is ST_IDLE + n;
- * ST_READ_MAX caps n far below the exclusive states (4 billion concurrent readers never happen,
- * the cap only keeps the encoding unambiguous). */
-#define ST_UNUSED   0u          /* zero page: never used, or a hole not yet on the free stack */
-#define ST_FREE     1u          /* on the free stack */
-#define ST_IDLE     2u          /* exists, no holder */
-#define ST_READ_MAX 0xffff0000u /* ST_IDLE + readers stays below this */
-#define ST_WRITE    0xfffffffeu /* held exclusively by a writer or deleter */
-#define ST_NEW      0xffffffffu /* reserved by a creator, invisible to pickers */
-
-/* CAS attempts on one slot when only other readers are changing its count. */
-#define READ_CAS_SPINS 16
-
-static inline int st_exists(uint32_t v)
-{
-	return v >= ST_IDLE && v != ST_NEW;
-}
-
 int pool_init(struct pool *p, uint32_t capacity)
 {
 	memset(p, 0, sizeof(*p));
@@ -33,7 +15,7 @@ int pool_init(struct pool *p, uint32_t capacity)
 		return -EINVAL;
 	size_t bytes = (size_t)capacity * sizeof(struct pool_slot);
 	/* MAP_NORESERVE: no swap is reserved for the whole array; pages are zero-filled on first
-	 * touch, and zero is ST_UNUSED, so no initialisation pass is needed. */
+	 * touch, and zero is POOL_ST_UNUSED, so no initialisation pass is needed. */
 	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED)
@@ -72,14 +54,14 @@ int pool_put_initial(struct pool *p, uint32_t id, uint32_t dir, uint64_t size)
 	if (id >= p->capacity)
 		return -ERANGE;
 	struct pool_slot *s = &p->slots[id];
-	uint32_t expect = ST_UNUSED;
+	uint32_t expect = POOL_ST_UNUSED;
 	/* Claim the slot first so two adds of the same id cannot both succeed. */
-	if (!atomic_compare_exchange_strong_explicit(&s->state, &expect, ST_NEW,
+	if (!atomic_compare_exchange_strong_explicit(&s->state, &expect, POOL_ST_NEW,
 	                                             memory_order_acquire, memory_order_relaxed))
 		return -EEXIST;
 	atomic_store_explicit(&s->dir, dir, memory_order_relaxed);
 	atomic_store_explicit(&s->size, size, memory_order_relaxed);
-	atomic_store_explicit(&s->state, ST_IDLE, memory_order_release);
+	atomic_store_explicit(&s->state, POOL_ST_IDLE, memory_order_release);
 	return 0;
 }
 
@@ -135,57 +117,21 @@ uint32_t pool_collect_holes(struct pool *p)
 	/* Descending, so the lowest id ends on top and creates fill the tree from the front. */
 	for (uint32_t id = hw; id-- > 0;) {
 		struct pool_slot *s = &p->slots[id];
-		if (atomic_load_explicit(&s->state, memory_order_relaxed) != ST_UNUSED)
+		if (atomic_load_explicit(&s->state, memory_order_relaxed) != POOL_ST_UNUSED)
 			continue;
-		atomic_store_explicit(&s->state, ST_FREE, memory_order_relaxed);
+		atomic_store_explicit(&s->state, POOL_ST_FREE, memory_order_relaxed);
 		free_push(p, id);
 		n++;
 	}
 	return n;
 }
 
-/* Try to acquire slot s in mode m. Returns 0 when acquired, -EBUSY when the file exists but is
- * held incompatibly, -ENOENT when the slot holds no visible file. */
-static int slot_try(struct pool_slot *s, enum pool_mode m)
+int pool_pick_rest(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t hw, uint32_t *id)
 {
-	uint32_t v = atomic_load_explicit(&s->state, memory_order_relaxed);
-	if (m == POOL_WRITE) {
-		if (v == ST_IDLE && atomic_compare_exchange_strong_explicit(&s->state, &v, ST_WRITE,
-		                                                            memory_order_acquire,
-		                                                            memory_order_relaxed))
-			return 0;
-		return st_exists(v) ? -EBUSY : -ENOENT;
-	}
-	for (int spin = 0; spin < READ_CAS_SPINS; spin++) {
-		if (v < ST_IDLE || v >= ST_READ_MAX)
-			break;
-		/* A failed CAS reloads v: other readers came or went, or a writer/deleter won. */
-		if (atomic_compare_exchange_weak_explicit(
-		        &s->state, &v, v + 1, memory_order_acquire, memory_order_relaxed))
-			return 0;
-	}
-	return st_exists(v) ? -EBUSY : -ENOENT;
-}
-
-int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode mode)
-{
-	if (id >= p->capacity)
-		return -ENOENT;
-	return slot_try(&p->slots[id], mode);
-}
-
-int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
-{
-	/* live counts every visible file (publish counts before making a file visible, remove
-	 * uncounts after hiding it), so 0 here means no file can be acquired. */
-	if (atomic_load_explicit(&p->live, memory_order_relaxed) == 0)
-		return -ENOENT;
-	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
-	if (hw == 0)
-		return -ENOENT;
-	for (int i = 0; i < POOL_PICK_TRIES; i++) {
+	/* The first of the POOL_PICK_TRIES probes was pool_pick's. */
+	for (int i = 1; i < POOL_PICK_TRIES; i++) {
 		uint32_t c = (uint32_t)rng_below(r, hw);
-		if (slot_try(&p->slots[c], mode) == 0) {
+		if (pool_slot_try(p, c, mode) == 0) {
 			*id = c;
 			return 0;
 		}
@@ -198,7 +144,7 @@ int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
 		uint32_t c = start + k;
 		if (c >= hw)
 			c -= hw;
-		int rc = slot_try(&p->slots[c], mode);
+		int rc = pool_slot_try(p, c, mode);
 		if (rc == 0) {
 			*id = c;
 			return 0;
@@ -209,20 +155,14 @@ int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
 	return busy ? -EBUSY : -ENOENT;
 }
 
-void pool_release(struct pool *p, uint32_t id, enum pool_mode mode)
-{
-	struct pool_slot *s = &p->slots[id];
-	if (mode == POOL_WRITE)
-		atomic_store_explicit(&s->state, ST_IDLE, memory_order_release);
-	else
-		atomic_fetch_sub_explicit(&s->state, 1, memory_order_release);
-}
-
 int pool_reserve(struct pool *p, uint32_t *id)
 {
+	if (p->frozen)
+		return -EROFS;
 	uint32_t c = free_pop(p);
 	if (c == POOL_NONE) {
-		/* Grow: every id >= high_water is ST_UNUSED, so the claimed id is ours alone. */
+		/* Grow: every id >= high_water is POOL_ST_UNUSED, so the claimed id is ours alone.
+		 */
 		uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_relaxed);
 		do {
 			if (hw >= p->capacity)
@@ -231,7 +171,7 @@ int pool_reserve(struct pool *p, uint32_t *id)
 		    &p->high_water, &hw, hw + 1, memory_order_relaxed, memory_order_relaxed));
 		c = hw;
 	}
-	atomic_store_explicit(&p->slots[c].state, ST_NEW, memory_order_relaxed);
+	atomic_store_explicit(&p->slots[c].state, POOL_ST_NEW, memory_order_relaxed);
 	*id = c;
 	return 0;
 }
@@ -243,18 +183,18 @@ void pool_publish(struct pool *p, uint32_t id, uint32_t dir, uint64_t size)
 	atomic_store_explicit(&s->size, size, memory_order_relaxed);
 	/* Count before the file becomes visible: live never under-counts visible files. */
 	atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
-	atomic_store_explicit(&s->state, ST_IDLE, memory_order_release);
+	atomic_store_explicit(&s->state, POOL_ST_IDLE, memory_order_release);
 }
 
 void pool_unreserve(struct pool *p, uint32_t id)
 {
-	atomic_store_explicit(&p->slots[id].state, ST_FREE, memory_order_release);
+	atomic_store_explicit(&p->slots[id].state, POOL_ST_FREE, memory_order_release);
 	free_push(p, id);
 }
 
 void pool_remove(struct pool *p, uint32_t id)
 {
-	atomic_store_explicit(&p->slots[id].state, ST_FREE, memory_order_release);
+	atomic_store_explicit(&p->slots[id].state, POOL_ST_FREE, memory_order_release);
 	/* Uncount after hiding (see pool_publish). */
 	atomic_fetch_sub_explicit(&p->live, 1, memory_order_relaxed);
 	free_push(p, id);
@@ -265,7 +205,7 @@ int pool_foreach_live(const struct pool *p, pool_visit_fn *fn, void *arg)
 	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
 	for (uint32_t id = 0; id < hw; id++) {
 		const struct pool_slot *s = &p->slots[id];
-		if (!st_exists(atomic_load_explicit(&s->state, memory_order_acquire)))
+		if (!pool_st_exists(atomic_load_explicit(&s->state, memory_order_acquire)))
 			continue;
 		int rc = fn(id, atomic_load_explicit(&s->dir, memory_order_relaxed),
 		            atomic_load_explicit(&s->size, memory_order_relaxed), arg);

@@ -22,6 +22,15 @@
  * Pickers only ever acquire IDLE+n slots, so a file is never written by two workers at once and
  * never read while written; readers share.
  *
+ * Frozen pools (pool_freeze): when nothing will create, delete, write or rename a file of the
+ * pool for a while (the engine knows this from the profile before the run: no group that may
+ * use the filesystem has weight on such an op), the read share count has no one to protect a
+ * file from, so a reader of a frozen pool only checks that the slot holds a file: no atomic
+ * read-modify-write per pick, no release, and the slots' cache lines are only ever read, so
+ * they are not bounced between the readers' CPUs. Every way of changing a frozen pool (a
+ * POOL_WRITE pick or try_acquire, a reserve) is refused with -EROFS, so a wrong freeze fails
+ * loudly instead of letting a writer meet uncounted readers.
+ *
  * Free slots: a Treiber stack of slot ids whose 64-bit head word is (tag << 32 | top id); the tag
  * is bumped on every push and pop so a stale CAS cannot succeed after an ABA (2^32 operations
  * would have to happen between one thread's load and its CAS). When the stack is empty a create
@@ -43,6 +52,7 @@
  *   - pool_init/pool_destroy/pool_add_initial/pool_collect_holes/pool_foreach_live: setup or
  *     teardown only, never concurrently with pickers (pool_add_initial may run from several
  *     threads on disjoint ids).
+ *   - pool_freeze/pool_thaw: setup only, while no picker runs.
  *   - pool_pick/pool_release/pool_reserve/pool_publish/pool_unreserve/pool_remove/pool_set_size/
  *     pool_size/pool_dir/pool_live/pool_high_water: any thread, any time during the run.
  *   - pool_set_size only while holding the slot exclusively (POOL_WRITE pick or reserved);
@@ -51,8 +61,10 @@
 #ifndef FSMIX_POOL_H
 #define FSMIX_POOL_H
 
+#include <errno.h>
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +80,18 @@
  * free, 32 probes all miss with probability b^32: 3e-10 for b = 0.5, 3.4% for b = 0.9. */
 #define POOL_PICK_TRIES 32
 
+/* State word values (above). Readers count up from POOL_ST_IDLE, so "exists and n readers" is
+ * POOL_ST_IDLE + n; POOL_ST_READ_MAX caps n far below the exclusive states (4 billion concurrent
+ * readers never happen, the cap only keeps the encoding unambiguous). */
+#define POOL_ST_UNUSED   0u          /* zero page: never used, or a hole not on the free stack */
+#define POOL_ST_FREE     1u          /* on the free stack */
+#define POOL_ST_IDLE     2u          /* exists, no holder */
+#define POOL_ST_READ_MAX 0xffff0000u /* POOL_ST_IDLE + readers stays below this */
+#define POOL_ST_WRITE    0xfffffffeu /* held exclusively by a writer or deleter */
+#define POOL_ST_NEW      0xffffffffu /* reserved by a creator, invisible to pickers */
+/* CAS attempts on one slot when only other readers are changing its count. */
+#define POOL_READ_CAS_SPINS 16
+
 enum pool_mode {
 	POOL_READ,  /* shared: any number of readers at once, no writer */
 	POOL_WRITE, /* exclusive: no other reader or writer (write, append, delete) */
@@ -82,6 +106,7 @@ struct pool_slot {
 struct pool {
 	struct pool_slot *slots; /* mmap'd, capacity entries, zero-filled */
 	uint32_t capacity;       /* slots reserved; ids are in [0, capacity) */
+	bool frozen;             /* pool_freeze: readers take no share; changes are refused */
 	size_t map_bytes;        /* length of the mapping, for munmap */
 	/* Each shared word sits on its own cache line: free_head is written by creates and deletes,
 	 * high_water only when the pool grows, live by creates and deletes; pickers only read
@@ -120,24 +145,112 @@ void pool_settle_initial(struct pool *p, uint64_t added, uint32_t high_water);
  * (single-threaded); idempotent. Returns the number of slots pushed. */
 uint32_t pool_collect_holes(struct pool *p);
 
+/* pool_freeze - from now until pool_thaw, no file of the pool is created, deleted or held
+ * exclusively (see "Frozen pools" above): POOL_READ picks only check that a slot holds a file
+ * and pool_release(POOL_READ) does nothing; POOL_WRITE picks and try_acquires and pool_reserve
+ * return -EROFS. Setup only, while no picker runs and no reader holds a file (the workers that
+ * start afterwards see the flag through their thread start). */
+static inline void pool_freeze(struct pool *p)
+{
+	p->frozen = true;
+}
+
+/* pool_thaw - back to counted readers and allowed changes. Setup only (after the readers of the
+ * frozen period are joined). */
+static inline void pool_thaw(struct pool *p)
+{
+	p->frozen = false;
+}
+
+static inline int pool_st_exists(uint32_t v)
+{
+	return v >= POOL_ST_IDLE && v != POOL_ST_NEW;
+}
+
+/* pool_slot_try - try to acquire slot `id` (< capacity) in mode m. Returns 0 when acquired,
+ * -EBUSY when the file exists but is held incompatibly, -ENOENT when the slot holds no visible
+ * file, -EROFS for POOL_WRITE on a frozen pool. Inline: every pick's first probe runs it. */
+static inline int pool_slot_try(struct pool *p, uint32_t id, enum pool_mode m)
+{
+	struct pool_slot *s = &p->slots[id];
+	uint32_t v = atomic_load_explicit(&s->state, memory_order_relaxed);
+	if (m == POOL_WRITE) {
+		if (UNLIKELY(p->frozen))
+			return -EROFS;
+		if (v == POOL_ST_IDLE &&
+		    atomic_compare_exchange_strong_explicit(
+		        &s->state, &v, POOL_ST_WRITE, memory_order_acquire, memory_order_relaxed))
+			return 0;
+		return pool_st_exists(v) ? -EBUSY : -ENOENT;
+	}
+	/* Frozen: the files and their dir/size words were all set before the readers started
+	 * (happens-before through their thread start), and none changes until they are joined. */
+	if (p->frozen)
+		return pool_st_exists(v) ? 0 : -ENOENT;
+	for (int spin = 0; spin < POOL_READ_CAS_SPINS; spin++) {
+		if (v < POOL_ST_IDLE || v >= POOL_ST_READ_MAX)
+			break;
+		/* A failed CAS reloads v: other readers came or went, or a writer/deleter won. */
+		if (atomic_compare_exchange_weak_explicit(
+		        &s->state, &v, v + 1, memory_order_acquire, memory_order_relaxed))
+			return 0;
+	}
+	return pool_st_exists(v) ? -EBUSY : -ENOENT;
+}
+
+/* pool_pick_rest - pool_pick after its first probe missed (pool.c): the other probes, then the
+ * scan. hw is the high water the first probe used. */
+int pool_pick_rest(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t hw, uint32_t *id);
+
 /* pool_pick - pick a uniformly random existing file and acquire it in `mode`.
  * Expected O(1): up to POOL_PICK_TRIES random probes in [0, high_water), then one scan of all
  * slots from a random start. Returns 0 with *id acquired (release it with pool_release, or with
- * pool_remove after a POOL_WRITE pick), -ENOENT when no file exists, or -EBUSY when files exist
- * but every one is held incompatibly (the caller may yield and retry). Uses only `r`, which
- * belongs to the calling thread. */
-int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id);
+ * pool_remove after a POOL_WRITE pick), -ENOENT when no file exists, -EBUSY when files exist
+ * but every one is held incompatibly (the caller may yield and retry), or -EROFS for POOL_WRITE
+ * on a frozen pool. Uses only `r`, which belongs to the calling thread. The first probe is
+ * inline (on every operation's path); the rest is pool_pick_rest. */
+static inline int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
+{
+	/* live counts every visible file (publish counts before making a file visible, remove
+	 * uncounts after hiding it), so 0 here means no file can be acquired. */
+	if (atomic_load_explicit(&p->live, memory_order_relaxed) == 0)
+		return -ENOENT;
+	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+	if (hw == 0)
+		return -ENOENT;
+	uint32_t c = (uint32_t)rng_below(r, hw);
+	int rc = pool_slot_try(p, c, mode);
+	if (LIKELY(rc == 0)) {
+		*id = c;
+		return 0;
+	}
+	return rc == -EROFS ? rc : pool_pick_rest(p, r, mode, hw, id);
+}
 
 /* pool_try_acquire - acquire a specific existing file `id` in `mode` without waiting.
- * Returns 0, -EBUSY when held incompatibly, or -ENOENT when no file uses that slot. */
-int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode mode);
+ * Returns 0, -EBUSY when held incompatibly, -ENOENT when no file uses that slot, or -EROFS
+ * for POOL_WRITE on a frozen pool. */
+static inline int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode mode)
+{
+	if (id >= p->capacity)
+		return -ENOENT;
+	return pool_slot_try(p, id, mode);
+}
 
 /* pool_release - give back a slot acquired by pool_pick/pool_try_acquire in the same mode. */
-void pool_release(struct pool *p, uint32_t id, enum pool_mode mode);
+static inline void pool_release(struct pool *p, uint32_t id, enum pool_mode mode)
+{
+	struct pool_slot *s = &p->slots[id];
+	if (mode == POOL_WRITE)
+		atomic_store_explicit(&s->state, POOL_ST_IDLE, memory_order_release);
+	else if (!p->frozen) /* a frozen pool's readers took no share */
+		atomic_fetch_sub_explicit(&s->state, 1, memory_order_release);
+}
 
 /* pool_reserve - take a free slot for a file about to be created: from the free stack, else by
  * growing high_water. The slot is held exclusively and invisible to pickers until pool_publish
- * or pool_unreserve. Returns 0 with *id, or -ENOSPC when all `capacity` slots are in use. */
+ * or pool_unreserve. Returns 0 with *id, -ENOSPC when all `capacity` slots are in use, or
+ * -EROFS when the pool is frozen. */
 int pool_reserve(struct pool *p, uint32_t *id);
 
 /* pool_publish - the reserved file now exists on disk in `dir` with `size` bytes: make it

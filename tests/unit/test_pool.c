@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "pool.h"
 #include "test.h"
@@ -355,6 +356,125 @@ static void test_put_and_settle(void)
 	pool_destroy(&p);
 }
 
+/* ---- frozen pools: readers take no share, changes are refused ---- */
+
+/* A copy of every slot's state word below hw, to see that nothing wrote one. */
+static void states(const struct pool *p, uint32_t hw, uint32_t *out)
+{
+	for (uint32_t i = 0; i < hw; i++)
+		out[i] = atomic_load(&p->slots[i].state);
+}
+
+/* Sparse files 0, 3, 6, ... 297 (dir = id % 7, size = id), holes collected: as a manifest. */
+static void frozen_fixture(struct pool *p)
+{
+	CHECK_EQ_I(pool_init(p, 1000), 0);
+	for (uint32_t i = 0; i < 300; i += 3)
+		CHECK_EQ_I(pool_add_initial(p, i, i % 7, i), 0);
+	CHECK_EQ_U(pool_collect_holes(p), 198);
+}
+
+static void test_frozen(void)
+{
+	static struct pool p, q;
+	static uint32_t before[298], after[298];
+	struct rng r, rq;
+	uint32_t id, idq;
+	frozen_fixture(&p);
+	frozen_fixture(&q);
+	uint32_t hw = pool_high_water(&p);
+	CHECK_EQ_U(hw, 298);
+	pool_freeze(&p);
+	states(&p, hw, before);
+	/* Readers pick the same files, in the same order, as from a counted pool (the same
+	 * probes and draws): freezing changes no run's choices, only what a pick writes. */
+	rng_seed(&r, 7, 0);
+	rng_seed(&rq, 7, 0);
+	int held = 0, same = 0;
+	for (int i = 0; i < 5000; i++) {
+		CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), 0);
+		CHECK_EQ_I(pool_pick(&q, &rq, POOL_READ, &idq), 0);
+		same += id == idq;
+		CHECK_EQ_U(id % 3, 0);
+		CHECK_EQ_U(pool_dir(&p, id), id % 7);
+		CHECK_EQ_U(pool_size(&p, id), id);
+		/* Hold some, as concurrent readers would: a frozen pool counts none. */
+		if (i % 2)
+			pool_release(&p, id, POOL_READ);
+		else
+			held++;
+		pool_release(&q, idq, POOL_READ);
+	}
+	CHECK_EQ_I(same, 5000);
+	CHECK(held > 0);
+	CHECK_EQ_I(pool_try_acquire(&p, 3, POOL_READ), 0);
+	CHECK_EQ_I(pool_try_acquire(&p, 4, POOL_READ), -ENOENT); /* a hole */
+	pool_release(&p, 3, POOL_READ);
+	/* Every change is refused, and none touches a state word. */
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_WRITE, &id), -EROFS);
+	CHECK_EQ_I(pool_try_acquire(&p, 3, POOL_WRITE), -EROFS);
+	CHECK_EQ_I(pool_reserve(&p, &id), -EROFS);
+	states(&p, hw, after);
+	CHECK(memcmp(before, after, sizeof(before)) == 0);
+	CHECK_EQ_U(pool_live(&p), 100);
+	CHECK_EQ_U(pool_high_water(&p), hw);
+	/* Thawed: readers count again, and writers, creators and deleters are let in. */
+	pool_thaw(&p);
+	CHECK_EQ_I(pool_try_acquire(&p, 3, POOL_READ), 0);
+	CHECK_EQ_I(pool_try_acquire(&p, 3, POOL_WRITE), -EBUSY);
+	pool_release(&p, 3, POOL_READ);
+	CHECK_EQ_I(pool_try_acquire(&p, 3, POOL_WRITE), 0);
+	pool_remove(&p, 3);
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(id, 3); /* the slot just freed, on top of the free stack */
+	pool_destroy(&p);
+	pool_destroy(&q);
+	/* An empty frozen pool has nothing to pick. */
+	CHECK_EQ_I(pool_init(&p, 8), 0);
+	pool_freeze(&p);
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), -ENOENT);
+	pool_destroy(&p);
+}
+
+/* Readers of a frozen pool on several threads (clean under ThreadSanitizer: they only load). */
+#define FR_THREADS 4
+#define FR_PICKS   20000
+static struct pool frozen_shared;
+
+static void *frozen_reader(void *arg)
+{
+	struct rng r;
+	uint32_t id;
+	uintptr_t bad = 0;
+	rng_seed(&r, 11, (uintptr_t)arg);
+	for (int i = 0; i < FR_PICKS; i++) {
+		if (pool_pick(&frozen_shared, &r, POOL_READ, &id) || id % 3 ||
+		    pool_dir(&frozen_shared, id) != id % 7)
+			bad++;
+		pool_release(&frozen_shared, id, POOL_READ);
+	}
+	return (void *)bad;
+}
+
+static void test_frozen_threads(void)
+{
+	static uint32_t before[298], after[298];
+	pthread_t th[FR_THREADS];
+	frozen_fixture(&frozen_shared);
+	pool_freeze(&frozen_shared);
+	states(&frozen_shared, 298, before);
+	for (uintptr_t i = 0; i < FR_THREADS; i++)
+		CHECK_EQ_I(pthread_create(&th[i], NULL, frozen_reader, (void *)i), 0);
+	for (int i = 0; i < FR_THREADS; i++) {
+		void *bad;
+		pthread_join(th[i], &bad);
+		CHECK_EQ_U((uintptr_t)bad, 0);
+	}
+	states(&frozen_shared, 298, after);
+	CHECK(memcmp(before, after, sizeof(before)) == 0);
+	pool_destroy(&frozen_shared);
+}
+
 int main(void)
 {
 	RUN(test_empty);
@@ -363,5 +483,7 @@ int main(void)
 	RUN(test_put_and_settle);
 	RUN(test_scan_fallback);
 	RUN(test_stress);
+	RUN(test_frozen);
+	RUN(test_frozen_threads);
 	return test_summary();
 }
