@@ -101,7 +101,8 @@ int tree_instance_find(const char *location, unsigned fs_index, int **ranks)
 		free(v);
 		return rc;
 	}
-	qsort(v, n, sizeof(*v), cmp_int);
+	if (n) /* qsort's array may not be NULL, even for no element (C11 7.22.5) */
+		qsort(v, n, sizeof(*v), cmp_int);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
