@@ -100,7 +100,6 @@ assert first["stonewall_trans"] == first["trans"], first
 for r in ranks:
     assert 0 < r["stonewall_s"] <= r["runtime_s"], r
     assert r["stonewall_ops"] <= r["ops"] and r["stonewall_trans"] <= r["trans"], r
-    assert r["stonewall_s"] >= first["stonewall_s"] - 0.2, (r, first)
 longest = max(r["runtime_s"] for r in ranks)
 assert m["stonewall_s"] <= longest and abs(m["stonewall_s"] - first["runtime_s"]) <= 0.2, m["stonewall_s"]
 total = sum(o["count"] for o in d["total"]["ops"])
