@@ -286,14 +286,19 @@ void dist_bcast(const struct dist *d, void *buf, size_t len)
 		MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-#define TAG_STOP 7001
+#define TAG_WATCH 7001
+
+/* The kinds of message on the watch's channel (its int). */
+enum { MSG_STOP = 1, MSG_END = 2 };
 
 struct watch {
-	MPI_Request recv;  /* the listening receive */
+	MPI_Request recv;  /* the listening receive, always posted until dist_watch_end */
 	int in;            /* its buffer */
-	bool heard;        /* it completed: another rank stopped */
-	MPI_Request *sent; /* [size]: the stops this rank sent */
-	int one;
+	int got;           /* messages it has taken so far */
+	bool heard_stop;   /* another rank stopped early */
+	bool heard_end;    /* another rank's run phase ended */
+	MPI_Request *sent; /* [size]: the message this rank sent to each (at most one) */
+	int msg;           /* what it sent */
 };
 
 void dist_watch_start(struct dist *d)
@@ -307,38 +312,55 @@ void dist_watch_start(struct dist *d)
 		dist_abort(d, 1);
 	for (int r = 0; r < d->size; r++)
 		w->sent[r] = MPI_REQUEST_NULL;
-	MPI_Irecv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &w->recv);
+	MPI_Irecv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_WATCH, MPI_COMM_WORLD, &w->recv);
 	d->watch = w;
 }
 
-bool dist_watch_poll(struct dist *d)
+/* Takes every message that has come, posting the listening receive again after each. */
+static void watch_take(struct watch *w)
+{
+	for (;;) {
+		int done = 0;
+		MPI_Test(&w->recv, &done, MPI_STATUS_IGNORE);
+		if (!done)
+			return;
+		w->got++;
+		w->heard_stop |= w->in == MSG_STOP;
+		w->heard_end |= w->in == MSG_END;
+		MPI_Irecv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_WATCH, MPI_COMM_WORLD, &w->recv);
+	}
+}
+
+bool dist_watch_poll(struct dist *d, bool *ended)
 {
 	dist_watch_start(d);
 	struct watch *w = d->watch;
+	if (ended)
+		*ended = false;
 	if (!w)
 		return false;
-	if (!w->heard) {
-		int done = 0;
-		MPI_Test(&w->recv, &done, MPI_STATUS_IGNORE);
-		w->heard = done != 0;
-	}
-	return w->heard;
+	watch_take(w);
+	if (ended)
+		*ended = w->heard_end;
+	return w->heard_stop;
 }
 
 void dist_watch_end(struct dist *d, bool tell)
 {
-	(void)dist_watch_poll(d);
+	(void)dist_watch_poll(d, NULL);
 	struct watch *w = d->watch;
 	if (!w)
 		return;
 	int *out = calloc((size_t)d->size, sizeof(int)), *in = calloc((size_t)d->size, sizeof(int));
 	if (!out || !in)
 		dist_abort(d, 1);
-	w->one = 1;
-	if (tell && !w->heard)
+	/* A stop when this rank stopped early on its own; else an end, unless another rank's
+	 * was heard (that one's end was the first) or the job is stopping anyway. */
+	w->msg = tell ? MSG_STOP : MSG_END;
+	if (!w->heard_stop && (tell || !w->heard_end))
 		for (int r = 0; r < d->size; r++)
 			if (r != d->rank) {
-				MPI_Isend(&w->one, 1, MPI_INT, r, TAG_STOP, MPI_COMM_WORLD,
+				MPI_Isend(&w->msg, 1, MPI_INT, r, TAG_WATCH, MPI_COMM_WORLD,
 				          &w->sent[r]);
 				out[r] = 1;
 			}
@@ -348,13 +370,14 @@ void dist_watch_end(struct dist *d, bool tell)
 	int n_in = 0;
 	for (int r = 0; r < d->size; r++)
 		n_in += in[r];
-	if (n_in == 0) { /* nobody stopped early: take back the listening receive */
+	watch_take(w);
+	if (w->got == n_in) { /* every message sent here was taken: take back the receive */
 		MPI_Cancel(&w->recv);
 		MPI_Wait(&w->recv, MPI_STATUS_IGNORE);
-	} else { /* the listening receive takes one of them, plain receives the rest */
+	} else { /* the listening receive takes one of the rest, plain receives the others */
 		MPI_Wait(&w->recv, MPI_STATUS_IGNORE);
-		for (int k = 1; k < n_in; k++)
-			MPI_Recv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD,
+		for (int k = w->got + 1; k < n_in; k++)
+			MPI_Recv(&w->in, 1, MPI_INT, MPI_ANY_SOURCE, TAG_WATCH, MPI_COMM_WORLD,
 			         MPI_STATUS_IGNORE);
 	}
 	MPI_Waitall(d->size, w->sent, MPI_STATUSES_IGNORE);
@@ -372,9 +395,11 @@ void dist_watch_start(struct dist *d)
 	(void)d;
 }
 
-bool dist_watch_poll(struct dist *d)
+bool dist_watch_poll(struct dist *d, bool *ended)
 {
 	(void)d;
+	if (ended)
+		*ended = false;
 	return false;
 }
 

@@ -84,17 +84,24 @@ void dist_gather_double(const struct dist *d, double v, double *out);
 double dist_max_double(const struct dist *d, double v);
 double dist_min_double(const struct dist *d, double v);
 
-/* The stop watch of a run phase: a rank that stops early on an error or a signal tells every
- * other rank, which stop too, so the job ends within a poll interval instead of at its time
- * limit. Point to point messages, drained at the end so none is left in flight:
- *   dist_watch_start  listen for a stop (dist_watch_poll starts it when needed: a stop sent
- *                     before is kept by MPI until it is received);
- *   dist_watch_poll   on the main thread while it waits: true once another rank said stop;
+/* The watch of a run phase, point to point messages on one channel, drained at the end so none
+ * is left in flight:
+ *   - a stop: a rank that stops early on an error or a signal tells every other rank, which stop
+ *     too, so the job ends within a poll interval instead of at its time limit;
+ *   - an end: a rank whose run phase ended normally (its counted groups done, its time over)
+ *     tells every other rank, unless it heard another's first: they learn when the first rank
+ *     finished (the stonewall snapshot, distrun.h).
+ *   dist_watch_start  listen (dist_watch_poll starts it when needed: a message sent before is
+ *                     kept by MPI until it is received);
+ *   dist_watch_poll   on the main thread while it waits, never blocking: true once another
+ *                     rank said stop; *ended (when not NULL) true once another rank's end was
+ *                     heard;
  *   dist_watch_end    after the run phase (every rank): tell = this rank stopped on its own
- *                     error or signal and has not heard of another's; then every rank learns
- *                     how many stops were sent to it and receives them all. */
+ *                     error or signal (a stop, unless it heard one), else an end (unless it
+ *                     heard a stop or an end); then every rank learns how many messages were
+ *                     sent to it and receives them all. */
 void dist_watch_start(struct dist *d);
-bool dist_watch_poll(struct dist *d);
+bool dist_watch_poll(struct dist *d, bool *ended);
 void dist_watch_end(struct dist *d, bool tell);
 
 /* dist_bcast - rank 0's len bytes at buf to every rank. */

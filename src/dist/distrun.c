@@ -52,7 +52,14 @@ static struct jobsum_rank own_totals(const struct distrun *r, const struct resul
 {
 	struct results_sums s;
 	results_sums(&res->total, NULL, &s);
+	/* The stonewall snapshot: taken on hearing the first end, or this rank's own end (its run
+	 * time, which is measured from its workers' first start to their last end). */
+	const struct distrun_snap *sn = &r->snap;
+	double wall_s = sn->heard && sn->c.at_s < res->runtime_s ? sn->c.at_s : res->runtime_s;
 	return (struct jobsum_rank){.rank = r->d->rank,
+	                            .stonewall_ops = sn->taken ? sn->c.ops : 0,
+	                            .stonewall_trans = sn->taken ? sn->c.trans : 0,
+	                            .stonewall_s = sn->taken ? wall_s : 0,
 	                            .host = r->d->host_index,
 	                            .runtime_s = res->runtime_s,
 	                            .ops = s.ops,
@@ -81,6 +88,9 @@ static void pack_results(const struct distrun *r, const struct results *res, enu
 	pack_u64(b, k.bytes_written);
 	pack_u64(b, k.errors);
 	pack_u64(b, k.seed);
+	pack_u64(b, k.stonewall_ops);
+	pack_u64(b, k.stonewall_trans);
+	pack_f64(b, k.stonewall_s);
 	pack_f64(b, res->user_s);
 	pack_f64(b, res->sys_s);
 	pack_u64(b, res->interrupted);
@@ -178,6 +188,9 @@ static int merge_rank(struct jobsum *j, const struct plan *pl, struct results *r
 	k->bytes_written = unpack_u64(u);
 	k->errors = unpack_u64(u);
 	k->seed = unpack_u64(u);
+	k->stonewall_ops = unpack_u64(u);
+	k->stonewall_trans = unpack_u64(u);
+	k->stonewall_s = unpack_f64(u);
 	if (u->bad || k->host < 0 || k->host >= j->n_hosts)
 		return -EBADMSG;
 	struct results *tmp = calloc(1, sizeof(*tmp));
@@ -270,6 +283,7 @@ static enum failure hook_done(void *ctx, const struct plan *pl, struct results *
 	enum failure jf = dist_agree(r->d, f, mine, job, sizeof(job));
 	/* Every rank sends what it has; one whose run phase never ran sends no figures. */
 	int mrc = gather_results(r, pl, res, f);
+	memset(&r->snap, 0, sizeof(r->snap)); /* the next point's run phase takes its own */
 	if (r->d->rank == 0 && mrc) {
 		snprintf(job, sizeof(job), "rank 0: cannot merge the ranks' results: %s",
 		         strerror(-mrc));
@@ -286,15 +300,25 @@ static enum failure hook_done(void *ctx, const struct plan *pl, struct results *
 	return jf;
 }
 
-static bool hook_poll(void *ctx)
+/* Every 100 ms while this rank's run phase waits: a stop from another rank, and the first end
+ * heard, at which this rank snapshots its workers' progress (unless it is stopping itself: its
+ * own end is then its snapshot). */
+static bool hook_poll(void *ctx, const struct engine *e)
 {
 	struct distrun *r = ctx;
-	return dist_watch_poll(r->d);
+	bool ended = false, stop = dist_watch_poll(r->d, &ended);
+	if (ended && !r->snap.taken && !engine_stopping(e))
+		r->snap = (struct distrun_snap){
+		    .taken = true, .heard = true, .c = engine_progress(e, monotonic_ns())};
+	return stop;
 }
 
-static void hook_run_end(void *ctx, bool failed)
+static void hook_run_end(void *ctx, const struct engine *e, bool failed)
 {
 	struct distrun *r = ctx;
+	if (!r->snap.taken) /* ended before hearing of another's end: its final count */
+		r->snap =
+		    (struct distrun_snap){.taken = true, .c = engine_progress(e, monotonic_ns())};
 	dist_watch_end(r->d, failed); /* returns once every rank has got here */
 	r->ended_ns = monotonic_ns();
 }

@@ -8,6 +8,7 @@
 #ifndef FSMIX_DISTRUN_H
 #define FSMIX_DISTRUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "dist.h"
@@ -15,9 +16,19 @@
 #include "failure.h"
 #include "results.h"
 
+/* This rank's stonewall snapshot of a run phase: what its workers had done when it learned that
+ * the job's first rank had ended its run phase (an end message, polled every 100 ms), or, when
+ * it ended before hearing one, its own final count at its own end. */
+struct distrun_snap {
+	bool taken; /* this run phase's snapshot is in ops, trans, at_s */
+	bool heard; /* taken on hearing another rank's end (else: at its own end) */
+	struct engine_count c;
+};
+
 struct distrun {
 	struct dist *d;
 	struct engine_hooks hooks; /* for engine_opts.hooks; ctx is this struct */
+	struct distrun_snap snap;  /* the current point's; reset once its results are sent */
 	uint64_t ended_ns;         /* CLOCK_MONOTONIC when the last rank's run phase had ended (its
 	                            * stop watch drained), 0: no run phase yet */
 };

@@ -129,6 +129,12 @@ struct worker {
 	struct worker_error err;
 	uint64_t t_start, t_end; /* CLOCK_MONOTONIC ns */
 	pthread_t thread;
+	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
+	 * run's stonewall snapshot): the operations done (as st.ops counts them) and their
+	 * transactions. Only this worker writes them, with a relaxed store per operation (no
+	 * read-modify-write), on a cache line of their own; the two may be one operation apart. */
+	alignas(CACHELINE) _Atomic uint64_t done_ops;
+	_Atomic uint64_t done_trans;
 };
 
 /* A run that is one process of several (MPI ranks, src/dist): every process passes the same
@@ -138,15 +144,16 @@ struct worker {
  *   done     after engine_finish, when every process ran: they agree on the outcome, and rank
  *            0 merges every process's results into r (its reports are the job's);
  *   poll     every 100 ms while the run phase waits: true when another process stopped the
- *            job (an error or signal there): this one stops too (stop reason "error");
- *   run_end  after the run phase's join; failed: this process stopped on its own error or
- *            signal (the others are told). */
+ *            job (an error or signal there): this one stops too (stop reason "error"); it may
+ *            read e's progress (engine_progress);
+ *   run_end  after the run phase's join (e's workers are done); failed: this process stopped
+ *            on its own error or signal (the others are told). */
 struct engine_hooks {
 	void *ctx;
 	enum failure (*agree)(void *ctx, enum failure f, char *err, size_t errlen);
 	enum failure (*done)(void *ctx, const struct plan *pl, struct results *r, enum failure f);
-	bool (*poll)(void *ctx);
-	void (*run_end)(void *ctx, bool failed);
+	bool (*poll)(void *ctx, const struct engine *e);
+	void (*run_end)(void *ctx, const struct engine *e, bool failed);
 };
 
 struct engine_opts {
@@ -268,6 +275,25 @@ void engine_stop(struct engine *e, enum stop_reason why);
 static inline bool engine_stopping(const struct engine *e)
 {
 	return atomic_load_explicit(&e->stop, memory_order_relaxed) != STOP_NONE;
+}
+
+/* engine_progress - the operations and transactions every worker has done so far (their
+ * done_ops, done_trans, summed with relaxed loads: any thread, while the run goes on) and the
+ * seconds since the run phase's start gate opened (0 before). Lock-free; the workers are not
+ * slowed. */
+struct engine_count {
+	uint64_t ops, trans;
+	double at_s;
+};
+static inline struct engine_count engine_progress(const struct engine *e, uint64_t now)
+{
+	struct engine_count c = {0, 0, 0};
+	for (size_t i = 0; e->workers && i < e->n_workers; i++) {
+		c.ops += atomic_load_explicit(&e->workers[i]->done_ops, memory_order_relaxed);
+		c.trans += atomic_load_explicit(&e->workers[i]->done_trans, memory_order_relaxed);
+	}
+	c.at_s = e->t_base && now > e->t_base ? (double)(now - e->t_base) / 1e9 : 0;
+	return c;
 }
 
 /* engine_sleep_ms - sleep up to ms milliseconds, returning early when the run stops. */

@@ -37,6 +37,22 @@ int sigwatch_start(struct sigwatch *sw, struct engine *e, char *err, size_t errl
 void sigwatch_stop(struct sigwatch *sw);
 
 /* worker.c */
+/* worker_count_done - an operation done: into the worker's statistics, and its progress published
+ * for the main thread (engine_progress) by plain relaxed stores of counts only this thread writes:
+ * no read-modify-write, no line another worker writes. */
+static inline void worker_count_done(struct worker *w, enum op_id op, const struct op_result *r)
+{
+	w->st.ops[op]++;
+	w->st.trans[op] += r->trans;
+	w->st.bytes_read[op] += r->bytes_read;
+	w->st.bytes_written[op] += r->bytes_written;
+	w->st.ffsb_written[op] += r->ffsb_written ? r->ffsb_written : r->bytes_written;
+	uint64_t ops = atomic_load_explicit(&w->done_ops, memory_order_relaxed);
+	uint64_t trans = atomic_load_explicit(&w->done_trans, memory_order_relaxed);
+	atomic_store_explicit(&w->done_ops, ops + 1, memory_order_relaxed);
+	atomic_store_explicit(&w->done_trans, trans + r->trans, memory_order_relaxed);
+}
+
 /* worker_main - a worker thread (its argument is the struct worker). */
 void *worker_main(void *arg);
 /* worker_new - a worker of group g (index gi); NULL with err when out of memory. */

@@ -268,7 +268,7 @@ static void job_wait_until(struct engine *e, uint64_t until)
 	while (!engine_stopping(e) && now_ns() < until) {
 		uint64_t next = now_ns() + 100000000u;
 		engine_wait_until(e, next < until ? next : until);
-		if (h->poll(h->ctx))
+		if (h->poll(h->ctx, e))
 			engine_stop(e, STOP_ERROR);
 	}
 }
@@ -281,7 +281,7 @@ static void job_run_end(struct engine *e, bool failed)
 	const struct engine_hooks *h = e->opts->hooks;
 	int why = atomic_load(&e->stop);
 	if (h)
-		h->run_end(h->ctx, failed || why == STOP_ERROR || why == STOP_SIGNAL);
+		h->run_end(h->ctx, e, failed || why == STOP_ERROR || why == STOP_SIGNAL);
 }
 
 /* The main thread while the workers run: sleeps until the deadline or a stop, redrawing the

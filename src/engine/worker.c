@@ -158,11 +158,7 @@ void *worker_main(void *arg)
 				resp = resp > lat ? resp : lat;
 				resp_pending = resp;
 			}
-			w->st.ops[op]++;
-			w->st.trans[op] += r.trans;
-			w->st.bytes_read[op] += r.bytes_read;
-			w->st.bytes_written[op] += r.bytes_written;
-			w->st.ffsb_written[op] += r.ffsb_written ? r.ffsb_written : r.bytes_written;
+			worker_count_done(w, op, &r);
 			if (w->ival)
 				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
 				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);

@@ -32,14 +32,19 @@ void jobsum_finish(struct jobsum *j)
 	j->runtime_s = 0;
 	j->stonewall_s = j->n_ranks ? INFINITY : 0;
 	j->stonewall_ops_per_s = j->stonewall_trans_per_s = 0;
+	j->stonewall_ops = j->stonewall_trans = 0;
 	for (int r = 0; r < j->n_ranks; r++) {
 		struct jobsum_rank *k = &j->ranks[r];
 		k->ops_per_s = k->runtime_s > 0 ? (double)k->ops / k->runtime_s : 0;
 		k->trans_per_s = k->runtime_s > 0 ? (double)k->trans / k->runtime_s : 0;
 		j->runtime_s = k->runtime_s > j->runtime_s ? k->runtime_s : j->runtime_s;
 		j->stonewall_s = k->runtime_s < j->stonewall_s ? k->runtime_s : j->stonewall_s;
-		j->stonewall_ops_per_s += k->ops_per_s;
-		j->stonewall_trans_per_s += k->trans_per_s;
+		if (k->stonewall_s > 0) {
+			j->stonewall_ops_per_s += (double)k->stonewall_ops / k->stonewall_s;
+			j->stonewall_trans_per_s += (double)k->stonewall_trans / k->stonewall_s;
+		}
+		j->stonewall_ops += k->stonewall_ops;
+		j->stonewall_trans += k->stonewall_trans;
 		if (ops && trans) {
 			ops[r] = k->ops_per_s;
 			trans[r] = k->trans_per_s;

@@ -8,11 +8,10 @@
  *     merged histograms are within the histogram's bound of the union of all samples);
  *   - run time: the longest rank's (every rank starts at the same barrier), so the report's
  *     rates are the whole job's: total / longest;
- *   - stonewall: the shortest rank's run time, and the sum of every rank's own rate (its ops
- *     over its own run time): an estimate of the job's rate while every rank was still
- *     running (IOR's "stonewall" idea), exact when each rank's rate is steady; equal to the
- *     whole-job rate for a time-limited run. Ranks that share CPUs speed up once others are
- *     done, so on an oversubscribed host it over-estimates;
+ *   - stonewall (IOR's figure): the first rank's end (the shortest run time); each rank's
+ *     snapshot of what it had done when it learned of that end (within its 100 ms poll), or at
+ *     its own end when that came first; the rate is the sum over ranks of snapshot ops over
+ *     snapshot time: the job's rate while every rank was running, measured;
  *   - spread: min / mean / max / population stddev of the ranks' own rates;
  *   - device counters: per host and filesystem, read by the host's lowest rank only (every rank of
  *     a host sees the same device), never added per rank. */
@@ -34,6 +33,10 @@ struct jobsum_rank {
 	double ops_per_s, trans_per_s; /* over its own run time */
 	int status;    /* its own outcome: an enum failure (failure.h), FAIL_NONE: ok */
 	uint64_t seed; /* its seed (a given seed + its rank, or its own random one) */
+	/* its stonewall snapshot: ops and transactions done by stonewall_s seconds from its start
+	 * (when it heard of the first rank's end, or its own end if that came first) */
+	uint64_t stonewall_ops, stonewall_trans;
+	double stonewall_s;
 };
 
 /* Device counters of one filesystem of the profile on one host, over its lowest rank's run. */
@@ -56,9 +59,10 @@ struct jobsum {
 	struct jobsum_device *devices;       /* [n_devices], by host then filesystem */
 	size_t n_devices;
 	double runtime_s;           /* the longest rank's run time */
-	double stonewall_s;         /* the shortest rank's run time */
-	double stonewall_ops_per_s; /* sum of the ranks' own rates */
+	double stonewall_s;         /* the first rank's end: the shortest rank's run time */
+	double stonewall_ops_per_s; /* sum of the ranks' stonewall_ops / stonewall_s */
 	double stonewall_trans_per_s;
+	uint64_t stonewall_ops, stonewall_trans; /* sums of the ranks' snapshots */
 	struct jobsum_spread ops_per_s, trans_per_s;
 };
 

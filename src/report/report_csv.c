@@ -182,6 +182,23 @@ static void rank_row(FILE *f, const struct jobsum *j, const struct jobsum_rank *
 	row_put(f, &r);
 }
 
+/* A distributed run's stonewall (jobsum.h): kind "stonewall", group "job"; the operations and
+ * transactions the ranks had done by their snapshots, the summed rates of those snapshots, and
+ * the first rank's end in length_s. */
+static void stonewall_row(FILE *f, const struct jobsum *j)
+{
+	struct row r;
+	memset(&r, 0, sizeof(r));
+	set_s(&r, C_KIND, "stonewall");
+	set_s(&r, C_GROUP, "job");
+	set_u(&r, C_COUNT, j->stonewall_ops);
+	set_u(&r, C_TRANS, j->stonewall_trans);
+	set_f(&r, C_TRANS_S, "%.3f", j->stonewall_trans_per_s);
+	set_f(&r, C_OPS_S, "%.3f", j->stonewall_ops_per_s);
+	set_f(&r, C_LEN, "%.3f", j->stonewall_s);
+	row_put(f, &r);
+}
+
 static int fill_csv(FILE *f, void *arg)
 {
 	const struct results *res = arg;
@@ -196,6 +213,8 @@ static int fill_csv(FILE *f, void *arg)
 	group_rows(f, res, NULL);
 	for (int k = 0; k < res->job.n_ranks; k++) /* a distributed run: each rank */
 		rank_row(f, &res->job, &res->job.ranks[k]);
+	if (res->job.n_ranks)
+		stonewall_row(f, &res->job);
 	for (size_t i = 0; i < res->n_intervals; i++) {
 		const struct interval_row *iv = &res->intervals[i];
 		memset(&r, 0, sizeof(r));

@@ -59,19 +59,22 @@ void report_job_text(FILE *out, const struct jobsum *j, const struct results *re
 	        "%.3f s\n",
 	        j->runtime_s, j->stonewall_s);
 	fprintf(out,
-	        "Stonewall (every rank running; sum of the ranks' own rates): %.1f ops/sec, "
-	        "%.1f trans/sec\n",
-	        j->stonewall_ops_per_s, j->stonewall_trans_per_s);
+	        "Stonewall (every rank running: each rank's rate until it heard of the first "
+	        "end, summed): %.1f ops/sec, %.1f trans/sec, %" PRIu64 " ops by then\n",
+	        j->stonewall_ops_per_s, j->stonewall_trans_per_s, j->stonewall_ops);
 	fprintf(out, "Spread over ranks  %12s %12s %12s %12s\n", "min", "mean", "max", "stddev");
 	print_spread(out, "ops/sec", &j->ops_per_s);
 	print_spread(out, "trans/sec", &j->trans_per_s);
-	fprintf(out, "%6s %-20s %9s %12s %12s %12s %8s %s\n", "rank", "host", "run (s)", "ops",
-	        "ops/sec", "trans/sec", "errors", "outcome");
+	fprintf(out, "%6s %-20s %9s %12s %12s %12s %8s %-8s %9s %12s\n", "rank", "host", "run (s)",
+	        "ops", "ops/sec", "trans/sec", "errors", "outcome", "wall (s)", "wall ops");
 	for (int r = 0; r < j->n_ranks; r++) {
 		const struct jobsum_rank *k = &j->ranks[r];
-		fprintf(out, "%6d %-20s %9.3f %12" PRIu64 " %12.1f %12.1f %8" PRIu64 " %s\n",
+		fprintf(out,
+		        "%6d %-20s %9.3f %12" PRIu64 " %12.1f %12.1f %8" PRIu64
+		        " %-8s %9.3f %12" PRIu64 "\n",
 		        k->rank, host_name(j, k->host), k->runtime_s, k->ops, k->ops_per_s,
-		        k->trans_per_s, k->errors, failure_name(k->status));
+		        k->trans_per_s, k->errors, failure_name(k->status), k->stonewall_s,
+		        k->stonewall_ops);
 	}
 	if (j->n_devices) {
 		fprintf(out, "Device counters per host (read by each host's lowest rank)\n");
@@ -114,12 +117,16 @@ static json_t *rank_json(const struct jobsum *j, const struct jobsum_rank *k)
 {
 	char seed[24];
 	snprintf(seed, sizeof(seed), "%" PRIu64, k->seed); /* as the report's "seed": a string */
-	return json_pack("{s:i, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:s, s:s}", "rank",
-	                 k->rank, "host", host_name(j, k->host), "runtime_s", k->runtime_s, "ops",
-	                 (json_int_t)k->ops, "trans", (json_int_t)k->trans, "bytes_read",
+	return json_pack("{s:i, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:s, s:s, s:f, s:I, "
+	                 "s:I}",
+	                 "rank", k->rank, "host", host_name(j, k->host), "runtime_s", k->runtime_s,
+	                 "ops", (json_int_t)k->ops, "trans", (json_int_t)k->trans, "bytes_read",
 	                 (json_int_t)k->bytes_read, "bytes_written", (json_int_t)k->bytes_written,
 	                 "errors", (json_int_t)k->errors, "ops_per_s", k->ops_per_s, "trans_per_s",
-	                 k->trans_per_s, "outcome", failure_name(k->status), "seed", seed);
+	                 k->trans_per_s, "outcome", failure_name(k->status), "seed", seed,
+	                 "stonewall_s", k->stonewall_s, "stonewall_ops",
+	                 (json_int_t)k->stonewall_ops, "stonewall_trans",
+	                 (json_int_t)k->stonewall_trans);
 }
 
 json_t *report_job_json(const struct jobsum *j, const struct results *res)
@@ -145,8 +152,10 @@ json_t *report_job_json(const struct jobsum *j, const struct results *res)
 		return NULL;
 	}
 	return json_pack(
-	    "{s:i, s:i, s:o, s:f, s:f, s:o*, s:o*, s:o, s:o}", "ranks", j->n_ranks, "n_hosts",
-	    j->n_hosts, "hosts", hosts, "runtime_s", rt, "stonewall_s", j->stonewall_s, "ops_per_s",
+	    "{s:i, s:i, s:o, s:f, s:f, s:I, s:I, s:o*, s:o*, s:o, s:o}", "ranks", j->n_ranks,
+	    "n_hosts", j->n_hosts, "hosts", hosts, "runtime_s", rt, "stonewall_s", j->stonewall_s,
+	    "stonewall_ops", (json_int_t)j->stonewall_ops, "stonewall_trans",
+	    (json_int_t)j->stonewall_trans, "ops_per_s",
 	    spread_json(&j->ops_per_s, rt > 0 ? ops / rt : 0, j->stonewall_ops_per_s),
 	    "trans_per_s",
 	    spread_json(&j->trans_per_s, rt > 0 ? trans / rt : 0, j->stonewall_trans_per_s),

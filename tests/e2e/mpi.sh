@@ -73,6 +73,48 @@ for o in d["total"]["ops"]:
         assert abs(got - exact) <= exact / 128 + 1, (o["name"], p, got, exact)
 PY
 
+# 1b. The stonewall of a count-limited run is measured: the first rank's end is told to the
+# others, which snapshot what they had done by then. Rank 0 has a tenth of the others' num_ops
+# (MPMD: its own command line), so it is the one that usually ends first; the checks hold
+# whichever does (structural facts, no speed assumed).
+loc9=$(shmdir)
+counted=(run "$src/profiles/default.ffsb" --location "$loc9" "${tiny[@]}" --time 0 --json "$work/w.json"
+	--csv "$work/w.csv")
+timeout 120 mpirun --allow-run-as-root --oversubscribe -np 1 "$bin" "${counted[@]}" \
+	--set threadgroup0.num_ops=2000 : -np 2 "$bin" "${counted[@]}" --set threadgroup0.num_ops=20000 \
+	>"$work/w.out" 2>"$work/w.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^Stonewall (every rank running: .*ops/sec, .*trans/sec, [0-9]* ops by then" "$work/w.out" &&
+	ok "count-limited, 3 ranks of 2000/20000/20000 ops: exit 0, the stonewall line" ||
+	bad "count-limited stonewall run: exit $rc: $(tail -3 "$work/w.err")"
+python3 - "$work/w.json" "$work/w.csv" <<'PY' && ok "stonewall: the first rank's snapshot is its end, the others' within their runs; ops and rates are the snapshots' sums" || bad "stonewall figures"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+m = d["mpi"]
+ranks = m["per_rank"]
+assert [r["ops"] for r in ranks] == [2000, 20000, 20000], ranks
+first = min(ranks, key=lambda r: r["runtime_s"])
+# the first to end did not hear of another's end: its snapshot is its final count at its end
+assert first["stonewall_ops"] == first["ops"] and first["stonewall_s"] == first["runtime_s"], first
+assert first["stonewall_trans"] == first["trans"], first
+for r in ranks:
+    assert 0 < r["stonewall_s"] <= r["runtime_s"], r
+    assert r["stonewall_ops"] <= r["ops"] and r["stonewall_trans"] <= r["trans"], r
+longest = max(r["runtime_s"] for r in ranks)
+assert m["stonewall_s"] <= longest and abs(m["stonewall_s"] - first["runtime_s"]) <= 0.2, m["stonewall_s"]
+total = sum(o["count"] for o in d["total"]["ops"])
+assert m["stonewall_ops"] == sum(r["stonewall_ops"] for r in ranks) <= total, m["stonewall_ops"]
+assert m["stonewall_trans"] == sum(r["stonewall_trans"] for r in ranks)
+rate = sum(r["stonewall_ops"] / r["stonewall_s"] for r in ranks)
+trate = sum(r["stonewall_trans"] / r["stonewall_s"] for r in ranks)
+assert abs(m["ops_per_s"]["stonewall"] - rate) <= 1e-6 * rate, (m["ops_per_s"], rate)
+assert abs(m["trans_per_s"]["stonewall"] - trate) <= 1e-6 * trate, (m["trans_per_s"], trate)
+row = [r for r in csv.DictReader(open(sys.argv[2])) if r["kind"] == "stonewall"]
+assert len(row) == 1 and int(row[0]["count"]) == m["stonewall_ops"], row
+assert abs(float(row[0]["ops_per_s"]) - rate) <= 1e-3 + 1e-6 * rate, row
+assert abs(float(row[0]["length_s"]) - m["stonewall_s"]) <= 1e-3, row
+PY
+
 # 2. clean (a single process) removes every rank's tree, and nothing else.
 mkdir "$loc/keep" "$loc/fsmix.fs0.rx"
 "$bin" clean "$src/profiles/default.ffsb" --location "$loc" >"$work/c.out" 2>&1

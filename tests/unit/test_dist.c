@@ -163,18 +163,46 @@ static void test_instance_names(void)
 	rmdir(dir);
 }
 
+/* The job's figures from its ranks' totals and stonewall snapshots: rank 2 ended first (1 s; its
+ * snapshot is its end), ranks 0 and 1 snapshot what they had done when they heard of it; the
+ * stonewall rate is the sum of snapshot ops over snapshot time, not of the ranks' whole-run rates
+ * (100 + 200 + 300). */
 static void test_jobsum(void)
 {
-	struct jobsum_rank r[3] = {{.rank = 0, .runtime_s = 2.0, .ops = 200, .trans = 100},
-	                           {.rank = 1, .runtime_s = 4.0, .ops = 800, .trans = 400},
-	                           {.rank = 2, .runtime_s = 1.0, .ops = 300, .trans = 150}};
+	struct jobsum_rank r[3] = {{.rank = 0,
+	                            .runtime_s = 2.0,
+	                            .ops = 200,
+	                            .trans = 100,
+	                            .stonewall_s = 1.1,
+	                            .stonewall_ops = 110,
+	                            .stonewall_trans = 55},
+	                           {.rank = 1,
+	                            .runtime_s = 4.0,
+	                            .ops = 800,
+	                            .trans = 400,
+	                            .stonewall_s = 1.0,
+	                            .stonewall_ops = 250,
+	                            .stonewall_trans = 125},
+	                           {.rank = 2,
+	                            .runtime_s = 1.0,
+	                            .ops = 300,
+	                            .trans = 150,
+	                            .stonewall_s = 1.0,
+	                            .stonewall_ops = 300,
+	                            .stonewall_trans = 150}};
 	struct jobsum j = {.n_ranks = 3, .ranks = r};
 	jobsum_finish(&j);
 	CHECK_NEAR(j.runtime_s, 4.0, 0);
 	CHECK_NEAR(j.stonewall_s, 1.0, 0);
 	CHECK_NEAR(r[1].ops_per_s, 200, 1e-9);
-	CHECK_NEAR(j.stonewall_ops_per_s, 100 + 200 + 300, 1e-9);
-	CHECK_NEAR(j.stonewall_trans_per_s, 50 + 100 + 150, 1e-9);
+	CHECK_NEAR(j.stonewall_ops_per_s, 100 + 250 + 300, 1e-9);
+	CHECK_NEAR(j.stonewall_trans_per_s, 50 + 125 + 150, 1e-9);
+	CHECK_EQ_U(j.stonewall_ops, 110 + 250 + 300);
+	CHECK_EQ_U(j.stonewall_trans, 55 + 125 + 150);
+	/* a rank without a snapshot (its run phase never ran) adds nothing */
+	r[0].stonewall_s = 0;
+	jobsum_finish(&j);
+	CHECK_NEAR(j.stonewall_ops_per_s, 250 + 300, 1e-9);
 	CHECK_NEAR(j.ops_per_s.min, 100, 1e-9);
 	CHECK_NEAR(j.ops_per_s.max, 300, 1e-9);
 	CHECK_NEAR(j.ops_per_s.mean, 200, 1e-9);
@@ -200,7 +228,9 @@ static void test_agree_alone(void)
 	CHECK(all && lens && lens[0] == 3 && memcmp(all, "abc", 3) == 0);
 	free(all);
 	free(lens);
-	CHECK(!dist_watch_poll(&d));
+	bool ended = true;
+	CHECK(!dist_watch_poll(&d, &ended));
+	CHECK(!ended);
 	dist_watch_end(&d, true); /* nothing to tell */
 }
 

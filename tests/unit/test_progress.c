@@ -1,0 +1,81 @@
+/* test_progress.c - the workers' progress counters (engine.h: done_ops, done_trans) as the main
+ * thread reads them while the workers run (engine_progress: a distributed run's stonewall
+ * snapshot): every operation counted once, the sums never go back and never pass what was done,
+ * and, under ThreadSanitizer, no data race between a worker's stores and the main thread's
+ * loads. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "engine_int.h"
+#include "test.h"
+
+#define N_WORKERS 4
+#define N_OPS     200000u
+
+static _Atomic int started;
+
+/* A worker's side: what worker_main does after each operation that ran (3 transactions). */
+static void *count_ops(void *arg)
+{
+	struct worker *w = arg;
+	atomic_fetch_add(&started, 1);
+	for (unsigned i = 0; i < N_OPS; i++) {
+		struct op_result r = {.trans = 3, .bytes_read = 4096};
+		worker_count_done(w, (enum op_id)(i % OP_COUNT), &r);
+	}
+	return NULL;
+}
+
+static void test_snapshot_while_running(void)
+{
+	struct engine e;
+	memset(&e, 0, sizeof(e));
+	struct worker *w[N_WORKERS];
+	pthread_t t[N_WORKERS];
+	for (int i = 0; i < N_WORKERS; i++) {
+		w[i] = aligned_alloc(CACHELINE, (sizeof(*w[i]) + CACHELINE - 1) & ~(size_t)63);
+		CHECK(w[i] != NULL);
+		memset(w[i], 0, sizeof(*w[i]));
+		CHECK_EQ_I(thread_stats_init(&w[i]->st, NULL), 0);
+	}
+	e.workers = w;
+	e.n_workers = N_WORKERS;
+	e.t_base = 1000000000u;
+	struct engine_count c = engine_progress(&e, 3500000000u);
+	CHECK_EQ_U(c.ops, 0);
+	CHECK_NEAR(c.at_s, 2.5, 1e-12);
+	for (int i = 0; i < N_WORKERS; i++)
+		CHECK_EQ_I(pthread_create(&t[i], NULL, count_ops, w[i]), 0);
+	uint64_t last = 0, reads = 0;
+	while (atomic_load(&started) < N_WORKERS || last < (uint64_t)N_WORKERS * N_OPS) {
+		c = engine_progress(&e, 0);
+		CHECK(c.ops >= last && c.ops <= (uint64_t)N_WORKERS * N_OPS);
+		CHECK(c.trans <= 3 * (uint64_t)N_WORKERS * N_OPS);
+		last = c.ops;
+		reads++;
+	}
+	for (int i = 0; i < N_WORKERS; i++)
+		pthread_join(t[i], NULL);
+	c = engine_progress(&e, 0);
+	CHECK_EQ_U(c.ops, (uint64_t)N_WORKERS * N_OPS);
+	CHECK_EQ_U(c.trans, 3 * (uint64_t)N_WORKERS * N_OPS);
+	CHECK_NEAR(c.at_s, 0, 0); /* "now" before the start: 0 */
+	CHECK(reads > 0);
+	/* the statistics count the same operations */
+	uint64_t st_ops = 0;
+	for (int i = 0; i < N_WORKERS; i++) {
+		for (int op = 0; op < OP_COUNT; op++)
+			st_ops += w[i]->st.ops[op];
+		thread_stats_free(&w[i]->st);
+		free(w[i]);
+	}
+	CHECK_EQ_U(st_ops, c.ops);
+}
+
+int main(void)
+{
+	RUN(test_snapshot_while_running);
+	return test_summary();
+}
