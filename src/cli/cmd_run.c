@@ -32,6 +32,19 @@ static enum failure load(const struct cli *c, struct profile *p, struct plan *pl
 	return FAIL_INPUT;
 }
 
+/* load, then every rank of a distributed run agrees (job.h): one that could not load the
+ * profile fails them all. The plan is freed unless FAIL_NONE; p and d always need freeing. */
+static enum failure load_in_job(const struct cli *c, struct profile *p, struct plan *pl,
+                                struct diag *d)
+{
+	enum failure f = load(c, p, pl, d);
+	if (job_profile(f, d) && f == FAIL_NONE) { /* another rank could not load it */
+		plan_free(pl);
+		f = FAIL_INPUT;
+	}
+	return f;
+}
+
 static struct engine_opts engine_opts_of(const struct cli *c)
 {
 	return (struct engine_opts){.continue_on_error = c->continue_on_error,
@@ -119,11 +132,7 @@ enum failure cmd_run(struct cli *c)
 	struct profile p;
 	struct plan pl;
 	struct diag d;
-	enum failure f = load(c, &p, &pl, &d);
-	if (job_profile(f, &d) && f == FAIL_NONE) { /* another rank could not load it */
-		plan_free(&pl);
-		f = FAIL_INPUT;
-	}
+	enum failure f = load_in_job(c, &p, &pl, &d);
 	if (f == FAIL_NONE) {
 		f = run_once(c, &pl, &p);
 		plan_free(&pl);
@@ -138,11 +147,7 @@ enum failure cmd_clean(struct cli *c)
 	struct profile p;
 	struct plan pl;
 	struct diag d;
-	enum failure f = load(c, &p, &pl, &d);
-	if (job_profile(f, &d) && f == FAIL_NONE) { /* another rank could not load it */
-		plan_free(&pl);
-		f = FAIL_INPUT;
-	}
+	enum failure f = load_in_job(c, &p, &pl, &d);
 	if (f == FAIL_NONE) {
 		struct engine_opts eo = engine_opts_of(c);
 		f = job_locations(&pl, false);
