@@ -82,18 +82,8 @@ int engine_collect(struct engine *e, char *err, size_t errlen)
 		int rc = collect_worker(e, i);
 		mrc = mrc ? mrc : rc;
 	}
-	for (size_t gi = 0; gi < r->n_groups; gi++) {
-		if (!r->groups[gi].st_ready)
-			continue; /* out of memory for it: mrc says so */
-		/* The total has no msec_range counts (they are per group, as in FFSB). */
-		struct thread_stats tmp = r->groups[gi].st;
-		tmp.ranges = NULL;
-		tmp.range_cols = 0;
-		tmp.range_counts = NULL;
-		mrc = mrc ? mrc : thread_stats_merge(&r->total, &tmp);
-		for (int op = 0; op < OP_COUNT; op++)
-			r->total_skipped[op] += r->groups[gi].skipped[op];
-	}
+	int trc = results_total_of_groups(r); /* a group left not ready: mrc says so */
+	mrc = mrc ? mrc : trc;
 	if (mrc) { /* ENOMEM for a response-time series: no report rather than a wrong one */
 		snprintf(err, errlen, "cannot merge the threads' statistics: %s", strerror(-mrc));
 		return -1;

@@ -260,6 +260,27 @@ static int merge_groups(struct results *dst, const struct results *src)
 	return rc;
 }
 
+int results_total_of_groups(struct results *r)
+{
+	int rc = 0;
+	thread_stats_reset(&r->total);
+	memset(r->total_skipped, 0, sizeof(r->total_skipped));
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
+		const struct results_group *g = &r->groups[gi];
+		if (!g->st_ready)
+			continue; /* its statistics could not be made: the filler reports that */
+		struct thread_stats tmp = g->st;
+		tmp.ranges = NULL;
+		tmp.range_cols = 0;
+		tmp.range_counts = NULL;
+		int mrc = thread_stats_merge(&r->total, &tmp);
+		rc = rc ? rc : mrc;
+		for (int op = 0; op < OP_COUNT; op++)
+			r->total_skipped[op] += g->skipped[op];
+	}
+	return rc;
+}
+
 int results_merge(struct results *dst, const struct results *src)
 {
 	if (!same_plan(dst, src))

@@ -169,6 +169,12 @@ int results_set_intervals(struct results *r, size_t group, const struct interval
  * merged then: discard it). Returns 0. */
 int results_merge(struct results *dst, const struct results *src);
 
+/* results_total_of_groups - r->total and r->total_skipped := the sum of every ready group's
+ * statistics and skipped picks, without msec_range counts (they are per group, as in FFSB).
+ * The one way a total is made (the engine after a run, and the tests). Returns 0, or the first
+ * merge's -errno (ENOMEM for a response-time series: the total is then incomplete). */
+int results_total_of_groups(struct results *r);
+
 /* ---- derived figures ---- */
 
 /* The sums over every op of one statistics set. */

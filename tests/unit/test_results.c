@@ -77,22 +77,6 @@ static void record_thread(struct results *r, unsigned t)
 	r->runtime_s = r->runtime_s > 1.0 + t ? r->runtime_s : 1.0 + t;
 }
 
-/* The total of r's groups, as the engine makes it. */
-static void make_total(struct results *r)
-{
-	thread_stats_reset(&r->total);
-	memset(r->total_skipped, 0, sizeof(r->total_skipped));
-	for (size_t gi = 0; gi < r->n_groups; gi++) {
-		struct thread_stats tmp = r->groups[gi].st;
-		tmp.ranges = NULL;
-		tmp.range_cols = 0;
-		tmp.range_counts = NULL;
-		CHECK_EQ_I(thread_stats_merge(&r->total, &tmp), 0);
-		for (int op = 0; op < OP_COUNT; op++)
-			r->total_skipped[op] += r->groups[gi].skipped[op];
-	}
-}
-
 /* One run of threads [from, to): its results. */
 static void run_of(struct results *r, unsigned from, unsigned to)
 {
@@ -103,7 +87,7 @@ static void run_of(struct results *r, unsigned from, unsigned to)
 		record_thread(r, t);
 		r->groups[t % 2].num_threads++;
 	}
-	make_total(r);
+	CHECK_EQ_I(results_total_of_groups(r), 0); /* as the engine makes it */
 	r->measured = true;
 	r->stop = STOP_TIME;
 	struct interval_row rows[3];
