@@ -237,7 +237,7 @@ enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t er
 	engine_stop(e, STOP_TIME);
 	crew_join(ws, n);
 	for (size_t i = 0; i < n && !rc; i++)
-		if (ws[i]->err.set) {
+		if (ws[i]->err_set) {
 			snprintf(err, errlen, "%s: aging: %s: %s(%s): %s", fs->pf->name,
 			         op_table[ws[i]->err.op].name, sys_table[ws[i]->err.sys].name,
 			         ws[i]->err.path, strerror(ws[i]->err.err));

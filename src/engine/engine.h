@@ -56,16 +56,6 @@
 #include "threads.h"
 #include "tree.h"
 
-/* The first failure of a worker: what, where and when. */
-struct worker_error {
-	bool set;
-	int err;         /* errno */
-	enum op_id op;   /* the operation that failed */
-	enum sys_id sys; /* the system call that failed */
-	uint64_t at_ns;  /* since the start of the run */
-	char path[PATH_MAX];
-};
-
 /* A filesystem while running: its tree on disk and the shared pools. */
 struct engine_fs {
 	const struct plan_fs *pf;
@@ -126,8 +116,9 @@ struct worker {
 	struct latlog_buf *ll; /* --lat-log buffer, NULL: off */
 	struct thread_stats st;
 	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
-	struct worker_error err;
-	uint64_t t_start, t_end; /* CLOCK_MONOTONIC ns */
+	bool err_set;               /* err holds the worker's first failure */
+	struct results_error err;   /* what, where and when (worker and group set by worker_new) */
+	uint64_t t_start, t_end;    /* CLOCK_MONOTONIC ns */
 	pthread_t thread;
 	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
 	 * run's stonewall snapshot): the operations done (as st.ops counts them) and their

@@ -21,7 +21,7 @@ void engine_report_errors(struct engine *e)
 {
 	for (size_t i = 0; i < e->n_workers; i++) {
 		const struct worker *w = e->workers[i];
-		if (!w->err.set)
+		if (!w->err_set)
 			continue;
 		fprintf(e->opts->log, "fsmix: worker %u (%s): %s: %s(%s): %s after %.3f s\n",
 		        w->index, w->g->name, op_table[w->err.op].name, sys_table[w->err.sys].name,
@@ -37,16 +37,8 @@ static int collect_worker(struct engine *e, size_t i)
 	struct results_group *g = &e->res->groups[w->group];
 	bool moved = false;
 	int rc = 0;
-	if (w->err.set) {
-		struct results_error er = {.worker = w->index,
-		                           .group = w->group,
-		                           .err = w->err.err,
-		                           .op = w->err.op,
-		                           .sys = w->err.sys,
-		                           .at_ns = w->err.at_ns};
-		memcpy(er.path, w->err.path, sizeof(er.path));
-		rc = results_add_error(e->res, &er);
-	}
+	if (w->err_set)
+		rc = results_add_error(e->res, &w->err);
 	if (!g->st_ready && e->plan->groups[w->group].num_threads == 1) {
 		g->st = w->st; /* the results' pages are written here first (results_init_lazy) */
 		g->st.ranges = g->ranges; /* the same bounds, the results' own table */

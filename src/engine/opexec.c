@@ -196,8 +196,8 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 {
 	if (!err)
 		err = EIO; /* a short read or write: the file changed under us */
-	if (!w->err.set) {
-		w->err.set = true;
+	if (!w->err_set) {
+		w->err_set = true;
 		w->err.err = err;
 		w->err.op = op;
 		w->err.sys = s;

@@ -225,6 +225,8 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->ops = ops;
 	w->index = index;
 	w->group = (unsigned)gi;
+	w->err.worker = index; /* the rest of err when it fails (opexec.c fail) */
+	w->err.group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
 	uint64_t bs =
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
