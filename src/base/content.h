@@ -1,0 +1,61 @@
+/* content.h - verifiable file content: every byte fsmix writes is a deterministic function of
+ * (content key, file, generation, offset), so any later read can tell acknowledged content
+ * from stale, torn, zeroed or foreign data.
+ *
+ * CONTRACT (shared by the writers in src/engine, the in-run `verify=1` read check and the
+ * after-crash checker `fsmix verify`; the format behind it is content.c's and docs/durability.md's):
+ *
+ *   - struct content_key names one file of one tree: the tree's content seed (recorded with the
+ *     tree, so a reused tree is checked with the seed it was written with, whatever the run's
+ *     --seed), the filesystem index and the file id (its name f<id>).
+ *   - A generation is a per-file counter: 1 for the file as created (by populate or a create op),
+ *     +1 for every later op that writes into it (write, writeall, append; append_fsync2 counts
+ *     once per append). 0 is never written.
+ *   - content_fill(buf, len, key, gen, off) produces exactly the bytes of file `key` at
+ *     generation `gen` for the file range [off, off+len). Any offset and length (unaligned
+ *     included); pieces filled separately and concatenated equal one fill of the whole range.
+ *   - content_check(buf, len, key, off, gen_min, gen_max, &finding) checks bytes read from
+ *     [off, off+len) of the file: every byte must be content of that file at that offset at some
+ *     generation g with gen_min <= g <= gen_max. Ranges written by different generations may
+ *     meet anywhere (a write that started or ended mid-block), and that is not an error.
+ *     Returns 0 when all of it is acceptable, else 1 with the first bad place in *finding.
+ */
+#ifndef FSMIX_CONTENT_H
+#define FSMIX_CONTENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct content_key {
+	uint64_t seed; /* the tree's content seed */
+	uint32_t fs;   /* filesystem index in the profile */
+	uint32_t file; /* file id: the name f<id> */
+};
+
+/* What a bad place in a checked range is. */
+enum content_verdict {
+	CONTENT_OK = 0,
+	CONTENT_ZERO,    /* zeroed bytes where content should be (a hole, a lost extent) */
+	CONTENT_STALE,   /* this file's content at this offset, of a generation below gen_min */
+	CONTENT_TORN,    /* a block partly of an acceptable generation and partly not */
+	CONTENT_FOREIGN, /* bytes that are no generation of this file at this offset */
+};
+
+#define CONTENT_SHOW 16 /* bytes of expected and found content kept in a finding */
+
+struct content_finding {
+	enum content_verdict verdict;
+	uint64_t off;                    /* file offset of the first bad byte */
+	uint32_t gen_found;              /* generation the bad bytes carry (0 = none recognised) */
+	uint32_t gen_expected;           /* the generation the expected bytes are shown for */
+	size_t shown;                    /* bytes in expected[] and found[] */
+	uint8_t expected[CONTENT_SHOW];  /* content at gen_expected from off */
+	uint8_t found[CONTENT_SHOW];     /* what was read from off */
+};
+
+void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off);
+int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
+                  uint32_t gen_min, uint32_t gen_max, struct content_finding *finding);
+const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", "torn", ... */
+
+#endif
