@@ -115,7 +115,8 @@ bool tstat_welch(const struct tstat_sample *a, const struct tstat_sample *b, str
 		return false;
 	double va = a->sd * a->sd / (double)a->n, vb = b->sd * b->sd / (double)b->n;
 	double se = sqrt(va + vb);
-	if (!(se > 0))
+	/* no spread: also the rounding noise of a mean of equal values (sum / n is not exact) */
+	if (!(se > 1e-12 * fmax(fabs(a->mean), fabs(b->mean))))
 		return false;
 	w->diff = b->mean - a->mean;
 	w->se = se;

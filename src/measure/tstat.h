@@ -47,7 +47,8 @@ struct tstat_welch {
 };
 
 /* tstat_welch - false (w unset) unless both samples have n >= 2 and se > 0 (with no spread on
- * either side the test is undefined). */
+ * either side the test is undefined; se below 1e-12 of the larger mean counts as none: the
+ * rounding of a mean of equal values). */
 bool tstat_welch(const struct tstat_sample *a, const struct tstat_sample *b, struct tstat_welch *w);
 
 #endif
