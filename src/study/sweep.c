@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,34 @@ static enum failure run_repeat(const struct sweep_spec *s, struct point *pt, siz
 	return rc;
 }
 
+/* --repeat until: whether point pt stops after its run number `runs`: its target is reached
+ * (pt->reached, said on the log). A job decides by rank 0's merged results. */
+static bool until_done(const struct sweep_spec *s, struct point *pt, size_t runs, const char *at)
+{
+	if (runs < SWEEP_UNTIL_MIN)
+		return false;
+	struct metric_stat st;
+	sweep_until_stat(pt, &st);
+	/* the CI half-width within +-PCT % of the mean (a point with no spread: at once) */
+	bool reached =
+	    st.n >= SWEEP_UNTIL_MIN && st.ci95_half <= s->until_pct / 100 * fabs(st.mean);
+	if (s->rank0_says)
+		reached = s->rank0_says(reached);
+	pt->reached = reached;
+	double pct = metric_ci95_pct(&st);
+	if (reached || runs == s->repeat)
+		fprintf(s->eopts.log,
+		        "fsmix: %s: %s: mean %.2f trans/s, 95%% CI ±%.3g%% after %zu runs: target "
+		        "±%g%% %s\n",
+		        at, pt->label, st.mean, pct, runs, s->until_pct,
+		        reached ? "reached" : "not reached");
+	else
+		fprintf(s->eopts.log,
+		        "fsmix: %s: 95%% CI ±%.3g%% after %zu runs, target ±%g%%: one more run\n",
+		        at, pct, runs, s->until_pct);
+	return reached;
+}
+
 /* Runs every repeat of every point in order, with progress on the log, until the first
  * failure. *started gets the number of runs started (the failed or interrupted one
  * included). */
@@ -422,20 +451,36 @@ static enum failure points_run(const struct sweep_spec *s, struct point *pts, si
 {
 	enum failure rc = FAIL_NONE;
 	size_t total = n_pts * s->repeat, k = 0;
+	bool until = s->until_pct > 0;
 	for (size_t i = 0; i < n_pts && !rc; i++) {
 		for (size_t r = 0; r < s->repeat && !rc; r++, k++) {
-			fprintf(s->eopts.log, "fsmix: sweep %zu/%zu: %s, run %zu of %u\n", k + 1,
-			        total, pts[i].label, r + 1, s->repeat);
+			/* "sweep 3/6" counts runs; with until, the number of runs is not known */
+			char at[64];
+			if (until)
+				snprintf(at, sizeof(at), "sweep point %zu/%zu", i + 1, n_pts);
+			else
+				snprintf(at, sizeof(at), "sweep %zu/%zu", k + 1, total);
+			if (until)
+				fprintf(s->eopts.log,
+				        "fsmix: %s: %s, run %zu (until the 95%% CI of trans/s is "
+				        "within ±%g%%, at most %u runs)\n",
+				        at, pts[i].label, r + 1, s->until_pct, s->repeat);
+			else
+				fprintf(s->eopts.log, "fsmix: %s: %s, run %zu of %u\n", at,
+				        pts[i].label, r + 1, s->repeat);
 			rc = run_repeat(s, &pts[i], r, k > 0);
 			json_t *res = pts[i].runs[r];
 			if (res) {
 				double tps = 0;
 				metric_get(res, M_TRANS_PER_S, &tps);
 				fprintf(s->eopts.log,
-				        "fsmix: sweep %zu/%zu: %.2f trans/s; tree %s, %.2f s "
-				        "between runs\n",
-				        k + 1, total, tps, pts[i].reused[r] ? "reused" : "built",
+				        "fsmix: %s: %.2f trans/s; tree %s, %.2f s between runs\n",
+				        at, tps, pts[i].reused[r] ? "reused" : "built",
 				        pts[i].setup_s[r]);
+			}
+			if (until && !rc && until_done(s, &pts[i], r + 1, at)) {
+				k++;
+				break;
 			}
 		}
 	}

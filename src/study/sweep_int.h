@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "failure.h"
+#include "metrics.h"
 #include "sweep.h"
 
 /* One point of the sweep (one value per dimension) and its repeats' results. */
@@ -20,7 +21,11 @@ struct point {
 	double *setup_s; /* per repeat, seconds: the run's wall time minus its run phase (setup,
 	                  * reuse or rebuild of the trees) */
 	bool *reused;
+	bool reached; /* --repeat until: the point stopped on its target */
 };
+
+/* sweep_until_stat - the statistics of a point's trans/s, which --repeat until reads. */
+void sweep_until_stat(const struct point *pt, struct metric_stat *st);
 
 /* sweep_print_table - the summary table of the finished runs. */
 void sweep_print_table(const struct sweep_spec *s, struct point *pts, size_t n_pts, FILE *out);

@@ -2,6 +2,7 @@
 #include "sweep_int.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,9 +11,75 @@
 #include "plot.h"
 #include "report_data.h"
 
+void sweep_until_stat(const struct point *pt, struct metric_stat *st)
+{
+	metric_stat_of(pt->runs, pt->n_runs, M_TRANS_PER_S, st);
+}
+
+static size_t runs_done(const struct point *pt)
+{
+	size_t done = 0;
+	for (size_t r = 0; r < pt->n_runs; r++)
+		done += pt->runs[r] != NULL;
+	return done;
+}
+
+/* --repeat until: what became of a point's target. */
+static const char *until_word(const struct sweep_spec *s, const struct point *pt)
+{
+	if (pt->reached)
+		return "reached";
+	return runs_done(pt) < s->repeat ? "stopped" : "not reached";
+}
+
+/* The second table: per point and metric, the 95 % confidence interval of the mean, in % of
+ * the mean; with --repeat until, what became of the target. Only when a point has 2 runs. */
+static void print_ci_table(const struct sweep_spec *s, struct point *pts, size_t n_pts, FILE *out)
+{
+	bool any = false, until = s->until_pct > 0;
+	for (size_t i = 0; i < n_pts; i++)
+		any |= runs_done(&pts[i]) >= 2;
+	if (!any)
+		return;
+	fprintf(out, "\n%-28s %4s", "95% CI of the mean", "runs");
+	for (int m = 0; m < METRIC_COUNT; m++)
+		fprintf(out, " %19s", metric_table[m].title);
+	fprintf(out, "%s\n", until ? "  target" : "");
+	for (size_t i = 0; i < n_pts; i++) {
+		struct point *pt = &pts[i];
+		size_t done = runs_done(pt);
+		if (!done)
+			continue;
+		fprintf(out, "%-28s %4zu", pt->label, done);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			struct metric_stat st;
+			char cell[40];
+			metric_stat_of(pt->runs, pt->n_runs, (enum metric_id)m, &st);
+			double pct = metric_ci95_pct(&st);
+			if (isnan(pct))
+				snprintf(cell, sizeof(cell), "n/a");
+			else if (st.n != done)
+				snprintf(cell, sizeof(cell), "±%.3g%% (n=%zu)", pct, st.n);
+			else
+				snprintf(cell, sizeof(cell), "±%.3g%%", pct);
+			/* "±" is two bytes: one more column of padding keeps the table straight */
+			fprintf(out, " %*s", strstr(cell, "±") ? 20 : 19, cell);
+		}
+		if (until)
+			fprintf(out, "  %s", until_word(s, pt));
+		fputc('\n', out);
+	}
+	fprintf(out, "\n(mean ± t_{0.975,n-1} · stddev / √n, Student's t, in %% of the mean; n/a: "
+	             "fewer than 2 runs)\n");
+	if (until)
+		fprintf(out,
+		        "(--repeat until: a point stops once the 95%% CI of its mean trans/s is "
+		        "within ±%g%% of the mean, after %d to %u runs)\n",
+		        s->until_pct, SWEEP_UNTIL_MIN, s->repeat);
+}
+
 void sweep_print_table(const struct sweep_spec *s, struct point *pts, size_t n_pts, FILE *out)
 {
-	(void)s;
 	fprintf(out, "\n%-28s %4s", "point", "runs");
 	for (int m = 0; m < METRIC_COUNT; m++)
 		fprintf(out, " %19s", metric_table[m].title);
@@ -45,6 +112,13 @@ void sweep_print_table(const struct sweep_spec *s, struct point *pts, size_t n_p
 		                       : "built");
 	}
 	fprintf(out, "\n(mean ± sample standard deviation over the repeats; n/a: not measured)\n");
+	print_ci_table(s, pts, n_pts, out);
+}
+
+/* A number, or null for NaN (not defined: json_real refuses it). */
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *summary_json(struct point *pt)
@@ -53,10 +127,16 @@ static json_t *summary_json(struct point *pt)
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		struct metric_stat st;
 		metric_stat_of(pt->runs, pt->n_runs, (enum metric_id)m, &st);
-		json_object_set_new(o, metric_table[m].key,
-		                    st.n ? json_pack("{sIsfsf}", "n", (json_int_t)st.n, "mean",
-		                                     st.mean, "stddev", st.stddev)
-		                         : json_null());
+		bool ci = st.n >= 2;
+		json_object_set_new(
+		    o, metric_table[m].key,
+		    st.n ? json_pack(
+		               "{sIsfsfsosososo}", "n", (json_int_t)st.n, "mean", st.mean,
+		               "stddev", st.stddev, "ci95_half", jnum(st.ci95_half), "ci95_low",
+		               ci ? json_real(st.mean - st.ci95_half) : json_null(), "ci95_high",
+		               ci ? json_real(st.mean + st.ci95_half) : json_null(), "ci95_pct",
+		               jnum(metric_ci95_pct(&st)))
+		         : json_null());
 	}
 	return o;
 }
@@ -109,10 +189,19 @@ static json_t *sweep_json(const struct sweep_doc *c)
 			json_decref(tree);
 			continue;
 		}
-		json_array_append_new(points,
-		                      json_pack("{sssososososo}", "label", pt->label, "params",
-		                                params, "tree", tree, "setup_s", setup, "summary",
-		                                summary_json(pt), "runs", runs));
+		json_t *point =
+		    json_pack("{sssososososo}", "label", pt->label, "params", params, "tree", tree,
+		              "setup_s", setup, "summary", summary_json(pt), "runs", runs);
+		if (point && s->until_pct > 0) {
+			struct metric_stat st;
+			sweep_until_stat(pt, &st);
+			json_object_set_new(point, "until",
+			                    json_pack("{sbsssIso}", "reached", pt->reached,
+			                              "outcome", until_word(s, pt), "runs",
+			                              (json_int_t)done, "trans_per_s_ci95_pct",
+			                              jnum(metric_ci95_pct(&st))));
+		}
+		json_array_append_new(points, point);
 	}
 	json_object_set_new(root, "schema", json_string("fsmix-sweep"));
 	json_object_set_new(root, "schema_version", json_integer(1));
@@ -120,6 +209,12 @@ static json_t *sweep_json(const struct sweep_doc *c)
 	json_object_set_new(root, "profile_path", json_string(s->profile_path));
 	json_object_set_new(root, "command_line", cmd);
 	json_object_set_new(root, "repeat", json_integer(s->repeat));
+	json_object_set_new(root, "repeat_until",
+	                    s->until_pct > 0
+	                        ? json_pack("{sfsIsIss}", "target_pct", s->until_pct, "min_runs",
+	                                    (json_int_t)SWEEP_UNTIL_MIN, "max_runs",
+	                                    (json_int_t)s->repeat, "metric", "trans_per_s")
+	                        : json_null());
 	json_object_set_new(root, "interrupted", json_boolean(c->interrupted));
 	json_object_set_new(root, "exit_status", json_integer(c->exit_status));
 	json_object_set_new(root, "dimensions", dims);

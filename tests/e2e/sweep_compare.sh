@@ -9,9 +9,12 @@ scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set dire
 	--repeat 2 --json "$work/a.json" --csv "$work/a.csv" >"$work/a.out" 2>"$work/a.err"
 rc=$?
 runs=$(grep -c "trans/s; tree" "$work/a.err")
-rows=$(grep -c "^threads=[124] " "$work/a.out")
-[ $rc -eq 0 ] && [ "$runs" -eq 6 ] && [ "$rows" -eq 3 ] && ok "--threads 1,2,4 --repeat 2: 6 runs, a 3-row table" ||
-	bad "sweep: exit $rc, $runs runs, $rows rows"
+# (the rows of the first table: the second one, of the confidence intervals, has them too)
+rows=$(sed '/^95% CI of the mean/q' "$work/a.out" | grep -c "^threads=[124] ")
+cis=$(sed -n '/^95% CI of the mean/,$p' "$work/a.out" | grep -c "^threads=[124]  *2  *±")
+[ $rc -eq 0 ] && [ "$runs" -eq 6 ] && [ "$rows" -eq 3 ] && [ "$cis" -eq 3 ] &&
+	ok "--threads 1,2,4 --repeat 2: 6 runs, a 3-row table and the 3 points' CIs" ||
+	bad "sweep: exit $rc, $runs runs, $rows rows, $cis CI rows"
 python3 - "$work/a.json" "$work/a.csv" <<'PY' && ok "sweep JSON and CSV are complete and valid" || bad "sweep JSON/CSV"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
