@@ -123,6 +123,8 @@ bool tstat_welch(const struct tstat_sample *a, const struct tstat_sample *b, str
 	/* Welch (1947), Satterthwaite (1946) */
 	w->df =
 	    (va + vb) * (va + vb) / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	if (!isfinite(se) || !isfinite(w->df) || !isfinite(w->diff))
+		return false; /* figures too large to square */
 	w->t = w->diff / se;
 	/* two-sided: P(|T| > |t|) = I_x(df/2, 1/2), x = df / (df + t^2), without the cancellation
 	 * of 2 * (1 - F(|t|)) for small p */

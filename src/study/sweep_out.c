@@ -131,8 +131,8 @@ static json_t *summary_json(struct point *pt)
 		json_object_set_new(
 		    o, metric_table[m].key,
 		    st.n ? json_pack(
-		               "{sIsfsfsosososo}", "n", (json_int_t)st.n, "mean", st.mean,
-		               "stddev", st.stddev, "ci95_half", jnum(st.ci95_half), "ci95_low",
+		               "{sIsfsfsosososo}", "n", (json_int_t)st.n, "mean", st.mean, "stddev",
+		               st.stddev, "ci95_half", jnum(st.ci95_half), "ci95_low",
 		               ci ? json_real(st.mean - st.ci95_half) : json_null(), "ci95_high",
 		               ci ? json_real(st.mean + st.ci95_half) : json_null(), "ci95_pct",
 		               jnum(metric_ci95_pct(&st)))
