@@ -46,7 +46,8 @@ struct cli {
 	double interval_s;
 	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
 	size_t n_dims;
-	unsigned repeat;
+	unsigned repeat;        /* --repeat N, or until's MAX */
+	double until_pct;       /* --repeat until:PCT[:MAX]; 0: a fixed count */
 	unsigned build_threads; /* run --build-threads; 0: one per CPU */
 	const char *plot_path;  /* run --plot, compare --plot, plot -o */
 	bool force;             /* compare: different profiles */

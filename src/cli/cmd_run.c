@@ -103,6 +103,8 @@ static enum failure run_sweep(struct cli *c)
 	                       .po = {.strict_ffsb = c->strict_ffsb},
 	                       .n_dims = c->n_dims,
 	                       .repeat = c->repeat ? c->repeat : 1,
+	                       .until_pct = c->until_pct,
+	                       .rank0_says = job_on() ? job_rank0_says : NULL,
 	                       .eopts = {.continue_on_error = c->continue_on_error,
 	                                 .cleanup = false,
 	                                 .build_threads = c->build_threads,
@@ -127,7 +129,7 @@ static enum failure run_sweep(struct cli *c)
 
 enum failure cmd_run(struct cli *c)
 {
-	if (c->n_dims || c->repeat > 1)
+	if (c->n_dims || c->repeat > 1 || c->until_pct > 0)
 		return run_sweep(c);
 	struct profile p;
 	struct plan pl;

@@ -86,7 +86,7 @@ static int json_needs_file(const struct cli *c, char *err, size_t errlen)
 
 static int run_rules(const struct cli *c, char *err, size_t errlen)
 {
-	bool sweep = c->n_dims || c->repeat > 1;
+	bool sweep = c->n_dims || c->repeat > 1 || c->until_pct > 0;
 	if (json_needs_file(c, err, errlen))
 		return -1;
 	if (c->plot_path && !sweep && c->interval_s <= 0)

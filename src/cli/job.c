@@ -177,6 +177,13 @@ const struct engine_hooks *job_hooks(void)
 	return job.d.on ? &job.run.hooks : NULL;
 }
 
+bool job_rank0_says(bool mine)
+{
+	unsigned char v = mine;
+	dist_bcast(&job.d, &v, 1); /* nothing without a job */
+	return v != 0;
+}
+
 void job_said_report_time(void)
 {
 	if (job.d.on && job.d.rank == 0 && distrun_since_end(&job.run) >= 0)

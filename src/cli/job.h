@@ -51,6 +51,10 @@ enum failure job_locations(const struct plan *pl, bool check);
 /* job_hooks - the engine's hooks of this rank (engine_opts.hooks), NULL without a job. */
 const struct engine_hooks *job_hooks(void);
 
+/* job_rank0_says - rank 0's value of a decision, on every rank (a sweep's --repeat until:
+ * only rank 0 has the merged results); without a job, mine. */
+bool job_rank0_says(bool mine);
+
 /* job_said_report_time - rank 0, after a run: says how long after the last rank's end the merged
  * report was written (docs/distributed.md, bench_mpi.sh). */
 void job_said_report_time(void);

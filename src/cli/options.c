@@ -2,6 +2,7 @@
  * struct cli. Every message here is the one fsmix has always printed (tests grep them). */
 #include "options.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,11 +213,38 @@ static enum set_result set_sweep(struct cli *c, const char *v, char *err, size_t
 	return add_dim(c, false, v, err, errlen);
 }
 
+/* until:PCT[:MAX] (PCT with or without '%'): c->until_pct and c->repeat (MAX, default 20). */
+static bool parse_until(struct cli *c, const char *v)
+{
+	char *end;
+	if (strncmp(v, "until:", 6) || !(isdigit((unsigned char)v[6]) || v[6] == '.'))
+		return false;
+	double pct = strtod(v + 6, &end);
+	if (*end == '%')
+		end++;
+	unsigned max = 20;
+	if (*end == ':' && !parse_count(end + 1, 1000, &max))
+		return false;
+	if ((*end && *end != ':') || !(pct > 0) || pct > 1e6 || max < SWEEP_UNTIL_MIN)
+		return false;
+	c->until_pct = pct;
+	c->repeat = max;
+	return true;
+}
+
 static enum set_result set_repeat(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	if (parse_count(v, 1000, &c->repeat))
+	c->until_pct = 0;
+	if (parse_count(v, 1000, &c->repeat) || parse_until(c, v))
 		return SET_OK;
-	snprintf(err, errlen, "--repeat takes a count from 1 to 1000, not '%s'", v);
+	if (!strncmp(v, "until", 5))
+		snprintf(err, errlen,
+		         "--repeat until:PCT[:MAX] takes a target above 0 %% and at most MAX runs, "
+		         "%d to 1000 (default 20), e.g. until:2%%:20, not '%s'",
+		         SWEEP_UNTIL_MIN, v);
+	else
+		snprintf(err, errlen,
+		         "--repeat takes a count from 1 to 1000 or until:PCT[:MAX], not '%s'", v);
 	return SET_BAD;
 }
 
@@ -463,14 +491,20 @@ const struct option_row option_rows[] = {
      .man = "Sweep any profile key, e.g.\n.BR \"\\-\\-sweep filesystem0.num_files=1000,2000\" ."},
     {.name = "repeat",
      .arg = ARG_REQUIRED,
-     .value = "N",
+     .value = "N|until:PCT[:MAX]",
      .commands = RUN,
      .misuse = sweep_only,
      .set = set_repeat,
      .section = SEC_SWEEP,
-     .help = "run every point N times; the table gives mean +- stddev",
-     .man = "Run every point N times, 1 to 1000; the summary gives mean and standard\n"
-            "deviation."},
+     .help = "run every point N times, or until the 95% CI of its mean trans/s is\n"
+             "within +-PCT% (at least 3, at most MAX runs, default 20); the table\n"
+             "gives mean +- stddev and the CI",
+     .man = "Run every point N times, 1 to 1000; or, with\n"
+            ".BI until: PCT [: MAX ]\n"
+            "(e.g. until:2%:20), until the 95% confidence interval of its mean trans/s\n"
+            "(Student's t) is within \\(+-PCT % of the mean, after at least 3 and at most\n"
+            "MAX runs (default 20). The summary gives mean, standard deviation and the\n"
+            "confidence interval of every figure, and whether the target was reached."},
     {.name = "plot",
      .arg = ARG_REQUIRED,
      .value = "FILE",

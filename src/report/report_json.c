@@ -1,6 +1,7 @@
 /* report_json.c - the JSON report (see report_data.h; the schema is docs/output.md). */
 #include "report_data.h"
 #include "report_job.h"
+#include "settle.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -166,6 +167,28 @@ static json_t *intervals_json(struct jb *b, const struct interval_row *rows, siz
 		add(b, a, o);
 	}
 	return a;
+}
+
+/* --interval: the run's own noise (settle.h); null without rows to tell it. */
+static json_t *noise_json(struct jb *b, const struct results *r)
+{
+	struct settle s;
+	settle_of(r->intervals, r->n_intervals, &s);
+	if (isnan(s.cv_pct))
+		return json_null();
+	json_t *o = json_object();
+	put(b, o, "metric", js("trans_per_s"));
+	put(b, o, "intervals", ju(s.n));
+	put(b, o, "mean", jr(s.mean));
+	put(b, o, "stddev", jr(s.sd));
+	put(b, o, "cv_pct", jr(s.cv_pct));
+	put(b, o, "third_intervals", s.checked ? ju(s.k) : json_null());
+	put(b, o, "middle_third_mean", s.checked ? jr(s.mid_mean) : json_null());
+	put(b, o, "last_third_mean", s.checked ? jr(s.last_mean) : json_null());
+	put(b, o, "noise_stddev", s.checked ? jr(s.noise_sd) : json_null());
+	put(b, o, "change_pct", s.checked ? jr(s.change_pct) : json_null());
+	put(b, o, "settled", s.checked ? json_boolean(s.settled) : json_null());
+	return o;
 }
 
 /* One result set: a thread group (g != NULL) or the total (g == NULL). */
@@ -390,6 +413,7 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	put(&b, root, "total", group_json(&b, r, NULL));
 	put(&b, root, "errors", errors_json(&b, r));
 	put(&b, root, "intervals", intervals_json(&b, r->intervals, r->n_intervals));
+	put(&b, root, "interval_noise", noise_json(&b, r));
 	if (r->job.n_ranks) /* a distributed run (MPI): rank 0's report of the job */
 		put(&b, root, "mpi", report_job_json(&r->job, r));
 	if (b.fail) {

@@ -1,6 +1,7 @@
 /* report_text.c - the text report (see report.h). */
 #include "report.h"
 #include "report_job.h"
+#include "settle.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -425,6 +426,40 @@ static void print_ffsb_results(FILE *out, const struct results *r, bool ffsb_fig
 	fprintf(out, "\n");
 }
 
+/* --interval: the run's own noise (settle.h), a line under the rows. */
+static void print_noise(FILE *out, const struct results *r)
+{
+	struct settle s;
+	settle_of(r->intervals, r->n_intervals, &s);
+	if (isnan(s.cv_pct))
+		return;
+	fprintf(out,
+	        "Interval noise: trans/sec CV %.1f%% over %zu intervals (mean %.1f, stddev %.1f)",
+	        s.cv_pct, s.n, s.mean, s.sd);
+	if (!s.checked)
+		fprintf(out, "; settling not checked (needs %d intervals)\n", SETTLE_MIN_ROWS);
+	else
+		fprintf(out,
+		        "; last third %+.1f%% from the middle third, %s their noise (stddev %.1f): "
+		        "%s\n",
+		        s.change_pct, s.settled ? "within" : "more than", s.noise_sd,
+		        s.settled ? "settled" : "not settled");
+}
+
+/* The warning of a run whose last third of intervals departs from its middle third. */
+static void warn_unsettled(FILE *out, const struct results *r)
+{
+	struct settle s;
+	settle_of(r->intervals, r->n_intervals, &s);
+	if (s.checked && !s.settled)
+		fprintf(
+		    out,
+		    "fsmix: warning: the run has not settled: its last third of intervals averages "
+		    "%.1f trans/sec, %+.1f%% from the middle third's %.1f, more than the noise "
+		    "within them (stddev %.1f); a longer run would tell where it goes\n",
+		    s.last_mean, s.change_pct, s.mid_mean, s.noise_sd);
+}
+
 static void print_intervals(FILE *out, const struct results *r)
 {
 	if (!r->n_intervals)
@@ -438,6 +473,7 @@ static void print_intervals(FILE *out, const struct results *r)
 		        (double)row->bytes / row->length_s / 1048576.0,
 		        (double)row->p99_op_ns / 1e6);
 	}
+	print_noise(out, r);
 	fprintf(out, "\n");
 }
 
@@ -455,6 +491,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 			        "fsmix: warning: %.1f%% of the operations picked found no file to "
 			        "work on and were skipped\n",
 			        skipped_pct);
+		warn_unsettled(log, r);
 		fflush(out);
 		return;
 	}
@@ -477,6 +514,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
 		        "and were skipped; the rates above count only those that ran\n",
 		        skipped_pct);
+	warn_unsettled(out, r);
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
 	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",

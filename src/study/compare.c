@@ -10,6 +10,7 @@
 #include "plot.h"
 #include "outfile.h"
 #include "report_data.h"
+#include "tstat.h"
 
 /* A document's points: label and the runs (array of run results). A single run is one point
  * labelled "run". */
@@ -151,25 +152,69 @@ struct row {
 	enum metric_id m;
 	struct metric_stat base, now;
 	char mark;
+	/* Welch's t-test of NEW against BASE, when both have n >= 2 and some spread; the CI of
+	 * the difference is also given in % of BASE AVG (when that is not 0) */
+	bool tested, pct;
+	struct tstat_welch w;
+	double lo_pct, hi_pct;
 };
+
+/* r->tested and its figures from r->base and r->now. */
+static void row_test(struct row *r)
+{
+	struct tstat_sample a = {r->base.n, r->base.mean, r->base.stddev},
+	                    b = {r->now.n, r->now.mean, r->now.stddev};
+	r->tested = tstat_welch(&a, &b, &r->w);
+	r->pct = r->tested && r->base.mean != 0;
+	if (r->pct) {
+		r->lo_pct = 100 * r->w.lo / r->base.mean;
+		r->hi_pct = 100 * r->w.hi / r->base.mean;
+		if (r->lo_pct > r->hi_pct) { /* a negative base mean */
+			double t = r->lo_pct;
+			r->lo_pct = r->hi_pct;
+			r->hi_pct = t;
+		}
+	}
+}
+
+/* The p-value and the CI of the change for the text table ("n/a" when not tested). */
+static void row_test_text(const struct row *r, char *p, size_t plen, char *ci, size_t cilen)
+{
+	if (!r->tested) {
+		snprintf(p, plen, "n/a");
+		snprintf(ci, cilen, "n/a");
+		return;
+	}
+	snprintf(p, plen, r->w.p >= 0.001 ? "%.3f" : "%.1e", r->w.p);
+	if (r->pct)
+		snprintf(ci, cilen, "[%+.1f%%, %+.1f%%]", r->lo_pct, r->hi_pct);
+	else
+		snprintf(ci, cilen, "[%+.4g, %+.4g]", r->w.lo, r->w.hi);
+}
 
 static void print_rows(FILE *out, const struct row *rows, size_t n, const char *bp, const char *np)
 {
 	fprintf(out, "BASE: %s\nNEW:  %s\n", bp, np);
-	fprintf(out, "%-24s %-12s %14s %12s %14s %12s %9s  %s\n", "point", "metric", "BASE AVG",
-	        "STDDEV", "NEW AVG", "STDDEV", "change", "mark");
+	fprintf(out, "%-24s %-12s %14s %12s %14s %12s %9s  %s  %9s  %s\n", "point", "metric",
+	        "BASE AVG", "STDDEV", "NEW AVG", "STDDEV", "change", "mark", "p (Welch)",
+	        "95% CI of change");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		double change =
 		    r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0;
-		fprintf(out, "%-24s %-12s %14.6g %12.4g %14.6g %12.4g %8.1f%%  (%c)\n", r->label,
-		        metric_table[r->m].title, r->base.mean, r->base.stddev, r->now.mean,
-		        r->now.stddev, change, r->mark);
+		char p[16], ci[48];
+		row_test_text(r, p, sizeof(p), ci, sizeof(ci));
+		fprintf(out, "%-24s %-12s %14.6g %12.4g %14.6g %12.4g %8.1f%%  (%c)  %9s  %s\n",
+		        r->label, metric_table[r->m].title, r->base.mean, r->base.stddev,
+		        r->now.mean, r->now.stddev, change, r->mark, p, ci);
 	}
 	fprintf(out,
 	        "(%s rose with 2*STDDEV reliability, %s fell, 0: within the noise; runs "
-	        "per point: BASE %zu, NEW %zu)\n\n",
+	        "per point: BASE %zu, NEW %zu)\n",
 	        "+:", "-:", n ? rows[0].base.n : 0, n ? rows[0].now.n : 0);
+	fprintf(out,
+	        "(p: two-sided p-value of Welch's t-test; 95%% CI: of NEW AVG - BASE AVG, in "
+	        "%% of BASE AVG; n/a: fewer than 2 runs on a side, or no spread on either)\n\n");
 }
 
 struct out_ctx {
@@ -183,15 +228,23 @@ static int fill_csv(FILE *f, void *arg)
 	const struct out_ctx *c = arg;
 	fprintf(
 	    f,
-	    "point,metric,base_avg,base_stddev,base_n,new_avg,new_stddev,new_n,change_pct,mark\n");
+	    "point,metric,base_avg,base_stddev,base_n,new_avg,new_stddev,new_n,change_pct,p_value,"
+	    "ci95_low_pct,ci95_high_pct,mark\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		report_csv_field(f, r->label);
-		fprintf(f, ",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,%c\n", metric_table[r->m].key,
+		fprintf(f, ",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,", metric_table[r->m].key,
 		        r->base.mean, r->base.stddev, r->base.n, r->now.mean, r->now.stddev,
 		        r->now.n,
-		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0,
-		        r->mark);
+		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0);
+		if (r->tested)
+			fprintf(f, "%.6g", r->w.p);
+		fputc(',', f);
+		if (r->pct)
+			fprintf(f, "%.6g,%.6g", r->lo_pct, r->hi_pct);
+		else
+			fputc(',', f);
+		fprintf(f, ",%c\n", r->mark);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -204,18 +257,25 @@ static int fill_json(FILE *f, void *arg)
 	for (size_t i = 0; !fail && i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		char mark[2] = {r->mark, 0};
+		/* "o" hands ci and welch over to the row, also when json_pack fails (jansson then
+		 * releases them) */
+		json_t *ci = r->pct ? json_pack("[ff]", r->lo_pct, r->hi_pct) : json_null();
+		json_t *welch = r->tested ? json_pack("{sfsfsfsf}", "t", r->w.t, "df", r->w.df,
+		                                      "diff_low", r->w.lo, "diff_high", r->w.hi)
+		                          : json_null();
 		/* json_array_append_new fails for a NULL row (json_pack failed) and releases it */
 		fail |=
 		    json_array_append_new(
 		        rows,
-		        json_pack("{sssss{sfsfsI}s{sfsfsI}sfss}", "point", r->label, "metric",
+		        json_pack("{sssss{sfsfsI}s{sfsfsI}sfsosososs}", "point", r->label, "metric",
 		                  metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
 		                  r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg",
 		                  r->now.mean, "stddev", r->now.stddev, "n", (json_int_t)r->now.n,
 		                  "change_pct",
 		                  r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean
 		                               : 0.0,
-		                  "mark", mark)) != 0;
+		                  "p_value", r->tested ? json_real(r->w.p) : json_null(),
+		                  "ci95_change_pct", ci, "welch", welch, "mark", mark)) != 0;
 	}
 	if (fail) {
 		json_decref(rows);
@@ -271,6 +331,7 @@ static enum failure compare_two(struct doc *a, struct doc *b, const struct compa
 			if (!r->base.n || !r->now.n)
 				continue; /* not measured on one side (e.g. flushes on tmpfs) */
 			r->mark = metric_mark(&r->base, &r->now);
+			row_test(r);
 			n++;
 		}
 	}

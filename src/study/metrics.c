@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "tstat.h"
+
 const struct metric_desc metric_table[METRIC_COUNT] = {
     [M_OPS_PER_S] = {"ops_per_s", "ops/s", true},
     [M_TRANS_PER_S] = {"trans_per_s", "trans/s", true},
@@ -85,6 +87,7 @@ void metric_stat_of(json_t *const *runs, size_t n_runs, enum metric_id m, struct
 {
 	double sum = 0, sq = 0;
 	memset(st, 0, sizeof(*st));
+	st->ci95_half = NAN;
 	for (size_t i = 0; i < n_runs; i++) {
 		double v;
 		if (!runs[i] || !metric_get(runs[i], m, &v))
@@ -101,6 +104,15 @@ void metric_stat_of(json_t *const *runs, size_t n_runs, enum metric_id m, struct
 			sq += (v - st->mean) * (v - st->mean);
 	}
 	st->stddev = st->n > 1 ? sqrt(sq / (double)(st->n - 1)) : 0;
+	struct tstat_sample ts = {st->n, st->mean, st->stddev};
+	st->ci95_half = tstat_ci95_half(&ts);
+}
+
+double metric_ci95_pct(const struct metric_stat *st)
+{
+	if (st->n < 2 || st->mean == 0)
+		return NAN;
+	return 100 * st->ci95_half / fabs(st->mean);
 }
 
 char metric_mark(const struct metric_stat *base, const struct metric_stat *now)

@@ -32,11 +32,16 @@ extern const struct metric_desc metric_table[METRIC_COUNT];
 /* metric_get - metric m of one run's JSON results; false when it is not available. */
 bool metric_get(const json_t *run, enum metric_id m, double *out);
 
-/* Mean and sample standard deviation (n - 1) of the available values of a metric. */
+/* Mean and sample standard deviation (n - 1) of the available values of a metric, and the
+ * half-width of the 95 % confidence interval of the mean (Student's t, tstat.h: NaN for n < 2):
+ * the interval is mean +- ci95_half. */
 struct metric_stat {
 	size_t n;
-	double mean, stddev;
+	double mean, stddev, ci95_half;
 };
+
+/* metric_ci95_pct - ci95_half in % of the mean; NaN for n < 2 or a mean of 0. */
+double metric_ci95_pct(const struct metric_stat *st);
 
 void metric_stat_of(json_t *const *runs, size_t n_runs, enum metric_id m, struct metric_stat *st);
 

@@ -1,10 +1,12 @@
 /* sweep.c - thread-count and key sweeps with repeats (see sweep.h). */
 #include "sweep.h"
+#include "sweep_int.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,17 +153,6 @@ void sweep_dim_free(struct sweep_dim *d)
 }
 
 /* ---- points ---- */
-
-/* One point of the sweep (one value per dimension) and its repeats' results. */
-struct point {
-	char label[256];
-	size_t idx[SWEEP_MAX_DIMS]; /* value index per dimension */
-	json_t **runs;              /* repeat entries, NULL where not run */
-	size_t n_runs;
-	double *setup_s; /* per repeat, seconds: the run's wall time minus its run phase (setup,
-	                  * reuse or rebuild of the trees) */
-	bool *reused;
-};
 
 /* Point i of the cartesian product: its value indexes and its label ("threads=4,..."). The first
  * dimension varies slowest (like nested loops in command-line order). */
@@ -424,6 +415,34 @@ static enum failure run_repeat(const struct sweep_spec *s, struct point *pt, siz
 	return rc;
 }
 
+/* --repeat until: whether point pt stops after its run number `runs`: its target is reached
+ * (pt->reached, said on the log). A job decides by rank 0's merged results. */
+static bool until_done(const struct sweep_spec *s, struct point *pt, size_t runs, const char *at)
+{
+	if (runs < SWEEP_UNTIL_MIN)
+		return false;
+	struct metric_stat st;
+	sweep_until_stat(pt, &st);
+	/* the CI half-width within +-PCT % of the mean (a point with no spread: at once) */
+	bool reached =
+	    st.n >= SWEEP_UNTIL_MIN && st.ci95_half <= s->until_pct / 100 * fabs(st.mean);
+	if (s->rank0_says)
+		reached = s->rank0_says(reached);
+	pt->reached = reached;
+	double pct = metric_ci95_pct(&st);
+	if (reached || runs == s->repeat)
+		fprintf(s->eopts.log,
+		        "fsmix: %s: %s: mean %.2f trans/s, 95%% CI ±%.3g%% after %zu runs: target "
+		        "±%g%% %s\n",
+		        at, pt->label, st.mean, pct, runs, s->until_pct,
+		        reached ? "reached" : "not reached");
+	else
+		fprintf(s->eopts.log,
+		        "fsmix: %s: 95%% CI ±%.3g%% after %zu runs, target ±%g%%: one more run\n",
+		        at, pct, runs, s->until_pct);
+	return reached;
+}
+
 /* Runs every repeat of every point in order, with progress on the log, until the first
  * failure. *started gets the number of runs started (the failed or interrupted one
  * included). */
@@ -432,230 +451,40 @@ static enum failure points_run(const struct sweep_spec *s, struct point *pts, si
 {
 	enum failure rc = FAIL_NONE;
 	size_t total = n_pts * s->repeat, k = 0;
+	bool until = s->until_pct > 0;
 	for (size_t i = 0; i < n_pts && !rc; i++) {
 		for (size_t r = 0; r < s->repeat && !rc; r++, k++) {
-			fprintf(s->eopts.log, "fsmix: sweep %zu/%zu: %s, run %zu of %u\n", k + 1,
-			        total, pts[i].label, r + 1, s->repeat);
+			/* "sweep 3/6" counts runs; with until, the number of runs is not known */
+			char at[64];
+			if (until)
+				snprintf(at, sizeof(at), "sweep point %zu/%zu", i + 1, n_pts);
+			else
+				snprintf(at, sizeof(at), "sweep %zu/%zu", k + 1, total);
+			if (until)
+				fprintf(s->eopts.log,
+				        "fsmix: %s: %s, run %zu (until the 95%% CI of trans/s is "
+				        "within ±%g%%, at most %u runs)\n",
+				        at, pts[i].label, r + 1, s->until_pct, s->repeat);
+			else
+				fprintf(s->eopts.log, "fsmix: %s: %s, run %zu of %u\n", at,
+				        pts[i].label, r + 1, s->repeat);
 			rc = run_repeat(s, &pts[i], r, k > 0);
 			json_t *res = pts[i].runs[r];
 			if (res) {
 				double tps = 0;
 				metric_get(res, M_TRANS_PER_S, &tps);
 				fprintf(s->eopts.log,
-				        "fsmix: sweep %zu/%zu: %.2f trans/s; tree %s, %.2f s "
-				        "between runs\n",
-				        k + 1, total, tps, pts[i].reused[r] ? "reused" : "built",
+				        "fsmix: %s: %.2f trans/s; tree %s, %.2f s between runs\n",
+				        at, tps, pts[i].reused[r] ? "reused" : "built",
 				        pts[i].setup_s[r]);
+			}
+			if (until && !rc && until_done(s, &pts[i], r + 1, at)) {
+				k++;
+				break;
 			}
 		}
 	}
 	*started = k;
-	return rc;
-}
-
-/* ---- output ---- */
-
-static void print_table(struct point *pts, size_t n_pts, FILE *out)
-{
-	fprintf(out, "\n%-28s %4s", "point", "runs");
-	for (int m = 0; m < METRIC_COUNT; m++)
-		fprintf(out, " %19s", metric_table[m].title);
-	fprintf(out, "  %s\n", "tree");
-	for (size_t i = 0; i < n_pts; i++) {
-		struct point *pt = &pts[i];
-		size_t done = 0, reused = 0;
-		for (size_t r = 0; r < pt->n_runs; r++) {
-			done += pt->runs[r] != NULL;
-			reused += pt->runs[r] && pt->reused[r];
-		}
-		if (!done)
-			continue;
-		fprintf(out, "%-28s %4zu", pt->label, done);
-		for (int m = 0; m < METRIC_COUNT; m++) {
-			struct metric_stat st;
-			char cell[40];
-			metric_stat_of(pt->runs, pt->n_runs, (enum metric_id)m, &st);
-			if (!st.n)
-				snprintf(cell, sizeof(cell), "n/a");
-			else if (st.n > 1)
-				snprintf(cell, sizeof(cell), "%.4g ± %.2g", st.mean, st.stddev);
-			else
-				snprintf(cell, sizeof(cell), "%.4g", st.mean);
-			fprintf(out, " %19s", cell);
-		}
-		fprintf(out, "  %s\n",
-		        reused == done ? "reused"
-		        : reused       ? "reused/built"
-		                       : "built");
-	}
-	fprintf(out, "\n(mean ± sample standard deviation over the repeats; n/a: not measured)\n");
-}
-
-static json_t *summary_json(struct point *pt)
-{
-	json_t *o = json_object();
-	for (int m = 0; m < METRIC_COUNT; m++) {
-		struct metric_stat st;
-		metric_stat_of(pt->runs, pt->n_runs, (enum metric_id)m, &st);
-		json_object_set_new(o, metric_table[m].key,
-		                    st.n ? json_pack("{sIsfsf}", "n", (json_int_t)st.n, "mean",
-		                                     st.mean, "stddev", st.stddev)
-		                         : json_null());
-	}
-	return o;
-}
-
-/* What the sweep's JSON and CSV documents are made from. */
-struct sweep_doc {
-	const struct sweep_spec *s;
-	struct point *pts;
-	size_t n_pts;
-	bool interrupted;
-	int exit_status;
-};
-
-static json_t *sweep_json(const struct sweep_doc *c)
-{
-	const struct sweep_spec *s = c->s;
-	json_t *root = json_object(), *dims = json_array(), *points = json_array(),
-	       *cmd = json_array();
-	for (size_t d = 0; d < s->n_dims; d++) {
-		json_t *vals = json_array();
-		for (size_t i = 0; i < s->dims[d].n; i++)
-			json_array_append_new(vals, json_string(s->dims[d].values[i]));
-		json_array_append_new(dims, json_pack("{sssssbso}", "label", s->dims[d].label,
-		                                      "target", s->dims[d].target, "threads",
-		                                      s->dims[d].threads, "values", vals));
-	}
-	for (int i = 0; i < s->argc; i++)
-		json_array_append_new(cmd, json_string(s->argv[i]));
-	for (size_t i = 0; i < c->n_pts; i++) {
-		struct point *pt = &c->pts[i];
-		json_t *params = json_object(), *runs = json_array(), *setup = json_array(),
-		       *tree = json_array();
-		size_t done = 0;
-		for (size_t d = 0; d < s->n_dims; d++)
-			json_object_set_new(params, s->dims[d].label,
-			                    json_string(s->dims[d].values[pt->idx[d]]));
-		for (size_t r = 0; r < pt->n_runs; r++) {
-			if (!pt->runs[r])
-				continue;
-			done++;
-			json_array_append(runs, pt->runs[r]);
-			json_array_append_new(setup, json_real(pt->setup_s[r]));
-			json_array_append_new(tree,
-			                      json_string(pt->reused[r] ? "reused" : "built"));
-		}
-		if (!done) {
-			json_decref(params);
-			json_decref(runs);
-			json_decref(setup);
-			json_decref(tree);
-			continue;
-		}
-		json_array_append_new(points,
-		                      json_pack("{sssososososo}", "label", pt->label, "params",
-		                                params, "tree", tree, "setup_s", setup, "summary",
-		                                summary_json(pt), "runs", runs));
-	}
-	json_object_set_new(root, "schema", json_string("fsmix-sweep"));
-	json_object_set_new(root, "schema_version", json_integer(1));
-	json_object_set_new(root, "fsmix_version", json_string(FSMIX_VERSION));
-	json_object_set_new(root, "profile_path", json_string(s->profile_path));
-	json_object_set_new(root, "command_line", cmd);
-	json_object_set_new(root, "repeat", json_integer(s->repeat));
-	json_object_set_new(root, "interrupted", json_boolean(c->interrupted));
-	json_object_set_new(root, "exit_status", json_integer(c->exit_status));
-	json_object_set_new(root, "dimensions", dims);
-	json_object_set_new(root, "points", points);
-	return root;
-}
-
-static int fill_json(FILE *f, void *arg)
-{
-	json_t *doc = sweep_json(arg);
-	int rc = doc ? json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
-	if (!rc)
-		fputc('\n', f);
-	json_decref(doc);
-	return rc ? -1 : 0;
-}
-
-static int fill_csv(FILE *f, void *arg)
-{
-	const struct sweep_doc *c = arg;
-	const struct sweep_spec *s = c->s;
-	fputs("point", f);
-	for (size_t d = 0; d < s->n_dims; d++) {
-		fputc(',', f);
-		report_csv_field(f, s->dims[d].label);
-	}
-	fputs(",repeat,tree,setup_s", f);
-	for (int m = 0; m < METRIC_COUNT; m++)
-		fprintf(f, ",%s", metric_table[m].key);
-	fputc('\n', f);
-	for (size_t i = 0; i < c->n_pts; i++) {
-		struct point *pt = &c->pts[i];
-		for (size_t r = 0; r < pt->n_runs + 2; r++) {
-			bool stat_row = r >= pt->n_runs;
-			if (!stat_row && !pt->runs[r])
-				continue;
-			report_csv_field(f, pt->label);
-			for (size_t d = 0; d < s->n_dims; d++) {
-				fputc(',', f);
-				report_csv_field(f, s->dims[d].values[pt->idx[d]]);
-			}
-			if (stat_row)
-				fprintf(f, ",%s,,", r == pt->n_runs ? "mean" : "stddev");
-			else
-				fprintf(f, ",%zu,%s,%.3f", r + 1,
-				        pt->reused[r] ? "reused" : "built", pt->setup_s[r]);
-			for (int m = 0; m < METRIC_COUNT; m++) {
-				double v;
-				struct metric_stat st;
-				fputc(',', f);
-				if (stat_row) {
-					metric_stat_of(pt->runs, pt->n_runs, (enum metric_id)m,
-					               &st);
-					if (st.n)
-						fprintf(f, "%.6g",
-						        r == pt->n_runs ? st.mean : st.stddev);
-				} else if (metric_get(pt->runs[r], (enum metric_id)m, &v)) {
-					fprintf(f, "%.6g", v);
-				}
-			}
-			fputc('\n', f);
-		}
-	}
-	return ferror(f) ? -1 : 0;
-}
-
-/* Writes the JSON, CSV and plot the user asked for, with what finished. rc: the sweep's failure
- * so far, recorded in the JSON; returns it, or else the first output's failure. */
-static enum failure write_outputs(const struct sweep_spec *s, struct point *pts, size_t n_pts,
-                                  bool interrupted, enum failure rc)
-{
-	struct sweep_doc ctx = {.s = s,
-	                        .pts = pts,
-	                        .n_pts = n_pts,
-	                        .interrupted = interrupted,
-	                        .exit_status = s->exit_status_of(rc)};
-	char err[MSG_MAX];
-	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
-		fprintf(s->eopts.log, "fsmix: %s\n", err);
-		rc = failure_first(rc, FAIL_IO);
-	}
-	if (s->csv_path && outfile_write(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
-		fprintf(s->eopts.log, "fsmix: %s\n", err);
-		rc = failure_first(rc, FAIL_IO);
-	}
-	if (s->plot_path) {
-		json_t *doc = sweep_json(&ctx);
-		enum failure prc =
-		    doc ? plot_write(doc, NULL, s->plot_path, s->eopts.log) : FAIL_IO;
-		json_decref(doc);
-		rc = failure_first(rc, prc);
-	}
 	return rc;
 }
 
@@ -693,8 +522,8 @@ enum failure sweep_run(const struct sweep_spec *s)
 	if (interrupted) /* started counts the interrupted run too */
 		fprintf(s->eopts.log, "fsmix: sweep interrupted; writing the %zu finished run%s\n",
 		        started - 1, started - 1 == 1 ? "" : "s");
-	print_table(pts, n_pts, s->out);
-	rc = write_outputs(s, pts, n_pts, interrupted, rc);
+	sweep_print_table(s, pts, n_pts, s->out);
+	rc = sweep_write_outputs(s, pts, n_pts, interrupted, rc);
 	points_free(pts, n_pts);
 	unlock_locations(&locks);
 	return rc;

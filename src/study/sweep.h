@@ -17,6 +17,7 @@
 
 #define SWEEP_MAX_VALUES 1024
 #define SWEEP_MAX_DIMS   8
+#define SWEEP_UNTIL_MIN  3 /* --repeat until: the fewest runs of a point */
 
 /* One dimension: a list of values for num_threads of every group (target ""), of one group
  * ("1", "threadgroup1"), or for any key ("filesystem0.num_files"). */
@@ -46,7 +47,14 @@ struct sweep_spec {
 	struct plan_opts po;
 	struct sweep_dim dims[SWEEP_MAX_DIMS];
 	size_t n_dims;
-	unsigned repeat;          /* >= 1 */
+	unsigned repeat; /* >= 1; with until_pct, the most runs per point */
+	/* --repeat until:PCT[:MAX]: a point is repeated until the 95 % confidence interval of its
+	 * mean trans/s is within +-until_pct % of the mean, after at least SWEEP_UNTIL_MIN runs,
+	 * or repeat runs are done. 0: every point runs repeat times. */
+	double until_pct;
+	/* One process of a job (MPI): rank 0's value of a decision, on every process (only rank 0
+	 * has the merged results the until rule reads). NULL: a single process. */
+	bool (*rank0_says)(bool mine);
 	struct engine_opts eopts; /* per-run options (keep_manifest is set by the sweep) */
 	FILE *out;                /* the summary table */
 	int argc;                 /* the command line, for the JSON documents */

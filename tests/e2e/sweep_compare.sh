@@ -9,9 +9,12 @@ scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set dire
 	--repeat 2 --json "$work/a.json" --csv "$work/a.csv" >"$work/a.out" 2>"$work/a.err"
 rc=$?
 runs=$(grep -c "trans/s; tree" "$work/a.err")
-rows=$(grep -c "^threads=[124] " "$work/a.out")
-[ $rc -eq 0 ] && [ "$runs" -eq 6 ] && [ "$rows" -eq 3 ] && ok "--threads 1,2,4 --repeat 2: 6 runs, a 3-row table" ||
-	bad "sweep: exit $rc, $runs runs, $rows rows"
+# (the rows of the first table: the second one, of the confidence intervals, has them too)
+rows=$(sed '/^95% CI of the mean/q' "$work/a.out" | grep -c "^threads=[124] ")
+cis=$(sed -n '/^95% CI of the mean/,$p' "$work/a.out" | grep -c "^threads=[124]  *2  *±")
+[ $rc -eq 0 ] && [ "$runs" -eq 6 ] && [ "$rows" -eq 3 ] && [ "$cis" -eq 3 ] &&
+	ok "--threads 1,2,4 --repeat 2: 6 runs, a 3-row table and the 3 points' CIs" ||
+	bad "sweep: exit $rc, $runs runs, $rows rows, $cis CI rows"
 python3 - "$work/a.json" "$work/a.csv" <<'PY' && ok "sweep JSON and CSV are complete and valid" || bad "sweep JSON/CSV"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
@@ -84,6 +87,37 @@ json.dump(doc(pair(0.436, 0.012)), open(sys.argv[2], "w"))
 json.dump(doc(pair(0.506, 0.014283)), open(sys.argv[3], "w"))
 PY
 "$bin" compare "$work/s1.json" "$work/s2.json" 2>&1 | grep -q "trans/s .*(+)" && ok "2*STDDEV rule reproduces the seed's (+)" || bad "2*STDDEV (+)"
+# Welch's t-test next to the marks, on synthetic documents with a published answer: R's example
+# t.test(extra ~ group, data = sleep) gives p-value = 0.07939 and the 95 % CI of
+# mean(group 1) - mean(group 2) -3.3654832 to 0.2054832; BASE is group 2 (mean 2.33).
+python3 - "$work/base.json" "$work/g2.json" "$work/g1.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+def doc(vals):
+    e = copy.deepcopy(d)
+    e["points"] = [e["points"][0]]
+    p = e["points"][0]
+    p["runs"] = [copy.deepcopy(p["runs"][0]) for _ in vals]
+    for r, v in zip(p["runs"], vals):
+        r["total"]["trans_per_s"] = v
+    return e
+json.dump(doc([1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]), open(sys.argv[2], "w"))
+json.dump(doc([0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]), open(sys.argv[3], "w"))
+PY
+"$bin" compare "$work/g2.json" "$work/g1.json" --json "$work/welch.json" >"$work/welch.out" 2>&1
+grep -q "trans/s .*(0)      0.079  \[-144.4%, +8.8%\]" "$work/welch.out" && python3 - "$work/welch.json" <<'PY' &&
+import json, sys
+rows = {r["metric"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+t = rows["trans_per_s"]
+assert abs(t["p_value"] - 0.07939) < 5e-6, t
+assert abs(t["welch"]["diff_low"] + 3.3654832) < 5e-8 and abs(t["welch"]["diff_high"] - 0.2054832) < 5e-8, t
+lo, hi = t["ci95_change_pct"]
+assert abs(lo + 100 * 3.3654832 / 2.33) < 1e-5 and abs(hi - 100 * 0.2054832 / 2.33) < 1e-5, t
+# every run of the other metrics is the same: no spread, no test
+assert rows["ops_per_s"]["p_value"] is None and rows["ops_per_s"]["ci95_change_pct"] is None
+PY
+	ok "compare: Welch's p-value and the CI of the change match R's t.test example" ||
+	{ bad "compare: Welch's test"; grep "trans/s" "$work/welch.out"; }
 # Different profiles are refused unless --force.
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/other.json" >/dev/null 2>&1
 "$bin" compare "$work/a.json" "$work/other.json" >"$work/diff.out" 2>&1

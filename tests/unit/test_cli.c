@@ -105,6 +105,32 @@ static void test_forms(void)
 	CHECK_EQ_I(cl.action, ACT_USAGE);
 }
 
+/* --repeat N and --repeat until:PCT[:MAX] (docs/sweeps.md). */
+static void test_repeat_until(void)
+{
+	CHECK_EQ_I(parse("run", "p", "--repeat", "5", NULL), FAIL_NONE);
+	CHECK(cl.repeat == 5 && cl.until_pct == 0);
+	CHECK_EQ_I(parse("run", "p", "--repeat", "until:2%:20", NULL), FAIL_NONE);
+	CHECK(cl.repeat == 20 && cl.until_pct == 2);
+	CHECK_EQ_I(parse("run", "p", "--repeat", "until:0.5", NULL), FAIL_NONE);
+	CHECK(cl.repeat == 20 && cl.until_pct == 0.5); /* MAX 20 by default, '%' optional */
+	CHECK_EQ_I(parse("run", "p", "--repeat", "until:1000%:3", NULL), FAIL_NONE);
+	CHECK(cl.repeat == 3 && cl.until_pct == 1000);
+	/* the last --repeat wins */
+	CHECK_EQ_I(parse("run", "p", "--repeat", "until:5%", "--repeat", "4", NULL), FAIL_NONE);
+	CHECK(cl.repeat == 4 && cl.until_pct == 0);
+	const char *bad[] = {"until:0",   "until:-2%", "until:2%:2", "until:2%:1001", "until:x",
+	                     "until:2%x", "until:2%:", "until:",     "until:.%",      "until:nan"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ_I(parse("run", "p", "--repeat", bad[i], NULL), FAIL_INPUT);
+		CHECK_CONTAINS(err, "--repeat until:PCT[:MAX] takes a target above 0 %");
+	}
+	CHECK_EQ_I(parse("run", "p", "--repeat", "0", NULL), FAIL_INPUT);
+	CHECK_CONTAINS(err, "--repeat takes a count from 1 to 1000 or until:PCT[:MAX], not '0'");
+	check_misuse(parse("run", "p", "--repeat", "until:5%", "--interval", "1", NULL),
+	             "--interval is not available in sweeps");
+}
+
 /* Long options may be abbreviated, as getopt_long allows and fsmix always took ("--he" is
  * --help); the hidden --help-man is matched only in full, so it makes no abbreviation of
  * --help ambiguous. */
@@ -181,6 +207,7 @@ int main(void)
 	RUN(test_exit_status_of);
 	RUN(test_misuse);
 	RUN(test_forms);
+	RUN(test_repeat_until);
 	RUN(test_abbreviations);
 	RUN(test_table);
 	RUN(test_generated);

@@ -97,6 +97,88 @@ static void test_compare_outputs(void)
 	fclose(out);
 }
 
+/* A sweep document of one point "run" whose runs have the given trans/s. */
+static json_t *trans_doc(const double *v, size_t n)
+{
+	json_t *runs = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(runs, json_pack("{s{sf}}", "total", "trans_per_s", v[i]));
+	return json_pack("{s[{ssso}]}", "points", "label", "run", "runs", runs);
+}
+
+/* The compare row of trans/s in a compare --json document. */
+static const json_t *trans_row(const json_t *doc)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(json_object_get(doc, "rows"), i, r)
+	{
+		if (!strcmp(json_string_value(json_object_get(r, "metric")), "trans_per_s"))
+			return r;
+	}
+	return NULL;
+}
+
+/* compare's Welch test on synthetic documents with a known answer: R's documented example
+ * `t.test(extra ~ group, data = sleep)` (R datasets::sleep; Welch's test is t.test's default):
+ * t = -1.8608, df = 17.776, p-value = 0.07939, 95 percent CI of mean(group 1) - mean(group 2)
+ * -3.3654832 0.2054832. With group 1 as NEW and group 2 as BASE (mean 2.33), the CI of the
+ * change is [-3.3654832, 0.2054832] / 2.33 = [-144.44 %, +8.819 %]. */
+static void test_compare_welch(void)
+{
+	static const double g1[10] = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
+	static const double g2[10] = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
+	FILE *log = tmpfile(), *out = tmpfile();
+	struct compare_opts o = {
+	    .out = out, .log = log, .json_path = at("welch.json"), .csv_path = at("welch.csv")};
+	json_t *base = trans_doc(g2, 10), *now = trans_doc(g1, 10);
+	CHECK_EQ_I(compare_json(base, "base", now, "now", &o), FAIL_NONE);
+	json_t *doc = json_load_file(at("welch.json"), 0, NULL);
+	const json_t *r = trans_row(doc);
+	CHECK(r != NULL);
+	CHECK_NEAR(json_number_value(json_object_get(r, "p_value")), 0.07939, 0.000005);
+	const json_t *ci = json_object_get(r, "ci95_change_pct");
+	CHECK_NEAR(json_number_value(json_array_get(ci, 0)), -100 * 3.3654832 / 2.33, 1e-5);
+	CHECK_NEAR(json_number_value(json_array_get(ci, 1)), 100 * 0.2054832 / 2.33, 1e-5);
+	const json_t *w = json_object_get(r, "welch");
+	CHECK_NEAR(json_number_value(json_object_get(w, "t")), -1.8608, 0.00005);
+	CHECK_NEAR(json_number_value(json_object_get(w, "df")), 17.776, 0.0005);
+	CHECK_NEAR(json_number_value(json_object_get(w, "diff_low")), -3.3654832, 5e-8);
+	CHECK_NEAR(json_number_value(json_object_get(w, "diff_high")), 0.2054832, 5e-8);
+	/* within 2*STDDEV: the mark stays 0 */
+	CHECK_STR(json_string_value(json_object_get(r, "mark")), "0");
+	json_decref(doc);
+	/* the text table and the CSV carry the same */
+	CHECK_CONTAINS(log_text(out), "(0)      0.079  [-144.4%, +8.8%]");
+	FILE *csv = fopen(at("welch.csv"), "r");
+	char line[512] = "", hdr[512] = "";
+	CHECK(csv && fgets(hdr, sizeof(hdr), csv));
+	CHECK_CONTAINS(hdr, ",change_pct,p_value,ci95_low_pct,ci95_high_pct,mark");
+	while (csv && fgets(line, sizeof(line), csv) && !strstr(line, "trans_per_s"))
+		;
+	CHECK_CONTAINS(line, ",0.0793");
+	CHECK_CONTAINS(line, ",-144.44");
+	if (csv)
+		fclose(csv);
+	json_decref(now);
+
+	/* one run on a side: no test, null in the JSON, n/a in the table */
+	now = trans_doc(g1, 1);
+	CHECK_EQ_I(compare_json(base, "base", now, "now", &o), FAIL_NONE);
+	doc = json_load_file(at("welch.json"), 0, NULL);
+	r = trans_row(doc);
+	CHECK(r && json_is_null(json_object_get(r, "p_value")) &&
+	      json_is_null(json_object_get(r, "ci95_change_pct")) &&
+	      json_is_null(json_object_get(r, "welch")));
+	CHECK_CONTAINS(log_text(out), "n/a  n/a");
+	json_decref(doc);
+	json_decref(now);
+	json_decref(base);
+	log_text(log);
+	fclose(log);
+	fclose(out);
+}
+
 static void test_plot(void)
 {
 	FILE *log = tmpfile();
@@ -178,6 +260,7 @@ int main(void)
 	write_file(at("base.json"), run_doc);
 	RUN(test_compare_input);
 	RUN(test_compare_outputs);
+	RUN(test_compare_welch);
 	RUN(test_plot);
 	RUN(test_latplot);
 	RUN(test_sweep_list);
