@@ -95,6 +95,7 @@ struct tree_purge {
 	uint64_t removed;        /* files and directories removed */
 	uint64_t unknown;        /* entries left in place because fsmix did not generate them */
 	char first_unknown[256]; /* path of the first one, relative to the root */
+	char refused[MSG_MAX];   /* why removal stopped at a directory of another user (-EPERM) */
 };
 
 struct tree_usage {
