@@ -35,3 +35,35 @@ enum failure preflight_output(const char *option, const char *path, FILE *log)
 	fprintf(log, "fsmix: %s %s; nothing was run\n", option, why);
 	return FAIL_INPUT;
 }
+
+enum failure preflight_collisions(const struct preflight_file *files, size_t n, FILE *log)
+{
+	enum failure f = FAIL_NONE;
+	struct outfile_id a, b;
+	for (size_t i = 0; i < n; i++) {
+		if (!files[i].path || outfile_identify(files[i].path, &a))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			const struct preflight_file *x = &files[i], *y = &files[j];
+			if (!y->path || (x->input && y->input) || outfile_identify(y->path, &b) ||
+			    !outfile_id_same(&a, &b))
+				continue;
+			if (x->input || y->input) {
+				const struct preflight_file *in = x->input ? x : y;
+				const struct preflight_file *out = x->input ? y : x;
+				fprintf(log,
+				        "fsmix: %s %s is %s (%s): writing it would destroy what "
+				        "fsmix reads; nothing was run\n",
+				        out->what, out->path, in->what, in->path);
+			} else {
+				fprintf(log,
+				        "fsmix: %s %s and %s %s are the same file: one would "
+				        "replace the other; give each output a file of its own; "
+				        "nothing was run\n",
+				        x->what, x->path, y->what, y->path);
+			}
+			f = FAIL_INPUT;
+		}
+	}
+	return f;
+}

@@ -6,6 +6,8 @@
 #ifndef FSMIX_PREFLIGHT_H
 #define FSMIX_PREFLIGHT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "failure.h"
@@ -19,5 +21,19 @@ enum failure preflight_locations(const struct plan *pl, FILE *log);
 /* preflight_output - `option PATH` can be written (outfile.h's rules; nothing is created).
  * path NULL: nothing to check. Prints the problem to log. FAIL_NONE, or FAIL_INPUT. */
 enum failure preflight_output(const char *option, const char *path, FILE *log);
+
+/* One file a command writes (an output) or reads (an input: the profile, compare's and plot's
+ * documents, plot --lat-log's log): `what` names it in messages ("--json", "the profile"). */
+struct preflight_file {
+	const char *what;
+	const char *path; /* NULL: not given */
+	bool input;
+};
+
+/* preflight_collisions - no two outputs of files[n] are one file, and no output is one of the
+ * inputs (outfile_id_same: the same device and inode, or the same path once resolved, through
+ * symbolic links; terminals and FIFOs are exempt): one would replace the other, or the input,
+ * silently. Prints every such pair to log. FAIL_NONE, or FAIL_INPUT. */
+enum failure preflight_collisions(const struct preflight_file *files, size_t n, FILE *log);
 
 #endif
