@@ -630,8 +630,9 @@ static int fill_csv(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
-/* Writes the JSON, CSV and plot the user asked for, with what finished. rc: the sweep's failure
- * so far, recorded in the JSON; returns it, or else the first output's failure. */
+/* Writes the CSV, plot and JSON the user asked for, with what finished, the JSON last so that
+ * its exit_status is the process's. rc: the sweep's failure so far; returns it, or else the
+ * first output's failure. */
 static enum failure write_outputs(const struct sweep_spec *s, struct point *pts, size_t n_pts,
                                   bool interrupted, enum failure rc)
 {
@@ -641,10 +642,6 @@ static enum failure write_outputs(const struct sweep_spec *s, struct point *pts,
 	                        .interrupted = interrupted,
 	                        .exit_status = s->exit_status_of(rc)};
 	char err[MSG_MAX];
-	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
-		fprintf(s->eopts.log, "fsmix: %s\n", err);
-		rc = failure_first(rc, FAIL_IO);
-	}
 	if (s->csv_path && outfile_write(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
 		rc = failure_first(rc, FAIL_IO);
@@ -655,6 +652,16 @@ static enum failure write_outputs(const struct sweep_spec *s, struct point *pts,
 		    doc ? plot_write(doc, NULL, s->plot_path, s->eopts.log) : FAIL_IO;
 		json_decref(doc);
 		rc = failure_first(rc, prc);
+	}
+	if (outfile_stdout_failed(err, sizeof(err))) { /* the text report: not again by main */
+		fprintf(s->eopts.log, "fsmix: %s\n", err);
+		rc = failure_first(rc, FAIL_IO);
+	}
+	/* the JSON last: its exit_status counts every output before it */
+	ctx.exit_status = s->exit_status_of(rc);
+	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
+		fprintf(s->eopts.log, "fsmix: %s\n", err);
+		rc = failure_first(rc, FAIL_IO);
 	}
 	return rc;
 }
