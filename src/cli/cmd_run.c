@@ -23,6 +23,10 @@ static enum failure load(const struct cli *c, struct profile *p, struct plan *pl
 	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
 	diag_init(d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, p, pl, d);
+	if (rc == 0 && preflight_nesting(p, pl, d)) { /* nested locations, as fsmix check says */
+		plan_free(pl);
+		rc = -1;
+	}
 	diag_print(d, stderr);
 	if (rc == 0)
 		return FAIL_NONE;
