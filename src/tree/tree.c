@@ -203,6 +203,7 @@ static int open_location(struct tree *t, const char *location, char *err, size_t
 		return rc;
 	t->lock = rc;
 	rc = tree_note_root_mount(t, t->locfd); /* until the root is open: the location's */
+	tree_note_owners(t, t->locfd);
 	if (rc)
 		tree_seterr(err, errlen, "location '%s': %s", location, strerror(-rc));
 	if (rc == 0)
@@ -228,7 +229,7 @@ static int open_existing_root(struct tree *t, char *err, size_t errlen)
 		return rc;
 	}
 	/* Whose it is first: a marker anyone can write proves nothing about that. */
-	int rc = tree_check_owner_fd(t->rootfd, t->root, err, errlen);
+	int rc = tree_check_owner_fd(t, t->rootfd, t->root, err, errlen);
 	if (rc)
 		return rc;
 	struct stat st;
@@ -236,7 +237,7 @@ static int open_existing_root(struct tree *t, char *err, size_t errlen)
 	if (rc == 0) {
 		char path[PATH_MAX + 16];
 		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, MARKER_NAME);
-		return tree_owner_problem(&st, path, err, errlen);
+		return tree_owner_problem(t, &st, path, err, errlen);
 	}
 	if (rc == -ENOENT || rc == -EBADMSG) {
 		tree_seterr(err, errlen,
@@ -308,7 +309,7 @@ static int open_data_meta(struct tree *t, unsigned flags, char *err, size_t errl
 		char path[PATH_MAX + 8];
 		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, subs[i]);
 		if (rc == 0)
-			rc = tree_check_owner_fd(*fds[i], path, err, errlen);
+			rc = tree_check_owner_fd(t, *fds[i], path, err, errlen);
 		if (rc == -EPERM)
 			return rc;
 		if (rc == -EXDEV)
@@ -375,7 +376,7 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 		char path[PATH_MAX + 24];
 		(void)tree_fmt(path, sizeof(path), "%s/data/%s", t->root, name);
 		if (rc == 0) /* one fstat per directory, at setup: another user's is never filled */
-			rc = tree_check_owner_fd(fd, path, err, errlen);
+			rc = tree_check_owner_fd(t, fd, path, err, errlen);
 		if (rc) {
 			if (rc == -EPERM)
 				; /* err says whose it is */

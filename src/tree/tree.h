@@ -86,6 +86,8 @@ struct tree {
 	unsigned leftovers; /* interrupted .new/.del trees tree_open finished removing */
 	uint64_t dev;       /* the root's device (makedev) and mount id (0: unknown) */
 	uint64_t mnt_id;
+	int no_owners; /* 1: a filesystem without owners of its own (vfat, exFAT, SMB): tree_owner.c
+	                */
 	char name[48]; /* "fsmix.fs<index>", or "fsmix.fs<index>.r<rank>" in a job (instance.h) */
 	char root[PATH_MAX];
 };

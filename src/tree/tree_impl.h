@@ -82,11 +82,16 @@ int tree_read_marker(int rootfd, uint64_t *id, struct stat *st);
 
 /* tree_owner_problem - does the entry of st belong to the user running fsmix (effective uid)
  * with no group or other write bit? 0, or -EPERM with "'PATH' belongs to nobody (uid 65534),
- * not to root (uid 0), ..." (or "... is writable by its group (mode 0770) ...") in err. */
-int tree_owner_problem(const struct stat *st, const char *path, char *err, size_t errlen);
+ * not to root (uid 0), ..." (or "... is writable by its group (mode 0770) ...") in err. Always 0
+ * on a filesystem that keeps no owners of its own (t->no_owners: vfat, exFAT, SMB). */
+int tree_owner_problem(const struct tree *t, const struct stat *st, const char *path, char *err,
+                       size_t errlen);
 
 /* tree_check_owner_fd - tree_owner_problem for the open entry fd; other -errno from fstat. */
-int tree_check_owner_fd(int fd, const char *path, char *err, size_t errlen);
+int tree_check_owner_fd(const struct tree *t, int fd, const char *path, char *err, size_t errlen);
+
+/* tree_note_owners - set t->no_owners from the filesystem of the open directory fd. */
+void tree_note_owners(struct tree *t, int fd);
 
 /* tree_write_marker - write the marker into a root just created: temp, fsync, rename, fsync. */
 int tree_write_marker(int rootfd, uint64_t id);

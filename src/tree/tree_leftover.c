@@ -81,7 +81,7 @@ int tree_finish_leftover(struct tree *t, const char *suffix, char *err, size_t e
 		return 0;
 	}
 	if (rc == 0)
-		rc = tree_check_owner_fd(fd, shown.root, err, errlen);
+		rc = tree_check_owner_fd(t, fd, shown.root, err, errlen);
 	if (rc == -EPERM) {
 		(void)close(fd);
 		return rc;
@@ -90,7 +90,7 @@ int tree_finish_leftover(struct tree *t, const char *suffix, char *err, size_t e
 	if (rc == 0) {
 		char path[PATH_MAX + 16];
 		(void)tree_fmt(path, sizeof(path), "%s/%s", shown.root, MARKER_NAME);
-		rc = tree_owner_problem(&mst, path, err, errlen);
+		rc = tree_owner_problem(t, &mst, path, err, errlen);
 		if (rc) {
 			(void)close(fd);
 			return rc;

@@ -2,14 +2,39 @@
  * fsmix made: anyone can write one. What fsmix uses, builds in or removes from -- the root, its
  * marker, data/, meta/ and every directory below them, a leftover .new or .del root -- must
  * also belong to the user running fsmix and be writable by nobody else (the check ssh's
- * StrictModes and sudo make), so that another user's directory is never emptied or filled. */
+ * StrictModes and sudo make), so that another user's directory is never emptied or filled.
+ * A filesystem that has no owners of its own (vfat, exFAT, SMB without POSIX extensions: every
+ * entry shows the mount's uid and mode) cannot be checked, nor does it protect one user's files
+ * from another: there the check is skipped, as before it existed. */
+
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "tree_impl.h"
+
+/* statfs f_type of the filesystems whose owners and modes are the mount's, not the files'. */
+static const unsigned long no_owner_types[] = {
+    0x4d44,     /* MSDOS_SUPER_MAGIC: vfat, msdos */
+    0x2011bab0, /* EXFAT_SUPER_MAGIC */
+    0xff534d42, /* CIFS_SUPER_MAGIC */
+    0xfe534d42, /* SMB2_SUPER_MAGIC */
+    0x517b,     /* SMB_SUPER_MAGIC */
+};
+
+void tree_note_owners(struct tree *t, int fd)
+{
+	struct statfs sf;
+	t->no_owners = 0;
+	if (fstatfs(fd, &sf))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(no_owner_types); i++)
+		if ((uint32_t)sf.f_type == (uint32_t)no_owner_types[i])
+			t->no_owners = 1;
+}
 
 /* "nobody (uid 65534)", or "uid 1234" for a uid without a user name. */
 static void describe_user(uid_t uid, char *buf, size_t len)
@@ -22,10 +47,11 @@ static void describe_user(uid_t uid, char *buf, size_t len)
 		(void)snprintf(buf, len, "uid %u", (unsigned)uid);
 }
 
-int tree_owner_problem(const struct stat *st, const char *path, char *err, size_t errlen)
+int tree_owner_problem(const struct tree *t, const struct stat *st, const char *path, char *err,
+                       size_t errlen)
 {
 	uid_t me = geteuid();
-	if (st->st_uid == me && !(st->st_mode & (S_IWGRP | S_IWOTH)))
+	if (t->no_owners || (st->st_uid == me && !(st->st_mode & (S_IWGRP | S_IWOTH))))
 		return 0;
 	char owner[320], mine[320];
 	describe_user(st->st_uid, owner, sizeof(owner));
@@ -47,7 +73,7 @@ int tree_owner_problem(const struct stat *st, const char *path, char *err, size_
 	return -EPERM;
 }
 
-int tree_check_owner_fd(int fd, const char *path, char *err, size_t errlen)
+int tree_check_owner_fd(const struct tree *t, int fd, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	if (fstat(fd, &st)) {
@@ -55,5 +81,5 @@ int tree_check_owner_fd(int fd, const char *path, char *err, size_t errlen)
 		tree_seterr(err, errlen, "'%s': %s", path, strerror(e));
 		return -e;
 	}
-	return tree_owner_problem(&st, path, err, errlen);
+	return tree_owner_problem(t, &st, path, err, errlen);
 }

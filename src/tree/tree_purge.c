@@ -144,7 +144,7 @@ static int purge_subdir(const struct tree *t, int dirfd, const char *name, enum 
 	 * the removal stops here (tree_owner.c). */
 	char path[PATH_MAX * 2];
 	(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, sub);
-	rc = tree_check_owner_fd(cfd, path, pg->refused, sizeof(pg->refused));
+	rc = tree_check_owner_fd(t, cfd, path, pg->refused, sizeof(pg->refused));
 	if (rc) {
 		(void)close(cfd);
 		return rc;
@@ -316,9 +316,9 @@ int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t err
 	if (rc == 0) { /* checked by tree_open; again, as the marker is read again */
 		char path[PATH_MAX + 16];
 		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, MARKER_NAME);
-		rc = tree_owner_problem(&mst, path, err, errlen);
+		rc = tree_owner_problem(t, &mst, path, err, errlen);
 		if (rc == 0)
-			rc = tree_check_owner_fd(t->rootfd, t->root, err, errlen);
+			rc = tree_check_owner_fd(t, t->rootfd, t->root, err, errlen);
 		if (rc) {
 			tree_close(t);
 			return rc;
