@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,60 @@ static int examine(const char *path, char *target, size_t tlen, enum outfile_mod
 		return rc;
 	}
 	return 0;
+}
+
+/* The kind of an existing entry's identity. */
+static void identify_stat(const struct stat *st, struct outfile_id *id)
+{
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	if (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) || S_ISBLK(st->st_mode))
+		id->kind = OUTFILE_ID_FILE;
+	else
+		id->kind = OUTFILE_ID_STREAM;
+}
+
+int outfile_identify(const char *path, struct outfile_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	struct stat st;
+	if (!strcmp(path, "-")) {
+		if (fstat(STDOUT_FILENO, &st))
+			return -errno;
+		identify_stat(&st, id);
+		return 0;
+	}
+	char target[PATH_MAX];
+	int rc = resolve(path, target, sizeof(target), &st);
+	if (rc)
+		return rc;
+	if (st.st_mode) { /* exists (not a link: resolve followed them) */
+		identify_stat(&st, id);
+		return 0;
+	}
+	/* A new name: where it would be made, its directory resolved. */
+	char dir[PATH_MAX], real[PATH_MAX];
+	dir_of(target, dir, sizeof(dir));
+	if (!realpath(dir, real))
+		return -errno;
+	const char *slash = strrchr(target, '/');
+	const char *name = slash ? slash + 1 : target;
+	if (snprintf(id->path, sizeof(id->path), "%s%s%s", real, strcmp(real, "/") ? "/" : "",
+	             name) >= (int)sizeof(id->path))
+		return -ENAMETOOLONG;
+	id->kind = OUTFILE_ID_NEW;
+	return 0;
+}
+
+bool outfile_id_same(const struct outfile_id *a, const struct outfile_id *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == OUTFILE_ID_FILE)
+		return a->dev == b->dev && a->ino == b->ino;
+	if (a->kind == OUTFILE_ID_NEW)
+		return !strcmp(a->path, b->path);
+	return false;
 }
 
 int outfile_check(const char *path, char *err, size_t errlen)

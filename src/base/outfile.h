@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "failure.h" /* MSG_MAX: the size of err buffers */
 
@@ -67,6 +68,31 @@ void outfile_abort(struct outfile *o);
  * when a stop signal ended the wait for a FIFO's reader (nothing was written). */
 int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
                   size_t errlen);
+
+/* What a path names, to tell two outputs (or an output and an input) that are one file. */
+enum outfile_id_kind {
+	OUTFILE_ID_UNKNOWN, /* cannot be told (a missing directory: outfile_check says so) */
+	OUTFILE_ID_FILE,    /* an existing file (after symbolic links): dev and ino */
+	OUTFILE_ID_NEW,     /* a name that does not exist yet: its resolved path */
+	OUTFILE_ID_STREAM   /* a character device, FIFO or socket: written in place, in turn */
+};
+
+struct outfile_id {
+	enum outfile_id_kind kind;
+	dev_t dev;
+	ino_t ino;
+	char path[PATH_MAX]; /* OUTFILE_ID_NEW: realpath of its directory + its name */
+};
+
+/* outfile_identify - what `path` names: "-" is standard output as it is now (a regular file
+ * there is that file); symbolic links are followed as outfile_open follows them. 0, or -errno
+ * (then id->kind is OUTFILE_ID_UNKNOWN). */
+int outfile_identify(const char *path, struct outfile_id *id);
+
+/* outfile_id_same - do a and b name one file: the same device and inode, or the same path once
+ * resolved? Streams never count: two outputs on one terminal or FIFO are both written, in turn,
+ * and nothing replaces the other. */
+bool outfile_id_same(const struct outfile_id *a, const struct outfile_id *b);
 
 /* outfile_stdout_failed - true, once, when writing standard output has failed (a closed pipe:
  * EPIPE, a full device: ENOSPC) and that has not been reported yet; the reason goes to err.

@@ -8,6 +8,7 @@
 #include "keys.h"
 #include "overrides.h"
 #include "plan.h"
+#include "preflight.h"
 #include "profile.h"
 
 enum failure cmd_check(struct cli *c)
@@ -18,6 +19,10 @@ enum failure cmd_check(struct cli *c)
 	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
 	diag_init(&d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
+	if (rc == 0 && preflight_nesting(&p, &pl, &d)) { /* nested locations: a check-time error */
+		plan_free(&pl);
+		rc = -1;
+	}
 	if (c->json) {
 		if (p.file)
 			profile_json_print(stdout, &p, rc ? NULL : &pl, &d);

@@ -10,7 +10,6 @@
 #include "job.h"
 #include "overrides.h"
 #include "plan.h"
-#include "plot.h"
 #include "preflight.h"
 #include "profile.h"
 #include "report_data.h"
@@ -24,6 +23,10 @@ static enum failure load(const struct cli *c, struct profile *p, struct plan *pl
 	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
 	diag_init(d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, p, pl, d);
+	if (rc == 0 && preflight_nesting(p, pl, d)) { /* nested locations, as fsmix check says */
+		plan_free(pl);
+		rc = -1;
+	}
 	diag_print(d, stderr);
 	if (rc == 0)
 		return FAIL_NONE;
@@ -58,9 +61,8 @@ static struct engine_opts engine_opts_of(const struct cli *c)
 	                            .seed_offset = (uint64_t)job_rank()};
 }
 
-/* One run: the locations are checked before the first tree is made; the text report, --json
- * and --csv (run_report.h); with --plot (and --interval), the run over time is drawn from its
- * results. */
+/* One run: the locations are checked before the first tree is made; the text report, --csv,
+ * --plot (the run over time, with --interval) and --json (run_report.h). */
 static enum failure run_once(const struct cli *c, const struct plan *pl, struct profile *p)
 {
 	struct engine_opts eo = engine_opts_of(c);
@@ -70,6 +72,7 @@ static enum failure run_once(const struct cli *c, const struct plan *pl, struct 
 	    .ffsb_only = c->ffsb_only,
 	    .json_path = c->json_path,
 	    .csv_path = c->csv_path,
+	    .plot_path = c->plot_path,
 	    .run = {.argc = c->argc, .argv = c->argv, .profile_path = c->profile, .profile = p}};
 	/* --json - / --csv - / --lat-log -: stdout carries only that document; the text report
 	 * moves to stderr. */
@@ -81,14 +84,6 @@ static enum failure run_once(const struct cli *c, const struct plan *pl, struct 
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		f = run_and_report(pl, &eo, &rr, &res);
 		job_said_report_time();
-	}
-	/* run --plot FILE --interval S: the run over time, from its JSON document */
-	json_t *results = c->plot_path && res.measured ? report_json_build(&res, &rr.run) : NULL;
-	if (results) {
-		f = failure_first(f, plot_write(results, NULL, c->plot_path, stderr));
-		json_decref(results);
-	} else if (c->plot_path && f != FAIL_INPUT) {
-		fprintf(stderr, "fsmix: nothing was measured: no plot drawn\n");
 	}
 	results_free(&res);
 	return f;

@@ -3,8 +3,10 @@
 #include "commands.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "exitcode.h"
 #include "job.h"
 #include "parse.h"
@@ -195,6 +197,32 @@ enum failure command_check(struct cli *c, char **args, int n, char *err, size_t 
 	return FAIL_NONE;
 }
 
+/* No two outputs are one file, and no output is an input (preflight_collisions): every file
+ * the command writes or reads is one row here; a new output is one more row. */
+static enum failure no_collisions(const struct cli *c)
+{
+	bool plot = c->command->id == CMD_PLOT;
+	const struct preflight_file outputs[] = {
+	    {"--json", c->json_path, false},
+	    {"--csv", c->csv_path, false},
+	    {plot ? "the latency log" : "--lat-log", c->lat_log_path, plot}, /* plot reads it */
+	    {plot ? "-o" : "--plot", c->plot_path, false},
+	    {"the profile", c->profile, true},
+	};
+	size_t n = ARRAY_SIZE(outputs);
+	struct preflight_file *all = malloc((n + c->n_files) * sizeof(*all));
+	if (!all) {
+		fprintf(stderr, "fsmix: out of memory\n");
+		return FAIL_IO;
+	}
+	memcpy(all, outputs, sizeof(outputs));
+	for (size_t i = 0; i < c->n_files; i++) /* compare's and plot's documents */
+		all[n++] = (struct preflight_file){"the input", c->files[i], true};
+	enum failure f = preflight_collisions(all, n, stderr);
+	free(all);
+	return f;
+}
+
 /* Every file the command will write can be written (nothing is created yet): a bad path is
  * found before the run, not after it with the results lost. */
 static enum failure preflight_outputs(const struct cli *c)
@@ -216,7 +244,7 @@ static enum failure preflight_outputs(const struct cli *c)
 	/* plot --lat-log LOG reads LOG */
 	if (id != CMD_PLOT && preflight_output("--lat-log", c->lat_log_path, stderr))
 		f = FAIL_INPUT;
-	return f;
+	return f ? f : no_collisions(c);
 }
 
 enum failure command_run(struct cli *c)

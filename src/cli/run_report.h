@@ -1,6 +1,6 @@
 /* run_report.h - the run command's sequence: the engine's phases with the text report between
  * them (the configuration before setup, "fs setup took" after it, the results at the end), then
- * --cleanup, --json and --csv. The engine calls no formatter: this is the
+ * --cleanup, --csv, --plot and --json. The engine calls no formatter: this is the
  * one place that puts a run and its reports together. */
 #ifndef FSMIX_RUN_REPORT_H
 #define FSMIX_RUN_REPORT_H
@@ -19,12 +19,16 @@ struct run_reports {
 	bool ffsb_only;        /* --format ffsb */
 	const char *json_path; /* --json FILE, NULL: none */
 	const char *csv_path;  /* --csv FILE, NULL: none */
+	const char *plot_path; /* run --plot FILE --interval S: the run over time; NULL: none */
 	struct report_run run; /* what the JSON echoes; exit_status is set here */
 };
 
 /* run_and_report - run plan pl with the reports of rr. r receives the results (results_free
- * it, also after a failure); rr->run.exit_status is set to what the JSON records. Returns the
- * failure: the run's first, then --cleanup's, then the outputs'. */
+ * it, also after a failure). The outputs come in an order that lets the JSON tell the truth:
+ * --csv, --plot and the text report on standard output first, the JSON last, its exit_status
+ * (rr->run.exit_status) the status of every failure before it -- the process's own, unless the
+ * JSON itself cannot be written (then there is no JSON). Returns the failure: the run's first,
+ * then --cleanup's, then the outputs'. */
 enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
                             struct run_reports *rr, struct results *r);
 

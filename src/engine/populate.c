@@ -648,8 +648,8 @@ static enum failure reuse_tree(struct engine *e, struct engine_fs *fs, bool *reu
 	}
 	int rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
 	                            writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
-	if (rc == -EMLINK || rc == -EXDEV) {
-		/* Hard-linked or mounted over: neither reused nor rebuilt. */
+	if (rc == -EMLINK || rc == -EXDEV || rc == -EPERM) {
+		/* Hard-linked, mounted over or another user's: neither reused nor rebuilt. */
 		snprintf(err, errlen, "%s: cannot reuse %s: %s", pf->name, fs->tree.root, why);
 		return FAIL_INPUT;
 	}
@@ -679,13 +679,13 @@ static enum failure make_new_tree(struct engine *e, struct engine_fs *fs, unsign
 		else if (rc) {
 			snprintf(err, errlen, "%s: cannot empty %s: %s", pf->name, fs->tree.root,
 			         why);
-			return FAIL_IO;
+			return rc == -EPERM ? FAIL_INPUT : FAIL_IO; /* another user's directory */
 		}
 	}
 	rc = tree_set_dirs(&fs->tree, pf->num_dirs, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
-		return rc == -EXDEV ? FAIL_INPUT : FAIL_IO;
+		return rc == -EXDEV || rc == -EPERM ? FAIL_INPUT : FAIL_IO;
 	}
 	enum failure f;
 	if (pf->age) {

@@ -580,9 +580,9 @@ static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool q
 	}
 	char root[sizeof(t.root)]; /* "/fsmix.fs0" for location "/", not "//fsmix.fs0" */
 	memcpy(root, t.root, sizeof(root));
-	if (tree_remove(&t, &sw, why, sizeof(why))) {
+	if ((r = tree_remove(&t, &sw, why, sizeof(why)))) {
 		fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
-		return FAIL_IO;
+		return r == -EPERM ? FAIL_INPUT : FAIL_IO; /* -EPERM: another user's directory */
 	}
 	fprintf(o->log, "fsmix: %s: removed %s (%" PRIu64 " entries)\n", pl->fs[i].name, root,
 	        sw.removed);

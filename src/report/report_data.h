@@ -45,10 +45,11 @@ int report_json_write(const struct results *r, const struct report_run *run, con
  * measured) to `path` ("-": stdout). Returns 0, or -1 with a message naming the path in err. */
 int report_csv_write(const struct results *r, const char *path, char *err, size_t errlen);
 
-/* report_write_outputs - the machine-readable results of a run: --json to json_path and --csv
- * to csv_path (NULL: not asked), each written whole or not at all (outfile.h). run->exit_status
- * is what the JSON records: the status fsmix exits with unless writing fails. A failure is
- * printed to log ("fsmix: PATH: reason"); both files are attempted. Returns FAIL_NONE, or the
+/* report_write_outputs - the machine-readable results of a run: --csv to csv_path, then --json
+ * to json_path (NULL: not asked), each written whole or not at all (outfile.h). run->exit_status
+ * is what the JSON records: the caller writes the JSON last, after every other output, with the
+ * status fsmix exits with (run_report.c). A failure is printed to log ("fsmix: PATH: reason");
+ * both files are attempted. Returns FAIL_NONE, or the
  * first failure: FAIL_INTERRUPTED when a stop signal ended the wait for a FIFO's reader, else
  * FAIL_IO. */
 enum failure report_write_outputs(const struct results *r, const struct report_run *run,

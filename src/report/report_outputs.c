@@ -8,12 +8,12 @@ enum failure report_write_outputs(const struct results *r, const struct report_r
 {
 	char why[MSG_MAX];
 	enum failure f = FAIL_NONE;
-	int wrc = json_path ? report_json_write(r, run, json_path, why, sizeof(why)) : 0;
+	int wrc = csv_path ? report_csv_write(r, csv_path, why, sizeof(why)) : 0;
 	if (wrc) {
 		fprintf(log, "fsmix: %s\n", why);
 		f = failure_first(f, wrc == -EINTR ? FAIL_INTERRUPTED : FAIL_IO);
 	}
-	wrc = csv_path ? report_csv_write(r, csv_path, why, sizeof(why)) : 0;
+	wrc = json_path ? report_json_write(r, run, json_path, why, sizeof(why)) : 0;
 	if (wrc) {
 		fprintf(log, "fsmix: %s\n", why);
 		f = failure_first(f, wrc == -EINTR ? FAIL_INTERRUPTED : FAIL_IO);

@@ -276,7 +276,12 @@ static enum failure point_plan_load(const struct sweep_spec *s, const struct poi
 	if (point_overrides(s, pt, &pp->ovr, &pp->n_ovr))
 		return FAIL_IO;
 	diag_init(&pp->d);
-	if (profile_load(s->profile_path, pp->ovr, pp->n_ovr, &s->po, &pp->p, &pp->pl, &pp->d)) {
+	int rc = profile_load(s->profile_path, pp->ovr, pp->n_ovr, &s->po, &pp->p, &pp->pl, &pp->d);
+	if (rc == 0 && preflight_nesting(&pp->p, &pp->pl, &pp->d)) { /* nested locations */
+		plan_free(&pp->pl);
+		rc = -1;
+	}
+	if (rc) {
 		diag_print(&pp->d, s->eopts.log);
 		fprintf(s->eopts.log, "fsmix: point %s: %zu error%s; %s\n", pt->label, pp->d.errors,
 		        pp->d.errors == 1 ? "" : "s", consequence);

@@ -30,9 +30,9 @@ void sweep_until_stat(const struct point *pt, struct metric_stat *st);
 /* sweep_print_table - the summary table of the finished runs. */
 void sweep_print_table(const struct sweep_spec *s, struct point *pts, size_t n_pts, FILE *out);
 
-/* sweep_write_outputs - writes the JSON, CSV and plot the user asked for, with what finished.
- * rc: the sweep's failure so far, recorded in the JSON; returns it, or else the first output's
- * failure. */
+/* sweep_write_outputs - writes the CSV, plot and JSON the user asked for, with what finished, the
+ * JSON last so that its exit_status is the process's. rc: the sweep's failure so far; returns it,
+ * or else the first output's failure. */
 enum failure sweep_write_outputs(const struct sweep_spec *s, struct point *pts, size_t n_pts,
                                  bool interrupted, enum failure rc);
 

@@ -290,10 +290,6 @@ enum failure sweep_write_outputs(const struct sweep_spec *s, struct point *pts, 
 	                        .interrupted = interrupted,
 	                        .exit_status = s->exit_status_of(rc)};
 	char err[MSG_MAX];
-	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
-		fprintf(s->eopts.log, "fsmix: %s\n", err);
-		rc = failure_first(rc, FAIL_IO);
-	}
 	if (s->csv_path && outfile_write(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
 		rc = failure_first(rc, FAIL_IO);
@@ -304,6 +300,16 @@ enum failure sweep_write_outputs(const struct sweep_spec *s, struct point *pts, 
 		    doc ? plot_write(doc, NULL, s->plot_path, s->eopts.log) : FAIL_IO;
 		json_decref(doc);
 		rc = failure_first(rc, prc);
+	}
+	if (outfile_stdout_failed(err, sizeof(err))) { /* the text report: not again by main */
+		fprintf(s->eopts.log, "fsmix: %s\n", err);
+		rc = failure_first(rc, FAIL_IO);
+	}
+	/* the JSON last: its exit_status counts every output before it */
+	ctx.exit_status = s->exit_status_of(rc);
+	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
+		fprintf(s->eopts.log, "fsmix: %s\n", err);
+		rc = failure_first(rc, FAIL_IO);
 	}
 	return rc;
 }

@@ -203,13 +203,13 @@ static int open_location(struct tree *t, const char *location, char *err, size_t
 		return rc;
 	t->lock = rc;
 	rc = tree_note_root_mount(t, t->locfd); /* until the root is open: the location's */
-	if (rc == 0)
-		rc = tree_finish_leftover(t, DEL_SUFFIX);
-	if (rc == 0)
-		rc = tree_finish_leftover(t, NEW_SUFFIX);
+	tree_note_owners(t, t->locfd);
 	if (rc)
-		tree_seterr(err, errlen, "finishing an interrupted tree in '%s': %s", location,
-		            strerror(-rc));
+		tree_seterr(err, errlen, "location '%s': %s", location, strerror(-rc));
+	if (rc == 0)
+		rc = tree_finish_leftover(t, DEL_SUFFIX, err, errlen);
+	if (rc == 0)
+		rc = tree_finish_leftover(t, NEW_SUFFIX, err, errlen);
 	return rc;
 }
 
@@ -228,7 +228,17 @@ static int open_existing_root(struct tree *t, char *err, size_t errlen)
 			tree_seterr(err, errlen, "'%s': %s", t->root, strerror(-rc));
 		return rc;
 	}
-	int rc = tree_read_marker(t->rootfd, &t->tree_id);
+	/* Whose it is first: a marker anyone can write proves nothing about that. */
+	int rc = tree_check_owner_fd(t, t->rootfd, t->root, err, errlen);
+	if (rc)
+		return rc;
+	struct stat st;
+	rc = tree_read_marker(t->rootfd, &t->tree_id, &st);
+	if (rc == 0) {
+		char path[PATH_MAX + 16];
+		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, MARKER_NAME);
+		return tree_owner_problem(t, &st, path, err, errlen);
+	}
 	if (rc == -ENOENT || rc == -EBADMSG) {
 		tree_seterr(err, errlen,
 		            "'%s' exists but has no valid %s marker: it was not created by "
@@ -296,6 +306,12 @@ static int open_data_meta(struct tree *t, unsigned flags, char *err, size_t errl
 		int rc = *fds[i] < 0 ? *fds[i] : tree_check_mount_fd(t, *fds[i]);
 		if (rc == -ENOENT && !(flags & TREE_CREATE))
 			continue;
+		char path[PATH_MAX + 8];
+		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, subs[i]);
+		if (rc == 0)
+			rc = tree_check_owner_fd(t, *fds[i], path, err, errlen);
+		if (rc == -EPERM)
+			return rc;
 		if (rc == -EXDEV)
 			tree_seterr(err, errlen,
 			            "'%s/%s' is a mount point: fsmix writes only on its tree's own "
@@ -357,8 +373,14 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 		(void)tree_dir_name(i, name, sizeof(name));
 		int fd = open_subdir(t->datafd, name, 1);
 		int rc = fd < 0 ? fd : tree_check_mount_fd(t, fd);
+		char path[PATH_MAX + 24];
+		(void)tree_fmt(path, sizeof(path), "%s/data/%s", t->root, name);
+		if (rc == 0) /* one fstat per directory, at setup: another user's is never filled */
+			rc = tree_check_owner_fd(t, fd, path, err, errlen);
 		if (rc) {
-			if (rc == -EXDEV)
+			if (rc == -EPERM)
+				; /* err says whose it is */
+			else if (rc == -EXDEV)
 				tree_seterr(
 				    err, errlen,
 				    "'%s/data/%s' is a mount point: fsmix writes only on its "

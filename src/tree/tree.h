@@ -17,7 +17,10 @@
  * match that scheme, through openat/unlinkat on O_NOFOLLOW|O_DIRECTORY descriptors: it never
  * follows a symlink, never leaves the root and never enters another mount (a directory mounted
  * over one of fsmix's names is left in place and reported). A root without a valid marker is
- * refused, never adopted; unknown entries are left in place and reported.
+ * refused, never adopted; unknown entries are left in place and reported. A marker proves
+ * nothing about who made the tree: the root, its marker, a leftover .new/.del and every
+ * directory fsmix builds in or removes from must also be the running user's and writable by
+ * nobody else, or the call fails with -EPERM naming the path and its owner (tree_owner.c).
  *
  * Crash safety: no kill point leaves anything fsmix cannot recognise as its own. A new root is
  * made complete (marker, data/, meta/) under the name fsmix.fs<index>.new and renamed into place
@@ -86,6 +89,8 @@ struct tree {
 	unsigned leftovers; /* interrupted .new/.del trees tree_open finished removing */
 	uint64_t dev;       /* the root's device (makedev) and mount id (0: unknown) */
 	uint64_t mnt_id;
+	int no_owners; /* 1: a filesystem without owners of its own (vfat, exFAT, SMB): tree_owner.c
+	                */
 	char name[48]; /* "fsmix.fs<index>", or "fsmix.fs<index>.r<rank>" in a job (instance.h) */
 	char root[PATH_MAX];
 };
@@ -95,6 +100,7 @@ struct tree_purge {
 	uint64_t removed;        /* files and directories removed */
 	uint64_t unknown;        /* entries left in place because fsmix did not generate them */
 	char first_unknown[256]; /* path of the first one, relative to the root */
+	char refused[MSG_MAX];   /* why removal stopped at a directory of another user (-EPERM) */
 };
 
 struct tree_usage {
@@ -118,7 +124,9 @@ int tree_check_location(const char *location, char *err, size_t errlen);
  * root does not exist), -ENOTDIR "location '/x' is not a directory", -EROFS "location '/x' is
  * read-only (Read-only file system)", -EACCES "... is not writable", -ELOOP when the root is a
  * symbolic link, -EEXIST when the root exists but has no valid marker (it is not fsmix's),
- * -EBUSY when another process holds the location ("... in use by fsmix (PID 123)"), -EXDEV
+ * -EBUSY when another process holds the location ("... in use by fsmix (PID 123)"), -EPERM
+ * when the root, its marker, data/, meta/ or a leftover .new/.del is another user's or writable
+ * by others ("'/x/fsmix.fs0' belongs to nobody (uid 65534), not to root (uid 0), ..."), -EXDEV
  * when data/ or meta/ is another mount, and other -errno (-EIO, -EMFILE, ...) for I/O errors,
  * e.g. while reading the marker. tree_failure() tells their kind.
  * On failure t is left closed (tree_close is harmless). */
@@ -152,7 +160,8 @@ int tree_lock_location(const char *location, char *err, size_t errlen);
 void tree_unlock_location(int handle);
 
 /* tree_set_dirs - make data/d000 .. d<num_dirs-1> exist (existing ones are kept, and must be
- * real directories on the root's mount: -EXDEV otherwise) and open descriptors for the first
+ * real directories on the root's mount: -EXDEV otherwise; the running user's and writable by
+ * nobody else: -EPERM otherwise) and open descriptors for the first
  * TREE_MAX_DIRFDS. Call again after tree_remove_contents. Returns 0 or -errno. */
 int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen);
 

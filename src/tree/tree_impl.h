@@ -8,6 +8,7 @@
  *   tree_location.c  the user's directory: its rules, its lock, renames and fsync in it
  *   tree_mount.c     which mount an entry is on (fsmix never writes through another mount)
  *   tree_marker.c    the ownership marker .fsmix-tree
+ *   tree_owner.c     whose an entry is: the running user's, writable by nobody else
  *   tree_manifest.c  the reuse manifest .fsmix-manifest
  *   tree_purge.c     safe removal: only what fsmix generates, never through a symlink or mount
  *   tree_leftover.c  finishing a root left as fsmix.fsN.new or .del by a crash
@@ -73,8 +74,24 @@ int tree_check_mount_fd(const struct tree *t, int fd);
 /* --- marker (tree_marker.c) --- */
 
 /* tree_read_marker - parse the marker of an open root: 0 with *id, -ENOENT when absent,
- * -EBADMSG when not a regular file or not in the expected format, other -errno. */
-int tree_read_marker(int rootfd, uint64_t *id);
+ * -EBADMSG when not a regular file or not in the expected format, other -errno. st (may be
+ * NULL) gets the marker's fstat when it could be opened, for tree_owner_problem. */
+int tree_read_marker(int rootfd, uint64_t *id, struct stat *st);
+
+/* --- owners (tree_owner.c) --- */
+
+/* tree_owner_problem - does the entry of st belong to the user running fsmix (effective uid)
+ * with no group or other write bit? 0, or -EPERM with "'PATH' belongs to nobody (uid 65534),
+ * not to root (uid 0), ..." (or "... is writable by its group (mode 0770) ...") in err. Always 0
+ * on a filesystem that keeps no owners of its own (t->no_owners: vfat, exFAT, SMB). */
+int tree_owner_problem(const struct tree *t, const struct stat *st, const char *path, char *err,
+                       size_t errlen);
+
+/* tree_check_owner_fd - tree_owner_problem for the open entry fd; other -errno from fstat. */
+int tree_check_owner_fd(const struct tree *t, int fd, const char *path, char *err, size_t errlen);
+
+/* tree_note_owners - set t->no_owners from the filesystem of the open directory fd. */
+void tree_note_owners(struct tree *t, int fd);
 
 /* tree_write_marker - write the marker into a root just created: temp, fsync, rename, fsync. */
 int tree_write_marker(int rootfd, uint64_t id);
@@ -98,8 +115,9 @@ int tree_rename_noreplace(int locfd, const char *from, const char *to);
 int tree_purge_root(const struct tree *t, int rootfd, struct tree_purge *p);
 
 /* tree_finish_leftover - finish removing fsmix.fs<index><suffix> (NEW_SUFFIX, DEL_SUFFIX)
- * left by a crash; counts t->leftovers. 0 (also when nothing was there or something stayed)
- * or -errno for an I/O error. */
-int tree_finish_leftover(struct tree *t, const char *suffix);
+ * left by a crash; counts t->leftovers. 0 (also when nothing was there or something stayed),
+ * -EPERM when it, its marker or a directory in it belongs to another user or is writable by
+ * others (tree_owner_problem), or -errno for an I/O error; err says which. */
+int tree_finish_leftover(struct tree *t, const char *suffix, char *err, size_t errlen);
 
 #endif

@@ -54,31 +54,54 @@ static bool only_creation_steps(int fd)
 }
 
 /* Finish removing fsmix.fs<index><suffix>, left by a crash during creation (.new) or removal
- * (.del). With a valid marker it is a tree: its generated entries are removed, then the marker
- * and the directory; when unknown entries keep it, a .del goes back to its own name (if free),
- * so it is kept where it was. Without a marker only the creation's own first steps can be
- * left (a marker's temp file, empty data/ and meta/): those are removed, and the directory if
- * it is then empty. Anything else is not recognisably fsmix's and stays. Returns 0 (also when
- * nothing was there or something stayed) or -errno for an I/O error. */
-int tree_finish_leftover(struct tree *t, const char *suffix)
+ * (.del). It must be the running user's and writable by nobody else, and so must its marker
+ * and every directory in it (tree_owner.c): a planted one is refused (-EPERM), not swept. With a
+ * valid marker it is a tree: its generated entries are removed, then the marker and the
+ * directory; when unknown entries keep it, a .del goes back to its own name (if free), so it is
+ * kept where it was. Without a marker only the creation's own first steps can be left (a
+ * marker's temp file, empty data/ and meta/): those are removed, and the directory if it is then
+ * empty. Anything else is not recognisably fsmix's and stays. Returns 0 (also when nothing was
+ * there or something stayed), -EPERM, or -errno for an I/O error, with err set. */
+int tree_finish_leftover(struct tree *t, const char *suffix, char *err, size_t errlen)
 {
 	char name[sizeof(t->name) + 8];
 	tree_aside_name(t, suffix, name, sizeof(name));
 	int fd = openat(t->locfd, name, DIR_FLAGS);
 	if (fd < 0)
 		return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? 0 : -errno;
+	/* shown: the tree as seen under its leftover name, for messages */
+	struct tree shown = *t;
+	(void)tree_fmt(shown.root, sizeof(shown.root), "%s%s", t->root, suffix);
 	struct statx sx;
-	struct stat a, b;
+	struct stat a, b, mst;
 	uint64_t id;
 	int rc = tree_statx(fd, "", &sx);
 	if (rc == 0 && !tree_on_root_mount(t, &sx)) {
 		(void)close(fd); /* a mount point: not ours */
 		return 0;
 	}
-	rc = rc ? rc : tree_read_marker(fd, &id);
+	if (rc == 0)
+		rc = tree_check_owner_fd(t, fd, shown.root, err, errlen);
+	if (rc == -EPERM) {
+		(void)close(fd);
+		return rc;
+	}
+	rc = rc ? rc : tree_read_marker(fd, &id, &mst);
 	if (rc == 0) {
+		char path[PATH_MAX + 16];
+		(void)tree_fmt(path, sizeof(path), "%s/%s", shown.root, MARKER_NAME);
+		rc = tree_owner_problem(t, &mst, path, err, errlen);
+		if (rc) {
+			(void)close(fd);
+			return rc;
+		}
 		struct tree_purge pg = {0};
-		rc = tree_purge_root(t, fd, &pg);
+		rc = tree_purge_root(&shown, fd, &pg);
+		if (rc == -EPERM) {
+			tree_seterr(err, errlen, "%s", pg.refused);
+			(void)close(fd);
+			return rc;
+		}
 		if (rc == 0 && pg.unknown) {
 			if (!strcmp(suffix, DEL_SUFFIX) &&
 			    tree_rename_noreplace(t->locfd, name, t->name) == 0)
@@ -106,5 +129,8 @@ int tree_finish_leftover(struct tree *t, const char *suffix)
 		tree_sync_location(t);
 	}
 	(void)close(fd);
+	if (rc)
+		tree_seterr(err, errlen, "finishing the interrupted tree '%s': %s", shown.root,
+		            strerror(-rc));
 	return rc;
 }

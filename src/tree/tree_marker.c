@@ -12,8 +12,8 @@
 #define MARKER_VERSION 1
 
 /* Parse the marker of an open root. Returns 0 with *id, -ENOENT when absent, -EBADMSG when not a
- * regular file or not in the expected format. */
-int tree_read_marker(int rootfd, uint64_t *id)
+ * regular file or not in the expected format. *st_out (if given): the marker's fstat. */
+int tree_read_marker(int rootfd, uint64_t *id, struct stat *st_out)
 {
 	int fd = openat(rootfd, MARKER_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -22,6 +22,8 @@ int tree_read_marker(int rootfd, uint64_t *id)
 	char buf[128];
 	size_t got = 0;
 	int rc = fstat(fd, &st) ? -errno : 0;
+	if (rc == 0 && st_out)
+		*st_out = st;
 	if (rc == 0 && !S_ISREG(st.st_mode))
 		rc = -EBADMSG;
 	if (rc == 0)

@@ -140,6 +140,15 @@ static int purge_subdir(const struct tree *t, int dirfd, const char *name, enum 
 		note_unknown(pg, rel, name); /* a mount point: not entered */
 		return 0;
 	}
+	/* Another user's directory (or one others may write) is neither entered nor removed:
+	 * the removal stops here (tree_owner.c). */
+	char path[PATH_MAX * 2];
+	(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, sub);
+	rc = tree_check_owner_fd(t, cfd, path, pg->refused, sizeof(pg->refused));
+	if (rc) {
+		(void)close(cfd);
+		return rc;
+	}
 	uint64_t unknown = pg->unknown;
 	rc = purge_dir(t, cfd, child, sub, depth + 1, pg);
 	(void)close(cfd);
@@ -198,6 +207,8 @@ static uint64_t purge_pass(const struct tree *t, DIR *d, int dirfd, enum level l
 			*rc = *rc ? *rc : r;
 		else
 			removed += (uint64_t)r;
+		if (r == -EPERM)
+			break; /* refused: nothing more is removed */
 	}
 	return removed;
 }
@@ -240,6 +251,10 @@ static int purge_dir(const struct tree *t, int dirfd, enum level lv, const char 
 static int purge_report(const struct tree *t, const struct tree_purge *pg, int rc, char *err,
                         size_t errlen)
 {
+	if (rc == -EPERM && pg->refused[0]) {
+		tree_seterr(err, errlen, "%s", pg->refused);
+		return rc;
+	}
 	if (rc) {
 		tree_seterr(err, errlen, "removing '%s': %s", t->root, strerror(-rc));
 		return rc;
@@ -270,7 +285,7 @@ int tree_remove_contents(struct tree *t, struct tree_purge *counts, char *err, s
 	(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
 	int rc2 = purge_dir(t, t->datafd, LV_DATA, "data", 1, pg);
 	rc = rc ? rc : rc2;
-	rc2 = purge_dir(t, t->metafd, LV_META, "meta", 1, pg);
+	rc2 = rc2 == -EPERM ? 0 : purge_dir(t, t->metafd, LV_META, "meta", 1, pg);
 	rc = rc ? rc : rc2;
 	return purge_report(t, pg, rc, err, errlen);
 }
@@ -294,9 +309,21 @@ int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t err
 	struct tree_purge *pg = counts ? counts : &local;
 	memset(pg, 0, sizeof(*pg));
 	uint64_t id;
-	int rc = t->rootfd < 0 ? -ENOENT : tree_read_marker(t->rootfd, &id);
+	struct stat mst;
+	int rc = t->rootfd < 0 ? -ENOENT : tree_read_marker(t->rootfd, &id, &mst);
 	if (rc == 0 && id != t->tree_id)
 		rc = -EBADMSG;
+	if (rc == 0) { /* checked by tree_open; again, as the marker is read again */
+		char path[PATH_MAX + 16];
+		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, MARKER_NAME);
+		rc = tree_owner_problem(t, &mst, path, err, errlen);
+		if (rc == 0)
+			rc = tree_check_owner_fd(t, t->rootfd, t->root, err, errlen);
+		if (rc) {
+			tree_close(t);
+			return rc;
+		}
+	}
 	if (rc == -ENOENT || rc == -EBADMSG) {
 		tree_seterr(err, errlen, "'%s' no longer has fsmix's %s marker; not removing it",
 		            t->root, MARKER_NAME);
@@ -330,7 +357,8 @@ int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t err
 	}
 	rc = tree_purge_root(t, t->rootfd, pg);
 	rc = purge_report(t, pg, rc, err, errlen);
-	if (rc == -ENOTEMPTY && at == del && tree_rename_noreplace(t->locfd, del, t->name) == 0) {
+	if ((rc == -ENOTEMPTY || rc == -EPERM) && at == del &&
+	    tree_rename_noreplace(t->locfd, del, t->name) == 0) {
 		at = t->name; /* kept under its own name, as it was */
 		tree_sync_location(t);
 	}

@@ -127,6 +127,40 @@ static void test_abort(void)
 	CHECK(file_is(at("kept"), "hello\n"));
 }
 
+/* Do two paths name one file (issue 19, item 2)? */
+static bool same(const char *a, const char *b)
+{
+	struct outfile_id x, y;
+	return outfile_identify(a, &x) == 0 && outfile_identify(b, &y) == 0 &&
+	       outfile_id_same(&x, &y);
+}
+
+static void test_identity(void)
+{
+	char err[MSG_MAX];
+	CHECK_EQ_I(write_hello(at("one"), err, sizeof(err)), 0);
+	CHECK(same(at("one"), at("one")));
+	CHECK(same(at("one"), at("./one")));
+	CHECK(!same(at("one"), at("two")));
+	CHECK_EQ_I(symlink("one", at("to-one")), 0);
+	CHECK(same(at("one"), at("to-one")));
+	CHECK_EQ_I(link(at("one"), at("hard-one")), 0);
+	CHECK(same(at("hard-one"), at("to-one")));
+	/* names not made yet: the same once resolved, also through a dangling link */
+	CHECK(same(at("new"), at("new")));
+	CHECK_EQ_I(mkdir(at("idsub"), 0700), 0);
+	CHECK(same(at("new"), at("idsub/../new")));
+	CHECK_EQ_I(symlink("new", at("to-new")), 0);
+	CHECK(same(at("to-new"), at("new")));
+	CHECK(!same(at("new"), at("idsub/new")));
+	CHECK(!same(at("new"), at("one")));
+	/* streams take several outputs */
+	CHECK(!same("/dev/null", "/dev/null"));
+	struct outfile_id id;
+	CHECK_EQ_I(outfile_identify(at("nodir/x"), &id), -ENOENT);
+	CHECK_EQ_I(id.kind, OUTFILE_ID_UNKNOWN);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -137,6 +171,7 @@ int main(void)
 	RUN(test_refused);
 	RUN(test_changed_before_commit);
 	RUN(test_abort);
+	RUN(test_identity);
 	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

@@ -830,6 +830,63 @@ static void case_links_mounts(void)
 	free(after);
 }
 
+/* Whose the tree is (issue 19, item 1): the root, its marker, data/ and every dNNN, and a
+ * leftover .del, must be the running user's and writable by nobody else; a marker alone does
+ * not make a directory fsmix's. Root changes owners with chown; as another user, mode only. */
+static void case_owners(void)
+{
+	char err[MSG_MAX], p[PATH_MAX];
+	struct tree t;
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_dirs(&t, 2, err, sizeof(err)), 0);
+	CHECK_EQ_I(make_file(&t, 1, 7, 10), 0);
+	tree_close(&t);
+	static const char *const parts[] = {"fsmix.fs0", "fsmix.fs0/.fsmix-tree", "fsmix.fs0/data",
+	                                    "fsmix.fs0/data/d001"};
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		struct stat st;
+		PATHF(p, "%s/%s", base, parts[i]);
+		CHECK_EQ_I(stat(p, &st), 0);
+		CHECK_EQ_I(chmod(p, (st.st_mode & 07777) | S_IWGRP), 0);
+		int rc = tree_open(&t, base, 0, 0, err, sizeof(err));
+		if (rc == 0)
+			rc = tree_set_dirs(&t, 2, err, sizeof(err));
+		CHECK_EQ_I(rc, -EPERM);
+		CHECK_CONTAINS(err, p);
+		CHECK_CONTAINS(err, "is writable by its group");
+		CHECK_EQ_I(tree_failure(rc), FAIL_INPUT);
+		tree_close(&t);
+		if (geteuid() == 0) { /* another owner, and the removal stops there */
+			CHECK_EQ_I(chmod(p, st.st_mode & 07777), 0);
+			CHECK_EQ_I(chown(p, 65534, 65534), 0);
+			rc = tree_open(&t, base, 0, 0, err, sizeof(err));
+			if (rc == 0)
+				rc = tree_remove(&t, NULL, err, sizeof(err));
+			CHECK_EQ_I(rc, -EPERM);
+			CHECK_CONTAINS(err, "(uid 65534), not to ");
+			CHECK_CONTAINS(err, p);
+			CHECK(exists("fsmix.fs0/data/d001/f7"));
+			CHECK(exists("fsmix.fs0/.fsmix-tree"));
+			CHECK_EQ_I(chown(p, 0, 0), 0);
+		}
+		CHECK_EQ_I(chmod(p, st.st_mode & 07777), 0);
+	}
+	/* A leftover .del of another user is refused, not swept. */
+	PATHF(p, "%s/fsmix.fs0.del", base);
+	CHECK_EQ_I(mkdir(p, 0775), 0);
+	put_file("fsmix.fs0.del/.fsmix-tree", "fsmix-tree\nversion 1\nid 0123456789abcdef\n");
+	CHECK_EQ_I(chmod(p, 0775), 0);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), -EPERM);
+	CHECK_CONTAINS(err, "fsmix.fs0.del' (owner ");
+	CHECK(exists("fsmix.fs0.del/.fsmix-tree"));
+	CHECK_EQ_I(chmod(p, 0700), 0);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0); /* now ours: swept */
+	CHECK_EQ_U(t.leftovers, 1);
+	CHECK(!exists("fsmix.fs0.del"));
+	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
+	CHECK(!exists("fsmix.fs0"));
+}
+
 static void on_each_base(void (*fn)(void), const char *name)
 {
 	static const char *const parents[] = {"/tmp", "/dev/shm"};
@@ -864,5 +921,6 @@ int main(void)
 	ON_EACH_BASE(case_lock);
 	ON_EACH_BASE(case_marker_io);
 	ON_EACH_BASE(case_links_mounts);
+	ON_EACH_BASE(case_owners);
 	return test_summary();
 }
