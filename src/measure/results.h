@@ -108,6 +108,8 @@ struct results {
 	/* the run */
 	uint64_t seed;
 	uint32_t time_s;        /* the plan's time (0: none) */
+	uint32_t ramp_s;        /* the plan's ramp_time: seconds run before counting (0: none) */
+	enum fidelity fidelity; /* the plan's fidelity: ffsb6 reports FFSB 6.0's byte counts */
 	uint64_t total_threads; /* threads of every group */
 	bool measured;          /* the run phase ran: the figures are figures (else all zero) */
 	bool interrupted;       /* stopped by a signal */

@@ -370,6 +370,8 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	put(&b, root, "error", r->failure[0] ? json_string(r->failure) : json_null());
 	put(&b, root, "seed", json_string(seed));
 	put(&b, root, "time_s", ju(r->time_s));
+	put(&b, root, "ramp_s", ju(r->ramp_s));
+	put(&b, root, "fidelity", json_string(r->fidelity == FIDELITY_FFSB6 ? "ffsb6" : "exact"));
 	put(&b, root, "runtime_s", jr(r->runtime_s));
 	json_t *argv = json_array();
 	for (int i = 0; run->argv && i < run->argc; i++)
