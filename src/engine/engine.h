@@ -173,7 +173,12 @@ struct engine {
 	size_t n_workers;
 	uint64_t seed;
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
-	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
+	/* ramp_time: the end of the ramp, t_base + ramp_time (written before the gate opens; 0: no
+	 * ramp). On stop's cache line, which every worker reads after every operation, so a
+	 * ramping worker's check costs no other line. */
+	uint64_t ramp_end_ns;
+	uint64_t t_count; /* when counting started: ramp_end_ns once the ramp is over, else 0 */
+	pthread_mutex_t sleep_lock; /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
 	struct start_gate gate; /* workers wait here until all of them can start */
 	bool gate_ready;        /* gate initialised */

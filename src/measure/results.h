@@ -55,6 +55,7 @@ struct interval_row {
 	uint64_t trans;     /* FFSB transactions */
 	uint64_t bytes;     /* bytes read + written */
 	uint64_t p99_op_ns; /* 99th percentile of the operations' latency (0: not timed) */
+	bool ramp;          /* it holds time of the ramp (ramp_time): not counted in the results */
 };
 
 /* A worker's first error: what, where and when. */

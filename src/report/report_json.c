@@ -163,6 +163,7 @@ static json_t *intervals_json(struct jb *b, const struct interval_row *rows, siz
 		put(b, o, "mb_per_s", per_s((double)r->bytes / MIB, r->length_s));
 		put(b, o, "p99_op_ns", r->p99_op_ns ? ju(r->p99_op_ns) : json_null());
 		put(b, o, "p99_op_ms", r->p99_op_ns ? jr((double)r->p99_op_ns / 1e6) : json_null());
+		put(b, o, "ramp", json_boolean(r->ramp));
 		add(b, a, o);
 	}
 	return a;

@@ -441,10 +441,10 @@ static void print_intervals(FILE *out, const struct results *r)
 	        "MB/sec", "op p99 (ms)");
 	for (size_t i = 0; i < r->n_intervals; i++) {
 		const struct interval_row *row = &r->intervals[i];
-		fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f\n", row->t_s,
+		fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f%s\n", row->t_s,
 		        (double)row->ops / row->length_s, (double)row->trans / row->length_s,
 		        (double)row->bytes / row->length_s / 1048576.0,
-		        (double)row->p99_op_ns / 1e6);
+		        (double)row->p99_op_ns / 1e6, row->ramp ? "  ramp (not counted)" : "");
 	}
 	fprintf(out, "\n");
 }
