@@ -102,6 +102,15 @@ static void worker_ramp_done(struct worker *w)
 	w->t_start = now_ns();
 }
 
+/* The filesystem of an operation of a group that is not bound to one, of several: uniform, or
+ * with fidelity=ffsb6 FFSB's getrandom(num_filesys) with its modulo bias (ffsb_tg.c:119). */
+static inline size_t fs_index(struct worker *w, const struct engine *e)
+{
+	if (UNLIKELY(e->plan->fidelity == FIDELITY_FFSB6))
+		return (size_t)pick_ffsb_mod(&w->rng, (uint32_t)e->n_fs);
+	return (size_t)rng_below(&w->rng, e->n_fs);
+}
+
 /* An operation done, into the --interval rows and the latency log. One of the ramp (ramp_time)
  * that ends after it goes into the ramp's last row, and into no log line. */
 static void worker_log_op(struct worker *w, enum op_id op, const struct op_result *r, bool ramping,
@@ -156,7 +165,7 @@ void *worker_main(void *arg)
 		struct engine_fs *fs = w->only_fs       ? w->only_fs
 		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
 		                       : e->n_fs == 1   ? e->fs
-		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
+		                                        : &e->fs[fs_index(w, e)];
 		int64_t reserved = 0;
 		if (UNLIKELY(w->aging)) {
 			/* Keep the op picked until the credit covers it (picking again would favour
