@@ -151,15 +151,16 @@ void *worker_main(void *arg)
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
 	while (!engine_stopping(e)) {
-		/* ramp_time: one clock read per operation during the ramp only */
-		if (UNLIKELY(ramping) && now_ns() >= e->ramp_end_ns) {
-			worker_ramp_done(w);
-			ramping = false;
-		}
 		if (period_ns) {
 			engine_wait_until(e, slot);
 			if (engine_stopping(e))
 				break;
+		}
+		/* ramp_time: one clock read per operation during the ramp only, right before the
+		 * operation (after any wait for its slot) */
+		if (UNLIKELY(ramping) && now_ns() >= e->ramp_end_ns) {
+			worker_ramp_done(w);
+			ramping = false;
 		}
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
 		struct engine_fs *fs = w->only_fs       ? w->only_fs

@@ -74,6 +74,29 @@ else
 	bad "ramp_time key: exit $rc"; cat "$work/k.err"
 fi
 
+# op_period: an operation whose slot comes at the ramp's end starts after it and counts. One op
+# every 500 ms from the worker's start (just after the common start): slots at 0, 0.5, ... s;
+# the ramp ends at 2 s, so the slot just after 2 s is the first counted op, and the slots of
+# 2..4 s (4) are counted. Margins of 450 ms against a loaded machine's late wake-ups.
+sed -e 's/^time=2/time=2\nramp_time=2/' -e 's/open_close_weight=1/op_period=500/' \
+	-e 's/num_threads=2/num_threads=1/' "$work/stat.ffsb" >"$work/period.ffsb"
+timeout 120 "$bin" run "$work/period.ffsb" --location "$loc" --json "$work/p.json" \
+	--lat-log "$work/p.lat" >/dev/null 2>"$work/p.err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$work/p.json" "$work/p.lat" <<'PY'; then
+import json, sys
+j = json.load(open(sys.argv[1]))
+starts = sorted(float(l.split()[0]) for l in open(sys.argv[2]) if l.strip() and not l.startswith("#"))
+print(f"counted {j['total']['operations']}, starts {starts}")
+assert j["total"]["operations"] == len(starts)
+assert 3 <= len(starts) <= 4, starts
+assert 2.0 <= starts[0] < 2.45, starts  # the slot at the ramp's end counts
+PY
+	ok "op_period: the op of the slot at the ramp's end is counted"
+else
+	bad "op_period with a ramp: exit $rc"; cat "$work/p.err"
+fi
+
 # a counted run (num_ops) refuses ramp_time, naming both
 "$bin" run "$work/stat.ffsb" --location "$loc" --ramp 1 --set threadgroup0.num_ops=100 \
 	>/dev/null 2>"$work/n.err"
