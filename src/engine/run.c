@@ -21,8 +21,6 @@
 #include "subproc.h"
 #include "threads.h"
 
-/* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
- * with err (out of memory, an invalid msec_range table). */
 int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t)
 {
 	uint64_t w[OP_COUNT], eff[OP_COUNT];
@@ -34,6 +32,9 @@ int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pi
 	}
 	return pick_build(t, w, OP_COUNT);
 }
+
+/* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
+ * with err (out of memory, an invalid msec_range table). */
 
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
                        char *err, size_t errlen)

@@ -593,12 +593,19 @@ static void check_fidelity(struct ctx *c, const struct plan *pl)
 			           "ffsb6: the weights of [%s] sum to %" PRIu64
 			           ", beyond FFSB 6.0's 32-bit sum",
 			           pl->groups[i].name, pl->groups[i].total_weight);
-	for (size_t i = 0; i < pl->n_fs; i++)
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		const struct plan_group *age = pl->fs[i].age;
+		if (age && age->total_weight > UINT32_MAX)
+			diag_error(c->d, DIAG_CONFLICT, f->loc, "global", "fidelity",
+			           "ffsb6: the weights of [%s] sum to %" PRIu64
+			           ", beyond FFSB 6.0's 32-bit sum",
+			           age->name, age->total_weight);
 		if (pl->fs[i].size_weight_total > UINT32_MAX)
 			diag_error(c->d, DIAG_CONFLICT, f->loc, "global", "fidelity",
 			           "ffsb6: the size_weight weights of [%s] sum to %" PRIu64
 			           ", beyond FFSB 6.0's 32-bit sum",
 			           pl->fs[i].name, pl->fs[i].size_weight_total);
+	}
 }
 
 int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts *o, struct diag *d)
