@@ -128,6 +128,16 @@ static enum set_result set_seed(struct cli *c, const char *v, char *err, size_t 
 	return add_override(c, OVR_SEED, v, err, errlen);
 }
 
+static enum set_result set_fidelity(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_FIDELITY, v, err, errlen);
+}
+
+static enum set_result set_ramp(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_RAMP, v, err, errlen);
+}
+
 static enum set_result set_strict(struct cli *c, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -355,6 +365,30 @@ const struct option_row option_rows[] = {
      .section = SEC_OVERRIDES,
      .help = "random seed (the global key seed)",
      .man = "Random seed of the run (the global key\n.BR seed )."},
+    {.name = "fidelity",
+     .arg = ARG_REQUIRED,
+     .value = "MODE",
+     .commands = PROFILE,
+     .set = set_fidelity,
+     .section = SEC_OVERRIDES,
+     .help = "exact (default) or ffsb6: FFSB 6.0's biased op and\n"
+             "size picks and byte counts (the global key fidelity)",
+     .man = "What the run reproduces (the global key\n.BR fidelity ):\n.B exact\n"
+            "(the default) runs the profile as written;\n.B ffsb6\n"
+            "reproduces FFSB 6.0's departures from it: its biased operation and file size\n"
+            "picks and its read and write byte counts, so that results compare with\n"
+            "published FFSB figures. Accepted with\n.BR \\-\\-strict\\-ffsb ."},
+    {.name = "ramp",
+     .arg = ARG_REQUIRED,
+     .value = "S",
+     .commands = PROFILE,
+     .set = set_ramp,
+     .section = SEC_OVERRIDES,
+     .help = "warm-up: run S seconds uncounted, then time more\n"
+             "seconds (the global key ramp_time)",
+     .man = "Warm-up (the global key\n.BR ramp_time ):\n"
+            "the workers run S seconds before anything is counted, then the run lasts\n"
+            ".B time\nmore seconds. Refused with\n.BR num_ops ."},
     {.name = "strict-ffsb",
      .arg = ARG_NONE,
      .commands = PROFILE,

@@ -173,7 +173,12 @@ struct engine {
 	size_t n_workers;
 	uint64_t seed;
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
-	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
+	/* ramp_time: the end of the ramp, t_base + ramp_time (written before the gate opens; 0: no
+	 * ramp). On stop's cache line, which every worker reads after every operation, so a
+	 * ramping worker's check costs no other line. */
+	uint64_t ramp_end_ns;
+	uint64_t t_count; /* when counting started: ramp_end_ns once the ramp is over, else 0 */
+	pthread_mutex_t sleep_lock; /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
 	struct start_gate gate; /* workers wait here until all of them can start */
 	bool gate_ready;        /* gate initialised */
@@ -290,6 +295,14 @@ static inline struct engine_count engine_progress(const struct engine *e, uint64
 /* engine_sleep_ms - sleep up to ms milliseconds, returning early when the run stops. */
 void engine_sleep_ms(struct engine *e, uint32_t ms);
 
+/* engine_ffsb_size - FFSB 6.0's size for a file of a filesystem without size_weight:
+ * min_filesize + getrandom(max - min), the range cut to 32 bits and max itself never reached
+ * (fileops.c:446-450, ffsb_fs.c:131, rand.c:174); fidelity=ffsb6. */
+static inline uint64_t engine_ffsb_size(const struct plan_fs *pf, struct rng *r)
+{
+	return pf->min_filesize + pick_ffsb_mod(r, (uint32_t)(pf->max_filesize - pf->min_filesize));
+}
+
 /* ops: perform op `op` once for worker w on filesystem fs (opexec.c). */
 struct op_result {
 	uint64_t trans;         /* FFSB transactions */
@@ -297,6 +310,8 @@ struct op_result {
 	uint64_t bytes_written; /* bytes */
 	uint64_t ffsb_written;  /* bytes FFSB 6.0 counted, where that differs (write: the whole
 	                         * file's size), else 0 */
+	uint64_t ffsb_read;     /* bytes FFSB 6.0 counted, where that differs (read: read_size,
+	                         * also the tail read_random never reads), else 0 */
 };
 /* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
  * worker's first error. */

@@ -47,6 +47,7 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 	w->st.bytes_read[op] += r->bytes_read;
 	w->st.bytes_written[op] += r->bytes_written;
 	w->st.ffsb_written[op] += r->ffsb_written ? r->ffsb_written : r->bytes_written;
+	w->st.ffsb_read[op] += r->ffsb_read ? r->ffsb_read : r->bytes_read;
 	uint64_t ops = atomic_load_explicit(&w->done_ops, memory_order_relaxed);
 	uint64_t trans = atomic_load_explicit(&w->done_trans, memory_order_relaxed);
 	atomic_store_explicit(&w->done_ops, ops + 1, memory_order_relaxed);
@@ -60,6 +61,11 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen);
 void worker_free(struct worker *w);
+
+/* run.c */
+/* engine_pick_ops - the operation table of group g: its weights, or with fidelity=ffsb6 the
+ * shares FFSB 6.0's biased pick gives them (pick_ffsb_weights). 0 or -errno. */
+int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t);
 
 /* crew.c */
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1

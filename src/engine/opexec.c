@@ -287,12 +287,15 @@ static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t b
 	return calls;
 }
 
-/* File sizes for creates: size_weight, else uniform min..max (inclusive). */
+/* File sizes for creates: size_weight (FFSB's biased shares with fidelity=ffsb6: in the table),
+ * else uniform min..max (inclusive), or with ffsb6 FFSB's min + getrandom(max - min). */
 static uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
 {
 	const struct plan_fs *pf = fs->pf;
 	if (pf->n_sizes)
 		return pf->sizes[pick_one(&fs->sizes, &w->rng)].size;
+	if (UNLIKELY(w->eng->plan->fidelity == FIDELITY_FFSB6))
+		return engine_ffsb_size(pf, &w->rng);
 	return pf->min_filesize + rng_below(&w->rng, pf->max_filesize - pf->min_filesize + 1);
 }
 
@@ -426,6 +429,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	}
 	/* FFSB counts whole blocks; the tail read counts only with read_skip. */
 	r->trans = n + (g->read_skip && tail);
+	r->ffsb_read = want; /* FFSB counted read_size bytes, also the tail read_random skips */
 	return 0;
 }
 

@@ -51,7 +51,7 @@ struct file_order {
 };
 
 /* The settings that decide which files exist: a reused tree must match all of them. */
-static uint64_t spec_hash(const struct plan_fs *f)
+static uint64_t spec_hash(const struct plan_fs *f, enum fidelity fidelity)
 {
 	uint64_t h = hash_fnv1a(HASH_FNV1A_SEED, "fsmix-spec-1", 12);
 	h = hash_fnv1a(h, &f->num_files, sizeof(f->num_files));
@@ -64,6 +64,8 @@ static uint64_t spec_hash(const struct plan_fs *f)
 		h = hash_fnv1a(h, &f->sizes[i], sizeof(f->sizes[i]));
 	if (f->create_method != CREATE_WRITE) /* trees built before create_method keep their hash */
 		h = hash_fnv1a(h, &f->create_method, sizeof(f->create_method));
+	if (fidelity != FIDELITY_EXACT) /* FFSB's sizes are other files */
+		h = hash_fnv1a(h, &fidelity, sizeof(fidelity));
 	return h;
 }
 
@@ -125,9 +127,12 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 	uint64_t nd = pf->num_dirs;
 	uint64_t d = rng_below(&r, nd + 1);
 	*dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
-	*size = pf->n_sizes
-	            ? pf->sizes[pick_one(&fs->sizes, &r)].size
-	            : pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
+	if (pf->n_sizes)
+		*size = pf->sizes[pick_one(&fs->sizes, &r)].size;
+	else if (e->plan->fidelity == FIDELITY_FFSB6)
+		*size = engine_ffsb_size(pf, &r);
+	else
+		*size = pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
 }
 
 /* Marks a built file as existing; the shared counts are settled once per builder. Returns 0,
@@ -588,9 +593,13 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
 	if (pf->n_sizes) {
-		uint64_t w[pf->n_sizes];
+		uint64_t w[pf->n_sizes], eff[pf->n_sizes];
 		for (size_t i = 0; i < pf->n_sizes; i++)
 			w[i] = pf->sizes[i].weight;
+		/* fidelity=ffsb6: FFSB's biased pick over its reversed list (parser.c:400) */
+		if (e->plan->fidelity == FIDELITY_FFSB6 &&
+		    pick_ffsb_weights(w, (uint32_t)pf->n_sizes, true, eff) == 0)
+			memcpy(w, eff, sizeof(w));
 		if (pick_build(&fs->sizes, w, (uint32_t)pf->n_sizes)) {
 			snprintf(err, errlen, "%s: size_weight table too large", pf->name);
 			return FAIL_INPUT;
@@ -605,7 +614,7 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	}
 	fs->dir_ready_cap = EXTRA_DIRS;
 	atomic_store(&fs->next_dir, pf->num_dirs);
-	fs->spec_hash = spec_hash(pf);
+	fs->spec_hash = spec_hash(pf, e->plan->fidelity);
 
 	int rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
 	if (rc) {

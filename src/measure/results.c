@@ -50,6 +50,8 @@ static int init(struct results *r, const struct plan *pl, bool stats)
 {
 	memset(r, 0, sizeof(*r));
 	r->time_s = pl->time_s;
+	r->ramp_s = pl->ramp_s;
+	r->fidelity = pl->fidelity;
 	r->total_threads = pl->total_threads;
 	r->seed = pl->seed;
 	r->groups = calloc(pl->n_groups + 1, sizeof(*r->groups));

@@ -55,6 +55,7 @@ struct interval_row {
 	uint64_t trans;     /* FFSB transactions */
 	uint64_t bytes;     /* bytes read + written */
 	uint64_t p99_op_ns; /* 99th percentile of the operations' latency (0: not timed) */
+	bool ramp;          /* it holds time of the ramp (ramp_time): not counted in the results */
 };
 
 /* A worker's first error: what, where and when. */
@@ -108,6 +109,8 @@ struct results {
 	/* the run */
 	uint64_t seed;
 	uint32_t time_s;        /* the plan's time (0: none) */
+	uint32_t ramp_s;        /* the plan's ramp_time: seconds run before counting (0: none) */
+	enum fidelity fidelity; /* the plan's fidelity: ffsb6 reports FFSB 6.0's byte counts */
 	uint64_t total_threads; /* threads of every group */
 	bool measured;          /* the run phase ran: the figures are figures (else all zero) */
 	bool interrupted;       /* stopped by a signal */

@@ -68,8 +68,14 @@ struct plan_fs {
 	struct plan_group *age;         /* the aging group when agefs=1, else NULL */
 };
 
+/* What a run reproduces (fidelity): the profile as written, or FFSB 6.0's departures from it
+ * (docs/profile.md, "Where FFSB 6.0's results differ from the profile"). */
+enum fidelity { FIDELITY_EXACT = 0, FIDELITY_FFSB6 };
+
 struct plan {
 	uint32_t time_s;
+	uint32_t ramp_s;        /* ramp_time: seconds before counting starts, 0: none */
+	enum fidelity fidelity; /* the global key fidelity (--fidelity) */
 	bool directio, alignio, bufferio, verbose;
 	const char *callout; /* borrowed, NULL if none */
 	bool seed_given;

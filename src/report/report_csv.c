@@ -218,7 +218,7 @@ static int fill_csv(FILE *f, void *arg)
 	for (size_t i = 0; i < res->n_intervals; i++) {
 		const struct interval_row *iv = &res->intervals[i];
 		memset(&r, 0, sizeof(r));
-		set_s(&r, C_KIND, "interval");
+		set_s(&r, C_KIND, iv->ramp ? "ramp" : "interval"); /* ramp_time: not counted */
 		set_s(&r, C_GROUP, "total");
 		set_u(&r, C_COUNT, iv->ops);
 		set_u(&r, C_TRANS, iv->trans);

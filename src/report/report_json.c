@@ -164,6 +164,7 @@ static json_t *intervals_json(struct jb *b, const struct interval_row *rows, siz
 		put(b, o, "mb_per_s", per_s((double)r->bytes / MIB, r->length_s));
 		put(b, o, "p99_op_ns", r->p99_op_ns ? ju(r->p99_op_ns) : json_null());
 		put(b, o, "p99_op_ms", r->p99_op_ns ? jr((double)r->p99_op_ns / 1e6) : json_null());
+		put(b, o, "ramp", json_boolean(r->ramp));
 		add(b, a, o);
 	}
 	return a;
@@ -393,6 +394,8 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	put(&b, root, "error", r->failure[0] ? json_string(r->failure) : json_null());
 	put(&b, root, "seed", json_string(seed));
 	put(&b, root, "time_s", ju(r->time_s));
+	put(&b, root, "ramp_s", ju(r->ramp_s));
+	put(&b, root, "fidelity", json_string(r->fidelity == FIDELITY_FFSB6 ? "ffsb6" : "exact"));
 	put(&b, root, "runtime_s", jr(r->runtime_s));
 	json_t *argv = json_array();
 	for (int i = 0; run->argv && i < run->argc; i++)
