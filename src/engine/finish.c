@@ -140,7 +140,7 @@ enum failure engine_finish(struct engine *e, enum failure f)
 	}
 	if (r->measured) {
 		e->interrupted = stop == STOP_SIGNAL;
-		bool failed = e->latlog_failed || r->n_errors;
+		bool failed = e->latlog_failed || e->durlog_failed || r->n_errors;
 		f = e->interrupted ? FAIL_INTERRUPTED : failed ? FAIL_IO : FAIL_NONE;
 	} else {
 		if (e->latlog_failed)

@@ -10,6 +10,7 @@
  * renames toggle between two names (FFSB appended an 'a' per rename, forever), and the size is
  * known from the pool (FFSB stat()ed the path first).
  */
+#include "durhook.h"
 #include "engine.h"
 
 #include <errno.h>
@@ -95,7 +96,7 @@ static int t_close(struct worker *w, int fd)
 static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 {
 	bool tm = w->timed[s];
-	uint64_t t0 = tm || w->ll ? now_ns() : 0;
+	uint64_t t0 = tm || w->ll || w->dl ? now_ns() : 0;
 	if (tm && !w->op_t0)
 		w->op_t0 = t0;
 	int r = 0;
@@ -122,6 +123,7 @@ static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 			w->last_ts = t;
 		}
 		w->op_sync_ns += t - t0;
+		w->dl_t0 = t0, w->dl_t1 = t; /* --durability-log: the call's times */
 	}
 	return r;
 }
@@ -358,7 +360,11 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
                         const struct held_file *f)
 {
 	int rc = sync_after(w, op, f->fd);
-	return rc < 0 ? file_fail(w, fs, op, f, sync_sys(op), -rc) : 0;
+	if (rc < 0)
+		return file_fail(w, fs, op, f, sync_sys(op), -rc);
+	if (op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC))
+		durhook_synced(w, fs, sync_sys(op), f->id, f->dir, f->size, DURHOOK_HELD_GEN(f));
+	return 0;
 }
 
 /* A body does the op's I/O on the open file: returns 0, or -errno after latching the failure
@@ -457,31 +463,37 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	int64_t k;
 	int rc;
 	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
+	durhook_wstart(w, fs, f->id, DURHOOK_HELD_GEN(f));
 	if (g->write_random) {
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
-			if ((rc = seek_to(w, fs, op, f, random_offset(w, size - bs), SEEK_SET)))
+			uint64_t at = random_offset(w, size - bs);
+			if ((rc = seek_to(w, fs, op, f, at, SEEK_SET)))
 				return rc;
 			if ((k = write_block(w, f->fd, bs)) < 0)
 				return file_fail(w, fs, op, f, SYS_write, (int)-k);
+			durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), at, bs, size);
 			r->trans++;
 			r->bytes_written += bs;
 		}
 	} else {
+		uint64_t at = 0; /* where the op's writes start */
 		if (g->write_stride) {
 			/* This thread's ops step through the file, wrapping at its end (synctest's
 			 * lseek(step) + write(2 KB) loop). */
-			uint64_t off = w->stride_off;
-			if (off + want > size)
-				off = 0;
-			w->stride_off = off + g->write_stride;
-			if ((rc = seek_to(w, fs, op, f, off, SEEK_SET)))
+			at = w->stride_off;
+			if (at + want > size)
+				at = 0;
+			w->stride_off = at + g->write_stride;
+			if ((rc = seek_to(w, fs, op, f, at, SEEK_SET)))
 				return rc;
 		} else if (size > want &&
-		           (rc = seek_to(w, fs, op, f, random_offset(w, size - want), SEEK_SET))) {
+		           (rc = seek_to(w, fs, op, f, at = random_offset(w, size - want),
+		                         SEEK_SET))) {
 			return rc;
 		}
 		if ((k = write_blocks(w, f->fd, want, bs)) < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
+		durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), at, want, size);
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;
 	}
@@ -493,9 +505,11 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 static int writeall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                          struct op_result *r)
 {
+	durhook_wstart(w, fs, f->id, DURHOOK_HELD_GEN(f));
 	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize);
 	if (k < 0)
 		return file_fail(w, fs, op, f, SYS_write, (int)-k);
+	durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), 0, f->size, f->size);
 	r->trans = (uint64_t)k;
 	r->bytes_written = f->size;
 	return sync_or_fail(w, fs, op, f);
@@ -508,11 +522,14 @@ static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, st
                        struct op_result *r)
 {
 	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
+		durhook_wstart(w, fs, f->id, DURHOOK_HELD_GEN(f));
 		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize);
 		if (k < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
 		r->trans += (uint64_t)k;
 		r->bytes_written += w->g->write_size;
+		durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), f->size, w->g->write_size,
+		              f->size + w->g->write_size);
 		f->size += w->g->write_size;
 		pool_set_size(fileset(w, fs), f->id, f->size); /* held exclusively */
 		int rc = sync_or_fail(w, fs, op, f);
@@ -578,23 +595,30 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		return rc;
 	}
 	enum sys_id failed = SYS_write;
+	durhook_name(w, fs, DL_CREATE, id, dir);
 	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize);
 	if (k >= 0) {
+		durhook_write(w, fs, id, dir, 1, 0, size, size);
 		r->trans = (uint64_t)k;
 		r->bytes_written = size;
 		failed = sync_sys(op);
 		k = sync_after(w, op, fd);
+		if (k == 0 && (op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
+			durhook_synced(w, fs, sync_sys(op), id, dir, size, 1);
 	}
 	if (k < 0) {
 		(void)close(fd);
 	} else if ((k = t_close(w, fd)) < 0) {
 		failed = SYS_close;
+	} else if (w->g->dirsync && (k = durhook_dirsync(w, fs, dir, false)) < 0) {
+		failed = SYS_fsync;
 	} else {
 		pool_publish(fileset(w, fs), id, dir, size);
 		return 0;
 	}
 	rc = fail(w, op, failed, (int)-k, fs, dir, id, false);
-	(void)unlinkat(dfd, name, 0); /* our own half-written file */
+	if (unlinkat(dfd, name, 0) == 0) /* our own half-written file */
+		durhook_name(w, fs, DL_DELETE, id, dir);
 	pool_unreserve(fileset(w, fs), id);
 	return rc;
 }
@@ -612,6 +636,11 @@ static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		rc = fail(w, op, SYS_unlink, -rc, fs, dir, id, false);
 		pool_release(fileset(w, fs), id, POOL_WRITE);
 		return rc;
+	}
+	durhook_name(w, fs, DL_DELETE, id, dir);
+	if (w->g->dirsync && (rc = durhook_dirsync(w, fs, dir, false)) < 0) {
+		pool_remove(fileset(w, fs), id); /* the name is gone all the same */
+		return fail(w, op, SYS_fsync, -rc, fs, dir, id, false);
 	}
 	pool_remove(fileset(w, fs), id);
 	r->trans = 1;
@@ -680,6 +709,8 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		}
 		pool_set_size(&fs->meta, id, !gen);
 		pool_release(&fs->meta, id, POOL_WRITE);
+		if (w->g->dirsync && (rc = durhook_dirsync(w, fs, 0, true)) < 0)
+			return fail(w, op, SYS_fsync, -rc, fs, !gen, id, true);
 	}
 	r->trans = 1;
 	return 0;
@@ -709,6 +740,7 @@ static int op_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	(void)fs;
 	(void)op;
 	(void)t_sync_call(w, SYS_sync, -1);
+	durhook_fs_synced(w, fs, DL_SYNC);
 	r->trans = 1;
 	return 0;
 }
@@ -719,6 +751,7 @@ static int op_syncfs(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	int rc = t_sync_call(w, SYS_syncfs, tree_data_dirfd(&fs->tree, TREE_DIR_TOP));
 	if (rc < 0)
 		return fail(w, op, SYS_syncfs, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	durhook_fs_synced(w, fs, DL_SYNCFS);
 	r->trans = 1;
 	return 0;
 }

@@ -51,7 +51,7 @@ struct file_order {
 };
 
 /* The settings that decide which files exist: a reused tree must match all of them. */
-static uint64_t spec_hash(const struct plan_fs *f)
+uint64_t engine_fs_spec_hash(const struct plan_fs *f)
 {
 	uint64_t h = hash_fnv1a(HASH_FNV1A_SEED, "fsmix-spec-1", 12);
 	h = hash_fnv1a(h, &f->num_files, sizeof(f->num_files));
@@ -605,7 +605,7 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	}
 	fs->dir_ready_cap = EXTRA_DIRS;
 	atomic_store(&fs->next_dir, pf->num_dirs);
-	fs->spec_hash = spec_hash(pf);
+	fs->spec_hash = engine_fs_spec_hash(pf);
 
 	int rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
 	if (rc) {

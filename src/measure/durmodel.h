@@ -67,6 +67,9 @@ struct dm_finding {
 struct dm_report {
 	enum dm_model model;
 	uint64_t records;               /* journal records read */
+	uint64_t torn;                  /* records of the log dropped (its own torn end) */
+	bool log_complete;              /* the end record was found: the run ended */
+	uint64_t mono_ns, real_ns;      /* one instant in both clocks (the header) */
 	uint64_t acks[DL_KIND_COUNT];   /* acknowledgements by record kind */
 	uint64_t osync_writes;          /* O_SYNC / O_DSYNC writes acknowledged */
 	uint64_t files_expected;        /* files with a promise (data or name) */

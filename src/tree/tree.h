@@ -130,6 +130,11 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
                    unsigned flags, char *err, size_t errlen);
 
+/* tree_peek - open the root <location>/fsmix.fs<fs_index> read-only, for `fsmix verify`: no
+ * lock, nothing finished or created (tree_open's work); its marker must be valid. Returns the
+ * root's descriptor (the caller closes it) with *id the tree id, or -errno with err. */
+int tree_peek(const char *location, unsigned fs_index, uint64_t *id, char *err, size_t errlen);
+
 /* tree_close - close descriptors, free memory and drop the location lock; the tree stays on
  * disk. Idempotent. */
 void tree_close(struct tree *t);

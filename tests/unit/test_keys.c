@@ -255,6 +255,7 @@ static const struct dest_case dest_cases[] = {
     G(op_period, op_period_ms, "19", W_U32, 19),
     G(write_stride, write_stride, "4k", W_U64, 4096),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
+    G(dirsync, dirsync, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
     S(enable_range, enable_range, "1", W_BOOL, 1),
