@@ -29,6 +29,7 @@
 #define GEN_MUL    0x9e3779b97f4a7c15ull
 #define GEN_INV    0xf1de83e19937733dull /* GEN_MUL * GEN_INV == 1 (mod 2^64) */
 #define STREAM_MUL 0xd6e8feb86659fd93ull
+#define BRUTE_MAX  65536u /* generations tried one by one for a few undecodable bytes */
 
 static inline uint64_t fmix64(uint64_t x)
 {
@@ -202,15 +203,31 @@ static inline uint64_t word_read(const struct walk *k, uint64_t i)
 	return get_word(k->buf + (i * 8 - k->off));
 }
 
+/* The generation the first bytes of payload word i carry, from its n low bytes (n >= 4: the
+ * low 8n bits of gen * GEN_MUL give the low 8n bits of gen, all of it), when those bytes are
+ * that generation's; 0 otherwise. A word where a later write began gives its first
+ * generation so. */
+static uint32_t prefix_gen(const struct walk *k, uint64_t i, unsigned n)
+{
+	uint64_t mask = n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
+	uint64_t w = word_read(k, i);
+	uint64_t g = (((w ^ stream(&k->c, i)) & mask) * GEN_INV) & mask;
+	if (!g || g > UINT32_MAX || ((word_at(&k->c, (uint32_t)g, i) ^ w) & mask))
+		return 0;
+	return (uint32_t)g;
+}
+
 /* The generation of the first whole word from i on (at most `look` words) that decodes to
- * one, 0 when none does. */
+ * one, whole or by its first bytes; 0 when none does. */
 static uint32_t hint(const struct walk *k, uint64_t i, unsigned look)
 {
 	for (unsigned n = 0; n < look && i * 8 < k->end; n++, i++) {
 		if (!whole(k, i))
 			continue;
 		uint32_t g = decode(&k->c, i, word_read(k, i));
-		if (g)
+		for (unsigned b = 7; !acceptable(k, g) && b >= 4 && i % CW >= 3; b--)
+			g = prefix_gen(k, i, b);
+		if (acceptable(k, g))
 			return g;
 	}
 	return 0;
@@ -283,37 +300,75 @@ static void describe(const struct walk *k, const struct content_key *key, uint64
 }
 
 /* Word i did not match generation *cur as a whole: explain its bytes [b0, b1) with *cur, its
- * own generation, the next decodable word's and (when the acceptable span is small) any.
- * Returns the first byte no acceptable generation explains (8: all are), and updates *cur
- * to the generation of the word's last byte. */
+ * own generation (decoded whole or by its first bytes), the next decodable word's and, for
+ * bytes every generation shares (the file id, the offset word), any acceptable one. Returns
+ * the first byte no acceptable generation explains (8: all are), and updates *cur to the
+ * generation of the word's last byte. */
 static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned b1, uint32_t *cur)
 {
-	uint32_t cand[3] = {*cur, 0, hint(k, i + 1, 8)};
-	if (b0 == 0 && b1 == 8)
-		cand[1] = decode(&k->c, i, word_read(k, i));
-	uint64_t exp[3];
-	for (int n = 0; n < 3; n++)
+	uint32_t cand[4] = {k->hi, *cur, 0, hint(k, i + 1, 8)};
+	if (b0 == 0 && b1 == 8) {
+		cand[2] = decode(&k->c, i, word_read(k, i));
+		for (unsigned n = 7; !acceptable(k, cand[2]) && n >= 4 && i % CW >= 3; n--)
+			cand[2] = prefix_gen(k, i, n);
+	}
+	uint64_t exp[4];
+	for (int n = 0; n < 4; n++)
 		exp[n] = acceptable(k, cand[n]) ? word_at(&k->c, cand[n], i) : 0;
 	for (unsigned b = b0; b < b1; b++) {
 		unsigned char got = k->buf[i * 8 + b - k->off];
 		int hit = -1;
-		for (int n = 2; n >= 0 && hit < 0; n--) /* the newest candidate first */
+		for (int n = 3; n >= 1 && hit < 0; n--) /* the newest candidate first */
 			if (acceptable(k, cand[n]) && byte_of(exp[n], b) == got)
 				hit = n;
 		if (hit >= 0) {
 			*cur = cand[hit];
 			continue;
 		}
-		/* A write of under 8 bytes inside this word: try every generation, if few. */
+		if (acceptable(k, cand[0]) && byte_of(exp[0], b) == got &&
+		    byte_of(word_at(&k->c, cand[0] == 1 ? 2 : 1, i), b) == got)
+			continue; /* a byte every generation has here */
+		/* Bytes a generation left too few of here to decode (a remnant between two later
+		 * writes, the check word of a write that began on the offset word, the range's
+		 * first partial word): try every acceptable generation, newest first, while there
+		 * are at most BRUTE_MAX, on the whole run of bytes no candidate explains. A run of
+		 * one byte only where it lies between two generations (a remnant between two
+		 * later writes) or at the range's start: a byte inside one generation's bytes
+		 * that one of thousands of generations explains would hide a flipped byte. */
+		uint32_t left = *cur, right = cand[3];
+		unsigned run = b + 1;
+		while (run < b1) {
+			unsigned char c = k->buf[i * 8 + run - k->off];
+			bool any = false;
+			for (int n = 1; n < 4 && !any; n++)
+				any = acceptable(k, cand[n]) && byte_of(exp[n], run) == c;
+			if (any)
+				break;
+			run++;
+		}
+		if (run == b + 1 && run < b1) { /* the generation of the byte after */
+			unsigned char c = k->buf[i * 8 + run - k->off];
+			right = 0;
+			for (int n = 3; n >= 1 && !right; n--)
+				if (acceptable(k, cand[n]) && byte_of(exp[n], run) == c)
+					right = cand[n];
+		}
+		bool between = run - b >= 2 || i * 8 + b == k->off || left != right;
 		bool found = false;
-		if ((uint64_t)k->hi - k->lo <= 64)
-			for (uint32_t g = k->lo; g <= k->hi && !found; g++)
-				if (byte_of(word_at(&k->c, g, i), b) == got) {
-					*cur = g;
+		if (between && (uint64_t)k->hi - k->lo < BRUTE_MAX)
+			for (uint64_t g = k->hi; g >= k->lo && !found; g--) {
+				uint64_t e = word_at(&k->c, (uint32_t)g, i);
+				unsigned q = b;
+				while (q < run && byte_of(e, q) == k->buf[i * 8 + q - k->off])
+					q++;
+				if (q == run) {
+					*cur = (uint32_t)g;
 					found = true;
 				}
+			}
 		if (!found)
 			return b;
+		b = run - 1;
 	}
 	return 8;
 }

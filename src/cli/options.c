@@ -127,6 +127,12 @@ static enum set_result set_seed(struct cli *c, const char *v, char *err, size_t 
 	return add_override(c, OVR_SEED, v, err, errlen);
 }
 
+static enum set_result set_verify(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v;
+	return add_override(c, OVR_SET, "verify=1", err, errlen);
+}
+
 static enum set_result set_strict(struct cli *c, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -348,6 +354,15 @@ const struct option_row option_rows[] = {
      .section = SEC_OVERRIDES,
      .help = "random seed (the global key seed)",
      .man = "Random seed of the run (the global key\n.BR seed )."},
+    {.name = "verify",
+     .arg = ARG_NONE,
+     .commands = PROFILE,
+     .set = set_verify,
+     .section = SEC_OVERRIDES,
+     .help = "check the content of every read (the global key verify=1)",
+     .man = "Check what every read op reads against the content fsmix wrote (the global key\n"
+            ".BR verify=1 ,\nan fsmix extension): a mismatch is an error of kind verify, and\n"
+            "stops the run unless\n.BR \\-\\-continue\\-on\\-error ."},
     {.name = "strict-ffsb",
      .arg = ARG_NONE,
      .commands = PROFILE,

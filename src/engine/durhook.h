@@ -11,12 +11,11 @@
 #include "durlog.h"
 #include "engine.h"
 
-/* The content generation the pool records for file id (0: unknown, an old manifest's). */
-#define DURHOOK_POOL_GEN(pool, id) ((void)(pool), (void)(id), 1u)
-/* The generation of a held file (struct held_file, opexec.c). */
-#define DURHOOK_HELD_GEN(f) ((void)(f), 1u)
+/* The content generation the pool records for file id (POOL_GEN_UNKNOWN, 0: unknown, a file
+ * of an old manifest; the journal's 0 means the same). */
+#define DURHOOK_POOL_GEN(pool, id) pool_gen(pool, id)
 /* The content seed of fs's tree (content.h: the tree's own, whatever --seed). */
-#define DURHOOK_CONTENT_SEED(fs) ((fs)->tree.tree_id)
+#define DURHOOK_CONTENT_SEED(fs) (engine_content_key(fs, 0).seed)
 
 static inline bool durhook_on(const struct worker *w)
 {

@@ -44,6 +44,7 @@
 #include <stdio.h>
 
 #include "compiler.h"
+#include "content.h"
 #include "devstat.h"
 #include "durlog.h"
 #include "latlog.h"
@@ -83,6 +84,14 @@ struct engine_fs {
 	uint32_t dir_ready_cap;
 };
 
+/* The content key of file `disk_id` (its name's number) of fs: the tree's own seed (its id in
+ * the marker, kept across rebuilds and runs, whatever --seed), so a reused tree is checked with
+ * the key it was written with. */
+static inline struct content_key engine_content_key(const struct engine_fs *fs, uint32_t disk_id)
+{
+	return (struct content_key){.seed = fs->tree.tree_id, .fs = fs->pf->index, .file = disk_id};
+}
+
 /* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
  * hand out (its capacity, populate.c), so the two sets never share a name. */
 #define ENGINE_AGED_ID_BASE  (1u << 26)
@@ -114,6 +123,8 @@ struct worker {
 	uint64_t last_ts;       /* end of the last timed syscall */
 	uint64_t op_sync_ns;    /* time the current op spent in sync calls (--lat-log) */
 	uint64_t stride_off;    /* write_stride: where this thread's next write starts */
+	bool verify;            /* verify=1: every read is checked (content_check) */
+	uint64_t verify_bad;    /* reads whose content did not check (mismatches) */
 	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
 	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
 	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- timed system calls: record latency when this worker times the call ----
@@ -259,28 +260,33 @@ static uint64_t random_offset(struct worker *w, uint64_t limit)
 	return off;
 }
 
-/* Reads exactly n bytes (or up to EOF); returns bytes read or -errno. */
-static int64_t read_block(struct worker *w, int fd, size_t n)
-{
-	return t_read(w, fd, w->buf, n);
-}
+/* What a writing op writes: file `key` at generation `gen`, from file offset `off` on (each
+ * write advances it). Every write() carries exactly the content of those bytes (content.h). */
+struct wpos {
+	struct content_key key;
+	uint32_t gen;
+	uint64_t off;
+};
 
-static int64_t write_block(struct worker *w, int fd, size_t n)
+/* Writes n bytes of the content at c->off (advanced); returns n or -errno. */
+static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
+	content_fill(w->buf, n, &c->key, c->gen, c->off);
 	ssize_t r = t_write(w, fd, w->buf, n);
 	if (r < 0)
 		return r;
+	c->off += n;
 	return r == (ssize_t)n ? r : -ENOSPC; /* a short write means the device is full */
 }
 
-/* Writes `total` bytes at the current offset in blocks of bs: FFSB's write(bs) x n + tail.
- * Returns the number of write() calls (transactions) or -errno. */
-static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs)
+/* Writes `total` bytes at the current offset (c->off) in blocks of bs: FFSB's write(bs) x n +
+ * tail. Returns the number of write() calls (transactions) or -errno. */
+static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs, struct wpos *c)
 {
 	int64_t calls = 0;
 	while (total) {
 		size_t n = total < bs ? (size_t)total : (size_t)bs;
-		int64_t r = write_block(w, fd, n);
+		int64_t r = write_block(w, fd, n, c);
 		if (r < 0)
 			return r;
 		total -= n;
@@ -335,6 +341,7 @@ static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, 
 struct held_file {
 	uint32_t id, dir;
 	uint64_t size; /* bytes, as the pool records it */
+	uint32_t gen;  /* content generation, as the pool records it (POOL_GEN_UNKNOWN: unknown) */
 	int fd;
 };
 
@@ -363,8 +370,79 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 	if (rc < 0)
 		return file_fail(w, fs, op, f, sync_sys(op), -rc);
 	if (op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC))
-		durhook_synced(w, fs, sync_sys(op), f->id, f->dir, f->size, DURHOOK_HELD_GEN(f));
+		durhook_synced(w, fs, sync_sys(op), f->id, f->dir, f->size, f->gen);
 	return 0;
+}
+
+/* ---- content: generations and the verify=1 check ---- */
+
+/* begin_write - the one place a writing op (write, writeall, append; each append of
+ * append_fsync2) takes the held file (exclusive) to its next content generation: the pool's
+ * generation +1 (a file of an old manifest, generation unknown, continues at 2^31, above
+ * anything it may hold) and the second it was written, recorded before the first write() so
+ * that a reader after this op accepts the new generation. Returns where the op's writes go: the
+ * caller sets .off to the extent's start, write_block advances it.
+ *
+ * Durability journal (--durability-log, durhook.h): the start of generation g is journaled
+ * here (DL_WSTART: a write cut short by a crash may have left it); each body journals the
+ * extent it wrote, [c.off - len, c.off) of c.gen, once its writes completed (DL_WRITE), and
+ * sync_or_fail the acknowledged fsync/fdatasync (DL_FSYNC, DL_FDATASYNC). op_create writes
+ * generation 1 without coming here (the file is new) and journals its own records. */
+static struct wpos begin_write(struct worker *w, struct engine_fs *fs, struct held_file *f)
+{
+	uint32_t g = f->gen == POOL_GEN_UNKNOWN ? 1u << 31
+	             : f->gen == UINT32_MAX     ? f->gen
+	                                        : f->gen + 1;
+	pool_set_gen(fileset(w, fs), f->id, g, (uint32_t)time(NULL));
+	f->gen = g;
+	durhook_wstart(w, fs, f->id, g); /* the journal: a write of generation g began */
+	return (struct wpos){.key = engine_content_key(fs, disk_id(w, f->id)), .gen = g, .off = 0};
+}
+
+/* Latches a content mismatch found by a read of the held file (cold). */
+static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
+                       const struct held_file *f, const struct content_finding *cf)
+{
+	w->verify_bad++;
+	bool first = !w->err_set;
+	int rc = file_fail(w, fs, op, f, SYS_read, EBADMSG);
+	if (first) {
+		w->err.verify = true;
+		w->err.found = *cf;
+		w->err.gen_current = f->gen;
+		w->err.gen_written_s =
+		    f->gen == cf->gen_expected ? pool_gen_time(fileset(w, fs), f->id) : 0;
+	}
+	return rc;
+}
+
+/* verify=1: checks the `got` bytes just read into w->buf from file offset off (`want` asked
+ * for) against every generation the file may hold, [1, its current one]; a read that ends
+ * before the file's recorded size is a mismatch too (the file was truncated behind fsmix's
+ * back). Returns 0, or -EBADMSG after latching the mismatch. */
+static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
+                       const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
+{
+	struct content_key key = engine_content_key(fs, disk_id(w, f->id));
+	struct content_finding cf;
+	uint32_t hi = f->gen == POOL_GEN_UNKNOWN ? UINT32_MAX : f->gen;
+	if (got > 0 && content_check(w->buf, (size_t)got, &key, off, 1, hi, &cf))
+		return verify_fail(w, fs, op, f, &cf);
+	if (got >= 0 && (uint64_t)got < want && off + (uint64_t)got < f->size) {
+		cf = (struct content_finding){
+		    .verdict = CONTENT_SHORT, .off = off + (uint64_t)got, .gen_expected = f->gen};
+		return verify_fail(w, fs, op, f, &cf);
+	}
+	return 0;
+}
+
+/* The read path's check: one predictable branch when verify is off. */
+static inline int check_read(struct worker *w, struct engine_fs *fs, enum op_id op,
+                             const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
+{
+	if (LIKELY(!w->verify))
+		return 0;
+	return verify_read(w, fs, op, f, off, got, want);
 }
 
 /* A body does the op's I/O on the open file: returns 0, or -errno after latching the failure
@@ -386,6 +464,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 		return rc;
 	f.dir = pool_dir(fileset(w, fs), f.id);
 	f.size = pool_size(fileset(w, fs), f.id);
+	f.gen = pool_gen(fileset(w, fs), f.id);
 	int dfd = file_at(w, fs, f.dir, f.id, name, sizeof(name));
 	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
 	if (f.fd < 0) {
@@ -409,25 +488,34 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t bs = g->read_blocksize, size = f->size;
 	uint64_t want = g->read_size < size ? g->read_size : size;
 	uint64_t n = want / bs, tail = want % bs;
+	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
 	int rc;
 	if (!g->read_random && !g->read_skip && size > want &&
-	    (rc = seek_to(w, fs, op, f, random_offset(w, size - want), SEEK_SET)))
+	    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size - want), SEEK_SET)))
 		return rc;
 	for (uint64_t i = 0; i < n; i++) {
 		if (g->read_random &&
-		    (rc = seek_to(w, fs, op, f, random_offset(w, size > bs ? size - bs : 0),
+		    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size > bs ? size - bs : 0),
 		                  SEEK_SET)))
 			return rc;
-		if ((k = read_block(w, f->fd, bs)) < 0)
+		if ((k = t_read(w, f->fd, w->buf, bs)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
-		r->bytes_read += (uint64_t)k;
-		if (g->read_skip && (rc = seek_to(w, fs, op, f, g->read_skipsize, SEEK_CUR)))
+		if ((rc = check_read(w, fs, op, f, pos, k, bs)))
 			return rc;
+		r->bytes_read += (uint64_t)k;
+		pos += (uint64_t)k;
+		if (g->read_skip) {
+			if ((rc = seek_to(w, fs, op, f, g->read_skipsize, SEEK_CUR)))
+				return rc;
+			pos += g->read_skipsize;
+		}
 	}
 	if (tail && !g->read_random) {
-		if ((k = read_block(w, f->fd, tail)) < 0)
+		if ((k = t_read(w, f->fd, w->buf, tail)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
+		if ((rc = check_read(w, fs, op, f, pos, k, tail)))
+			return rc;
 		r->bytes_read += (uint64_t)k;
 	}
 	/* FFSB counts whole blocks; the tail read counts only with read_skip. */
@@ -441,7 +529,11 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
 	while (left) {
-		int64_t k = read_block(w, f->fd, left < bs ? (size_t)left : (size_t)bs);
+		size_t n = left < bs ? (size_t)left : (size_t)bs;
+		int64_t k = t_read(w, f->fd, w->buf, n);
+		int rc = k >= 0 ? check_read(w, fs, op, f, f->size - left, k, n) : 0;
+		if (rc)
+			return rc;
 		if (k <= 0)
 			return file_fail(w, fs, op, f, SYS_read, k < 0 ? (int)-k : EIO);
 		left -= (uint64_t)k;
@@ -462,38 +554,37 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
 	int rc;
+	struct wpos c = begin_write(w, fs, f);
 	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
-	durhook_wstart(w, fs, f->id, DURHOOK_HELD_GEN(f));
 	if (g->write_random) {
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
-			uint64_t at = random_offset(w, size - bs);
-			if ((rc = seek_to(w, fs, op, f, at, SEEK_SET)))
+			if ((rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - bs),
+			                  SEEK_SET)))
 				return rc;
-			if ((k = write_block(w, f->fd, bs)) < 0)
+			if ((k = write_block(w, f->fd, bs, &c)) < 0)
 				return file_fail(w, fs, op, f, SYS_write, (int)-k);
-			durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), at, bs, size);
+			durhook_write(w, fs, f->id, f->dir, c.gen, c.off - bs, bs, size);
 			r->trans++;
 			r->bytes_written += bs;
 		}
 	} else {
-		uint64_t at = 0; /* where the op's writes start */
 		if (g->write_stride) {
 			/* This thread's ops step through the file, wrapping at its end (synctest's
 			 * lseek(step) + write(2 KB) loop). */
-			at = w->stride_off;
-			if (at + want > size)
-				at = 0;
-			w->stride_off = at + g->write_stride;
-			if ((rc = seek_to(w, fs, op, f, at, SEEK_SET)))
+			uint64_t off = w->stride_off;
+			if (off + want > size)
+				off = 0;
+			w->stride_off = off + g->write_stride;
+			if ((rc = seek_to(w, fs, op, f, c.off = off, SEEK_SET)))
 				return rc;
 		} else if (size > want &&
-		           (rc = seek_to(w, fs, op, f, at = random_offset(w, size - want),
+		           (rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - want),
 		                         SEEK_SET))) {
 			return rc;
 		}
-		if ((k = write_blocks(w, f->fd, want, bs)) < 0)
+		if ((k = write_blocks(w, f->fd, want, bs, &c)) < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
-		durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), at, want, size);
+		durhook_write(w, fs, f->id, f->dir, c.gen, c.off - want, want, size);
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;
 	}
@@ -505,11 +596,11 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 static int writeall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                          struct op_result *r)
 {
-	durhook_wstart(w, fs, f->id, DURHOOK_HELD_GEN(f));
-	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize);
+	struct wpos c = begin_write(w, fs, f); /* from offset 0 */
+	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize, &c);
 	if (k < 0)
 		return file_fail(w, fs, op, f, SYS_write, (int)-k);
-	durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), 0, f->size, f->size);
+	durhook_write(w, fs, f->id, f->dir, c.gen, 0, f->size, f->size);
 	r->trans = (uint64_t)k;
 	r->bytes_written = f->size;
 	return sync_or_fail(w, fs, op, f);
@@ -522,13 +613,14 @@ static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, st
                        struct op_result *r)
 {
 	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
-		durhook_wstart(w, fs, f->id, DURHOOK_HELD_GEN(f));
-		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize);
+		struct wpos c = begin_write(w, fs, f);
+		c.off = f->size; /* O_APPEND: at the end the pool records (the file is held) */
+		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize, &c);
 		if (k < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
 		r->trans += (uint64_t)k;
 		r->bytes_written += w->g->write_size;
-		durhook_write(w, fs, f->id, f->dir, DURHOOK_HELD_GEN(f), f->size, w->g->write_size,
+		durhook_write(w, fs, f->id, f->dir, c.gen, f->size, w->g->write_size,
 		              f->size + w->g->write_size);
 		f->size += w->g->write_size;
 		pool_set_size(fileset(w, fs), f->id, f->size); /* held exclusively */
@@ -595,8 +687,9 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		return rc;
 	}
 	enum sys_id failed = SYS_write;
+	struct wpos c = {.key = engine_content_key(fs, disk_id(w, id)), .gen = 1, .off = 0};
 	durhook_name(w, fs, DL_CREATE, id, dir);
-	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize);
+	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize, &c);
 	if (k >= 0) {
 		durhook_write(w, fs, id, dir, 1, 0, size, size);
 		r->trans = (uint64_t)k;
@@ -613,6 +706,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	} else if (w->g->dirsync && (k = durhook_dirsync(w, fs, dir, false)) < 0) {
 		failed = SYS_fsync;
 	} else {
+		pool_set_gen(fileset(w, fs), id, 1, (uint32_t)time(NULL)); /* reserved: exclusive */
 		pool_publish(fileset(w, fs), id, dir, size);
 		return 0;
 	}

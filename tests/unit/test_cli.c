@@ -119,7 +119,7 @@ static void test_abbreviations(void)
 	CHECK_EQ_I(parse("--help-man", NULL), FAIL_NONE);
 	CHECK_EQ_I(cl.action, ACT_HELP_MAN);
 	check_misuse(parse("--help-m", NULL), "unknown option '--help-m'");
-	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--ver", NULL), FAIL_NONE);
+	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--vers", NULL), FAIL_NONE); /* --ver: --verify too */
 	CHECK_EQ_I(cl.action, ACT_VERSION);
 }
 

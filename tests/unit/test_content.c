@@ -101,8 +101,12 @@ static void test_joins(void)
 	content_fill(a, LEN, &K, 1, 0);
 	content_fill(a + 100, 77, &K, 6, 100);
 	content_fill(a + 150, 1000, &K, 4, 150);
-	content_fill(a + 4000, 3, &K, 5, 4000); /* 3 bytes inside one word */
+	content_fill(a + 4000, 5, &K, 5, 4000); /* 5 bytes from a word's start */
 	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 6, &f), 0);
+	/* a range that starts a byte before a join a byte into the next word */
+	content_fill(a, LEN, &K, 1, 0);
+	content_fill(a + 6001, 100, &K, 2, 6001);
+	CHECK_EQ_U(content_check(a + 5999, 50, &K, 5999, 1, 2, &f), 0);
 	/* but gen 1 is not acceptable from 2 on: the first bad byte is its generation's first
 	 * (the file id bytes are the same in every generation) */
 	CHECK_EQ_U(content_check(a, LEN, &K, 0, 2, 6, &f), 1);
@@ -200,6 +204,19 @@ static void test_foreign(void)
 	CHECK_EQ_U(f.off, 5000);
 	CHECK(f.verdict == CONTENT_TORN || f.verdict == CONTENT_FOREIGN);
 	CHECK_EQ_U(f.found[0] ^ f.expected[0], 0x01);
+	/* one flipped byte in a file of many generations (5000 acceptable for each byte) */
+	content_fill(a, LEN, &K, 1, 0);
+	for (uint32_t g = 2; g <= 5000; g += 100) {
+		uint64_t o = (g * 131u) % (LEN - 1000);
+		content_fill(a + o, 1000, &K, g, o);
+	}
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 5000, &f), 0);
+	for (size_t at = 100; at < LEN; at += 997) {
+		a[at] ^= 0x80;
+		CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 5000, &f), 1);
+		CHECK_EQ_U(f.off, at);
+		a[at] ^= 0x80;
+	}
 }
 
 /* gen_min and gen_max bound what is acceptable. */

@@ -220,6 +220,7 @@ static const struct dest_case dest_cases[] = {
     P(alignio, alignio, "1", W_BOOL, 1),
     P(bufferio, bufferio, "1", W_BOOL, 1),
     P(verbose, verbose, "1", W_BOOL, 1),
+    P(verify, verify, "1", W_BOOL, 1),
     P(callout, callout, "echo hi", W_TEXT, 0),
     NONE(num_filesystems),
     NONE(num_threadgroups),
