@@ -340,7 +340,11 @@ static void describe(const struct walk *k, const struct content_key *key, uint64
 static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned b1, uint32_t *cur)
 {
 	uint32_t cand[4] = {k->hi, *cur, 0, hint(k, i + 1, 8)};
-	if (b0 == 0 && b1 == 8) {
+	if (i % CW == 0 && b0 <= 4 && b1 == 8) { /* the header's generation, as it reads */
+		const unsigned char *h = k->buf + i * 8 + 4 - k->off;
+		cand[2] = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 |
+		          (uint32_t)h[3] << 24;
+	} else if (b0 == 0 && b1 == 8) {
 		cand[2] = decode(&k->c, i, word_read(k, i));
 		for (unsigned n = 7; !acceptable(k, cand[2]) && n >= 4 && i % CW >= 3; n--)
 			cand[2] = prefix_gen(k, i, n);
@@ -350,8 +354,13 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 		exp[n] = acceptable(k, cand[n]) ? word_at(&k->c, cand[n], i) : 0;
 	for (unsigned b = b0; b < b1; b++) {
 		unsigned char got = k->buf[i * 8 + b - k->off];
+		/* The generation of the byte before, if it explains this one (bytes that many
+		 * generations share stay with the run they are in), else the next word's, the
+		 * word's own, the one before the word. */
+		if (acceptable(k, *cur) && byte_of(word_at(&k->c, *cur, i), b) == got)
+			continue;
 		int hit = -1;
-		for (int n = 3; n >= 1 && hit < 0; n--) /* the newest candidate first */
+		for (int n = 3; n >= 1 && hit < 0; n--)
 			if (acceptable(k, cand[n]) && byte_of(exp[n], b) == got)
 				hit = n;
 		if (hit >= 0) {
@@ -385,23 +394,53 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 			for (int n = 3; n >= 1 && !right; n--)
 				if (acceptable(k, cand[n]) && byte_of(exp[n], run) == c)
 					right = cand[n];
+		} else if (run == 8 && (i + 1) * 8 < k->end) { /* ... in the next word */
+			unsigned char c = k->buf[(i + 1) * 8 - k->off];
+			if (!acceptable(k, right) || byte_of(word_at(&k->c, right, i + 1), 0) != c)
+				right = 0;
 		}
-		bool between = run - b >= 2 || i * 8 + b == k->off || left != right;
-		bool found = false;
-		if (between && (uint64_t)k->hi - k->lo < BRUTE_MAX)
-			for (uint64_t g = k->hi; g >= k->lo && !found; g--) {
+		/* (in word 0, whose bytes many generations share, which one a neighbour belongs
+		 * to says little: there any generation may explain a byte) */
+		bool between = run - b >= 2 || b0 > 0 || i * 8 + b == k->off || left != right ||
+		               i % CW == 0 || (i % CW == 2 && k->off > (i - 2) * 8);
+		/* The generation that explains the longest prefix of the run: all of it, or at
+		 * least two bytes (one where it lies between two generations), and the rest of
+		 * the run is tried again from there. */
+		uint32_t best = 0;
+		unsigned best_q = b;
+		if ((uint64_t)k->hi - k->lo < BRUTE_MAX)
+			for (uint64_t g = k->hi; g >= k->lo && best_q < run; g--) {
 				uint64_t e = word_at(&k->c, (uint32_t)g, i);
 				unsigned q = b;
 				while (q < run && byte_of(e, q) == k->buf[i * 8 + q - k->off])
 					q++;
-				if (q == run) {
-					*cur = (uint32_t)g;
-					found = true;
+				if (q > best_q) {
+					best = (uint32_t)g;
+					best_q = q;
 				}
 			}
-		if (!found)
+		if (best && best_q - b < 2 && !between) {
+			/* A lone byte inside a run of one generation: a flipped byte, unless a
+			 * byte after it only seemed to belong to that run (1 in 256): then some
+			 * generation explains it and the next one too. */
+			best = 0;
+			best_q = b + 1;
+			for (uint64_t g = k->hi; g >= k->lo && (uint64_t)k->hi - k->lo < BRUTE_MAX;
+			     g--) {
+				uint64_t e = word_at(&k->c, (uint32_t)g, i);
+				unsigned q = b;
+				while (q < b1 && byte_of(e, q) == k->buf[i * 8 + q - k->off])
+					q++;
+				if (q > best_q) {
+					best = (uint32_t)g;
+					best_q = q;
+				}
+			}
+		}
+		if (!best)
 			return b;
-		b = run - 1;
+		*cur = best;
+		b = best_q - 1;
 	}
 	return 8;
 }
