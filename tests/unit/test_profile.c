@@ -165,6 +165,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, op_period_ms);
 	FIELD(a, b, write_stride);
 	FIELD(a, b, open_sync);
+	FIELD(a, b, dirsync);
 	FIELD(a, b, bindfs);
 	FIELD(a, b, enable_stats);
 	FIELD(a, b, enable_range);
@@ -217,6 +218,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 	FIELD(a, b, fidelity);
 	FIELD(a, b, directio);
 	FIELD(a, b, alignio);
+	FIELD(a, b, verify);
 	FIELD(a, b, bufferio);
 	FIELD(a, b, verbose);
 	SFIELD(a, b, callout);
