@@ -78,7 +78,7 @@ struct plan {
 	uint32_t ramp_s;        /* ramp_time: seconds before counting starts, 0: none */
 	enum fidelity fidelity; /* the global key fidelity (--fidelity) */
 	bool directio, alignio, bufferio, verbose;
-	bool verify; /* verify=1 or --verify: every read checks its content */
+	bool verify;         /* verify=1 or --verify: every read checks its content */
 	const char *callout; /* borrowed, NULL if none */
 	bool seed_given;
 	uint64_t seed;

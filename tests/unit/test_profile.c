@@ -248,7 +248,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 88 || sizeof(struct plan_fs) != 136 ||
+	if (sizeof(struct plan) != 96 || sizeof(struct plan_fs) != 136 ||
 	    sizeof(struct plan_group) != 232 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
