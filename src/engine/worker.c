@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "engine.h"
@@ -255,18 +256,36 @@ static size_t round4k(uint64_t v)
 	return (size_t)((v + 4095) & ~(uint64_t)4095);
 }
 
+/* A worker lives in one anonymous mapping of its own: the struct (its statistics, 37 latency
+ * series of 20 KB each, are most of it) rounded up to a page, then its I/O buffer. Nothing of it
+ * is written in advance: the kernel gives zero pages on first touch, so a worker costs the
+ * memory of the pages it writes: the counters, the histogram pages where its latencies land, the
+ * part of the buffer its reads and writes use (every write fills the bytes it writes,
+ * content.h). MAP_NORESERVE: the address space is not charged as committed memory either.
+ * Making a worker is one mmap (start-up only), never a page fault per operation beyond the
+ * first touch of each page. */
+static size_t worker_head_len(void)
+{
+	return round4k(sizeof(struct worker));
+}
+
 /* A worker of group g (index gi in plan.groups, or the aging group of a filesystem with
  * ops/ranges given explicitly). */
 struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen)
 {
-	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
-	if (!w) {
-		snprintf(err, errlen, "out of memory for worker %u", index);
+	uint64_t bs =
+	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	size_t buf_len = round4k(bs ? bs : 4096);
+	void *map = mmap(NULL, worker_head_len() + buf_len, PROT_READ | PROT_WRITE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer): %s", index,
+		         buf_len, strerror(errno));
 		return NULL;
 	}
-	memset(w, 0, sizeof(*w));
+	struct worker *w = map; /* all zero */
 	w->eng = e;
 	w->g = g;
 	w->ops = ops;
@@ -275,20 +294,15 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->err.worker = index; /* the rest of err when it fails (opexec.c fail) */
 	w->err.group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
-	uint64_t bs =
-	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
-	w->buf_len = round4k(bs ? bs : 4096);
-	w->buf = aligned_alloc(4096, w->buf_len);
-	if (!w->buf || thread_stats_init(&w->st, ranges) ||
+	w->buf_len = buf_len;
+	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
+	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->op_period_ms && thread_stats_track_response(&w->st))) {
-		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
-		         w->buf_len);
+		snprintf(err, errlen, "out of memory for worker %u (statistics)", index);
 		thread_stats_free(&w->st);
-		free(w->buf);
-		free(w);
+		munmap(map, worker_head_len() + buf_len);
 		return NULL;
 	}
-	memset(w->buf, 0x5a, w->buf_len);
 	w->time_ops = g->enable_stats;
 	w->verify = e->plan->verify;
 	w->shared_clock = g->enable_stats && !g->ignore_mask;
@@ -310,6 +324,5 @@ void worker_free(struct worker *w)
 		free(w->ll);
 	}
 	thread_stats_free(&w->st);
-	free(w->buf);
-	free(w);
+	munmap(w, worker_head_len() + w->buf_len);
 }
