@@ -148,10 +148,16 @@ void *worker_main(void *arg)
 	w->t_start = now_ns();
 	if (w->ival) /* e->t_base was written before the gate opened */
 		ival_init(w->ival, e->t_base, e->ival_len_ns);
+	const uint64_t deadline = e->deadline_ns; /* written before the gate opened; 0: none */
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
 	while (!engine_stopping(e)) {
+		/* the time is over: no operation starts after it, whenever the main thread wakes */
+		if (deadline && UNLIKELY(coarse_ns() >= deadline)) {
+			engine_stop(e, STOP_TIME);
+			break;
+		}
 		if (period_ns) {
 			engine_wait_until(e, slot);
 			if (engine_stopping(e))
