@@ -130,6 +130,20 @@ static void worker_log_op(struct worker *w, enum op_id op, const struct op_resul
 		           r->bytes_read + r->bytes_written, w->op_sync_ns, resp);
 }
 
+/* Before each operation: the run stops, or its time is over. No operation starts after the
+ * deadline (written before the gate opened, on stop's cache line), whenever the main thread
+ * wakes: the first worker to see it stops the run. */
+static inline bool worker_stops(struct engine *e)
+{
+	if (engine_stopping(e))
+		return true;
+	if (e->deadline_ns && UNLIKELY(coarse_ns() >= e->deadline_ns)) {
+		engine_stop(e, STOP_TIME);
+		return true;
+	}
+	return false;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -148,16 +162,10 @@ void *worker_main(void *arg)
 	w->t_start = now_ns();
 	if (w->ival) /* e->t_base was written before the gate opened */
 		ival_init(w->ival, e->t_base, e->ival_len_ns);
-	const uint64_t deadline = e->deadline_ns; /* written before the gate opened; 0: none */
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
-	while (!engine_stopping(e)) {
-		/* the time is over: no operation starts after it, whenever the main thread wakes */
-		if (deadline && UNLIKELY(coarse_ns() >= deadline)) {
-			engine_stop(e, STOP_TIME);
-			break;
-		}
+	while (!worker_stops(e)) {
 		if (period_ns) {
 			engine_wait_until(e, slot);
 			if (engine_stopping(e))
