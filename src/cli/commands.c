@@ -221,11 +221,7 @@ static enum failure preflight_outputs(const struct cli *c)
 
 enum failure command_run(struct cli *c)
 {
-	/* a distributed run: every rank runs the same plan (docs/distributed.md) */
-	enum failure f = job_same_plan(c);
-	if (f != FAIL_NONE)
-		return f;
-	f = preflight_outputs(c);
+	enum failure f = preflight_outputs(c);
 	if (job_on()) {
 		f = job_agree(f, "an output path cannot be written", "; nothing was run");
 		enum command_id id = c->command->id;

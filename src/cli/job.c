@@ -99,7 +99,13 @@ static void option_value(const struct cli *c, const char *name, char *buf, size_
  * is shown where option_value knows it. */
 static void describe_options(const struct cli *c, FILE *f)
 {
-	fprintf(f, "command=%s\n", c->command ? c->command->name : "");
+	static const char *const actions[] = {[ACT_COMMAND] = "a command",
+	                                      [ACT_USAGE] = "no command",
+	                                      [ACT_HELP] = "--help",
+	                                      [ACT_VERSION] = "--version",
+	                                      [ACT_HELP_MAN] = "--help-man"};
+	fprintf(f, "action=%s\ncommand=%s\n", actions[c->action],
+	        c->command ? c->command->name : "");
 	char val[PATH_MAX + 16];
 	for (size_t i = 0; i < n_option_rows && i < 64; i++) {
 		const struct option_row *o = &option_rows[i];
@@ -281,10 +287,9 @@ static bool ranks_differ(const char *text, const char *all, const size_t *lens, 
 	return true;
 }
 
-enum failure job_same_plan(const struct cli *c)
+/* Every rank was given the same profile and options (job_parsed). */
+static enum failure same_plan(const struct cli *c)
 {
-	if (!job.d.on)
-		return FAIL_NONE;
 	size_t len = 0;
 	char *text = describe(c, &len), *all = NULL;
 	if (!text) /* cannot take part in the comparison: end the job rather than hang it */
@@ -310,6 +315,14 @@ enum failure job_same_plan(const struct cli *c)
 	free(all);
 	free(lens);
 	return job_agree(f, msg, "; nothing was run");
+}
+
+enum failure job_parsed(const struct cli *c, enum failure f, const char *err)
+{
+	if (!job.d.on)
+		return f;
+	enum failure g = job_agree(f, err, "; nothing was run");
+	return g != FAIL_NONE ? g : same_plan(c);
 }
 
 /* The first line diag_print would print, without its end of line (a rank's message). */

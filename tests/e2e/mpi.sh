@@ -150,8 +150,8 @@ n=$(grep -c "unknown key 'no_such_key'" "$work/p.out")
 [ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "bad profile: exit 2, said once" || bad "bad profile: exit $rc, said $n times"
 
 # 3b. Every rank must be given the same plan (MPMD: a command line per group of ranks). Ranks
-# that disagree (another --time and num_threads, another option, another sweep) are refused at
-# start-up: exit 2 on every rank, rank 0 names the ranks and the first differing key once,
+# that disagree (another --time and num_threads, another option, another sweep, a command line
+# that does not parse) are refused at start-up: exit 2 on every rank, rank 0 names the ranks and the first differing key once,
 # nothing is created and no JSON written. The same plan written otherwise (--threads 1 and --set
 # threadgroup0.num_threads=1) agrees, and so does a given --seed, which rank R runs as seed + R.
 mpmd() { # mpmd ARGS_OF_RANKS_0_1 -- ARGS_OF_RANK_2
@@ -185,6 +185,13 @@ mpmd "${same[@]}" --time 1 --threads 1,2 -- "${same[@]}" --time 1 --threads 1,3 
 rc=$?
 [ $rc -eq 2 ] && grep -q "rank 2 of 3 differs from rank 0: sweep threads is '1,2' on rank 0 and '1,3' on rank 2" "$work/d.err" &&
 	ok "sweeps of other thread counts: exit 2" || bad "sweeps differ: exit $rc: $(head -2 "$work/d.err")"
+# A rank whose command line does not parse must not leave the others waiting for it (d1b203d
+# hung until mpirun was killed): every rank exits 2, rank 0 says which rank and why.
+mpmd "${same[@]}" --time 1 -- "${same[@]}" --time 1 --no-such-option >"$work/d.out" 2>"$work/d.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^fsmix: rank 2 on $(hostname): unknown option '--no-such-option'; nothing was run" "$work/d.err" &&
+	ok "rank 2's command line does not parse: exit 2 on every rank, no hang, rank 0 names rank 2 and the option" ||
+	bad "a rank's bad option: exit $rc: $(grep -v '^--' "$work/d.err" | head -2)"
 mpmd "${same[@]}" --time 1 --seed 5 --json "$work/e.json" -- run "$src/profiles/default.ffsb" \
 	--location "$loc10" --set filesystem0.num_files=50 --set filesystem0.num_dirs=5 \
 	--set threadgroup0.num_threads=1 --seed 5 --time 1 --json "$work/e.json" >"$work/e.out" 2>"$work/e.err"
