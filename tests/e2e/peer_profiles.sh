@@ -43,7 +43,12 @@ import json, math, re, sys
 name, log, report, specfile = sys.argv[1:5]
 per = int(sys.argv[5]) if len(sys.argv) > 5 else 1  # ops of one loop
 rep = json.load(open(report))
-n = {}  # g0_readall, g0_readall_skipped, ..., bytes_read, bytes_written
+class Counts(dict):  # g0_readall, g0_readall_skipped, ..., bytes_read, bytes_written
+    def __missing__(self, key):  # an op the report does not list was not done
+        if re.fullmatch(r"g\d+_\w+", key):
+            return 0
+        raise KeyError(key)
+n = Counts()
 for g in rep["groups"]:
     for o in g["ops"]:
         n["g%d_%s" % (g["index"], o["name"])] = o["count"]
