@@ -277,7 +277,7 @@ static enum failure preflight_outputs(const struct cli *c)
 enum failure command_run(struct cli *c)
 {
 	enum failure f = preflight_outputs(c);
-	if (job_on()) { /* a distributed run: docs/distributed.md */
+	if (job_on()) {
 		f = job_agree(f, "an output path cannot be written", "; nothing was run");
 		enum command_id id = c->command->id;
 		if (f == FAIL_NONE && id != CMD_RUN && id != CMD_CLEAN) /* rank 0's alone */

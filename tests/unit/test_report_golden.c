@@ -24,7 +24,7 @@
  * or this file's path). A regeneration must be reviewed line by line (git diff tests/golden):
  * every changed line is a change that scripts parsing FFSB's or fsmix's reports will see, and
  * the FFSB-compatible part must keep FFSB 6.0's exact layout
- * (/work/shared/reference/ffsb-6.0-behaviour.md section 1.9).
+ * (../shared/reference/ffsb-6.0-behaviour.md section 1.9).
  */
 #include "results_fixture.h"
 #include "report.h"
