@@ -23,6 +23,10 @@
  *   (FFSB's 15 operations and 13 syscalls alone made 561 088 B; fsmix's fdatasync variants,
  *   append_fsync2, sync and syncfs added 7 operation and 2 syscall series.)
  *
+ * A worker's copy costs only the pages it writes: it lives in zero pages (thread_stats_init_zeroed,
+ * engine/worker.c) and an all-zero series is empty, so the series it never records and the
+ * buckets where no sample lands stay unwritten (a stat-only worker writes a few pages).
+ *
  * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
  * thread group and one total: T + G + 1 copies.
  *   - 64 threads in one group: 66 copies = 48.9 MB (46.7 MiB).
