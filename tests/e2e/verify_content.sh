@@ -109,9 +109,39 @@ check_location() { # NAME LOCATION
 	fi
 }
 
+# directio=1: the content is filled into the aligned buffer; writes and checked reads of
+# whole 4 KiB blocks pass
+check_directio() { # LOCATION
+	local p=$work/content-dio.ffsb rc
+	printf 'directio=1\n[filesystem0]\n\tlocation=%s\n\tnum_files=8\n\treuse=1\n' "$1" >"$p"
+	printf '\tsize_weight 16KB 1\n\tsize_weight 64KB 1\n[end0]\n' >>"$p"
+	printf '[threadgroup0]\n\tnum_threads=2\n\tnum_ops=100\n\treadall_weight=2\n\tread_weight=1\n' >>"$p"
+	printf '\twrite_weight=2\n\tappend_weight=1\n\twrite_size=8192\n\twrite_blocksize=4096\n' >>"$p"
+	printf '\tread_size=8192\n\tread_blocksize=4096\n[end0]\n' >>"$p"
+	"$bin" run "$p" --verify --json "$work/content-dio.json" >"$work/content-dio.out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && [ "$(jq_ "$work/content-dio.json" 'd["verify"]')" = 0 ]; then
+		ok "ext4: directio=1 writes and checked reads pass"
+	else
+		bad "ext4: directio=1 with --verify: exit $rc"
+		grep -A2 "Errors\|fsmix:" "$work/content-dio.out" | head -4
+	fi
+}
+
+# an fsmix extension: refused under --strict-ffsb
+reader /tmp >"$work/strict.ffsb"
+if "$bin" check "$work/strict.ffsb" --verify --strict-ffsb >"$work/strict.out" 2>&1; then
+	bad "--verify is accepted under --strict-ffsb"
+elif [ $? = 2 ] && grep -q "verify: fsmix extension" "$work/strict.out"; then
+	ok "--verify is an error under --strict-ffsb (exit 2)"
+else
+	bad "--verify --strict-ffsb: $(head -1 "$work/strict.out")"
+fi
+
 check_location tmpfs "$(shmdir)"
 if mount_ext4 "$work/content-ext4" 64; then
 	check_location ext4 "$work/content-ext4"
+	check_directio "$work/content-ext4"
 else
 	skipped "ext4: no loop ext4 here (needs root, losetup and mkfs.ext4)"
 fi
