@@ -30,6 +30,7 @@
 #include "content.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define CB           512u /* block */

@@ -24,7 +24,6 @@
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
