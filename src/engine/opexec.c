@@ -452,10 +452,14 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
 	int rc;
-	struct wpos c = begin_write(w, fs, f);
+	struct wpos c;
 	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
 	if (g->write_random) {
+		/* Each block its own extent and generation: two blocks of one generation a byte
+		 * apart would leave an older byte between them that no check could tell from a
+		 * flipped one (content.c). */
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
+			c = begin_write(w, fs, f);
 			if ((rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - bs),
 			                  SEEK_SET)))
 				return rc;
@@ -465,6 +469,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 			r->bytes_written += bs;
 		}
 	} else {
+		c = begin_write(w, fs, f);
 		if (g->write_stride) {
 			/* This thread's ops step through the file, wrapping at its end (synctest's
 			 * lseek(step) + write(2 KB) loop). */
