@@ -24,4 +24,17 @@ unsigned stopsig_count(void);
  * pending (blocked, with nobody reading it). */
 bool stopsig_arrived(unsigned snapshot);
 
+/* SIGUSR1 is no stop signal: every command ignores it and says so on standard error, with the
+ * sender's pid. A run's watcher reads it (blocked, like the stop signals); elsewhere the handler
+ * stopsig_ignore_usr1 installs does (SA_RESTART; the callout and gnuplot get the default action
+ * back when they exec). */
+#define STOPSIG_USR1_MSG_MAX 128
+
+/* stopsig_usr1_message - the line both print, into buf (STOPSIG_USR1_MSG_MAX bytes);
+ * async-signal-safe. Returns its length. */
+size_t stopsig_usr1_message(char *buf, unsigned long pid);
+
+/* stopsig_ignore_usr1 - install the handler (main(), before anything else). */
+void stopsig_ignore_usr1(void);
+
 #endif

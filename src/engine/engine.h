@@ -211,7 +211,8 @@ struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, s
                            enum failure *f);
 
 /* engine_latlog_open - open --lat-log FILE (nothing when none). FAIL_INPUT when it cannot be
- * written (printed): nothing was built and nothing is to be reported; engine_free. */
+ * written (printed), FAIL_INTERRUPTED when a stop signal ended the wait for a FIFO's reader:
+ * nothing was built and nothing is to be reported; engine_free. */
 enum failure engine_latlog_open(struct engine *e);
 
 /* engine_setup - set up every filesystem (see above). FAIL_INPUT (a location in use, on

@@ -438,9 +438,11 @@ enum failure engine_latlog_open(struct engine *e)
 	 * that cannot be written is bad input, found before the tree costs any time. */
 	if (!e->opts->lat_log_path)
 		return FAIL_NONE;
-	if (latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err))) {
+	int rc = latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err));
+	if (rc) {
 		fprintf(e->opts->log, "fsmix: %s\n", err);
-		return FAIL_INPUT;
+		/* a stop signal ended the wait for a FIFO's reader: interrupted, not bad input */
+		return rc == -EINTR ? FAIL_INTERRUPTED : FAIL_INPUT;
 	}
 	e->latlog_open = true;
 	return FAIL_NONE;

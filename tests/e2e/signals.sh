@@ -199,4 +199,63 @@ rc=$?
 [ $rc -eq 130 ] && grep -q "interrupted while plotting" "$work/fakeplot2.err" && [ ! -e "$work/sweep2.png" ] &&
 	ok "Ctrl-C while plotting after a sweep: exit 130, no picture" ||
 	{ bad "Ctrl-C while plotting: exit $rc"; tail -2 "$work/fakeplot2.err" | sed 's/^/     /'; }
+# --lat-log to a FIFO nobody reads: fsmix waits for a reader before it builds anything; SIGINT,
+# SIGTERM or SIGHUP ends the wait with exit 130 (interrupted), not 2 (bad input).
+mkfifo "$work/latfifo"
+for sig in INT TERM HUP; do
+	out=$work/fifo$sig fresh=$(shmdir)
+	"$bin" run "$src/profiles/default.ffsb" --location "$fresh" --time 1 --lat-log "$work/latfifo" \
+		>"$out.out" 2>"$out.err" &
+	pid=$!
+	if wait_for "$out.err" "waiting for a reader of the FIFO" 60; then
+		kill -"$sig" $pid
+		wait_exit $pid 60
+		rc=$?
+		[ $rc -eq 130 ] && grep -q "interrupted while waiting for a reader" "$out.err" &&
+			[ -p "$work/latfifo" ] && [ -z "$(ls -A "$fresh")" ] &&
+			ok "SIG$sig while --lat-log waits for a FIFO's reader: exit 130, nothing built" ||
+			{ bad "SIG$sig while --lat-log waits for a FIFO's reader: exit $rc"; tail -2 "$out.err" | sed 's/^/     /'; }
+	else
+		bad "--lat-log FIFO: fsmix did not say it waits for a reader"; kill -KILL $pid; wait $pid
+	fi
+done
+# SIGUSR1 is ignored, with the same message, by every command, not only by run. Each command
+# reads its input from a FIFO, so it is still running when the signal comes: the signal is sent
+# once fsmix catches SIGUSR1 (SigCgt of /proc/PID/status: signal 10 is bit 9), then the input is
+# written. The exit status must be the one the same command has without the signal.
+sigcgt_usr1() { local m; m=$(sigmask "$1" SigCgt); [ -n "$m" ] && (((0x$m >> 9) & 1)); }
+usr1_json=$work/TERM.json # a run's JSON from above
+printf '0.001 0 0 read 1000 4096 0\n0.002 0 0 write 2000 4096 0\n' >"$work/usr1.lat"
+# usr1_case NAME INPUT ARGS...: fsmix ARGS (one of them @FIFO@) reading INPUT through a FIFO.
+usr1_case() {
+	local name=$1 input=$2 fifo=$work/usr1.fifo i rc0 rc a args=()
+	shift 2
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	for a in "$@"; do args+=("${a//@FIFO@/$fifo}"); done
+	timeout 60 sh -c 'cat "$1" >"$2"' sh "$input" "$fifo" &
+	"$bin" "${args[@]}" >/dev/null 2>"$work/usr1-$name.err0"
+	rc0=$?
+	wait
+	"$bin" "${args[@]}" >/dev/null 2>"$work/usr1-$name.err" &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$bin")" ] && sigcgt_usr1 $pid && break
+		sleep 0.1
+	done
+	kill -USR1 $pid
+	# (a killed fsmix never opens the FIFO: the writer must not wait for it forever)
+	timeout 60 sh -c 'cat "$1" >"$2"' sh "$input" "$fifo"
+	wait_exit $pid 60
+	rc=$?
+	[ $rc -eq $rc0 ] && grep -q "^fsmix: ignoring SIGUSR1 from pid $$" "$work/usr1-$name.err" &&
+		ok "SIGUSR1 during $name: ignored with a message, exit $rc as without it" ||
+		{ bad "SIGUSR1 during $name: exit $rc (without it: $rc0)"; tail -2 "$work/usr1-$name.err" | sed 's/^/     /'; }
+}
+usr1_loc=$(shmdir)
+usr1_case clean "$src/profiles/default.ffsb" clean @FIFO@ --location "$usr1_loc"
+usr1_case check "$src/profiles/default.ffsb" check @FIFO@ --location "$usr1_loc"
+usr1_case plot "$usr1_json" plot @FIFO@ -o "$work/usr1.svg"
+usr1_case "plot --lat-log" "$work/usr1.lat" plot --lat-log @FIFO@ -o "$work/usr1l.svg"
+usr1_case compare "$usr1_json" compare "$usr1_json" @FIFO@
 summary
