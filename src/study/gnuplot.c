@@ -45,19 +45,37 @@ enum failure gp_check_path(const char *path, const char *opt, FILE *log)
 	return FAIL_INPUT;
 }
 
-void gp_str(FILE *g, const char *s)
+/* Bytes written as they are inside a double-quoted gnuplot string: none of them is special
+ * there (not \, ", `, @, %, a quote or a control character). */
+static bool gp_plain(unsigned char c)
 {
-	fputc('\'', g);
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr(" _.,:;()/+=-", c);
+}
+
+/* s as a double-quoted string, every other byte as an octal escape; a tic label (used as a
+ * format for the tic's value) also has its '%' doubled. */
+static void gp_quote(FILE *g, const char *s, bool tic)
+{
+	fputc('"', g);
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '\'')
-			fputs("''", g);
-		else if (c < 32 || c == 127)
-			fputc(' ', g);
-		else
+		if (c && gp_plain(c))
 			fputc(c, g);
+		else
+			fprintf(g, c == '%' && tic ? "\\%03o\\%03o" : "\\%03o", c, c);
 	}
-	fputc('\'', g);
+	fputc('"', g);
+}
+
+void gp_str(FILE *g, const char *s)
+{
+	gp_quote(g, s, false);
+}
+
+void gp_tic(FILE *g, const char *s)
+{
+	gp_quote(g, s, true);
 }
 
 void gp_num(FILE *f, double v)

@@ -88,7 +88,7 @@ static void label_tics(FILE *g, const json_t *doc, const size_t *idx, size_t n)
 	fprintf(g, "set xtics (");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(g, "%s", i ? ", " : "");
-		gp_str(g, point_label(doc, idx ? idx[i] : i));
+		gp_tic(g, point_label(doc, idx ? idx[i] : i));
 		fprintf(g, " %zu", i);
 	}
 	fprintf(g, ")\n");

@@ -137,6 +137,49 @@ rc=$?
 	grep -q "2000 operations, every one drawn" "$work/lat.err" &&
 	ok "latency log: hostile operation names are not run; says it drew every point" ||
 	bad "lat-log: exit $rc $(pwned) $(cat "$work/lat.err")"
+# Quotes twice in a row ('' is gnuplot 5.4's own escape, which it misreads when doubled), '%'
+# (a tic label is a format), backslashes and bytes above 127 in every kind of name: each one is
+# shown exactly as it is (issue 19 item 7).
+python3 - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+names = ["a''b", "q''''r'", "50% %s %d", "back\\slash \\n", "caf\u00e9 \u00b5s", "\"\"dq"]
+def run(gnames):
+    rows = [{"t_s": t / 2, "length_s": 0.5, "ops": 10, "ops_per_s": 20.0, "transactions": 10,
+             "trans_per_s": 20.0, "bytes": 4096, "mb_per_s": 0.5, "p99_op_ns": 1000 * t,
+             "p99_op_ms": 0.001 * t} for t in range(1, 5)]
+    return {"schema": "fsmix-report", "profile_path": "dir/a''b.ffsb",
+            "groups": [{"name": n, "index": i, "syscalls": [], "intervals": rows}
+                       for i, n in enumerate(gnames)],
+            "total": {"name": "total", "trans_per_s": 20.0, "ops_per_s": 20.0, "mb_per_s": 1.0,
+                      "op_latency": {"p50_ms": 0.1, "p99_ms": 0.5}, "syscalls": []},
+            "intervals": rows}
+json.dump(run(names), open(f"{w}/q-run.json", "w"))
+json.dump({"schema": "fsmix-sweep", "profile_path": "a''b.ffsb",
+           "dimensions": [{"label": "k''v", "threads": False}],
+           "points": [{"label": l, "params": {"k''v": "x"}, "runs": [run(["g"])]} for l in names]},
+          open(f"{w}/q-sweep.json", "w"))
+with open(f"{w}/q.log", "w") as f:
+    for i in range(60):
+        op = ["a''b", "o%d''", "caf\u00e9"][i % 3]
+        f.write(f"{i / 100:.6f} 0 0 {op} {1000 + i} 4096 0\n")
+with open(f"{w}/q-names", "w") as f:
+    f.write("\0".join(names) + "\0")
+PY
+mapfile -d '' q_names <"$work/q-names"
+"$bin" plot "$work/q-run.json" -o "$work/q-run.svg" 2>"$work/q.err" &&
+	svg_check "$work/q-run.svg" 21 "${q_names[@]}" "a''b.ffsb" &&
+	ok "quotes twice in a row, %, backslashes, UTF-8 in group names and the profile: shown as they are" ||
+	bad "quoting in a run's chart: $(tail -3 "$work/q.err")"
+"$bin" plot "$work/q-sweep.json" -o "$work/q-sweep.svg" 2>"$work/q.err" &&
+	svg_check "$work/q-sweep.svg" 5 "${q_names[@]}" "k''v" &&
+	ok "quotes twice in a row and % in a sweep's tic labels and dimension: shown as they are" ||
+	bad "quoting in a sweep's tics: $(tail -3 "$work/q.err")"
+"$bin" plot --lat-log "$work/q.log" -o "$work/q-lat.svg" 2>"$work/q.err" &&
+	svg_check "$work/q-lat.svg" 6 "a''b (20)" "o%d'' (20)" "café (20)" &&
+	ok "quotes twice in a row and % in a latency log's operation names: shown as they are" ||
+	bad "quoting in a latency log's names: $(tail -3 "$work/q.err")"
+
 # Paths are relative to $work (a '/' cannot be part of a file name), so commands would run there.
 cd "$work" || exit 1
 odd="o'\`touch pwned-path-t\`'; system('touch pwned-path-q') \\
