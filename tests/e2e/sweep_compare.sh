@@ -110,6 +110,20 @@ if command -v gnuplot >/dev/null; then
 	PATH=/nonexistent "$bin" plot "$work/a.json" -o "$work/y.png" 2>"$work/nognu.err"
 	[ $? -eq 3 ] && grep -q "gnuplot" "$work/nognu.err" && ok "plot without gnuplot: exit 3 with a message" ||
 		bad "missing gnuplot"
+	# A sweep without latency timing (enable_stats=0): the latency panel has no data; it is
+	# left out, and fsmix says so (gnuplot once failed: "x range is invalid").
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --set filesystem0.num_files=20 \
+		--set filesystem0.num_dirs=2 --set threadgroup0.enable_stats=0 --threads 1,2 \
+		--plot "$work/nostats.svg" --json "$work/nostats.json" >/dev/null 2>"$work/nostats.err"
+	rc=$?
+	series=$(grep -cE 'id="gnuplot_plot_[0-9]+[a-z]?"' "$work/nostats.svg" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "$series" = 2 ] && grep -q "no latency figures in the sweep.*left out" "$work/nostats.err" &&
+		ok "sweep plot without latency timing: the latency panel left out and said so" ||
+		{ bad "sweep plot with enable_stats=0: exit $rc, $series series"; tail -2 "$work/nostats.err" | sed 's/^/     /'; }
+	"$bin" compare "$work/nostats.json" "$work/nostats.json" --force --plot "$work/nostats-cmp.svg" \
+		>/dev/null 2>"$work/nostats-cmp.err" && grep -q "no op p99 in either document.*left out" "$work/nostats-cmp.err" &&
+		ok "compare plot without latency timing: the p99 panel left out and said so" ||
+		bad "compare plot with enable_stats=0: $(tail -1 "$work/nostats-cmp.err")"
 else
 	skipped "plots: gnuplot is not installed"
 fi
