@@ -2,6 +2,7 @@
 #include "stopsig.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,14 @@ void stopsig_fill(sigset_t *set)
 {
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaddset(set, stop_signals[i]);
+}
+
+void stopsig_block(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	stopsig_fill(&set);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 void stopsig_note(void)

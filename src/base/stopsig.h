@@ -14,6 +14,12 @@
 /* stopsig_fill - add the stop signals to set. */
 void stopsig_fill(sigset_t *set);
 
+/* stopsig_block - block the stop signals in the calling thread (and the threads it makes):
+ * from then on one that comes is pending, for stopsig_arrived, instead of killing fsmix. The
+ * commands that wait for a helper (plot, compare) call it first, so that a Ctrl-C stops the
+ * helper, removes their temporary files and exits 130. */
+void stopsig_block(void);
+
 /* stopsig_note - count one stop signal (called by the watcher for each one it reads). */
 void stopsig_note(void);
 

@@ -146,7 +146,45 @@ static void test_latplot(void)
 	CHECK_CONTAINS(err, "bad.log:1: not a latency log line: bad latency");
 	latplot_free(&lp);
 
+	/* a line longer than LATPLOT_LINE_MAX is refused with its number, even when it would
+	 * parse (trailing blanks) */
+	size_t n = LATPLOT_LINE_MAX + 100;
+	char *long_log = malloc(n + 64);
+	int head = snprintf(long_log, 64, "0.5 0 0 read 1000 4096 0\n0.6 0 0 read 1 1 0");
+	memset(long_log + head, ' ', n);
+	long_log[head + n] = '\n';
+	CHECK_EQ_I(latplot_read(&lp, long_log, (size_t)head + n + 1, "long.log", err, sizeof(err)),
+	           FAIL_INPUT);
+	CHECK_CONTAINS(err, "long.log:2: not a latency log line: longer than 4096 bytes");
+	latplot_free(&lp);
+	free(long_log);
+
 	FILE *log = tmpfile();
+	/* latplot_write streams the file in 1 MB chunks: lines that cross a chunk's end count
+	 * once; a line over the maximum in a file is refused with its number (no gnuplot here:
+	 * PATH holds an empty directory, the log is read before gnuplot is looked for) */
+	FILE *f = fopen(at("big.log"), "w");
+	for (int i = 0; i < 60000; i++)
+		fprintf(f, "%d.%06d 0 %d write %d 4096 0\n", i / 1000, i % 1000, i % 7, 1000 + i);
+	fclose(f);
+	const char *path = getenv("PATH");
+	char *saved = path ? strdup(path) : NULL;
+	mkdir(at("empty-bin"), 0700);
+	setenv("PATH", at("empty-bin"), 1);
+	CHECK_EQ_I(latplot_write(at("big.log"), at("big.png"), log), FAIL_UNSUPPORTED);
+	CHECK_CONTAINS(log_text(log), "60000 operations, every one drawn");
+	f = fopen(at("big.log"), "a");
+	for (int i = 0; i < 3 * LATPLOT_LINE_MAX; i++)
+		fputc('7', f);
+	fclose(f);
+	CHECK_EQ_I(latplot_write(at("big.log"), at("big.png"), log), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "big.log:60001: not a latency log line: longer than");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	rmdir(at("empty-bin"));
+	unlink(at("big.log"));
+
 	CHECK_EQ_I(latplot_write(at("missing.log"), at("lat.png"), log), FAIL_INPUT);
 	CHECK_CONTAINS(log_text(log), "missing.log");
 	CHECK_EQ_I(latplot_write(at("missing.log"), at("lat.gif"), log), FAIL_INPUT);
