@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "docschema.h"
 #include "latplot.h"
 #include "plot.h"
 #include "stopsig.h"
@@ -46,6 +47,12 @@ enum failure cmd_plot(struct cli *c)
 	if (!doc) {
 		fprintf(stderr, "fsmix: %s:%d: not a JSON document: %s\n", c->files[0], e.line,
 		        e.text);
+		return settle(FAIL_INPUT, snapshot);
+	}
+	char why[MSG_MAX];
+	if (doc_check(doc, why, sizeof(why))) { /* docschema.h: the documented schema */
+		fprintf(stderr, "fsmix: %s: not a valid fsmix result: %s\n", c->files[0], why);
+		json_decref(doc);
 		return settle(FAIL_INPUT, snapshot);
 	}
 	enum failure f = plot_write(doc, NULL, c->plot_path, stderr);

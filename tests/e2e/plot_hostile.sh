@@ -9,7 +9,8 @@ set -u
 command -v gnuplot >/dev/null || { skipped "gnuplot is not installed"; summary; }
 command -v python3 >/dev/null || { skipped "python3 is not installed"; summary; }
 
-# The documents are made from scratch (no run needed): the smallest shapes plot reads.
+# The documents are made from scratch (no run needed): the smallest documents of the schema
+# (docs/output.md) that plot reads.
 python3 - "$work" <<'PY'
 import json, sys
 w = sys.argv[1]
@@ -40,14 +41,14 @@ def run(names, intervals=True, ranges=False):
         groups.append(g)
     total = {"name": "total", "trans_per_s": 20.0, "ops_per_s": 20.0, "mb_per_s": 1.0,
              "op_latency": {"p50_ms": 0.1, "p99_ms": 0.5}, "syscalls": []}
-    return {"schema": "fsmix-report", "profile_path": names[0], "groups": groups,
+    return {"schema": "fsmix-report", "schema_version": 1, "exit_status": 0, "interrupted": False, "measured": True, "runtime_s": 2.0, "profile_path": names[0], "groups": groups,
             "total": total, "intervals": rows(3) if intervals else []}
 json.dump(run(evil("run")), open(f"{w}/run.json", "w"))
 json.dump(run(evil("one")[:1]), open(f"{w}/one.json", "w"))
 json.dump(run(evil("hist"), intervals=False, ranges=True), open(f"{w}/hist.json", "w"))
 labels = evil("pt")
 def sweep(dim):
-    return {"schema": "fsmix-sweep", "profile_path": evil("prof")[0],
+    return {"schema": "fsmix-sweep", "schema_version": 1, "profile_path": evil("prof")[0],
             "dimensions": [{"label": dim, "threads": True}],
             "points": [{"label": l, "params": {dim: str(i + 1)}, "runs": [run(["g"], False)]}
                        for i, l in enumerate(labels)]}
@@ -171,14 +172,14 @@ def run(gnames):
     rows = [{"t_s": t / 2, "length_s": 0.5, "ops": 10, "ops_per_s": 20.0, "transactions": 10,
              "trans_per_s": 20.0, "bytes": 4096, "mb_per_s": 0.5, "p99_op_ns": 1000 * t,
              "p99_op_ms": 0.001 * t} for t in range(1, 5)]
-    return {"schema": "fsmix-report", "profile_path": "dir/a''b.ffsb",
+    return {"schema": "fsmix-report", "schema_version": 1, "exit_status": 0, "interrupted": False, "measured": True, "runtime_s": 2.0, "profile_path": "dir/a''b.ffsb",
             "groups": [{"name": n, "index": i, "syscalls": [], "intervals": rows}
                        for i, n in enumerate(gnames)],
             "total": {"name": "total", "trans_per_s": 20.0, "ops_per_s": 20.0, "mb_per_s": 1.0,
                       "op_latency": {"p50_ms": 0.1, "p99_ms": 0.5}, "syscalls": []},
             "intervals": rows}
 json.dump(run(names), open(f"{w}/q-run.json", "w"))
-json.dump({"schema": "fsmix-sweep", "profile_path": "a''b.ffsb",
+json.dump({"schema": "fsmix-sweep", "schema_version": 1, "profile_path": "a''b.ffsb",
            "dimensions": [{"label": "k''v", "threads": False}],
            "points": [{"label": l, "params": {"k''v": "x"}, "runs": [run(["g"])]} for l in names]},
           open(f"{w}/q-sweep.json", "w"))

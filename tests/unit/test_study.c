@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "docschema.h"
 #include "failure.h"
 #include "latplot.h"
 #include "plot.h"
@@ -50,8 +51,12 @@ static const char *log_text(FILE *log)
 	return buf;
 }
 
-/* A single run's results with two headline metrics (docs/output.md: total). */
-static const char run_doc[] = "{\"total\": {\"ops_per_s\": 100, \"trans_per_s\": 50}}\n";
+/* A single run's results with two headline metrics: the smallest document of the schema
+ * (docs/output.md; docschema.h) with a total. */
+static const char run_doc[] =
+    "{\"schema\": \"fsmix-report\", \"schema_version\": 1, \"exit_status\": 0, "
+    "\"interrupted\": false, \"measured\": true, \"runtime_s\": 1, \"groups\": [], "
+    "\"total\": {\"name\": \"total\", \"ops_per_s\": 100, \"trans_per_s\": 50}}\n";
 
 static void test_compare_input(void)
 {
@@ -73,7 +78,9 @@ static void test_compare_input(void)
 	write_file(at("other.json"), "{\"schema\": \"something else\"}\n");
 	const char *other[] = {at("base.json"), at("other.json")};
 	CHECK_EQ_I(compare_files(other, 2, &o), FAIL_INPUT);
-	CHECK_CONTAINS(log_text(log), "not an fsmix result");
+	CHECK_CONTAINS(log_text(log),
+	               "other.json: not a valid fsmix result: $.schema: \"something else\" where "
+	               "\"fsmix-report\" is expected");
 	fclose(log);
 	fclose(out);
 }
@@ -192,6 +199,57 @@ static void test_latplot(void)
 	fclose(log);
 }
 
+static void test_doc_check(void)
+{
+	static const char good[] =
+	    "{\"schema\": \"fsmix-report\", \"schema_version\": 1, \"exit_status\": 0, "
+	    "\"interrupted\": false, \"measured\": true, \"runtime_s\": 1, \"groups\": "
+	    "[{\"name\": \"g\", \"syscalls\": [{\"name\": \"read\", \"msec_ranges\": null}]}], "
+	    "\"total\": {\"name\": \"total\", \"op_latency\": null}}";
+	static const struct {
+		const char *key, *value, *want; /* set key (a top-level one) to value: want */
+	} cases[] = {
+	    {NULL, NULL, NULL},
+	    {"schema_version", "999", "$.schema_version: 999 is not a version this fsmix reads"},
+	    {"runtime_s", "\"abc\"", "$.runtime_s: must be a number (is a string)"},
+	    {"groups", "{}", "$.groups: must be an array (is an object)"},
+	    {"groups", "[{\"name\": 5}]", "$.groups[0].name: must be a string (is an integer)"},
+	    {"groups",
+	     "[{\"name\": \"g\", \"syscalls\": [{\"name\": \"x\", \"msec_ranges\": "
+	     "[{\"lo_ms\": 0, \"hi_ms\": 1}]}]}]",
+	     "$.groups[0].syscalls[0].msec_ranges[0].count: missing"},
+	    {"total", "[]", "$.total: must be an object (is an array)"},
+	    {"interrupted", "null", "$.interrupted: must be true or false (is null)"},
+	    {"schema", "\"fsmix-compare\"", "$.schema: \"fsmix-compare\" where \"fsmix-report\""},
+	    {"exit_status", "1.5", "$.exit_status: must be an integer (is a real)"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *doc = json_loads(good, 0, NULL);
+		CHECK(doc != NULL);
+		if (cases[i].key)
+			json_object_set_new(doc, cases[i].key,
+			                    json_loads(cases[i].value, JSON_DECODE_ANY, NULL));
+		char err[512] = "";
+		int rc = doc_check(doc, err, sizeof(err));
+		if (!cases[i].want) {
+			CHECK_EQ_I(rc, 0);
+		} else {
+			CHECK_EQ_I(rc, -1);
+			CHECK_CONTAINS(err, cases[i].want);
+		}
+		json_decref(doc);
+	}
+	/* a sweep: its runs are checked as run documents, with their path */
+	json_t *sweep = json_loads("{\"schema\": \"fsmix-sweep\", \"schema_version\": 1, "
+	                           "\"dimensions\": [], \"points\": [{\"label\": \"p\", "
+	                           "\"params\": {}, \"runs\": [{\"schema\": \"fsmix-report\"}]}]}",
+	                           0, NULL);
+	char err[512] = "";
+	CHECK_EQ_I(doc_check(sweep, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "$.points[0].runs[0].schema_version: missing");
+	json_decref(sweep);
+}
+
 static void test_sweep_list(void)
 {
 	struct sweep_dim d = {0};
@@ -218,6 +276,7 @@ int main(void)
 	RUN(test_compare_outputs);
 	RUN(test_plot);
 	RUN(test_latplot);
+	RUN(test_doc_check);
 	RUN(test_sweep_list);
 	unlink(at("base.json"));
 	unlink(at("not.json"));
