@@ -198,6 +198,8 @@ struct engine {
 	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
 	bool interrupted;          /* stopped by SIGINT/SIGTERM during setup or the run */
 	char cleanup_err[MSG_MAX]; /* --cleanup's first failure */
+	unsigned cleanup_signals;  /* stopsig_count() when the run phase was over (engine_finish):
+	                            * one counted since stops --cleanup */
 	struct results *res;       /* what the run fills (the caller's, outlives the engine) */
 	bool job_agreed;           /* engine_job_ready was called (once per run) */
 	bool job_went;             /* ... and every process is to run: engine_job_done merges */

@@ -45,10 +45,10 @@ static void *sigwatch_main(void *arg)
 		}
 		/* The first signal is kept even when the run is already stopping for another
 		 * reason (aging's end clears that reason and must still see it). */
-		stopsig_note();
 		int none = 0;
 		bool first =
 		    atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
+		stopsig_note(); /* after: whoever sees the count also sees the signal (--cleanup) */
 		engine_stop(sw->e, STOP_SIGNAL);
 		if (first) /* after the stop: a test may wait for this line */
 			fprintf(sw->e->opts->log, "fsmix: SIG%s received: stopping\n",

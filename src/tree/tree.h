@@ -47,6 +47,7 @@
 #define FSMIX_TREE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,11 +91,16 @@ struct tree {
 	char root[PATH_MAX];
 };
 
-/* Counts filled by tree_remove/tree_remove_contents. */
+/* Counts filled by tree_remove/tree_remove_contents (which keep stop and stop_arg). */
 struct tree_purge {
 	uint64_t removed;        /* files and directories removed */
 	uint64_t unknown;        /* entries left in place because fsmix did not generate them */
 	char first_unknown[256]; /* path of the first one, relative to the root */
+	/* The caller's: asked before each entry is removed (NULL: never); true stops the
+	 * removal there with -EINTR (a stop signal during --cleanup). tree_remove then leaves
+	 * the root as fsmix.fsN.del, which the next tree_open (fsmix clean) finishes. */
+	bool (*stop)(void *arg);
+	void *stop_arg;
 };
 
 struct tree_usage {

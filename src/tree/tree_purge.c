@@ -167,6 +167,10 @@ static uint64_t purge_pass(const struct tree *t, DIR *d, int dirfd, enum level l
 	rewinddir(d);
 	struct dirent *de;
 	while ((de = next_entry(d, rc)) != NULL) {
+		if (pg->stop && pg->stop(pg->stop_arg)) { /* the caller stops the removal here */
+			*rc = *rc ? *rc : -EINTR;
+			break;
+		}
 		const char *name = de->d_name;
 		if (!strcmp(name, ".") || !strcmp(name, ".."))
 			continue;
@@ -240,6 +244,13 @@ static int purge_dir(const struct tree *t, int dirfd, enum level lv, const char 
 static int purge_report(const struct tree *t, const struct tree_purge *pg, int rc, char *err,
                         size_t errlen)
 {
+	if (rc == -EINTR) {
+		tree_seterr(err, errlen,
+		            "removing '%s': stopped after %llu entries; 'fsmix clean' removes the "
+		            "rest",
+		            t->root, (unsigned long long)pg->removed);
+		return rc;
+	}
 	if (rc) {
 		tree_seterr(err, errlen, "removing '%s': %s", t->root, strerror(-rc));
 		return rc;
@@ -256,11 +267,21 @@ static int purge_report(const struct tree *t, const struct tree_purge *pg, int r
 	return 0;
 }
 
+/* The counts zeroed; the caller's stop hook kept. */
+static void purge_reset(struct tree_purge *pg)
+{
+	bool (*stop)(void *) = pg->stop;
+	void *arg = pg->stop_arg;
+	memset(pg, 0, sizeof(*pg));
+	pg->stop = stop;
+	pg->stop_arg = arg;
+}
+
 int tree_remove_contents(struct tree *t, struct tree_purge *counts, char *err, size_t errlen)
 {
-	struct tree_purge local;
+	struct tree_purge local = {0};
 	struct tree_purge *pg = counts ? counts : &local;
-	memset(pg, 0, sizeof(*pg));
+	purge_reset(pg);
 	tree_close_dirfds(t);
 	int rc = 0;
 	if (unlinkat(t->rootfd, MANIFEST_NAME, 0) == 0)
@@ -290,9 +311,9 @@ static bool names_fd(const struct tree *t, const char *name, int fd)
 
 int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t errlen)
 {
-	struct tree_purge local;
+	struct tree_purge local = {0};
 	struct tree_purge *pg = counts ? counts : &local;
-	memset(pg, 0, sizeof(*pg));
+	purge_reset(pg);
 	uint64_t id;
 	int rc = t->rootfd < 0 ? -ENOENT : tree_read_marker(t->rootfd, &id);
 	if (rc == 0 && id != t->tree_id)
