@@ -101,9 +101,11 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen, bool
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[MSG_MAX];
-		struct tree_purge sw = {.stop = cleanup_stop, .stop_arg = e};
+		struct tree_purge sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
+		fs->tree.purge_stop = cleanup_stop;
+		fs->tree.purge_stop_arg = e;
 		if (*stopped || cleanup_stop(e)) {
 			*stopped = true;
 			fprintf(e->opts->log,

@@ -89,18 +89,19 @@ struct tree {
 	uint64_t mnt_id;
 	char name[48]; /* "fsmix.fs<index>", or "fsmix.fs<index>.r<rank>" in a job (instance.h) */
 	char root[PATH_MAX];
+	/* The caller's (NULL after tree_open): asked before each entry tree_remove[_contents]
+	 * removes; true stops the removal there with -EINTR (a stop signal during --cleanup).
+	 * tree_remove then leaves the root as fsmix.fsN.del, which the next tree_open (fsmix
+	 * clean) finishes. */
+	bool (*purge_stop)(void *arg);
+	void *purge_stop_arg;
 };
 
-/* Counts filled by tree_remove/tree_remove_contents (which keep stop and stop_arg). */
+/* Counts filled by tree_remove/tree_remove_contents. */
 struct tree_purge {
 	uint64_t removed;        /* files and directories removed */
 	uint64_t unknown;        /* entries left in place because fsmix did not generate them */
 	char first_unknown[256]; /* path of the first one, relative to the root */
-	/* The caller's: asked before each entry is removed (NULL: never); true stops the
-	 * removal there with -EINTR (a stop signal during --cleanup). tree_remove then leaves
-	 * the root as fsmix.fsN.del, which the next tree_open (fsmix clean) finishes. */
-	bool (*stop)(void *arg);
-	void *stop_arg;
 };
 
 struct tree_usage {

@@ -167,7 +167,7 @@ static uint64_t purge_pass(const struct tree *t, DIR *d, int dirfd, enum level l
 	rewinddir(d);
 	struct dirent *de;
 	while ((de = next_entry(d, rc)) != NULL) {
-		if (pg->stop && pg->stop(pg->stop_arg)) { /* the caller stops the removal here */
+		if (t->purge_stop && t->purge_stop(t->purge_stop_arg)) { /* the caller stops here */
 			*rc = *rc ? *rc : -EINTR;
 			break;
 		}
@@ -267,21 +267,11 @@ static int purge_report(const struct tree *t, const struct tree_purge *pg, int r
 	return 0;
 }
 
-/* The counts zeroed; the caller's stop hook kept. */
-static void purge_reset(struct tree_purge *pg)
-{
-	bool (*stop)(void *) = pg->stop;
-	void *arg = pg->stop_arg;
-	memset(pg, 0, sizeof(*pg));
-	pg->stop = stop;
-	pg->stop_arg = arg;
-}
-
 int tree_remove_contents(struct tree *t, struct tree_purge *counts, char *err, size_t errlen)
 {
-	struct tree_purge local = {0};
+	struct tree_purge local;
 	struct tree_purge *pg = counts ? counts : &local;
-	purge_reset(pg);
+	memset(pg, 0, sizeof(*pg));
 	tree_close_dirfds(t);
 	int rc = 0;
 	if (unlinkat(t->rootfd, MANIFEST_NAME, 0) == 0)
@@ -311,9 +301,9 @@ static bool names_fd(const struct tree *t, const char *name, int fd)
 
 int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t errlen)
 {
-	struct tree_purge local = {0};
+	struct tree_purge local;
 	struct tree_purge *pg = counts ? counts : &local;
-	purge_reset(pg);
+	memset(pg, 0, sizeof(*pg));
 	uint64_t id;
 	int rc = t->rootfd < 0 ? -ENOENT : tree_read_marker(t->rootfd, &id);
 	if (rc == 0 && id != t->tree_id)
