@@ -3,7 +3,8 @@
  * from stale, torn, zeroed or foreign data.
  *
  * CONTRACT (shared by the writers in src/engine, the in-run `verify=1` read check and the
- * after-crash checker `fsmix verify`; the format behind it is content.c's and docs/durability.md's):
+ * after-crash checker `fsmix verify`; the format behind it is content.c's and
+ * docs/durability.md's):
  *
  *   - struct content_key names one file of one tree: the tree's content seed (recorded with the
  *     tree, so a reused tree is checked with the seed it was written with, whatever the run's
@@ -45,12 +46,12 @@ enum content_verdict {
 
 struct content_finding {
 	enum content_verdict verdict;
-	uint64_t off;                    /* file offset of the first bad byte */
-	uint32_t gen_found;              /* generation the bad bytes carry (0 = none recognised) */
-	uint32_t gen_expected;           /* the generation the expected bytes are shown for */
-	size_t shown;                    /* bytes in expected[] and found[] */
-	uint8_t expected[CONTENT_SHOW];  /* content at gen_expected from off */
-	uint8_t found[CONTENT_SHOW];     /* what was read from off */
+	uint64_t off;                   /* file offset of the first bad byte */
+	uint32_t gen_found;             /* generation the bad bytes carry (0 = none recognised) */
+	uint32_t gen_expected;          /* the generation the expected bytes are shown for */
+	size_t shown;                   /* bytes in expected[] and found[] */
+	uint8_t expected[CONTENT_SHOW]; /* content at gen_expected from off */
+	uint8_t found[CONTENT_SHOW];    /* what was read from off */
 };
 
 void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off);
