@@ -266,7 +266,7 @@ usr1_case compare "$usr1_json" compare "$usr1_json" @FIFO@
 # on to the callout's process group (SIGTERM), and SIGKILL after the grace period (2 s) to one
 # that ignores SIGTERM; the run ends with exit 130 and nothing of the callout is left running.
 # The callout writes its shell's pid (its process group) first; the signal is sent once its
-# sleep runs.
+# sleep (the shell's child) runs.
 # group_alive PGID: a process of the group is alive (zombies do not count: orphans are
 # reparented to PID 1, which in a container may never reap them).
 group_alive() { ps -eo pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }'; }
@@ -277,20 +277,23 @@ for kind in plain stubborn; do
 	"$bin" "${long[@]}" --set "callout=$trapcmd echo \$\$ >$out.pgid; sleep 600" >"$out.out" 2>"$out.err" &
 	pid=$!
 	for ((i = 0; i < 600; i++)); do
-		[ -s "$out.pgid" ] && pgrep -g "$(cat "$out.pgid")" -x sleep >/dev/null && break
+		[ -s "$out.pgid" ] && pgrep -P "$(cat "$out.pgid")" -x sleep >/dev/null && break
 		sleep 0.1
 	done
 	pg=$(cat "$out.pgid" 2>/dev/null)
-	if [ -n "$pg" ] && pgrep -g "$pg" -x sleep >/dev/null; then
+	sleeper=$(pgrep -P "$pg" -x sleep 2>/dev/null)
+	if [ -n "$pg" ] && [ -n "$sleeper" ]; then
 		kill -TERM $pid
 		wait_exit $pid 30
 		rc=$?
-		[ $rc -eq 130 ] && ! group_alive "$pg" && grep -q "callout stopped: SIGTERM to its process group" "$out.err" &&
+		[ $rc -eq 130 ] && ! group_alive "$pg" && ! ps -o stat= -p "$sleeper" | grep -qv Z &&
+			grep -q "callout stopped: SIGTERM to its process group" "$out.err" &&
 			ok "SIGTERM to fsmix during a callout ($kind): passed on to its process group, exit 130, nothing left" ||
 			{ bad "SIGTERM during a callout ($kind): exit $rc (255: still running after 30 s)"; tail -2 "$out.err" | sed 's/^/     /'; }
 		[ $kind = plain ] || grep -q "then SIGKILL" "$out.err" && ok "callout ($kind): the message says how it ended" ||
 			bad "callout ($kind): no SIGKILL in the message"
 		pkill -KILL -g "$pg" 2>/dev/null
+		kill -KILL "$sleeper" 2>/dev/null
 	else
 		bad "callout ($kind): it did not start"; kill -KILL $pid; wait $pid
 	fi
