@@ -453,7 +453,9 @@ const struct option_row option_rows[] = {
      .help = "remove fsmix's trees (<location>/fsmix.fsN) after the run",
      .man = "Remove fsmix's trees after the run. A tree that cannot be removed (an I/O error)\n"
             "makes the exit status 1 even after a good run; the trees are removed before the\n"
-            "JSON and CSV are written, so their exit status and error say so."},
+            "JSON and CSV are written, so their exit status and error say so. SIGINT, SIGTERM\n"
+            "or SIGHUP during the removal stops it where it is (exit status 130, \"interrupted\":\n"
+            "true); fsmix clean removes the rest."},
     {.name = "build-threads",
      .arg = ARG_REQUIRED,
      .value = "N",

@@ -221,6 +221,8 @@ struct engine {
 	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
 	bool interrupted;          /* stopped by SIGINT/SIGTERM during setup or the run */
 	char cleanup_err[MSG_MAX]; /* --cleanup's first failure */
+	unsigned cleanup_signals;  /* stopsig_count() when the run phase was over (engine_finish):
+	                            * one counted since stops --cleanup */
 	struct results *res;       /* what the run fills (the caller's, outlives the engine) */
 	bool job_agreed;           /* engine_job_ready was called (once per run) */
 	bool job_went;             /* ... and every process is to run: engine_job_done merges */
@@ -235,7 +237,8 @@ struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, s
 
 /* engine_latlog_open - open --lat-log FILE and --durability-log FILE (nothing when none).
  * FAIL_INPUT when one cannot be written, or the durability log is on a tested filesystem
- * (printed): nothing was built and nothing is to be reported; engine_free. */
+ * (printed), FAIL_INTERRUPTED when a stop signal ended the wait for a FIFO's reader: nothing
+ * was built and nothing is to be reported; engine_free. */
 enum failure engine_latlog_open(struct engine *e);
 
 /* engine_setup - set up every filesystem (see above). FAIL_INPUT (a location in use, on

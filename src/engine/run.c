@@ -418,13 +418,14 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return engine_collect(e, err, errlen);
 }
 
-/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked
- * (subproc.h): Ctrl-C stops the callout and, through the watcher, the run. Returns the shell's
- * wait status, -1 (errno set) when it cannot be started. */
-static int run_callout(const char *cmd)
+/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked, in
+ * a process group of its own (subproc.h): a stop signal (which the watcher reads) is passed on
+ * to the callout's group, SIGKILL after SUBPROC_GRACE_MS. Returns the shell's wait status, -1
+ * (errno set) when it cannot be started. */
+static int run_callout(const char *cmd, struct subproc_end *end)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	int st = subproc_run(argv, NULL);
+	int st = subproc_run(argv, NULL, end);
 	if (st < 0) {
 		errno = -st;
 		return -1;
@@ -484,9 +485,11 @@ enum failure engine_latlog_open(struct engine *e)
 	 * that cannot be written is bad input, found before the tree costs any time. */
 	if (!e->opts->lat_log_path)
 		return engine_durlog_open(e);
-	if (latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err))) {
+	int rc = latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err));
+	if (rc) {
 		fprintf(e->opts->log, "fsmix: %s\n", err);
-		return FAIL_INPUT;
+		/* a stop signal ended the wait for a FIFO's reader: interrupted, not bad input */
+		return rc == -EINTR ? FAIL_INTERRUPTED : FAIL_INPUT;
 	}
 	e->latlog_open = true;
 	return engine_durlog_open(e);
@@ -512,12 +515,17 @@ enum failure engine_callout(struct engine *e)
 	if (callout && !engine_stopping(e)) {
 		fflush(NULL);
 		unsigned signals_before = stopsig_count();
-		int st = run_callout(callout);
-		/* Ctrl-C reaches the callout and fsmix together; the callout may end before the
-		 * watcher has read fsmix's signal, which is then still pending (or just noted). */
+		struct subproc_end end;
+		int st = run_callout(callout, &end);
+		/* The callout may end before the watcher has read fsmix's signal, which is then
+		 * still pending (or just noted). */
 		if (stopsig_arrived(signals_before) && !engine_stopping(e))
 			engine_stop(e, STOP_SIGNAL);
-		if (st < 0)
+		if (end.stopped)
+			fprintf(log, "fsmix: callout stopped: SIGTERM to its process group, %s\n",
+			        end.killed ? "then SIGKILL: it outlived the grace period"
+			                   : "which ended within the grace period");
+		else if (st < 0)
 			fprintf(log, "fsmix: warning: cannot run callout '%s': %s\n", callout,
 			        strerror(errno));
 		else if (st != 0)
