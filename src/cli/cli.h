@@ -44,6 +44,8 @@ struct cli {
 	const char *json_path, *csv_path; /* run --json FILE / --csv FILE */
 	const char *lat_log_path;         /* run --lat-log FILE, plot --lat-log LOG */
 	double interval_s;
+	bool crash, crash_random; /* run --crash-after [random:]S */
+	double crash_after_s;
 	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
 	size_t n_dims;
 	unsigned repeat;

@@ -51,6 +51,7 @@ static int collect_worker(struct engine *e, size_t i)
 	}
 	for (int op = 0; op < OP_COUNT; op++)
 		g->skipped[op] += w->skipped[op];
+	e->res->failed_after_crash += w->failed_after_crash;
 	worker_free(w);
 	e->workers[i] = NULL;
 	if (moved) /* the worker's pages back before the next group's are written: 64 one-thread
@@ -140,7 +141,9 @@ enum failure engine_finish(struct engine *e, enum failure f)
 	}
 	if (r->measured) {
 		e->interrupted = stop == STOP_SIGNAL;
-		bool failed = e->latlog_failed || r->n_errors;
+		bool failed = e->latlog_failed || r->n_errors || r->crash_failed;
+		if (r->crash_failed)
+			engine_fail(e, "--crash-after: a filesystem could not be shut down");
 		f = e->interrupted ? FAIL_INTERRUPTED : failed ? FAIL_IO : FAIL_NONE;
 	} else {
 		if (e->latlog_failed)
@@ -163,7 +166,11 @@ enum failure engine_finish(struct engine *e, enum failure f)
 enum failure engine_close(struct engine *e, enum failure f)
 {
 	struct results *r = e->res;
-	if (e->opts->cleanup && !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err))) {
+	if (e->opts->cleanup && r->crashed)
+		fprintf(e->opts->log, "fsmix: --cleanup skipped: the filesystems were shut down "
+		                      "(--crash-after); unmount and mount them, then run fsmix "
+		                      "verify\n");
+	else if (e->opts->cleanup && !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err))) {
 		f = failure_first(f, FAIL_IO);
 		if (!r->failure[0])
 			snprintf(r->failure, sizeof(r->failure), "%s", e->cleanup_err);
