@@ -100,7 +100,11 @@ else
 fi
 want="/usr/bin/fsmix /usr/share/man/man1/fsmix.1.gz /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb
 /usr/share/bash-completion/completions/fsmix /usr/share/doc/fsmix/README.md
-/usr/share/doc/fsmix/examples/barrier-2010.sh"
+/usr/share/doc/fsmix/examples/barrier-2010.sh /usr/share/doc/fsmix/durability.md
+/usr/share/doc/fsmix/examples/powercut-lib.bash /usr/share/doc/fsmix/examples/powercut-2010.sh"
+# fsmix-powercut and its man page, where this build has it (built where fuse3 is found)
+[ -x "$build/src/fsmix-powercut" ] &&
+	want+=" /usr/bin/fsmix-powercut /usr/share/man/man1/fsmix-powercut.1.gz"
 missing=$(comm -23 <(tr ' ' '\n' <<<"$want" | sort) "$work/deb.files")
 [ -z "$missing" ] && ok "binary, man page, profiles, completion, docs and examples" ||
 	bad "the package lacks $(echo $missing)"
