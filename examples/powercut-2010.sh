@@ -52,8 +52,9 @@ for barrier in 1 0; do
 		pc_detach
 		if pc_attach; then
 			pc_verify "$profile" "$log" "${scale[@]}"
+			[ "$pc_unmountable" = 1 ] && pc_fsck_errors="$pc_fsck_errors*"
 		else
-			pc_checked=- pc_broken=- pc_fsck_errors=unmountable
+			pc_checked=- pc_broken=- pc_fsck_errors=unrepairable
 		fi
 		printf '%s %s %s %s %s %s %s %s %s\n' "$barrier" "$i" "${moments[$i]}" "$tps" "$fl" \
 			"$pc_checked" "$pc_broken" "$pc_fsck_errors" "$(pc_stat dropped_bytes)" >>"$data"
@@ -67,8 +68,9 @@ done
 	printf '%-8s %-4s %-6s %-9s %-8s %-16s %-8s %s\n' barrier cut at_s trans/s flushes \
 		"fsyncs checked" broken "fsck errors"
 	awk '!/^#/ { printf "%-8s %-4s %-6s %-9s %-8s %-16s %-8s %s\n", "barrier=" $1, $2, $3, $4, $5, $6, $7, $8 }' "$data"
-	awk '!/^#/ { n[$1]++; t[$1] += $4; c[$1] += $6; b[$1] += $7; f[$1] += ($8 ~ /^[0-9]+$/ ? $8 : 0); fl[$1] += $5 }
+	awk '!/^#/ { n[$1]++; t[$1] += $4; c[$1] += $6; b[$1] += $7; f[$1] += ($8 ~ /^[0-9]+/ ? $8 + 0 : 0); fl[$1] += $5 }
 		END { for (k = 1; k >= 0; k--) if (n[k]) printf "barrier=%d: mean %.0f trans/s, %.0f flushes per run; %d promises checked, %d broken; %d fsck errors in %d cuts\n", k, t[k] / n[k], fl[k] / n[k], c[k], b[k], f[k], n[k] }' "$data"
+	grep -q '\*' "$data" && echo "*: the persisted image did not mount; e2fsck -fy repaired it (problems fixed), then verify ran"
 } | tee "$table"
 
 if command -v gnuplot >/dev/null; then

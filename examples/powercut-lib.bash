@@ -20,7 +20,9 @@
 #                           loop device detached, the daemon unmounted and ended
 #   pc_attach               the persisted backing image on a loop device; mounted (journal
 #                           replay) and unmounted; e2fsck -fn: $pc_fsck_errors (problems found),
-#                           $pc_fsck_rc; mounted again at $pc_mnt
+#                           $pc_fsck_rc; mounted again at $pc_mnt. An image that does not mount
+#                           ($pc_unmountable=1) is repaired by e2fsck -fy first (its problems
+#                           counted), then mounted
 #   pc_verify PROFILE LOG [ARGS..]
 #                           fsmix verify on $pc_mnt: $pc_verify_rc, $pc_checked, $pc_broken
 #   pc_stat KEY             a counter of $pc_stats (flushes, dropped_bytes, ...)
@@ -147,13 +149,21 @@ pc_detach() {
 pc_attach() {
 	pc_dev=$(losetup -f --show "$pc_img") || return 1
 	pc_loops+=("$pc_dev")
-	pc_fsck_errors=- pc_fsck_rc=-
+	pc_fsck_errors=- pc_fsck_rc=- pc_unmountable=0
 	# the journal is replayed by the mount; e2fsck then sees what the replay left
-	mount -t ext4 "$pc_dev" "$pc_mnt" 2>"$pc_dir/$pc_name.mount.err" || return 1
-	umount "$pc_mnt" || return 1
-	e2fsck -fn "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
-	pc_fsck_rc=$?
-	pc_fsck_errors=$(grep -c '? no$' "$pc_dir/$pc_name.fsck")
+	if mount -t ext4 "$pc_dev" "$pc_mnt" 2>"$pc_dir/$pc_name.mount.err"; then
+		umount "$pc_mnt" || return 1
+		e2fsck -fn "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
+		pc_fsck_rc=$?
+		pc_fsck_errors=$(grep -c '? no$' "$pc_dir/$pc_name.fsck")
+	else
+		# the persisted image does not mount: e2fsck -fy replays the journal and repairs
+		# (its problems are counted), as a user would after a power cut
+		pc_unmountable=1
+		e2fsck -fy "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
+		pc_fsck_rc=$?
+		pc_fsck_errors=$(grep -c '? yes$' "$pc_dir/$pc_name.fsck")
+	fi
 	[ "$pc_fsck_rc" -ne 0 ] && [ "$pc_fsck_errors" -eq 0 ] && pc_fsck_errors=1
 	mount -t ext4 "$pc_dev" "$pc_mnt" || return 1
 	pc_mounts+=("$pc_mnt")
