@@ -11,13 +11,15 @@
 #
 # Environment: POWERCUT_DESTAGE (destage delay, ms or 'off'; default 1000), POWERCUT_CACHE
 # (cache size; 64M), POWERCUT_PERSIST (% of the cache a cut persists; 0), POWERCUT_SEED (2010),
-# POWERCUT_DISK (MB of the disk; 2048), POWERCUT_OUT (where the table, data and picture go; .),
+# POWERCUT_FLUSH_US (the disk's flush latency, microseconds; 0), POWERCUT_DISK (MB of the disk;
+# 2048), POWERCUT_OUT (where the table, data and picture go; .),
 # FSMIX and FSMIX_POWERCUT (the programs; default: the build tree's, else PATH).
 set -uo pipefail
 cuts=${1:-3} files=${2:-1000} threads=${3:-16} secs=${4:-10}
 destage=${POWERCUT_DESTAGE:-1000} cache=${POWERCUT_CACHE:-64M} persist=${POWERCUT_PERSIST:-0}
 seed=${POWERCUT_SEED:-2010} disk=${POWERCUT_DISK:-2048} out=${POWERCUT_OUT:-.}
-for v in "$cuts" "$files" "$threads" "$secs" "$persist" "$seed" "$disk"; do
+flush_us=${POWERCUT_FLUSH_US:-0}
+for v in "$cuts" "$files" "$threads" "$secs" "$persist" "$seed" "$disk" "$flush_us"; do
 	[[ $v =~ ^[0-9]+$ ]] || { echo "usage: powercut-2010.sh [CUTS [FILES [THREADS [SECONDS]]]] (whole numbers)" >&2; exit 2; }
 done
 [ "$secs" -ge 4 ] || { echo "SECONDS must be at least 4 (the cut comes between 2 s and SECONDS - 1)" >&2; exit 2; }
@@ -39,12 +41,12 @@ mapfile -t moments < <(awk -v n="$cuts" -v s="$seed" -v t="$secs" \
 	'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.2f\n", 2 + rand() * (t - 3) }')
 
 printf '# barrier cut at_s trans_s flushes checked broken fsck_errors dropped_bytes\n' >"$data"
-echo "fsmix-powercut: cache $cache, destage delay $destage ms, persist on cut $persist %; $files files, $threads threads, $secs s runs" >&2
+echo "fsmix-powercut: cache $cache, destage delay $destage ms, persist on cut $persist %, flush latency $flush_us us; $files files, $threads threads, $secs s runs" >&2
 for barrier in 1 0; do
 	for ((i = 0; i < cuts; i++)); do
 		name=powercut-2010-b$barrier-$i log=$pc_dir/$name.durlog
 		pc_disk "$name" "$disk" --cache-size "$cache" --destage-delay "$destage" \
-			--persist-on-cut "$persist" --seed $((seed + i)) || exit 1
+			--persist-on-cut "$persist" --flush-latency "$flush_us" --seed $((seed + i)) || exit 1
 		pc_mkfs "barrier=$barrier" || { echo "mkfs/mount failed" >&2; exit 1; }
 		pc_run_cut "$profile" "${moments[$i]}" "$log" "${scale[@]}"
 		tps=$(jq -r '.total.trans_per_s // 0 | floor' "$pc_out.json" 2>/dev/null || echo -)

@@ -265,6 +265,8 @@ static int pc_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 	pthread_mutex_lock(&lock);
 	int rc = pc_cache_flush(&cache, &store, opt.ignore_flush);
 	pthread_mutex_unlock(&lock);
+	if (!rc && opt.flush_us && !opt.ignore_flush) /* a drive's flush: the queue waits */
+		usleep((useconds_t)opt.flush_us);
 	return rc;
 }
 
@@ -378,11 +380,12 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr,
 	        "fsmix-powercut: %s/disk.img: %" PRIu64 " bytes on %s, cache %" PRIu64
-	        " bytes, destage delay %s%" PRId64 " ms, persist on cut %u %%, seed %" PRIu64
-	        "%s\n",
+	        " bytes, destage delay %s%" PRId64
+	        " ms, persist on cut %u %%, flush latency %" PRIu64 " us, seed %" PRIu64 "%s\n",
 	        opt.mountpoint, disk_size, opt.backing, opt.cache_bytes,
 	        opt.delay_ms < 0 ? "off: " : "", opt.delay_ms < 0 ? 0 : opt.delay_ms,
-	        opt.persist_pct, opt.seed, opt.ignore_flush ? ", IGNORING FLUSHES" : "");
+	        opt.persist_pct, opt.flush_us, opt.seed,
+	        opt.ignore_flush ? ", IGNORING FLUSHES" : "");
 	rc = fuse_main(fuse_argc, fuse_argv, &pc_ops, NULL);
 	pc_cache_free(&cache);
 	close(backing_fd);

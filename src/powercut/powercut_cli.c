@@ -35,6 +35,8 @@ static const char usage[] =
     "                         cache write back)\n"
     "  --persist-on-cut PCT   at the cut, persist each cached block with probability PCT %\n"
     "                         first (default 0: drop the whole cache)\n"
+    "  --flush-latency US     each flush takes US microseconds more, holding every other\n"
+    "                         request (default 0: only its writes to BACKING)\n"
     "  --ignore-flush         a broken disk: flushes succeed and persist nothing\n"
     "  --seed N               seed of the random choices (default: from the clock; printed)\n"
     "  --stats FILE           write the counters to FILE at exit\n"
@@ -142,6 +144,8 @@ static int option(char **argv, int argc, int *i, struct pc_opts *o)
 		ok = parse_uint(v, 86400000, &u) && ((o->delay_ms = (int64_t)u), true);
 	else if (!strcmp(name, "--persist-on-cut"))
 		ok = parse_uint(v, 100, &u) && ((o->persist_pct = (unsigned)u), true);
+	else if (!strcmp(name, "--flush-latency"))
+		ok = parse_uint(v, 10000000, &o->flush_us);
 	else if (!strcmp(name, "--seed"))
 		ok = parse_uint(v, UINT64_MAX, &o->seed) && (o->seed_given = true);
 	else if (!strcmp(name, "--stats"))

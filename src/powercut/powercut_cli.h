@@ -12,6 +12,7 @@ struct pc_opts {
 	uint64_t cache_bytes; /* --cache-size */
 	int64_t delay_ms;     /* --destage-delay, -1: never */
 	unsigned persist_pct; /* --persist-on-cut */
+	uint64_t flush_us;    /* --flush-latency: what a flush costs besides its writes */
 	bool ignore_flush;    /* --ignore-flush */
 	uint64_t seed;        /* --seed */
 	bool seed_given;
