@@ -3,7 +3,8 @@
  * from stale, torn, zeroed or foreign data.
  *
  * CONTRACT (shared by the writers in src/engine, the in-run `verify=1` read check and the
- * after-crash checker `fsmix verify`; the format behind it is content.c's and docs/durability.md's):
+ * after-crash checker `fsmix verify`; the format behind it is content.c's and
+ * docs/durability.md's):
  *
  *   - struct content_key names one file of one tree: the tree's content seed (recorded with the
  *     tree, so a reused tree is checked with the seed it was written with, whatever the run's
@@ -23,6 +24,7 @@
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,18 +41,20 @@ enum content_verdict {
 	CONTENT_STALE,   /* this file's content at this offset, of a generation below gen_min */
 	CONTENT_TORN,    /* a block partly of an acceptable generation and partly not */
 	CONTENT_FOREIGN, /* bytes that are no generation of this file at this offset */
+	CONTENT_SHORT,   /* never from content_check: its caller found the file ending before
+	                  * the range it expected to read (a file truncated behind fsmix's back) */
 };
 
 #define CONTENT_SHOW 16 /* bytes of expected and found content kept in a finding */
 
 struct content_finding {
 	enum content_verdict verdict;
-	uint64_t off;                    /* file offset of the first bad byte */
-	uint32_t gen_found;              /* generation the bad bytes carry (0 = none recognised) */
-	uint32_t gen_expected;           /* the generation the expected bytes are shown for */
-	size_t shown;                    /* bytes in expected[] and found[] */
-	uint8_t expected[CONTENT_SHOW];  /* content at gen_expected from off */
-	uint8_t found[CONTENT_SHOW];     /* what was read from off */
+	uint64_t off;                   /* file offset of the first bad byte */
+	uint32_t gen_found;             /* generation the bad bytes carry (0 = none recognised) */
+	uint32_t gen_expected;          /* the generation the expected bytes are shown for */
+	size_t shown;                   /* bytes in expected[] and found[] */
+	uint8_t expected[CONTENT_SHOW]; /* content at gen_expected from off */
+	uint8_t found[CONTENT_SHOW];    /* what was read from off */
 };
 
 void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off);

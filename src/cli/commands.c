@@ -99,8 +99,20 @@ static int run_rules(const struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "--lat-log is not available in sweeps");
 	else if (sweep && c->crash)
 		snprintf(err, errlen, "--crash-after is not available in sweeps");
+	else if (sweep && c->durability_log_path)
+		snprintf(err, errlen, "--durability-log is not available in sweeps");
 	else
 		return 0;
+	return -1;
+}
+
+static int verify_rules(const struct cli *c, char *err, size_t errlen)
+{
+	if (json_needs_file(c, err, errlen))
+		return -1;
+	if (c->durability_log_path)
+		return 0;
+	snprintf(err, errlen, "verify needs --durability-log FILE (the log of the run to check)");
 	return -1;
 }
 
@@ -169,6 +181,17 @@ const struct command commands[] = {
                   keys_args,
                   NULL,
                   cmd_keys},
+    [CMD_VERIFY] = {CMD_VERIFY,
+                    "verify",
+                    {"fsmix verify PROFILE --location L --durability-log FILE "
+                     "[--model linux|posix] [--json F]",
+                     NULL},
+                    {"after a crash: check every promise of a run's\n"
+                     "durability log against the tree (read-only)",
+                     NULL},
+                    one_profile,
+                    verify_rules,
+                    cmd_verify},
     [CMD_HELP] =
         {CMD_HELP, "help", {"fsmix --help | --version", NULL}, {NULL, NULL}, NULL, NULL, NULL},
 };

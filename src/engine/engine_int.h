@@ -6,6 +6,7 @@
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
+ *   durjournal.c --durability-log: the log, the tree as the run starts, the workers' records
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
  *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
@@ -97,6 +98,17 @@ void engine_progress_line(struct engine *e, uint64_t deadline);
 /* engine_merge_intervals - the --interval rows of group gi (SIZE_MAX: all) merged; NULL when
  * out of memory. The caller frees them. */
 struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t *n_out);
+
+/* durjournal.c: --durability-log */
+/* engine_durlog_open - check and open the log (engine_latlog_open calls it). */
+enum failure engine_durlog_open(struct engine *e);
+/* durjournal_begin - after the workers are made, before they start: the header, the tree as it
+ * is (made durable by a syncfs), the logger started and every worker given its ring. 0, or -1
+ * with err. */
+int durjournal_begin(struct engine *e, char *err, size_t errlen);
+/* durjournal_end - after the join (or a failed start): drain, stop and close the log; its
+ * figures on the log; a failure makes the run exit 1. Idempotent. */
+void durjournal_end(struct engine *e);
 
 /* finish.c */
 /* engine_fail - print "fsmix: MSG" on the log; the results' failure message, unless one was

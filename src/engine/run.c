@@ -91,6 +91,7 @@ static void engine_release(struct engine *e)
 {
 	if (e->latlog_open) /* a run that failed before its log was committed */
 		latlog_abort(&e->latlog);
+	durjournal_end(e); /* a run that failed before its run phase */
 	for (size_t i = 0; e->workers && i < e->n_workers; i++)
 		worker_free(e->workers[i]);
 	free(e->workers);
@@ -318,6 +319,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	for (size_t gi = 0; gi < pl->n_groups; gi++)
 		n += pl->groups[gi].num_threads;
 	int rc = run_workers_make(e, n, err, errlen);
+	if (!rc)
+		rc = durjournal_begin(e, err, errlen);
 	if (!rc) {
 		run_freeze_fixed(e, true);
 		rc = crew_start(e, e->workers, n, "worker", err, errlen);
@@ -325,6 +328,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			run_freeze_fixed(e, false);
 	}
 	if (rc) {
+		durjournal_end(e);
 		job_run_end(e, true); /* the other ranks learn of it (dist) */
 		return rc;
 	}
@@ -353,6 +357,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
+	durjournal_end(e); /* everything the workers recorded, drained */
 	run_freeze_fixed(e, false);
 	job_run_end(e, false);
 	for (size_t i = 0; i < n; i++) {
@@ -442,13 +447,13 @@ enum failure engine_latlog_open(struct engine *e)
 	/* The latency log is opened (and its header written) before anything is built: a FILE
 	 * that cannot be written is bad input, found before the tree costs any time. */
 	if (!e->opts->lat_log_path)
-		return FAIL_NONE;
+		return engine_durlog_open(e);
 	if (latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err))) {
 		fprintf(e->opts->log, "fsmix: %s\n", err);
 		return FAIL_INPUT;
 	}
 	e->latlog_open = true;
-	return FAIL_NONE;
+	return engine_durlog_open(e);
 }
 
 enum failure engine_setup(struct engine *e)

@@ -246,6 +246,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	}
 	memset(w->buf, 0x5a, w->buf_len);
 	w->time_ops = g->enable_stats;
+	w->verify = e->plan->verify;
 	w->shared_clock = g->enable_stats && !g->ignore_mask;
 	for (int s = 0; s < SYS_COUNT; s++)
 		w->timed[s] = g->enable_stats && !(g->ignore_mask & (1u << s));

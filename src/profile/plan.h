@@ -31,6 +31,7 @@ struct plan_group {
 	uint32_t weight[OP_COUNT];
 	uint64_t total_weight; /* > 0 */
 	bool read_random, read_skip, write_random;
+	bool dirsync; /* fsmix extension: fsync the parent directory after create, delete, rename */
 	uint64_t read_size, read_blocksize, read_skipsize; /* bytes */
 	uint64_t write_size, write_blocksize;              /* bytes */
 	uint32_t op_delay_ms;
@@ -71,6 +72,7 @@ struct plan_fs {
 struct plan {
 	uint32_t time_s;
 	bool directio, alignio, bufferio, verbose;
+	bool verify; /* verify=1 or --verify: every read checks its content */
 	const char *callout; /* borrowed, NULL if none */
 	bool seed_given;
 	uint64_t seed;

@@ -386,9 +386,13 @@ static void print_errors(FILE *out, const struct results *r)
 			        op_table[op].name, r->total.errors[op], r->total_skipped[op]);
 	for (size_t i = 0; i < r->n_errors; i++) {
 		const struct results_error *er = &r->errors[i];
-		fprintf(out, "  worker %u (%s): %s: %s(%s): %s after %.3f s\n", er->worker,
+		char what[MSG_MAX];
+		if (er->verify)
+			results_verify_text(er, what, sizeof(what));
+		fprintf(out, "  worker %u (%s): %s: %s%s(%s): %s after %.3f s\n", er->worker,
 		        er->group < r->n_groups ? r->groups[er->group].name : "?",
-		        op_table[er->op].name, sys_table[er->sys].name, er->path, strerror(er->err),
+		        op_table[er->op].name, er->verify ? "verify: " : "",
+		        sys_table[er->sys].name, er->path, er->verify ? what : strerror(er->err),
 		        (double)er->at_ns / 1e9);
 	}
 	fprintf(out, "\n");
@@ -488,5 +492,8 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
 	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct,
 	        sum.errors, r->seed, r->interrupted ? ", interrupted" : "");
+	if (r->verify)
+		fprintf(out, "fsmix: verify: %" PRIu64 " content mismatches in the reads\n",
+		        r->verify_mismatches);
 	fflush(out);
 }

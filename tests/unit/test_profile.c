@@ -165,6 +165,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, op_period_ms);
 	FIELD(a, b, write_stride);
 	FIELD(a, b, open_sync);
+	FIELD(a, b, dirsync);
 	FIELD(a, b, bindfs);
 	FIELD(a, b, enable_stats);
 	FIELD(a, b, enable_range);
@@ -215,6 +216,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 	FIELD(a, b, time_s);
 	FIELD(a, b, directio);
 	FIELD(a, b, alignio);
+	FIELD(a, b, verify);
 	FIELD(a, b, bufferio);
 	FIELD(a, b, verbose);
 	SFIELD(a, b, callout);
@@ -244,7 +246,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 80 || sizeof(struct plan_fs) != 136 ||
+	if (sizeof(struct plan) != 88 || sizeof(struct plan_fs) != 136 ||
 	    sizeof(struct plan_group) != 232 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
