@@ -24,7 +24,8 @@
 #                           ($pc_unmountable=1) is repaired by e2fsck -fy first (its problems
 #                           counted), then mounted
 #   pc_verify PROFILE LOG [ARGS..]
-#                           fsmix verify on $pc_mnt: $pc_verify_rc, $pc_checked, $pc_broken
+#                           fsmix verify on $pc_mnt: $pc_verify_rc; promises $pc_checked and
+#                           $pc_broken; $pc_acked acknowledged fsyncs and fdatasyncs in the log
 #   pc_stat KEY             a counter of $pc_stats (flushes, dropped_bytes, ...)
 #   pc_release              unmount and detach the attached image, remove it
 #   pc_cleanup              undo everything still mounted, attached or running
@@ -175,9 +176,11 @@ pc_verify() {
 	timeout 600 "$pc_fsmix" verify "$profile" --location "$pc_mnt" --durability-log "$log" \
 		--json "$pc_dir/$pc_name.verify.json" "$@" >"$pc_dir/$pc_name.verify" 2>&1
 	pc_verify_rc=$?
-	pc_checked=$(jq -r '.promises.checked // empty' "$pc_dir/$pc_name.verify.json" 2>/dev/null)
-	pc_broken=$(jq -r '.promises.broken // empty' "$pc_dir/$pc_name.verify.json" 2>/dev/null)
-	pc_checked=${pc_checked:--} pc_broken=${pc_broken:--}
+	local j=$pc_dir/$pc_name.verify.json
+	pc_checked=$(jq -r '.checked // empty' "$j" 2>/dev/null)
+	pc_broken=$(jq -r '.broken // empty' "$j" 2>/dev/null)
+	pc_acked=$(jq -r '(.acknowledged.fsync // 0) + (.acknowledged.fdatasync // 0)' "$j" 2>/dev/null)
+	pc_checked=${pc_checked:--} pc_broken=${pc_broken:--} pc_acked=${pc_acked:--}
 }
 
 pc_stat() {

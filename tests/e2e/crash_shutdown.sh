@@ -2,8 +2,10 @@
 # Crash mode (a), docs/durability.md: `run --crash-after` shuts a loop ext4 down mid-run with the
 # shutdown ioctl (no log flush), three times at moments drawn from three seeds. Each time: exit
 # 0, the stop reason "crashed" in the JSON, no error, the run ends promptly (timeout), the tree
-# is left in place although --cleanup was given; then unmount, mount (the journal is replayed),
-# `e2fsck -fn` finds nothing, and the filesystem is usable again (the next cut runs on it).
+# is left in place although --cleanup was given, the durability log (on /tmp) is complete; then
+# unmount, mount (the journal is replayed), `fsmix verify` checks every promise of the log and
+# finds them kept, `e2fsck -fn` finds nothing, and the filesystem is usable again (the next cut
+# runs on it). Fails on the old binary (no --crash-after, no verify).
 # --crash-after on tmpfs is refused before anything is built (exit 3), a moment after the run's
 # end is bad input (exit 2).
 # Loop devices and mounts need root; skipped with a message where unavailable.
@@ -60,8 +62,9 @@ rc=$?
 # 3. Three cuts.
 for seed in 11 12 13; do
 	j=$work/cut$seed.json
+	log=$work/cut$seed.durlog
 	timeout 120 "$bin" run "$work/crash.ffsb" --location "$mnt" --seed $seed \
-		--crash-after random:4 --cleanup --json "$j" >"$work/cut$seed.out" 2>&1
+		--crash-after random:4 --cleanup --json "$j" --durability-log "$log" >"$work/cut$seed.out" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && [ "$(jq -r .stop_reason "$j")" = crashed ] &&
 		[ "$(jq -r '.crash.at_s < 4' "$j")" = true ] && [ "$(jq '.errors | length' "$j")" = 0 ] &&
@@ -77,10 +80,30 @@ for seed in 11 12 13; do
 		bad "cut (seed $seed): cannot unmount and mount $dev again"
 		summary
 	fi
+	v=$work/verify$seed.json
+	timeout 120 "$bin" verify "$work/crash.ffsb" --location "$mnt" --durability-log "$log" \
+		--json "$v" >"$work/verify$seed.out" 2>&1
+	vrc=$?
+	if [ $vrc -eq 0 ] && [ "$(jq -r .log_complete "$v")" = true ] && [ "$(jq -r .checked "$v")" -gt 0 ] &&
+		[ "$(jq -r .broken "$v")" = 0 ] && [ "$(jq -r .acknowledged.fsync "$v")" -gt 0 ]; then
+		ok "cut (seed $seed): fsmix verify: $(jq -r .checked "$v") promises checked ($(jq -r .acknowledged.fsync "$v") fsyncs acknowledged), none broken"
+	else
+		bad "cut (seed $seed): fsmix verify exit $vrc"
+		tail -6 "$work/verify$seed.out" | sed 's/^/     /'
+	fi
 	umount "$mnt" && e2fsck -fn "$dev" >"$work/fsck$seed.out" 2>&1
 	frc=$?
 	mount -t ext4 "$dev" "$mnt" || { bad "cut (seed $seed): cannot mount $dev after fsck"; summary; }
 	[ $frc -eq 0 ] && ok "cut (seed $seed): after the journal's replay e2fsck -fn finds nothing" ||
 		{ bad "cut (seed $seed): e2fsck -fn exit $frc"; tail -5 "$work/fsck$seed.out" | sed 's/^/     /'; }
 done
+
+# 4. The check can fail: the last cut's files truncated behind fsmix's back break its promises.
+find "$mnt/fsmix.fs0/data" -type f -name 'f*' -exec truncate -s 0 {} +
+timeout 120 "$bin" verify "$work/crash.ffsb" --location "$mnt" --durability-log "$work/cut13.durlog" \
+	--json "$work/trunc.json" >"$work/trunc.out" 2>&1
+vrc=$?
+[ $vrc -eq 1 ] && [ "$(jq -r .broken "$work/trunc.json")" -gt 0 ] &&
+	ok "files truncated after the cut: verify exit 1, $(jq -r .broken "$work/trunc.json") promises broken" ||
+	{ bad "files truncated after the cut: verify exit $vrc"; tail -4 "$work/trunc.out" | sed 's/^/     /'; }
 summary
