@@ -71,4 +71,65 @@ for mode in flush ignore; do
 	pc_release
 done
 
+# 2 and 3. fsmix on the disk: barrier=1 on an honest disk passes verify; the same on a disk that
+# ignores flushes must break promises. Destaging (after 1.5 s) makes mkfs and the tree durable
+# on the broken disk too; what the run fsynced in its last 1.5 s before the cut is lost there.
+cat >"$work/pc.ffsb" <<'EOF'
+time=20
+[filesystem0]
+location=/unused
+num_files=60
+num_dirs=3
+min_filesize=4KB
+max_filesize=32KB
+[end0]
+[threadgroup0]
+num_threads=3
+create_fsync_weight=4
+append_fsync_weight=2
+writeall_fsync_weight=1
+readall_weight=2
+delete_weight=1
+stat_weight=1
+write_size=4KB
+write_blocksize=4KB
+read_size=4KB
+read_blocksize=4KB
+[end0]
+EOF
+for mode in flush ignore; do
+	opts=(--seed 11 --destage-delay 1500)
+	[ $mode = ignore ] && opts+=(--ignore-flush)
+	name=powercut-run-$mode log=$work/$mode.durlog
+	if ! pc_disk $name 128 "${opts[@]}" || ! pc_mkfs barrier=1; then
+		bad "$name: cannot set up the disk"
+		pc_cleanup
+		continue
+	fi
+	sleep 2 # the broken disk destages mkfs's writes
+	pc_run_cut "$work/pc.ffsb" 3 "$log" --seed 5
+	# the run ends by itself: its calls fail (EIO) or ext4 turns read-only
+	[ "$pc_rc" = 1 ] && ok "$name: fsmix ends by itself after the cut (exit 1)" ||
+		{ bad "$name: fsmix exit $pc_rc after the cut"; tail -5 "$pc_out.err" | sed 's/^/     /'; }
+	pc_detach
+	if ! pc_attach; then
+		bad "$name: the persisted image does not mount even after e2fsck -fy"
+		pc_cleanup
+		continue
+	fi
+	echo "note $name: e2fsck -fn after the journal's replay: $pc_fsck_errors problems (exit $pc_fsck_rc)$([ "$pc_unmountable" = 1 ] && echo '; the image needed e2fsck -fy to mount')"
+	pc_verify "$work/pc.ffsb" "$log"
+	line="$pc_checked promises checked ($pc_acked fsyncs acknowledged), $pc_broken broken; $(pc_stat flushes) flushes, $(pc_stat dropped_bytes) bytes dropped"
+	if [ $mode = flush ]; then
+		[ "$pc_verify_rc" = 0 ] && [ "$pc_checked" != - ] && [ "$pc_checked" -gt 0 ] && [ "$pc_broken" = 0 ] &&
+			ok "$name: barrier=1 on an honest disk: verify passes: $line" ||
+			{ bad "$name: verify exit $pc_verify_rc: $line"; tail -8 "$pc_dir/$name.verify" | sed 's/^/     /'; }
+	else
+		[ "$pc_verify_rc" = 1 ] && [ "$pc_broken" != - ] && [ "$pc_broken" -gt 0 ] &&
+			ok "$name: --ignore-flush: verify reports broken promises: $line" ||
+			{ bad "$name: --ignore-flush: verify found nothing to report (exit $pc_verify_rc): $line"; tail -8 "$pc_dir/$name.verify" | sed 's/^/     /'; }
+	fi
+	pc_release
+done
+
 summary
