@@ -43,8 +43,10 @@ mapfile -t moments < <(awk -v n="$cuts" -v s="$seed" -v t="$secs" \
 
 printf '# barrier cut at_s trans_s flushes fsyncs_acked checked broken fsck_errors dropped_bytes\n' >"$data"
 echo "fsmix-powercut: cache $cache, destage delay $destage ms, persist on cut $persist %, flush latency $flush_us us; $files files, $threads threads, $secs s runs" >&2
-for barrier in 1 0; do
-	for ((i = 0; i < cuts; i++)); do
+# Interleaved (cut i with barrier=1, then with barrier=0): a machine whose load changes over the
+# experiment slows both settings alike.
+for ((i = 0; i < cuts; i++)); do
+	for barrier in 1 0; do
 		name=powercut-2010-b$barrier-$i log=$pc_dir/$name.durlog
 		pc_disk "$name" "$disk" --cache-size "$cache" --destage-delay "$destage" \
 			--persist-on-cut "$persist" --flush-latency "$flush_us" --seed $((seed + i)) || exit 1
@@ -76,7 +78,8 @@ done
 {
 	printf '%-10s %-4s %-6s %-8s %-8s %-13s %-9s %-8s %s\n' barrier cut at_s trans/s flushes \
 		"fsyncs acked" checked broken "fsck errors"
-	awk '!/^#/ { printf "%-10s %-4s %-6s %-8s %-8s %-13s %-9s %-8s %s\n", "barrier=" $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$data"
+	grep -v '^#' "$data" | sort -s -k1,1nr |
+		awk '{ printf "%-10s %-4s %-6s %-8s %-8s %-13s %-9s %-8s %s\n", "barrier=" $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
 	awk '!/^#/ { n[$1]++; t[$1] += $4; a[$1] += $6; c[$1] += $7; b[$1] += $8; f[$1] += ($9 ~ /^[0-9]+/ ? $9 + 0 : 0); fl[$1] += $5; if ($8 ~ /^[0-9]+$/ && $8 > 0) hit[$1]++ }
 		END { for (k = 1; k >= 0; k--) if (n[k]) printf "barrier=%d: mean %.0f trans/s, %.0f flushes per run; %d fsyncs acknowledged, %d promises checked, %d broken (in %d of %d cuts); %d fsck errors\n", k, t[k] / n[k], fl[k] / n[k], a[k], c[k], b[k], hit[k], n[k], f[k] }' "$data"
 	echo "checked, broken: fsmix verify's promises (data and names); trans/s and flushes: the run up to the cut"
@@ -89,7 +92,7 @@ if command -v gnuplot >/dev/null; then
 	gnuplot <<EOF || echo "gnuplot failed: no picture" >&2
 set terminal pngcairo size 800,500 noenhanced
 set output "$out/powercut-2010.png"
-set title "ext4, 2010 profile ($files files, $threads threads) on fsmix-powercut: $cuts power cuts each"
+set title "ext4, 2010 profile ($files files, $threads threads) on fsmix-powercut (flush latency $flush_us us): $cuts cuts each"
 set xlabel "transactions per second (up to the cut)"
 set ylabel "broken promises (fsmix verify)"
 set key top left
