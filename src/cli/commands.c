@@ -241,6 +241,9 @@ static enum failure preflight_outputs(const struct cli *c)
 	/* plot --lat-log LOG reads LOG */
 	if (id != CMD_PLOT && preflight_output("--lat-log", c->lat_log_path, stderr))
 		f = FAIL_INPUT;
+	/* verify --durability-log FILE reads FILE */
+	if (id == CMD_RUN && preflight_output("--durability-log", c->durability_log_path, stderr))
+		f = FAIL_INPUT;
 	return f;
 }
 

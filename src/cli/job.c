@@ -79,6 +79,11 @@ enum failure job_options(struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "--crash-after is not available in a distributed run (MPI)");
 		return FAIL_INPUT;
 	}
+	if (c->durability_log_path) { /* verify checks one process's trees */
+		snprintf(err, errlen,
+		         "--durability-log is not available in a distributed run (MPI)");
+		return FAIL_INPUT;
+	}
 	if (c->lat_log_path && !strcmp(c->lat_log_path, "-")) {
 		snprintf(err, errlen,
 		         "--lat-log - is not available in a distributed run: give a "

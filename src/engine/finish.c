@@ -113,15 +113,17 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
 	return ok;
 }
 
-/* A reuse=1 tree that the run changed (fs->modified: its manifest was removed before the
- * run) gets a manifest again of what the run left -- sizes and content generations -- so the
- * next run reuses it and verify=1 checks it across runs. Not after a worker's error (a write
- * may have stopped half way), nor where metaop or createdir made directories the manifest does
- * not describe (the next run rebuilds then, as before). */
+/* verify=1: a reuse=1 tree that the run changed (fs->modified: its manifest was removed
+ * before the run) gets a manifest again of what the run left -- sizes and content generations
+ * -- so the next run reuses it and verify=1 checks it across runs. Without verify a changed
+ * tree is rebuilt by the next run, as it always was; never in a sweep (keep_manifest: every
+ * point starts from the same tree), after a worker's error (a write may have stopped half
+ * way), or where metaop or createdir made directories the manifest does not describe. */
 static void keep_changed_trees(struct engine *e)
 {
 	const struct plan *pl = e->plan;
-	if (!e->res->measured || e->res->n_errors || e->res->crashed) /* crashed: shut down */
+	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || e->res->n_errors ||
+	    e->res->crashed) /* crashed: the filesystems are shut down */
 		return;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
@@ -132,8 +134,7 @@ static void keep_changed_trees(struct engine *e)
 			if (g->bindfs < 0 || (size_t)g->bindfs == i)
 				dirs |= g->weight[OP_metaop] || g->weight[OP_createdir];
 		}
-		if (!fs->modified || fs->pf->age || dirs ||
-		    !(fs->pf->reuse || e->opts->keep_manifest) || fs->tree.rootfd < 0)
+		if (!fs->modified || fs->pf->age || dirs || !fs->pf->reuse || fs->tree.rootfd < 0)
 			continue;
 		if (tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 			fprintf(e->opts->log,

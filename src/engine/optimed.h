@@ -1,5 +1,6 @@
-/* optimed.h - the timed system call wrappers of the operations (opexec.c only: static inline,
- * so the hot path pays no call): each records its latency when the worker times that call. */
+/* optimed.h - the timed system call wrappers of the operation bodies (opexec.c): each makes
+ * one system call and records its latency when the worker times that call. Included by
+ * opexec.c only (static functions: inlined into the bodies). */
 #ifndef FSMIX_OPTIMED_H
 #define FSMIX_OPTIMED_H
 
@@ -39,8 +40,8 @@ static inline void timed_end(struct worker *w, enum sys_id s, uint64_t t0)
 	}
 }
 
-static inline int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
-                           mode_t mode)
+static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
+                    mode_t mode)
 {
 	uint64_t t0 = timed_begin(w, s);
 	int fd = openat(dfd, name, flags, mode);
@@ -48,7 +49,7 @@ static inline int t_openat(struct worker *w, enum sys_id s, int dfd, const char 
 	return fd < 0 ? -errno : fd;
 }
 
-static inline ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
+static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
 {
 	uint64_t t0 = timed_begin(w, SYS_read);
 	ssize_t r = read(fd, buf, n);
@@ -56,7 +57,7 @@ static inline ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
 	return r < 0 ? -errno : r;
 }
 
-static inline ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
+static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
 {
 	uint64_t t0 = timed_begin(w, SYS_write);
 	ssize_t r = write(fd, buf, n);
@@ -64,7 +65,7 @@ static inline ssize_t t_write(struct worker *w, int fd, const void *buf, size_t 
 	return r < 0 ? -errno : r;
 }
 
-static inline off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
+static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 {
 	uint64_t t0 = timed_begin(w, SYS_lseek);
 	off_t r = lseek(fd, off, whence);
@@ -72,7 +73,7 @@ static inline off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 	return r < 0 ? -errno : r;
 }
 
-static inline int t_close(struct worker *w, int fd)
+static int t_close(struct worker *w, int fd)
 {
 	uint64_t t0 = timed_begin(w, SYS_close);
 	int r = close(fd);
@@ -80,59 +81,7 @@ static inline int t_close(struct worker *w, int fd)
 	return r < 0 ? -errno : 0;
 }
 
-/* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
- * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
- * when the group does not time system calls but a latency log is being written. */
-static inline int t_sync_call(struct worker *w, enum sys_id s, int fd)
-{
-	bool tm = w->timed[s];
-	uint64_t t0 = tm || w->ll || w->dl ? now_ns() : 0;
-	if (tm && !w->op_t0)
-		w->op_t0 = t0;
-	int r = 0;
-	switch (s) {
-	case SYS_fsync:
-		r = fsync(fd);
-		break;
-	case SYS_fdatasync:
-		r = fdatasync(fd);
-		break;
-	case SYS_syncfs:
-		r = syncfs(fd);
-		break;
-	default:
-		sync();
-		break;
-	}
-	if (r < 0)
-		r = -errno; /* before the clock reads below */
-	if (t0) {
-		uint64_t t = now_ns();
-		if (tm) {
-			stats_sys_record(&w->st, s, t - t0);
-			w->last_ts = t;
-		}
-		w->op_sync_ns += t - t0;
-		w->dl_t0 = t0, w->dl_t1 = t; /* --durability-log: the call's times */
-	}
-	return r;
-}
-
-/* The sync call an op's flags ask for after its writes (when OPF_FSYNC or OPF_FDATASYNC). */
-static inline enum sys_id sync_sys(enum op_id op)
-{
-	return (op_table[op].flags & OPF_FDATASYNC) ? SYS_fdatasync : SYS_fsync;
-}
-
-/* Makes that sync call, if any: 0, or -errno (the call that failed is sync_sys(op)). */
-static inline int sync_after(struct worker *w, enum op_id op, int fd)
-{
-	if (!(op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
-		return 0;
-	return t_sync_call(w, sync_sys(op), fd);
-}
-
-static inline int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
+static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
 {
 	uint64_t t0 = timed_begin(w, SYS_stat);
 	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
@@ -140,7 +89,7 @@ static inline int t_fstatat(struct worker *w, int dfd, const char *name, struct 
 	return r < 0 ? -errno : 0;
 }
 
-static inline int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
+static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
 {
 	uint64_t t0 = timed_begin(w, s);
 	int r = unlinkat(dfd, name, flags);
@@ -148,7 +97,7 @@ static inline int t_unlinkat(struct worker *w, int dfd, const char *name, int fl
 	return r < 0 ? -errno : 0;
 }
 
-static inline int t_mkdirat(struct worker *w, int dfd, const char *name)
+static int t_mkdirat(struct worker *w, int dfd, const char *name)
 {
 	uint64_t t0 = timed_begin(w, SYS_mkdir);
 	int r = mkdirat(dfd, name, 0700);
@@ -156,7 +105,7 @@ static inline int t_mkdirat(struct worker *w, int dfd, const char *name)
 	return r < 0 ? -errno : 0;
 }
 
-static inline int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
+static int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
 {
 	uint64_t t0 = timed_begin(w, SYS_rename);
 	int r = renameat(dfd, from, dfd, to);

@@ -204,9 +204,16 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 		if (stat(locations[i], &ds) < 0)
 			continue; /* the location's own check says what is wrong */
 		bool same = ds.st_dev == ls.st_dev;
-		if (!same && ld_ok && ld[0].has_device &&
-		    devstat_probe(locations[i], &ld[1]) == 0 && ld[1].has_device)
-			same = !strcmp(ld[0].devname, ld[1].devname);
+		/* another st_dev on the same device: a partition's two mounts have one st_dev, but
+		 * a btrfs subvolume has an anonymous one; the block device (or the mount source,
+		 * where devstat finds no device) tells */
+		if (!same && ld_ok && devstat_probe(locations[i], &ld[1]) == 0) {
+			if (ld[0].has_device && ld[1].has_device)
+				same = !strcmp(ld[0].devname, ld[1].devname);
+			else
+				same = !strncmp(ld[0].mount_source, "/dev/", 5) &&
+				       !strcmp(ld[0].mount_source, ld[1].mount_source);
+		}
 		if (same) {
 			snprintf(err, errlen,
 			         "--durability-log '%s' is on the filesystem under test (location "

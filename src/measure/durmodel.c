@@ -371,38 +371,6 @@ static enum dm_kind kind_of(enum content_verdict v)
 
 /* The content of every promised range of f (up to size): 1 with *fd filled at the first bad
  * place, 0 when all is as promised, -errno when it cannot be read. */
-/* content_check cannot always tell the generation of a few bytes of a block's header alone (a
- * promised range under SMALL_RANGE bytes, where writes of two generations met: bytes 0-4 of a
- * block whose later bytes a newer write replaced): such a range that failed is checked again
- * with its neighbours in the map (within SMALL_RANGE bytes, where they touch it), against the
- * lowest of their promised generations. 1: it passes so, 0: it does not, -errno. */
-#define SMALL_RANGE 24
-static int small_range_ok(const struct dm_file *f, size_t i, const struct dm_files *files,
-                          uint32_t fs, uint32_t id, const struct content_key *key, uint32_t gen_max,
-                          unsigned char *buf)
-{
-	const struct dm_range *r = &f->rng[i];
-	if (r->end - r->off >= SMALL_RANGE || f->gen_unknown)
-		return 0;
-	uint64_t lo = r->off, hi = r->end;
-	uint32_t gmin = r->gen;
-	if (i > 0 && f->rng[i - 1].end == r->off) {
-		const struct dm_range *p = &f->rng[i - 1];
-		lo = p->off + SMALL_RANGE > r->off ? p->off : r->off - SMALL_RANGE;
-		gmin = p->gen < gmin ? p->gen : gmin;
-	}
-	if (i + 1 < f->n_rng && f->rng[i + 1].off == r->end) {
-		const struct dm_range *n = &f->rng[i + 1];
-		hi = n->end < r->end + SMALL_RANGE ? n->end : r->end + SMALL_RANGE;
-		gmin = n->gen < gmin ? n->gen : gmin;
-	}
-	int64_t got = files->read(files->ctx, fs, f->dir, id, lo, buf, (size_t)(hi - lo));
-	if (got < 0)
-		return (int)got;
-	struct content_finding cf;
-	return got > 0 && !content_check(buf, (size_t)got, key, lo, gmin, gen_max, &cf);
-}
-
 static int check_content(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
                          uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
                          struct dm_finding *fd)
@@ -423,11 +391,6 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
 				break; /* shrank meanwhile: the length check said so */
 			struct content_finding cf;
 			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf)) {
-				int ok = small_range_ok(f, i, files, fs, id, &key, gen_max, buf);
-				if (ok < 0)
-					return ok;
-				if (ok)
-					break;
 				fd->kind = kind_of(cf.verdict);
 				fd->off = cf.off;
 				fd->gen_min = gen_min;

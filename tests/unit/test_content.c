@@ -112,6 +112,12 @@ static void test_joins(void)
 	CHECK_EQ_U(content_check(a, LEN, &K, 0, 2, 6, &f), 1);
 	CHECK_EQ_U(f.off, 4);
 	CHECK_EQ_U(f.gen_found, 1);
+	/* a range from inside a header of generation 16 over a payload of 9 (the write of 16
+	 * ended in the header) */
+	content_fill(a, LEN, &K, 9, 0);
+	content_fill(a + 1024, 20, &K, 16, 1024);
+	for (uint64_t q = 1024; q < 1024 + 24; q++)
+		CHECK_EQ_U(content_check(a + q, 600, &K, q, 1, 16, &f), 0);
 }
 
 static void test_zeroed(void)

@@ -166,6 +166,7 @@ static void test_logger_many_writers(void)
 	for (unsigned i = 0; i < WRITERS; i++)
 		CHECK_EQ_U(next[i], PER);
 
+	durlog_read_free(&rd);
 	/* a torn tail (the log's own crash): the partial record is dropped, the rest read */
 	CHECK_EQ_I(truncate(path, (off_t)(DURLOG_HEADER_LEN + 10 * DURLOG_REC_LEN + 33)), 0);
 	CHECK_EQ_I(durlog_read_file(path, &rd, err, sizeof(err)), 0);
