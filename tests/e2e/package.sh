@@ -147,6 +147,15 @@ elif man -aw fsmix 2>/dev/null | grep -qx /usr/share/man/man1/fsmix.1.gz &&
 else
 	bad "man fsmix: $(man -aw fsmix 2>&1 | tr '\n' ' ')"
 fi
+# fsmix-powercut, where this build has it: runs, and its man page renders.
+if [ -x "$build/src/fsmix-powercut" ]; then
+	if [ "$(/usr/bin/fsmix-powercut --version 2>&1)" = "fsmix-powercut $version" ] &&
+		{ excluded /usr/share/man || MANWIDTH=80 man -P cat fsmix-powercut 2>/dev/null | grep -q "^NAME"; }; then
+		ok "/usr/bin/fsmix-powercut --version, and man fsmix-powercut renders"
+	else
+		bad "fsmix-powercut installed: $(/usr/bin/fsmix-powercut --version 2>&1)"
+	fi
+fi
 # The completion, as bash-completion loads it, for the fsmix found in PATH.
 comp() {
 	PATH=/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/fsmix
