@@ -140,10 +140,15 @@ pc_detach() {
 	fi
 	_pc_forget pc_mounts "$pc_mnt"
 	local i
-	for ((i = 0; i < 50; i++)); do losetup -d "$pc_dev" 2>/dev/null && break; sleep 0.1; done
-	_pc_forget pc_loops "$pc_dev"
-	for ((i = 0; i < 50; i++)); do fusermount3 -u "$pc_fuse" 2>/dev/null && break; sleep 0.1; done
-	_pc_forget pc_fuses "$pc_fuse"
+	# forgotten only once undone: pc_cleanup tries again whatever is left
+	for ((i = 0; i < 50; i++)); do
+		losetup -d "$pc_dev" 2>/dev/null && { _pc_forget pc_loops "$pc_dev"; break; }
+		sleep 0.1
+	done
+	for ((i = 0; i < 50; i++)); do
+		fusermount3 -u "$pc_fuse" 2>/dev/null && { _pc_forget pc_fuses "$pc_fuse"; break; }
+		sleep 0.1
+	done
 	wait "$pc_pid" 2>/dev/null
 	_pc_forget pc_pids "$pc_pid"
 }
@@ -195,9 +200,10 @@ pc_stat() {
 }
 
 pc_release() {
-	mountpoint -q "$pc_mnt" && umount "$pc_mnt"
+	if mountpoint -q "$pc_mnt"; then
+		umount "$pc_mnt" || return 1
+	fi
 	_pc_forget pc_mounts "$pc_mnt"
-	losetup -d "$pc_dev" 2>/dev/null
-	_pc_forget pc_loops "$pc_dev"
+	losetup -d "$pc_dev" 2>/dev/null && _pc_forget pc_loops "$pc_dev"
 	rm -f "$pc_img"
 }
