@@ -44,6 +44,9 @@ static const char usage[] =
     "  -o OPTIONS             FUSE mount options\n"
     "  -h, --help             print this help;  -V, --version  print the version\n"
     "\n"
+    "Limits: one request at a time; whole 4 KiB blocks, never torn; writes to one block kept\n"
+    "in order; no latency but --flush-latency (fsmix-powercut(1), LIMITS).\n"
+    "\n"
     "Commands: 'cut MOUNTPOINT [PCT]' cuts the power (writes \"cut [PCT]\" to\n"
     "MOUNTPOINT/control); 'stats MOUNTPOINT' prints the counters (MOUNTPOINT/stats).\n"
     "Exit status: 0 ok, 1 failure, 2 bad usage. See fsmix-powercut(1), docs/durability.md.\n";
