@@ -72,7 +72,7 @@ struct plan_fs {
 struct plan {
 	uint32_t time_s;
 	bool directio, alignio, bufferio, verbose;
-	bool verify; /* verify=1 or --verify: every read checks its content */
+	bool verify;         /* verify=1 or --verify: every read checks its content */
 	const char *callout; /* borrowed, NULL if none */
 	bool seed_given;
 	uint64_t seed;

@@ -60,8 +60,9 @@ static void test_misuse(void)
 	check_misuse(parse("clean", "p", "--plot", "x.png", NULL),
 	             "--plot is an option of 'run' and 'compare', not 'clean'");
 	check_misuse(parse("keys", "--force", NULL), "--force is an option of 'compare' only");
-	check_misuse(parse("compare", "a", "b", "--time", "5", NULL),
-	             "--time (-t) is an option of 'run', 'check', 'clean' and 'verify', not 'compare'");
+	check_misuse(
+	    parse("compare", "a", "b", "--time", "5", NULL),
+	    "--time (-t) is an option of 'run', 'check', 'clean' and 'verify', not 'compare'");
 	check_misuse(parse("check", "p", "-o", "x.png", NULL),
 	             "--output (-o) is an option of 'plot' only");
 	check_misuse(parse("plot", "r.json", "-o", "x.png", "--markdown", NULL),
@@ -143,7 +144,8 @@ static void test_abbreviations(void)
 	CHECK_EQ_I(parse("--help-man", NULL), FAIL_NONE);
 	CHECK_EQ_I(cl.action, ACT_HELP_MAN);
 	check_misuse(parse("--help-m", NULL), "unknown option '--help-m'");
-	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--vers", NULL), FAIL_NONE); /* --ver: --verify too */
+	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--vers", NULL),
+	           FAIL_NONE); /* --ver: --verify too */
 	CHECK_EQ_I(cl.action, ACT_VERSION);
 }
 
