@@ -7,7 +7,7 @@
 # finds them kept, `e2fsck -fn` finds nothing, and the filesystem is usable again (the next cut
 # runs on it). Fails on the old binary (no --crash-after, no verify).
 # --crash-after on tmpfs is refused before anything is built (exit 3), a moment after the run's
-# end is bad input (exit 2).
+# end is bad input (exit 2); one cut on xfs too (where mkfs.xfs is).
 # Loop devices and mounts need root; skipped with a message where unavailable.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -106,4 +106,27 @@ vrc=$?
 [ $vrc -eq 1 ] && [ "$(jq -r .broken "$work/trunc.json")" -gt 0 ] &&
 	ok "files truncated after the cut: verify exit 1, $(jq -r .broken "$work/trunc.json") promises broken" ||
 	{ bad "files truncated after the cut: verify exit $vrc"; tail -4 "$work/trunc.out" | sed 's/^/     /'; }
+
+# 5. xfs takes the same ioctl (XFS_IOC_GOINGDOWN): one cut, verify passes.
+xmnt=$work/powercut-crash-xfs
+if command -v mkfs.xfs >/dev/null && truncate -s 320M "$work/xfs.img" && mkfs.xfs -q -f "$work/xfs.img" &&
+	xdev=$(losetup -f --show "$work/xfs.img") && loops+=("$xdev") && mkdir -p "$xmnt" &&
+	mount -t xfs "$xdev" "$xmnt" && mounts+=("$xmnt"); then
+	timeout 120 "$bin" run "$work/crash.ffsb" --location "$xmnt" --seed 21 --crash-after random:4 \
+		--json "$work/xfs.json" --durability-log "$work/xfs.durlog" >"$work/xfs.out" 2>&1
+	rc=$?
+	if umount "$xmnt" && mount -t xfs "$xdev" "$xmnt"; then
+		timeout 120 "$bin" verify "$work/crash.ffsb" --location "$xmnt" --durability-log "$work/xfs.durlog" \
+			--json "$work/xfs-verify.json" >"$work/xfs-verify.out" 2>&1
+		vrc=$?
+	else
+		vrc=mount
+	fi
+	[ $rc -eq 0 ] && [ "$(jq -r .stop_reason "$work/xfs.json")" = crashed ] && [ "$vrc" = 0 ] &&
+		[ "$(jq -r .checked "$work/xfs-verify.json")" -gt 0 ] &&
+		ok "xfs: crashed at $(jq -r .crash.at_s "$work/xfs.json") s, verify: $(jq -r .checked "$work/xfs-verify.json") promises kept" ||
+		{ bad "xfs: run exit $rc, verify exit $vrc"; tail -4 "$work/xfs.out" "$work/xfs-verify.out" 2>/dev/null | sed 's/^/     /'; }
+else
+	skipped "xfs: no mkfs.xfs, or the xfs image cannot be made and mounted"
+fi
 summary
