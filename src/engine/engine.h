@@ -129,10 +129,11 @@ struct worker {
 	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
 	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
 	struct thread_stats st;
-	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
-	bool err_set;               /* err holds the worker's first failure */
-	struct results_error err;   /* what, where and when (worker and group set by worker_new) */
-	uint64_t t_start, t_end;    /* CLOCK_MONOTONIC ns */
+	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
+	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
+	bool err_set;                /* err holds the worker's first failure */
+	struct results_error err;    /* what, where and when (worker and group set by worker_new) */
+	uint64_t t_start, t_end;     /* CLOCK_MONOTONIC ns */
 	pthread_t thread;
 	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
 	 * run's stonewall snapshot): the operations done (as st.ops counts them) and their
@@ -173,6 +174,10 @@ struct engine_opts {
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
+	/* --crash-after [random:]S (crash.c): shut the tested filesystems down S seconds into the
+	 * run phase, or at a moment drawn from [0, S) with the run's seed */
+	bool crash, crash_random;
+	double crash_after_s;
 };
 
 struct sigwatch;
@@ -201,6 +206,7 @@ struct engine {
 	uint64_t t_base;        /* written before the gate opens: interval rows count from here */
 	uint64_t run_end_ns;    /* the last worker's end */
 	uint64_t ival_len_ns;   /* interval length, when rows are recorded */
+	uint64_t crash_ns;      /* --crash-after: the shutdown, ns after t0 (engine_crash_check) */
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
@@ -306,6 +312,13 @@ void engine_stop(struct engine *e, enum stop_reason why);
 static inline bool engine_stopping(const struct engine *e)
 {
 	return atomic_load_explicit(&e->stop, memory_order_relaxed) != STOP_NONE;
+}
+
+/* engine_crashed - --crash-after shut the filesystems down (the failures that follow are not
+ * errors). Read on a failure only, never per operation. */
+static inline bool engine_crashed(const struct engine *e)
+{
+	return atomic_load_explicit(&e->stop, memory_order_acquire) == STOP_CRASH;
 }
 
 /* engine_progress - the operations and transactions every worker has done so far (their

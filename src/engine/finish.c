@@ -57,6 +57,7 @@ static int collect_worker(struct engine *e, size_t i)
 	}
 	for (int op = 0; op < OP_COUNT; op++)
 		g->skipped[op] += w->skipped[op];
+	e->res->failed_after_crash += w->failed_after_crash;
 	worker_free(w);
 	e->workers[i] = NULL;
 	if (moved) /* the worker's pages back before the next group's are written: 64 one-thread
@@ -151,7 +152,8 @@ static void keep_changed_trees(struct engine *e)
 	for (int op = 0; op < OP_COUNT; op++)
 		failed += e->res->total.errors[op];
 	failed -= failed >= e->res->verify_mismatches ? e->res->verify_mismatches : failed;
-	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || failed)
+	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || failed ||
+	    e->res->crashed) /* crashed: the filesystems are shut down */
 		return;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
@@ -205,7 +207,10 @@ enum failure engine_finish(struct engine *e, enum failure f)
 	}
 	if (r->measured) {
 		e->interrupted = stop == STOP_SIGNAL;
-		bool failed = e->latlog_failed || e->durlog_failed || r->n_errors;
+		bool failed =
+		    e->latlog_failed || e->durlog_failed || r->n_errors || r->crash_failed;
+		if (r->crash_failed)
+			engine_fail(e, "--crash-after: a filesystem could not be shut down");
 		f = e->interrupted ? FAIL_INTERRUPTED : failed ? FAIL_IO : FAIL_NONE;
 		keep_changed_trees(e);
 	} else {
@@ -230,8 +235,12 @@ enum failure engine_close(struct engine *e, enum failure f)
 {
 	struct results *r = e->res;
 	bool stopped = false;
-	if (e->opts->cleanup &&
-	    !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err), &stopped)) {
+	if (e->opts->cleanup && r->crashed)
+		fprintf(e->opts->log, "fsmix: --cleanup skipped: the filesystems were shut down "
+		                      "(--crash-after); unmount and mount them, then run fsmix "
+		                      "verify\n");
+	else if (e->opts->cleanup &&
+	         !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err), &stopped)) {
 		f = failure_first(f, FAIL_IO);
 		if (!r->failure[0])
 			snprintf(r->failure, sizeof(r->failure), "%s", e->cleanup_err);

@@ -387,7 +387,12 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	if (pl->ramp_s && run_ramp(e, &dev0, &ru0))
 		e->t0 = e->t_count;
 	/* Without time, a counted run ends when its counted groups are done. */
-	run_wait(e, pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2);
+	uint64_t end = pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2;
+	if (e->opts->crash && e->t0 + e->crash_ns < end)
+		end = e->t0 + e->crash_ns;
+	run_wait(e, end);
+	if (e->opts->crash)
+		engine_crash(e);
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
@@ -498,7 +503,9 @@ enum failure engine_latlog_open(struct engine *e)
 enum failure engine_setup(struct engine *e)
 {
 	char err[MSG_MAX] = "";
-	enum failure f = setup(e, err, sizeof(err));
+	enum failure f = engine_crash_check(e, err, sizeof(err)); /* before anything is built */
+	if (!f)
+		f = setup(e, err, sizeof(err));
 	for (size_t i = 0; i < e->n_fs; i++) /* "fs setup took": the caller's report */
 		e->res->fs[i].setup_s = e->fs[i].setup_s;
 	if (f == FAIL_INTERRUPTED || (!f && engine_stopping(e)))

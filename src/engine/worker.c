@@ -214,6 +214,9 @@ void *worker_main(void *arg)
 			w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
 				skip_backoff(e, &skip_streak);
+		} else if (UNLIKELY(engine_crashed(e))) {
+			w->failed_after_crash++; /* --crash-after: expected, not an error */
+			break;
 		} else { /* -errno: the first failure is latched in w->err (opexec.c) */
 			skip_streak = 0;
 			w->st.errors[op]++;

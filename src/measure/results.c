@@ -497,6 +497,8 @@ const char *results_stop_name(enum stop_reason why)
 		return "error";
 	case STOP_SIGNAL:
 		return "signal";
+	case STOP_CRASH:
+		return "crashed";
 	default:
 		return NULL;
 	}

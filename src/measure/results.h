@@ -46,7 +46,7 @@
 #include "stats.h"
 
 /* Why the run phase ended. */
-enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
+enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL, STOP_CRASH };
 
 /* One --interval row: what the run (or a group) did during [t_s - length_s, t_s). */
 struct interval_row {
@@ -125,6 +125,12 @@ struct results {
 	char failure[MSG_MAX];  /* why setup or the run phase failed ("" : it did not) */
 	double runtime_s;       /* first worker's start to last worker's end, seconds */
 	double user_s, sys_s;   /* CPU time of the run phase, seconds */
+	/* --crash-after: the filesystems were shut down (stop STOP_CRASH) crash_at_s into the run;
+	 * crash_failed: a shutdown ioctl failed (exit 1); failed_after_crash: operations that
+	 * failed after the shutdown (expected: not errors) */
+	bool crashed, crash_failed;
+	double crash_at_s;
+	uint64_t failed_after_crash;
 	struct results_env env;
 	/* figures */
 	struct results_group *groups; /* owned, n_groups */
@@ -250,7 +256,7 @@ struct results_flushes {
 };
 void results_fs_flushes(const struct results *r, size_t fi, struct results_flushes *out);
 
-/* results_stop_name - "time", "count", "error", "signal", or NULL for STOP_NONE. */
+/* results_stop_name - "time", "count", "error", "signal", "crashed", or NULL for STOP_NONE. */
 const char *results_stop_name(enum stop_reason why);
 
 #endif

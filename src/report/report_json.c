@@ -423,6 +423,13 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	const char *sig = r->signal ? sigabbrev_np(r->signal) : NULL;
 	put(&b, root, "signal", sig ? json_sprintf("SIG%s", sig) : json_null());
 	put(&b, root, "error", r->failure[0] ? json_string(r->failure) : json_null());
+	json_t *crash = json_null();
+	if (r->crashed) { /* --crash-after */
+		crash = json_object();
+		put(&b, crash, "at_s", jr(r->crash_at_s));
+		put(&b, crash, "failed_after", ju(r->failed_after_crash));
+	}
+	put(&b, root, "crash", crash);
 	put(&b, root, "seed", json_string(seed));
 	put(&b, root, "time_s", ju(r->time_s));
 	put(&b, root, "ramp_s", ju(r->ramp_s));

@@ -414,6 +414,12 @@ static void print_ffsb_results(FILE *out, const struct results *r, bool ffsb_fig
 	fprintf(out, "\nResults:\n");
 	if (r->interrupted)
 		fprintf(out, "Interrupted: partial results of the first %.2f s\n", rt);
+	if (r->crashed)
+		fprintf(
+		    out,
+		    "Crashed: the filesystems were shut down %.2f s into the run (--crash-after); "
+		    "%" PRIu64 " operations failed after it (not errors)\n",
+		    r->crash_at_s, r->failed_after_crash);
 	fprintf(out, "Benchmark took %.2lf sec\n\n", rt);
 	for (size_t gi = 0; gi < r->n_groups; gi++) {
 		char title[32];
