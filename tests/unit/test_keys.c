@@ -238,6 +238,7 @@ static const struct dest_case dest_cases[] = {
     F(init_util, init_util, "0.125", W_DOUBLE, 0.125),
     F(init_size, init_size, "2m", W_U64, 2 << 20),
     F(create_method, create_method, "sparse", W_INT, CREATE_SPARSE),
+    F(size_dist, size_dist_text, "lognormal:16k:1.5", W_TEXT, 0),
     NONE(clone),
     NONE(bindfs),
     G(num_threads, num_threads, "3", W_U32, 3),
@@ -254,6 +255,9 @@ static const struct dest_case dest_cases[] = {
     G(start_delay, start_delay_ms, "17", W_U32, 17),
     G(op_period, op_period_ms, "19", W_U32, 19),
     G(write_stride, write_stride, "4k", W_U64, 4096),
+    G(op_rate, op_rate, "100/group", W_TEXT, 0),
+    G(arrival, arrival, "poisson", W_INT, ARRIVAL_POISSON),
+    G(file_popularity, file_popularity, "zipf:1.2", W_TEXT, 0),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
@@ -469,6 +473,7 @@ static const struct word_case word_cases[] = {
     {KEY_create_method,
      {"write", "fallocate", "sparse"},
      {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
+    {KEY_arrival, {"fixed", "poisson"}, {ARRIVAL_FIXED, ARRIVAL_POISSON}},
 };
 
 /* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
@@ -486,7 +491,9 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 	                  &d);
 	msg[0] = '\0';
 	if (plan_build(&pl, &p, NULL, &d) == 0) {
-		v = k == KEY_open_sync ? pl.groups[0].open_sync : (int)pl.fs[0].create_method;
+		v = k == KEY_open_sync ? pl.groups[0].open_sync
+		    : k == KEY_arrival ? pl.groups[0].arrival
+		                       : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {
 		for (size_t i = 0; i < d.n; i++)
@@ -518,8 +525,11 @@ static void test_words_exactly(void)
 		size_t n = 0;
 		while (kd->words && kd->words[n].word)
 			n++;
-		CHECK_EQ_U(n, 3);
-		for (size_t w = 0; w < 3 && w < n; w++) {
+		size_t want_n = 0;
+		while (want_n < 4 && wc->words[want_n])
+			want_n++;
+		CHECK_EQ_U(n, want_n);
+		for (size_t w = 0; w < want_n && w < n; w++) {
 			CHECK_STR(kd->words[w].word, wc->words[w]);
 			CHECK_EQ_I(kd->words[w].value, wc->values[w]);
 			CHECK_EQ_I(plan_word(wc->key, wc->words[w], msg, sizeof(msg)),
@@ -532,9 +542,12 @@ static void test_words_exactly(void)
 		    "SYNC", "Write", "o_sync", "none,", "x", "sparse1", "fallocate sparse"};
 		for (size_t j = 0; j < sizeof(not_words) / sizeof(not_words[0]); j++) {
 			CHECK_EQ_I(plan_word(wc->key, not_words[j], msg, sizeof(msg)), -1);
-			snprintf(want, sizeof(want), "[%s] %s: '%s' is not one of %s, %s, %s",
-			         kd->scopes & SC_FS ? "filesystem0" : "threadgroup0", kd->name,
-			         not_words[j], wc->words[0], wc->words[1], wc->words[2]);
+			int o = snprintf(want, sizeof(want), "[%s] %s: '%s' is not one of %s",
+			                 kd->scopes & SC_FS ? "filesystem0" : "threadgroup0",
+			                 kd->name, not_words[j], wc->words[0]);
+			for (size_t w = 1; w < want_n && o > 0 && (size_t)o < sizeof(want); w++)
+				o += snprintf(want + o, sizeof(want) - (size_t)o, ", %s",
+				              wc->words[w]);
 			CHECK_STR(msg, want);
 		}
 	}
