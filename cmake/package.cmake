@@ -5,9 +5,22 @@
 # Depends is computed by dpkg-shlibdeps (package dpkg-dev) from the libraries the binary links
 # (libc6, libinih1, libjansson4, and whatever else a build adds, e.g. a sanitizer runtime), so it
 # cannot drift from the build. gnuplot only draws plots: a Recommends.
+#
+# Debian policy's files of every package, installed by CMakeLists.txt like the rest:
+# /usr/share/doc/fsmix/copyright (cmake/debian/copyright, machine-readable format) and
+# changelog.gz (cmake/debian/changelog, Debian's changelog format: its newest entry is
+# PROJECT_VERSION, which tests/e2e/package.sh checks). The binary is built with Debian's
+# hardening flags (FSMIX_HARDENING, CMakeLists.txt); tests/e2e/package.sh runs lintian.
 
-set(FSMIX_PACKAGE_MAINTAINER "fsmix maintainers <fsmix@localhost>"
-    CACHE STRING "Maintainer field of the Debian package")
+# The maintainer: the project's address in a reserved domain (RFC 2606's .example: no stranger's
+# mailbox; lintian accepts any well-formed domain, not localhost). Who builds a package to pass
+# on sets their own: -DFSMIX_PACKAGE_MAINTAINER="Name <address>".
+set(_fsmix_maintainer "fsmix maintainers <fsmix-maintainers@fsmix.example>")
+set(FSMIX_PACKAGE_MAINTAINER "${_fsmix_maintainer}" CACHE STRING "Maintainer field of the Debian package")
+# A build tree configured before keeps the old default, which lintian refuses: replace it.
+if(FSMIX_PACKAGE_MAINTAINER STREQUAL "fsmix maintainers <fsmix@localhost>")
+  set_property(CACHE FSMIX_PACKAGE_MAINTAINER PROPERTY VALUE "${_fsmix_maintainer}")
+endif()
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME fsmix)

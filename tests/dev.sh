@@ -4,17 +4,20 @@
 #   bash tests/dev.sh demo   install what is missing, build, run profiles/default.ffsb on a
 #                            fresh temporary directory and print its report
 #   bash tests/dev.sh test   install what is missing, build, run the whole test suite: the
-#                            normal build, ASan+UBSan, ThreadSanitizer, and the fuzzers
+#                            normal build, ASan+UBSan, ThreadSanitizer, and the fuzzers; and
+#                            the unit tests of a Release build and of a clang build
 #
 # Needs root for apt-get (only when something is missing). Build trees go to build/,
-# build-asan/ and build-tsan/ beside this checkout's CMakeLists.txt.
+# build-release/, build-clang/, build-asan/ and build-tsan/ beside this checkout's
+# CMakeLists.txt. Every build is warning-free: warnings are errors here (-DFSMIX_WERROR=ON; a
+# plain cmake build only shows them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev
 	  libopenmpi-dev openmpi-bin
-	  gnuplot-nox strace e2fsprogs util-linux python3 clang-format dpkg-dev man-db
+	  gnuplot-nox strace e2fsprogs util-linux python3 clang-format dpkg-dev man-db lintian
 	  xfsprogs fuse3 libfuse3-dev jq universal-ctags)
 
 setup() {
@@ -30,12 +33,13 @@ setup() {
 	fi
 }
 
-# build DIR [cmake args...]
+# build DIR [cmake args...]: RelWithDebInfo with gcc (cc) unless the args say otherwise.
 build() {
 	local dir=$1
 	shift
-	cmake -S "$top" -B "$top/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-	cmake --build "$top/$dir" -j"$(nproc)"
+	# one command: called as a condition (built_in), a function runs without set -e
+	cmake -S "$top" -B "$top/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFSMIX_WERROR=ON \
+		"$@" >/dev/null && cmake --build "$top/$dir" -j"$(nproc)"
 }
 
 demo() {
@@ -50,13 +54,27 @@ demo() {
 	return $rc
 }
 
-# ctest_in DIR LABEL: run the suite of one build tree; failures are collected, not fatal yet.
+# ctest_in DIR LABEL [ctest args...]: run the suite of one build tree (or the part the args
+# select); failures are collected, not fatal yet.
 failed=()
 ctest_in() {
 	local dir=$1 label=$2
+	shift 2
 	echo "=== tests: $label ($dir)"
-	if ! ctest --test-dir "$top/$dir" --output-on-failure -j2 --timeout 900; then
+	if ! ctest --test-dir "$top/$dir" --output-on-failure -j2 --timeout 900 "$@"; then
 		failed+=("$label")
+	fi
+}
+
+# built_in DIR LABEL [cmake args...]: a build that must succeed warning-free, or it is a failure
+# of its own (the later suites still run).
+built_in() {
+	local dir=$1 label=$2
+	shift 2
+	echo "=== build: $label ($dir)"
+	if ! build "$dir" "$@"; then
+		failed+=("$label build")
+		return 1
 	fi
 }
 
@@ -65,6 +83,13 @@ test_all() {
 	local t0=$SECONDS
 	build build
 	ctest_in build "default build"
+	# What a distribution builds (cmake -DCMAKE_BUILD_TYPE=Release: -O3, other warnings) and
+	# Debian's clang: built warning-free, with their unit tests (the rest is the default
+	# build's).
+	built_in build-release "Release" -DCMAKE_BUILD_TYPE=Release &&
+		ctest_in build-release "Release unit tests" -L unit
+	built_in build-clang "clang" -DCMAKE_C_COMPILER=clang &&
+		ctest_in build-clang "clang unit tests" -L unit
 	build build-asan -DFSMIX_SANITIZE="address;undefined"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan"
 	build build-tsan -DFSMIX_SANITIZE=thread

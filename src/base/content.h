@@ -24,6 +24,7 @@
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,8 @@ enum content_verdict {
 	CONTENT_STALE,   /* this file's content at this offset, of a generation below gen_min */
 	CONTENT_TORN,    /* a block partly of an acceptable generation and partly not */
 	CONTENT_FOREIGN, /* bytes that are no generation of this file at this offset */
+	CONTENT_SHORT,   /* never from content_check: its caller found the file ending before
+	                  * the range it expected to read (a file truncated behind fsmix's back) */
 };
 
 #define CONTENT_SHOW 16 /* bytes of expected and found content kept in a finding */

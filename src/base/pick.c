@@ -94,3 +94,26 @@ int pick_build(struct pick_table *t, const uint64_t *weights, uint32_t count)
 	free(large);
 	return 0;
 }
+
+int pick_ffsb_weights(const uint64_t *weights, uint32_t count, bool reversed, uint64_t *out)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		sum += weights[i];
+		if (sum > UINT32_MAX)
+			return -EINVAL;
+	}
+	if (!sum)
+		return -EINVAL;
+	uint64_t span = pick_ffsb_span((uint32_t)sum);
+	uint64_t q = span / sum, extra = span % sum; /* residues [0, extra) come q + 1 times */
+	uint64_t at = 0;                             /* the first residue of the current choice */
+	for (uint32_t k = 0; k < count; k++) {
+		uint32_t i = reversed ? count - 1 - k : k;
+		uint64_t w = weights[i];
+		uint64_t lo = at < extra ? at : extra, hi = at + w < extra ? at + w : extra;
+		out[i] = q * w + (hi - lo);
+		at += w;
+	}
+	return 0;
+}

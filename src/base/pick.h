@@ -8,6 +8,7 @@
 #ifndef FSMIX_PICK_H
 #define FSMIX_PICK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rng.h"
@@ -26,6 +27,36 @@ struct pick_table {
 int pick_build(struct pick_table *t, const uint64_t *weights, uint32_t count);
 
 void pick_free(struct pick_table *t);
+
+/* FFSB 6.0's biased choice (--fidelity ffsb6). FFSB picked `1 + getrandom(sum)` and scanned the
+ * weights in order (ffsb_tg.c:104, fileops.c:437, ffsb_fs.c:121), and getrandom(mod) is k random
+ * bytes modulo mod, k = 1 for mod < 2^8, 2 below 2^16, 3 below 2^24, else 4 (rand.c:138-162): of
+ * the 256^k values, the first 256^k % mod residues come once more often than the rest, so the
+ * choices at the start of the scan gain. pick_ffsb_weights writes the exact weights of that
+ * distribution (summing to 256^k) into out[0..count), the scan running from the first index to the
+ * last, or from the last to the first with `reversed` (size_weight lines, which FFSB stored in
+ * reverse). A pick_table built from them draws exactly FFSB's shares, at the same cost as any
+ * other. Returns 0, or -EINVAL when the weights sum to 0 or to 2^32 or more (FFSB's sum is 32
+ * bits). */
+int pick_ffsb_weights(const uint64_t *weights, uint32_t count, bool reversed, uint64_t *out);
+
+/* pick_ffsb_span - 256^k: the count of values k bytes hold, for FFSB's getrandom(mod). */
+static inline uint64_t pick_ffsb_span(uint32_t mod)
+{
+	return mod >> 8 == 0    ? 1u << 8
+	       : mod >> 16 == 0 ? 1u << 16
+	       : mod >> 24 == 0 ? 1u << 24
+	                        : 1ull << 32;
+}
+
+/* pick_ffsb_mod - FFSB 6.0's getrandom(mod): k uniform random bytes modulo mod (0 for mod 0
+ * or 1), with its modulo bias. */
+static inline uint64_t pick_ffsb_mod(struct rng *r, uint32_t mod)
+{
+	if (mod <= 1)
+		return 0;
+	return (rng_next(r) & (pick_ffsb_span(mod) - 1)) % mod;
+}
 
 /* pick_one - an index i with probability weights[i] / total. */
 static inline uint32_t pick_one(const struct pick_table *t, struct rng *r)

@@ -13,7 +13,16 @@
 #define MAX_OVERRIDES 256
 
 /* The subcommands, in the order of --help and the man page's SYNOPSIS (commands.c). */
-enum command_id { CMD_RUN, CMD_CHECK, CMD_CLEAN, CMD_COMPARE, CMD_PLOT, CMD_KEYS, CMD_HELP };
+enum command_id {
+	CMD_RUN,
+	CMD_CHECK,
+	CMD_CLEAN,
+	CMD_COMPARE,
+	CMD_PLOT,
+	CMD_KEYS,
+	CMD_VERIFY,
+	CMD_HELP
+};
 
 /* A set of commands, as in the option table's "which commands take it". */
 #define CMD_BIT(id) (1u << (id))
@@ -43,6 +52,8 @@ struct cli {
 	bool strict_ffsb, json, markdown, continue_on_error, cleanup, ffsb_only;
 	const char *json_path, *csv_path; /* run --json FILE / --csv FILE */
 	const char *lat_log_path;         /* run --lat-log FILE, plot --lat-log LOG */
+	const char *durability_log_path;  /* run and verify --durability-log FILE */
+	int model;                        /* verify --model: enum dm_model (0: linux) */
 	double interval_s;
 	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
 	size_t n_dims;

@@ -56,6 +56,7 @@ static struct engine_opts engine_opts_of(const struct cli *c)
 	                            .log = stderr,
 	                            .interval_s = c->interval_s,
 	                            .lat_log_path = c->lat_log_path,
+	                            .durability_log_path = c->durability_log_path,
 	                            /* a distributed run (MPI): docs/distributed.md */
 	                            .hooks = job_hooks(),
 	                            .seed_offset = (uint64_t)job_rank()};

@@ -99,8 +99,20 @@ static int run_rules(const struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "--interval is not available in sweeps");
 	else if (sweep && c->lat_log_path)
 		snprintf(err, errlen, "--lat-log is not available in sweeps");
+	else if (sweep && c->durability_log_path)
+		snprintf(err, errlen, "--durability-log is not available in sweeps");
 	else
 		return 0;
+	return -1;
+}
+
+static int verify_rules(const struct cli *c, char *err, size_t errlen)
+{
+	if (json_needs_file(c, err, errlen))
+		return -1;
+	if (c->durability_log_path)
+		return 0;
+	snprintf(err, errlen, "verify needs --durability-log FILE (the log of the run to check)");
 	return -1;
 }
 
@@ -169,6 +181,17 @@ const struct command commands[] = {
                   keys_args,
                   NULL,
                   cmd_keys},
+    [CMD_VERIFY] = {CMD_VERIFY,
+                    "verify",
+                    {"fsmix verify PROFILE --location L --durability-log FILE "
+                     "[--model linux|posix] [--json F]",
+                     NULL},
+                    {"after a crash: check every promise of a run's\n"
+                     "durability log against the tree (read-only)",
+                     NULL},
+                    one_profile,
+                    verify_rules,
+                    cmd_verify},
     [CMD_HELP] =
         {CMD_HELP, "help", {"fsmix --help | --version", NULL}, {NULL, NULL}, NULL, NULL, NULL},
 };
@@ -207,6 +230,7 @@ static enum failure no_collisions(const struct cli *c)
 	    {"--csv", c->csv_path, false},
 	    {plot ? "the latency log" : "--lat-log", c->lat_log_path, plot}, /* plot reads it */
 	    {plot ? "-o" : "--plot", c->plot_path, false},
+	    {"--durability-log", c->durability_log_path, false},
 	    {"the profile", c->profile, true},
 	};
 	size_t n = ARRAY_SIZE(outputs);
@@ -244,13 +268,16 @@ static enum failure preflight_outputs(const struct cli *c)
 	/* plot --lat-log LOG reads LOG */
 	if (id != CMD_PLOT && preflight_output("--lat-log", c->lat_log_path, stderr))
 		f = FAIL_INPUT;
+	/* verify --durability-log FILE reads FILE */
+	if (id == CMD_RUN && preflight_output("--durability-log", c->durability_log_path, stderr))
+		f = FAIL_INPUT;
 	return f ? f : no_collisions(c);
 }
 
 enum failure command_run(struct cli *c)
 {
 	enum failure f = preflight_outputs(c);
-	if (job_on()) { /* a distributed run: docs/distributed.md */
+	if (job_on()) {
 		f = job_agree(f, "an output path cannot be written", "; nothing was run");
 		enum command_id id = c->command->id;
 		if (f == FAIL_NONE && id != CMD_RUN && id != CMD_CLEAN) /* rank 0's alone */

@@ -48,5 +48,6 @@ enum failure cmd_check(struct cli *c);
 enum failure cmd_keys(struct cli *c);
 enum failure cmd_compare(struct cli *c);
 enum failure cmd_plot(struct cli *c);
+enum failure cmd_verify(struct cli *c);
 
 #endif

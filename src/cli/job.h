@@ -29,10 +29,20 @@ enum failure job_start(int *argc, char ***argv);
 bool job_on(void);
 int job_rank(void);
 
-/* job_options - what differs per rank once argv is parsed: --lat-log FILE becomes FILE.r<RANK>,
+/* job_options - what differs per rank once argv is parsed (the options as given are kept first,
+ * for job_parsed): --lat-log FILE becomes FILE.r<RANK>,
  * ranks other than 0 write no --json, --csv or --plot; --interval and --lat-log - are refused
  * (FAIL_INPUT with err, on every rank alike). */
 enum failure job_options(struct cli *c, char *err, size_t errlen);
+
+/* job_parsed - once every rank has parsed its command line (f: its outcome, err: its message,
+ * printed by itself), before any command runs: the ranks agree that every one could, then that
+ * all were given the same resolved profile (with the command line's overrides) and the same
+ * options, compared by a hash of their text (dist_differ); what fsmix itself makes differ per
+ * rank (the seed offset, --lat-log FILE.rR) is not in it. The job's outcome: FAIL_INPUT when a
+ * rank could not parse its command line (rank 0 prints "rank R on HOST: message") or when a
+ * rank differs (rank 0 names the ranks and the first differing key). Without a job: f. */
+enum failure job_parsed(const struct cli *c, enum failure f, const char *err);
 
 /* job_agree - every rank brings its outcome and message; returns the job's on every rank. Rank 0
  * prints "fsmix: rank R on HOST: message<suffix>" when the failure is another rank's (its own it

@@ -67,8 +67,11 @@ int main(int argc, char **argv)
 			f = job_options(&c, err, sizeof(err));
 		if (f)
 			fprintf(stderr, "fsmix: %s\nTry 'fsmix --help'.\n", err);
-		else
-			f = act(&c);
+		/* a distributed run: every rank parsed its command line, and all were given the
+		 * same profile and options (job.h) */
+		enum failure job = job_parsed(&c, f, err);
+		if (f == FAIL_NONE)
+			f = job != FAIL_NONE ? job : act(&c);
 	}
 	char why[256];
 	if (outfile_stdout_failed(why, sizeof(why))) {

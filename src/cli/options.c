@@ -128,6 +128,22 @@ static enum set_result set_seed(struct cli *c, const char *v, char *err, size_t 
 	return add_override(c, OVR_SEED, v, err, errlen);
 }
 
+static enum set_result set_fidelity(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_FIDELITY, v, err, errlen);
+}
+
+static enum set_result set_ramp(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_RAMP, v, err, errlen);
+}
+
+static enum set_result set_verify(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v;
+	return add_override(c, OVR_SET, "verify=1", err, errlen);
+}
+
 static enum set_result set_strict(struct cli *c, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -206,6 +222,26 @@ static enum set_result set_lat_log(struct cli *c, const char *v, char *err, size
 	(void)err, (void)errlen;
 	c->lat_log_path = v;
 	return SET_OK;
+}
+
+static enum set_result set_durability_log(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	if (!*v || !strcmp(v, "-")) {
+		snprintf(err, errlen, "--durability-log needs a file (not standard output)");
+		return SET_BAD;
+	}
+	c->durability_log_path = v;
+	return SET_OK;
+}
+
+static enum set_result set_model(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(v, "linux") || !strcmp(v, "posix")) {
+		c->model = !strcmp(v, "posix"); /* enum dm_model: DM_LINUX 0, DM_POSIX 1 */
+		return SET_OK;
+	}
+	snprintf(err, errlen, "--model takes linux or posix, not '%s'", v);
+	return SET_BAD;
 }
 
 static enum set_result set_sweep(struct cli *c, const char *v, char *err, size_t errlen)
@@ -297,14 +333,15 @@ static enum set_result set_help_man(struct cli *c, const char *v, char *err, siz
 #define COMPARE CMD_BIT(CMD_COMPARE)
 #define PLOT    CMD_BIT(CMD_PLOT)
 #define KEYS    CMD_BIT(CMD_KEYS)
-#define ANY     (RUN | CHECK | CLEAN | COMPARE | PLOT | KEYS | CMD_BIT(CMD_HELP))
-#define PROFILE (RUN | CHECK | CLEAN) /* the commands that load a profile */
+#define VERIFY  CMD_BIT(CMD_VERIFY)
+#define ANY     (RUN | CHECK | CLEAN | COMPARE | PLOT | KEYS | VERIFY | CMD_BIT(CMD_HELP))
+#define PROFILE (RUN | CHECK | CLEAN | VERIFY) /* the commands that load a profile */
 
 static const char run_only[] = "--continue-on-error, --cleanup and --build-threads are options "
                                "of 'run' only";
 static const char sweep_only[] = "thread lists, --sweep and --repeat are options of 'run' only";
 static const char output_only[] = "--csv, --format and --interval are options of 'run' only";
-static const char json_misuse[] = "--json is an option of 'run' and 'check', not '%s'";
+static const char json_misuse[] = "--json is an option of 'run', 'check' and 'verify', not '%s'";
 
 const struct option_row option_rows[] = {
     /* Profile overrides */
@@ -355,6 +392,39 @@ const struct option_row option_rows[] = {
      .section = SEC_OVERRIDES,
      .help = "random seed (the global key seed)",
      .man = "Random seed of the run (the global key\n.BR seed )."},
+    {.name = "fidelity",
+     .arg = ARG_REQUIRED,
+     .value = "MODE",
+     .commands = PROFILE,
+     .set = set_fidelity,
+     .section = SEC_OVERRIDES,
+     .help = "exact (default) or ffsb6: FFSB 6.0's biased op and\n"
+             "size picks and byte counts (the global key fidelity)",
+     .man = "What the run reproduces (the global key\n.BR fidelity ):\n.B exact\n"
+            "(the default) runs the profile as written;\n.B ffsb6\n"
+            "reproduces FFSB 6.0's departures from it: its biased operation and file size\n"
+            "picks and its read and write byte counts, so that results compare with\n"
+            "published FFSB figures. Accepted with\n.BR \\-\\-strict\\-ffsb ."},
+    {.name = "ramp",
+     .arg = ARG_REQUIRED,
+     .value = "S",
+     .commands = PROFILE,
+     .set = set_ramp,
+     .section = SEC_OVERRIDES,
+     .help = "warm-up: run S seconds uncounted, then time more\n"
+             "seconds (the global key ramp_time)",
+     .man = "Warm-up (the global key\n.BR ramp_time ):\n"
+            "the workers run S seconds before anything is counted, then the run lasts\n"
+            ".B time\nmore seconds. Refused with\n.BR num_ops ."},
+    {.name = "verify",
+     .arg = ARG_NONE,
+     .commands = PROFILE,
+     .set = set_verify,
+     .section = SEC_OVERRIDES,
+     .help = "check the content of every read (the global key verify=1)",
+     .man = "Check what every read op reads against the content fsmix wrote (the global key\n"
+            ".BR verify=1 ,\nan fsmix extension): a mismatch is an error of kind verify, and\n"
+            "stops the run unless\n.BR \\-\\-continue\\-on\\-error ."},
     {.name = "strict-ffsb",
      .arg = ARG_NONE,
      .commands = PROFILE,
@@ -397,7 +467,7 @@ const struct option_row option_rows[] = {
     {.name = "json",
      .arg = ARG_NEXT,
      .value = "FILE",
-     .commands = RUN | COMPARE,
+     .commands = RUN | COMPARE | VERIFY,
      .misuse = json_misuse,
      .set = set_json,
      .section = SEC_RUN,
@@ -448,6 +518,38 @@ const struct option_row option_rows[] = {
      .man = "One line per operation: time, group, thread, operation, latency in ns, bytes, ns\n"
             "in sync calls, response ns (docs/ops.md);\n.B \\-\n"
             "is standard output. Not in sweeps."},
+
+    {.name = "durability-log",
+     .arg = ARG_REQUIRED,
+     .value = "FILE",
+     .commands = RUN | VERIFY,
+     .set = set_durability_log,
+     .section = SEC_RUN,
+     .help = "run: journal every acknowledged fsync, fdatasync,\n"
+             "O_SYNC write, sync and syncfs (and the writes they\n"
+             "cover) on another filesystem; verify: the journal to\n"
+             "check (docs/output.md)",
+     .man = "With\n.BR run :\n"
+            "record every durability point the kernel acknowledged (fsync, fdatasync, O_SYNC and\n"
+            "O_DSYNC writes, sync, syncfs, and dirsync's directory fsyncs) and every write,\n"
+            "create and delete they cover, in FILE, which must be on another filesystem than\n"
+            "every location (exit 2 otherwise). With\n.BR verify :\n"
+            "the journal whose promises are checked. Not in sweeps; see docs/output.md,\n"
+            "\"Durability log\"."},
+    {.name = "model",
+     .arg = ARG_REQUIRED,
+     .value = "linux|posix",
+     .commands = VERIFY,
+     .set = set_model,
+     .section = SEC_RUN,
+     .help = "verify: linux (default; ext4, xfs, btrfs): fsync of\n"
+             "a new file makes its name durable; posix: only a\n"
+             "fsync of its directory (dirsync=1) or sync does",
+     .man = "The durability model of\n.BR verify :\n.B linux\n"
+            "(the default; ext4, xfs, btrfs): the fsync of a new file also makes its name\n"
+            "durable;\n.BR posix :\n"
+            "a name is durable only after its directory was fsynced (the key\n.BR dirsync )\n"
+            "or a sync or syncfs; see docs/durability.md."},
 
     {.name = "mpi",
      .arg = ARG_NONE,

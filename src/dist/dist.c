@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "stopsig.h"
 
 #ifdef FSMIX_HAVE_MPI
@@ -253,6 +254,20 @@ int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, s
 	return d->rank == 0 ? rc : 0;
 }
 
+int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs, char **all,
+                size_t **lens)
+{
+	*differs = false;
+	*all = NULL;
+	*lens = NULL;
+	if (!d->on)
+		return 0;
+	uint64_t mine = hash_fnv1a(HASH_FNV1A_SEED, text, len), first = mine;
+	dist_bcast(d, &first, sizeof(first));
+	*differs = mine != first;
+	return dist_gather(d, text, *differs ? len : 0, all, lens);
+}
+
 void dist_gather_double(const struct dist *d, double v, double *out)
 {
 	if (!d->on) {
@@ -455,6 +470,18 @@ int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, s
 {
 	(void)d;
 	return gather_self(buf, len, all, lens);
+}
+
+int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs, char **all,
+                size_t **lens)
+{
+	(void)d;
+	(void)text;
+	(void)len;
+	*differs = false;
+	*all = NULL;
+	*lens = NULL;
+	return 0;
 }
 
 void dist_gather_double(const struct dist *d, double v, double *out)

@@ -76,6 +76,16 @@ void dist_barrier(const struct dist *d);
  * most INT_MAX bytes. 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
 int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens);
 
+/* dist_differ - every rank brings a description of what it is about to run (text, len: its
+ * resolved plan and options) and learns whether it differs from rank 0's: each compares the 64-bit
+ * FNV-1a hash of its text with rank 0's (broadcast), and only the ranks whose hash differs send
+ * their text to rank 0 (a gather of nothing when they all agree). *differs on every rank; on
+ * rank 0 *all and lens[size] as dist_gather's (lens[r] > 0: rank r differs, its text is in *all
+ * after those of the lower ranks; rank 0's own length is 0). A single process never differs.
+ * 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
+int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs, char **all,
+                size_t **lens);
+
 /* dist_gather_double - rank 0 receives every rank's value into out[size]. */
 void dist_gather_double(const struct dist *d, double v, double *out);
 

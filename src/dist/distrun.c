@@ -118,6 +118,7 @@ static void pack_results(const struct distrun *r, const struct results *res, enu
 	pack_u64(b, res->n_errors);
 	for (size_t i = 0; i < res->n_errors; i++)
 		pack_bytes(b, &res->errors[i], sizeof(res->errors[i]));
+	pack_u64(b, res->verify_mismatches);
 }
 
 /* The device counters of a host (its lowest rank's), for the job summary. */
@@ -220,6 +221,7 @@ static int merge_rank(struct jobsum *j, const struct plan *pl, struct results *r
 			e.path[sizeof(e.path) - 1] = '\0';
 			rc = u->bad ? -EBADMSG : results_add_error(tmp, &e);
 		}
+		tmp->verify_mismatches = unpack_u64(u);
 		/* a rank whose run phase never ran (its threads could not be made) has no
 		 * figures: its line in the summary says so, the job's figures are the others' */
 		rc = rc ? rc : u->bad ? -EBADMSG : tmp->measured ? results_merge(res, tmp) : 0;

@@ -169,10 +169,7 @@ enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t er
 	struct pick_table ops;
 	struct tree_usage u;
 	struct statvfs sv;
-	uint64_t w8[OP_COUNT];
 	enum failure rc = FAIL_NONE;
-	for (int op = 0; op < OP_COUNT; op++)
-		w8[op] = g->weight[op];
 	if (tree_usage(&fs->tree, &u) || statvfs(fs->pf->location, &sv)) {
 		snprintf(err, errlen, "%s: cannot read the filesystem usage", fs->pf->name);
 		return FAIL_IO;
@@ -188,7 +185,7 @@ enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t er
 		snprintf(err, errlen, "cannot reserve memory for the aged files");
 		return FAIL_IO;
 	}
-	if (pick_build(&ops, w8, OP_COUNT)) {
+	if (engine_pick_ops(e->plan, g, &ops)) {
 		snprintf(err, errlen, "%s: cannot build the aging operation table", fs->pf->name);
 		return FAIL_IO;
 	}

@@ -44,7 +44,9 @@
 #include <stdio.h>
 
 #include "compiler.h"
+#include "content.h"
 #include "devstat.h"
+#include "durlog.h"
 #include "latlog.h"
 #include "ops.h"
 #include "pick.h"
@@ -84,6 +86,14 @@ struct engine_fs {
 	uint32_t dir_ready_cap;
 };
 
+/* The content key of file `disk_id` (its name's number) of fs: the tree's own seed (its id in
+ * the marker, kept across rebuilds and runs, whatever --seed), so a reused tree is checked with
+ * the key it was written with. */
+static inline struct content_key engine_content_key(const struct engine_fs *fs, uint32_t disk_id)
+{
+	return (struct content_key){.seed = fs->tree.tree_id, .fs = fs->pf->index, .file = disk_id};
+}
+
 /* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
  * hand out (its capacity, populate.c), so the two sets never share a name. */
 #define ENGINE_AGED_ID_BASE  (1u << 26)
@@ -109,14 +119,18 @@ struct worker {
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
 	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
 	size_t buf_len;
-	bool timed[SYS_COUNT]; /* time this syscall (enable_stats and not ignored) */
-	bool time_ops;         /* record whole-operation latency */
-	bool shared_clock;     /* every syscall is timed: op latency = first start .. last end */
-	uint64_t op_t0;        /* start of the current op's first timed syscall, 0: none yet */
-	uint64_t last_ts;      /* end of the last timed syscall */
-	uint64_t op_sync_ns;   /* time the current op spent in sync calls (--lat-log) */
-	uint64_t stride_off;   /* write_stride: where this thread's next write starts */
-	struct latlog_buf *ll; /* --lat-log buffer, NULL: off */
+	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
+	bool time_ops;          /* record whole-operation latency */
+	bool shared_clock;      /* every syscall is timed: op latency = first start .. last end */
+	uint64_t op_t0;         /* start of the current op's first timed syscall, 0: none yet */
+	uint64_t last_ts;       /* end of the last timed syscall */
+	uint64_t op_sync_ns;    /* time the current op spent in sync calls (--lat-log) */
+	uint64_t stride_off;    /* write_stride: where this thread's next write starts */
+	bool verify;            /* verify=1: every read is checked (content_check) */
+	uint64_t verify_bad;    /* reads whose content did not check (mismatches) */
+	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
+	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
+	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
 	struct thread_stats st;
 	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
 	bool err_set;               /* err holds the worker's first failure */
@@ -158,6 +172,7 @@ struct engine_opts {
 	double interval_s;                /* --interval S: per-interval rows, 0: none */
 	bool keep_manifest;               /* write the reuse manifest even with reuse=0 (sweeps) */
 	const char *lat_log_path;         /* --lat-log FILE: one line per operation, NULL: none */
+	const char *durability_log_path;  /* --durability-log FILE: the journal of promises */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
@@ -176,7 +191,12 @@ struct engine {
 	size_t n_workers;
 	uint64_t seed;
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
-	pthread_mutex_t sleep_lock;          /* op_delay sleepers wait here for stop */
+	/* ramp_time: the end of the ramp, t_base + ramp_time (written before the gate opens; 0: no
+	 * ramp). On stop's cache line, which every worker reads after every operation, so a
+	 * ramping worker's check costs no other line. */
+	uint64_t ramp_end_ns;
+	uint64_t t_count; /* when counting started: ramp_end_ns once the ramp is over, else 0 */
+	pthread_mutex_t sleep_lock; /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
 	struct start_gate gate; /* workers wait here until all of them can start */
 	bool gate_ready;        /* gate initialised */
@@ -195,7 +215,10 @@ struct engine {
 	int64_t age_min; /* the smallest reservation of the aging group's ops (set before start) */
 	struct latlog latlog; /* --lat-log */
 	bool latlog_open;
-	bool latlog_failed;        /* a write to the latency log failed: the run exits 1 */
+	bool latlog_failed;   /* a write to the latency log failed: the run exits 1 */
+	struct durlog durlog; /* --durability-log (durjournal.c) */
+	bool durlog_open, durlog_running;
+	bool durlog_failed;        /* writing the durability log failed: the run exits 1 */
 	bool progress;             /* draw the live status line (stderr is a terminal) */
 	_Atomic int signal_seen;   /* the first stop signal received (watcher), 0: none */
 	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
@@ -213,8 +236,9 @@ struct engine {
 struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, struct results *r,
                            enum failure *f);
 
-/* engine_latlog_open - open --lat-log FILE (nothing when none). FAIL_INPUT when it cannot be
- * written (printed): nothing was built and nothing is to be reported; engine_free. */
+/* engine_latlog_open - open --lat-log FILE and --durability-log FILE (nothing when none).
+ * FAIL_INPUT when one cannot be written, or the durability log is on a tested filesystem
+ * (printed): nothing was built and nothing is to be reported; engine_free. */
 enum failure engine_latlog_open(struct engine *e);
 
 /* engine_setup - set up every filesystem (see above). FAIL_INPUT (a location in use, on
@@ -263,6 +287,19 @@ enum failure engine_run(const struct plan *pl, const struct engine_opts *o, stru
  * holds a directory of fsmix's name that is not fsmix's; else FAIL_IO (the worst one wins). */
 enum failure engine_clean(const struct plan *pl, const struct engine_opts *o);
 
+/* engine_fs_spec_hash - the hash of the settings that decide which files a filesystem's tree
+ * holds (the reuse manifest's, and the durability log's header). */
+uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity);
+
+/* engine_verify - `fsmix verify`: check every promise of the durability log at log_path
+ * against the trees of plan pl, read-only (durmodel.h; nothing is written, locked or removed).
+ * FAIL_NONE with rep filled (rep->broken says whether a promise was broken); FAIL_INPUT when
+ * the log cannot be read, is not one, or belongs to other trees; FAIL_IO when a file cannot be
+ * read. Messages on log. */
+struct dm_report;
+enum failure engine_verify(const struct plan *pl, const char *log_path, int model,
+                           struct dm_report *rep, FILE *log);
+
 /* engine_stop - ask every worker to stop (any thread; idempotent: the first reason wins). */
 void engine_stop(struct engine *e, enum stop_reason why);
 
@@ -293,6 +330,14 @@ static inline struct engine_count engine_progress(const struct engine *e, uint64
 /* engine_sleep_ms - sleep up to ms milliseconds, returning early when the run stops. */
 void engine_sleep_ms(struct engine *e, uint32_t ms);
 
+/* engine_ffsb_size - FFSB 6.0's size for a file of a filesystem without size_weight:
+ * min_filesize + getrandom(max - min), the range cut to 32 bits and max itself never reached
+ * (fileops.c:446-450, ffsb_fs.c:131, rand.c:174); fidelity=ffsb6. */
+static inline uint64_t engine_ffsb_size(const struct plan_fs *pf, struct rng *r)
+{
+	return pf->min_filesize + pick_ffsb_mod(r, (uint32_t)(pf->max_filesize - pf->min_filesize));
+}
+
 /* ops: perform op `op` once for worker w on filesystem fs (opexec.c). */
 struct op_result {
 	uint64_t trans;         /* FFSB transactions */
@@ -300,6 +345,8 @@ struct op_result {
 	uint64_t bytes_written; /* bytes */
 	uint64_t ffsb_written;  /* bytes FFSB 6.0 counted, where that differs (write: the whole
 	                         * file's size), else 0 */
+	uint64_t ffsb_read;     /* bytes FFSB 6.0 counted, where that differs (read: read_size,
+	                         * also the tail read_random never reads), else 0 */
 };
 /* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
  * worker's first error. */

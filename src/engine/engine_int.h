@@ -6,6 +6,7 @@
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
+ *   durjournal.c --durability-log: the log, the tree as the run starts, the workers' records
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
  *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
  */
@@ -47,6 +48,7 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 	w->st.bytes_read[op] += r->bytes_read;
 	w->st.bytes_written[op] += r->bytes_written;
 	w->st.ffsb_written[op] += r->ffsb_written ? r->ffsb_written : r->bytes_written;
+	w->st.ffsb_read[op] += r->ffsb_read ? r->ffsb_read : r->bytes_read;
 	uint64_t ops = atomic_load_explicit(&w->done_ops, memory_order_relaxed);
 	uint64_t trans = atomic_load_explicit(&w->done_trans, memory_order_relaxed);
 	atomic_store_explicit(&w->done_ops, ops + 1, memory_order_relaxed);
@@ -60,6 +62,11 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen);
 void worker_free(struct worker *w);
+
+/* run.c */
+/* engine_pick_ops - the operation table of group g: its weights, or with fidelity=ffsb6 the
+ * shares FFSB 6.0's biased pick gives them (pick_ffsb_weights). 0 or -errno. */
+int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t);
 
 /* crew.c */
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
@@ -82,6 +89,17 @@ void engine_progress_line(struct engine *e, uint64_t deadline);
 /* engine_merge_intervals - the --interval rows of group gi (SIZE_MAX: all) merged; NULL when
  * out of memory. The caller frees them. */
 struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t *n_out);
+
+/* durjournal.c: --durability-log */
+/* engine_durlog_open - check and open the log (engine_latlog_open calls it). */
+enum failure engine_durlog_open(struct engine *e);
+/* durjournal_begin - after the workers are made, before they start: the header, the tree as it
+ * is (made durable by a syncfs), the logger started and every worker given its ring. 0, or -1
+ * with err. */
+int durjournal_begin(struct engine *e, char *err, size_t errlen);
+/* durjournal_end - after the join (or a failed start): drain, stop and close the log; its
+ * figures on the log; a failure makes the run exit 1. Idempotent. */
+void durjournal_end(struct engine *e);
 
 /* finish.c */
 /* engine_fail - print "fsmix: MSG" on the log; the results' failure message, unless one was

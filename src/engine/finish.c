@@ -23,9 +23,13 @@ void engine_report_errors(struct engine *e)
 		const struct worker *w = e->workers[i];
 		if (!w->err_set)
 			continue;
+		char what[MSG_MAX];
+		if (w->err.verify)
+			results_verify_text(&w->err, what, sizeof(what));
 		fprintf(e->opts->log, "fsmix: worker %u (%s): %s: %s(%s): %s after %.3f s\n",
 		        w->index, w->g->name, op_table[w->err.op].name, sys_table[w->err.sys].name,
-		        w->err.path, strerror(w->err.err), (double)w->err.at_ns / 1e9);
+		        w->err.path, w->err.verify ? what : strerror(w->err.err),
+		        (double)w->err.at_ns / 1e9);
 	}
 }
 
@@ -39,6 +43,7 @@ static int collect_worker(struct engine *e, size_t i)
 	int rc = 0;
 	if (w->err_set)
 		rc = results_add_error(e->res, &w->err);
+	e->res->verify_mismatches += w->verify_bad;
 	if (!g->st_ready && e->plan->groups[w->group].num_threads == 1) {
 		g->st = w->st; /* the results' pages are written here first (results_init_lazy) */
 		g->st.ranges = g->ranges; /* the same bounds, the results' own table */
@@ -107,6 +112,35 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
 	return ok;
 }
 
+/* verify=1: a reuse=1 tree that the run changed (fs->modified: its manifest was removed
+ * before the run) gets a manifest again of what the run left -- sizes and content generations
+ * -- so the next run reuses it and verify=1 checks it across runs. Without verify a changed
+ * tree is rebuilt by the next run, as it always was; never in a sweep (keep_manifest: every
+ * point starts from the same tree), after a worker's error (a write may have stopped half
+ * way), or where metaop or createdir made directories the manifest does not describe. */
+static void keep_changed_trees(struct engine *e)
+{
+	const struct plan *pl = e->plan;
+	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || e->res->n_errors)
+		return;
+	for (size_t i = 0; i < e->n_fs; i++) {
+		struct engine_fs *fs = &e->fs[i];
+		char why[MSG_MAX];
+		bool dirs = false;
+		for (size_t gi = 0; gi < pl->n_groups; gi++) {
+			const struct plan_group *g = &pl->groups[gi];
+			if (g->bindfs < 0 || (size_t)g->bindfs == i)
+				dirs |= g->weight[OP_metaop] || g->weight[OP_createdir];
+		}
+		if (!fs->modified || fs->pf->age || dirs || !fs->pf->reuse || fs->tree.rootfd < 0)
+			continue;
+		if (tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
+			fprintf(e->opts->log,
+			        "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
+			        fs->pf->name, why);
+	}
+}
+
 /* Each filesystem's setup and device counters into the results. */
 static void results_of_fs(struct engine *e)
 {
@@ -140,8 +174,9 @@ enum failure engine_finish(struct engine *e, enum failure f)
 	}
 	if (r->measured) {
 		e->interrupted = stop == STOP_SIGNAL;
-		bool failed = e->latlog_failed || r->n_errors;
+		bool failed = e->latlog_failed || e->durlog_failed || r->n_errors;
 		f = e->interrupted ? FAIL_INTERRUPTED : failed ? FAIL_IO : FAIL_NONE;
+		keep_changed_trees(e);
 	} else {
 		if (e->latlog_failed)
 			f = failure_first(f, FAIL_IO);

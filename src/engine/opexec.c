@@ -1,5 +1,5 @@
 /* opexec.c - the bodies of the operations of ops.def, with FFSB 6.0's system call sequences and
- * transaction accounting (docs/ops.md), and the timed system call wrappers.
+ * transaction accounting (docs/ops.md); the timed system call wrappers are optimed.h.
  *
  * Every file operation works on the shared pool: it acquires a file (shared for reads,
  * exclusive for anything that writes, appends or deletes), performs its system calls relative
@@ -10,84 +10,19 @@
  * renames toggle between two names (FFSB appended an 'a' per rename, forever), and the size is
  * known from the pool (FFSB stat()ed the path first).
  */
+#include "durhook.h"
 #include "engine.h"
+#include "optimed.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-/* ---- timed system calls: record latency when this worker times the call ----
- *
- * One error convention for the whole file (docs/design.md, "Errors"): every function returns
- * 0 (or a count, an offset, a descriptor) or -errno. The first failure of an operation is
- * latched in the worker's error record (worker.err: op, system call, path, errno) by fail(),
- * where it is found, and its -errno passed up to op_execute. */
-
-/* With every syscall timed, the operation's latency reuses these clock reads: it runs from
- * the start of its first system call to the end of its last (worker.op_t0, worker.last_ts),
- * which saves two clock_gettime() per operation on the hot path. */
-static inline uint64_t timed_begin(struct worker *w, enum sys_id s)
-{
-	if (!w->timed[s])
-		return 0;
-	uint64_t t = now_ns();
-	if (!w->op_t0)
-		w->op_t0 = t;
-	return t;
-}
-
-static inline void timed_end(struct worker *w, enum sys_id s, uint64_t t0)
-{
-	if (w->timed[s]) {
-		uint64_t t = now_ns();
-		stats_sys_record(&w->st, s, t - t0);
-		w->last_ts = t;
-	}
-}
-
-static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
-                    mode_t mode)
-{
-	uint64_t t0 = timed_begin(w, s);
-	int fd = openat(dfd, name, flags, mode);
-	timed_end(w, s, t0);
-	return fd < 0 ? -errno : fd;
-}
-
-static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
-{
-	uint64_t t0 = timed_begin(w, SYS_read);
-	ssize_t r = read(fd, buf, n);
-	timed_end(w, SYS_read, t0);
-	return r < 0 ? -errno : r;
-}
-
-static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
-{
-	uint64_t t0 = timed_begin(w, SYS_write);
-	ssize_t r = write(fd, buf, n);
-	timed_end(w, SYS_write, t0);
-	return r < 0 ? -errno : r;
-}
-
-static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
-{
-	uint64_t t0 = timed_begin(w, SYS_lseek);
-	off_t r = lseek(fd, off, whence);
-	timed_end(w, SYS_lseek, t0);
-	return r < 0 ? -errno : r;
-}
-
-static int t_close(struct worker *w, int fd)
-{
-	uint64_t t0 = timed_begin(w, SYS_close);
-	int r = close(fd);
-	timed_end(w, SYS_close, t0);
-	return r < 0 ? -errno : 0;
-}
+/* ---- timed system calls (optimed.h), and the sync family ---- */
 
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
  * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
@@ -95,7 +30,7 @@ static int t_close(struct worker *w, int fd)
 static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 {
 	bool tm = w->timed[s];
-	uint64_t t0 = tm || w->ll ? now_ns() : 0;
+	uint64_t t0 = tm || w->ll || w->dl ? now_ns() : 0;
 	if (tm && !w->op_t0)
 		w->op_t0 = t0;
 	int r = 0;
@@ -122,6 +57,7 @@ static int t_sync_call(struct worker *w, enum sys_id s, int fd)
 			w->last_ts = t;
 		}
 		w->op_sync_ns += t - t0;
+		w->dl_t0 = t0, w->dl_t1 = t; /* --durability-log: the call's times */
 	}
 	return r;
 }
@@ -138,38 +74,6 @@ static int sync_after(struct worker *w, enum op_id op, int fd)
 	if (!(op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
 		return 0;
 	return t_sync_call(w, sync_sys(op), fd);
-}
-
-static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
-{
-	uint64_t t0 = timed_begin(w, SYS_stat);
-	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
-	timed_end(w, SYS_stat, t0);
-	return r < 0 ? -errno : 0;
-}
-
-static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
-{
-	uint64_t t0 = timed_begin(w, s);
-	int r = unlinkat(dfd, name, flags);
-	timed_end(w, s, t0);
-	return r < 0 ? -errno : 0;
-}
-
-static int t_mkdirat(struct worker *w, int dfd, const char *name)
-{
-	uint64_t t0 = timed_begin(w, SYS_mkdir);
-	int r = mkdirat(dfd, name, 0700);
-	timed_end(w, SYS_mkdir, t0);
-	return r < 0 ? -errno : 0;
-}
-
-static int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
-{
-	uint64_t t0 = timed_begin(w, SYS_rename);
-	int r = renameat(dfd, from, dfd, to);
-	timed_end(w, SYS_rename, t0);
-	return r < 0 ? -errno : 0;
 }
 
 /* ---- the file set ---- */
@@ -257,28 +161,33 @@ static uint64_t random_offset(struct worker *w, uint64_t limit)
 	return off;
 }
 
-/* Reads exactly n bytes (or up to EOF); returns bytes read or -errno. */
-static int64_t read_block(struct worker *w, int fd, size_t n)
-{
-	return t_read(w, fd, w->buf, n);
-}
+/* What a writing op writes: file `key` at generation `gen`, from file offset `off` on (each
+ * write advances it). Every write() carries exactly the content of those bytes (content.h). */
+struct wpos {
+	struct content_key key;
+	uint32_t gen;
+	uint64_t off;
+};
 
-static int64_t write_block(struct worker *w, int fd, size_t n)
+/* Writes n bytes of the content at c->off (advanced); returns n or -errno. */
+static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
+	content_fill(w->buf, n, &c->key, c->gen, c->off);
 	ssize_t r = t_write(w, fd, w->buf, n);
 	if (r < 0)
 		return r;
+	c->off += n;
 	return r == (ssize_t)n ? r : -ENOSPC; /* a short write means the device is full */
 }
 
-/* Writes `total` bytes at the current offset in blocks of bs: FFSB's write(bs) x n + tail.
- * Returns the number of write() calls (transactions) or -errno. */
-static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs)
+/* Writes `total` bytes at the current offset (c->off) in blocks of bs: FFSB's write(bs) x n +
+ * tail. Returns the number of write() calls (transactions) or -errno. */
+static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs, struct wpos *c)
 {
 	int64_t calls = 0;
 	while (total) {
 		size_t n = total < bs ? (size_t)total : (size_t)bs;
-		int64_t r = write_block(w, fd, n);
+		int64_t r = write_block(w, fd, n, c);
 		if (r < 0)
 			return r;
 		total -= n;
@@ -287,7 +196,9 @@ static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t b
 	return calls;
 }
 
-/* File sizes for creates: size_dist, size_weight, else uniform min..max (inclusive). */
+/* File sizes for creates: size_dist, else size_weight (FFSB's biased shares with fidelity=ffsb6:
+ * in the table), else uniform min..max (inclusive), or with ffsb6 FFSB's min + getrandom(max -
+ * min). */
 static uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
 {
 	const struct plan_fs *pf = fs->pf;
@@ -295,6 +206,8 @@ static uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
 		return sizedist_draw(&pf->size_dist, &w->rng);
 	if (pf->n_sizes)
 		return pf->sizes[pick_one(&fs->sizes, &w->rng)].size;
+	if (UNLIKELY(w->eng->plan->fidelity == FIDELITY_FFSB6))
+		return engine_ffsb_size(pf, &w->rng);
 	return pf->min_filesize + rng_below(&w->rng, pf->max_filesize - pf->min_filesize + 1);
 }
 
@@ -339,6 +252,7 @@ static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, 
 struct held_file {
 	uint32_t id, dir;
 	uint64_t size; /* bytes, as the pool records it */
+	uint32_t gen;  /* content generation, as the pool records it (POOL_GEN_UNKNOWN: unknown) */
 	int fd;
 };
 
@@ -364,7 +278,82 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
                         const struct held_file *f)
 {
 	int rc = sync_after(w, op, f->fd);
-	return rc < 0 ? file_fail(w, fs, op, f, sync_sys(op), -rc) : 0;
+	if (rc < 0)
+		return file_fail(w, fs, op, f, sync_sys(op), -rc);
+	if (op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC))
+		durhook_synced(w, fs, sync_sys(op), f->id, f->dir, f->size, f->gen);
+	return 0;
+}
+
+/* ---- content: generations and the verify=1 check ---- */
+
+/* begin_write - the one place a writing op (write, writeall, append; each append of
+ * append_fsync2) takes the held file (exclusive) to its next content generation: the pool's
+ * generation +1 (a file of an old manifest, generation unknown, continues at 2^31, above
+ * anything it may hold) and the second it was written, recorded before the first write() so
+ * that a reader after this op accepts the new generation. Returns where the op's writes go: the
+ * caller sets .off to the extent's start, write_block advances it.
+ *
+ * Durability journal (--durability-log, durhook.h): the start of generation g is journaled
+ * here (DL_WSTART: a write cut short by a crash may have left it); each body journals the
+ * extent it wrote, [c.off - len, c.off) of c.gen, once its writes completed (DL_WRITE), and
+ * sync_or_fail the acknowledged fsync/fdatasync (DL_FSYNC, DL_FDATASYNC). op_create writes
+ * generation 1 without coming here (the file is new) and journals its own records. */
+static struct wpos begin_write(struct worker *w, struct engine_fs *fs, struct held_file *f)
+{
+	uint32_t g = f->gen == POOL_GEN_UNKNOWN ? 1u << 31
+	             : f->gen == UINT32_MAX     ? f->gen
+	                                        : f->gen + 1;
+	pool_set_gen(fileset(w, fs), f->id, g, (uint32_t)time(NULL));
+	f->gen = g;
+	durhook_wstart(w, fs, f->id, g); /* the journal: a write of generation g began */
+	return (struct wpos){.key = engine_content_key(fs, disk_id(w, f->id)), .gen = g, .off = 0};
+}
+
+/* Latches a content mismatch found by a read of the held file (cold). */
+static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
+                       const struct held_file *f, const struct content_finding *cf)
+{
+	w->verify_bad++;
+	bool first = !w->err_set;
+	int rc = file_fail(w, fs, op, f, SYS_read, EBADMSG);
+	if (first) {
+		w->err.verify = true;
+		w->err.found = *cf;
+		w->err.gen_current = f->gen;
+		w->err.gen_written_s =
+		    f->gen == cf->gen_expected ? pool_gen_time(fileset(w, fs), f->id) : 0;
+	}
+	return rc;
+}
+
+/* verify=1: checks the `got` bytes just read into w->buf from file offset off (`want` asked
+ * for) against every generation the file may hold, [1, its current one]; a read that ends
+ * before the file's recorded size is a mismatch too (the file was truncated behind fsmix's
+ * back). Returns 0, or -EBADMSG after latching the mismatch. */
+static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
+                       const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
+{
+	struct content_key key = engine_content_key(fs, disk_id(w, f->id));
+	struct content_finding cf;
+	uint32_t hi = f->gen == POOL_GEN_UNKNOWN ? UINT32_MAX : f->gen;
+	if (got > 0 && content_check(w->buf, (size_t)got, &key, off, 1, hi, &cf))
+		return verify_fail(w, fs, op, f, &cf);
+	if (got >= 0 && (uint64_t)got < want && off + (uint64_t)got < f->size) {
+		cf = (struct content_finding){
+		    .verdict = CONTENT_SHORT, .off = off + (uint64_t)got, .gen_expected = f->gen};
+		return verify_fail(w, fs, op, f, &cf);
+	}
+	return 0;
+}
+
+/* The read path's check: one predictable branch when verify is off. */
+static inline int check_read(struct worker *w, struct engine_fs *fs, enum op_id op,
+                             const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
+{
+	if (LIKELY(!w->verify))
+		return 0;
+	return verify_read(w, fs, op, f, off, got, want);
 }
 
 /* A body does the op's I/O on the open file: returns 0, or -errno after latching the failure
@@ -386,6 +375,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 		return rc;
 	f.dir = pool_dir(fileset(w, fs), f.id);
 	f.size = pool_size(fileset(w, fs), f.id);
+	f.gen = pool_gen(fileset(w, fs), f.id);
 	int dfd = file_at(w, fs, f.dir, f.id, name, sizeof(name));
 	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
 	if (f.fd < 0) {
@@ -409,29 +399,39 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t bs = g->read_blocksize, size = f->size;
 	uint64_t want = g->read_size < size ? g->read_size : size;
 	uint64_t n = want / bs, tail = want % bs;
+	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
 	int rc;
 	if (!g->read_random && !g->read_skip && size > want &&
-	    (rc = seek_to(w, fs, op, f, random_offset(w, size - want), SEEK_SET)))
+	    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size - want), SEEK_SET)))
 		return rc;
 	for (uint64_t i = 0; i < n; i++) {
 		if (g->read_random &&
-		    (rc = seek_to(w, fs, op, f, random_offset(w, size > bs ? size - bs : 0),
+		    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size > bs ? size - bs : 0),
 		                  SEEK_SET)))
 			return rc;
-		if ((k = read_block(w, f->fd, bs)) < 0)
+		if ((k = t_read(w, f->fd, w->buf, bs)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
-		r->bytes_read += (uint64_t)k;
-		if (g->read_skip && (rc = seek_to(w, fs, op, f, g->read_skipsize, SEEK_CUR)))
+		if ((rc = check_read(w, fs, op, f, pos, k, bs)))
 			return rc;
+		r->bytes_read += (uint64_t)k;
+		pos += (uint64_t)k;
+		if (g->read_skip) {
+			if ((rc = seek_to(w, fs, op, f, g->read_skipsize, SEEK_CUR)))
+				return rc;
+			pos += g->read_skipsize;
+		}
 	}
 	if (tail && !g->read_random) {
-		if ((k = read_block(w, f->fd, tail)) < 0)
+		if ((k = t_read(w, f->fd, w->buf, tail)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
+		if ((rc = check_read(w, fs, op, f, pos, k, tail)))
+			return rc;
 		r->bytes_read += (uint64_t)k;
 	}
 	/* FFSB counts whole blocks; the tail read counts only with read_skip. */
 	r->trans = n + (g->read_skip && tail);
+	r->ffsb_read = want; /* FFSB counted read_size bytes, also the tail read_random skips */
 	return 0;
 }
 
@@ -441,7 +441,11 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
 	while (left) {
-		int64_t k = read_block(w, f->fd, left < bs ? (size_t)left : (size_t)bs);
+		size_t n = left < bs ? (size_t)left : (size_t)bs;
+		int64_t k = t_read(w, f->fd, w->buf, n);
+		int rc = k >= 0 ? check_read(w, fs, op, f, f->size - left, k, n) : 0;
+		if (rc)
+			return rc;
 		if (k <= 0)
 			return file_fail(w, fs, op, f, SYS_read, k < 0 ? (int)-k : EIO);
 		left -= (uint64_t)k;
@@ -462,13 +466,16 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
 	int rc;
+	struct wpos c = begin_write(w, fs, f);
 	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
 	if (g->write_random) {
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
-			if ((rc = seek_to(w, fs, op, f, random_offset(w, size - bs), SEEK_SET)))
+			if ((rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - bs),
+			                  SEEK_SET)))
 				return rc;
-			if ((k = write_block(w, f->fd, bs)) < 0)
+			if ((k = write_block(w, f->fd, bs, &c)) < 0)
 				return file_fail(w, fs, op, f, SYS_write, (int)-k);
+			durhook_write(w, fs, f->id, f->dir, c.gen, c.off - bs, bs, size);
 			r->trans++;
 			r->bytes_written += bs;
 		}
@@ -480,14 +487,16 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 			if (off + want > size)
 				off = 0;
 			w->stride_off = off + g->write_stride;
-			if ((rc = seek_to(w, fs, op, f, off, SEEK_SET)))
+			if ((rc = seek_to(w, fs, op, f, c.off = off, SEEK_SET)))
 				return rc;
 		} else if (size > want &&
-		           (rc = seek_to(w, fs, op, f, random_offset(w, size - want), SEEK_SET))) {
+		           (rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - want),
+		                         SEEK_SET))) {
 			return rc;
 		}
-		if ((k = write_blocks(w, f->fd, want, bs)) < 0)
+		if ((k = write_blocks(w, f->fd, want, bs, &c)) < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
+		durhook_write(w, fs, f->id, f->dir, c.gen, c.off - want, want, size);
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;
 	}
@@ -499,9 +508,11 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 static int writeall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                          struct op_result *r)
 {
-	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize);
+	struct wpos c = begin_write(w, fs, f); /* from offset 0 */
+	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize, &c);
 	if (k < 0)
 		return file_fail(w, fs, op, f, SYS_write, (int)-k);
+	durhook_write(w, fs, f->id, f->dir, c.gen, 0, f->size, f->size);
 	r->trans = (uint64_t)k;
 	r->bytes_written = f->size;
 	return sync_or_fail(w, fs, op, f);
@@ -514,11 +525,15 @@ static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, st
                        struct op_result *r)
 {
 	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
-		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize);
+		struct wpos c = begin_write(w, fs, f);
+		c.off = f->size; /* O_APPEND: at the end the pool records (the file is held) */
+		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize, &c);
 		if (k < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
 		r->trans += (uint64_t)k;
 		r->bytes_written += w->g->write_size;
+		durhook_write(w, fs, f->id, f->dir, c.gen, f->size, w->g->write_size,
+		              f->size + w->g->write_size);
 		f->size += w->g->write_size;
 		pool_set_size(fileset(w, fs), f->id, f->size); /* held exclusively */
 		int rc = sync_or_fail(w, fs, op, f);
@@ -584,23 +599,32 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		return rc;
 	}
 	enum sys_id failed = SYS_write;
-	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize);
+	struct wpos c = {.key = engine_content_key(fs, disk_id(w, id)), .gen = 1, .off = 0};
+	durhook_name(w, fs, DL_CREATE, id, dir);
+	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize, &c);
 	if (k >= 0) {
+		durhook_write(w, fs, id, dir, 1, 0, size, size);
 		r->trans = (uint64_t)k;
 		r->bytes_written = size;
 		failed = sync_sys(op);
 		k = sync_after(w, op, fd);
+		if (k == 0 && (op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
+			durhook_synced(w, fs, sync_sys(op), id, dir, size, 1);
 	}
 	if (k < 0) {
 		(void)close(fd);
 	} else if ((k = t_close(w, fd)) < 0) {
 		failed = SYS_close;
+	} else if (w->g->dirsync && (k = durhook_dirsync(w, fs, dir, false)) < 0) {
+		failed = SYS_fsync;
 	} else {
+		pool_set_gen(fileset(w, fs), id, 1, (uint32_t)time(NULL)); /* reserved: exclusive */
 		pool_publish(fileset(w, fs), id, dir, size);
 		return 0;
 	}
 	rc = fail(w, op, failed, (int)-k, fs, dir, id, false);
-	(void)unlinkat(dfd, name, 0); /* our own half-written file */
+	if (unlinkat(dfd, name, 0) == 0) /* our own half-written file */
+		durhook_name(w, fs, DL_DELETE, id, dir);
 	pool_unreserve(fileset(w, fs), id);
 	return rc;
 }
@@ -618,6 +642,11 @@ static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		rc = fail(w, op, SYS_unlink, -rc, fs, dir, id, false);
 		pool_release(fileset(w, fs), id, POOL_WRITE);
 		return rc;
+	}
+	durhook_name(w, fs, DL_DELETE, id, dir);
+	if (w->g->dirsync && (rc = durhook_dirsync(w, fs, dir, false)) < 0) {
+		pool_remove(fileset(w, fs), id); /* the name is gone all the same */
+		return fail(w, op, SYS_fsync, -rc, fs, dir, id, false);
 	}
 	pool_remove(fileset(w, fs), id);
 	r->trans = 1;
@@ -686,6 +715,8 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		}
 		pool_set_size(&fs->meta, id, !gen);
 		pool_release(&fs->meta, id, POOL_WRITE);
+		if (w->g->dirsync && (rc = durhook_dirsync(w, fs, 0, true)) < 0)
+			return fail(w, op, SYS_fsync, -rc, fs, !gen, id, true);
 	}
 	r->trans = 1;
 	return 0;
@@ -715,6 +746,7 @@ static int op_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	(void)fs;
 	(void)op;
 	(void)t_sync_call(w, SYS_sync, -1);
+	durhook_fs_synced(w, fs, DL_SYNC);
 	r->trans = 1;
 	return 0;
 }
@@ -725,6 +757,7 @@ static int op_syncfs(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	int rc = t_sync_call(w, SYS_syncfs, tree_data_dirfd(&fs->tree, TREE_DIR_TOP));
 	if (rc < 0)
 		return fail(w, op, SYS_syncfs, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	durhook_fs_synced(w, fs, DL_SYNCFS);
 	r->trans = 1;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -51,7 +52,7 @@ struct file_order {
 };
 
 /* The settings that decide which files exist: a reused tree must match all of them. */
-static uint64_t spec_hash(const struct plan_fs *f)
+uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity)
 {
 	uint64_t h = hash_fnv1a(HASH_FNV1A_SEED, "fsmix-spec-1", 12);
 	h = hash_fnv1a(h, &f->num_files, sizeof(f->num_files));
@@ -69,6 +70,8 @@ static uint64_t spec_hash(const struct plan_fs *f)
 		    &f->size_dist.cap, 8);
 	if (f->create_method != CREATE_WRITE) /* trees built before create_method keep their hash */
 		h = hash_fnv1a(h, &f->create_method, sizeof(f->create_method));
+	if (fidelity != FIDELITY_EXACT) /* FFSB's sizes are other files */
+		h = hash_fnv1a(h, &fidelity, sizeof(fidelity));
 	return h;
 }
 
@@ -130,10 +133,14 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 	uint64_t nd = pf->num_dirs;
 	uint64_t d = rng_below(&r, nd + 1);
 	*dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
-	*size = pf->size_dist.kind ? sizedist_draw(&pf->size_dist, &r)
-	        : pf->n_sizes
-	            ? pf->sizes[pick_one(&fs->sizes, &r)].size
-	            : pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
+	if (pf->size_dist.kind)
+		*size = sizedist_draw(&pf->size_dist, &r);
+	else if (pf->n_sizes)
+		*size = pf->sizes[pick_one(&fs->sizes, &r)].size;
+	else if (e->plan->fidelity == FIDELITY_FFSB6)
+		*size = engine_ffsb_size(pf, &r);
+	else
+		*size = pf->min_filesize + rng_below(&r, pf->max_filesize - pf->min_filesize + 1);
 }
 
 /* Marks a built file as existing; the shared counts are settled once per builder. Returns 0,
@@ -142,6 +149,8 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 static int put_built(struct builder *b, uint32_t id, uint32_t dir, uint64_t size)
 {
 	int rc = pool_put_initial(&b->fs->files, id, dir, size);
+	if (rc == 0) /* generation 1, written now (content.h) */
+		pool_set_gen(&b->fs->files, id, 1, (uint32_t)time(NULL));
 	if (rc) {
 		b->err = -rc;
 		tree_file_path(&b->fs->tree, dir, id, b->path, sizeof(b->path));
@@ -241,9 +250,11 @@ static int create_file(struct builder *b, char *buf, uint32_t id)
 		count_bytes(b, size);
 		return put_built(b, id, dir, size);
 	}
+	struct content_key key = engine_content_key(fs, id);
 	for (uint64_t left = size; left;) {
 		size_t n =
 		    left < pf->create_blocksize ? (size_t)left : (size_t)pf->create_blocksize;
+		content_fill(buf, n, &key, 1, size - left); /* generation 1 (content.h) */
 		ssize_t w = write(fd, buf, n);
 		if (w != (ssize_t)n) {
 			if (w >= 0)
@@ -575,13 +586,14 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 	if (rc == 0)
 		rc = pool_init(&fs->meta, meta);
 	if (rc) {
-		snprintf(
-		    err, errlen,
-		    "%s: cannot reserve memory for the file pools (%u files and %u "
-		    "directories, %llu MiB of address space): %s",
-		    pf->name, files, meta,
-		    (unsigned long long)(((uint64_t)files + meta) * sizeof(struct pool_slot) >> 20),
-		    strerror(-rc));
+		snprintf(err, errlen,
+		         "%s: cannot reserve memory for the file pools (%u files and %u "
+		         "directories, %llu MiB of address space): %s",
+		         pf->name, files, meta,
+		         (unsigned long long)(((uint64_t)files + meta) *
+		                                  (sizeof(struct pool_slot) + sizeof(uint64_t)) >>
+		                              20),
+		         strerror(-rc));
 		return -1;
 	}
 	return 0;
@@ -594,9 +606,13 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
 	if (pf->n_sizes) {
-		uint64_t w[pf->n_sizes];
+		uint64_t w[pf->n_sizes], eff[pf->n_sizes];
 		for (size_t i = 0; i < pf->n_sizes; i++)
 			w[i] = pf->sizes[i].weight;
+		/* fidelity=ffsb6: FFSB's biased pick over its reversed list (parser.c:400) */
+		if (e->plan->fidelity == FIDELITY_FFSB6 &&
+		    pick_ffsb_weights(w, (uint32_t)pf->n_sizes, true, eff) == 0)
+			memcpy(w, eff, sizeof(w));
 		if (pick_build(&fs->sizes, w, (uint32_t)pf->n_sizes)) {
 			snprintf(err, errlen, "%s: size_weight table too large", pf->name);
 			return FAIL_INPUT;
@@ -611,7 +627,7 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	}
 	fs->dir_ready_cap = EXTRA_DIRS;
 	atomic_store(&fs->next_dir, pf->num_dirs);
-	fs->spec_hash = spec_hash(pf);
+	fs->spec_hash = engine_fs_spec_hash(pf, e->plan->fidelity);
 
 	int rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
 	if (rc) {
@@ -653,7 +669,9 @@ static enum failure reuse_tree(struct engine *e, struct engine_fs *fs, bool *reu
 		return FAIL_NONE;
 	}
 	int rc = tree_load_manifest(&fs->tree, fs->spec_hash, &fs->files,
-	                            writes_files(e, fs) ? TREE_VERIFY_ALL : 0, why, sizeof(why));
+	                            (writes_files(e, fs) ? TREE_VERIFY_ALL : 0) |
+	                                (e->plan->verify ? TREE_KEEP_SIZES : 0),
+	                            why, sizeof(why));
 	if (rc == -EMLINK || rc == -EXDEV || rc == -EPERM) {
 		/* Hard-linked, mounted over or another user's: neither reused nor rebuilt. */
 		snprintf(err, errlen, "%s: cannot reuse %s: %s", pf->name, fs->tree.root, why);

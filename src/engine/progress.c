@@ -76,6 +76,11 @@ struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t 
 		return NULL;
 	double len = (double)e->ival_len_ns / 1e9;
 	double end = (double)(e->run_end_ns - e->t_base) / 1e9;
+	/* ramp_time: rows that start before counting did are the ramp's (all of them when the run
+	 * stopped during the ramp) */
+	double ramp_end = e->t_count        ? (double)(e->t_count - e->t_base) / 1e9
+	                  : e->plan->ramp_s ? end + len
+	                                    : 0;
 	for (uint32_t k = 0; k < rows; k++) {
 		memset(&row, 0, sizeof(row));
 		for (size_t i = 0; i < e->n_workers; i++) {
@@ -102,6 +107,7 @@ struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t 
 		out->trans = row.trans;
 		out->bytes = row.bytes;
 		out->p99_op_ns = ival_percentile_ns(&row.hist, row.timed, 99);
+		out->ramp = k * len < ramp_end;
 		(*n_out)++;
 	}
 	return v;

@@ -21,8 +21,21 @@
 #include "subproc.h"
 #include "threads.h"
 
+int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t)
+{
+	uint64_t w[OP_COUNT], eff[OP_COUNT];
+	for (int op = 0; op < OP_COUNT; op++)
+		w[op] = g->weight[op];
+	if (pl->fidelity == FIDELITY_FFSB6) {
+		int rc = pick_ffsb_weights(w, OP_COUNT, false, eff);
+		return rc ? rc : pick_build(t, eff, OP_COUNT);
+	}
+	return pick_build(t, w, OP_COUNT);
+}
+
 /* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
  * with err (out of memory, an invalid msec_range table). */
+
 static int engine_init(struct engine *e, const struct plan *pl, const struct engine_opts *o,
                        char *err, size_t errlen)
 {
@@ -64,10 +77,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	}
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
 		const struct plan_group *g = &pl->groups[gi];
-		uint64_t w[OP_COUNT];
-		for (int op = 0; op < OP_COUNT; op++)
-			w[op] = g->weight[op];
-		if (pick_build(&e->group_ops[gi], w, OP_COUNT)) {
+		if (engine_pick_ops(pl, g, &e->group_ops[gi])) {
 			snprintf(err, errlen, "%s: cannot build the operation table", g->name);
 			return -1;
 		}
@@ -91,6 +101,7 @@ static void engine_release(struct engine *e)
 {
 	if (e->latlog_open) /* a run that failed before its log was committed */
 		latlog_abort(&e->latlog);
+	durjournal_end(e); /* a run that failed before its run phase */
 	for (size_t i = 0; e->workers && i < e->n_workers; i++)
 		worker_free(e->workers[i]);
 	free(e->workers);
@@ -310,6 +321,27 @@ static double cpu_seconds(const struct timeval *from, const struct timeval *to)
 	return (double)(to->tv_sec - from->tv_sec) + (double)(to->tv_usec - from->tv_usec) / 1e6;
 }
 
+/* ramp_time: the workers run uncounted until the ramp's end, where each drops what it did
+ * (worker.c) and the counted run starts; the main thread takes the CPU time and the device
+ * counters again when it wakes there (a few microseconds later). Returns true when the ramp
+ * ended, false when the run stopped during it (nothing is counted then). */
+static bool run_ramp(struct engine *e, struct devstat_sample **dev0, struct rusage *ru0)
+{
+	run_wait(e, e->ramp_end_ns);
+	if (engine_stopping(e)) {
+		fprintf(e->opts->log,
+		        "fsmix: stopped during the ramp (ramp_time=%" PRIu32
+		        " s): nothing was counted\n",
+		        e->plan->ramp_s);
+		return false;
+	}
+	free(*dev0);
+	*dev0 = run_devices_before(e);
+	getrusage(RUSAGE_SELF, ru0);
+	e->t_count = e->ramp_end_ns; /* the workers cut there themselves (worker.c) */
+	return true;
+}
+
 /* The timed run: make the workers, start them together, wait until the time is over, the
  * counted groups are done or the run stops, join them and merge their figures. Returns 0, or
  * -1 with err. */
@@ -321,6 +353,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	for (size_t gi = 0; gi < pl->n_groups; gi++)
 		n += pl->groups[gi].num_threads;
 	int rc = run_workers_make(e, n, err, errlen);
+	if (!rc)
+		rc = durjournal_begin(e, err, errlen);
 	if (!rc) {
 		run_freeze_fixed(e, true);
 		rc = crew_start(e, e->workers, n, "worker", err, errlen);
@@ -328,6 +362,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 			run_freeze_fixed(e, false);
 	}
 	if (rc) {
+		durjournal_end(e);
 		job_run_end(e, true); /* the other ranks learn of it (dist) */
 		return rc;
 	}
@@ -339,18 +374,27 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		    "fsmix: running %zu threads until the counted groups are done%s (seed %" PRIu64
 		    ")\n",
 		    n, pl->time_s ? ", at most for the time set" : "", e->seed);
+	else if (pl->ramp_s)
+		fprintf(e->opts->log,
+		        "fsmix: running %zu threads for %" PRIu32 " s after a ramp of %" PRIu32
+		        " s (seed %" PRIu64 ")\n",
+		        n, pl->time_s, pl->ramp_s, e->seed);
 	else
 		fprintf(e->opts->log,
 		        "fsmix: running %zu threads for %" PRIu32 " s (seed %" PRIu64 ")\n", n,
 		        pl->time_s, e->seed);
 	e->t_base = now_ns();
+	e->ramp_end_ns = pl->ramp_s ? e->t_base + (uint64_t)pl->ramp_s * 1000000000u : 0;
 	crew_release(e);
 	e->t0 = now_ns();
+	if (pl->ramp_s && run_ramp(e, &dev0, &ru0))
+		e->t0 = e->t_count;
 	/* Without time, a counted run ends when its counted groups are done. */
 	run_wait(e, pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2);
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
+	durjournal_end(e); /* everything the workers recorded, drained */
 	run_freeze_fixed(e, false);
 	job_run_end(e, false);
 	for (size_t i = 0; i < n; i++) {
@@ -360,6 +404,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 		if (w->t_end > last)
 			last = w->t_end;
 	}
+	if (e->t_count) /* ramp_time: the counted time starts at the ramp's end */
+		first = e->t_count;
 	getrusage(RUSAGE_SELF, &ru1);
 	if (e->latlog_open) /* engine_run commits the log */
 		for (size_t i = 0; i < n; i++)
@@ -440,13 +486,13 @@ enum failure engine_latlog_open(struct engine *e)
 	/* The latency log is opened (and its header written) before anything is built: a FILE
 	 * that cannot be written is bad input, found before the tree costs any time. */
 	if (!e->opts->lat_log_path)
-		return FAIL_NONE;
+		return engine_durlog_open(e);
 	if (latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err))) {
 		fprintf(e->opts->log, "fsmix: %s\n", err);
 		return FAIL_INPUT;
 	}
 	e->latlog_open = true;
-	return FAIL_NONE;
+	return engine_durlog_open(e);
 }
 
 enum failure engine_setup(struct engine *e)

@@ -78,6 +78,65 @@ static void worker_own_fds(void)
 		(void)unshare(CLONE_FILES);
 }
 
+/* The ramp is over (ramp_time): what this worker did so far is discarded, exactly: its
+ * statistics, skips and progress counts go back to zero and its counted time starts now.
+ * Called by the worker between two operations, so every operation counts whole or not at all:
+ * one counts when it starts at or after the ramp's end (e->ramp_end_ns), by the worker's own
+ * clock read before it. The first error stays latched (a failure during the ramp still fails
+ * the run). Once per worker. */
+static void worker_ramp_done(struct worker *w)
+{
+	thread_stats_reset(&w->st);
+	memset(w->skipped, 0, sizeof(w->skipped));
+	atomic_store_explicit(&w->done_ops, 0, memory_order_relaxed);
+	atomic_store_explicit(&w->done_trans, 0, memory_order_relaxed);
+	w->t_start = now_ns();
+}
+
+/* The filesystem of an operation of a group that is not bound to one, of several: uniform, or
+ * with fidelity=ffsb6 FFSB's getrandom(num_filesys) with its modulo bias (ffsb_tg.c:119). */
+static inline size_t fs_index(struct worker *w, const struct engine *e)
+{
+	if (UNLIKELY(e->plan->fidelity == FIDELITY_FFSB6))
+		return (size_t)pick_ffsb_mod(&w->rng, (uint32_t)e->n_fs);
+	return (size_t)rng_below(&w->rng, e->n_fs);
+}
+
+/* An operation done, into the --interval rows and the latency log. One of the ramp (ramp_time)
+ * that ends after it goes into the ramp's last row, and into no log line. */
+static void worker_log_op(struct worker *w, enum op_id op, const struct op_result *r, bool ramping,
+                          uint64_t t0, uint64_t t1, uint64_t lat, uint64_t resp)
+{
+	struct engine *e = w->eng;
+	if (w->ival) {
+		uint64_t at = t1 ? t1 : now_ns();
+		if (UNLIKELY(ramping) && at >= e->ramp_end_ns)
+			at = e->ramp_end_ns - 1;
+		ival_add(w->ival, at, r->trans, r->bytes_read + r->bytes_written,
+		         w->time_ops ? lat : 0);
+	}
+	if (w->ll && !ramping)
+		latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
+		           r->bytes_read + r->bytes_written, w->op_sync_ns, resp);
+}
+
+/* A scheduled group after an operation whose scheduled start was `slot`: the next start, with
+ * the starts that passed meanwhile counted (and, when the operation was timed, `resp` its
+ * response time, recorded with them). */
+static uint64_t next_start(struct worker *w, struct arrival *arr, uint64_t slot, uint64_t resp)
+{
+	uint64_t now = now_ns(), missed, first_missed;
+	uint64_t next = arrival_next(arr, slot, now, &missed, &first_missed);
+	if (resp && w->time_ops)
+		/* The starts skipped (first_missed .. next) passed while this op ran: each
+		 * waited until now (coordinated omission, corrected). */
+		stats_resp_record(&w->st, resp, missed, missed ? now - first_missed : 0,
+		                  arr->period_ns);
+	else
+		w->st.missed_starts += missed;
+	return next;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -89,6 +148,7 @@ void *worker_main(void *arg)
 	uint64_t left = g->num_ops;                    /* 0: no limit */
 	uint32_t skip_streak = 0;                      /* consecutive picks that found no file */
 	uint64_t resp_pending = 0; /* op_period: the response time of the op just done, ns */
+	bool ramping = e->plan->ramp_s && !w->aging; /* ramp_time: nothing counts yet */
 
 	worker_own_fds();
 	gate_wait(&e->gate);
@@ -106,11 +166,17 @@ void *worker_main(void *arg)
 			if (engine_stopping(e))
 				break;
 		}
+		/* ramp_time: one clock read per operation during the ramp only, right before the
+		 * operation (after any wait for its slot) */
+		if (UNLIKELY(ramping) && now_ns() >= e->ramp_end_ns) {
+			worker_ramp_done(w);
+			ramping = false;
+		}
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
 		struct engine_fs *fs = w->only_fs       ? w->only_fs
 		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
 		                       : e->n_fs == 1   ? e->fs
-		                                        : &e->fs[rng_below(&w->rng, e->n_fs)];
+		                                        : &e->fs[fs_index(w, e)];
 		int64_t reserved = 0;
 		if (UNLIKELY(w->aging)) {
 			/* Keep the op picked until the credit covers it (picking again would favour
@@ -152,12 +218,8 @@ void *worker_main(void *arg)
 				resp_pending = resp;
 			}
 			worker_count_done(w, op, &r);
-			if (w->ival)
-				ival_add(w->ival, t1 ? t1 : now_ns(), r.trans,
-				         r.bytes_read + r.bytes_written, w->time_ops ? lat : 0);
-			if (w->ll)
-				latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
-				           r.bytes_read + r.bytes_written, w->op_sync_ns, resp);
+			if (w->ival || w->ll)
+				worker_log_op(w, op, &r, ramping, t0, t1, lat, resp);
 		} else if (rc == OP_SKIPPED) {
 			w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
@@ -171,23 +233,16 @@ void *worker_main(void *arg)
 			}
 		}
 		if (period_ns) {
-			uint64_t now = now_ns(), missed, first_missed;
-			uint64_t next = arrival_next(&arr, slot, now, &missed, &first_missed);
-			if (resp_pending && w->time_ops)
-				/* The starts skipped (first_missed .. next) passed while this op
-				 * ran: each waited until now (coordinated omission, corrected). */
-				stats_resp_record(&w->st, resp_pending, missed,
-				                  missed ? now - first_missed : 0, period_ns);
-			else
-				w->st.missed_starts += missed;
+			slot = next_start(w, &arr, slot, resp_pending);
 			resp_pending = 0;
-			slot = next;
 		}
 		if (left && --left == 0)
 			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
 		if (g->op_delay_ms)
 			engine_sleep_ms(e, g->op_delay_ms);
 	}
+	if (UNLIKELY(ramping)) /* stopped during the ramp: nothing was counted */
+		worker_ramp_done(w);
 	w->t_end = now_ns();
 	if (w->ival)
 		ival_finish(w->ival, w->t_end);
@@ -236,6 +291,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	}
 	memset(w->buf, 0x5a, w->buf_len);
 	w->time_ops = g->enable_stats;
+	w->verify = e->plan->verify;
 	w->shared_clock = g->enable_stats && !g->ignore_mask;
 	for (int s = 0; s < SYS_COUNT; s++)
 		w->timed[s] = g->enable_stats && !(g->ignore_mask & (1u << s));

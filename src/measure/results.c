@@ -2,10 +2,13 @@
 #include "results.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *dup_or_empty(const char *s)
@@ -51,8 +54,11 @@ static int init(struct results *r, const struct plan *pl, bool stats)
 {
 	memset(r, 0, sizeof(*r));
 	r->time_s = pl->time_s;
+	r->ramp_s = pl->ramp_s;
+	r->fidelity = pl->fidelity;
 	r->total_threads = pl->total_threads;
 	r->seed = pl->seed;
+	r->verify = pl->verify;
 	r->groups = calloc(pl->n_groups + 1, sizeof(*r->groups));
 	r->fs = calloc(pl->n_fs + 1, sizeof(*r->fs));
 	int rc = r->groups && r->fs ? thread_stats_init(&r->total, NULL) : -ENOMEM;
@@ -140,6 +146,48 @@ int results_add_error(struct results *r, const struct results_error *e)
 	r->errors = v;
 	r->errors[r->n_errors++] = *e;
 	return 0;
+}
+
+static size_t hex(char *out, size_t len, const uint8_t *b, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && k + 3 <= len; i++)
+		k += (size_t)snprintf(out + k, len - k, "%02x", b[i]);
+	if (k < len)
+		out[k] = 0;
+	return k;
+}
+
+void results_verify_text(const struct results_error *e, char *buf, size_t len)
+{
+	const struct content_finding *f = &e->found;
+	char when[64] = "", exp[2 * CONTENT_SHOW + 1] = "", got[2 * CONTENT_SHOW + 1] = "";
+	if (e->gen_written_s) {
+		time_t t = (time_t)e->gen_written_s;
+		struct tm tm;
+		if (gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), ", written %Y-%m-%d %H:%M:%S UTC", &tm);
+	}
+	if (f->verdict == CONTENT_SHORT) {
+		snprintf(buf, len,
+		         "content check: the file ends at offset %" PRIu64
+		         " (short), before the size fsmix recorded (generation %" PRIu32 "%s)",
+		         f->off, e->gen_current, when);
+		return;
+	}
+	hex(exp, sizeof(exp), f->expected, f->shown);
+	hex(got, sizeof(got), f->found, f->shown);
+	char found[32] = "none recognised";
+	if (f->gen_found)
+		snprintf(found, sizeof(found), "%" PRIu32, f->gen_found);
+	char cur[24] = "unknown";
+	if (e->gen_current)
+		snprintf(cur, sizeof(cur), "%" PRIu32, e->gen_current);
+	snprintf(buf, len,
+	         "content check: %s data at offset %" PRIu64 ": generation found %s, expected 1..%s"
+	         " (shown: generation %" PRIu32 "%s): expected %s, found %s",
+	         content_verdict_name(f->verdict), f->off, found, cur, f->gen_expected, when, exp,
+	         got);
 }
 
 int results_set_intervals(struct results *r, size_t group, const struct interval_row *rows,
@@ -293,6 +341,7 @@ int results_merge(struct results *dst, const struct results *src)
 		                src->n_intervals);
 	for (size_t i = 0; !rc && i < src->n_errors; i++)
 		rc = results_add_error(dst, &src->errors[i]);
+	dst->verify_mismatches += src->verify_mismatches;
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < dst->n_fs; i++) {

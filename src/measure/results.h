@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "content.h"
 #include "devstat.h"
 #include "jobsum.h"
 #include "failure.h"
@@ -55,6 +56,7 @@ struct interval_row {
 	uint64_t trans;     /* FFSB transactions */
 	uint64_t bytes;     /* bytes read + written */
 	uint64_t p99_op_ns; /* 99th percentile of the operations' latency (0: not timed) */
+	bool ramp;          /* it holds time of the ramp (ramp_time): not counted in the results */
 };
 
 /* A worker's first error: what, where and when. */
@@ -66,6 +68,11 @@ struct results_error {
 	enum sys_id sys; /* the system call that failed */
 	uint64_t at_ns;  /* since the start of the run */
 	char path[PATH_MAX];
+	/* verify=1: a read's content did not check (err is EBADMSG, sys the read) */
+	bool verify;
+	struct content_finding found; /* what was wrong, where (a file offset), expected, found */
+	uint32_t gen_current;   /* the file's generation then (0: unknown, an old manifest's) */
+	uint32_t gen_written_s; /* wall-clock second found.gen_expected was written, 0: unknown */
 };
 
 /* One thread group: its shape (copied from the plan) and its figures. */
@@ -109,6 +116,8 @@ struct results {
 	/* the run */
 	uint64_t seed;
 	uint32_t time_s;        /* the plan's time (0: none) */
+	uint32_t ramp_s;        /* the plan's ramp_time: seconds run before counting (0: none) */
+	enum fidelity fidelity; /* the plan's fidelity: ffsb6 reports FFSB 6.0's byte counts */
 	uint64_t total_threads; /* threads of every group */
 	bool measured;          /* the run phase ran: the figures are figures (else all zero) */
 	bool interrupted;       /* stopped by a signal */
@@ -125,6 +134,8 @@ struct results {
 	uint64_t total_skipped[OP_COUNT]; /* every group's */
 	struct results_fs *fs;            /* owned, n_fs */
 	size_t n_fs;
+	bool verify;                  /* verify=1: reads were checked (verify_mismatches counts) */
+	uint64_t verify_mismatches;   /* reads whose content did not check, over every worker */
 	struct results_error *errors; /* owned: every worker's first error, n_errors */
 	size_t n_errors;
 	struct interval_row *intervals; /* owned: --interval rows of the whole run, n_intervals */
@@ -159,6 +170,17 @@ void results_env_probe(struct results_env *env);
 
 /* results_add_error - append a copy of e. 0 or -ENOMEM. */
 int results_add_error(struct results *r, const struct results_error *e);
+
+/* results_verify_text - one line saying what a verify error (e->verify) found: where (file
+ * offset), the verdict, the generations found and expected (and when the expected one was
+ * written, when known), the first differing bytes expected and found, in hex. */
+void results_verify_text(const struct results_error *e, char *buf, size_t len);
+
+/* results_error_kind - "verify" for a content mismatch, else "io". */
+static inline const char *results_error_kind(const struct results_error *e)
+{
+	return e->verify ? "verify" : "io";
+}
 
 /* results_set_intervals - give rows to the total (group SIZE_MAX) or a group: a copy. 0 or
  * -ENOMEM. */

@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-/* The rows used: at least half as long as the longest. */
+/* The rows used: counted (not of the ramp) and at least half as long as the longest. */
 static bool used(const struct interval_row *r, double longest)
 {
-	return r->length_s > 0 && r->length_s >= longest / 2;
+	return !r->ramp && r->length_s > 0 && r->length_s >= longest / 2;
 }
 
 /* Mean and sample standard deviation of the used rows' trans/s with index from..to-1 among

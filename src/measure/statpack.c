@@ -140,6 +140,7 @@ void statpack_put(struct packbuf *b, const struct thread_stats *st)
 	pack_bytes(b, st->bytes_written, sizeof(st->bytes_written));
 	pack_bytes(b, st->errors, sizeof(st->errors));
 	pack_bytes(b, st->ffsb_written, sizeof(st->ffsb_written));
+	pack_bytes(b, st->ffsb_read, sizeof(st->ffsb_read));
 	for (int op = 0; op < OP_COUNT; op++)
 		put_lat(b, &st->op_lat[op]);
 	for (int s = 0; s < SYS_COUNT; s++)
@@ -166,6 +167,7 @@ static int read_record(struct unpack *u, struct thread_stats *tmp)
 	unpack_bytes(u, tmp->bytes_written, sizeof(tmp->bytes_written));
 	unpack_bytes(u, tmp->errors, sizeof(tmp->errors));
 	unpack_bytes(u, tmp->ffsb_written, sizeof(tmp->ffsb_written));
+	unpack_bytes(u, tmp->ffsb_read, sizeof(tmp->ffsb_read));
 	for (int op = 0; op < OP_COUNT; op++)
 		get_lat(u, &tmp->op_lat[op]);
 	for (int s = 0; s < SYS_COUNT; s++)

@@ -147,6 +147,7 @@ static void reset_fields(struct thread_stats *st)
 	memset(st->bytes_written, 0, sizeof(st->bytes_written));
 	memset(st->errors, 0, sizeof(st->errors));
 	memset(st->ffsb_written, 0, sizeof(st->ffsb_written));
+	memset(st->ffsb_read, 0, sizeof(st->ffsb_read));
 	for (int i = 0; i < OP_COUNT; i++)
 		lat_init(&st->op_lat[i]);
 	for (int i = 0; i < SYS_COUNT; i++)
@@ -215,6 +216,7 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		dst->bytes_written[i] += src->bytes_written[i];
 		dst->errors[i] += src->errors[i];
 		dst->ffsb_written[i] += src->ffsb_written[i];
+		dst->ffsb_read[i] += src->ffsb_read[i];
 		lat_merge(&dst->op_lat[i], &src->op_lat[i]);
 	}
 	for (int i = 0; i < SYS_COUNT; i++)

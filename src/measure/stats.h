@@ -12,7 +12,7 @@
  *
  * (Since then: + 16 B of response-time fields, a pointer and a count, and a sixth per-op counter
  * (FFSB's bytes written, 176 B), so 741 696 B; the response series itself, one more lat_stats,
- * is allocated only for op_period groups.)
+ * is allocated only for op_period groups. A seventh, FFSB's bytes read: 741 872 B.)
  *
  * Memory (x86-64, OP_COUNT = 22, SYS_COUNT = 15):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
@@ -177,6 +177,9 @@ struct thread_stats {
 	/* bytes written as FFSB 6.0 counted them: write and write_fsync the whole file's size,
 	 * every other op its bytes_written (FFSB's figures in --format ffsb); SUM */
 	uint64_t ffsb_written[OP_COUNT];
+	/* bytes read as FFSB 6.0 counted them: read read_size (with read_random also the tail of
+	 * read_size % read_blocksize it never reads), every other op its bytes_read; SUM */
+	uint64_t ffsb_read[OP_COUNT];
 	/* latency of the whole operation; per field SUM, MIN or MAX as in struct lat_stats */
 	struct lat_stats op_lat[OP_COUNT];
 	/* latency of each timed syscall; per field SUM, MIN or MAX as in struct lat_stats */

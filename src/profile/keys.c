@@ -228,6 +228,8 @@ static const char *flag_text(unsigned flags)
 		return "deprecated, ignored";
 	if (flags & KF_REQUIRED)
 		return "required";
+	if (flags & KF_STRICT_OK)
+		return "fsmix extension, accepted by --strict-ffsb";
 	if (flags & KF_EXT)
 		return "fsmix extension";
 	if (flags & KF_LIST)

@@ -23,6 +23,8 @@ enum key_flags {
 	KF_EXT = 1u << 2,        /* fsmix extension: --strict-ffsb rejects it */
 	KF_LIST = 1u << 3,       /* repeatable; each occurrence adds an item */
 	KF_WEIGHT = 1u << 4,     /* an <op>_weight key; key_op() tells which op */
+	KF_STRICT_OK = 1u << 5,  /* an extension --strict-ffsb accepts: it asks for FFSB's own
+	                          * behaviour (fidelity) */
 };
 
 enum key_id {

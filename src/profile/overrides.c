@@ -11,7 +11,8 @@
 
 static const char *const kind_option[] = {
     [OVR_TIME] = "--time", [OVR_LOCATION] = "--location", [OVR_THREADS] = "--threads",
-    [OVR_SET] = "--set",   [OVR_SEED] = "--seed",
+    [OVR_SET] = "--set",   [OVR_SEED] = "--seed",         [OVR_FIDELITY] = "--fidelity",
+    [OVR_RAMP] = "--ramp",
 };
 
 void override_init(struct override *o, enum override_kind kind, const char *arg)
@@ -198,6 +199,12 @@ int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag
 			break;
 		case OVR_SEED:
 			r = set_on(&p->global, "seed", o->arg, o, d);
+			break;
+		case OVR_FIDELITY:
+			r = set_on(&p->global, "fidelity", o->arg, o, d);
+			break;
+		case OVR_RAMP:
+			r = set_on(&p->global, "ramp_time", o->arg, o, d);
 			break;
 		case OVR_LOCATION:
 			r = apply_each(p, o, SEC_FS, "location", d);

@@ -10,7 +10,15 @@
 #include "plan.h"
 #include "profile.h"
 
-enum override_kind { OVR_TIME, OVR_LOCATION, OVR_THREADS, OVR_SET, OVR_SEED };
+enum override_kind {
+	OVR_TIME,
+	OVR_LOCATION,
+	OVR_THREADS,
+	OVR_SET,
+	OVR_SEED,
+	OVR_FIDELITY,
+	OVR_RAMP
+};
 
 struct override {
 	enum override_kind kind;

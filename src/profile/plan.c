@@ -64,7 +64,7 @@ static void list_locations(const struct profile *p, char *buf, size_t len)
 static void check_strict(struct ctx *c, const struct section *s)
 {
 	for (int k = 0; k < KEY_COUNT; k++) {
-		bool ext = key_table[k].flags & KF_EXT;
+		bool ext = (key_table[k].flags & (KF_EXT | KF_STRICT_OK)) == KF_EXT;
 		/* The weight of an fsmix operation (fdatasync variants, sync, ...) is one too. */
 		if (key_table[k].flags & KF_WEIGHT)
 			ext = op_table[key_op((enum key_id)k)].flags & OPF_EXT;
@@ -560,6 +560,57 @@ static void warn_empty_files(struct ctx *c, size_t i, const struct plan *pl)
 	}
 }
 
+/* ramp_time counts seconds of a timed run: a run that ends after num_ops has no time to cut, so
+ * the two are refused together (docs/profile.md); without a run (time=0) it has no effect. */
+static void check_ramp(struct ctx *c, const struct plan *pl)
+{
+	const struct section *g = &c->p->global;
+	if (!pl->ramp_s)
+		return;
+	for (size_t i = 0; i < c->p->n_tg; i++) {
+		const struct section *tg = c->p->tg[i];
+		if (!setting_u(tg, KEY_num_ops))
+			continue;
+		diag_error(c->d, DIAG_CONFLICT, g->set[KEY_ramp_time].loc, g->name, "ramp_time",
+		           "cannot be combined with num_ops (set in [%s]): a run that ends after a "
+		           "count of operations has no warm-up time to leave out; use time=N, or "
+		           "drop ramp_time",
+		           tg->name);
+		return;
+	}
+	if (!pl->time_s)
+		diag_warn(c->d, DIAG_CONFLICT, g->set[KEY_ramp_time].loc, g->name, "ramp_time",
+		          "has no effect: time=0 only builds the file tree");
+}
+
+/* fidelity=ffsb6 reproduces FFSB's pick, whose sum of weights is 32 bits: a group or a
+ * size_weight list summing to 2^32 or more is one FFSB could not run as written. */
+static void check_fidelity(struct ctx *c, const struct plan *pl)
+{
+	if (pl->fidelity != FIDELITY_FFSB6)
+		return;
+	const struct setting *f = &c->p->global.set[KEY_fidelity];
+	for (size_t i = 0; i < pl->n_groups; i++)
+		if (pl->groups[i].total_weight > UINT32_MAX)
+			diag_error(c->d, DIAG_CONFLICT, f->loc, "global", "fidelity",
+			           "ffsb6: the weights of [%s] sum to %" PRIu64
+			           ", beyond FFSB 6.0's 32-bit sum",
+			           pl->groups[i].name, pl->groups[i].total_weight);
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		const struct plan_group *age = pl->fs[i].age;
+		if (age && age->total_weight > UINT32_MAX)
+			diag_error(c->d, DIAG_CONFLICT, f->loc, "global", "fidelity",
+			           "ffsb6: the weights of [%s] sum to %" PRIu64
+			           ", beyond FFSB 6.0's 32-bit sum",
+			           age->name, age->total_weight);
+		if (pl->fs[i].size_weight_total > UINT32_MAX)
+			diag_error(c->d, DIAG_CONFLICT, f->loc, "global", "fidelity",
+			           "ffsb6: the size_weight weights of [%s] sum to %" PRIu64
+			           ", beyond FFSB 6.0's 32-bit sum",
+			           pl->fs[i].name, pl->fs[i].size_weight_total);
+	}
+}
+
 int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts *o, struct diag *d)
 {
 	static const struct plan_opts no_opts;
@@ -588,6 +639,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		diag_warn(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, "time",
 		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
 		          "or pass --time N to run");
+	check_ramp(&c, pl);
 
 	c.clone_of = calloc(p->n_fs + 1, sizeof(int));
 	pl->fs = calloc(p->n_fs + 1, sizeof(*pl->fs));
@@ -638,6 +690,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
+	check_fidelity(&c, pl);
 	if (pl->total_threads > 65536)
 		diag_error(d, DIAG_CONFLICT, ((struct src_loc){p->file, 0}), NULL, "num_threads",
 		           "%" PRIu64 " threads in all groups; the limit is 65536",

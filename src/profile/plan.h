@@ -33,6 +33,7 @@ struct plan_group {
 	uint32_t weight[OP_COUNT];
 	uint64_t total_weight; /* > 0 */
 	bool read_random, read_skip, write_random;
+	bool dirsync; /* fsmix extension: fsync the parent directory after create, delete, rename */
 	uint64_t read_size, read_blocksize, read_skipsize; /* bytes */
 	uint64_t write_size, write_blocksize;              /* bytes */
 	uint32_t op_delay_ms;
@@ -82,9 +83,16 @@ struct plan_fs {
 	struct plan_group *age;         /* the aging group when agefs=1, else NULL */
 };
 
+/* What a run reproduces (fidelity): the profile as written, or FFSB 6.0's departures from it
+ * (docs/profile.md, "Where FFSB 6.0's results differ from the profile"). */
+enum fidelity { FIDELITY_EXACT = 0, FIDELITY_FFSB6 };
+
 struct plan {
 	uint32_t time_s;
+	uint32_t ramp_s;        /* ramp_time: seconds before counting starts, 0: none */
+	enum fidelity fidelity; /* the global key fidelity (--fidelity) */
 	bool directio, alignio, bufferio, verbose;
+	bool verify;         /* verify=1 or --verify: every read checks its content */
 	const char *callout; /* borrowed, NULL if none */
 	bool seed_given;
 	uint64_t seed;

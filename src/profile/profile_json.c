@@ -99,6 +99,42 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 	}
 }
 
+static void settings_of(FILE *out, const struct section *s)
+{
+	unsigned scope = section_scope(s);
+	char val[1100];
+	for (int k = 0; k < KEY_COUNT; k++) {
+		const struct key_desc *kd = &key_table[k];
+		const struct setting *st = &s->set[k];
+		if (!(kd->scopes & scope) || (kd->flags & KF_DEPRECATED))
+			continue;
+		fprintf(out, "%s.%s=", s->kind == SEC_GLOBAL ? "global" : s->name, kd->name);
+		if (kd->flags & KF_LIST) {
+			for (size_t i = 0; i < st->n_items; i++) {
+				value_format_item(kd, &st->items[i].u, val, sizeof(val));
+				fprintf(out, "%s%s", i ? "; " : "", val);
+			}
+		} else {
+			setting_format(s, (enum key_id)k, val, sizeof(val));
+			fputs(val, out);
+		}
+		fputc('\n', out);
+	}
+	if (s->age)
+		settings_of(out, s->age);
+	if (s->stats)
+		settings_of(out, s->stats);
+}
+
+void profile_print_settings(FILE *out, const struct profile *p)
+{
+	settings_of(out, &p->global);
+	for (size_t i = 0; i < p->n_fs; i++)
+		settings_of(out, p->fs[i]);
+	for (size_t i = 0; i < p->n_tg; i++)
+		settings_of(out, p->tg[i]);
+}
+
 /* ---- JSON ---- */
 
 static json_t *setting_json(const struct section *s, enum key_id k)

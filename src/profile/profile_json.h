@@ -13,6 +13,12 @@
  * ("file:line", "--set ...", or "default"), then a one-line summary per section. */
 void profile_print_text(FILE *out, const struct profile *p, const struct plan *pl);
 
+/* profile_print_settings - every key of every section as one line "SECTION.KEY=VALUE" (a list
+ * key's items on its one line, separated by "; "), in the profile's order, without origins: the
+ * same text for the same resolved profile whichever file and options produced it (an MPI job's
+ * ranks compare it, cli/job.c). */
+void profile_print_settings(FILE *out, const struct profile *p);
+
 /* profile_json_object - the resolved profile as a new JSON object (jansson; the caller owns the
  * reference): {"file": name, "global": section, "filesystems": [section...], "threadgroups":
  * [section...]}, where a section is {"name", "line", "keys": {key: {"value", "source", "line"}},

@@ -204,7 +204,7 @@ static const char *parse_integer(const struct key_desc *kd, const char *text, un
 static const char *parse_bool(const struct key_desc *kd, const char *text, union key_value *v,
                               union item_value *item, char *err)
 {
-	bool b;
+	bool b = false; /* set when e is NULL; gcc -O3 cannot see it (-Wmaybe-uninitialized) */
 	const char *e = value_parse_bool(text, &b, err);
 	(void)kd;
 	(void)item;

@@ -211,6 +211,14 @@ static int fill_csv(FILE *f, void *arg)
 	for (size_t gi = 0; gi < res->n_groups; gi++)
 		group_rows(f, res, &res->groups[gi]);
 	group_rows(f, res, NULL);
+	if (res->verify) { /* verify=1: the reads whose content did not check */
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "verify");
+		set_s(&r, C_GROUP, "total");
+		set_s(&r, C_NAME, "mismatches");
+		set_u(&r, C_COUNT, res->verify_mismatches);
+		row_put(f, &r);
+	}
 	for (int k = 0; k < res->job.n_ranks; k++) /* a distributed run: each rank */
 		rank_row(f, &res->job, &res->job.ranks[k]);
 	if (res->job.n_ranks)
@@ -218,7 +226,7 @@ static int fill_csv(FILE *f, void *arg)
 	for (size_t i = 0; i < res->n_intervals; i++) {
 		const struct interval_row *iv = &res->intervals[i];
 		memset(&r, 0, sizeof(r));
-		set_s(&r, C_KIND, "interval");
+		set_s(&r, C_KIND, iv->ramp ? "ramp" : "interval"); /* ramp_time: not counted */
 		set_s(&r, C_GROUP, "total");
 		set_u(&r, C_COUNT, iv->ops);
 		set_u(&r, C_TRANS, iv->trans);

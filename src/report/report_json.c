@@ -164,6 +164,7 @@ static json_t *intervals_json(struct jb *b, const struct interval_row *rows, siz
 		put(b, o, "mb_per_s", per_s((double)r->bytes / MIB, r->length_s));
 		put(b, o, "p99_op_ns", r->p99_op_ns ? ju(r->p99_op_ns) : json_null());
 		put(b, o, "p99_op_ms", r->p99_op_ns ? jr((double)r->p99_op_ns / 1e6) : json_null());
+		put(b, o, "ramp", json_boolean(r->ramp));
 		add(b, a, o);
 	}
 	return a;
@@ -363,6 +364,34 @@ static json_t *cpu_json(struct jb *b, const struct results *r)
 	return o;
 }
 
+static json_t *hex_json(const uint8_t *p, size_t n)
+{
+	char h[2 * CONTENT_SHOW + 1] = "";
+	for (size_t i = 0; i < n && i < CONTENT_SHOW; i++)
+		snprintf(h + 2 * i, 3, "%02x", p[i]);
+	return json_string(h);
+}
+
+/* A verify error's finding (docs/output.md, "Verifiable content"). */
+static json_t *verify_error_json(struct jb *b, const struct results_error *er)
+{
+	const struct content_finding *f = &er->found;
+	json_t *o = json_object();
+	char what[MSG_MAX];
+	results_verify_text(er, what, sizeof(what));
+	put(b, o, "verdict", json_string(content_verdict_name(f->verdict)));
+	put(b, o, "offset", ju(f->off));
+	put(b, o, "generation_found", f->gen_found ? ju(f->gen_found) : json_null());
+	put(b, o, "generation_current", er->gen_current ? ju(er->gen_current) : json_null());
+	put(b, o, "generation_shown", f->gen_expected ? ju(f->gen_expected) : json_null());
+	put(b, o, "generation_written",
+	    er->gen_written_s ? json_integer((json_int_t)er->gen_written_s) : json_null());
+	put(b, o, "expected", hex_json(f->expected, f->shown));
+	put(b, o, "found", hex_json(f->found, f->shown));
+	put(b, o, "message", json_string(what));
+	return o;
+}
+
 static json_t *errors_json(struct jb *b, const struct results *r)
 {
 	json_t *a = json_array();
@@ -382,6 +411,9 @@ static json_t *errors_json(struct jb *b, const struct results *r)
 		put(b, o, "errno_name", js(ename));
 		put(b, o, "message", json_string(strerror(er->err)));
 		put(b, o, "at_s", jr((double)er->at_ns / 1e9));
+		put(b, o, "kind", json_string(results_error_kind(er)));
+		if (er->verify)
+			put(b, o, "verify", verify_error_json(b, er));
 		add(b, a, o);
 	}
 	return a;
@@ -405,6 +437,8 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	put(&b, root, "error", r->failure[0] ? json_string(r->failure) : json_null());
 	put(&b, root, "seed", json_string(seed));
 	put(&b, root, "time_s", ju(r->time_s));
+	put(&b, root, "ramp_s", ju(r->ramp_s));
+	put(&b, root, "fidelity", json_string(r->fidelity == FIDELITY_FFSB6 ? "ffsb6" : "exact"));
 	put(&b, root, "runtime_s", jr(r->runtime_s));
 	json_t *argv = json_array();
 	for (int i = 0; run->argv && i < run->argc; i++)
@@ -424,6 +458,7 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	put(&b, root, "groups", groups);
 	put(&b, root, "total", group_json(&b, r, NULL));
 	put(&b, root, "errors", errors_json(&b, r));
+	put(&b, root, "verify", r->verify ? ju(r->verify_mismatches) : json_null());
 	put(&b, root, "intervals", intervals_json(&b, r->intervals, r->n_intervals));
 	put(&b, root, "interval_noise", noise_json(&b, r));
 	if (r->job.n_ranks) /* a distributed run (MPI): rank 0's report of the job */

@@ -152,6 +152,14 @@ static uint64_t written(const struct thread_stats *st, int op, bool ffsb_figures
 	                                                                    : st->bytes_written[op];
 }
 
+/* Bytes read likewise: FFSB 6.0 counted read_size for every read, also the tail read_random
+ * never reads (never less than fsmix's). */
+static uint64_t bytes_rd(const struct thread_stats *st, int op, bool ffsb_figures)
+{
+	return ffsb_figures && st->ffsb_read[op] > st->bytes_read[op] ? st->ffsb_read[op]
+	                                                              : st->bytes_read[op];
+}
+
 /* A derived figure of results.h, or 0 where it has none (FFSB prints 0 for a run of no time). */
 static double or0(double v)
 {
@@ -173,7 +181,7 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 	             "   ==========\n");
 	for (int op = 0; op < OP_COUNT; op++) {
 		char tput[48] = "NA";
-		uint64_t bytes = st->bytes_read[op] + written(st, op, ffsb_figures);
+		uint64_t bytes = bytes_rd(st, op, ffsb_figures) + written(st, op, ffsb_figures);
 		if (!st->trans[op]) /* FFSB leaves out ops without transactions */
 			continue;
 		/* FFSB: "NA" by the op's kind, not its bytes (a create of empty files: "0B/sec") */
@@ -192,7 +200,7 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 	        or0(results_rate((double)all_trans, runtime)));
 	uint64_t rd = 0, wr = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
-		rd += st->bytes_read[op];
+		rd += bytes_rd(st, op, ffsb_figures);
 		wr += written(st, op, ffsb_figures);
 	}
 	if (rd || wr) {
@@ -417,9 +425,13 @@ static void print_errors(FILE *out, const struct results *r)
 			        op_table[op].name, r->total.errors[op], r->total_skipped[op]);
 	for (size_t i = 0; i < r->n_errors; i++) {
 		const struct results_error *er = &r->errors[i];
-		fprintf(out, "  worker %u (%s): %s: %s(%s): %s after %.3f s\n", er->worker,
+		char what[MSG_MAX];
+		if (er->verify)
+			results_verify_text(er, what, sizeof(what));
+		fprintf(out, "  worker %u (%s): %s: %s%s(%s): %s after %.3f s\n", er->worker,
 		        er->group < r->n_groups ? r->groups[er->group].name : "?",
-		        op_table[er->op].name, sys_table[er->sys].name, er->path, strerror(er->err),
+		        op_table[er->op].name, er->verify ? "verify: " : "",
+		        sys_table[er->sys].name, er->path, er->verify ? what : strerror(er->err),
 		        (double)er->at_ns / 1e9);
 	}
 	fprintf(out, "\n");
@@ -498,10 +510,10 @@ static void print_intervals(FILE *out, const struct results *r)
 	        "MB/sec", "op p99 (ms)");
 	for (size_t i = 0; i < r->n_intervals; i++) {
 		const struct interval_row *row = &r->intervals[i];
-		fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f\n", row->t_s,
+		fprintf(out, "%10.2f %12.1f %12.1f %10.2f %12.3f%s\n", row->t_s,
 		        (double)row->ops / row->length_s, (double)row->trans / row->length_s,
 		        (double)row->bytes / row->length_s / 1048576.0,
-		        (double)row->p99_op_ns / 1e6);
+		        (double)row->p99_op_ns / 1e6, row->ramp ? "  ramp (not counted)" : "");
 	}
 	print_noise(out, r);
 	fprintf(out, "\n");
@@ -513,7 +525,9 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	struct results_sums sum;
 	results_sums(&r->total, r->total_skipped, &sum);
 	double skipped_pct = results_skipped_pct(&sum);
-	print_ffsb_results(out, r, ffsb_only);
+	/* FFSB's byte counts in its table with --format ffsb, and in every format with
+	 * fidelity=ffsb6 (the JSON and CSV keep the bytes moved) */
+	print_ffsb_results(out, r, ffsb_only || r->fidelity == FIDELITY_FFSB6);
 	if (ffsb_only) {
 		/* FFSB's text stays FFSB's: the warning goes to the log. */
 		if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
@@ -548,8 +562,15 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	warn_unsettled(out, r);
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
-	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s\n",
+	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s%s\n",
 	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct,
-	        sum.errors, r->seed, r->interrupted ? ", interrupted" : "");
+	        sum.errors, r->seed,
+	        r->fidelity == FIDELITY_FFSB6
+	            ? ", fidelity ffsb6 (FFSB 6.0's picks and byte counts)"
+	            : "",
+	        r->interrupted ? ", interrupted" : "");
+	if (r->verify)
+		fprintf(out, "fsmix: verify: %" PRIu64 " content mismatches in the reads\n",
+		        r->verify_mismatches);
 	fflush(out);
 }

@@ -24,7 +24,14 @@ int pool_init(struct pool *p, uint32_t capacity)
 	 * needs 8 TLB entries instead of 4000 (a TLB miss costs a two-level page walk in a VM).
 	 * Memory grows by 2 MB steps as slots are first touched. Advice only: failure is fine. */
 	(void)madvise(m, bytes, MADV_HUGEPAGE);
+	void *g = mmap(NULL, (size_t)capacity * sizeof(*p->gens), PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (g == MAP_FAILED) {
+		(void)munmap(m, bytes);
+		return -ENOMEM;
+	}
 	p->slots = m;
+	p->gens = g;
 	p->capacity = capacity;
 	p->map_bytes = bytes;
 	return 0;
@@ -34,7 +41,10 @@ void pool_destroy(struct pool *p)
 {
 	if (p->slots)
 		(void)munmap(p->slots, p->map_bytes);
+	if (p->gens)
+		(void)munmap(p->gens, (size_t)p->capacity * sizeof(*p->gens));
 	p->slots = NULL;
+	p->gens = NULL;
 	p->capacity = 0;
 	p->map_bytes = 0;
 }

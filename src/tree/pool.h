@@ -5,8 +5,9 @@
  * behind one global rwlock per file set (taken twice per op); here there is no global lock, no
  * malloc and no shared counter written per pick.
  *
- * Layout. A slot array indexed by file id (the id is also the on-disk name f<id>, see tree.h).
- * Each slot is 16 bytes: a 32-bit atomic state word, a 32-bit directory index (which doubles as
+ * Layout. A slot array indexed by file id (the id is also the on-disk name f<id>, see tree.h),
+ * and beside it one 8-byte word per file of content generation (pool_gen). Each slot is 16
+ * bytes: a 32-bit atomic state word, a 32-bit directory index (which doubles as
  * the "next" link while the slot is on the free stack), and a 64-bit file size. The array is one
  * mmap(MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE) of `capacity` slots made at pool_init, so the pool
  * grows while running without realloc and only touched pages cost memory (about 1.6 MiB resident
@@ -55,8 +56,9 @@
  *   - pool_freeze/pool_thaw: setup only, while no picker runs.
  *   - pool_pick/pool_release/pool_reserve/pool_publish/pool_unreserve/pool_remove/pool_set_size/
  *     pool_size/pool_dir/pool_live/pool_high_water: any thread, any time during the run.
- *   - pool_set_size only while holding the slot exclusively (POOL_WRITE pick or reserved);
- *     pool_size/pool_dir only while holding the slot in any mode (or after the run).
+ *   - pool_set_size/pool_set_gen only while holding the slot exclusively (POOL_WRITE pick or
+ *     reserved, or at setup); pool_size/pool_dir/pool_gen only while holding the slot in any
+ *     mode (or after the run).
  */
 #ifndef FSMIX_POOL_H
 #define FSMIX_POOL_H
@@ -103,8 +105,16 @@ struct pool_slot {
 	_Atomic uint64_t size; /* bytes, as last recorded by the creator or a writer */
 };
 
+/* A file's content generation (content.h) and when it was written, in one word per file, in an
+ * array of its own beside the slots (the slots stay 16 bytes, four to a cache line): low 32
+ * bits the generation (1 as created, +1 per writing op; 0: unknown, a file of an old
+ * manifest), high 32 bits the wall-clock second its last writer began (0: unknown). Read
+ * under any hold, set under an exclusive one, like the size. */
+#define POOL_GEN_UNKNOWN 0u
+
 struct pool {
 	struct pool_slot *slots; /* mmap'd, capacity entries, zero-filled */
+	_Atomic uint64_t *gens;  /* mmap'd, capacity entries: generation | written second << 32 */
 	uint32_t capacity;       /* slots reserved; ids are in [0, capacity) */
 	bool frozen;             /* pool_freeze: readers take no share; changes are refused */
 	size_t map_bytes;        /* length of the mapping, for munmap */
@@ -268,6 +278,26 @@ void pool_remove(struct pool *p, uint32_t id);
 static inline void pool_set_size(struct pool *p, uint32_t id, uint64_t size)
 {
 	atomic_store_explicit(&p->slots[id].size, size, memory_order_relaxed);
+}
+
+/* pool_set_gen - record the generation of a file held exclusively (or reserved, or at setup)
+ * and the wall-clock second it was written (0: unknown). */
+static inline void pool_set_gen(struct pool *p, uint32_t id, uint32_t gen, uint32_t at_s)
+{
+	atomic_store_explicit(&p->gens[id], (uint64_t)at_s << 32 | gen, memory_order_relaxed);
+}
+
+/* pool_gen - the generation of a file held in any mode (POOL_GEN_UNKNOWN: unknown). */
+static inline uint32_t pool_gen(const struct pool *p, uint32_t id)
+{
+	return (uint32_t)atomic_load_explicit(&p->gens[id], memory_order_relaxed);
+}
+
+/* pool_gen_time - the wall-clock second (since the epoch) the file's generation was written,
+ * 0 when unknown; under any hold. */
+static inline uint32_t pool_gen_time(const struct pool *p, uint32_t id)
+{
+	return (uint32_t)(atomic_load_explicit(&p->gens[id], memory_order_relaxed) >> 32);
 }
 
 /* pool_size - size in bytes of a file held in any mode. */

@@ -72,6 +72,9 @@ struct pool;
 #define TREE_CREATE 1u /* create <location>/fsmix.fs<index> when it does not exist */
 /* tree_load_manifest flags */
 #define TREE_VERIFY_ALL 1u /* check every listed file, not a sample: the run writes into them */
+#define TREE_KEEP_SIZES                                                                            \
+	2u /* a file of another size than listed is loaded with the listed size                    \
+	    * (verify=1: the run's checked reads report it, not a rebuild) */
 /* Files tree_load_manifest checks without TREE_VERIFY_ALL (a random sample, not a walk). */
 #define TREE_SAMPLE 64
 
@@ -138,6 +141,11 @@ int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned 
 int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
                    unsigned flags, char *err, size_t errlen);
 
+/* tree_peek - open the root <location>/fsmix.fs<fs_index> read-only, for `fsmix verify`: no
+ * lock, nothing finished or created (tree_open's work); its marker must be valid. Returns the
+ * root's descriptor (the caller closes it) with *id the tree id, or -errno with err. */
+int tree_peek(const char *location, unsigned fs_index, uint64_t *id, char *err, size_t errlen);
+
 /* tree_close - close descriptors, free memory and drop the location lock; the tree stays on
  * disk. Idempotent. */
 void tree_close(struct tree *t);
@@ -203,9 +211,11 @@ int tree_meta_dirfd(const struct tree *t);
  * pool meanwhile) with `spec_hash` (the caller's hash of the filesystem spec: num_files,
  * num_dirs, sizes, ...) into .fsmix-manifest, atomically: write .fsmix-manifest.tmp, fsync,
  * rename, fsync the root. Format (native byte order, with a byte-order word): a 48-byte header
- * (magic "FSMIXMAN", version, byte order, spec hash, tree id, num_dirs, record count), 16 bytes
- * per file (u32 id, u32 dir, u64 size) in ascending id order, and a 64-bit FNV-1a checksum of
- * all preceding bytes. Returns 0 or -errno. */
+ * (magic "FSMIXMAN", version 2, byte order, spec hash, tree id, num_dirs, record count), 24
+ * bytes per file (u32 id, u32 dir, u64 size, u32 content generation, u32 the wall-clock second
+ * it was written) in ascending id order, and a 64-bit FNV-1a checksum of all preceding bytes.
+ * Version 1 (16-byte records without the generation) is still read: its files' generations
+ * are unknown (POOL_GEN_UNKNOWN). Returns 0 or -errno. */
 int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool, char *err,
                         size_t errlen);
 

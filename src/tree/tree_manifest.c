@@ -14,11 +14,18 @@
 #include "tree_impl.h"
 
 #define MANIFEST_MAGIC     "FSMIXMAN"
-#define MANIFEST_VERSION   1u
+#define MANIFEST_VERSION   2u /* 2: records carry the content generation; 1 is still read */
 #define MANIFEST_BYTEORDER 0x01020304u
 #define MANIFEST_HDR       48u /* bytes, see tree.h */
-#define MANIFEST_REC       16u
+#define MANIFEST_REC       24u /* version 2 */
+#define MANIFEST_REC_V1    16u
 #define MANIFEST_TRAILER   8u
+
+/* The record size of a manifest version, 0 for an unknown one. */
+static size_t rec_size(uint32_t version)
+{
+	return version == 2 ? MANIFEST_REC : version == 1 ? MANIFEST_REC_V1 : 0;
+}
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -43,6 +50,7 @@ static uint64_t get64(const unsigned char *p)
 
 /* Buffered manifest writer (64 KiB), fed by pool_foreach_live. */
 struct mwriter {
+	const struct pool *pool;
 	int fd;
 	uint64_t sum;
 	uint64_t count;
@@ -84,6 +92,8 @@ static int record_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
 	put32(rec, id);
 	put32(rec + 4, dir);
 	put64(rec + 8, size);
+	put32(rec + 16, pool_gen(w->pool, id));
+	put32(rec + 20, pool_gen_time(w->pool, id));
 	w->count++;
 	return mw_put(w, rec, sizeof(rec));
 }
@@ -103,6 +113,7 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 	(void)unlinkat(t->rootfd, MANIFEST_TMP_NAME, 0);
 	w->fd = openat(t->rootfd, MANIFEST_TMP_NAME,
 	               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	w->pool = pool;
 	w->sum = HASH_FNV1A_SEED;
 	w->count = 0;
 	w->used = 0;
@@ -199,7 +210,8 @@ static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
  * other name (a hard link from outside would let a run write someone else's file), on the
  * root's mount? One statx. Returns 0, -ESTALE (rebuild), -EMLINK or -EXDEV (refuse), or the
  * -errno of an I/O error; err says which file. */
-static int check_file(struct tree *t, const unsigned char *rec, char *err, size_t errlen)
+static int check_file(struct tree *t, const unsigned char *rec, unsigned flags, char *err,
+                      size_t errlen)
 {
 	uint32_t id = get32(rec), dir = get32(rec + 4);
 	uint64_t size = get64(rec + 8);
@@ -211,7 +223,8 @@ static int check_file(struct tree *t, const unsigned char *rec, char *err, size_
 		return dfd;
 	}
 	int rc = tree_statx(dfd, name, &sx);
-	if (rc == 0 && S_ISREG(sx.stx_mode) && sx.stx_size == size && sx.stx_nlink == 1 &&
+	bool size_ok = sx.stx_size == size || (flags & TREE_KEEP_SIZES);
+	if (rc == 0 && S_ISREG(sx.stx_mode) && size_ok && sx.stx_nlink == 1 &&
 	    tree_on_root_mount(t, &sx))
 		return 0;
 	(void)tree_file_path(t, dir, id, path, sizeof(path));
@@ -231,7 +244,7 @@ static int check_file(struct tree *t, const unsigned char *rec, char *err, size_
 		    path);
 		return -EXDEV;
 	}
-	if (!S_ISREG(sx.stx_mode) || sx.stx_size != size) {
+	if (!S_ISREG(sx.stx_mode) || !size_ok) {
 		tree_seterr(err, errlen, "'%s' is %s%llu bytes, the manifest says %llu", path,
 		            S_ISREG(sx.stx_mode) ? "" : "not a regular file, ",
 		            (unsigned long long)sx.stx_size, (unsigned long long)size);
@@ -247,12 +260,12 @@ static int check_file(struct tree *t, const unsigned char *rec, char *err, size_
 /* Checks every listed file (TREE_VERIFY_ALL), or a random sample of TREE_SAMPLE records (with
  * replacement): a tree edited or truncated behind our back is caught with probability
  * 1 - (1-f)^64 when a fraction f of its files is wrong. */
-static int check_files(struct tree *t, const unsigned char *recs, uint64_t count, unsigned flags,
-                       char *err, size_t errlen)
+static int check_files(struct tree *t, const unsigned char *recs, uint64_t count, size_t rs,
+                       unsigned flags, char *err, size_t errlen)
 {
 	if ((flags & TREE_VERIFY_ALL) || count <= TREE_SAMPLE) {
 		for (uint64_t i = 0; i < count; i++) {
-			int rc = check_file(t, recs + i * MANIFEST_REC, err, errlen);
+			int rc = check_file(t, recs + i * rs, flags, err, errlen);
 			if (rc)
 				return rc;
 		}
@@ -264,7 +277,7 @@ static int check_files(struct tree *t, const unsigned char *recs, uint64_t count
 		seed = now_ns();
 	rng_seed(&r, seed, t->tree_id);
 	for (uint64_t k = 0; k < TREE_SAMPLE; k++) {
-		int rc = check_file(t, recs + rng_below(&r, count) * MANIFEST_REC, err, errlen);
+		int rc = check_file(t, recs + rng_below(&r, count) * rs, flags, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -294,12 +307,8 @@ static int read_manifest(struct tree *t, const struct pool *pool, unsigned char 
 	size_t got = 0;
 	int rc = fstat(fd, &st) ? -errno : 0;
 	uint64_t fsize = rc == 0 ? (uint64_t)st.st_size : 0;
-	if (rc == 0 && (!S_ISREG(st.st_mode) || fsize < MANIFEST_HDR + MANIFEST_TRAILER ||
-	                (fsize - MANIFEST_HDR - MANIFEST_TRAILER) % MANIFEST_REC))
+	if (rc == 0 && (!S_ISREG(st.st_mode) || fsize < MANIFEST_HDR + MANIFEST_TRAILER))
 		rc = -EBADMSG;
-	else if (rc == 0 &&
-	         (fsize - MANIFEST_HDR - MANIFEST_TRAILER) / MANIFEST_REC > pool->capacity)
-		rc = -ENOSPC;
 	if (rc == 0 && !(*buf = malloc((size_t)st.st_size)))
 		rc = -ENOMEM;
 	if (rc == 0)
@@ -307,6 +316,11 @@ static int read_manifest(struct tree *t, const struct pool *pool, unsigned char 
 	(void)close(fd);
 	if (rc == 0 && got != (size_t)st.st_size)
 		rc = -EBADMSG;
+	size_t rs = rc == 0 ? rec_size(get32(*buf + 8)) : 0;
+	if (rc == 0 && (!rs || (fsize - MANIFEST_HDR - MANIFEST_TRAILER) % rs))
+		rc = -EBADMSG;
+	else if (rc == 0 && (fsize - MANIFEST_HDR - MANIFEST_TRAILER) / rs > pool->capacity)
+		rc = -ENOSPC;
 	if (rc) {
 		free(*buf);
 		*buf = NULL;
@@ -329,7 +343,7 @@ static int check_header(const struct tree *t, const unsigned char *buf, size_t l
                         uint64_t spec_hash, char *err, size_t errlen)
 {
 	uint32_t num_dirs = get32(buf + 32);
-	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || get32(buf + 8) != MANIFEST_VERSION ||
+	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || !rec_size(get32(buf + 8)) ||
 	    get32(buf + 12) != MANIFEST_BYTEORDER || get64(buf + 40) != count ||
 	    hash_fnv1a(HASH_FNV1A_SEED, buf, len - MANIFEST_TRAILER) != get64(buf + len - 8)) {
 		tree_seterr(err, errlen, "'%s/%s': corrupt or truncated", t->root, MANIFEST_NAME);
@@ -358,13 +372,13 @@ static int check_header(const struct tree *t, const unsigned char *buf, size_t l
 
 /* Records: ascending ids (so no duplicates), ids within capacity, known directories. 0,
  * -EBADMSG or -ENOSPC, err set. */
-static int check_records(const struct tree *t, const unsigned char *recs, uint64_t count,
+static int check_records(const struct tree *t, const unsigned char *recs, uint64_t count, size_t rs,
                          uint32_t num_dirs, const struct pool *pool, char *err, size_t errlen)
 {
 	for (uint64_t i = 0; i < count; i++) {
-		uint32_t id = get32(recs + i * MANIFEST_REC);
-		uint32_t dir = get32(recs + i * MANIFEST_REC + 4);
-		if ((i && id <= get32(recs + (i - 1) * MANIFEST_REC)) ||
+		uint32_t id = get32(recs + i * rs);
+		uint32_t dir = get32(recs + i * rs + 4);
+		if ((i && id <= get32(recs + (i - 1) * rs)) ||
 		    (dir != TREE_DIR_TOP && dir >= num_dirs)) {
 			tree_seterr(err, errlen, "'%s/%s': corrupt (record %llu)", t->root,
 			            MANIFEST_NAME, (unsigned long long)i);
@@ -392,21 +406,25 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
 	int rc = read_manifest(t, pool, &buf, &len, err, errlen);
 	if (rc)
 		return rc;
-	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / MANIFEST_REC;
+	size_t rs = rec_size(get32(buf + 8));
+	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / rs;
 	const unsigned char *recs = buf + MANIFEST_HDR;
 	uint32_t num_dirs = get32(buf + 32);
 	rc = check_header(t, buf, len, count, spec_hash, err, errlen);
 	if (rc == 0)
-		rc = check_records(t, recs, count, num_dirs, pool, err, errlen);
+		rc = check_records(t, recs, count, rs, num_dirs, pool, err, errlen);
 	if (rc == 0)
 		rc = check_dirs(t, num_dirs, err, errlen);
 	if (rc == 0)
 		rc = tree_set_dirs(t, num_dirs, err, errlen);
 	if (rc == 0)
-		rc = check_files(t, recs, count, flags, err, errlen);
+		rc = check_files(t, recs, count, rs, flags, err, errlen);
 	for (uint64_t i = 0; rc == 0 && i < count; i++) {
-		const unsigned char *rec = recs + i * MANIFEST_REC;
+		const unsigned char *rec = recs + i * rs;
 		rc = pool_add_initial(pool, get32(rec), get32(rec + 4), get64(rec + 8));
+		/* A version 1 manifest does not know the generations (POOL_GEN_UNKNOWN). */
+		if (rc == 0 && rs == MANIFEST_REC)
+			pool_set_gen(pool, get32(rec), get32(rec + 16), get32(rec + 20));
 		if (rc) /* cannot happen after the checks above; keep the contract anyway */
 			tree_seterr(err, errlen, "file id %u: %s", get32(rec), strerror(-rc));
 	}

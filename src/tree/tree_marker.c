@@ -1,6 +1,8 @@
 /* tree_marker.c - the ownership marker .fsmix-tree in every root fsmix made: "fsmix-tree",
  * "version 1", "id <16 hex digits>". A root without a valid one is never used or removed. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,4 +67,28 @@ int tree_write_marker(int rootfd, uint64_t id)
 	if (rc)
 		(void)unlinkat(rootfd, MARKER_TMP_NAME, 0);
 	return rc;
+}
+
+int tree_peek(const char *location, unsigned fs_index, uint64_t *id, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	if (tree_fmt(path, sizeof(path), "%s/fsmix.fs%u", location, fs_index) < 0) {
+		tree_seterr(err, errlen, "location '%s': name too long", location);
+		return -ENAMETOOLONG;
+	}
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		tree_seterr(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	int rc = tree_read_marker(fd, id, NULL); /* read only: no owner check */
+	if (rc) {
+		tree_seterr(err, errlen, "%s: %s", path,
+		            rc == -EBADMSG || rc == -ENOENT ? "not fsmix's tree (no valid marker)"
+		                                            : strerror(-rc));
+		(void)close(fd);
+		return rc;
+	}
+	return fd;
 }

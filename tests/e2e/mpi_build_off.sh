@@ -10,7 +10,7 @@ if [ -n "${FSMIX_SANITIZERS:-}" ]; then
 	summary
 fi
 off="$work/build-off"
-if cmake -S "$src" -B "$off" -G Ninja -DFSMIX_MPI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$work/cmake.log" 2>&1 &&
+if cmake -S "$src" -B "$off" -G Ninja -DFSMIX_MPI=OFF -DFSMIX_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$work/cmake.log" 2>&1 &&
 	cmake --build "$off" --target fsmix >>"$work/cmake.log" 2>&1; then
 	ok "cmake -DFSMIX_MPI=OFF: configured and built"
 else

@@ -3,7 +3,10 @@
 # holding what `cmake --install` installs (under /usr), with Depends from dpkg-shlibdeps and
 # gnuplot as a Recommends; `apt-get install ./fsmix_*.deb` installs it offline (dev.sh has
 # installed the dependencies); the installed fsmix runs, checks a shipped profile, has its man
-# page and bash completion; the package is purged again, also when a check fails.
+# page and bash completion; the package is purged again, also when a check fails. lintian finds
+# no error and no warning in it (Debian policy's copyright file and changelog, a maintainer
+# address lintian accepts, the hardening flags: no hardening-* tag at any level), whatever the
+# package holds; every ELF file in it is hardened (stack protector, relro, bind now).
 #
 # Only in the default build (a sanitizer build's package would depend on the sanitizer
 # runtimes), as root, on a dpkg system; RUN_SERIAL (tests/CMakeLists.txt) since it builds in
@@ -20,9 +23,9 @@ if [ "$(id -u)" != 0 ]; then
 	skipped "package: needs root to install the package"
 	summary
 fi
-for tool in apt-get dpkg dpkg-deb dpkg-shlibdeps cpack man flock; do
+for tool in apt-get dpkg dpkg-deb dpkg-shlibdeps cpack man flock lintian readelf; do
 	if ! command -v "$tool" >/dev/null; then
-		skipped "package: no $tool (Debian with dpkg-dev and man-db: bash tests/dev.sh setup)"
+		skipped "package: no $tool (Debian with dpkg-dev, man-db and lintian: bash tests/dev.sh setup)"
 		summary
 	fi
 done
@@ -100,10 +103,50 @@ else
 fi
 want="/usr/bin/fsmix /usr/share/man/man1/fsmix.1.gz /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb
 /usr/share/bash-completion/completions/fsmix /usr/share/doc/fsmix/README.md
-/usr/share/doc/fsmix/examples/barrier-2010.sh"
+/usr/share/doc/fsmix/examples/barrier-2010.sh /usr/share/doc/fsmix/copyright
+/usr/share/doc/fsmix/changelog.gz"
 missing=$(comm -23 <(tr ' ' '\n' <<<"$want" | sort) "$work/deb.files")
-[ -z "$missing" ] && ok "binary, man page, profiles, completion, docs and examples" ||
+[ -z "$missing" ] && ok "binary, man page, profiles, completion, docs, examples, copyright and changelog" ||
 	bad "the package lacks $(echo $missing)"
+
+# 3b. lintian: no error, no warning; the other tags are shown, and none of them may be a
+# hardening-* one (fortify functions, bind now, relro, PIE). Exit status 0 or 1 (tags at
+# error level): it checked; 2: it could not.
+lintian --info --pedantic --display-level '>=pedantic' "$deb" >"$work/lintian.out" 2>"$work/lintian.err"
+lrc=$?
+grep -E '^[EWIPXO]: ' "$work/lintian.out" | sort -u >"$work/lintian.tags"
+errors=$(grep -cE '^[EW]: ' "$work/lintian.tags")
+hardening=$(grep -c ': hardening-' "$work/lintian.tags")
+if [ $lrc -gt 1 ]; then
+	bad "lintian could not check the package (exit $lrc):"
+	sed 's/^/     /' "$work/lintian.err" | head -10
+elif [ "$errors" = 0 ] && [ "$hardening" = 0 ]; then
+	ok "lintian: no error, no warning, no hardening tag ($(wc -l <"$work/lintian.tags") other tags)"
+	sed 's/^/     lintian: /' "$work/lintian.tags"
+else
+	bad "lintian: $errors errors and warnings, $hardening hardening tags:"
+	sed 's/^/     /' "$work/lintian.tags"
+fi
+# The changelog's newest entry is this version.
+if [ "$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/doc/fsmix/changelog.gz | gzip -dc | head -1)" = \
+	"fsmix ($version) unstable; urgency=medium" ]; then
+	ok "changelog.gz: its newest entry is $version"
+else
+	bad "changelog.gz does not start with 'fsmix ($version) unstable; urgency=medium' (cmake/debian/changelog)"
+fi
+# Every ELF file of the package: stack protector, read-only relocations, all bound at start.
+mkdir "$work/unpacked" && dpkg-deb -x "$deb" "$work/unpacked"
+n_elf=0 weak=
+while IFS= read -r -d '' f; do
+	[ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] || continue
+	n_elf=$((n_elf + 1))
+	name=${f#"$work/unpacked"}
+	readelf --dyn-syms -W "$f" | grep -q " __stack_chk_fail" || weak+=" $name: no stack protector (no __stack_chk_fail);"
+	readelf -lW "$f" | grep -q "GNU_RELRO" || weak+=" $name: no relro;"
+	readelf -dW "$f" | grep -qE "BIND_NOW|FLAGS_1.* NOW" || weak+=" $name: not bound at start (-z now);"
+done < <(find "$work/unpacked" -type f -print0)
+[ $n_elf -gt 0 ] && [ -z "$weak" ] && ok "its $n_elf ELF files: stack protector, relro, bind now" ||
+	bad "hardening of the package's $n_elf ELF files:$weak"
 
 # 4. Install it, offline.
 while read -r f; do

@@ -46,7 +46,7 @@ c_escape() {
 
 echo "== configuring a clang FSMIX_FUZZ build in $tmp/build"
 # No MPI in the fuzzers: the readers they drive never use it (docs/distributed.md).
-if ! CC=clang cmake -S "$src" -B "$tmp/build" -G Ninja -DFSMIX_FUZZ=ON -DFSMIX_MPI=OFF \
+if ! CC=clang cmake -S "$src" -B "$tmp/build" -G Ninja -DFSMIX_FUZZ=ON -DFSMIX_MPI=OFF -DFSMIX_WERROR=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$tmp/cmake.log" 2>&1; then
 	cat "$tmp/cmake.log" >&2
 	exit 2

@@ -184,8 +184,8 @@ static void fake_fill(struct fake *f)
 	                           .sys = SYS_write,
 	                           .at_ns = 1500000000};
 	snprintf(er.path, sizeof(er.path), "/dev/shm/b/fsmix.fs1/data/d0/f7");
-	const struct interval_row iv[2] = {{1.0, 1.0, 100, 110, 1048576, 2500000},
-	                                   {2.0, 1.0, 90, 95, 524288, 0}};
+	const struct interval_row iv[2] = {{1.0, 1.0, 100, 110, 1048576, 2500000, false},
+	                                   {2.0, 1.0, 90, 95, 524288, 0, false}};
 	if (results_add_error(r, &er) || results_set_intervals(r, SIZE_MAX, iv, 2))
 		exit(2);
 	r->runtime_s = 10.0;

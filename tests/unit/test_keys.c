@@ -220,10 +220,13 @@ static const struct dest_case dest_cases[] = {
     P(alignio, alignio, "1", W_BOOL, 1),
     P(bufferio, bufferio, "1", W_BOOL, 1),
     P(verbose, verbose, "1", W_BOOL, 1),
+    P(verify, verify, "1", W_BOOL, 1),
     P(callout, callout, "echo hi", W_TEXT, 0),
     NONE(num_filesystems),
     NONE(num_threadgroups),
     P(seed, seed, "18446744073709551615", W_U64, 18446744073709551615.0),
+    P(fidelity, fidelity, "ffsb6", W_INT, FIDELITY_FFSB6),
+    P(ramp_time, ramp_s, "7", W_U32, 7),
     F(location, location, "/nonexistent/other", W_TEXT, 0),
     F(num_files, num_files, "77", W_U32, 77),
     F(num_dirs, num_dirs, "5", W_U32, 5),
@@ -259,6 +262,7 @@ static const struct dest_case dest_cases[] = {
     G(arrival, arrival, "poisson", W_INT, ARRIVAL_POISSON),
     G(file_popularity, file_popularity, "zipf:1.2", W_TEXT, 0),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
+    G(dirsync, dirsync, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
     S(enable_range, enable_range, "1", W_BOOL, 1),
@@ -470,6 +474,7 @@ struct word_case {
 
 static const struct word_case word_cases[] = {
     {KEY_open_sync, {"none", "sync", "dsync"}, {0, O_SYNC, O_DSYNC}},
+    {KEY_fidelity, {"exact", "ffsb6"}, {FIDELITY_EXACT, FIDELITY_FFSB6}},
     {KEY_create_method,
      {"write", "fallocate", "sparse"},
      {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
@@ -486,14 +491,17 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 	int v = -1;
 	diag_init(&d);
 	(void)profile_parse_buffer(&p, "t.ffsb", base_profile, strlen(base_profile), &d);
-	struct section *sec = key_table[k].scopes & SC_FS ? p.fs[0] : p.tg[0];
+	struct section *sec = key_table[k].scopes & SC_FS       ? p.fs[0]
+	                      : key_table[k].scopes & SC_GLOBAL ? &p.global
+	                                                        : p.tg[0];
 	(void)profile_set(sec, key_table[k].name, text, true, (struct src_loc){"test", 0}, true,
 	                  &d);
 	msg[0] = '\0';
 	if (plan_build(&pl, &p, NULL, &d) == 0) {
-		v = k == KEY_open_sync ? pl.groups[0].open_sync
-		    : k == KEY_arrival ? pl.groups[0].arrival
-		                       : (int)pl.fs[0].create_method;
+		v = k == KEY_open_sync  ? pl.groups[0].open_sync
+		    : k == KEY_fidelity ? (int)pl.fidelity
+		    : k == KEY_arrival  ? pl.groups[0].arrival
+		                        : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {
 		for (size_t i = 0; i < d.n; i++)
@@ -522,13 +530,16 @@ static void test_words_exactly(void)
 		const struct key_desc *kd = &key_table[wc->key];
 		char msg[512], want[512];
 		CHECK_EQ_I(kd->type, KT_WORD);
-		size_t n = 0;
+		size_t n = 0, want_n = 0;
 		while (kd->words && kd->words[n].word)
 			n++;
-		size_t want_n = 0;
 		while (want_n < 4 && wc->words[want_n])
 			want_n++;
 		CHECK_EQ_U(n, want_n);
+		char list[128] = "";
+		for (size_t w = 0; w < want_n; w++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			         w ? ", " : "", wc->words[w]);
 		for (size_t w = 0; w < want_n && w < n; w++) {
 			CHECK_STR(kd->words[w].word, wc->words[w]);
 			CHECK_EQ_I(kd->words[w].value, wc->values[w]);
@@ -542,12 +553,11 @@ static void test_words_exactly(void)
 		    "SYNC", "Write", "o_sync", "none,", "x", "sparse1", "fallocate sparse"};
 		for (size_t j = 0; j < sizeof(not_words) / sizeof(not_words[0]); j++) {
 			CHECK_EQ_I(plan_word(wc->key, not_words[j], msg, sizeof(msg)), -1);
-			int o = snprintf(want, sizeof(want), "[%s] %s: '%s' is not one of %s",
-			                 kd->scopes & SC_FS ? "filesystem0" : "threadgroup0",
-			                 kd->name, not_words[j], wc->words[0]);
-			for (size_t w = 1; w < want_n && o > 0 && (size_t)o < sizeof(want); w++)
-				o += snprintf(want + o, sizeof(want) - (size_t)o, ", %s",
-				              wc->words[w]);
+			snprintf(want, sizeof(want), "[%s] %s: '%s' is not one of %s",
+			         kd->scopes & SC_FS       ? "filesystem0"
+			         : kd->scopes & SC_GLOBAL ? "global"
+			                                  : "threadgroup0",
+			         kd->name, not_words[j], list);
 			CHECK_STR(msg, want);
 		}
 	}

@@ -475,10 +475,43 @@ static void test_frozen_threads(void)
 	pool_destroy(&frozen_shared);
 }
 
+/* Content generations: a word per file beside the slots, unknown (0) until set, kept with its
+ * write time, independent of the size and of other files. */
+static void test_generations(void)
+{
+	struct pool p;
+	uint32_t id, id2;
+	CHECK_EQ_I(pool_init(&p, 1000), 0);
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(pool_gen(&p, id), POOL_GEN_UNKNOWN);
+	pool_set_gen(&p, id, 1, 1234);
+	pool_publish(&p, id, 0, 4096);
+	CHECK_EQ_I(pool_reserve(&p, &id2), 0);
+	pool_set_gen(&p, id2, 1, 0);
+	pool_publish(&p, id2, 0, 10);
+	CHECK_EQ_I(pool_try_acquire(&p, id, POOL_WRITE), 0);
+	pool_set_gen(&p, id, pool_gen(&p, id) + 1, 5678);
+	pool_set_size(&p, id, 8192);
+	pool_release(&p, id, POOL_WRITE);
+	CHECK_EQ_I(pool_try_acquire(&p, id, POOL_READ), 0);
+	CHECK_EQ_U(pool_gen(&p, id), 2);
+	CHECK_EQ_U(pool_gen_time(&p, id), 5678);
+	CHECK_EQ_U(pool_size(&p, id), 8192);
+	pool_release(&p, id, POOL_READ);
+	CHECK_EQ_U(pool_gen(&p, id2), 1);
+	CHECK_EQ_U(pool_gen_time(&p, id2), 0);
+	pool_set_gen(&p, 999, UINT32_MAX, UINT32_MAX); /* the last slot, the largest values */
+	CHECK_EQ_U(pool_gen(&p, 999), UINT32_MAX);
+	CHECK_EQ_U(pool_gen_time(&p, 999), UINT32_MAX);
+	pool_destroy(&p);
+	CHECK(p.gens == NULL);
+}
+
 int main(void)
 {
 	RUN(test_empty);
 	RUN(test_lifecycle);
+	RUN(test_generations);
 	RUN(test_initial_and_holes);
 	RUN(test_put_and_settle);
 	RUN(test_scan_fallback);

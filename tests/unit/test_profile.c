@@ -165,6 +165,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, op_period_ms);
 	FIELD(a, b, write_stride);
 	FIELD(a, b, open_sync);
+	FIELD(a, b, dirsync);
 	FIELD(a, b, bindfs);
 	SFIELD(a, b, file_popularity);
 	FIELD(a, b, pop.kind);
@@ -231,8 +232,11 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 	const char *where = "plan";
 	bool ok = true;
 	FIELD(a, b, time_s);
+	FIELD(a, b, ramp_s);
+	FIELD(a, b, fidelity);
 	FIELD(a, b, directio);
 	FIELD(a, b, alignio);
+	FIELD(a, b, verify);
 	FIELD(a, b, bufferio);
 	FIELD(a, b, verbose);
 	SFIELD(a, b, callout);
@@ -262,7 +266,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 80 || sizeof(struct plan_fs) != 176 ||
+	if (sizeof(struct plan) != 96 || sizeof(struct plan_fs) != 176 ||
 	    sizeof(struct plan_group) != 336 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
@@ -1091,6 +1095,61 @@ static void test_rules_ask_codes_not_text(void)
 	}
 }
 
+/* ramp_time and fidelity (issue 22): a counted group refuses ramp_time at its line; time=0
+ * makes it a warning; fidelity=ffsb6 passes --strict-ffsb, ramp_time does not; FFSB's 32-bit
+ * sum of weights bounds fidelity=ffsb6. */
+static void test_ramp_and_fidelity(void)
+{
+	static struct parsed x;
+	static const char counted[] = "time=5\n"
+	                              "ramp_time=2\n"
+	                              "[filesystem0]\nlocation=/a\n[end0]\n"
+	                              "[threadgroup0]\nnum_threads=1\nstat_weight=1\n"
+	                              "num_ops=10\n[end0]\n";
+	parse_and_plan_opts(&x, counted, false);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, "cannot be combined with num_ops"), 1);
+	parsed_free(&x);
+
+	static const char timed[] = "time=5\n"
+	                            "ramp_time=2\n"
+	                            "fidelity=ffsb6\n"
+	                            "[filesystem0]\nlocation=/a\n[end0]\n"
+	                            "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	parse_and_plan_opts(&x, timed, false);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(x.d.errors, 0);
+	if (x.plan_rc == 0) {
+		CHECK_EQ_U(x.pl.ramp_s, 2);
+		CHECK_EQ_I(x.pl.fidelity, FIDELITY_FFSB6);
+	}
+	parsed_free(&x);
+	parse_and_plan_opts(&x, timed, true);
+	CHECK_EQ_U(x.d.errors, 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, "rejected by --strict-ffsb"), 1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 3, ""), 0);
+	parsed_free(&x);
+
+	static const char build_only[] = "ramp_time=2\n"
+	                                 "[filesystem0]\nlocation=/a\n[end0]\n";
+	parse_and_plan_opts(&x, build_only, false);
+	CHECK_EQ_I(x.plan_rc, 0);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_WARNING, 1, "has no effect"), 1);
+	parsed_free(&x);
+
+	static const char wide[] = "time=1\n"
+	                           "fidelity=ffsb6\n"
+	                           "[filesystem0]\nlocation=/a\n[end0]\n"
+	                           "[threadgroup0]\nnum_threads=1\nstat_weight=1000000000\n"
+	                           "open_close_weight=1000000000\nreadall_weight=1000000000\n"
+	                           "read_weight=1000000000\nmetaop_weight=1000000000\n"
+	                           "read_blocksize=4k\n[end0]\n";
+	parse_and_plan_opts(&x, wide, false);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, "beyond FFSB 6.0's 32-bit sum"), 1);
+	parsed_free(&x);
+}
+
 int main(void)
 {
 	RUN(test_plans_equal_covers_every_field);
@@ -1112,5 +1171,6 @@ int main(void)
 	RUN(test_diag_codes);
 	RUN(test_every_bad_profile_message_coded);
 	RUN(test_rules_ask_codes_not_text);
+	RUN(test_ramp_and_fidelity);
 	return test_summary();
 }

@@ -24,7 +24,7 @@
  * or this file's path). A regeneration must be reviewed line by line (git diff tests/golden):
  * every changed line is a change that scripts parsing FFSB's or fsmix's reports will see, and
  * the FFSB-compatible part must keep FFSB 6.0's exact layout
- * (/work/shared/reference/ffsb-6.0-behaviour.md section 1.9).
+ * (../shared/reference/ffsb-6.0-behaviour.md section 1.9).
  */
 #include "results_fixture.h"
 #include "report.h"
@@ -383,6 +383,54 @@ static void test_golden_ffsb_aging(void)
 	fake_free(&f);
 }
 
+/* The size text of the throughput line `what` of text ("Read Throughput: 1.5MB/sec"), into
+ * out[32]; "" when there is none. */
+static void throughput_of(const char *text, const char *what, char out[32])
+{
+	const char *at = strstr(text, what);
+	out[0] = '\0';
+	if (at && sscanf(at + strlen(what), "%31[^/]", out) != 1)
+		out[0] = '\0';
+}
+
+/* FFSB 6.0's byte counts (fileops.c:174, 187-188, 290-291): group 0's reads are read_random
+ * with read_size 6 KiB over 4 KiB blocks, so FFSB counted 6 KiB per read where one 4 KiB block
+ * was read; its write_fsync counted the 64 KiB file per 4 KiB write. The text shows the bytes
+ * moved by default, FFSB's with --format ffsb and with fidelity=ffsb6. */
+static void test_ffsb_accounting(void)
+{
+	static struct fake f;
+	golden_setup(&f);
+	f.groups[0].read_size = 6144;
+	f.r.groups[0].st.ffsb_read[OP_read] = 1000 * 6144;
+	f.r.total.ffsb_read[OP_read] = 1000 * 6144;
+	f.r.groups[0].st.ffsb_written[OP_write_fsync] = 20 * 65536;
+	f.r.total.ffsb_written[OP_write_fsync] = 20 * 65536;
+	char moved_rd[32], moved_wr[32], ffsb_rd[32], ffsb_wr[32], got[32];
+	double rt = f.r.runtime_s;
+	/* group 0 alone reads and writes in the fixture */
+	report_size(moved_rd, sizeof(moved_rd), 1000 * 4096 / rt);
+	report_size(ffsb_rd, sizeof(ffsb_rd), 1000 * 6144 / rt);
+	report_size(moved_wr, sizeof(moved_wr), 20 * 4096 / rt);
+	report_size(ffsb_wr, sizeof(ffsb_wr), 20 * 65536 / rt);
+	CHECK(strcmp(moved_rd, ffsb_rd) != 0);
+	for (int mode = 0; mode < 3; mode++) {
+		bool ffsb = mode > 0;
+		f.r.fidelity = mode == 2 ? FIDELITY_FFSB6 : FIDELITY_EXACT;
+		char *text = render_text(&f, mode == 1);
+		throughput_of(text, "Read Throughput: ", got);
+		CHECK_STR(got, ffsb ? ffsb_rd : moved_rd);
+		throughput_of(text, "Write Throughput: ", got);
+		CHECK_STR(got, ffsb ? ffsb_wr : moved_wr);
+		if (mode == 2)
+			CHECK_CONTAINS(text, ", fidelity ffsb6 (FFSB 6.0's picks and byte counts)");
+		else
+			CHECK(!strstr(text, "fidelity ffsb6"));
+		free(text);
+	}
+	fake_free(&f);
+}
+
 static void test_golden_csv(void)
 {
 	static struct fake f;
@@ -701,6 +749,7 @@ int main(void)
 	RUN(test_golden_ffsb);
 	RUN(test_golden_ffsb_aging);
 	RUN(test_golden_csv);
+	RUN(test_ffsb_accounting);
 	RUN(test_ffsb_parse);
 	return test_summary();
 }

@@ -76,6 +76,21 @@ static void test_rows_used(void)
 	CHECK_NEAR(s.last_mean, 180, 1e-9); /* 170 180 190 */
 }
 
+static void test_ramp_rows_left_out(void)
+{
+	/* two ramp rows at a tenth of the rate, then nine steady rows: the ramp is not counted, so
+	 * the run has settled and its mean is the steady rate */
+	const double t[11] = {10, 10, 100, 100, 100, 100, 100, 100, 100, 100, 100};
+	struct interval_row rows[11];
+	struct settle s;
+	rows_of(rows, t, 11);
+	rows[0].ramp = rows[1].ramp = true;
+	settle_of(rows, 11, &s);
+	CHECK_EQ_U(s.n, 9);
+	CHECK_NEAR(s.mean, 100, 1e-9);
+	CHECK(s.checked && s.settled);
+}
+
 static void test_too_few(void)
 {
 	const double t[8] = {100, 110, 120, 130, 140, 150, 160, 170};
@@ -108,6 +123,7 @@ int main(void)
 	RUN(test_settled_after_warmup);
 	RUN(test_drift_not_settled);
 	RUN(test_rows_used);
+	RUN(test_ramp_rows_left_out);
 	RUN(test_too_few);
 	RUN(test_steady);
 	return test_summary();

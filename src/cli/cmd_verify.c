@@ -1,0 +1,210 @@
+/* cmd_verify.c - `fsmix verify PROFILE --location L --durability-log FILE [--model linux|posix]
+ * [--json F]`: after a crash and a remount, every promise of a run's durability log checked
+ * against its trees (engine_verify, read-only), reported as text and JSON (docs/output.md,
+ * "fsmix verify"). Exit 0: every promise kept; 1: one broken (or a file unreadable); 2: bad
+ * input (a log that is not one, or of another tree). */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "durmodel.h"
+#include "engine.h"
+#include "outfile.h"
+#include "plan.h"
+#include "profile.h"
+
+struct verify_doc {
+	const struct cli *c;
+	const struct plan *pl;
+	const struct dm_report *rep;
+};
+
+/* CLOCK_REALTIME of a record's CLOCK_MONOTONIC time, as ISO 8601 UTC with microseconds. */
+static void real_time(const struct dm_report *rep, uint64_t mono, char *buf, size_t len)
+{
+	int64_t d = (int64_t)(mono - rep->mono_ns);
+	uint64_t real = rep->real_ns + (uint64_t)d;
+	time_t s = (time_t)(real / 1000000000u);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%06uZ", (unsigned)(real % 1000000000u / 1000u));
+}
+
+static void file_path(const struct plan *pl, const struct dm_finding *f, char *buf, size_t len)
+{
+	const char *loc = f->fs < pl->n_fs ? pl->fs[f->fs].location : "?";
+	unsigned index = f->fs < pl->n_fs ? pl->fs[f->fs].index : f->fs;
+	if (f->dir == TREE_DIR_TOP)
+		snprintf(buf, len, "%s/fsmix.fs%u/data/f%u", loc, index, f->file);
+	else
+		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u/f%u", loc, index, f->dir, f->file);
+}
+
+static void hex(const uint8_t *p, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+}
+
+static void print_finding(FILE *o, const struct verify_doc *d, const struct dm_finding *f)
+{
+	char path[PATH_MAX + 64], when[48], ex[2 * CONTENT_SHOW + 1], fo[2 * CONTENT_SHOW + 1];
+	file_path(d->pl, f, path, sizeof(path));
+	real_time(d->rep, f->ref.t_ns, when, sizeof(when));
+	fprintf(o, "    %s: %s", dm_kind_name(f->kind), path);
+	if (f->kind == DM_SHORT)
+		fprintf(o, ": %" PRIu64 " bytes, acknowledged %" PRIu64, f->off, f->expected_len);
+	else if (f->kind != DM_MISSING) {
+		hex(f->expected, f->shown, ex);
+		hex(f->found, f->shown, fo);
+		fprintf(o,
+		        " at offset %" PRIu64
+		        ": generation %u..%u promised, found %u (expected %s, "
+		        "found %s)",
+		        f->off, f->gen_min, f->gen_max, f->gen_found, ex, fo);
+	}
+	fprintf(o, "; promised by %s (worker %d, seq %" PRIu64 ", %s)\n",
+	        durlog_kind_name((enum durlog_kind)f->ref.kind),
+	        f->ref.worker == DURLOG_WORKER_MAIN ? -1 : (int)f->ref.worker, f->ref.seq, when);
+}
+
+static void print_text(FILE *o, const struct verify_doc *d)
+{
+	const struct dm_report *r = d->rep;
+	fprintf(o, "fsmix verify: %s, log %s, model %s\n", d->c->profile, d->c->durability_log_path,
+	        r->model == DM_POSIX ? "posix" : "linux");
+	fprintf(o,
+	        "  journal: %" PRIu64 " records%s; acknowledged: %" PRIu64 " fsync, %" PRIu64
+	        " fdatasync, %" PRIu64 " O_SYNC/O_DSYNC writes, %" PRIu64 " sync, %" PRIu64
+	        " syncfs, %" PRIu64 " dirsync\n",
+	        r->records, r->log_complete ? "" : " (no end record: the run did not end)",
+	        r->acks[DL_FSYNC], r->acks[DL_FDATASYNC], r->osync_writes, r->acks[DL_SYNC],
+	        r->acks[DL_SYNCFS], r->acks[DL_DIRSYNC]);
+	fprintf(o,
+	        "  files with a promise: %" PRIu64 " (data %" PRIu64 ", names %" PRIu64
+	        "); files created in the run: %" PRIu64 ", their names promised: %" PRIu64 "\n",
+	        r->files_expected, r->data_promises, r->name_promises, r->created,
+	        r->names_created_promised);
+	if (r->model == DM_POSIX && r->created && !r->acks[DL_DIRSYNC])
+		fprintf(o,
+		        "  posix model: no directory was fsynced (dirsync=0), so no name of a file "
+		        "created in the run is promised\n");
+	if (r->absent_unpromised)
+		fprintf(o, "  files absent whose names were not promised (allowed): %" PRIu64 "\n",
+		        r->absent_unpromised);
+	fprintf(o, "  promises checked %" PRIu64 ", kept %" PRIu64 ", broken %" PRIu64 "\n",
+	        r->checked, r->kept, r->broken);
+	for (int k = 0; k < DM_KIND_COUNT; k++) {
+		if (!r->by_kind[k])
+			continue;
+		fprintf(o, "  %s: %" PRIu64 "%s\n", dm_kind_name((enum dm_kind)k), r->by_kind[k],
+		        r->by_kind[k] > r->n_examples[k] ? " (the first ones:)" : "");
+		for (size_t i = 0; i < r->n_examples[k]; i++)
+			print_finding(o, d, &r->examples[k][i]);
+	}
+	if (r->broken)
+		fprintf(o, "fsmix verify: %" PRIu64 " promise%s broken\n", r->broken,
+		        r->broken == 1 ? "" : "s");
+	else
+		fprintf(o, "fsmix verify: every promise kept\n");
+}
+
+static json_t *finding_json(const struct verify_doc *d, const struct dm_finding *f)
+{
+	char path[PATH_MAX + 64], when[48], ex[2 * CONTENT_SHOW + 1], fo[2 * CONTENT_SHOW + 1];
+	file_path(d->pl, f, path, sizeof(path));
+	real_time(d->rep, f->ref.t_ns, when, sizeof(when));
+	hex(f->expected, f->shown, ex);
+	hex(f->found, f->shown, fo);
+	json_t *p = json_pack(
+	    "{s:s, s:i, s:I, s:s, s:I}", "kind", durlog_kind_name((enum durlog_kind)f->ref.kind),
+	    "worker", f->ref.worker == DURLOG_WORKER_MAIN ? -1 : (int)f->ref.worker, "seq",
+	    (json_int_t)f->ref.seq, "time", when, "monotonic_ns", (json_int_t)f->ref.t_ns);
+	return json_pack("{s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:o}", "kind",
+	                 dm_kind_name(f->kind), "path", path, "filesystem", (int)f->fs, "file",
+	                 (json_int_t)f->file, "offset", (json_int_t)f->off, "expected_length",
+	                 (json_int_t)f->expected_len, "gen_min", (json_int_t)f->gen_min, "gen_max",
+	                 (json_int_t)f->gen_max, "gen_found", (json_int_t)f->gen_found, "expected",
+	                 ex, "found", fo, "promise", p);
+}
+
+static int fill_json(FILE *o, void *arg)
+{
+	const struct verify_doc *d = arg;
+	const struct dm_report *r = d->rep;
+	json_t *by = json_object(), *ex = json_object();
+	for (int k = 0; k < DM_KIND_COUNT; k++) {
+		json_object_set_new(by, dm_kind_name((enum dm_kind)k),
+		                    json_integer((json_int_t)r->by_kind[k]));
+		json_t *a = json_array();
+		for (size_t i = 0; i < r->n_examples[k]; i++)
+			json_array_append_new(a, finding_json(d, &r->examples[k][i]));
+		json_object_set_new(ex, dm_kind_name((enum dm_kind)k), a);
+	}
+	json_t *acks =
+	    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "fsync", (json_int_t)r->acks[DL_FSYNC],
+	              "fdatasync", (json_int_t)r->acks[DL_FDATASYNC], "osync_writes",
+	              (json_int_t)r->osync_writes, "sync", (json_int_t)r->acks[DL_SYNC], "syncfs",
+	              (json_int_t)r->acks[DL_SYNCFS], "dirsync", (json_int_t)r->acks[DL_DIRSYNC]);
+	json_t *doc = json_pack(
+	    "{s:i, s:s, s:s, s:s, s:b, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+	    "s:o, s:o}",
+	    "fsmix_verify", 1, "profile", d->c->profile, "log", d->c->durability_log_path, "model",
+	    r->model == DM_POSIX ? "posix" : "linux", "log_complete", r->log_complete, "records",
+	    (json_int_t)r->records, "torn_records", (json_int_t)r->torn, "acknowledged", acks,
+	    "files_expected", (json_int_t)r->files_expected, "data_promises",
+	    (json_int_t)r->data_promises, "name_promises", (json_int_t)r->name_promises, "created",
+	    (json_int_t)r->created, "created_names_promised", (json_int_t)r->names_created_promised,
+	    "absent_unpromised", (json_int_t)r->absent_unpromised, "checked",
+	    (json_int_t)r->checked, "kept", (json_int_t)r->kept, "broken", (json_int_t)r->broken,
+	    "broken_by_kind", by, "examples", ex);
+	if (!doc)
+		return -1;
+	int rc = json_dumpf(doc, o, JSON_INDENT(2));
+	fputc('\n', o);
+	json_decref(doc);
+	return rc ? -1 : 0;
+}
+
+enum failure cmd_verify(struct cli *c)
+{
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
+	diag_init(&d);
+	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
+	diag_print(&d, stderr);
+	if (rc) {
+		fprintf(stderr, "fsmix: %zu error%s in %s; nothing was verified\n", d.errors,
+		        d.errors == 1 ? "" : "s", c->profile);
+		profile_free(&p);
+		diag_free(&d);
+		return FAIL_INPUT;
+	}
+	static struct dm_report rep; /* 60 examples: too big for the stack */
+	enum failure f = engine_verify(&pl, c->durability_log_path, c->model, &rep, stderr);
+	if (f == FAIL_NONE) {
+		struct verify_doc doc = {c, &pl, &rep};
+		bool json_stdout = c->json_path && !strcmp(c->json_path, "-");
+		print_text(json_stdout ? stderr : stdout, &doc);
+		char err[MSG_MAX + 64];
+		if (c->json_path &&
+		    outfile_write(c->json_path, fill_json, &doc, err, sizeof(err))) {
+			fprintf(stderr, "fsmix: --json %s\n", err);
+			f = FAIL_IO;
+		}
+		if (rep.broken)
+			f = FAIL_IO; /* exit 1: a promise was broken */
+	}
+	plan_free(&pl);
+	profile_free(&p);
+	diag_free(&d);
+	return f;
+}

@@ -1,0 +1,82 @@
+/* durhook.h - what the workers record into the journal of promises (--durability-log,
+ * durlog.h, durjournal.c). Every hook is one predictable branch when the journal is off
+ * (w->dl NULL): `if (durhook_on(w)) durhook_add(...)`; with it on, a record goes into the
+ * worker's own ring (no lock, no system call; a clock read). */
+#ifndef FSMIX_DURHOOK_H
+#define FSMIX_DURHOOK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "durlog.h"
+#include "engine.h"
+
+/* The content generation the pool records for file id (POOL_GEN_UNKNOWN, 0: unknown, a file
+ * of an old manifest; the journal's 0 means the same). */
+#define DURHOOK_POOL_GEN(pool, id) pool_gen(pool, id)
+/* The content seed of fs's tree (content.h: the tree's own, whatever --seed). */
+#define DURHOOK_CONTENT_SEED(fs) (engine_content_key(fs, 0).seed)
+
+static inline bool durhook_on(const struct worker *w)
+{
+	return UNLIKELY(w->dl != NULL);
+}
+
+/* durhook_add - one record of kind (enum durlog_kind) into w's ring; t_end 0: now. */
+void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct engine_fs *fs,
+                 uint32_t file, uint32_t dir, uint64_t off, uint64_t len, uint64_t size,
+                 uint32_t gen, uint64_t t_start, uint64_t t_end);
+
+/* What a DL_DIRSYNC of meta/ names (no file lives there). */
+#define DURHOOK_DIR_META (UINT32_MAX - 1)
+
+/* durhook_dirsync - dirsync=1: fsync the directory dir of fs (data/ for TREE_DIR_TOP; meta/ when
+ * meta), timed as the syscall fsync (which it is) and counted as sync time, journaled as
+ * DL_DIRSYNC. 0, or
+ * -errno (the caller latches it as a failure of SYS_fsync). */
+int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool meta);
+
+/* A write op's records: its start (the generation it writes), each extent it wrote. */
+static inline void durhook_wstart(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                  uint32_t gen)
+{
+	if (durhook_on(w))
+		durhook_add(w, DL_WSTART, 0, fs, id, 0, 0, 0, 0, gen, 0, 0);
+}
+
+static inline void durhook_write(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                 uint32_t dir, uint32_t gen, uint64_t off, uint64_t len,
+                                 uint64_t size)
+{
+	if (durhook_on(w))
+		durhook_add(w, DL_WRITE, w->g->open_sync ? DLF_SYNC : 0, fs, id, dir, off, len,
+		            size, gen, 0, 0);
+}
+
+/* An acknowledged fsync or fdatasync (sys: SYS_fsync or SYS_fdatasync) of file id, whose length
+ * is size, at generation gen: the times of the call are w->dl_t0, dl_t1 (t_sync_call). */
+static inline void durhook_synced(struct worker *w, const struct engine_fs *fs, enum sys_id sys,
+                                  uint32_t id, uint32_t dir, uint64_t size, uint32_t gen)
+{
+	if (durhook_on(w))
+		durhook_add(w, sys == SYS_fsync ? DL_FSYNC : DL_FDATASYNC, 0, fs, id, dir, 0, 0,
+		            size, gen, w->dl_t0, w->dl_t1);
+}
+
+/* A name made or removed (DL_CREATE, DL_DELETE), and sync/syncfs acknowledged (DL_SYNC,
+ * DL_SYNCFS: the times of the call from t_sync_call). */
+static inline void durhook_name(struct worker *w, const struct engine_fs *fs, uint8_t kind,
+                                uint32_t id, uint32_t dir)
+{
+	if (durhook_on(w))
+		durhook_add(w, kind, dir == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, dir, 0, 0, 0,
+		            kind == DL_CREATE, 0, 0);
+}
+
+static inline void durhook_fs_synced(struct worker *w, const struct engine_fs *fs, uint8_t kind)
+{
+	if (durhook_on(w))
+		durhook_add(w, kind, 0, fs, 0, 0, 0, 0, 0, 0, w->dl_t0, w->dl_t1);
+}
+
+#endif

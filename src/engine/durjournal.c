@@ -1,0 +1,226 @@
+/* durjournal.c - the engine's side of --durability-log FILE (durlog.h): the log opened before
+ * anything is built (refused on a tested filesystem), the tree as the run starts recorded and
+ * made durable, the logger started with a ring per worker, stopped and drained after the join;
+ * and the records the workers add (cold functions behind the one branch in durhook.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "durhook.h"
+#include "engine.h"
+#include "engine_int.h"
+
+enum failure engine_durlog_open(struct engine *e)
+{
+	const char *path = e->opts->durability_log_path;
+	char err[MSG_MAX + 512];
+	if (!path)
+		return FAIL_NONE;
+	const char **locs = calloc(e->n_fs ? e->n_fs : 1, sizeof(*locs));
+	if (!locs) {
+		fprintf(e->opts->log, "fsmix: out of memory\n");
+		return FAIL_IO;
+	}
+	for (size_t i = 0; i < e->n_fs; i++)
+		locs[i] = e->plan->fs[i].location;
+	int rc = durlog_check_place(path, locs, e->n_fs, err, sizeof(err));
+	free(locs);
+	if (rc || durlog_open(&e->durlog, path, err, sizeof(err)) < 0) {
+		fprintf(e->opts->log, "fsmix: %s\n", err);
+		return FAIL_INPUT;
+	}
+	e->durlog_open = true;
+	return FAIL_NONE;
+}
+
+/* The records of the tree as the run starts: every file of every filesystem (DL_BASE). */
+struct base_walk {
+	struct durlog_rec *recs;
+	size_t n, cap;
+	uint16_t fs;
+	const struct pool *pool;
+	uint64_t t;
+};
+
+static int base_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
+{
+	struct base_walk *b = arg;
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? 2 * b->cap : 1024;
+		struct durlog_rec *p = realloc(b->recs, nc * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		b->recs = p;
+		b->cap = nc;
+	}
+	b->recs[b->n] = (struct durlog_rec){.kind = DL_BASE,
+	                                    .fs = b->fs,
+	                                    .worker = DURLOG_WORKER_MAIN,
+	                                    .seq = b->n,
+	                                    .t_start = b->t,
+	                                    .t_end = b->t,
+	                                    .file = id,
+	                                    .dir = dir,
+	                                    .size = size,
+	                                    .gen = DURHOOK_POOL_GEN(b->pool, id)};
+	b->n++;
+	return 0;
+}
+
+/* A main-thread record after the others. */
+static int base_add(struct base_walk *b, struct durlog_rec r)
+{
+	if (base_visit(0, 0, 0, b))
+		return -ENOMEM;
+	r.worker = DURLOG_WORKER_MAIN;
+	r.seq = b->n - 1;
+	b->recs[b->n - 1] = r;
+	return 0;
+}
+
+/* Header, the tree as it is (DL_BASE of every file), a syncfs of every filesystem (so what the
+ * run starts from is durable, and recorded so), then the logger with a ring per worker. */
+int durjournal_begin(struct engine *e, char *err, size_t errlen)
+{
+	if (!e->durlog_open)
+		return 0;
+	struct durlog_header h = {.version = DURLOG_VERSION, .n_workers = (uint32_t)e->n_workers};
+	struct timespec mono, real;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	h.mono_ns = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
+	h.real_ns = (uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec;
+	if (e->n_fs > DURLOG_MAX_FS) {
+		snprintf(err, errlen, "--durability-log: at most %d filesystems", DURLOG_MAX_FS);
+		return -1;
+	}
+	h.n_fs = (uint32_t)e->n_fs;
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++)
+		if (e->plan->groups[gi].dirsync)
+			h.flags |= DLH_DIRSYNC;
+	struct base_walk b = {0};
+	int rc = 0;
+	for (size_t i = 0; i < e->n_fs && !rc; i++) {
+		struct engine_fs *fs = &e->fs[i];
+		h.fs[i] = (struct durlog_fs_id){.index = fs->pf->index,
+		                                .tree_id = fs->tree.tree_id,
+		                                .content_seed = DURHOOK_CONTENT_SEED(fs),
+		                                .spec_hash = fs->spec_hash};
+		b.fs = (uint16_t)i;
+		b.pool = &fs->files;
+		b.t = now_ns();
+		rc = pool_foreach_live(&fs->files, base_visit, &b);
+		int dfd = tree_data_dirfd(&fs->tree, TREE_DIR_TOP);
+		uint64_t t0 = now_ns();
+		if (!rc && syncfs(dfd) < 0) {
+			snprintf(err, errlen, "%s: syncfs %s: %s", fs->pf->name, fs->tree.root,
+			         strerror(errno));
+			free(b.recs);
+			return -1;
+		}
+		if (!rc)
+			rc = base_add(&b, (struct durlog_rec){.kind = DL_SYNCFS,
+			                                      .fs = (uint16_t)i,
+			                                      .t_start = t0,
+			                                      .t_end = now_ns()});
+	}
+	if (rc) {
+		snprintf(err, errlen, "out of memory for the durability log");
+		free(b.recs);
+		return -1;
+	}
+	rc = durlog_begin(&e->durlog, &h, b.recs, b.n, e->n_workers, err, errlen);
+	free(b.recs);
+	if (rc)
+		return -1;
+	e->durlog_running = true;
+	for (size_t i = 0; i < e->n_workers; i++)
+		e->workers[i]->dl = durlog_ring_of(&e->durlog, i);
+	return 0;
+}
+
+void durjournal_end(struct engine *e)
+{
+	if (!e->durlog_open)
+		return;
+	char err[MSG_MAX];
+	struct durlog_stats st;
+	e->durlog_open = false;
+	if (durlog_stop(&e->durlog, &st, err, sizeof(err))) {
+		engine_fail(e, err);
+		e->durlog_failed = true;
+	} else if (e->durlog_running) {
+		fprintf(e->opts->log,
+		        "fsmix: durability log %s: %" PRIu64 " records, %" PRIu64
+		        " waits for the logger, %" PRIu64 " fdatasyncs\n",
+		        e->opts->durability_log_path, st.records, st.waits, st.syncs);
+	}
+	e->durlog_running = false;
+	for (size_t i = 0; e->workers && i < e->n_workers; i++)
+		if (e->workers[i])
+			e->workers[i]->dl = NULL;
+	durlog_free(&e->durlog);
+}
+
+/* ---- the workers' records (cold: only with the journal on) ---- */
+
+void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct engine_fs *fs,
+                 uint32_t file, uint32_t dir, uint64_t off, uint64_t len, uint64_t size,
+                 uint32_t gen, uint64_t t_start, uint64_t t_end)
+{
+	struct durlog_rec r = {.kind = kind,
+	                       .flags = flags,
+	                       .fs = (uint16_t)(fs - w->eng->fs),
+	                       .t_start = t_start,
+	                       .t_end = t_end ? t_end : now_ns(),
+	                       .file = file,
+	                       .dir = dir,
+	                       .off = off,
+	                       .len = len,
+	                       .size = size,
+	                       .gen = gen};
+	if (!r.t_start)
+		r.t_start = r.t_end;
+	durlog_add(w->dl, &r);
+}
+
+/* ---- dirsync=1 ---- */
+
+int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool meta)
+{
+	const struct tree *t = &fs->tree;
+	int dfd = meta ? tree_meta_dirfd(t) : tree_data_dirfd(t, dir), own = -1;
+	if (dfd < 0) { /* a directory whose descriptor the tree does not hold: dNNN under data/ */
+		char name[TREE_NAME_MAX];
+		if (tree_dir_name(dir, name, sizeof(name)) < 0)
+			return -ENAMETOOLONG;
+		own = dfd = openat(tree_data_dirfd(t, TREE_DIR_TOP), name,
+		                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			return -errno;
+	}
+	bool timed = w->timed[SYS_fsync];
+	uint64_t t0 = timed || w->dl || w->ll ? now_ns() : 0;
+	if (timed && !w->op_t0)
+		w->op_t0 = t0;
+	int rc = fsync(dfd) < 0 ? -errno : 0;
+	if (t0) {
+		uint64_t t1 = now_ns();
+		if (timed) {
+			stats_sys_record(&w->st, SYS_fsync, t1 - t0);
+			w->last_ts = t1;
+		}
+		w->op_sync_ns += t1 - t0;
+		if (!rc && durhook_on(w))
+			durhook_add(w, DL_DIRSYNC, 0, fs, 0, meta ? DURHOOK_DIR_META : dir, 0, 0, 0,
+			            0, t0, t1);
+	}
+	if (own >= 0)
+		(void)close(own);
+	return rc;
+}

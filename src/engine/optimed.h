@@ -1,0 +1,116 @@
+/* optimed.h - the timed system call wrappers of the operation bodies (opexec.c): each makes
+ * one system call and records its latency when the worker times that call. Included by
+ * opexec.c only (static functions: inlined into the bodies). */
+#ifndef FSMIX_OPTIMED_H
+#define FSMIX_OPTIMED_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+/* ---- timed system calls: record latency when this worker times the call ----
+ *
+ * One error convention for the whole file (docs/design.md, "Errors"): every function returns
+ * 0 (or a count, an offset, a descriptor) or -errno. The first failure of an operation is
+ * latched in the worker's error record (worker.err: op, system call, path, errno) by fail(),
+ * where it is found, and its -errno passed up to op_execute. */
+
+/* With every syscall timed, the operation's latency reuses these clock reads: it runs from
+ * the start of its first system call to the end of its last (worker.op_t0, worker.last_ts),
+ * which saves two clock_gettime() per operation on the hot path. */
+static inline uint64_t timed_begin(struct worker *w, enum sys_id s)
+{
+	if (!w->timed[s])
+		return 0;
+	uint64_t t = now_ns();
+	if (!w->op_t0)
+		w->op_t0 = t;
+	return t;
+}
+
+static inline void timed_end(struct worker *w, enum sys_id s, uint64_t t0)
+{
+	if (w->timed[s]) {
+		uint64_t t = now_ns();
+		stats_sys_record(&w->st, s, t - t0);
+		w->last_ts = t;
+	}
+}
+
+static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
+                    mode_t mode)
+{
+	uint64_t t0 = timed_begin(w, s);
+	int fd = openat(dfd, name, flags, mode);
+	timed_end(w, s, t0);
+	return fd < 0 ? -errno : fd;
+}
+
+static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
+{
+	uint64_t t0 = timed_begin(w, SYS_read);
+	ssize_t r = read(fd, buf, n);
+	timed_end(w, SYS_read, t0);
+	return r < 0 ? -errno : r;
+}
+
+static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
+{
+	uint64_t t0 = timed_begin(w, SYS_write);
+	ssize_t r = write(fd, buf, n);
+	timed_end(w, SYS_write, t0);
+	return r < 0 ? -errno : r;
+}
+
+static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
+{
+	uint64_t t0 = timed_begin(w, SYS_lseek);
+	off_t r = lseek(fd, off, whence);
+	timed_end(w, SYS_lseek, t0);
+	return r < 0 ? -errno : r;
+}
+
+static int t_close(struct worker *w, int fd)
+{
+	uint64_t t0 = timed_begin(w, SYS_close);
+	int r = close(fd);
+	timed_end(w, SYS_close, t0);
+	return r < 0 ? -errno : 0;
+}
+
+static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
+{
+	uint64_t t0 = timed_begin(w, SYS_stat);
+	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
+	timed_end(w, SYS_stat, t0);
+	return r < 0 ? -errno : 0;
+}
+
+static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
+{
+	uint64_t t0 = timed_begin(w, s);
+	int r = unlinkat(dfd, name, flags);
+	timed_end(w, s, t0);
+	return r < 0 ? -errno : 0;
+}
+
+static int t_mkdirat(struct worker *w, int dfd, const char *name)
+{
+	uint64_t t0 = timed_begin(w, SYS_mkdir);
+	int r = mkdirat(dfd, name, 0700);
+	timed_end(w, SYS_mkdir, t0);
+	return r < 0 ? -errno : 0;
+}
+
+static int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
+{
+	uint64_t t0 = timed_begin(w, SYS_rename);
+	int r = renameat(dfd, from, dfd, to);
+	timed_end(w, SYS_rename, t0);
+	return r < 0 ? -errno : 0;
+}
+
+#endif

@@ -1,0 +1,184 @@
+/* verify.c - `fsmix verify`: the durability log read back, matched against the plan's trees
+ * (tree ids, spec hashes), replayed (durmodel.h) and checked against the files as they are
+ * after a crash and a remount. Read-only: files are opened O_RDONLY (O_NOATIME where allowed);
+ * nothing is created, written, locked or removed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "durmodel.h"
+#include "engine.h"
+
+struct vfiles {
+	int roots[DURLOG_MAX_FS];
+	uint32_t n_fs;
+	int fd; /* the file last opened */
+	uint32_t fd_fs, fd_file;
+};
+
+/* "data[/d<NNN>]/f<id>" relative to the root. */
+static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
+{
+	char d[TREE_NAME_MAX], f[TREE_NAME_MAX];
+	if (tree_file_name(file, f, sizeof(f)) < 0)
+		return -ENAMETOOLONG;
+	if (dir == TREE_DIR_TOP)
+		return snprintf(buf, len, "data/%s", f) < (int)len ? 0 : -ENAMETOOLONG;
+	if (tree_dir_name(dir, d, sizeof(d)) < 0)
+		return -ENAMETOOLONG;
+	return snprintf(buf, len, "data/%s/%s", d, f) < (int)len ? 0 : -ENAMETOOLONG;
+}
+
+static int open_file(struct vfiles *v, uint32_t fs, uint32_t dir, uint32_t file)
+{
+	if (v->fd >= 0 && v->fd_fs == fs && v->fd_file == file)
+		return v->fd;
+	if (v->fd >= 0)
+		close(v->fd);
+	v->fd = -1;
+	char rel[2 * TREE_NAME_MAX + 8];
+	int rc = rel_path(dir, file, rel, sizeof(rel));
+	if (rc)
+		return rc;
+	int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+	int fd = openat(v->roots[fs], rel, flags | O_NOATIME);
+	if (fd < 0 && errno == EPERM)
+		fd = openat(v->roots[fs], rel, flags);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOENT : -errno; /* a symlink in its place: not fsmix's */
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOENT;
+	}
+	v->fd = fd;
+	v->fd_fs = fs;
+	v->fd_file = file;
+	return fd;
+}
+
+static int64_t v_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
+{
+	struct vfiles *v = ctx;
+	int fd = open_file(v, fs, dir, file);
+	if (fd < 0)
+		return fd;
+	struct stat st;
+	return fstat(fd, &st) < 0 ? -errno : (int64_t)st.st_size;
+}
+
+static int64_t v_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off, void *buf,
+                      size_t len)
+{
+	struct vfiles *v = ctx;
+	int fd = open_file(v, fs, dir, file);
+	if (fd < 0)
+		return fd;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (int64_t)got;
+}
+
+/* The log's header against the plan and the trees: 0, or -1 (printed). */
+static int match_trees(const struct plan *pl, const struct durlog_read *rd, const char *path,
+                       struct vfiles *v, FILE *log)
+{
+	const struct durlog_header *h = &rd->h;
+	if (h->n_fs != pl->n_fs) {
+		fprintf(log,
+		        "fsmix: %s is the log of a run on %u filesystem%s; the profile has %zu\n",
+		        path, h->n_fs, h->n_fs == 1 ? "" : "s", pl->n_fs);
+		return -1;
+	}
+	for (uint32_t i = 0; i < h->n_fs; i++) {
+		const struct plan_fs *pf = &pl->fs[i];
+		char err[MSG_MAX];
+		uint64_t id;
+		int fd = tree_peek(pf->location, pf->index, &id, err, sizeof(err));
+		if (fd < 0) {
+			fprintf(log, "fsmix: %s: %s\n", pf->name, err);
+			return -1;
+		}
+		v->roots[i] = fd;
+		v->n_fs = i + 1;
+		if (id != h->fs[i].tree_id) {
+			fprintf(
+			    log,
+			    "fsmix: %s: %s does not belong to the tree in %s (the log's tree is "
+			    "%016" PRIx64 ", the location's %016" PRIx64 ")\n",
+			    pf->name, path, pf->location, h->fs[i].tree_id, id);
+			return -1;
+		}
+		if (h->fs[i].spec_hash != engine_fs_spec_hash(pf, pl->fidelity)) {
+			fprintf(
+			    log,
+			    "fsmix: %s: the profile's files (num_files, num_dirs, sizes) differ "
+			    "from those of the run that wrote %s\n",
+			    pf->name, path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+enum failure engine_verify(const struct plan *pl, const char *log_path, int model,
+                           struct dm_report *rep, FILE *log)
+{
+	struct durlog_read rd;
+	char err[MSG_MAX + 256];
+	if (durlog_read_file(log_path, &rd, err, sizeof(err))) {
+		fprintf(log, "fsmix: %s\n", err);
+		return FAIL_INPUT;
+	}
+	struct vfiles v = {.fd = -1};
+	enum failure f = FAIL_NONE;
+	if (match_trees(pl, &rd, log_path, &v, log)) {
+		f = FAIL_INPUT;
+		goto out;
+	}
+	if (rd.torn)
+		fprintf(log, "fsmix: %s: %zu torn record%s ignored (the log's own end was cut)\n",
+		        log_path, rd.torn, rd.torn == 1 ? "" : "s");
+	if (!rd.complete)
+		fprintf(log,
+		        "fsmix: %s has no end record: the run did not end (a crash); every record "
+		        "that reached the log is checked\n",
+		        log_path);
+	struct durmodel *m = durmodel_build(&rd.h, rd.recs, rd.n, (enum dm_model)model);
+	if (!m) {
+		fprintf(log, "fsmix: out of memory replaying %s\n", log_path);
+		f = FAIL_IO;
+		goto out;
+	}
+	struct dm_files files = {&v, v_size, v_read};
+	if (durmodel_check(m, &files, rep, err, sizeof(err))) {
+		fprintf(log, "fsmix: verify: %s\n", err);
+		f = FAIL_IO;
+	}
+	rep->torn = rd.torn;
+	rep->log_complete = rd.complete;
+	rep->mono_ns = rd.h.mono_ns;
+	rep->real_ns = rd.h.real_ns;
+	durmodel_free(m);
+out:
+	if (v.fd >= 0)
+		close(v.fd);
+	for (uint32_t i = 0; i < v.n_fs; i++)
+		close(v.roots[i]);
+	durlog_read_free(&rd);
+	return f;
+}

@@ -1,0 +1,483 @@
+/* durlog.c - the journal of promises: encoding, the workers' rings, the logger thread, the
+ * same-device rule and reading a log back (durlog.h). */
+#include "durlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devstat.h"
+#include "fdio.h"
+#include "hash.h"
+
+static const char magic[8] = {'F', 'S', 'M', 'I', 'X', 'D', 'U', 'R'};
+
+/* ---- little-endian fields ---- */
+
+static void put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint16_t get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v = 0;
+	for (int i = 3; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void durlog_encode_rec(const struct durlog_rec *r, unsigned char out[DURLOG_REC_LEN])
+{
+	out[0] = r->kind;
+	out[1] = r->flags;
+	put16(out + 2, r->fs);
+	put32(out + 4, r->worker);
+	put64(out + 8, r->seq);
+	put64(out + 16, r->t_start);
+	put64(out + 24, r->t_end);
+	put32(out + 32, r->file);
+	put32(out + 36, r->dir);
+	put64(out + 40, r->off);
+	put64(out + 48, r->len);
+	put64(out + 56, r->size);
+	put32(out + 64, r->gen);
+	put32(out + 68, r->aux);
+	put64(out + 72, hash_fnv1a(HASH_FNV1A_SEED, out, 72));
+}
+
+int durlog_decode_rec(const unsigned char in[DURLOG_REC_LEN], struct durlog_rec *r)
+{
+	if (get64(in + 72) != hash_fnv1a(HASH_FNV1A_SEED, in, 72) || in[0] == DL_NONE ||
+	    in[0] >= DL_KIND_COUNT)
+		return -EBADMSG;
+	r->kind = in[0];
+	r->flags = in[1];
+	r->fs = get16(in + 2);
+	r->worker = get32(in + 4);
+	r->seq = get64(in + 8);
+	r->t_start = get64(in + 16);
+	r->t_end = get64(in + 24);
+	r->file = get32(in + 32);
+	r->dir = get32(in + 36);
+	r->off = get64(in + 40);
+	r->len = get64(in + 48);
+	r->size = get64(in + 56);
+	r->gen = get32(in + 64);
+	r->aux = get32(in + 68);
+	return 0;
+}
+
+void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLOG_HEADER_LEN])
+{
+	memset(out, 0, DURLOG_HEADER_LEN);
+	memcpy(out, magic, 8);
+	put32(out + 8, DURLOG_VERSION);
+	put32(out + 12, DURLOG_HEADER_LEN);
+	put32(out + 16, DURLOG_REC_LEN);
+	put32(out + 20, h->flags);
+	put64(out + 24, h->mono_ns);
+	put64(out + 32, h->real_ns);
+	put32(out + 40, h->n_fs);
+	put32(out + 44, h->n_workers);
+	for (uint32_t i = 0; i < h->n_fs && i < DURLOG_MAX_FS; i++) {
+		unsigned char *p = out + 64 + 32 * i;
+		put32(p, h->fs[i].index);
+		put64(p + 8, h->fs[i].tree_id);
+		put64(p + 16, h->fs[i].content_seed);
+		put64(p + 24, h->fs[i].spec_hash);
+	}
+	put64(out + DURLOG_HEADER_LEN - 8, hash_fnv1a(HASH_FNV1A_SEED, out, DURLOG_HEADER_LEN - 8));
+}
+
+int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlog_header *h,
+                         char *err, size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	if (memcmp(in, magic, 8)) {
+		snprintf(err, errlen, "not a durability log (no FSMIXDUR magic)");
+		return -1;
+	}
+	h->version = get32(in + 8);
+	if (h->version != DURLOG_VERSION || get32(in + 12) != DURLOG_HEADER_LEN ||
+	    get32(in + 16) != DURLOG_REC_LEN) {
+		snprintf(err, errlen,
+		         "durability log version %u is not supported (this fsmix reads %d)",
+		         h->version, DURLOG_VERSION);
+		return -1;
+	}
+	if (get64(in + DURLOG_HEADER_LEN - 8) !=
+	    hash_fnv1a(HASH_FNV1A_SEED, in, DURLOG_HEADER_LEN - 8)) {
+		snprintf(err, errlen, "the durability log's header is corrupt (bad checksum)");
+		return -1;
+	}
+	h->flags = get32(in + 20);
+	h->mono_ns = get64(in + 24);
+	h->real_ns = get64(in + 32);
+	h->n_fs = get32(in + 40);
+	h->n_workers = get32(in + 44);
+	if (h->n_fs > DURLOG_MAX_FS) {
+		snprintf(err, errlen, "the durability log's header is corrupt (%u filesystems)",
+		         h->n_fs);
+		return -1;
+	}
+	for (uint32_t i = 0; i < h->n_fs; i++) {
+		const unsigned char *p = in + 64 + 32 * i;
+		h->fs[i].index = get32(p);
+		h->fs[i].tree_id = get64(p + 8);
+		h->fs[i].content_seed = get64(p + 16);
+		h->fs[i].spec_hash = get64(p + 24);
+	}
+	return 0;
+}
+
+const char *durlog_kind_name(enum durlog_kind k)
+{
+	static const char *const names[DL_KIND_COUNT] = {
+	    [DL_NONE] = "none",     [DL_BASE] = "base",     [DL_WSTART] = "write-start",
+	    [DL_WRITE] = "write",   [DL_FSYNC] = "fsync",   [DL_FDATASYNC] = "fdatasync",
+	    [DL_CREATE] = "create", [DL_DELETE] = "delete", [DL_DIRSYNC] = "dirsync",
+	    [DL_SYNCFS] = "syncfs", [DL_SYNC] = "sync",     [DL_END] = "end",
+	};
+	return (unsigned)k < DL_KIND_COUNT ? names[k] : "?";
+}
+
+/* ---- the same-device rule ---- */
+
+/* The directory that holds path (path itself when it is a directory). */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(dir, len, "%s", dirname(tmp));
+}
+
+int durlog_check_place(const char *path, const char *const *locations, size_t n, char *err,
+                       size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat ls, ds;
+	dir_of(path, dir, sizeof(dir));
+	if (stat(path, &ls) < 0 && stat(dir, &ls) < 0) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	struct devstat_dev *ld = calloc(2, sizeof(*ld));
+	if (!ld) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	bool ld_ok = devstat_probe(S_ISDIR(ls.st_mode) ? path : dir, &ld[0]) == 0;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (stat(locations[i], &ds) < 0)
+			continue; /* the location's own check says what is wrong */
+		bool same = ds.st_dev == ls.st_dev;
+		/* another st_dev on the same device: a partition's two mounts have one st_dev, but
+		 * a btrfs subvolume has an anonymous one; the block device (or the mount source,
+		 * where devstat finds no device) tells */
+		if (!same && ld_ok && devstat_probe(locations[i], &ld[1]) == 0) {
+			if (ld[0].has_device && ld[1].has_device)
+				same = !strcmp(ld[0].devname, ld[1].devname);
+			else
+				same = !strncmp(ld[0].mount_source, "/dev/", 5) &&
+				       !strcmp(ld[0].mount_source, ld[1].mount_source);
+		}
+		if (same) {
+			snprintf(err, errlen,
+			         "--durability-log '%s' is on the filesystem under test (location "
+			         "'%s'): "
+			         "a crash would take the log with it; put it on another filesystem",
+			         path, locations[i]);
+			rc = -1;
+		}
+	}
+	free(ld);
+	return rc;
+}
+
+/* ---- writing ---- */
+
+int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	l->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (l->fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static int write_all(struct durlog *l, const void *buf, size_t n)
+{
+	int rc = fd_write_all(l->fd, buf, n);
+	if (rc < 0) {
+		int zero = 0;
+		atomic_compare_exchange_strong(&l->err, &zero, -rc);
+	}
+	return rc;
+}
+
+/* Moves what ring r holds to the file; returns the records moved. */
+static size_t drain_ring(struct durlog *l, struct durlog_ring *r)
+{
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+	size_t moved = 0;
+	while (t < h) {
+		size_t k = 0;
+		for (; t < h && k < DURLOG_RING; t++, k++)
+			durlog_encode_rec(&r->recs[t % DURLOG_RING], l->out + k * DURLOG_REC_LEN);
+		atomic_store_explicit(&r->tail, t, memory_order_release);
+		(void)write_all(l, l->out, k * DURLOG_REC_LEN);
+		moved += k;
+	}
+	l->written += moved;
+	return moved;
+}
+
+static void sync_log(struct durlog *l)
+{
+	if (fdatasync(l->fd) < 0) {
+		int zero = 0, e = errno;
+		atomic_compare_exchange_strong(&l->err, &zero, e);
+	}
+	l->syncs++;
+}
+
+static void *logger_main(void *arg)
+{
+	struct durlog *l = arg;
+	uint64_t last_sync = now_ns(), dirty = 0;
+	for (;;) {
+		bool quit = atomic_load_explicit(&l->quit, memory_order_acquire);
+		size_t moved = 0;
+		for (size_t i = 0; i < l->n_rings; i++)
+			moved += drain_ring(l, l->rings[i]);
+		dirty += moved;
+		uint64_t now = now_ns();
+		if (dirty && now - last_sync >= DURLOG_SYNC_MS * 1000000ull) {
+			sync_log(l);
+			last_sync = now;
+			dirty = 0;
+		}
+		if (quit)
+			break; /* the last drain came after every worker's last record */
+		if (!moved) {
+			struct timespec ts = {0, 1000000}; /* 1 ms */
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+void durlog_wait_room(struct durlog_ring *r)
+{
+	r->waits++;
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	while (h - (r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire)) >=
+	       DURLOG_RING) {
+		struct timespec ts = {0, 100000}; /* 0.1 ms */
+		nanosleep(&ts, NULL);
+	}
+}
+
+int durlog_begin(struct durlog *l, const struct durlog_header *h, const struct durlog_rec *pre,
+                 size_t n_pre, size_t n_rings, char *err, size_t errlen)
+{
+	unsigned char hb[DURLOG_HEADER_LEN];
+	l->out = malloc((size_t)DURLOG_RING * DURLOG_REC_LEN);
+	l->rings = calloc(n_rings ? n_rings : 1, sizeof(*l->rings));
+	if (!l->out || !l->rings)
+		goto nomem;
+	for (size_t i = 0; i < n_rings; i++, l->n_rings++) {
+		struct durlog_ring *r = aligned_alloc(CACHELINE, sizeof(*r));
+		if (!r)
+			goto nomem;
+		memset(r, 0, sizeof(*r));
+		r->worker = (uint32_t)i;
+		r->recs = malloc((size_t)DURLOG_RING * sizeof(*r->recs));
+		l->rings[i] = r;
+		if (!r->recs) {
+			l->n_rings++;
+			goto nomem;
+		}
+	}
+	durlog_encode_header(h, hb);
+	int rc = write_all(l, hb, sizeof(hb));
+	for (size_t i = 0; !rc && i < n_pre; i += DURLOG_RING) {
+		size_t k = 0;
+		for (; i + k < n_pre && k < DURLOG_RING; k++)
+			durlog_encode_rec(&pre[i + k], l->out + k * DURLOG_REC_LEN);
+		rc = write_all(l, l->out, k * DURLOG_REC_LEN);
+		l->written += k;
+	}
+	if (!rc && fdatasync(l->fd) < 0)
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "--durability-log '%s': %s", l->path, strerror(-rc));
+		return rc;
+	}
+	if ((rc = pthread_create(&l->thread, NULL, logger_main, l))) {
+		snprintf(err, errlen, "cannot start the durability logger: %s", strerror(rc));
+		return -rc;
+	}
+	l->running = true;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the durability log");
+	return -ENOMEM;
+}
+
+int durlog_stop(struct durlog *l, struct durlog_stats *st, char *err, size_t errlen)
+{
+	memset(st, 0, sizeof(*st));
+	if (l->fd < 0 && !l->running)
+		return 0;
+	if (l->running) {
+		atomic_store_explicit(&l->quit, 1, memory_order_release);
+		pthread_join(l->thread, NULL);
+		l->running = false;
+	}
+	for (size_t i = 0; i < l->n_rings; i++)
+		st->waits += l->rings[i]->waits;
+	if (l->fd >= 0 && l->out) {
+		struct durlog_rec end = {.kind = DL_END, .worker = DURLOG_WORKER_MAIN};
+		end.seq = l->written;
+		end.t_start = end.t_end = now_ns();
+		durlog_encode_rec(&end, l->out);
+		(void)write_all(l, l->out, DURLOG_REC_LEN);
+		l->written++;
+	}
+	int rc = 0;
+	if (l->fd >= 0) {
+		sync_log(l);
+		if (close(l->fd) < 0 && !atomic_load(&l->err))
+			atomic_store(&l->err, errno);
+		l->fd = -1;
+	}
+	st->records = l->written;
+	st->syncs = l->syncs;
+	int e = atomic_load(&l->err);
+	if (e) {
+		snprintf(err, errlen, "--durability-log '%s': %s", l->path, strerror(e));
+		rc = -e;
+	}
+	return rc;
+}
+
+void durlog_free(struct durlog *l)
+{
+	for (size_t i = 0; l->rings && i < l->n_rings; i++) {
+		if (l->rings[i])
+			free(l->rings[i]->recs);
+		free(l->rings[i]);
+	}
+	free(l->rings);
+	free(l->out);
+	l->rings = NULL;
+	l->out = NULL;
+	l->n_rings = 0;
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+}
+
+/* ---- reading ---- */
+
+int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	unsigned char hb[DURLOG_HEADER_LEN], rb[DURLOG_REC_LEN];
+	char why[256];
+	if (fread(hb, 1, sizeof(hb), f) != sizeof(hb)) {
+		snprintf(err, errlen, "--durability-log '%s': too short for a durability log",
+		         path);
+		fclose(f);
+		return -1;
+	}
+	if (durlog_decode_header(hb, &out->h, why, sizeof(why))) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path, why);
+		fclose(f);
+		return -1;
+	}
+	size_t cap = 0, got;
+	while ((got = fread(rb, 1, sizeof(rb), f)) > 0) {
+		struct durlog_rec r;
+		if (got < sizeof(rb) || durlog_decode_rec(rb, &r)) {
+			out->torn++;
+			continue;
+		}
+		if (r.kind == DL_END) {
+			out->complete = true;
+			continue;
+		}
+		if (out->n == cap) {
+			size_t nc = cap ? 2 * cap : 1024;
+			struct durlog_rec *p = realloc(out->recs, nc * sizeof(*p));
+			if (!p) {
+				snprintf(err, errlen, "out of memory reading '%s'", path);
+				fclose(f);
+				durlog_read_free(out);
+				return -1;
+			}
+			out->recs = p;
+			cap = nc;
+		}
+		out->recs[out->n++] = r;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		snprintf(err, errlen, "--durability-log '%s': read error", path);
+		durlog_read_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void durlog_read_free(struct durlog_read *r)
+{
+	free(r->recs);
+	r->recs = NULL;
+	r->n = 0;
+}

@@ -1,0 +1,181 @@
+/* durlog.h - the journal of promises (--durability-log FILE): every durability point the kernel
+ * acknowledged during a run, and every change to the tree that tells what such a point covers,
+ * for `fsmix verify` to check after a crash (docs/output.md, "Durability log").
+ *
+ * Format (version 1, every field little-endian whatever the host):
+ *   header  DURLOG_HEADER_LEN bytes: magic "FSMIXDUR", version, header and record lengths,
+ *           the CLOCK_MONOTONIC and CLOCK_REALTIME times of one instant (records carry
+ *           monotonic times), flags, the number of filesystems and workers, then per
+ *           filesystem (at most DURLOG_MAX_FS) its index, tree id, content seed and spec hash,
+ *           and a 64-bit FNV-1a of everything before it;
+ *   records DURLOG_REC_LEN bytes each (struct durlog_rec), each with its own FNV-1a check, so
+ *           a torn tail (the log's own power cut) is found and ignored.
+ *
+ * Writing: every worker appends native records to a ring of its own (allocated before the
+ * start, written by that worker only: no lock, no system call); a logger thread moves them to
+ * the file and fdatasyncs it every DURLOG_SYNC_MS. A worker whose ring is full waits for the
+ * logger (counted: durlog_stats.waits). durlog_stop drains every ring before it returns.
+ */
+#ifndef FSMIX_DURLOG_H
+#define FSMIX_DURLOG_H
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compiler.h"
+
+#define DURLOG_VERSION     1
+#define DURLOG_MAX_FS      64
+#define DURLOG_HEADER_LEN  (64 + DURLOG_MAX_FS * 32 + 8)
+#define DURLOG_REC_LEN     80
+#define DURLOG_RING        4096       /* records per worker ring (320 KiB) */
+#define DURLOG_SYNC_MS     100        /* the logger fdatasyncs the log at least this often */
+#define DURLOG_WORKER_MAIN UINT32_MAX /* records of the main thread (setup) */
+
+/* What a record says. Times: t_start when the call began, t_end when it returned. */
+enum durlog_kind {
+	DL_NONE = 0,
+	DL_BASE,   /* file present when the run started (built or reused): file, dir, size, gen */
+	DL_WSTART, /* a writing op on file began: gen is the generation it writes */
+	DL_WRITE,  /* write completed: file, gen, extent [off, off+len), size = new length;
+	            * DLF_SYNC: an O_SYNC/O_DSYNC write, acknowledged durable on return */
+	DL_FSYNC,  /* fsync(file) returned 0: size = acknowledged length, gen = its generation */
+	DL_FDATASYNC, /* fdatasync(file) returned 0: likewise */
+	DL_CREATE,    /* file created (its name now exists in dir): gen 1 */
+	DL_DELETE,    /* file unlinked from dir */
+	DL_DIRSYNC,   /* fsync of directory dir returned 0 (dirsync=1): its names are durable */
+	DL_SYNCFS,    /* syncfs on filesystem fs returned 0 */
+	DL_SYNC,      /* sync(2) returned: every filesystem */
+	DL_END,       /* the run ended: the log is complete (seq = records before it) */
+	DL_KIND_COUNT
+};
+
+#define DLF_SYNC 1u /* DL_WRITE: O_SYNC or O_DSYNC */
+#define DLF_TOP  2u /* dir is data/ itself (TREE_DIR_TOP) */
+
+/* One record, native. */
+struct durlog_rec {
+	uint8_t kind, flags;
+	uint16_t fs;
+	uint32_t worker; /* DURLOG_WORKER_MAIN: the main thread */
+	uint64_t seq;    /* per worker, from 0, no gaps */
+	uint64_t t_start, t_end;
+	uint32_t file, dir;
+	uint64_t off, len, size;
+	uint32_t gen, aux;
+};
+
+/* What the log belongs to (the header). */
+struct durlog_fs_id {
+	uint32_t index;
+	uint64_t tree_id, content_seed, spec_hash;
+};
+
+struct durlog_header {
+	uint32_t version;
+	uint64_t mono_ns, real_ns; /* one instant in both clocks */
+	uint32_t flags;            /* DLH_* */
+	uint32_t n_fs, n_workers;
+	struct durlog_fs_id fs[DURLOG_MAX_FS];
+};
+
+#define DLH_DIRSYNC 1u /* some group had dirsync=1 */
+
+/* A worker's ring: head written by the worker, tail by the logger. */
+struct durlog_ring {
+	alignas(CACHELINE) _Atomic uint64_t head;
+	uint64_t tail_seen; /* the worker's last look at tail */
+	uint64_t seq;
+	uint64_t waits; /* times the worker found the ring full and waited */
+	uint32_t worker;
+	alignas(CACHELINE) _Atomic uint64_t tail;
+	struct durlog_rec *recs; /* DURLOG_RING */
+};
+
+struct durlog_stats {
+	uint64_t records, waits, syncs;
+};
+
+struct durlog {
+	int fd;
+	const char *path;
+	struct durlog_ring **rings;
+	size_t n_rings;
+	pthread_t thread;
+	bool running;
+	_Atomic int quit;
+	_Atomic int err;    /* first write or fdatasync error (errno) */
+	uint64_t written;   /* records written */
+	uint64_t syncs;     /* fdatasyncs */
+	unsigned char *out; /* encode buffer */
+};
+
+/* ---- encoding ---- */
+void durlog_encode_rec(const struct durlog_rec *r, unsigned char out[DURLOG_REC_LEN]);
+/* 0, or -EBADMSG when the record's check fails (a torn or foreign record). */
+int durlog_decode_rec(const unsigned char in[DURLOG_REC_LEN], struct durlog_rec *r);
+void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLOG_HEADER_LEN]);
+/* 0, or -1 with the reason in err (not a log, another version, a bad checksum). */
+int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlog_header *h,
+                         char *err, size_t errlen);
+const char *durlog_kind_name(enum durlog_kind k);
+
+/* ---- the same-device rule ---- */
+/* durlog_check_place - the log at path (its directory when it does not exist yet) must not be
+ * on the filesystem of any of the n locations: not the same st_dev, and not the same block
+ * device behind them (devstat). 0, or -1 with a message naming the log and the location. */
+int durlog_check_place(const char *path, const char *const *locations, size_t n, char *err,
+                       size_t errlen);
+
+/* ---- writing ---- */
+/* durlog_open - create (or truncate) FILE, in place (not through a temporary file: it must be
+ * readable after a crash). 0, or -errno with err. */
+int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen);
+/* durlog_begin - write the header and main-thread records (setup's), then start the logger
+ * over n ring(s) (made here, one per worker). 0, or -errno with err. */
+int durlog_begin(struct durlog *l, const struct durlog_header *h, const struct durlog_rec *pre,
+                 size_t n_pre, size_t n_rings, char *err, size_t errlen);
+static inline struct durlog_ring *durlog_ring_of(struct durlog *l, size_t i)
+{
+	return l && i < l->n_rings ? l->rings[i] : NULL;
+}
+/* durlog_wait_room - the ring is full: wait for the logger (cold path). */
+void durlog_wait_room(struct durlog_ring *r);
+/* durlog_add - append one record (the worker's own ring; seq and worker are set here). */
+static inline void durlog_add(struct durlog_ring *r, struct durlog_rec *rec)
+{
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	if (UNLIKELY(h - r->tail_seen >= DURLOG_RING)) {
+		r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+		if (h - r->tail_seen >= DURLOG_RING)
+			durlog_wait_room(r);
+	}
+	rec->worker = r->worker;
+	rec->seq = r->seq++;
+	r->recs[h % DURLOG_RING] = *rec;
+	atomic_store_explicit(&r->head, h + 1, memory_order_release);
+}
+/* durlog_stop - end the logger after draining every ring, write DL_END, fdatasync and close.
+ * 0, or -errno of the first failure (err). Safe when never begun. */
+int durlog_stop(struct durlog *l, struct durlog_stats *st, char *err, size_t errlen);
+/* durlog_free - free the rings (after durlog_stop). */
+void durlog_free(struct durlog *l);
+
+/* ---- reading ---- */
+struct durlog_read {
+	struct durlog_header h;
+	struct durlog_rec *recs;
+	size_t n;
+	size_t torn;   /* records dropped: a bad check, or a partial record at the end */
+	bool complete; /* DL_END found */
+};
+/* durlog_read_file - the whole log; 0, or -1 with err (cannot read it, not a log). */
+int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen);
+void durlog_read_free(struct durlog_read *r);
+
+#endif

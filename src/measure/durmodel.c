@@ -1,0 +1,491 @@
+/* durmodel.c - the durability model: a journal replayed into per-file promises, and the check
+ * of those promises against the files (durmodel.h). */
+#include "durmodel.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A byte range whose content is promised: generation gen or later. */
+struct dm_range {
+	uint64_t off, end;
+	uint32_t gen;
+	struct dm_ref ref;
+};
+
+/* A completed write not yet covered by a promise. */
+struct dm_pend {
+	uint64_t off, end, t_end;
+	uint32_t gen;
+};
+
+/* One file id's current incarnation. */
+struct dm_file {
+	bool live, created, name_durable, listed, gen_unknown;
+	uint32_t dir, gen_max;
+	uint64_t t_create, min_len;
+	struct dm_ref len_ref, name_ref;
+	struct dm_pend *pend;
+	size_t n_pend, cap_pend;
+	struct dm_range *rng;
+	size_t n_rng, cap_rng;
+};
+
+struct dm_fs {
+	struct dm_file *files;
+	uint32_t n_files;
+	uint32_t *dirty; /* files with pending writes or a pending name */
+	size_t n_dirty, cap_dirty;
+};
+
+struct durmodel {
+	enum dm_model model;
+	struct durlog_header h;
+	struct dm_fs fs[DURLOG_MAX_FS];
+	uint64_t records, acks[DL_KIND_COUNT], osync, created;
+	bool oom;
+};
+
+const char *dm_kind_name(enum dm_kind k)
+{
+	static const char *const names[DM_KIND_COUNT] = {
+	    [DM_MISSING] = "missing", [DM_SHORT] = "short", [DM_WRONG] = "wrong",
+	    [DM_STALE] = "stale",     [DM_TORN] = "torn",   [DM_ZEROED] = "zeroed",
+	};
+	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 8;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = nc;
+	return true;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct durlog_rec *x = a, *y = b;
+	if (x->t_end != y->t_end)
+		return x->t_end < y->t_end ? -1 : 1;
+	if (x->worker != y->worker)
+		return x->worker < y->worker ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static struct dm_ref ref_of(const struct durlog_rec *r)
+{
+	return (struct dm_ref){
+	    .kind = r->kind, .worker = r->worker, .seq = r->seq, .t_ns = r->t_end};
+}
+
+static struct dm_file *file_of(struct durmodel *m, uint32_t fs, uint32_t id)
+{
+	if (fs >= DURLOG_MAX_FS)
+		return NULL;
+	struct dm_fs *f = &m->fs[fs];
+	if (id >= f->n_files) {
+		uint32_t n = f->n_files ? f->n_files : 64;
+		while (n <= id)
+			n *= 2;
+		struct dm_file *p = realloc(f->files, (size_t)n * sizeof(*p));
+		if (!p) {
+			m->oom = true;
+			return NULL;
+		}
+		memset(p + f->n_files, 0, (size_t)(n - f->n_files) * sizeof(*p));
+		f->files = p;
+		f->n_files = n;
+	}
+	return &f->files[id];
+}
+
+static void list_dirty(struct durmodel *m, uint32_t fs, uint32_t id, struct dm_file *f)
+{
+	struct dm_fs *d = &m->fs[fs];
+	if (f->listed)
+		return;
+	if (!grow((void **)&d->dirty, &d->cap_dirty, d->n_dirty + 1, sizeof(*d->dirty))) {
+		m->oom = true;
+		return;
+	}
+	d->dirty[d->n_dirty++] = id;
+	f->listed = true;
+}
+
+static void reset(struct dm_file *f)
+{
+	bool listed = f->listed;
+	free(f->pend);
+	free(f->rng);
+	memset(f, 0, sizeof(*f));
+	f->listed = listed;
+}
+
+/* Content [off, end) is promised at generation gen or later (replacing what was promised of
+ * those bytes before). */
+static void map_put(struct durmodel *m, struct dm_file *f, uint64_t off, uint64_t end, uint32_t gen,
+                    struct dm_ref ref)
+{
+	if (end <= off)
+		return;
+	size_t n = f->n_rng, k = 0;
+	struct dm_range *out = malloc((n + 2) * sizeof(*out));
+	if (!out) {
+		m->oom = true;
+		return;
+	}
+	bool placed = false;
+	for (size_t i = 0; i < n; i++) {
+		struct dm_range r = f->rng[i];
+		if (!placed && r.off >= off) {
+			out[k++] = (struct dm_range){off, end, gen, ref};
+			placed = true;
+		}
+		if (r.end <= off || r.off >= end) {
+			out[k++] = r;
+			continue;
+		}
+		if (r.off < off)
+			out[k++] = (struct dm_range){r.off, off, r.gen, r.ref};
+		if (r.end > end) {
+			if (!placed) {
+				out[k++] = (struct dm_range){off, end, gen, ref};
+				placed = true;
+			}
+			out[k++] = (struct dm_range){end, r.end, r.gen, r.ref};
+		}
+	}
+	if (!placed)
+		out[k++] = (struct dm_range){off, end, gen, ref};
+	free(f->rng);
+	f->rng = out;
+	f->n_rng = k;
+	f->cap_rng = n + 2;
+}
+
+/* The file's pending writes that ended before t (all: UINT64_MAX) become promises of ref. */
+static void settle(struct durmodel *m, struct dm_file *f, uint64_t t, struct dm_ref ref)
+{
+	size_t i = 0;
+	for (; i < f->n_pend && f->pend[i].t_end < t; i++) {
+		const struct dm_pend *p = &f->pend[i];
+		map_put(m, f, p->off, p->end, p->gen, ref);
+		if (p->end > f->min_len) {
+			f->min_len = p->end;
+			f->len_ref = ref;
+		}
+	}
+	memmove(f->pend, f->pend + i, (f->n_pend - i) * sizeof(*f->pend));
+	f->n_pend -= i;
+}
+
+static void name_durable(struct dm_file *f, struct dm_ref ref)
+{
+	if (f->live && !f->name_durable) {
+		f->name_durable = true;
+		f->name_ref = ref;
+	}
+}
+
+static void add_pending(struct durmodel *m, struct dm_file *f, uint64_t off, uint64_t end,
+                        uint64_t t_end, uint32_t gen)
+{
+	if (!grow((void **)&f->pend, &f->cap_pend, f->n_pend + 1, sizeof(*f->pend))) {
+		m->oom = true;
+		return;
+	}
+	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, gen};
+}
+
+/* sync / syncfs started at t on filesystem fs: everything completed before t is durable. */
+static void sync_fs(struct durmodel *m, uint32_t fs, uint64_t t, struct dm_ref ref,
+                    const struct durlog_rec *dirsync)
+{
+	struct dm_fs *d = &m->fs[fs];
+	size_t k = 0;
+	for (size_t i = 0; i < d->n_dirty; i++) {
+		uint32_t id = d->dirty[i];
+		struct dm_file *f = &d->files[id];
+		if (f->live && f->t_create < t && (!dirsync || f->dir == dirsync->dir))
+			name_durable(f, ref);
+		if (!dirsync && f->live)
+			settle(m, f, t, ref);
+		if (f->live && (f->n_pend || !f->name_durable))
+			d->dirty[k++] = id;
+		else
+			f->listed = false;
+	}
+	d->n_dirty = k;
+}
+
+static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
+{
+	struct dm_file *f = file_of(m, r->fs, r->file);
+	if (!f)
+		return;
+	struct dm_ref ref = ref_of(r);
+	switch (r->kind) {
+	case DL_BASE:
+	case DL_CREATE:
+		reset(f);
+		f->live = true;
+		f->created = r->kind == DL_CREATE;
+		f->dir = r->dir;
+		f->t_create = r->t_end;
+		f->gen_unknown = r->kind == DL_BASE && r->gen == 0; /* an old manifest's file */
+		f->gen_max = r->gen ? r->gen : 1;
+		if (r->kind == DL_BASE && r->size)
+			add_pending(m, f, 0, r->size, r->t_end, f->gen_max);
+		m->created += f->created;
+		list_dirty(m, r->fs, r->file, f);
+		break;
+	case DL_WSTART:
+		if (r->gen > f->gen_max)
+			f->gen_max = r->gen;
+		break;
+	case DL_WRITE:
+		if (!f->live)
+			break;
+		if (r->gen > f->gen_max)
+			f->gen_max = r->gen;
+		add_pending(m, f, r->off, r->off + r->len, r->t_end, r->gen);
+		list_dirty(m, r->fs, r->file, f);
+		if (r->flags & DLF_SYNC) {
+			m->osync++;
+			settle(m, f, UINT64_MAX, ref);
+			if (m->model == DM_LINUX)
+				name_durable(f, ref);
+		}
+		break;
+	case DL_FSYNC:
+	case DL_FDATASYNC:
+		m->acks[r->kind]++;
+		if (!f->live)
+			break;
+		settle(m, f, UINT64_MAX, ref);
+		if (r->size > f->min_len) {
+			f->min_len = r->size;
+			f->len_ref = ref;
+		}
+		if (m->model == DM_LINUX)
+			name_durable(f, ref);
+		break;
+	case DL_DELETE:
+		reset(f);
+		break;
+	default:
+		break;
+	}
+}
+
+static void replay(struct durmodel *m, const struct durlog_rec *r)
+{
+	switch (r->kind) {
+	case DL_SYNCFS:
+		m->acks[r->kind]++;
+		if (r->fs < m->h.n_fs)
+			sync_fs(m, r->fs, r->t_start, ref_of(r), NULL);
+		break;
+	case DL_SYNC:
+		m->acks[r->kind]++;
+		for (uint32_t i = 0; i < m->h.n_fs; i++)
+			sync_fs(m, i, r->t_start, ref_of(r), NULL);
+		break;
+	case DL_DIRSYNC:
+		m->acks[r->kind]++;
+		if (r->fs < m->h.n_fs)
+			sync_fs(m, r->fs, r->t_start, ref_of(r), r);
+		break;
+	default:
+		replay_file_rec(m, r);
+		break;
+	}
+}
+
+struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
+                                enum dm_model model)
+{
+	struct durmodel *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->model = model;
+	m->h = *h;
+	m->records = n;
+	qsort(recs, n, sizeof(*recs), cmp_rec);
+	for (size_t i = 0; i < n && !m->oom; i++)
+		if (recs[i].fs < h->n_fs || recs[i].kind == DL_SYNC)
+			replay(m, &recs[i]);
+	if (m->oom) {
+		durmodel_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void durmodel_free(struct durmodel *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < DURLOG_MAX_FS; i++) {
+		for (uint32_t k = 0; k < m->fs[i].n_files; k++)
+			reset(&m->fs[i].files[k]);
+		free(m->fs[i].files);
+		free(m->fs[i].dirty);
+	}
+	free(m);
+}
+
+/* ---- the check ---- */
+
+static void add_finding(struct dm_report *rep, const struct dm_finding *fd)
+{
+	rep->by_kind[fd->kind]++;
+	if (rep->n_examples[fd->kind] < DM_EXAMPLES)
+		rep->examples[fd->kind][rep->n_examples[fd->kind]++] = *fd;
+}
+
+static enum dm_kind kind_of(enum content_verdict v)
+{
+	switch (v) {
+	case CONTENT_ZERO:
+		return DM_ZEROED;
+	case CONTENT_STALE:
+		return DM_STALE;
+	case CONTENT_TORN:
+		return DM_TORN;
+	default:
+		return DM_WRONG;
+	}
+}
+
+#define CHECK_CHUNK (256 * 1024)
+
+/* The content of every promised range of f (up to size): 1 with *fd filled at the first bad
+ * place, 0 when all is as promised, -errno when it cannot be read. */
+static int check_content(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                         uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
+                         struct dm_finding *fd)
+{
+	struct content_key key = {
+	    .seed = m->h.fs[fs].content_seed, .fs = m->h.fs[fs].index, .file = id};
+	uint32_t gen_max = f->gen_unknown ? UINT32_MAX : f->gen_max;
+	for (size_t i = 0; i < f->n_rng; i++) {
+		const struct dm_range *r = &f->rng[i];
+		uint32_t gen_min = f->gen_unknown ? 1 : r->gen;
+		for (uint64_t off = r->off; off < r->end && off < size;) {
+			uint64_t end = r->end < size ? r->end : size;
+			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
+			int64_t got = files->read(files->ctx, fs, f->dir, id, off, buf, len);
+			if (got < 0)
+				return (int)got;
+			if (got == 0)
+				break; /* shrank meanwhile: the length check said so */
+			struct content_finding cf;
+			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf)) {
+				fd->kind = kind_of(cf.verdict);
+				fd->off = cf.off;
+				fd->gen_min = gen_min;
+				fd->gen_max = gen_max;
+				fd->gen_found = cf.gen_found;
+				fd->shown = cf.shown;
+				memcpy(fd->expected, cf.expected, sizeof(fd->expected));
+				memcpy(fd->found, cf.found, sizeof(fd->found));
+				fd->ref = r->ref;
+				return 1;
+			}
+			off += (uint64_t)got;
+		}
+	}
+	return 0;
+}
+
+/* One file's promises: its name, its length and content. 0, or -errno (err). */
+static int check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      uint32_t id, const struct dm_file *f, unsigned char *buf,
+                      struct dm_report *rep, char *err, size_t errlen)
+{
+	bool data = f->n_rng || f->min_len;
+	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
+	rep->files_expected++;
+	rep->checked += f->name_durable + data;
+	rep->name_promises += f->name_durable;
+	rep->data_promises += data;
+	rep->names_created_promised += f->name_durable && f->created;
+	int64_t size = files->size(files->ctx, fs, f->dir, id);
+	if (size == -ENOENT) {
+		if (!f->name_durable) {
+			rep->absent_unpromised++;
+			rep->kept += data; /* the model allows it: the name was never promised */
+			return 0;
+		}
+		fd.kind = DM_MISSING;
+		fd.ref = f->name_ref;
+		add_finding(rep, &fd);
+		rep->broken += 1 + data;
+		return 0;
+	}
+	if (size < 0) {
+		snprintf(err, errlen, "file %u of filesystem %u: %s", id, fs, strerror((int)-size));
+		return (int)size;
+	}
+	rep->kept += f->name_durable;
+	if (!data)
+		return 0;
+	int rc = 0;
+	if ((uint64_t)size < f->min_len) {
+		fd.kind = DM_SHORT;
+		fd.off = (uint64_t)size;
+		fd.expected_len = f->min_len;
+		fd.ref = f->len_ref;
+		add_finding(rep, &fd);
+		rc = 1;
+	} else {
+		rc = check_content(m, files, fs, id, f, (uint64_t)size, buf, &fd);
+		if (rc < 0) {
+			snprintf(err, errlen, "file %u of filesystem %u: %s", id, fs,
+			         strerror(-rc));
+			return rc;
+		}
+		if (rc)
+			add_finding(rep, &fd);
+	}
+	if (rc)
+		rep->broken++;
+	else
+		rep->kept++;
+	return 0;
+}
+
+int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
+                   char *err, size_t errlen)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->model = m->model;
+	rep->records = m->records;
+	memcpy(rep->acks, m->acks, sizeof(rep->acks));
+	rep->osync_writes = m->osync;
+	rep->created = m->created;
+	unsigned char *buf = malloc(CHECK_CHUNK);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = 0;
+	for (uint32_t fs = 0; fs < m->h.n_fs && !rc; fs++)
+		for (uint32_t id = 0; id < m->fs[fs].n_files && !rc; id++) {
+			const struct dm_file *f = &m->fs[fs].files[id];
+			if (f->live && (f->name_durable || f->n_rng || f->min_len))
+				rc = check_file(m, files, fs, id, f, buf, rep, err, errlen);
+		}
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* durmodel.h - the durability model `fsmix verify` checks a tree against (docs/durability.md,
+ * "Durability model"): a journal of promises (durlog.h) replayed into what each file must hold
+ * after a crash, then checked against the files as they are, through callbacks (so the rules
+ * are tested on synthetic journals and contents).
+ *
+ * Rules (records taken in the order of their t_end, ties by worker and seq):
+ *   - fsync / fdatasync of a file: every write to it recorded before is durable: each byte the
+ *     writes covered holds the generation of the last of them, or a later one (a later write
+ *     that was not acknowledged may have landed, wholly or partly); the file is at least the
+ *     acknowledged length long. An O_SYNC / O_DSYNC write is such a promise for its own extent.
+ *   - names: --model linux (ext4, xfs, btrfs): the fsync or fdatasync of a new file (or an
+ *     O_SYNC write into it) also makes its name durable. --model posix: only a fsync of its
+ *     directory (dirsync=1), or sync / syncfs, does.
+ *   - sync (every filesystem) and syncfs (one): every write, create and name completed before
+ *     the call started is durable.
+ *   - a file deleted after its promise (the delete completed) is not expected at all; a file
+ *     present when the run started (DL_BASE) is covered by the syncfs fsmix makes before the
+ *     run phase (recorded after the DL_BASE records).
+ *   - the generations acceptable for a byte: from the one promised to the highest generation
+ *     any write of the file began (DL_WSTART), so a write cut short by the crash is not an
+ *     error.
+ */
+#ifndef FSMIX_DURMODEL_H
+#define FSMIX_DURMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "content.h"
+#include "durlog.h"
+
+enum dm_model { DM_LINUX, DM_POSIX };
+
+/* The kinds of broken promise. */
+enum dm_kind {
+	DM_MISSING, /* a promised name is gone */
+	DM_SHORT,   /* shorter than the acknowledged length */
+	DM_WRONG,   /* bytes that are no generation of this file at this offset */
+	DM_STALE,   /* an older generation than the promised one */
+	DM_TORN,    /* a block partly promised content and partly not */
+	DM_ZEROED,  /* zeroes where promised content should be */
+	DM_KIND_COUNT
+};
+const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */
+
+#define DM_EXAMPLES 10
+
+/* The promise a finding breaks: the journal record that made it. */
+struct dm_ref {
+	uint8_t kind; /* enum durlog_kind */
+	uint32_t worker;
+	uint64_t seq, t_ns; /* t_end, CLOCK_MONOTONIC */
+};
+
+struct dm_finding {
+	enum dm_kind kind;
+	uint32_t fs, file, dir;
+	uint64_t off;          /* first bad byte (short: the length found) */
+	uint64_t expected_len; /* short: the acknowledged length */
+	uint32_t gen_min, gen_max, gen_found;
+	size_t shown;
+	uint8_t expected[CONTENT_SHOW], found[CONTENT_SHOW];
+	struct dm_ref ref;
+};
+
+struct dm_report {
+	enum dm_model model;
+	uint64_t records;               /* journal records read */
+	uint64_t torn;                  /* records of the log dropped (its own torn end) */
+	bool log_complete;              /* the end record was found: the run ended */
+	uint64_t mono_ns, real_ns;      /* one instant in both clocks (the header) */
+	uint64_t acks[DL_KIND_COUNT];   /* acknowledgements by record kind */
+	uint64_t osync_writes;          /* O_SYNC / O_DSYNC writes acknowledged */
+	uint64_t files_expected;        /* files with a promise (data or name) */
+	uint64_t checked, kept, broken; /* promises: one per file for data, one for its name */
+	uint64_t data_promises, name_promises;
+	uint64_t names_created_promised; /* names of files created in the run that are promised */
+	uint64_t created;                /* files created in the run */
+	uint64_t absent_unpromised;      /* files not found whose names were not promised */
+	uint64_t by_kind[DM_KIND_COUNT];
+	struct dm_finding examples[DM_KIND_COUNT][DM_EXAMPLES];
+	size_t n_examples[DM_KIND_COUNT];
+};
+
+/* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such file).
+ * read: bytes read at off (short at the end of the file), or -errno. */
+struct dm_files {
+	void *ctx;
+	int64_t (*size)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file);
+	int64_t (*read)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
+	                void *buf, size_t len);
+};
+
+struct durmodel;
+
+/* durmodel_build - replay the journal (its records are sorted in place). NULL when out of
+ * memory. */
+struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
+                                enum dm_model model);
+/* durmodel_check - check every promise against the files; fills rep. 0, or -errno when a
+ * file could not be read (not a broken promise: an I/O error, with err naming the file). */
+int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
+                   char *err, size_t errlen);
+void durmodel_free(struct durmodel *m);
+
+#endif

@@ -1,0 +1,263 @@
+/* test_content.c - verifiable content (content.h): the generator is deterministic and cut-proof,
+ * differs between files, generations and offsets; the check accepts generations joined at any
+ * byte and tells zeroed, stale, torn and foreign data apart, with the first bad offset. */
+#include <stdint.h>
+#include <string.h>
+
+#include "content.h"
+#include "test.h"
+
+#define LEN 8192
+
+static const struct content_key K = {.seed = 0x1234567890abcdefull, .fs = 0, .file = 7};
+static const struct content_key K_OTHER = {.seed = 0x1234567890abcdefull, .fs = 0, .file = 8};
+static const struct content_key K_OTHER_FS = {.seed = 0x1234567890abcdefull, .fs = 1, .file = 7};
+static const struct content_key K_OTHER_SEED = {.seed = 99, .fs = 0, .file = 7};
+
+static unsigned char a[LEN], b[LEN];
+
+static void test_deterministic(void)
+{
+	content_fill(a, LEN, &K, 3, 0);
+	content_fill(b, LEN, &K, 3, 0);
+	CHECK(memcmp(a, b, LEN) == 0);
+}
+
+/* Pieces of odd sizes at odd offsets, concatenated, equal one fill. */
+static void test_pieces(void)
+{
+	content_fill(a, LEN, &K, 5, 1000);
+	static const size_t cuts[] = {1, 7, 3, 500, 13, 1, 2048, 9, 511, 512, 4096};
+	size_t at = 0;
+	for (size_t n = 0; at < LEN; n++) {
+		size_t len = cuts[n % (sizeof(cuts) / sizeof(cuts[0]))];
+		if (len > LEN - at)
+			len = LEN - at;
+		content_fill(b + at, len, &K, 5, 1000 + at);
+		at += len;
+	}
+	CHECK(memcmp(a, b, LEN) == 0);
+	/* and a piece equals the middle of a bigger fill */
+	content_fill(b, 100, &K, 5, 1000 + 333);
+	CHECK(memcmp(a + 333, b, 100) == 0);
+}
+
+static size_t same_bytes(const unsigned char *x, const unsigned char *y, size_t n)
+{
+	size_t s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i] == y[i];
+	return s;
+}
+
+static void test_differ(void)
+{
+	content_fill(a, LEN, &K, 1, 0);
+	content_fill(b, LEN, &K_OTHER, 1, 0);
+	CHECK(same_bytes(a, b, LEN) < LEN / 8);
+	content_fill(b, LEN, &K_OTHER_FS, 1, 0);
+	CHECK(same_bytes(a, b, LEN) < LEN / 8);
+	content_fill(b, LEN, &K_OTHER_SEED, 1, 0);
+	CHECK(same_bytes(a, b, LEN) < LEN / 8);
+	content_fill(b, LEN, &K, 2, 0);
+	CHECK(same_bytes(a, b, LEN) < LEN / 4);
+	content_fill(b, LEN, &K, 1, 512); /* the same generation, another offset */
+	CHECK(same_bytes(a, b, LEN) < LEN / 8);
+	/* the header says file, generation and offset */
+	content_fill(a, 512, &K, 9, 4096);
+	uint64_t w0, w1;
+	memcpy(&w0, a, 8);
+	memcpy(&w1, a + 8, 8);
+	CHECK_EQ_U(w0 & 0xffffffffu, 7);
+	CHECK_EQ_U(w0 >> 32, 9);
+	CHECK_EQ_U(w1, 4096);
+}
+
+static void test_ok(void)
+{
+	struct content_finding f;
+	content_fill(a, LEN, &K, 4, 0);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 4, &f), 0);
+	CHECK_EQ_U(f.verdict, CONTENT_OK);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 4, 4, &f), 0);
+	/* unaligned sub-ranges */
+	CHECK_EQ_U(content_check(a + 13, 1001, &K, 13, 1, 9, &f), 0);
+	CHECK_EQ_U(content_check(a + 517, 3, &K, 517, 1, 9, &f), 0);
+	CHECK_EQ_U(content_check(a + 20, 1, &K, 20, 4, 4, &f), 0);
+}
+
+/* Generations joined anywhere: in a header word, in the check word, in the payload, several
+ * in one block, and a write of a few bytes inside one word. */
+static void test_joins(void)
+{
+	struct content_finding f;
+	static const size_t at[] = {1, 5, 8, 12, 17, 23, 24, 29, 300, 511, 512, 513, 1027};
+	for (size_t n = 0; n < sizeof(at) / sizeof(at[0]); n++) {
+		content_fill(a, LEN, &K, 2, 0);
+		content_fill(a + at[n], LEN - at[n], &K, 3, at[n]);
+		CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 3, &f), 0);
+		CHECK_EQ_U(content_check(a, LEN, &K, 0, 2, 5, &f), 0);
+	}
+	content_fill(a, LEN, &K, 1, 0);
+	content_fill(a + 100, 77, &K, 6, 100);
+	content_fill(a + 150, 1000, &K, 4, 150);
+	content_fill(a + 4000, 5, &K, 5, 4000); /* 5 bytes from a word's start */
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 6, &f), 0);
+	/* a range that starts a byte before a join a byte into the next word */
+	content_fill(a, LEN, &K, 1, 0);
+	content_fill(a + 6001, 100, &K, 2, 6001);
+	CHECK_EQ_U(content_check(a + 5999, 50, &K, 5999, 1, 2, &f), 0);
+	/* but gen 1 is not acceptable from 2 on: the first bad byte is its generation's first
+	 * (the file id bytes are the same in every generation) */
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 2, 6, &f), 1);
+	CHECK_EQ_U(f.off, 4);
+	CHECK_EQ_U(f.gen_found, 1);
+	/* a range from inside a header of generation 16 over a payload of 9 (the write of 16
+	 * ended in the header) */
+	content_fill(a, LEN, &K, 9, 0);
+	content_fill(a + 1024, 20, &K, 16, 1024);
+	for (uint64_t q = 1024; q < 1024 + 24; q++)
+		CHECK_EQ_U(content_check(a + q, 600, &K, q, 1, 16, &f), 0);
+}
+
+static void test_zeroed(void)
+{
+	struct content_finding f;
+	content_fill(a, LEN, &K, 2, 0);
+	memset(a + 1024, 0, 512);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 2, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_ZERO);
+	CHECK_EQ_U(f.off, 1024);
+	CHECK_EQ_U(f.gen_found, 0);
+	CHECK_EQ_U(f.gen_expected, 2);
+	CHECK_EQ_U(f.shown, CONTENT_SHOW);
+	CHECK(memcmp(f.expected, a + 1023, 1) != 0 || 1); /* expected is gen 2 from 1024 */
+	content_fill(b, CONTENT_SHOW, &K, 2, 1024);
+	CHECK(memcmp(f.expected, b, CONTENT_SHOW) == 0);
+	CHECK(f.found[0] == 0 && f.found[CONTENT_SHOW - 1] == 0);
+	CHECK(strcmp(content_verdict_name(f.verdict), "zeroed") == 0);
+}
+
+static void test_stale(void)
+{
+	struct content_finding f;
+	content_fill(a, LEN, &K, 5, 0);
+	content_fill(a + 2048, 512, &K, 2, 2048); /* an old block */
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 5, 5, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_STALE);
+	CHECK_EQ_U(f.off, 2048 + 4); /* the file id bytes are the same in every generation */
+	CHECK_EQ_U(f.gen_found, 2);
+	CHECK_EQ_U(f.gen_expected, 5);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 2, 5, &f), 0); /* 2 is acceptable here */
+	/* the whole range stale */
+	content_fill(a, LEN, &K, 1, 0);
+	CHECK_EQ_U(content_check(a + 24, 100, &K, 24, 3, 4, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_STALE);
+	CHECK_EQ_U(f.off, 24);
+	CHECK_EQ_U(f.gen_found, 1);
+}
+
+static void test_torn(void)
+{
+	struct content_finding f;
+	/* header of generation 3, payload of 2, where only 3 is acceptable */
+	content_fill(a, LEN, &K, 3, 0);
+	content_fill(a + 512 + 24, 488, &K, 2, 512 + 24);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 3, 3, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_TORN);
+	CHECK_EQ_U(f.off, 512 + 24);
+	CHECK_EQ_U(f.gen_found, 2);
+	/* half a block zeroed */
+	content_fill(a, LEN, &K, 3, 0);
+	memset(a + 1024 + 256, 0, 256);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 3, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_TORN);
+	CHECK_EQ_U(f.off, 1024 + 256);
+	/* header of another file on this file's payload */
+	content_fill(a, LEN, &K, 3, 0);
+	content_fill(a + 1536, 8, &K_OTHER, 3, 1536);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 3, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_TORN);
+	CHECK_EQ_U(f.off, 1536);
+	CHECK(strcmp(content_verdict_name(CONTENT_TORN), "torn") == 0);
+}
+
+static void test_foreign(void)
+{
+	struct content_finding f;
+	/* another file's block */
+	content_fill(a, LEN, &K, 2, 0);
+	content_fill(a + 3072, 512, &K_OTHER, 2, 3072);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 2, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+	CHECK_EQ_U(f.off, 3072);
+	CHECK_EQ_U(f.gen_found, 0);
+	/* this file's block from another offset */
+	content_fill(a, LEN, &K, 2, 0);
+	content_fill(a + 3072, 512, &K, 2, 6144);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 2, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+	CHECK_EQ_U(f.off, 3072 + 9); /* the offset word's first differing byte (3072 vs 6144) */
+	/* another tree's file of the same id */
+	content_fill(a, LEN, &K_OTHER_SEED, 1, 0);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 2, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+	CHECK_EQ_U(f.off, 8 + 8); /* file id, gen and offset agree; the check word does not */
+	/* one flipped byte */
+	content_fill(a, LEN, &K, 2, 0);
+	a[5000] ^= 0x01;
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 2, &f), 1);
+	CHECK_EQ_U(f.off, 5000);
+	CHECK(f.verdict == CONTENT_TORN || f.verdict == CONTENT_FOREIGN);
+	CHECK_EQ_U(f.found[0] ^ f.expected[0], 0x01);
+	/* one flipped byte in a file of many generations (5000 acceptable for each byte) */
+	content_fill(a, LEN, &K, 1, 0);
+	for (uint32_t g = 2; g <= 5000; g += 100) {
+		uint64_t o = (g * 131u) % (LEN - 1000);
+		content_fill(a + o, 1000, &K, g, o);
+	}
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 5000, &f), 0);
+	for (size_t at = 100; at < LEN; at += 997) {
+		a[at] ^= 0x80;
+		CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 5000, &f), 1);
+		CHECK_EQ_U(f.off, at);
+		a[at] ^= 0x80;
+	}
+}
+
+/* gen_min and gen_max bound what is acceptable. */
+static void test_bounds(void)
+{
+	struct content_finding f;
+	content_fill(a, LEN, &K, 7, 0);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 7, 7, &f), 0);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 7, &f), 0);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 8, 9, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_STALE);
+	CHECK_EQ_U(f.gen_found, 7);
+	CHECK_EQ_U(content_check(a, LEN, &K, 0, 1, 6, &f), 1); /* a generation from the future */
+	CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+	CHECK_EQ_U(f.gen_found, 7);
+	CHECK_EQ_U(f.off, 4);
+	/* gen_min 0 means 1: zeros are never generation 0 content */
+	memset(a, 0, 512);
+	CHECK_EQ_U(content_check(a, 512, &K, 0, 0, 3, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_ZERO);
+	CHECK_EQ_U(f.off, 0);
+	CHECK(content_check(a, 512, &K, 0, 0, 3, NULL) == 1);
+}
+
+int main(void)
+{
+	RUN(test_deterministic);
+	RUN(test_pieces);
+	RUN(test_differ);
+	RUN(test_ok);
+	RUN(test_joins);
+	RUN(test_zeroed);
+	RUN(test_stale);
+	RUN(test_torn);
+	RUN(test_foreign);
+	RUN(test_bounds);
+	return test_summary();
+}

@@ -1,0 +1,331 @@
+/* test_durmodel.c - the durability model's rules (durmodel.c) on synthetic journals and synthetic
+ * file contents (content_fill): kept; missing; short; stale; zeroed; torn; wrong (another
+ * file's bytes); a later generation accepted; a write cut short by the crash accepted; a file
+ * deleted after its promise not expected; names under --model linux and posix (dirsync);
+ * sync and syncfs cover only what completed before they started. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content.h"
+#include "durmodel.h"
+#include "test.h"
+
+#define SEED   0x5eedull
+#define NFILES 8
+#define FSIZE  16384
+
+/* The synthetic tree: one filesystem, files 0..NFILES-1 in memory. */
+struct mem_file {
+	bool exists;
+	uint64_t len;
+	unsigned char data[2 * FSIZE];
+};
+static struct mem_file mem[NFILES];
+
+static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
+{
+	(void)ctx, (void)fs, (void)dir;
+	return file < NFILES && mem[file].exists ? (int64_t)mem[file].len : -ENOENT;
+}
+
+static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
+                        void *buf, size_t len)
+{
+	(void)ctx, (void)fs, (void)dir;
+	if (off >= mem[file].len)
+		return 0;
+	if (len > mem[file].len - off)
+		len = (size_t)(mem[file].len - off);
+	memcpy(buf, mem[file].data + off, len);
+	return (int64_t)len;
+}
+
+static const struct dm_files files = {NULL, mem_size, mem_read};
+
+/* The file's bytes [off, off+len) at generation gen, as fsmix would have written them. */
+static void put(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
+{
+	struct content_key k = {SEED, 0, file};
+	mem[file].exists = true;
+	content_fill(mem[file].data + off, len, &k, gen, off);
+	if (off + len > mem[file].len)
+		mem[file].len = off + len;
+}
+
+/* The journal being made. */
+static struct durlog_rec j[256];
+static size_t nj;
+static uint64_t clk;
+
+static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
+{
+	struct durlog_rec *r = &j[nj];
+	memset(r, 0, sizeof(*r));
+	r->kind = (uint8_t)kind;
+	r->file = file;
+	r->seq = nj++;
+	r->t_start = ++clk;
+	r->t_end = ++clk;
+	return r;
+}
+
+static void j_create(uint32_t file, uint32_t dir)
+{
+	rec(DL_CREATE, file)->dir = dir;
+	rec(DL_WSTART, file)->gen = 1;
+}
+
+static void j_write(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
+{
+	struct durlog_rec *r = rec(DL_WRITE, file);
+	r->gen = gen, r->off = off, r->len = len, r->size = off + len;
+}
+
+static void j_fsync(uint32_t file, uint64_t size, uint32_t gen)
+{
+	struct durlog_rec *r = rec(DL_FSYNC, file);
+	r->size = size, r->gen = gen;
+}
+
+static void reset_all(void)
+{
+	memset(mem, 0, sizeof(mem));
+	nj = 0;
+	clk = 100;
+}
+
+/* Replays j under model and checks the synthetic files. */
+static struct dm_report *verify(enum dm_model model)
+{
+	static struct dm_report rep;
+	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
+	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2};
+	struct durmodel *m = durmodel_build(&h, j, nj, model);
+	CHECK(m != NULL);
+	char err[256];
+	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
+	durmodel_free(m);
+	return &rep;
+}
+
+/* One created, written and fsynced file, as it is on disk. */
+static void created_synced(uint32_t file)
+{
+	j_create(file, 0);
+	j_write(file, 1, 0, FSIZE);
+	j_fsync(file, FSIZE, 1);
+	put(file, 1, 0, FSIZE);
+}
+
+static void test_kept(void)
+{
+	reset_all();
+	created_synced(0);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->files_expected, 1);
+	CHECK_EQ_U(r->checked, 2); /* its data and its name */
+	CHECK_EQ_U(r->kept, 2);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->acks[DL_FSYNC], 1);
+}
+
+static void test_missing_short_zeroed_stale(void)
+{
+	reset_all();
+	for (uint32_t f = 0; f < 4; f++)
+		created_synced(f);
+	/* then a second, acknowledged generation of 0..4096 of file 3 */
+	rec(DL_WSTART, 3)->gen = 2;
+	j_write(3, 2, 0, 4096);
+	j_fsync(3, FSIZE, 2);
+	put(3, 2, 0, 4096);
+	mem[0].exists = false;              /* gone */
+	mem[1].len = FSIZE - 512;           /* short */
+	memset(mem[2].data + 8192, 0, 512); /* a zeroed block */
+	put(3, 1, 0, 4096);                 /* the old generation came back */
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(r->by_kind[DM_ZEROED], 1);
+	CHECK_EQ_U(r->by_kind[DM_STALE], 1);
+	CHECK_EQ_U(r->examples[DM_MISSING][0].file, 0);
+	CHECK_EQ_U(r->examples[DM_SHORT][0].file, 1);
+	CHECK_EQ_U(r->examples[DM_SHORT][0].off, FSIZE - 512);
+	CHECK_EQ_U(r->examples[DM_SHORT][0].expected_len, FSIZE);
+	CHECK_EQ_U(r->examples[DM_ZEROED][0].file, 2);
+	CHECK_EQ_U(r->examples[DM_ZEROED][0].off, 8192);
+	CHECK_EQ_U(r->examples[DM_ZEROED][0].ref.kind, DL_FSYNC);
+	CHECK_EQ_U(r->examples[DM_STALE][0].file, 3);
+	CHECK_EQ_U(r->examples[DM_STALE][0].gen_min, 2);
+	CHECK_EQ_U(r->examples[DM_STALE][0].gen_found, 1);
+	CHECK_EQ_U(r->broken, 5); /* the missing file breaks its name and its data */
+	CHECK_EQ_U(r->kept, 3);   /* the other three names */
+}
+
+static void test_torn_and_wrong(void)
+{
+	reset_all();
+	created_synced(0);
+	created_synced(1);
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 0, 4096);
+	j_fsync(0, FSIZE, 2);
+	put(0, 2, 0, 4096);
+	put(0, 1, 256, 256); /* half of a 512-byte block is the old generation: torn */
+	struct content_key other = {SEED, 0, 5};
+	content_fill(mem[1].data + 4096, 512, &other, 1, 4096); /* another file's block */
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_TORN], 1);
+	CHECK_EQ_U(r->by_kind[DM_WRONG], 1);
+	CHECK_EQ_U(r->examples[DM_WRONG][0].file, 1);
+	CHECK_EQ_U(r->examples[DM_WRONG][0].off, 4096);
+}
+
+static void test_later_generation_and_cut_write(void)
+{
+	reset_all();
+	created_synced(0);
+	created_synced(1);
+	/* file 0: a later write completed but was never acknowledged: either may be on disk */
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 4096, 4096);
+	put(0, 2, 4096, 2048); /* half of it landed */
+	/* file 1: a write began (gen 2) and the crash cut it: no DL_WRITE */
+	rec(DL_WSTART, 1)->gen = 2;
+	put(1, 2, 0, 1000);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->kept, 4);
+	/* but a generation no write began is not acceptable */
+	put(1, 3, 0, 1000);
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 1);
+}
+
+/* Writes of two generations meeting a few bytes into a block's header: the few bytes of the
+ * older one are promised on their own and checked with their neighbours. */
+static void test_small_range(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 5, 8192);
+	j_fsync(0, FSIZE, 2);
+	put(0, 2, 5, 8192);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	put(0, 1, 5, 8192); /* the newer generation lost: stale */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 1);
+	/* content_check calls a stale header's check word foreign: either is a broken promise */
+	CHECK_EQ_U(r->by_kind[DM_STALE] + r->by_kind[DM_WRONG], 1);
+}
+
+static void test_deleted_not_expected(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_DELETE, 0);
+	mem[0].exists = false;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->files_expected, 0);
+	CHECK_EQ_U(r->broken, 0);
+	/* deleted and created again under the same id: the new incarnation's promise counts */
+	created_synced(0);
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->files_expected, 1);
+	CHECK_EQ_U(r->kept, 2);
+}
+
+static void test_names_linux_posix(void)
+{
+	reset_all();
+	created_synced(0); /* fsynced, its directory never */
+	mem[0].exists = false;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	r = verify(DM_POSIX); /* posix: the name was never promised */
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->name_promises, 0);
+	CHECK_EQ_U(r->names_created_promised, 0);
+	CHECK_EQ_U(r->absent_unpromised, 1);
+	/* with dirsync of its directory after the create, posix promises the name */
+	reset_all();
+	j_create(0, 4);
+	rec(DL_DIRSYNC, 0)->dir = 4;
+	j_create(1, 5);
+	rec(DL_DIRSYNC, 0)->dir = 4; /* the other directory: file 1's name is not promised */
+	j_write(0, 1, 0, FSIZE);
+	j_fsync(0, FSIZE, 1);
+	r = verify(DM_POSIX);
+	CHECK_EQ_U(r->name_promises, 1);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->examples[DM_MISSING][0].ref.kind, DL_DIRSYNC);
+	CHECK_EQ_U(r->acks[DL_DIRSYNC], 2);
+}
+
+static void test_sync_coverage(void)
+{
+	reset_all();
+	/* base files, then setup's syncfs: their names, lengths and content are promised */
+	for (uint32_t f = 0; f < 3; f++) {
+		struct durlog_rec *b = rec(DL_BASE, f);
+		b->size = FSIZE, b->gen = 1;
+		put(f, 1, 0, FSIZE);
+	}
+	struct durlog_rec *s = rec(DL_SYNCFS, 0);
+	s->t_start = 1; /* began before them: covers none */
+	struct dm_report *r = verify(DM_POSIX);
+	CHECK_EQ_U(r->files_expected, 0);
+	s->t_start = s->t_end - 1;
+	r = verify(DM_POSIX);
+	CHECK_EQ_U(r->files_expected, 3);
+	CHECK_EQ_U(r->kept, 6);
+	/* writes completed before a sync's start are durable; one that ended after it is not */
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 0, 4096);
+	rec(DL_WSTART, 1)->gen = 2;
+	struct durlog_rec *sy = rec(DL_SYNC, 0);
+	j_write(1, 2, 0, 4096);
+	j[nj - 1].t_end = sy->t_end - 0; /* the same moment: not before the start */
+	put(0, 1, 0, 4096);              /* stale: the sync covered it */
+	put(1, 1, 0, 4096);              /* old content: allowed, the sync did not cover it */
+	r = verify(DM_POSIX);
+	CHECK_EQ_U(r->by_kind[DM_STALE], 1);
+	CHECK_EQ_U(r->examples[DM_STALE][0].file, 0);
+	CHECK_EQ_U(r->examples[DM_STALE][0].ref.kind, DL_SYNC);
+	CHECK_EQ_U(r->broken, 1);
+	CHECK_EQ_U(r->acks[DL_SYNC], 1);
+}
+
+static void test_osync_write(void)
+{
+	reset_all();
+	j_create(0, 0);
+	struct durlog_rec *w = rec(DL_WRITE, 0);
+	w->gen = 1, w->off = 0, w->len = 4096, w->size = 4096, w->flags = DLF_SYNC;
+	j_write(0, 1, 4096, 4096); /* not O_SYNC... */
+	put(0, 1, 0, 4096);        /* ...and lost: fine */
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->osync_writes, 1);
+	CHECK_EQ_U(r->broken, 0);
+	mem[0].len = 2048;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
+}
+
+int main(void)
+{
+	RUN(test_kept);
+	RUN(test_missing_short_zeroed_stale);
+	RUN(test_torn_and_wrong);
+	RUN(test_later_generation_and_cut_write);
+	RUN(test_small_range);
+	RUN(test_deleted_not_expected);
+	RUN(test_names_linux_posix);
+	RUN(test_sync_coverage);
+	RUN(test_osync_write);
+	return test_summary();
+}
