@@ -131,8 +131,9 @@ static uint64_t feistel(const struct rankperm *p, uint64_t x)
 {
 	uint64_t l = x >> p->half, r = x & p->mask;
 	for (int i = 0; i < 4; i++) {
-		uint64_t st = r ^ p->key[i];
-		uint64_t f = splitmix64(&st) & p->mask;
+		/* round function: one multiply, the product's top `half` bits (any function keeps
+		 * the network a bijection; this one mixes every bit of r into them) */
+		uint64_t f = ((r ^ p->key[i]) * 0xd1342543de82ef95ull) >> (64 - p->half);
 		uint64_t nl = r;
 		r = l ^ f;
 		l = nl;
