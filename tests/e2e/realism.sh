@@ -177,7 +177,7 @@ profile '\tmin_filesize=1k\n\tmax_filesize=1k\n' '\top_rate=1000000000\n' 10 200
 "$bin" run --seed 3 --location "$rloc" "$work/fast.ffsb" --json "$work/fast.json" >"$work/fast.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ] && grep -q '^warning: threadgroup0 fell .* short of its target rate' "$work/fast.out" &&
-	python3 - "$work/fast.json" <<'PY'; then
+	python3 - "$work/fast.json" "$work/fast.out" <<'PY'; then
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 r = g["rate"]
@@ -185,6 +185,9 @@ assert g["operations"] == 200 and r["target"] == 1e9, r
 assert r["reached"] is False and r["short_pct"] > 5, r
 # every op takes far more than 1 ns: starts pass while each runs
 assert g["missed_starts"] >= 199, g["missed_starts"]
+# the text report gives the same count
+text = open(sys.argv[2]).read()
+assert ("%d missed starts" % g["missed_starts"]) in text, g["missed_starts"]
 PY
 	ok "op_rate=10^9: reported short (warning, reached false), missed starts counted"
 else
