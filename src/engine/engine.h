@@ -54,6 +54,7 @@
 #include "pool.h"
 #include "results.h"
 #include "rng.h"
+#include "popularity.h"
 #include "stats.h"
 #include "threads.h"
 #include "tree.h"
@@ -67,6 +68,7 @@ struct engine_fs {
 	                          * their own (as FFSB's fill files): no benchmark op picks them */
 	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
 	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
+	struct rankperm rank;    /* file_popularity: rank -> file id, over the initial set */
 	uint64_t spec_hash;      /* what the reuse manifest must match */
 	bool reused;             /* the tree came from a manifest */
 	bool modified;           /* some group may change it: the manifest is invalidated */
@@ -114,7 +116,8 @@ struct worker {
 	unsigned index;               /* global worker index: RNG stream */
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;
-	char *buf; /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
+	struct popcache popc; /* file_popularity: this thread's sampler cache */
+	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
 	size_t buf_len;
 	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;          /* record whole-operation latency */

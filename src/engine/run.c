@@ -180,6 +180,9 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
+		/* file_popularity's ranks: a permutation of the ids the run starts with. */
+		rankperm_init(&fs->rank, pool_high_water(&fs->files),
+		              e->seed ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull));
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
 		/* An aged tree (populate_fs aged it) never keeps a manifest. */

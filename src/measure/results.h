@@ -82,6 +82,7 @@ struct results_group {
 	uint32_t num_threads;           /* threads of this group (summed over merged runs) */
 	int bindfs;                     /* index into results.fs, -1: random */
 	uint32_t op_period_ms;          /* 0: back to back */
+	double rate_target;             /* op_rate or op_period: ops/s of the group, 0: none */
 	uint32_t weight[OP_COUNT];      /* the op weights */
 	struct range_table *ranges;     /* owned msec_range table (NULL: none); st counts with it */
 	struct thread_stats st;         /* everything the group's threads recorded */
@@ -216,6 +217,14 @@ void results_sums(const struct thread_stats *st, const uint64_t *skipped, struct
 /* results_rate - x per second of secs; NAN when secs is not positive (a run of no time: the
  * JSON gives null, the CSV an empty cell, the text 0). */
 double results_rate(double x, double secs);
+
+/* results_rate_check - a scheduled group's (rate_target > 0) target and achieved starts per
+ * second (operations attempted, done or not, over the run's time) and how far short of the
+ * target it was in % (negative: above). False for a group without a target or a run of no
+ * time. RESULTS_RATE_WARN_PCT: the shortfall the reports warn about. */
+#define RESULTS_RATE_WARN_PCT 5.0
+bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,
+                        double *short_pct);
 
 /* results_share - part as a percentage of whole (100 * part / whole); NAN when whole is 0. */
 double results_share(double part, double whole);

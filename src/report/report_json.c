@@ -243,6 +243,18 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "response_latency",
 	    st->resp_lat && st->resp_lat->n ? lat_json(b, st->resp_lat) : json_null());
 	put(b, o, "missed_starts", ju(st->missed_starts));
+	/* op_rate / op_period groups: the target and what the group reached */
+	double target, achieved, short_pct;
+	if (g && results_rate_check(r, (size_t)(g - r->groups), &target, &achieved, &short_pct)) {
+		json_t *rate = json_object();
+		put(b, rate, "target", json_real(target));
+		put(b, rate, "achieved", json_real(achieved));
+		put(b, rate, "short_pct", json_real(short_pct));
+		put(b, rate, "reached", json_boolean(short_pct <= RESULTS_RATE_WARN_PCT));
+		put(b, o, "rate", rate);
+	} else if (g) {
+		put(b, o, "rate", json_null());
+	}
 	/* A group's own --interval rows (the total's are the top-level "intervals"). */
 	if (g && g->intervals)
 		put(b, o, "intervals", intervals_json(b, g->intervals, g->n_intervals));
