@@ -32,8 +32,8 @@ fresh() {
 	mountpoint -q "$mnt" && umount "$mnt"
 	[ -n "$dev" ] && losetup -d "$dev" && dev=
 	rm -f "$work/img"
-	truncate -s $((($1 / 1000000 + 1) * 4))G "$work/img"
-	mkfs.ext4 -q -F -N $(($1 + $1 / 10 + 10000)) "$work/img" >/dev/null
+	truncate -s $(($1 / 1000000 + 2))G "$work/img"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -N $(($1 + $1 / 10 + 10000)) "$work/img" >/dev/null
 	dev=$(losetup -f --show "$work/img") && mount "$dev" "$mnt"
 }
 
