@@ -26,6 +26,12 @@
  * matches it; where it does not, the word's own generation (decoded) and the next decodable
  * word's are tried byte by byte, so two generations may meet at any byte (a write that began or
  * ended there). A byte that no candidate explains is the first bad place.
+ *
+ * Content modes (content.h): zero and compressible:PCT keep words [0, nrand) of a block as
+ * above and make the rest 0; dedupe:PCT makes a 4 KiB chunk (on the file-offset grid) whose
+ * hash of (file key, chunk) mod 100 is below PCT a copy of one of CONTENT_DEDUPE_POOL pool
+ * chunks (table words XOR a per-seed key), whole. Those words are the same in every generation
+ * (fixed_word): they decode to no generation and are accepted when equal.
  */
 #include "content.h"
 

@@ -21,6 +21,11 @@
  *     generation g with gen_min <= g <= gen_max. Ranges written by different generations may
  *     meet anywhere (a write that started or ended mid-block), and that is not an error.
  *     Returns 0 when all of it is acceptable, else 1 with the first bad place in *finding.
+ *   - The key's mode (enum content_mode, the global key `content`) says what the bytes around
+ *     each block's header are; every rule above holds in every mode, but where a mode's bytes
+ *     are the same in every generation (the zeros of zero and compressible, dedupe's duplicate
+ *     4 KiB blocks) the check cannot tell generations apart there (docs/output.md, "Content
+ *     modes").
  */
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H

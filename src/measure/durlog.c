@@ -113,7 +113,8 @@ void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLO
 	put32(out + 44, h->n_workers);
 	for (uint32_t i = 0; i < h->n_fs && i < DURLOG_MAX_FS; i++) {
 		unsigned char *p = out + 64 + 32 * i;
-		put32(p, h->fs[i].index);
+		put32(p,
+		      h->fs[i].index); /* then the content mode and percentage (docs/output.md) */
 		p[4] = h->fs[i].content_mode; /* bytes 4..7 were zero before content modes */
 		p[5] = h->fs[i].content_pct;
 		put64(p + 8, h->fs[i].tree_id);
