@@ -143,6 +143,10 @@ enum failure job_options(struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "--interval is not available in a distributed run (MPI)");
 		return FAIL_INPUT;
 	}
+	if (c->crash) {
+		snprintf(err, errlen, "--crash-after is not available in a distributed run (MPI)");
+		return FAIL_INPUT;
+	}
 	if (c->durability_log_path) { /* verify checks one process's trees */
 		snprintf(err, errlen,
 		         "--durability-log is not available in a distributed run (MPI)");
