@@ -7,9 +7,9 @@
 #   compressible:50  50 +- 4 %; compressible:80  20 +- 4 %
 #   dedupe:30        30 +- 4 % duplicate blocks; dedupe:0 none
 # (tolerances: docs/output.md). Every mode's run checks its own reads (0 mismatches), and
-# fsmix verify checks a durability log of a dedupe:30 run; the same profile and seed in a
-# second tree gives the same ratios (within 0.5 %: the bytes differ, the tree's own id is the
-# content seed); a reused tree of another mode is rebuilt, not reused; --strict-ffsb refuses
+# fsmix verify checks a durability log of a dedupe:30 and a zero run; the same profile and
+# seed in a second tree gives the same compression (within 0.5 %: the bytes differ, the tree's
+# own id is the content seed) and again 30 +- 4 % duplicates; a reused tree of another mode is rebuilt, not reused; --strict-ffsb refuses
 # the key (exit 2); a bad value is exit 2 with its line. Fails on a binary without the key.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -22,7 +22,7 @@ fi
 run_() { timeout 180 "$bin" "$@"; }
 profile() { # LOCATION MODE [REUSE]
 	printf 'seed=21\ncontent=%s\n' "$2"
-	printf '[filesystem0]\n\tlocation=%s\n\tnum_files=48\n\tnum_dirs=2\n\treuse=%s\n' "$1" "${3:-0}"
+	printf '[filesystem0]\n\tlocation=%s\n\tnum_files=96\n\tnum_dirs=2\n\treuse=%s\n' "$1" "${3:-0}"
 	printf '\tmin_filesize=64k\n\tmax_filesize=192k\n[end0]\n'
 	printf '[threadgroup0]\n\tnum_threads=2\n\tnum_ops=160\n\twrite_weight=2\n'
 	printf '\tappend_weight=1\n\twriteall_weight=1\n\tread_weight=2\n\treadall_weight=1\n'
@@ -91,10 +91,12 @@ else
 fi
 run_mode d30b dedupe:30
 d30b=$(field "$line" dup_pct)
-if within "$d30b" "$(awk -v x="$d30" 'BEGIN { print x - 4 }')" "$(awk -v x="$d30" 'BEGIN { print x + 4 }')"; then
-	ok "dedupe:30 again at seed 21: $d30b % as $d30 %"
+# (which blocks are duplicates follows the tree's own id, its content seed: the two trees differ
+# by about a point, binomially; 3 400 blocks make the band 5 standard deviations wide)
+if within "$d30b" 26 34; then
+	ok "dedupe:30 again at seed 21: $d30b % (the first tree: $d30 %)"
 else
-	bad "dedupe:30 again at seed 21: $d30b % vs $d30 %"
+	bad "dedupe:30 again at seed 21: $d30b % (the first tree: $d30 %)"
 fi
 
 # fsmix verify of a dedupe:30 run's durability log, and of a zero one
