@@ -7,7 +7,9 @@
 # finds them kept, `e2fsck -fn` finds nothing, and the filesystem is usable again (the next cut
 # runs on it). Fails on the old binary (no --crash-after, no verify).
 # --crash-after on tmpfs is refused before anything is built (exit 3), a moment after the run's
-# end is bad input (exit 2); one cut on xfs too (where mkfs.xfs is).
+# end is bad input (exit 2); inodes made unreadable with debugfs are reported as broken
+# promises of kind unreadable (exit 1, fails on the old binary: exit 1 without a report); one
+# cut on xfs too (where mkfs.xfs is).
 # Loop devices and mounts need root; skipped with a message where unavailable.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -107,7 +109,32 @@ vrc=$?
 	ok "files truncated after the cut: verify exit 1, $(jq -r .broken "$work/trunc.json") promises broken" ||
 	{ bad "files truncated after the cut: verify exit $vrc"; tail -4 "$work/trunc.out" | sed 's/^/     /'; }
 
-# 5. xfs takes the same ioctl (XFS_IOC_GOINGDOWN): one cut, verify passes.
+# 5. Inodes that cannot be read (their checksums spoilt with debugfs, as a corrupt inode after a
+# barrier=0 power cut): each a broken promise of kind unreadable with its errno (EBADMSG), in the
+# text and the JSON, the walk goes on past the first, exit 1 (not 2).
+umount "$mnt"
+find_files() { debugfs -R "ls -p $1" "$dev" 2>/dev/null | awk -F/ '$6 ~ /^f[0-9]+$/ { print $6 }'; }
+{
+	for f in $(find_files /fsmix.fs0/data); do echo "set_inode_field /fsmix.fs0/data/$f checksum 0"; done
+	for d in $(debugfs -R "ls -p /fsmix.fs0/data" "$dev" 2>/dev/null | awk -F/ '$6 ~ /^d[0-9]+$/ { print $6 }'); do
+		for f in $(find_files /fsmix.fs0/data/$d); do echo "set_inode_field /fsmix.fs0/data/$d/$f checksum 0"; done
+	done
+} >"$work/spoil.cmds"
+debugfs -w -f "$work/spoil.cmds" "$dev" >"$work/spoil.out" 2>&1
+mount -t ext4 "$dev" "$mnt" || { bad "cannot mount $dev after debugfs"; summary; }
+timeout 120 "$bin" verify "$work/crash.ffsb" --location "$mnt" --durability-log "$work/cut13.durlog" \
+	--json "$work/unread.json" >"$work/unread.out" 2>&1
+vrc=$?
+u=$(jq -r '.broken_by_kind.unreadable' "$work/unread.json" 2>/dev/null)
+if [ $vrc -eq 1 ] && [ "${u:-0}" -gt 1 ] && [ "$(jq -r '.examples.unreadable[0].errno' "$work/unread.json")" = 74 ] &&
+	grep -q "unreadable: .*Bad message (errno 74)" "$work/unread.out"; then
+	ok "inodes unreadable (EBADMSG): verify exit 1, $u files reported unreadable in text and JSON"
+else
+	bad "inodes unreadable: verify exit $vrc, unreadable ${u:-none} ($(grep -c set_inode "$work/spoil.cmds") inodes spoilt)"
+	tail -4 "$work/unread.out" | sed 's/^/     /'
+fi
+
+# 6. xfs takes the same ioctl (XFS_IOC_GOINGDOWN): one cut, verify passes.
 xmnt=$work/powercut-crash-xfs
 if command -v mkfs.xfs >/dev/null && truncate -s 320M "$work/xfs.img" && mkfs.xfs -q -f "$work/xfs.img" &&
 	xdev=$(losetup -f --show "$work/xfs.img") && loops+=("$xdev") && mkdir -p "$xmnt" &&
