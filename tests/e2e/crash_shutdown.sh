@@ -121,7 +121,7 @@ find_files() { debugfs -R "ls -p $1" "$dev" 2>/dev/null | awk -F/ '$6 ~ /^f[0-9]
 	done
 } >"$work/spoil.cmds"
 debugfs -w -f "$work/spoil.cmds" "$dev" >"$work/spoil.out" 2>&1
-mount -t ext4 "$dev" "$mnt" || { bad "cannot mount $dev after debugfs"; summary; }
+mount -t ext4 -o errors=remount-ro "$dev" "$mnt" || { bad "cannot mount $dev after debugfs"; summary; }
 timeout 120 "$bin" verify "$work/crash.ffsb" --location "$mnt" --durability-log "$work/cut13.durlog" \
 	--json "$work/unread.json" >"$work/unread.out" 2>&1
 vrc=$?
