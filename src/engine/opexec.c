@@ -749,12 +749,15 @@ static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, s
 	return 0;
 }
 
-/* sync: sync(2), every filesystem of the machine (the filesystem picked is not used). */
+/* sync: sync(2), every filesystem of the machine (the filesystem picked is not used); with
+ * --durability-log confirmed by syncfs first (durhook_sync_confirm: sync(2) reports no error). */
 static int op_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	(void)fs;
-	(void)op;
 	(void)t_sync_call(w, SYS_sync, -1);
+	struct engine_fs *bad = fs;
+	int rc = durhook_on(w) ? durhook_sync_confirm(w, &bad) : 0;
+	if (rc < 0)
+		return fail(w, op, SYS_syncfs, -rc, bad, TREE_DIR_TOP, UINT32_MAX, false);
 	durhook_fs_synced(w, fs, DL_SYNC);
 	r->trans = 1;
 	return 0;
