@@ -150,6 +150,15 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_INPUT;
 		goto out;
 	}
+	if (rd.corrupt) {
+		fprintf(log,
+		        "fsmix: %s: %zu record%s fail their check before the log's end (the first: "
+		        "record %zu): the log was damaged after it was written, and a promise or a "
+		        "delete may be lost from it; nothing was verified\n",
+		        log_path, rd.corrupt, rd.corrupt == 1 ? "" : "s", rd.first_corrupt);
+		f = FAIL_INPUT;
+		goto out;
+	}
 	if (rd.torn)
 		fprintf(log, "fsmix: %s: %zu torn record%s ignored (the log's own end was cut)\n",
 		        log_path, rd.torn, rd.torn == 1 ? "" : "s");

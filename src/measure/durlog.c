@@ -440,13 +440,18 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 		fclose(f);
 		return -1;
 	}
-	size_t cap = 0, got;
+	size_t cap = 0, got, bad_run = 0, at = 0;
 	while ((got = fread(rb, 1, sizeof(rb), f)) > 0) {
 		struct durlog_rec r;
+		at++;
 		if (got < sizeof(rb) || durlog_decode_rec(rb, &r)) {
-			out->torn++;
+			bad_run++;
 			continue;
 		}
+		if (bad_run && !out->corrupt)
+			out->first_corrupt = at - bad_run; /* a good record after bad ones */
+		out->corrupt += bad_run;
+		bad_run = 0;
 		if (r.kind == DL_END) {
 			out->complete = true;
 			continue;
@@ -465,6 +470,7 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 		}
 		out->recs[out->n++] = r;
 	}
+	out->torn = bad_run; /* the bad records at the end only: the log's own torn end */
 	bool bad = ferror(f);
 	fclose(f);
 	if (bad) {
