@@ -434,7 +434,18 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 	}
 	unsigned char hb[DURLOG_HEADER_LEN], rb[DURLOG_REC_LEN];
 	char why[256];
-	if (fread(hb, 1, sizeof(hb), f) != sizeof(hb)) {
+	size_t hgot = fread(hb, 1, sizeof(hb), f);
+	if (hgot == 0 && !ferror(f)) {
+		snprintf(
+		    err, errlen,
+		    "--durability-log '%s' is empty: its run never reached the run phase (the "
+		    "header is written after the tree's build and its syncfs: a crash during the "
+		    "build leaves the log empty), so it holds no promise to check",
+		    path);
+		fclose(f);
+		return -1;
+	}
+	if (hgot != sizeof(hb)) {
 		snprintf(err, errlen, "--durability-log '%s': too short for a durability log",
 		         path);
 		fclose(f);

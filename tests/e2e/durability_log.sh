@@ -187,4 +187,12 @@ else
 	bad "verify while the run goes on: exit $rc, after it: exit $rc2"
 	cat "$work/live.out" "$work/live2.out" | head -4
 fi
+
+# 9. an empty log (a crash during the tree's build, before the header): says so, exit 2
+: >"$work/empty.log"
+run_ verify "$work/p.ffsb" --durability-log "$work/empty.log" >"$work/empty.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "is empty: its run never reached the run phase" "$work/empty.out" &&
+	ok "an empty log: exit 2, no promise to check, and why" ||
+	{ bad "an empty log: exit $rc"; head -3 "$work/empty.out"; }
 summary
