@@ -195,4 +195,19 @@ rc=$?
 [ $rc = 2 ] && grep -q "is empty: its run never reached the run phase" "$work/empty.out" &&
 	ok "an empty log: exit 2, no promise to check, and why" ||
 	{ bad "an empty log: exit $rc"; head -3 "$work/empty.out"; }
+
+# 10. dirsync=1 with createdir: data/ is fsynced after every mkdir (before a file may be created
+# in the new directory), so the posix model's names in it stand on a durable directory; the
+# old binary fsynced nothing there
+loc10=$(shmdir)
+printf '[filesystem0]\n\tlocation=%s\n\tnum_files=4\n\tnum_dirs=1\n\tmin_filesize=4096\n\tmax_filesize=4096\n[end0]\n' "$loc10" >"$work/p10.ffsb"
+printf '[threadgroup0]\n\tnum_threads=1\n\tnum_ops=20\n\tcreatedir_weight=1\n\tdirsync=1\n[end0]\n' >>"$work/p10.ffsb"
+run_ run "$work/p10.ffsb" --durability-log "$work/cd.log" >"$work/cd.out" 2>&1
+rc=$?
+run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" --model posix --json "$work/cd.json" >"$work/cdv.out" 2>&1
+rc2=$?
+n=$(jq -r .acknowledged.dirsync "$work/cd.json" 2>/dev/null)
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$n" = 20 ] &&
+	ok "dirsync=1 with createdir: 20 mkdirs, 20 fsyncs of data/ journaled" ||
+	{ bad "dirsync=1 with createdir: run exit $rc, verify exit $rc2, ${n:-no} dirsyncs (20 mkdirs)"; head -3 "$work/cd.out" "$work/cdv.out"; }
 summary
