@@ -162,7 +162,8 @@ pc_attach() {
 		umount "$pc_mnt" || return 1
 		e2fsck -fn "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
 		pc_fsck_rc=$?
-		pc_fsck_errors=$(grep -c '? no$' "$pc_dir/$pc_name.fsck")
+		# "could be narrower/shorter. Optimize? no" is no problem (e2fsck exits 0 for it)
+		pc_fsck_errors=$(grep '? no$' "$pc_dir/$pc_name.fsck" | grep -vc 'Optimize? no$')
 		# not repaired: verify sees the tree as the replay left it (a corrupt inode or
 		# directory block is a promise of kind unreadable), as the kernel would serve it
 	else
@@ -171,7 +172,7 @@ pc_attach() {
 		pc_unmountable=1
 		e2fsck -fy "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
 		pc_fsck_rc=$?
-		pc_fsck_errors=$(grep -c '? yes$' "$pc_dir/$pc_name.fsck")
+		pc_fsck_errors=$(grep '? yes$' "$pc_dir/$pc_name.fsck" | grep -vc 'Optimize? yes$')
 	fi
 	[ "$pc_fsck_rc" -ne 0 ] && [ "$pc_fsck_errors" -eq 0 ] && pc_fsck_errors=1
 	# errors=remount-ro whatever the superblock says: never a panic on the damage verify reads
