@@ -120,7 +120,10 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 		v->locks[v->n_locks++] = lk;
 		int fd = tree_peek(pf->location, pf->index, &id, err, sizeof(err));
 		if (fd < 0) {
-			fprintf(log, "fsmix: %s: %s\n", pf->name, err);
+			fprintf(log, "fsmix: %s: %s%s\n", pf->name, err,
+			        fd == -ENOENT ? " (no tree there: a wrong --location, or one whose "
+			                        "tree was lost or removed; nothing was verified)"
+			                      : "");
 			return -1;
 		}
 		v->roots[i] = fd;

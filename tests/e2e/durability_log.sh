@@ -210,4 +210,11 @@ n=$(jq -r .acknowledged.dirsync "$work/cd.json" 2>/dev/null)
 [ $rc = 0 ] && [ $rc2 = 0 ] && [ "$n" = 20 ] &&
 	ok "dirsync=1 with createdir: 20 mkdirs, 20 fsyncs of data/ journaled" ||
 	{ bad "dirsync=1 with createdir: run exit $rc, verify exit $rc2, ${n:-no} dirsyncs (20 mkdirs)"; head -3 "$work/cd.out" "$work/cdv.out"; }
+
+# 11. the tree deleted by hand: exit 2, and the message says what may have happened
+rm -rf "$loc10/fsmix.fs0"
+run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" >"$work/gone.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "no tree there: a wrong --location, or one whose tree was lost or removed" "$work/gone.out" &&
+	ok "the tree removed by hand: exit 2, said so" || { bad "the tree removed by hand: exit $rc"; head -3 "$work/gone.out"; }
 summary
