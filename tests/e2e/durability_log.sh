@@ -5,7 +5,11 @@
 # built; a file truncated and a block zeroed behind fsmix's back make verify exit 1 naming the
 # files and the kinds (short, zeroed); --model posix without dirsync promises no name of a file
 # created in the run (and says so), with dirsync=1 it does, and a file removed behind fsmix's
-# back is then reported missing. Fails on a binary without --durability-log.
+# back is then reported missing. A record spoilt mid-log is refused (a cut end only noted);
+# verify while the run goes on is refused (the location lock); an empty log (a crash during the
+# build) says it holds no promise; dirsync=1 fsyncs data/ after each createdir; a tree removed
+# by hand is named as such. Fails on a binary without --durability-log (and on main before
+# these fixes: steps 7, 8, 9, 10, 11).
 set -u
 . "$(dirname "$0")/lib.bash"
 
