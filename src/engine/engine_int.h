@@ -88,6 +88,8 @@ int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pi
  * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
                size_t errlen);
+/* crew_arrived - wait until every started worker waits at the gate (still closed). */
+void crew_arrived(struct engine *e);
 /* crew_release - open the gate: every worker waiting there starts at once. */
 void crew_release(struct engine *e);
 /* crew_join - join the n workers of ws. */
