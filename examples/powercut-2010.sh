@@ -83,8 +83,8 @@ done
 	awk '!/^#/ { n[$1]++; t[$1] += $4; a[$1] += $6; c[$1] += $7; b[$1] += $8; f[$1] += ($9 ~ /^[0-9]+/ ? $9 + 0 : 0); fl[$1] += $5; if ($8 ~ /^[0-9]+$/ && $8 > 0) hit[$1]++ }
 		END { for (k = 1; k >= 0; k--) if (n[k]) printf "barrier=%d: mean %.0f trans/s, %.0f flushes per run; %d fsyncs acknowledged, %d promises checked, %d broken (in %d of %d cuts); %d fsck errors\n", k, t[k] / n[k], fl[k] / n[k], a[k], c[k], b[k], hit[k], n[k], f[k] }' "$data"
 	echo "checked, broken: fsmix verify's promises (data and names); trans/s and flushes: the run up to the cut"
-	echo "fsck errors: e2fsck -fn's problems after the journal's replay; an image with problems is repaired (e2fsck -fy) before verify"
-	grep -q '\*' "$data" && echo "*: the persisted image did not mount: e2fsck -fy's problems, before the journal's replay"
+	echo "fsck errors: e2fsck -fn's problems after the journal's replay; verify checks the image as the replay left it, not repaired"
+	grep -q '\*' "$data" && echo "*: the persisted image did not mount: e2fsck -fy's problems, before the journal's replay (verify then checks the repaired image)"
 	grep -q ' error ' "$data" && echo "error: fsmix verify could not read the tree (its message is in POWERCUT_OUT)"
 } | tee "$table"
 

@@ -60,6 +60,8 @@ static void print_finding(FILE *o, const struct verify_doc *d, const struct dm_f
 	fprintf(o, "    %s: %s", dm_kind_name(f->kind), path);
 	if (f->kind == DM_SHORT)
 		fprintf(o, ": %" PRIu64 " bytes, acknowledged %" PRIu64, f->off, f->expected_len);
+	else if (f->kind == DM_UNREADABLE)
+		fprintf(o, ": %s (errno %d)", strerror(f->err), f->err);
 	else if (f->kind != DM_MISSING) {
 		hex(f->expected, f->shown, ex);
 		hex(f->found, f->shown, fo);
@@ -126,12 +128,18 @@ static json_t *finding_json(const struct verify_doc *d, const struct dm_finding 
 	    "{s:s, s:i, s:I, s:s, s:I}", "kind", durlog_kind_name((enum durlog_kind)f->ref.kind),
 	    "worker", f->ref.worker == DURLOG_WORKER_MAIN ? -1 : (int)f->ref.worker, "seq",
 	    (json_int_t)f->ref.seq, "time", when, "monotonic_ns", (json_int_t)f->ref.t_ns);
-	return json_pack("{s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:o}", "kind",
-	                 dm_kind_name(f->kind), "path", path, "filesystem", (int)f->fs, "file",
-	                 (json_int_t)f->file, "offset", (json_int_t)f->off, "expected_length",
-	                 (json_int_t)f->expected_len, "gen_min", (json_int_t)f->gen_min, "gen_max",
-	                 (json_int_t)f->gen_max, "gen_found", (json_int_t)f->gen_found, "expected",
-	                 ex, "found", fo, "promise", p);
+	json_t *j =
+	    json_pack("{s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:o}", "kind",
+	              dm_kind_name(f->kind), "path", path, "filesystem", (int)f->fs, "file",
+	              (json_int_t)f->file, "offset", (json_int_t)f->off, "expected_length",
+	              (json_int_t)f->expected_len, "gen_min", (json_int_t)f->gen_min, "gen_max",
+	              (json_int_t)f->gen_max, "gen_found", (json_int_t)f->gen_found, "expected", ex,
+	              "found", fo, "promise", p);
+	if (j && f->kind == DM_UNREADABLE) {
+		json_object_set_new(j, "errno", json_integer(f->err));
+		json_object_set_new(j, "error", json_string(strerror(f->err)));
+	}
+	return j;
 }
 
 static int fill_json(FILE *o, void *arg)

@@ -36,6 +36,12 @@ void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct eng
  * -errno (the caller latches it as a failure of SYS_fsync). */
 int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool meta);
 
+/* durhook_sync_confirm - after sync(2), which reports no error: syncfs(2) on every tested
+ * filesystem, which reports a writeback error since its last check (errseq, Linux >= 5.8) or a
+ * dead (shut down) filesystem. 0: the sync's promise may be recorded; -errno with *bad the
+ * filesystem whose syncfs failed: it may not. w->dl_t0, dl_t1 stay the sync's times. */
+int durhook_sync_confirm(struct worker *w, struct engine_fs **bad);
+
 /* A write op's records: its start (the generation it writes), each extent it wrote. */
 static inline void durhook_wstart(struct worker *w, const struct engine_fs *fs, uint32_t id,
                                   uint32_t gen)

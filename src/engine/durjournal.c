@@ -235,3 +235,17 @@ int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool m
 		(void)close(own);
 	return rc;
 }
+
+int durhook_sync_confirm(struct worker *w, struct engine_fs **bad)
+{
+	uint64_t t0 = w->dl_t0, t1 = w->dl_t1;
+	for (size_t i = 0; i < w->eng->n_fs; i++) {
+		struct engine_fs *e = &w->eng->fs[i];
+		if (syncfs(tree_data_dirfd(&e->tree, TREE_DIR_TOP)) < 0) {
+			*bad = e;
+			return -errno;
+		}
+	}
+	w->dl_t0 = t0, w->dl_t1 = t1;
+	return 0;
+}

@@ -732,7 +732,7 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 }
 
 /* createdir: a new data directory d<N> that later creates may fill (FFSB printed a line per
- * call; fsmix does not). */
+ * call; fsmix does not); dirsync: data/ fsynced before a file can be created in it. */
 static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t d = atomic_fetch_add_explicit(&fs->next_dir, 1, memory_order_relaxed);
@@ -744,17 +744,21 @@ static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, s
 	int rc = t_mkdirat(w, tree_data_dirfd(&fs->tree, TREE_DIR_TOP), name);
 	if (rc < 0)
 		return fail(w, op, SYS_mkdir, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
+	if (w->g->dirsync && (rc = durhook_dirsync(w, fs, TREE_DIR_TOP, false)) < 0)
+		return fail(w, op, SYS_fsync, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	atomic_store_explicit(&fs->dir_ready[k], 1, memory_order_release);
 	r->trans = 1;
 	return 0;
 }
 
-/* sync: sync(2), every filesystem of the machine (the filesystem picked is not used). */
+/* sync: sync(2), every filesystem (fs unused); journaled once durhook_sync_confirm agrees. */
 static int op_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	(void)fs;
-	(void)op;
 	(void)t_sync_call(w, SYS_sync, -1);
+	struct engine_fs *bad = fs;
+	int rc = durhook_on(w) ? durhook_sync_confirm(w, &bad) : 0;
+	if (rc < 0)
+		return fail(w, op, SYS_syncfs, -rc, bad, TREE_DIR_TOP, UINT32_MAX, false);
 	durhook_fs_synced(w, fs, DL_SYNC);
 	r->trans = 1;
 	return 0;

@@ -1,7 +1,8 @@
 /* verify.c - `fsmix verify`: the durability log read back, matched against the plan's trees
  * (tree ids, spec hashes), replayed (durmodel.h) and checked against the files as they are
  * after a crash and a remount. Read-only: files are opened O_RDONLY (O_NOATIME where allowed);
- * nothing is created, written, locked or removed. */
+ * nothing is created, written or removed. It takes the location lock (a flock, which writes
+ * nothing), so that it never checks a tree a run is still changing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,7 +17,8 @@
 
 struct vfiles {
 	int roots[DURLOG_MAX_FS];
-	uint32_t n_fs;
+	int locks[DURLOG_MAX_FS]; /* tree_lock_location handles (0: none) */
+	uint32_t n_fs, n_locks;
 	int fd; /* the file last opened */
 	uint32_t fd_fs, fd_file;
 };
@@ -108,9 +110,20 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 		const struct plan_fs *pf = &pl->fs[i];
 		char err[MSG_MAX];
 		uint64_t id;
+		int lk = tree_lock_location(pf->location, err, sizeof(err));
+		if (lk < 0) {
+			fprintf(log, "fsmix: %s: %s%s\n", pf->name, err,
+			        lk == -EBUSY ? " (a run still going there: verify after it ended)"
+			                     : "");
+			return -1;
+		}
+		v->locks[v->n_locks++] = lk;
 		int fd = tree_peek(pf->location, pf->index, &id, err, sizeof(err));
 		if (fd < 0) {
-			fprintf(log, "fsmix: %s: %s\n", pf->name, err);
+			fprintf(log, "fsmix: %s: %s%s\n", pf->name, err,
+			        fd == -ENOENT ? " (no tree there: a wrong --location, or one whose "
+			                        "tree was lost or removed; nothing was verified)"
+			                      : "");
 			return -1;
 		}
 		v->roots[i] = fd;
@@ -150,6 +163,15 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_INPUT;
 		goto out;
 	}
+	if (rd.corrupt) {
+		fprintf(log,
+		        "fsmix: %s: %zu record%s fail their check before the log's end (the first: "
+		        "record %zu): the log was damaged after it was written, and a promise or a "
+		        "delete may be lost from it; nothing was verified\n",
+		        log_path, rd.corrupt, rd.corrupt == 1 ? "" : "s", rd.first_corrupt);
+		f = FAIL_INPUT;
+		goto out;
+	}
 	if (rd.torn)
 		fprintf(log, "fsmix: %s: %zu torn record%s ignored (the log's own end was cut)\n",
 		        log_path, rd.torn, rd.torn == 1 ? "" : "s");
@@ -179,6 +201,8 @@ out:
 		close(v.fd);
 	for (uint32_t i = 0; i < v.n_fs; i++)
 		close(v.roots[i]);
+	for (uint32_t i = 0; i < v.n_locks; i++)
+		tree_unlock_location(v.locks[i]);
 	durlog_read_free(&rd);
 	return f;
 }

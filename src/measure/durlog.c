@@ -434,7 +434,18 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 	}
 	unsigned char hb[DURLOG_HEADER_LEN], rb[DURLOG_REC_LEN];
 	char why[256];
-	if (fread(hb, 1, sizeof(hb), f) != sizeof(hb)) {
+	size_t hgot = fread(hb, 1, sizeof(hb), f);
+	if (hgot == 0 && !ferror(f)) {
+		snprintf(
+		    err, errlen,
+		    "--durability-log '%s' is empty: its run never reached the run phase (the "
+		    "header is written after the tree's build and its syncfs: a crash during the "
+		    "build leaves the log empty), so it holds no promise to check",
+		    path);
+		fclose(f);
+		return -1;
+	}
+	if (hgot != sizeof(hb)) {
 		snprintf(err, errlen, "--durability-log '%s': too short for a durability log",
 		         path);
 		fclose(f);
@@ -445,13 +456,18 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 		fclose(f);
 		return -1;
 	}
-	size_t cap = 0, got;
+	size_t cap = 0, got, bad_run = 0, at = 0;
 	while ((got = fread(rb, 1, sizeof(rb), f)) > 0) {
 		struct durlog_rec r;
+		at++;
 		if (got < sizeof(rb) || durlog_decode_rec(rb, &r)) {
-			out->torn++;
+			bad_run++;
 			continue;
 		}
+		if (bad_run && !out->corrupt)
+			out->first_corrupt = at - bad_run; /* a good record after bad ones */
+		out->corrupt += bad_run;
+		bad_run = 0;
 		if (r.kind == DL_END) {
 			out->complete = true;
 			continue;
@@ -470,6 +486,7 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 		}
 		out->recs[out->n++] = r;
 	}
+	out->torn = bad_run; /* the bad records at the end only: the log's own torn end */
 	bool bad = ferror(f);
 	fclose(f);
 	if (bad) {

@@ -173,8 +173,10 @@ struct durlog_read {
 	struct durlog_header h;
 	struct durlog_rec *recs;
 	size_t n;
-	size_t torn;   /* records dropped: a bad check, or a partial record at the end */
-	bool complete; /* DL_END found */
+	size_t torn;    /* records dropped at the end (a bad check, a partial record): torn end */
+	size_t corrupt; /* records that fail their check with a good one after them */
+	size_t first_corrupt; /* the first of them: 1 for the first record after the header */
+	bool complete;        /* DL_END found */
 };
 /* durlog_read_file - the whole log; 0, or -1 with err (cannot read it, not a log). */
 int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen);

@@ -50,8 +50,9 @@ struct durmodel {
 const char *dm_kind_name(enum dm_kind k)
 {
 	static const char *const names[DM_KIND_COUNT] = {
-	    [DM_MISSING] = "missing", [DM_SHORT] = "short", [DM_WRONG] = "wrong",
-	    [DM_STALE] = "stale",     [DM_TORN] = "torn",   [DM_ZEROED] = "zeroed",
+	    [DM_MISSING] = "missing",       [DM_SHORT] = "short", [DM_WRONG] = "wrong",
+	    [DM_STALE] = "stale",           [DM_TORN] = "torn",   [DM_ZEROED] = "zeroed",
+	    [DM_UNREADABLE] = "unreadable",
 	};
 	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
 }
@@ -411,10 +412,28 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
 	return 0;
 }
 
-/* One file's promises: its name, its length and content. 0, or -errno (err). */
-static int check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                      uint32_t id, const struct dm_file *f, unsigned char *buf,
-                      struct dm_report *rep, char *err, size_t errlen)
+/* A file that cannot be opened or read (-errno e) where its promises say it is: each of them
+ * broken, as one finding of kind unreadable. */
+static void unreadable(struct dm_report *rep, struct dm_finding *fd, int e, struct dm_ref ref,
+                       uint64_t broken)
+{
+	fd->kind = DM_UNREADABLE;
+	fd->err = e;
+	fd->ref = ref;
+	add_finding(rep, fd);
+	rep->broken += broken;
+}
+
+/* The record that promised f's data: its length's, else its first range's. */
+static struct dm_ref data_ref(const struct dm_file *f)
+{
+	return f->min_len || !f->n_rng ? f->len_ref : f->rng[0].ref;
+}
+
+/* One file's promises: its name, its length and content. */
+static void check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                       uint32_t id, const struct dm_file *f, unsigned char *buf,
+                       struct dm_report *rep)
 {
 	bool data = f->n_rng || f->min_len;
 	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
@@ -428,21 +447,23 @@ static int check_file(const struct durmodel *m, const struct dm_files *files, ui
 		if (!f->name_durable) {
 			rep->absent_unpromised++;
 			rep->kept += data; /* the model allows it: the name was never promised */
-			return 0;
+			return;
 		}
 		fd.kind = DM_MISSING;
 		fd.ref = f->name_ref;
 		add_finding(rep, &fd);
 		rep->broken += 1 + data;
-		return 0;
+		return;
 	}
 	if (size < 0) {
-		snprintf(err, errlen, "file %u of filesystem %u: %s", id, fs, strerror((int)-size));
-		return (int)size;
+		unreadable(rep, &fd, (int)-size, f->name_durable ? f->name_ref : data_ref(f),
+		           f->name_durable + data);
+		return;
 	}
-	rep->kept += f->name_durable;
-	if (!data)
-		return 0;
+	if (!data) {
+		rep->kept += f->name_durable;
+		return;
+	}
 	int rc = 0;
 	if ((uint64_t)size < f->min_len) {
 		fd.kind = DM_SHORT;
@@ -454,18 +475,20 @@ static int check_file(const struct durmodel *m, const struct dm_files *files, ui
 	} else {
 		rc = check_content(m, files, fs, id, f, (uint64_t)size, buf, &fd);
 		if (rc < 0) {
-			snprintf(err, errlen, "file %u of filesystem %u: %s", id, fs,
-			         strerror(-rc));
-			return rc;
+			/* its name was found (the open worked); its content cannot be read */
+			rep->kept += f->name_durable;
+			fd.off = 0;
+			unreadable(rep, &fd, -rc, data_ref(f), 1);
+			return;
 		}
 		if (rc)
 			add_finding(rep, &fd);
 	}
+	rep->kept += f->name_durable;
 	if (rc)
 		rep->broken++;
 	else
 		rep->kept++;
-	return 0;
 }
 
 int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
@@ -482,13 +505,12 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = 0;
-	for (uint32_t fs = 0; fs < m->h.n_fs && !rc; fs++)
-		for (uint32_t id = 0; id < m->fs[fs].n_files && !rc; id++) {
+	for (uint32_t fs = 0; fs < m->h.n_fs; fs++)
+		for (uint32_t id = 0; id < m->fs[fs].n_files; id++) {
 			const struct dm_file *f = &m->fs[fs].files[id];
 			if (f->live && (f->name_durable || f->n_rng || f->min_len))
-				rc = check_file(m, files, fs, id, f, buf, rep, err, errlen);
+				check_file(m, files, fs, id, f, buf, rep);
 		}
 	free(buf);
-	return rc;
+	return 0;
 }

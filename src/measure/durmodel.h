@@ -34,12 +34,14 @@ enum dm_model { DM_LINUX, DM_POSIX };
 
 /* The kinds of broken promise. */
 enum dm_kind {
-	DM_MISSING, /* a promised name is gone */
-	DM_SHORT,   /* shorter than the acknowledged length */
-	DM_WRONG,   /* bytes that are no generation of this file at this offset */
-	DM_STALE,   /* an older generation than the promised one */
-	DM_TORN,    /* a block partly promised content and partly not */
-	DM_ZEROED,  /* zeroes where promised content should be */
+	DM_MISSING,    /* a promised name is gone */
+	DM_SHORT,      /* shorter than the acknowledged length */
+	DM_WRONG,      /* bytes that are no generation of this file at this offset */
+	DM_STALE,      /* an older generation than the promised one */
+	DM_TORN,       /* a block partly promised content and partly not */
+	DM_ZEROED,     /* zeroes where promised content should be */
+	DM_UNREADABLE, /* the file cannot be opened or read (EIO, EBADMSG, ...: a corrupt inode or
+	                * directory block) where a promise says it is */
 	DM_KIND_COUNT
 };
 const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */
@@ -59,6 +61,7 @@ struct dm_finding {
 	uint64_t off;          /* first bad byte (short: the length found) */
 	uint64_t expected_len; /* short: the acknowledged length */
 	uint32_t gen_min, gen_max, gen_found;
+	int err; /* unreadable: the errno */
 	size_t shown;
 	uint8_t expected[CONTENT_SHOW], found[CONTENT_SHOW];
 	struct dm_ref ref;
@@ -98,8 +101,9 @@ struct durmodel;
  * memory. */
 struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
                                 enum dm_model model);
-/* durmodel_check - check every promise against the files; fills rep. 0, or -errno when a
- * file could not be read (not a broken promise: an I/O error, with err naming the file). */
+/* durmodel_check - check every promise against the files; fills rep. A file that cannot be
+ * opened or read (size or read giving -errno other than -ENOENT) breaks its promises as
+ * DM_UNREADABLE, and the check goes on. 0 (-ENOMEM with err set when out of memory). */
 int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
                    char *err, size_t errlen);
 void durmodel_free(struct durmodel *m);

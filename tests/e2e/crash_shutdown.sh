@@ -7,7 +7,10 @@
 # finds them kept, `e2fsck -fn` finds nothing, and the filesystem is usable again (the next cut
 # runs on it). Fails on the old binary (no --crash-after, no verify).
 # --crash-after on tmpfs is refused before anything is built (exit 3), a moment after the run's
-# end is bad input (exit 2); one cut on xfs too (where mkfs.xfs is).
+# end is bad input (exit 2); inodes made unreadable with debugfs are reported as broken
+# promises of kind unreadable (exit 1, fails on the old binary: exit 1 without a report); a sync
+# op after the filesystem was shut down behind fsmix's back is no promise (the run fails); one
+# cut on xfs too (where mkfs.xfs is).
 # Loop devices and mounts need root; skipped with a message where unavailable.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -98,7 +101,56 @@ for seed in 11 12 13; do
 		{ bad "cut (seed $seed): e2fsck -fn exit $frc"; tail -5 "$work/fsck$seed.out" | sed 's/^/     /'; }
 done
 
-# 4. The check can fail: the last cut's files truncated behind fsmix's back break its promises.
+# 4. sync(2) reports no error: a sync op after the filesystem died (shut down behind fsmix's back,
+# no log flush, as a power cut) must not be journaled as a promise. With the log on, fsmix
+# confirms each sync with syncfs (which fails on the dead filesystem): the run fails, and verify
+# finds every promise kept (the old binary recorded the dead syncs: creates lost, broken).
+cat >"$work/sync.ffsb" <<'EOF'
+time=30
+[filesystem0]
+location=/unused
+num_files=20
+num_dirs=2
+min_filesize=4KB
+max_filesize=8KB
+[end0]
+[threadgroup0]
+num_threads=8
+create_weight=4
+sync_weight=2
+write_size=4KB
+write_blocksize=4KB
+[end0]
+EOF
+sloc=$mnt/durreview-sync
+mkdir -p "$sloc"
+timeout 120 "$bin" run "$work/sync.ffsb" --location "$sloc" --seed 3 --json "$work/sync.json" \
+	--durability-log "$work/sync.durlog" >"$work/sync.out" 2>&1 &
+spid=$!
+for ((i = 0; i < 600; i++)); do # the run phase under way: its records reach the log
+	[ "$(stat -c %s "$work/sync.durlog" 2>/dev/null || echo 0)" -gt 16384 ] && break
+	sleep 0.1
+done
+xfs_io -x -c shutdown "$mnt" 2>"$work/shutdown.err" ||
+	python3 -c 'import fcntl,os,struct,sys; fd=os.open(sys.argv[1],os.O_RDONLY); fcntl.ioctl(fd,0x8004585d,struct.pack("I",2))' "$mnt"
+wait $spid
+src=$?
+if umount "$mnt" && mount -t ext4 -o errors=remount-ro "$dev" "$mnt"; then
+	timeout 120 "$bin" verify "$work/sync.ffsb" --location "$sloc" --durability-log "$work/sync.durlog" \
+		--json "$work/sync-verify.json" >"$work/sync-verify.out" 2>&1
+	vrc=$?
+	syncs=$(jq -r .acknowledged.sync "$work/sync-verify.json" 2>/dev/null)
+	if [ $src -eq 1 ] && [ $vrc -eq 0 ] && [ "${syncs:-0}" -gt 0 ]; then
+		ok "sync after the filesystem died: the run fails (exit 1), verify: $syncs syncs confirmed, $(jq -r .checked "$work/sync-verify.json") promises kept"
+	else
+		bad "sync after the filesystem died: run exit $src, verify exit $vrc, ${syncs:-no} syncs, $(jq -r .broken "$work/sync-verify.json" 2>/dev/null) broken"
+		tail -n 4 "$work/sync.out" "$work/sync-verify.out" | sed 's/^/     /'
+	fi
+else
+	bad "sync after the filesystem died: cannot mount $dev again"
+fi
+
+# 5. The check can fail: the last cut's files truncated behind fsmix's back break its promises.
 find "$mnt/fsmix.fs0/data" -type f -name 'f*' -exec truncate -s 0 {} +
 timeout 120 "$bin" verify "$work/crash.ffsb" --location "$mnt" --durability-log "$work/cut13.durlog" \
 	--json "$work/trunc.json" >"$work/trunc.out" 2>&1
@@ -107,7 +159,32 @@ vrc=$?
 	ok "files truncated after the cut: verify exit 1, $(jq -r .broken "$work/trunc.json") promises broken" ||
 	{ bad "files truncated after the cut: verify exit $vrc"; tail -4 "$work/trunc.out" | sed 's/^/     /'; }
 
-# 5. xfs takes the same ioctl (XFS_IOC_GOINGDOWN): one cut, verify passes.
+# 6. Inodes that cannot be read (their checksums spoilt with debugfs, as a corrupt inode after a
+# barrier=0 power cut): each a broken promise of kind unreadable with its errno (EBADMSG), in the
+# text and the JSON, the walk goes on past the first, exit 1 (not 2).
+umount "$mnt"
+find_files() { debugfs -R "ls -p $1" "$dev" 2>/dev/null | awk -F/ '$6 ~ /^f[0-9]+$/ { print $6 }'; }
+{
+	for f in $(find_files /fsmix.fs0/data); do echo "set_inode_field /fsmix.fs0/data/$f checksum 0"; done
+	for d in $(debugfs -R "ls -p /fsmix.fs0/data" "$dev" 2>/dev/null | awk -F/ '$6 ~ /^d[0-9]+$/ { print $6 }'); do
+		for f in $(find_files /fsmix.fs0/data/$d); do echo "set_inode_field /fsmix.fs0/data/$d/$f checksum 0"; done
+	done
+} >"$work/spoil.cmds"
+debugfs -w -f "$work/spoil.cmds" "$dev" >"$work/spoil.out" 2>&1
+mount -t ext4 -o errors=remount-ro "$dev" "$mnt" || { bad "cannot mount $dev after debugfs"; summary; }
+timeout 120 "$bin" verify "$work/crash.ffsb" --location "$mnt" --durability-log "$work/cut13.durlog" \
+	--json "$work/unread.json" >"$work/unread.out" 2>&1
+vrc=$?
+u=$(jq -r '.broken_by_kind.unreadable' "$work/unread.json" 2>/dev/null)
+if [ $vrc -eq 1 ] && [ "${u:-0}" -gt 1 ] && [ "$(jq -r '.examples.unreadable[0].errno' "$work/unread.json")" = 74 ] &&
+	grep -q "unreadable: .*Bad message (errno 74)" "$work/unread.out"; then
+	ok "inodes unreadable (EBADMSG): verify exit 1, $u files reported unreadable in text and JSON"
+else
+	bad "inodes unreadable: verify exit $vrc, unreadable ${u:-none} ($(grep -c set_inode "$work/spoil.cmds") inodes spoilt)"
+	tail -4 "$work/unread.out" | sed 's/^/     /'
+fi
+
+# 7. xfs takes the same ioctl (XFS_IOC_GOINGDOWN): one cut, verify passes.
 xmnt=$work/powercut-crash-xfs
 if command -v mkfs.xfs >/dev/null && truncate -s 320M "$work/xfs.img" && mkfs.xfs -q -f "$work/xfs.img" &&
 	xdev=$(losetup -f --show "$work/xfs.img") && loops+=("$xdev") && mkdir -p "$xmnt" &&

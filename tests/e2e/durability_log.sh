@@ -5,7 +5,11 @@
 # built; a file truncated and a block zeroed behind fsmix's back make verify exit 1 naming the
 # files and the kinds (short, zeroed); --model posix without dirsync promises no name of a file
 # created in the run (and says so), with dirsync=1 it does, and a file removed behind fsmix's
-# back is then reported missing. Fails on a binary without --durability-log.
+# back is then reported missing. A record spoilt mid-log is refused (a cut end only noted);
+# verify while the run goes on is refused (the location lock); an empty log (a crash during the
+# build) says it holds no promise; dirsync=1 fsyncs data/ after each createdir; a tree removed
+# by hand is named as such. Fails on a binary without --durability-log (and on main before
+# these fixes: steps 7, 8, 9, 10, 11).
 set -u
 . "$(dirname "$0")/lib.bash"
 
@@ -145,4 +149,76 @@ else
 	bad "verify of a wrong log: exit $rc / $rc2"
 	cat "$work/j.out" "$work/o.out" | head -4
 fi
+
+# 7. a record spoilt in the middle of the log (not its torn end): the log is damaged, a promise or
+# a delete may be lost from it: refused (exit 2), naming the record; a cut end is only a note
+rl=80 # docs/output.md, "Durability log": the records, 80 bytes each, fill the log to its end
+cp "$work/d.log" "$work/mid.log"
+printf '\xff\xff\xff\xff' | dd of="$work/mid.log" bs=1 seek=$(($(stat -c %s "$work/d.log") - 10 * rl + 8)) conv=notrunc 2>/dev/null
+run_ verify "$work/p.ffsb" --durability-log "$work/mid.log" >"$work/mid.out" 2>&1
+rc=$?
+head -c $(($(stat -c %s "$work/d.log") - rl / 2)) "$work/d.log" >"$work/cut.log"
+run_ verify "$work/p.ffsb" --durability-log "$work/cut.log" >"$work/cut.out" 2>&1
+rc2=$?
+if [ $rc = 2 ] && grep -q "1 record fail their check before the log's end (the first: record [0-9]*)" "$work/mid.out" &&
+	[ $rc2 != 2 ] && grep -q "1 torn record ignored" "$work/cut.out"; then
+	ok "a record spoilt mid-log: refused (exit 2, the record named); a cut end: noted, verified (exit $rc2)"
+else
+	bad "a record spoilt mid-log: exit $rc; a cut end: exit $rc2"
+	cat "$work/mid.out" "$work/cut.out" | head -4
+fi
+
+# 8. verify while a run is still going on the tree: refused (exit 2, the location lock), then
+# after the run ended it verifies (the old binary checked the live tree from a partial log)
+loc8=$(shmdir)
+printf '[filesystem0]\n\tlocation=%s\n\tnum_files=8\n\tmin_filesize=4096\n\tmax_filesize=8192\n[end0]\n' "$loc8" >"$work/p8.ffsb"
+printf '[threadgroup0]\n\tnum_threads=1\n\tcreate_fsync_weight=1\n\tdelete_weight=1\n\twrite_size=4096\n\twrite_blocksize=4096\n[end0]\n' >>"$work/p8.ffsb"
+timeout 120 "$bin" run "$work/p8.ffsb" --time 60 --durability-log "$work/live.log" >"$work/live-run.out" 2>&1 &
+lpid=$!
+for ((i = 0; i < 600; i++)); do
+	[ "$(stat -c %s "$work/live.log" 2>/dev/null || echo 0)" -gt 16384 ] && break
+	sleep 0.1
+done
+run_ verify "$work/p8.ffsb" --durability-log "$work/live.log" >"$work/live.out" 2>&1
+rc=$?
+kill -INT $lpid
+wait $lpid
+run_ verify "$work/p8.ffsb" --durability-log "$work/live.log" >"$work/live2.out" 2>&1
+rc2=$?
+if [ $rc = 2 ] && grep -q "is in use by another process.*a run still going there" "$work/live.out" && [ $rc2 = 0 ]; then
+	ok "verify while the run goes on: refused (exit 2, the location lock); after it: exit 0"
+else
+	bad "verify while the run goes on: exit $rc, after it: exit $rc2"
+	cat "$work/live.out" "$work/live2.out" | head -4
+fi
+
+# 9. an empty log (a crash during the tree's build, before the header): says so, exit 2
+: >"$work/empty.log"
+run_ verify "$work/p.ffsb" --durability-log "$work/empty.log" >"$work/empty.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "is empty: its run never reached the run phase" "$work/empty.out" &&
+	ok "an empty log: exit 2, no promise to check, and why" ||
+	{ bad "an empty log: exit $rc"; head -3 "$work/empty.out"; }
+
+# 10. dirsync=1 with createdir: data/ is fsynced after every mkdir (before a file may be created
+# in the new directory), so the posix model's names in it stand on a durable directory; the
+# old binary fsynced nothing there
+loc10=$(shmdir)
+printf '[filesystem0]\n\tlocation=%s\n\tnum_files=4\n\tnum_dirs=1\n\tmin_filesize=4096\n\tmax_filesize=4096\n[end0]\n' "$loc10" >"$work/p10.ffsb"
+printf '[threadgroup0]\n\tnum_threads=1\n\tnum_ops=20\n\tcreatedir_weight=1\n\tdirsync=1\n[end0]\n' >>"$work/p10.ffsb"
+run_ run "$work/p10.ffsb" --durability-log "$work/cd.log" >"$work/cd.out" 2>&1
+rc=$?
+run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" --model posix --json "$work/cd.json" >"$work/cdv.out" 2>&1
+rc2=$?
+n=$(jq -r .acknowledged.dirsync "$work/cd.json" 2>/dev/null)
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$n" = 20 ] &&
+	ok "dirsync=1 with createdir: 20 mkdirs, 20 fsyncs of data/ journaled" ||
+	{ bad "dirsync=1 with createdir: run exit $rc, verify exit $rc2, ${n:-no} dirsyncs (20 mkdirs)"; head -3 "$work/cd.out" "$work/cdv.out"; }
+
+# 11. the tree deleted by hand: exit 2, and the message says what may have happened
+rm -rf "$loc10/fsmix.fs0"
+run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" >"$work/gone.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "no tree there: a wrong --location, or one whose tree was lost or removed" "$work/gone.out" &&
+	ok "the tree removed by hand: exit 2, said so" || { bad "the tree removed by hand: exit $rc"; head -3 "$work/gone.out"; }
 summary

@@ -177,6 +177,21 @@ static void test_logger_many_writers(void)
 	CHECK_EQ_U(rd.torn, 1);
 	CHECK(!rd.complete);
 	durlog_read_free(&rd);
+	/* a record spoilt in the middle: not a torn end, counted apart */
+	FILE *fp = fopen(path, "r+b");
+	CHECK(fp != NULL);
+	long at = (long)(DURLOG_HEADER_LEN + 4 * DURLOG_REC_LEN + 20);
+	CHECK_EQ_I(fseek(fp, at, SEEK_SET), 0);
+	int c = fgetc(fp);
+	CHECK_EQ_I(fseek(fp, at, SEEK_SET), 0);
+	CHECK_EQ_I(fputc(c ^ 0xff, fp) != EOF, 1);
+	fclose(fp);
+	CHECK_EQ_I(durlog_read_file(path, &rd, err, sizeof(err)), 0);
+	CHECK_EQ_U(rd.n, 9);
+	CHECK_EQ_U(rd.corrupt, 1);
+	CHECK_EQ_U(rd.first_corrupt, 5);
+	CHECK_EQ_U(rd.torn, 1);
+	durlog_read_free(&rd);
 	CHECK_EQ_I(truncate(path, 10), 0);
 	CHECK_EQ_I(durlog_read_file(path, &rd, err, sizeof(err)), -1);
 	CHECK(strstr(err, "too short") != NULL);

@@ -2,7 +2,8 @@
  * file contents (content_fill): kept; missing; short; stale; zeroed; torn; wrong (another
  * file's bytes); a later generation accepted; a write cut short by the crash accepted; a file
  * deleted after its promise not expected; names under --model linux and posix (dirsync);
- * sync and syncfs cover only what completed before they started. */
+ * sync and syncfs cover only what completed before they started; a file that cannot be opened
+ * or read breaks its promises as unreadable, and the check goes on past it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 /* The synthetic tree: one filesystem, files 0..NFILES-1 in memory. */
 struct mem_file {
 	bool exists;
+	int open_err, read_err; /* an errno its open (size) or its reads fail with */
 	uint64_t len;
 	unsigned char data[2 * FSIZE];
 };
@@ -27,6 +29,8 @@ static struct mem_file mem[NFILES];
 static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
 {
 	(void)ctx, (void)fs, (void)dir;
+	if (file < NFILES && mem[file].open_err)
+		return -mem[file].open_err;
 	return file < NFILES && mem[file].exists ? (int64_t)mem[file].len : -ENOENT;
 }
 
@@ -34,6 +38,8 @@ static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uin
                         void *buf, size_t len)
 {
 	(void)ctx, (void)fs, (void)dir;
+	if (mem[file].read_err)
+		return -mem[file].read_err;
 	if (off >= mem[file].len)
 		return 0;
 	if (len > mem[file].len - off)
@@ -316,6 +322,32 @@ static void test_osync_write(void)
 	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
 }
 
+/* A corrupt inode (the open fails: EUCLEAN) or data block (reads fail: EIO): each a broken
+ * promise of kind unreadable with its errno; the files after them are still checked. */
+static void test_unreadable(void)
+{
+	reset_all();
+	for (uint32_t f = 0; f < 4; f++)
+		created_synced(f);
+	mem[0].open_err = EUCLEAN;
+	mem[1].read_err = EIO;
+	memset(mem[3].data + 4096, 0, 512); /* after them: still found */
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 2);
+	CHECK_EQ_U(r->examples[DM_UNREADABLE][0].file, 0);
+	CHECK_EQ_I(r->examples[DM_UNREADABLE][0].err, EUCLEAN);
+	CHECK_EQ_U(r->examples[DM_UNREADABLE][1].file, 1);
+	CHECK_EQ_I(r->examples[DM_UNREADABLE][1].err, EIO);
+	CHECK_EQ_U(r->examples[DM_UNREADABLE][1].ref.kind, DL_FSYNC);
+	CHECK_EQ_U(r->by_kind[DM_ZEROED], 1);
+	CHECK_EQ_U(r->examples[DM_ZEROED][0].file, 3);
+	CHECK_EQ_U(r->checked, 8);
+	/* file 0: name and data; file 1: data (its name opened); file 3: data */
+	CHECK_EQ_U(r->broken, 4);
+	CHECK_EQ_U(r->kept, 4);
+	CHECK_STR(dm_kind_name(DM_UNREADABLE), "unreadable");
+}
+
 int main(void)
 {
 	RUN(test_kept);
@@ -327,5 +359,6 @@ int main(void)
 	RUN(test_names_linux_posix);
 	RUN(test_sync_coverage);
 	RUN(test_osync_write);
+	RUN(test_unreadable);
 	return test_summary();
 }
