@@ -32,7 +32,8 @@ enum failure cmd_check(struct cli *c)
 		diag_print(&d, stderr);
 		if (rc == 0) {
 			profile_print_text(stdout, &p, &pl);
-			fflush(stdout); /* the report before the verdict, when both go to one file */
+			fflush(
+			    stdout); /* the report before the verdict, when both go to one file */
 			fprintf(stderr, "%s: OK (%zu warning%s)\n", c->profile, d.warnings,
 			        d.warnings == 1 ? "" : "s");
 		}
