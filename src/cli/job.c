@@ -22,7 +22,8 @@
 static struct job {
 	struct dist d;
 	struct distrun run;
-	int locks[64]; /* rank 0: the locations' locks (tree_lock_location) */
+	int locks[TREE_MAX_LOCKS]; /* rank 0: the locations' locks (tree_lock_location), each once
+	                            */
 	size_t n_locks;
 	char *options; /* the command line's options as every rank must give them (job_options) */
 	size_t options_len;
@@ -356,16 +357,30 @@ enum failure job_profile(enum failure f, const struct diag *d)
 }
 
 /* Rank 0 takes every location's lock for the whole command (the other ranks take none:
- * tree/instance.h). FAIL_NONE, or the failure with the message in err. */
+ * tree/instance.h), once per location: a location of several filesystems is one handle. More
+ * locations than the lock table holds is an error (tree_lock_location's -EMFILE), never a
+ * location left unlocked. FAIL_NONE, or the failure with the message in err. */
 static enum failure lock_locations(const struct plan *pl, char *err, size_t errlen)
 {
 	if (job.d.rank != 0)
 		return FAIL_NONE;
-	for (size_t i = 0; i < pl->n_fs && job.n_locks < sizeof(job.locks) / sizeof(job.locks[0]);
-	     i++) {
+	for (size_t i = 0; i < pl->n_fs; i++) {
 		int h = tree_lock_location(pl->fs[i].location, err, errlen);
 		if (h < 0)
 			return h == -EBUSY ? FAIL_INPUT : tree_failure(h);
+		bool held = h == 0; /* 0: a location that cannot be locked */
+		for (size_t k = 0; k < job.n_locks && !held; k++)
+			held = job.locks[k] == h;
+		if (held) {
+			tree_unlock_location(h); /* a reference more of a location held once */
+			continue;
+		}
+		if (job.n_locks == sizeof(job.locks) / sizeof(job.locks[0])) {
+			tree_unlock_location(h);
+			snprintf(err, errlen, "location '%s': more than %d locations at once",
+			         pl->fs[i].location, TREE_MAX_LOCKS);
+			return FAIL_IO;
+		}
 		job.locks[job.n_locks++] = h;
 	}
 	return FAIL_NONE;

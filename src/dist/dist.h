@@ -37,9 +37,6 @@ struct dist {
 	char (*hosts)[DIST_HOST_MAX]; /* [n_hosts]: the job's hosts in order of their lowest rank */
 };
 
-/* dist_available - fsmix was built with MPI support. */
-bool dist_available(void);
-
 /* dist_launched - the environment says an MPI launcher started this process (OpenMPI's
  * OMPI_COMM_WORLD_SIZE, PMIx's PMIX_RANK, PMI's PMI_RANK / PMI_SIZE as MPICH's Hydra and Slurm
  * set them). */
@@ -68,9 +65,6 @@ _Noreturn void dist_abort(const struct dist *d, int status);
 enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg, char *err,
                         size_t errlen);
 
-/* dist_barrier - every rank has reached this point. */
-void dist_barrier(const struct dist *d);
-
 /* dist_gather - rank 0 receives every rank's buffer: *all (malloc'd, the buffers one after the
  * other in rank order) and lens[size] (malloc'd); the other ranks get NULLs. Each buffer is at
  * most INT_MAX bytes. 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
@@ -86,12 +80,7 @@ int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, s
 int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs, char **all,
                 size_t **lens);
 
-/* dist_gather_double - rank 0 receives every rank's value into out[size]. */
-void dist_gather_double(const struct dist *d, double v, double *out);
-
-/* dist_max_double, dist_min_double - the largest / smallest value over the ranks, on every
- * rank. */
-double dist_max_double(const struct dist *d, double v);
+/* dist_min_double - the smallest value over the ranks, on every rank. */
 double dist_min_double(const struct dist *d, double v);
 
 /* The watch of a run phase, point to point messages on one channel, drained at the end so none

@@ -99,7 +99,6 @@ static inline struct content_key engine_content_key(const struct engine_fs *fs, 
 
 struct engine;
 struct ival_log;
-struct json_t;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
 struct worker {

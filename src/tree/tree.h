@@ -156,12 +156,16 @@ void tree_close(struct tree *t);
  * -EMFILE, -ENOMEM, -ENOSPC, ...). */
 enum failure tree_failure(int rc);
 
+/* The most distinct locations one process holds locked at once (handles 1..TREE_MAX_LOCKS). */
+#define TREE_MAX_LOCKS 64
+
 /* tree_lock_location - take this process's exclusive lock on directory `location` (a flock on
  * the directory itself: it needs no space and vanishes with the process). Taking it again in
- * the same process only counts a reference. Returns a handle > 0 for tree_unlock_location,
- * -EBUSY when another process holds it (err names its PID when /proc/locks tells), or -errno
- * when the location cannot be opened. A filesystem without flock support (some NFS setups) gets
- * a handle without a lock; a location that may not be read (mode -wx) gets 0: no lock. */
+ * the same process only counts a reference and returns the same handle. Returns a handle > 0
+ * for tree_unlock_location, -EMFILE for a location more than TREE_MAX_LOCKS held, -EBUSY when
+ * another process holds it (err names its PID when /proc/locks tells), or -errno when the location
+ * cannot be opened. A filesystem without flock support (some NFS setups) gets a handle without a
+ * lock; a location that may not be read (mode -wx) gets 0: no lock. */
 int tree_lock_location(const char *location, char *err, size_t errlen);
 
 /* tree_unlock_location - drop one reference taken by tree_lock_location; 0 is ignored. */

@@ -51,7 +51,7 @@ int tree_check_location(const char *location, char *err, size_t errlen)
 /* Locations this process holds, by (device, inode) of the directory: a profile may put several
  * trees in one location, and a sweep holds its locations across runs, so the lock is counted,
  * not taken twice (a second flock on another open file would conflict with the first). */
-#define MAX_HELD_LOCKS 64
+#define MAX_HELD_LOCKS TREE_MAX_LOCKS
 static struct held_lock {
 	dev_t dev;
 	ino_t ino;
