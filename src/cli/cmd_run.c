@@ -112,8 +112,7 @@ static enum failure run_sweep(struct cli *c)
 	                       .argv = c->argv,
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
-	                       .plot_path = c->plot_path,
-	                       .exit_status_of = exit_status_of}; /* the JSON's exit_status */
+	                       .plot_path = c->plot_path};
 	memcpy(s.dims, c->dims, sizeof(s.dims));
 	if (stdout_outputs(c))
 		s.out = stderr;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "profile_json.h"
 #include "metrics.h"
 #include "plot.h"
@@ -380,7 +381,7 @@ static enum failure sweep_run_point(const struct sweep_spec *s, struct point *pt
 	uint64_t t0 = now_ns();
 	enum failure rc = engine_run(pl, &eo, &res);
 	double wall = (double)(now_ns() - t0) / 1e9;
-	struct report_run run = {.exit_status = s->exit_status_of(rc),
+	struct report_run run = {.exit_status = exit_status_of(rc),
 	                         .argc = s->argc,
 	                         .argv = s->argv,
 	                         .profile_path = s->profile_path,

@@ -1,6 +1,7 @@
 /* tree.c - opening a tree (finishing leftovers, creating a new root complete or checking an
- * existing one's marker and mounts), its data/dNNN directories, closing it, and the space left
- * on its filesystem. The other jobs are in the files tree_impl.h lists. */
+ * existing one's marker and mounts), its data/dNNN directories, and the space left on its
+ * filesystem (closing it is tree_location.c's, below the removal that closes it too). The other
+ * jobs are in the files tree_impl.h lists. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,34 +14,6 @@
 #include "instance.h"
 #include "rng.h"
 #include "tree_impl.h"
-
-void tree_close_fd(int *fd)
-{
-	if (*fd >= 0)
-		(void)close(*fd);
-	*fd = -1;
-}
-
-void tree_close_dirfds(struct tree *t)
-{
-	for (uint32_t i = 0; i < t->num_dirfds; i++)
-		tree_close_fd(&t->dirfds[i]);
-	free(t->dirfds);
-	t->dirfds = NULL;
-	t->num_dirfds = 0;
-	t->num_dirs = 0;
-}
-
-void tree_close(struct tree *t)
-{
-	tree_close_dirfds(t);
-	tree_close_fd(&t->datafd);
-	tree_close_fd(&t->metafd);
-	tree_close_fd(&t->rootfd);
-	tree_close_fd(&t->locfd);
-	tree_unlock_location(t->lock);
-	t->lock = 0;
-}
 
 enum failure tree_failure(int rc)
 {

@@ -1,8 +1,10 @@
 /* tree_location.c - the user's directory that holds fsmix's trees: the rules it must meet, the
- * process's lock on it (tree.h, Exclusion), and the renames and fsync fsmix makes in it. */
+ * process's lock on it (tree.h, Exclusion), closing a tree (its descriptors, then the lock), and
+ * the renames and fsync fsmix makes in it. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -177,6 +179,36 @@ static int lock_fd(int handle)
 	int fd = held_locks[handle - 1].refs ? held_locks[handle - 1].fd : -1;
 	pthread_mutex_unlock(&held_locks_mu);
 	return fd;
+}
+
+/* --- closing a tree ----------------------------------------------------------------------- */
+
+void tree_close_fd(int *fd)
+{
+	if (*fd >= 0)
+		(void)close(*fd);
+	*fd = -1;
+}
+
+void tree_close_dirfds(struct tree *t)
+{
+	for (uint32_t i = 0; i < t->num_dirfds; i++)
+		tree_close_fd(&t->dirfds[i]);
+	free(t->dirfds);
+	t->dirfds = NULL;
+	t->num_dirfds = 0;
+	t->num_dirs = 0;
+}
+
+void tree_close(struct tree *t)
+{
+	tree_close_dirfds(t);
+	tree_close_fd(&t->datafd);
+	tree_close_fd(&t->metafd);
+	tree_close_fd(&t->rootfd);
+	tree_close_fd(&t->locfd);
+	tree_unlock_location(t->lock);
+	t->lock = 0;
 }
 
 /* --- renames ------------------------------------------------------------------------------- */
