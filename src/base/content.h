@@ -11,7 +11,8 @@
  *     --seed), the filesystem index and the file id (its name f<id>).
  *   - A generation is a per-file counter: 1 for the file as created (by populate or a create op),
  *     +1 for every later op that writes into it (write, writeall, append; append_fsync2 counts
- *     once per append). 0 is never written.
+ *     once per append, a write with write_random once per block: each extent of its own). 0 is
+ *     never written.
  *   - content_fill(buf, len, key, gen, off) produces exactly the bytes of file `key` at
  *     generation `gen` for the file range [off, off+len). Any offset and length (unaligned
  *     included); pieces filled separately and concatenated equal one fill of the whole range.
@@ -24,7 +25,6 @@
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 

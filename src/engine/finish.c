@@ -116,12 +116,17 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
  * before the run) gets a manifest again of what the run left -- sizes and content generations
  * -- so the next run reuses it and verify=1 checks it across runs. Without verify a changed
  * tree is rebuilt by the next run, as it always was; never in a sweep (keep_manifest: every
- * point starts from the same tree), after a worker's error (a write may have stopped half
- * way), or where metaop or createdir made directories the manifest does not describe. */
+ * point starts from the same tree), after an operation failed (a write may have stopped half
+ * way; a content mismatch is no such failure: the tree stays, to be looked at), or where metaop
+ * or createdir made directories the manifest does not describe. */
 static void keep_changed_trees(struct engine *e)
 {
 	const struct plan *pl = e->plan;
-	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || e->res->n_errors)
+	uint64_t failed = 0; /* operations that failed other than by a content mismatch */
+	for (int op = 0; op < OP_COUNT; op++)
+		failed += e->res->total.errors[op];
+	failed -= failed >= e->res->verify_mismatches ? e->res->verify_mismatches : failed;
+	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || failed)
 		return;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];

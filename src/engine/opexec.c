@@ -245,7 +245,8 @@ static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, 
 struct held_file {
 	uint32_t id, dir;
 	uint64_t size; /* bytes, as the pool records it */
-	uint32_t gen;  /* content generation, as the pool records it (POOL_GEN_UNKNOWN: unknown) */
+	uint32_t gen;  /* content generation, set by begin_write (the pool's word is loaded only by
+	                * the ops that need it: writers, and readers with verify=1) */
 	int fd;
 };
 
@@ -294,6 +295,7 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
  * generation 1 without coming here (the file is new) and journals its own records. */
 static struct wpos begin_write(struct worker *w, struct engine_fs *fs, struct held_file *f)
 {
+	f->gen = pool_gen(fileset(w, fs), f->id);
 	uint32_t g = f->gen == POOL_GEN_UNKNOWN ? 1u << 31
 	             : f->gen == UINT32_MAX     ? f->gen
 	                                        : f->gen + 1;
@@ -303,9 +305,9 @@ static struct wpos begin_write(struct worker *w, struct engine_fs *fs, struct he
 	return (struct wpos){.key = engine_content_key(fs, disk_id(w, f->id)), .gen = g, .off = 0};
 }
 
-/* Latches a content mismatch found by a read of the held file (cold). */
+/* Latches a content mismatch found by a read of the held file, at generation gen (cold). */
 static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
-                       const struct held_file *f, const struct content_finding *cf)
+                       const struct held_file *f, uint32_t gen, const struct content_finding *cf)
 {
 	w->verify_bad++;
 	bool first = !w->err_set;
@@ -313,9 +315,9 @@ static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 	if (first) {
 		w->err.verify = true;
 		w->err.found = *cf;
-		w->err.gen_current = f->gen;
+		w->err.gen_current = gen;
 		w->err.gen_written_s =
-		    f->gen == cf->gen_expected ? pool_gen_time(fileset(w, fs), f->id) : 0;
+		    gen == cf->gen_expected ? pool_gen_time(fileset(w, fs), f->id) : 0;
 	}
 	return rc;
 }
@@ -329,13 +331,14 @@ static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 {
 	struct content_key key = engine_content_key(fs, disk_id(w, f->id));
 	struct content_finding cf;
-	uint32_t hi = f->gen == POOL_GEN_UNKNOWN ? UINT32_MAX : f->gen;
+	uint32_t gen = pool_gen(fileset(w, fs), f->id); /* held: no writer changes it */
+	uint32_t hi = gen == POOL_GEN_UNKNOWN ? UINT32_MAX : gen;
 	if (got > 0 && content_check(w->buf, (size_t)got, &key, off, 1, hi, &cf))
-		return verify_fail(w, fs, op, f, &cf);
+		return verify_fail(w, fs, op, f, gen, &cf);
 	if (got >= 0 && (uint64_t)got < want && off + (uint64_t)got < f->size) {
 		cf = (struct content_finding){
-		    .verdict = CONTENT_SHORT, .off = off + (uint64_t)got, .gen_expected = f->gen};
-		return verify_fail(w, fs, op, f, &cf);
+		    .verdict = CONTENT_SHORT, .off = off + (uint64_t)got, .gen_expected = gen};
+		return verify_fail(w, fs, op, f, gen, &cf);
 	}
 	return 0;
 }
@@ -368,7 +371,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 		return rc;
 	f.dir = pool_dir(fileset(w, fs), f.id);
 	f.size = pool_size(fileset(w, fs), f.id);
-	f.gen = pool_gen(fileset(w, fs), f.id);
+	f.gen = POOL_GEN_UNKNOWN;
 	int dfd = file_at(w, fs, f.dir, f.id, name, sizeof(name));
 	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
 	if (f.fd < 0) {
@@ -459,10 +462,14 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	uint64_t want = g->write_size < size ? g->write_size : size;
 	int64_t k;
 	int rc;
-	struct wpos c = begin_write(w, fs, f);
+	struct wpos c;
 	r->ffsb_written = size; /* FFSB counted the file's size for every write (--format ffsb) */
 	if (g->write_random) {
+		/* Each block its own extent and generation: two blocks of one generation a byte
+		 * apart would leave an older byte between them that no check could tell from a
+		 * flipped one (content.c). */
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
+			c = begin_write(w, fs, f);
 			if ((rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - bs),
 			                  SEEK_SET)))
 				return rc;
@@ -473,6 +480,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 			r->bytes_written += bs;
 		}
 	} else {
+		c = begin_write(w, fs, f);
 		if (g->write_stride) {
 			/* This thread's ops step through the file, wrapping at its end (synctest's
 			 * lseek(step) + write(2 KB) loop). */

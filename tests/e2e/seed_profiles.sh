@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The ready profiles of profiles/ (the seed experiments, docs/experiments.md) run scaled down on
+# The ready profiles of profiles/ (the seed experiments, docs/experiments.md, and the peers'
+# workloads, docs/peers.md, whose calls tests/e2e/peer_profiles.sh checks) run scaled down on
 # tmpfs and on /tmp, and their sync calls are counted by an independent witness, strace:
 # synctest issues exactly 1000 fsync (or fdatasync) calls on its file, sync-idle exactly 200
 # sync(), the ZODB profiles 0, 1 and 2 fsync per transaction. Also: counted runs end by
@@ -23,6 +24,12 @@ scale_args() { # PROFILE -> overrides that make it take about a second
 	sync-after-*-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30" ;;
 	zodb-*.ffsb) echo "--set threadgroup0.num_ops=300" ;;
 	fsync-tester.ffsb) echo "--set filesystem0.min_filesize=32MB --set filesystem0.max_filesize=32MB --set threadgroup1.op_period=100 --set threadgroup1.num_ops=4" ;;
+	filebench-varmail.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200" ;;
+	filebench-fileserver.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10" ;;
+	filebench-webserver.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=100 --set filesystem0.num_dirs=5" ;;
+	filebench-oltp.ffsb) echo "--time 1 --threads 0=4 --threads 1=2 --set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB --set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB" ;;
+	postmark.ffsb) echo "--set threadgroup0.num_ops=200 --set filesystem0.num_files=100" ;;
+	mdtest-easy.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	*) echo "--time 1" ;;
 	esac
 }

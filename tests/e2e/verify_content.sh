@@ -109,9 +109,72 @@ check_location() { # NAME LOCATION
 	fi
 }
 
+# directio=1: the content is filled into the aligned buffer; writes and checked reads of
+# whole 4 KiB blocks pass
+check_directio() { # LOCATION
+	local p=$work/content-dio.ffsb rc
+	printf 'directio=1\n[filesystem0]\n\tlocation=%s\n\tnum_files=8\n\treuse=1\n' "$1" >"$p"
+	printf '\tsize_weight 16KB 1\n\tsize_weight 64KB 1\n[end0]\n' >>"$p"
+	printf '[threadgroup0]\n\tnum_threads=2\n\tnum_ops=100\n\treadall_weight=2\n\tread_weight=1\n' >>"$p"
+	printf '\twrite_weight=2\n\tappend_weight=1\n\twrite_size=8192\n\twrite_blocksize=4096\n' >>"$p"
+	printf '\tread_size=8192\n\tread_blocksize=4096\n[end0]\n' >>"$p"
+	"$bin" run "$p" --verify --json "$work/content-dio.json" >"$work/content-dio.out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && [ "$(jq_ "$work/content-dio.json" 'd["verify"]')" = 0 ]; then
+		ok "ext4: directio=1 writes and checked reads pass"
+	else
+		bad "ext4: directio=1 with --verify: exit $rc"
+		grep -A2 "Errors\|fsmix:" "$work/content-dio.out" | head -4
+	fi
+}
+
+# A mix of every writing pattern (random blocks of odd sizes, sequential, appends, two-commit
+# appends, rewrites, creates of 1 byte up, deletes) next to random, skipping and whole reads,
+# in two groups sharing the files: no false mismatch, run after run on the reused tree.
+check_mix() { # LOCATION
+	local p=$work/content-mix.ffsb rc n
+	printf '[filesystem0]\n\tlocation=%s\n\tnum_files=30\n\tnum_dirs=3\n\treuse=1\n' "$1" >"$p"
+	printf '\tmin_filesize=1\n\tmax_filesize=90000\n[end0]\n' >>"$p"
+	printf '[threadgroup0]\n\tnum_threads=3\n\tnum_ops=3000\n\tread_weight=3\n\treadall_weight=2\n' >>"$p"
+	printf '\twrite_weight=2\n\tappend_weight=1\n\twriteall_weight=1\n\tcreate_weight=1\n' >>"$p"
+	printf '\tdelete_weight=1\n\tappend_fsync2_weight=1\n\twrite_size=2049\n' >>"$p"
+	printf '\twrite_blocksize=333\n\tread_size=7001\n\tread_blocksize=1111\n' >>"$p"
+	printf '\twrite_random=1\n\tread_random=1\n[end0]\n' >>"$p"
+	printf '[threadgroup1]\n\tnum_threads=2\n\tnum_ops=3000\n\tread_weight=1\n\twrite_weight=1\n' >>"$p"
+	printf '\treadall_weight=1\n\twrite_size=10000\n\twrite_blocksize=4096\n\tread_size=3000\n' >>"$p"
+	printf '\tread_blocksize=700\n\tread_skip=1\n\tread_skipsize=500\n[end0]\n' >>"$p"
+	for n in 1 2 3; do
+		"$bin" run "$p" --verify --seed $n --json "$work/content-mix$n.json" \
+			>"$work/content-mix$n.out" 2>&1
+		rc=$?
+		if [ $rc != 0 ] || [ "$(jq_ "$work/content-mix$n.json" 'd["verify"]')" != 0 ]; then
+			bad "mixed writers and readers, run $n: exit $rc"
+			grep "verify:" "$work/content-mix$n.out" | head -2
+			return
+		fi
+	done
+	if grep -q reused "$work/content-mix3.out"; then
+		ok "mixed writers and readers: 3 runs on one reused tree, 0 mismatches"
+	else
+		bad "mixed writers and readers: the tree was not reused"
+	fi
+}
+
+# an fsmix extension: refused under --strict-ffsb
+reader /tmp >"$work/strict.ffsb"
+if "$bin" check "$work/strict.ffsb" --verify --strict-ffsb >"$work/strict.out" 2>&1; then
+	bad "--verify is accepted under --strict-ffsb"
+elif [ $? = 2 ] && grep -q "verify: fsmix extension" "$work/strict.out"; then
+	ok "--verify is an error under --strict-ffsb (exit 2)"
+else
+	bad "--verify --strict-ffsb: $(head -1 "$work/strict.out")"
+fi
+
 check_location tmpfs "$(shmdir)"
+check_mix "$(shmdir)"
 if mount_ext4 "$work/content-ext4" 64; then
 	check_location ext4 "$work/content-ext4"
+	check_directio "$work/content-ext4"
 else
 	skipped "ext4: no loop ext4 here (needs root, losetup and mkfs.ext4)"
 fi

@@ -146,8 +146,8 @@ static void test_abbreviations(void)
 	CHECK_EQ_I(parse("--help-man", NULL), FAIL_NONE);
 	CHECK_EQ_I(cl.action, ACT_HELP_MAN);
 	check_misuse(parse("--help-m", NULL), "unknown option '--help-m'");
-	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--vers", NULL),
-	           FAIL_NONE); /* --ver: --verify too */
+	/* --vers: --ver is --verify's too */
+	CHECK_EQ_I(parse("run", "p", "--thr", "4", "--vers", NULL), FAIL_NONE);
 	CHECK_EQ_I(cl.action, ACT_VERSION);
 }
 

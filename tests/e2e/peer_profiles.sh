@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# The peers' workloads of profiles/ (filebench's varmail, fileserver, webserver and oltp,
+# postmark, mdtest-easy): each passes `fsmix check`, `--strict-ffsb` accepts or rejects it as its
+# header says, and a small counted run under `strace -f` issues exactly the system calls its
+# header documents. strace is the independent witness: every open..close of a benchmark file is
+# cut into one operation's call sequence (open flags, read/write sizes, lseek, fsync, close;
+# unlink and stat stand alone), every sequence must be one the header lists, the number of
+# sequences of each kind must equal the op counts of fsmix's JSON report (exact), and those
+# counts must follow the loop's proportions (within 5 binomial standard deviations of the
+# counted ops: deterministic at the fixed seed, and it cannot flake for another seed either).
+set -u
+. "$(dirname "$0")/lib.bash"
+p=$src/profiles
+peers="filebench-varmail filebench-fileserver filebench-webserver filebench-oltp postmark mdtest-easy"
+
+# check and --strict-ffsb: the header's "# --strict-ffsb: accepted (exit 0)" or
+# "rejected (exit 2)" line is the promise.
+for name in $peers; do
+	prof=$p/$name.ffsb
+	if [ ! -f "$prof" ]; then
+		bad "$name.ffsb is missing"
+		continue
+	fi
+	"$bin" check "$prof" >"$work/$name.check" 2>&1 && ok "$name: fsmix check passes" ||
+		bad "$name: fsmix check: $(tail -2 "$work/$name.check")"
+	want=$(sed -n 's/^# --strict-ffsb: [a-z]* (exit \([0-9]\)).*/\1/p' "$prof")
+	"$bin" check "$prof" --strict-ffsb >/dev/null 2>"$work/$name.strict"
+	rc=$?
+	[ -n "$want" ] && [ "$rc" = "$want" ] && ok "$name: --strict-ffsb exits $rc as its header says" ||
+		bad "$name: --strict-ffsb exits $rc, header says '${want:-nothing}'"
+done
+
+if ! command -v strace >/dev/null || ! command -v python3 >/dev/null; then
+	skipped "strace or python3 not installed: system-call mixes not checked"
+	summary
+fi
+
+# The witness: an `strace -f -y` log cut into per-operation call sequences after the callout's
+# /bin/sh (the run starts after the callout; the tree is built before it), checked against the
+# spec of the profile (see `specs` below) and the counts of fsmix's JSON report.
+cat >"$work/calls.py" <<'EOF'
+import json, math, re, sys
+name, log, report, specfile = sys.argv[1:5]
+per = int(sys.argv[5]) if len(sys.argv) > 5 else 1  # ops of one loop
+rep = json.load(open(report))
+class Counts(dict):  # g0_readall, g0_readall_skipped, ..., bytes_read, bytes_written
+    def __missing__(self, key):  # an op the report does not list was not done
+        if re.fullmatch(r"g\d+_\w+", key):
+            return 0
+        raise KeyError(key)
+n = Counts()
+for g in rep["groups"]:
+    for o in g["ops"]:
+        n["g%d_%s" % (g["index"], o["name"])] = o["count"]
+        n["g%d_%s_skipped" % (g["index"], o["name"])] = o["skipped"]
+n["errors"] = rep["total"]["errors"]
+n["bytes_read"], n["bytes_written"] = rep["total"]["bytes_read"], rep["total"]["bytes_written"]
+n["ops"] = rep["total"]["operations"]
+
+FILE = re.compile(r"/fsmix\.fs(\d+)/data/(?:d\d+/)?f\d+>")
+DIRARG = re.compile(r'^\d+</[^>]*/fsmix\.fs(\d+)/data(?:/d\d+)?>, "(?:d\d+/)?f\d+"')
+FLAGS = ["RDONLY", "WRONLY", "RDWR", "CREAT", "EXCL", "TRUNC", "APPEND", "DSYNC", "SYNC", "DIRECT"]
+pending, open_seq, seqs = {}, {}, []
+started = False
+for line in open(log):
+    line = line.rstrip("\n")
+    m = re.match(r"(\d+) +(.*)", line)
+    if not m:
+        continue
+    pid, rest = m.group(1), m.group(2)
+    if rest.endswith("<unfinished ...>"):
+        pending[pid] = rest[: -len("<unfinished ...>")]
+        continue
+    r = re.match(r"<\.\.\. \w+ resumed>(.*)", rest)
+    if r:
+        rest = pending.pop(pid, "") + r.group(1)
+    c = re.match(r"(\w+)\((.*)\) += (-?\d+)", rest)
+    if not c:
+        continue
+    call, args, ret = c.group(1), c.group(2), int(c.group(3))
+    if call == "execve" and args.startswith('"/bin/sh"'):
+        started = True
+        continue
+    if not started or ret < 0:
+        continue
+    if call in ("openat", "unlinkat", "newfstatat", "statx"):
+        d = DIRARG.match(args)
+        if not d:
+            continue
+        fs = d.group(1)
+        if call == "openat":
+            fl = [f for f in FLAGS if re.search(r"\bO_%s\b" % f, args)]
+            open_seq[pid] = [fs, "open:" + "|".join(fl)]
+        else:
+            seqs.append((fs, "unlink" if call == "unlinkat" else "stat"))
+        continue
+    f = FILE.search(args.split(",")[0])
+    if not f or pid not in open_seq:
+        continue
+    s = open_seq[pid]
+    if call in ("read", "write"):
+        s.append("%s:%d" % (call, ret))
+    elif call in ("lseek", "fsync", "fdatasync"):
+        s.append(call)
+    elif call == "close":
+        s.append("close")
+        seqs.append((s[0], " ".join(s[1:])))
+        del open_seq[pid]
+
+out = []
+def check(ok, what):
+    out.append(("ok   " if ok else "FAIL ") + name + ": " + what)
+
+exec(open(specfile).read())
+spec = specs[name]
+kinds = {}  # kind -> sequences of it
+unknown = []
+for fs, s in seqs:
+    for kind, (kfs, rx, _) in spec["seq"].items():
+        if kfs == fs and re.fullmatch(rx, s):
+            kinds[kind] = kinds.get(kind, 0) + 1
+            break
+    else:
+        unknown.append("fs%s: %s" % (fs, s))
+check(not unknown, "every call sequence is a documented one" +
+      ("" if not unknown else " (%d are not, e.g. %s)" % (len(unknown), unknown[:3])))
+for kind, (_, rx, expr) in spec["seq"].items():
+    got, want = kinds.get(kind, 0), eval(expr, {}, n)
+    check(got == want, "%d %s sequences (strace) = %s = %d (report)" % (got, kind, expr, want))
+for expr in spec.get("exact", []):
+    names = re.findall(r"[a-z_][a-z0-9_]*", expr)
+    check(eval(expr, {"kinds": kinds}, n), expr + "  " + str({k: n[k] for k in names if k in n}))
+# The loop's proportions: op x of a loop of L ops with weight w is Binomial(N, w/L).
+for x, share, total in spec.get("mix", []):
+    N, got = eval(total, {}, n), eval(x, {"kinds": kinds}, n)
+    mean, sd = N * share, math.sqrt(N * share * (1 - share))
+    check(abs(got - mean) <= 5 * sd + 1e-9,
+          "%s = %d of %d ops: %.2f per loop of %d ops (documented %.2f, 5 sd: +-%.2f)"
+          % (x, got, N, got / N * per, per, share * per, 5 * sd / N * per))
+print("\n".join(out))
+EOF
+
+# Per profile: "seq": the call sequences a run may issue, each (filesystem, regex over its
+# tokens, how many there must be from the report's counts); "exact": further equalities;
+# "mix": (count, documented share of the ops, ops) for the loop's proportions.
+cat >"$work/specs.py" <<'EOF'
+W = r"write:\d+"
+R = r"read:\d+"
+specs = {
+  # loop: delete; create+fsync; readall; append+fsync; readall (5 ops)
+  "filebench-varmail": {
+    "seq": {
+      "create_fsync": ("0", r"open:RDWR\|CREAT\|EXCL %s fsync close" % W, "g0_create_fsync"),
+      "append_fsync": ("0", r"open:WRONLY\|APPEND write:8192 fsync close", "g0_append_fsync"),
+      "readall": ("0", r"open:RDONLY %s close" % R, "g0_readall"),
+      "delete": ("0", r"unlink", "g0_delete"),
+    },
+    "exact": ["ops == 400", "errors == 0", "g0_delete_skipped == 0"],
+    "mix": [("g0_delete", 1 / 5, "ops"), ("g0_create_fsync", 1 / 5, "ops"),
+            ("g0_append_fsync", 1 / 5, "ops"), ("g0_readall", 2 / 5, "ops"),
+            ("g0_create_fsync + g0_append_fsync", 2 / 5, "ops")],  # fsyncs per loop: 2
+  },
+  # loop: create; append; readall; delete; stat (5 ops)
+  "filebench-fileserver": {
+    "seq": {
+      "create": ("0", r"open:RDWR\|CREAT\|EXCL %s close" % W, "g0_create"),
+      "append": ("0", r"open:WRONLY\|APPEND write:8192 close", "g0_append"),
+      "readall": ("0", r"open:RDONLY %s close" % R, "g0_readall"),
+      "delete": ("0", r"unlink", "g0_delete"),
+      "stat": ("0", r"stat", "g0_stat"),
+    },
+    "exact": ["ops == 400", "errors == 0"],
+    "mix": [("g0_create", 1 / 5, "ops"), ("g0_append", 1 / 5, "ops"), ("g0_readall", 1 / 5, "ops"),
+            ("g0_delete", 1 / 5, "ops"), ("g0_stat", 1 / 5, "ops")],
+  },
+  # loop: 10 x readall of a page; 1 append to the log
+  "filebench-webserver": {
+    "seq": {
+      "readall": ("0", r"open:RDONLY %s close" % R, "g0_readall"),
+      "log append": ("1", r"open:WRONLY\|APPEND write:8192 close", "g1_append"),
+    },
+    "exact": ["g0_readall == 400", "g1_append == 40", "g0_readall == 10 * g1_append",
+              "errors == 0", "g1_append_skipped == 0"],
+  },
+  # shadow read 2k; dbwr 100 x random 2k O_DSYNC; lgwr 256k O_DSYNC
+  "filebench-oltp": {
+    "seq": {
+      "shadow read": ("0", r"open:RDONLY lseek read:2048 close", "g0_read"),
+      "dbwr write": ("0", r"open:WRONLY\|DSYNC (lseek write:2048 ){100}close", "g1_write"),
+      "lgwr write": ("1", r"open:WRONLY\|DSYNC lseek write:262144 close", "g2_write"),
+    },
+    "exact": ["g0_read == 200", "g1_write + g1_write_skipped == 10", "g2_write == 5",
+              "errors == 0", "bytes_read == 2048 * g0_read",
+              "bytes_written == 100 * 2048 * g1_write + 262144 * g2_write"],
+  },
+  # transaction: (readall | append) + (create | delete), 4 KiB calls
+  "postmark": {
+    "seq": {
+      "readall": ("0", r"open:RDONLY (read:4096 )*read:\d+ close", "g0_readall"),
+      "append": ("0", r"open:WRONLY\|APPEND write:2048 close", "g0_append"),
+      "create": ("0", r"open:RDWR\|CREAT\|EXCL (write:4096 )*write:\d+ close", "g0_create"),
+      "delete": ("0", r"unlink", "g0_delete"),
+    },
+    "exact": ["ops == 400", "errors == 0"],
+    "mix": [("g0_readall + g0_append", 1 / 2, "ops"), ("g0_create + g0_delete", 1 / 2, "ops"),
+            ("g0_readall", 1 / 4, "ops"), ("g0_delete", 1 / 4, "ops")],
+  },
+  "mdtest-easy-create": {
+    "seq": {"create": ("0", r"open:RDWR\|CREAT\|EXCL close", "g0_create")},
+    "exact": ["ops == 800", "g0_create == 800", "bytes_written == 0"],
+  },
+  "mdtest-easy-stat": {
+    "seq": {"stat": ("0", r"stat", "g0_stat")},
+    "exact": ["ops == 800", "g0_stat == 800"],
+  },
+  "mdtest-easy-delete": {
+    "seq": {"delete": ("0", r"unlink", "g0_delete")},
+    "exact": ["ops == 800", "g0_delete == 800", "g0_delete_skipped == 0"],
+  },
+}
+EOF
+
+# traced NAME LOOP_OPS PROFILE ARGS...: a counted run at a fixed seed under strace, then the
+# checks of specs[NAME]. LOOP_OPS is the ops of one loop (for the per-loop figures; '' = none).
+traced() {
+	local name=$1 per=$2 prof=$3 d
+	shift 3
+	d=$(shmdir)
+	# LeakSanitizer cannot run under ptrace: the ASan build's leak check is off here only.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 300 \
+		strace -f -y -qq -o "$work/$name.strace" \
+		-e trace=execve,openat,read,write,lseek,fsync,fdatasync,close,unlinkat,newfstatat,statx \
+		"$bin" run "$p/$prof.ffsb" --location "$d" --seed 7 --set callout=true \
+		--json "$work/$name.json" "$@" >"$work/$name.out" 2>"$work/$name.err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		bad "$name: exit $rc: $(tail -2 "$work/$name.err")"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"ok   "*) ok "${line#ok   }" ;;
+		*) bad "${line#FAIL }" ;;
+		esac
+	done < <(python3 "$work/calls.py" "$name" "$work/$name.strace" "$work/$name.json" "$work/specs.py" ${per:+"$per"} 2>&1 ||
+		echo "FAIL $name: the strace log or the report could not be read")
+	rm -rf "$d"
+}
+
+traced filebench-varmail 5 filebench-varmail --time 0 --threads 4 \
+	--set threadgroup0.num_ops=100 --set filesystem0.num_files=200
+traced filebench-fileserver 5 filebench-fileserver --time 0 --threads 4 \
+	--set threadgroup0.num_ops=100 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10
+# One log writer, so that no append finds the log busy: 40 loops of 10 reads and 1 append.
+traced filebench-webserver '' filebench-webserver --time 0 --threads 0=4 --threads 1=1 \
+	--set threadgroup0.num_ops=100 --set threadgroup1.num_ops=40 \
+	--set filesystem0.num_files=100 --set filesystem0.num_dirs=5
+traced filebench-oltp '' filebench-oltp --time 0 --threads 0=4 --threads 1=2 --threads 2=1 \
+	--set threadgroup0.num_ops=50 --set threadgroup1.num_ops=5 --set threadgroup2.num_ops=5 \
+	--set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB \
+	--set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB
+traced postmark 2 postmark --set threadgroup0.num_ops=400 --set filesystem0.num_files=100
+# mdtest-easy's three phases: three counted runs of 4 threads x 200 items.
+traced mdtest-easy-create '' mdtest-easy --set threadgroup0.num_ops=200
+traced mdtest-easy-stat '' mdtest-easy --set threadgroup0.num_ops=200 \
+	--set filesystem0.num_files=800 --set threadgroup0.create_weight=0 --set threadgroup0.stat_weight=1
+traced mdtest-easy-delete '' mdtest-easy --set threadgroup0.num_ops=200 \
+	--set filesystem0.num_files=800 --set threadgroup0.create_weight=0 --set threadgroup0.delete_weight=1
+
+summary
