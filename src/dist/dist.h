@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "failure.h"
 
 #define DIST_HOST_MAX 256
@@ -49,7 +50,8 @@ void dist_single(struct dist *d);
  * stop signals (SIGINT, SIGTERM, SIGHUP) and SIGUSR1 first, so that the threads MPI makes
  * inherit a mask that leaves them to fsmix's watcher. FAIL_NONE, or FAIL_UNSUPPORTED with the
  * reason in err (built without MPI, MPI_Init failed, no thread support). */
-enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err, size_t errlen);
+MUST_CHECK enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err,
+                                  size_t errlen);
 
 /* dist_finalize - leave the job (MPI_Finalize); nothing for a single process. */
 void dist_finalize(struct dist *d);
@@ -62,13 +64,14 @@ _Noreturn void dist_abort(const struct dist *d, int status);
  * all learn the job's: FAIL_NONE when every rank succeeded, else the failure of the lowest
  * failing rank, with "rank R on HOST: message" (plus "; N ranks failed" when several did) in
  * err on every rank. A single process gets its own failure and message back. */
-enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg, char *err,
-                        size_t errlen);
+MUST_CHECK enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg,
+                                   char *err, size_t errlen);
 
 /* dist_gather - rank 0 receives every rank's buffer: *all (malloc'd, the buffers one after the
  * other in rank order) and lens[size] (malloc'd); the other ranks get NULLs. Each buffer is at
  * most INT_MAX bytes. 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
-int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens);
+MUST_CHECK int dist_gather(const struct dist *d, const void *buf, size_t len, char **all,
+                           size_t **lens);
 
 /* dist_differ - every rank brings a description of what it is about to run (text, len: its
  * resolved plan and options) and learns whether it differs from rank 0's: each compares the 64-bit
@@ -77,8 +80,8 @@ int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, s
  * rank 0 *all and lens[size] as dist_gather's (lens[r] > 0: rank r differs, its text is in *all
  * after those of the lower ranks; rank 0's own length is 0). A single process never differs.
  * 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
-int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs, char **all,
-                size_t **lens);
+MUST_CHECK int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs,
+                           char **all, size_t **lens);
 
 /* dist_min_double - the smallest value over the ranks, on every rank. */
 double dist_min_double(const struct dist *d, double v);
