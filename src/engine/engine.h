@@ -141,7 +141,7 @@ struct worker {
 	_Atomic uint64_t done_trans;
 };
 
-/* A run that is one process of several (MPI ranks, src/dist): every process passes the same
+/* A run that is one process of several (MPI ranks, src/mpi): every process passes the same
  * points in the same order whatever fails where; called on the main thread.
  *   agree    the job's failure from each process's f (and message in err): the barrier before
  *            the run phase (engine_job_ready), and a sweep's check of its points;
