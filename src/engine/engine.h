@@ -55,6 +55,7 @@
 #include "results.h"
 #include "rng.h"
 #include "stats.h"
+#include "instance.h"
 #include "threads.h"
 #include "tree.h"
 
@@ -151,8 +152,12 @@ struct worker {
  *            job (an error or signal there): this one stops too (stop reason "error"); it may
  *            read e's progress (engine_progress);
  *   run_end  after the run phase's join (e's workers are done); failed: this process stopped
- *            on its own error or signal (the others are told). */
+ *            on its own error or signal (the others are told).
+ * And who this process is, which the MPI layer decides (distrun_init), passed explicitly: its
+ * trees are fsmix.fsN.r<rank> (instance.h), and only rank 0 takes the locations' locks. */
 struct engine_hooks {
+	int rank, ranks;  /* this process's rank, and the job's ranks */
+	bool takes_locks; /* this process takes the locations' locks (rank 0 for the job) */
 	void *ctx;
 	enum failure (*agree)(void *ctx, enum failure f, char *err, size_t errlen);
 	enum failure (*done)(void *ctx, const struct plan *pl, struct results *r, enum failure f);
@@ -173,6 +178,19 @@ struct engine_opts {
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
 };
+
+/* engine_tree_rank - the rank in the names of o's trees: TREE_NO_RANK for a single process. */
+static inline int engine_tree_rank(const struct engine_opts *o)
+{
+	return o->hooks ? o->hooks->rank : TREE_NO_RANK;
+}
+
+/* engine_takes_locks - whether a run with o takes its locations' locks: a single process does,
+ * and in a job the process the MPI layer says (rank 0). */
+static inline bool engine_takes_locks(const struct engine_opts *o)
+{
+	return !o->hooks || o->hooks->takes_locks;
+}
 
 struct sigwatch;
 

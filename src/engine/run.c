@@ -610,7 +610,8 @@ static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool q
 	char why[MSG_MAX];
 	/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
 	 * cleaned. tree_open also finishes an interrupted creation or removal. */
-	int r = tree_open_rank(&t, pl->fs[i].location, pl->fs[i].index, rank, 0, why, sizeof(why));
+	int r = tree_open_rank(&t, pl->fs[i].location, pl->fs[i].index, rank,
+	                       engine_takes_locks(o) ? 0 : TREE_NO_LOCK, why, sizeof(why));
 	if (t.leftovers)
 		fprintf(o->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
 		        pl->fs[i].name, pl->fs[i].location);
@@ -641,14 +642,14 @@ static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool q
  * outweighs an I/O error. */
 static enum failure clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o)
 {
-	int self = tree_instance_rank(), *ranks = NULL;
+	int self = engine_tree_rank(o), *ranks = NULL;
 	int n = self == TREE_NO_RANK || self == 0
 	            ? tree_instance_find(pl->fs[i].location, pl->fs[i].index, &ranks)
 	            : 0;
 	n = n < 0 ? 0 : n; /* an unreadable location: clean_tree says why */
 	enum failure rc = clean_tree(pl, i, self, n > 0, o), st;
 	for (int k = 0; k < n; k++) {
-		if (ranks[k] == self || (self == 0 && ranks[k] < tree_instance_size()))
+		if (ranks[k] == self || (self == 0 && ranks[k] < o->hooks->ranks))
 			continue;
 		st = clean_tree(pl, i, ranks[k], true, o);
 		rc = rc > st ? rc : st;
@@ -665,7 +666,9 @@ enum failure engine_clean(const struct plan *pl, const struct engine_opts *o)
 	 * refuses the whole clean-up. */
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		char why[512];
-		locks[i] = tree_lock_location(pl->fs[i].location, why, sizeof(why));
+		locks[i] = engine_takes_locks(o)
+		               ? tree_lock_location(pl->fs[i].location, why, sizeof(why))
+		               : 0; /* rank 0 holds them (engine_hooks) */
 		if (locks[i] == -EBUSY) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
 			for (size_t k = 0; k < i; k++)

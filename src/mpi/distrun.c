@@ -334,7 +334,10 @@ void distrun_init(struct distrun *r, struct dist *d)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = d;
-	r->hooks = (struct engine_hooks){.ctx = r,
+	r->hooks = (struct engine_hooks){.rank = d->rank,
+	                                 .ranks = d->size,
+	                                 .takes_locks = d->rank == 0, /* instance.h */
+	                                 .ctx = r,
 	                                 .agree = hook_agree,
 	                                 .done = hook_done,
 	                                 .poll = hook_poll,

@@ -358,7 +358,7 @@ static enum failure points_check(const struct sweep_spec *s, const struct point 
 		/* preflight_locations prints every bad location; any failure of it is bad input */
 		if (preflight_locations(&pp.pl, s->eopts.log))
 			rc = FAIL_INPUT;
-		else
+		else if (engine_takes_locks(&s->eopts)) /* in a job, rank 0 holds them */
 			rc = lock_locations(locks, &pp.pl, s->eopts.log);
 		point_plan_free(s, &pp);
 	}

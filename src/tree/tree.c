@@ -158,7 +158,8 @@ static int set_names(struct tree *t, const char *location, unsigned fs_index, in
 }
 
 /* Checks and opens the location, takes its lock and finishes leftover .del/.new roots. */
-static int open_location(struct tree *t, const char *location, char *err, size_t errlen)
+static int open_location(struct tree *t, const char *location, unsigned flags, char *err,
+                         size_t errlen)
 {
 	/* The location itself is the user's: follow a symlink there, but check it thoroughly. */
 	int rc = tree_check_location(location, err, errlen);
@@ -171,7 +172,7 @@ static int open_location(struct tree *t, const char *location, char *err, size_t
 		return -e;
 	}
 	/* Nothing below is looked at or changed without the location's lock. */
-	rc = tree_lock_location(location, err, errlen);
+	rc = flags & TREE_NO_LOCK ? 0 : tree_lock_location(location, err, errlen);
 	if (rc < 0)
 		return rc;
 	t->lock = rc;
@@ -301,7 +302,7 @@ static int open_data_meta(struct tree *t, unsigned flags, char *err, size_t errl
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen)
 {
-	return tree_open_rank(t, location, fs_index, tree_instance_rank(), flags, err, errlen);
+	return tree_open_rank(t, location, fs_index, TREE_NO_RANK, flags, err, errlen);
 }
 
 int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
@@ -311,7 +312,7 @@ int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int 
 	t->locfd = t->rootfd = t->datafd = t->metafd = -1;
 	int rc = set_names(t, location, fs_index, rank, err, errlen);
 	if (rc == 0)
-		rc = open_location(t, location, err, errlen);
+		rc = open_location(t, location, flags, err, errlen);
 	if (rc == 0)
 		rc = open_root(t, location, flags, err, errlen);
 	if (rc == 0)

@@ -69,7 +69,8 @@ struct pool;
 #define TREE_NAME_MAX 32
 
 /* tree_open flags */
-#define TREE_CREATE 1u /* create <location>/fsmix.fs<index> when it does not exist */
+#define TREE_CREATE  1u /* create <location>/fsmix.fs<index> when it does not exist */
+#define TREE_NO_LOCK 2u /* take no lock: another process of the job (MPI rank 0) holds it */
 /* tree_load_manifest flags */
 #define TREE_VERIFY_ALL 1u /* check every listed file, not a sample: the run writes into them */
 #define TREE_KEEP_SIZES                                                                            \
@@ -137,7 +138,8 @@ MUST_CHECK int tree_open(struct tree *t, const char *location, unsigned fs_index
                          char *err, size_t errlen);
 
 /* tree_open_rank - tree_open for the tree of rank `rank` (instance.h: fsmix.fs<index>.r<rank>,
- * TREE_NO_RANK: fsmix.fs<index>); tree_open uses this process's rank (tree_instance_set). */
+ * TREE_NO_RANK: fsmix.fs<index>, which tree_open opens). Whose rank it is and who locks are the
+ * caller's to say (the MPI layer's policy: engine_hooks), not the process's. */
 MUST_CHECK int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
                               unsigned flags, char *err, size_t errlen);
 

@@ -93,8 +93,6 @@ static long lock_holder(dev_t dev, ino_t ino)
 
 int tree_lock_location(const char *location, char *err, size_t errlen)
 {
-	if (!tree_instance_takes_lock())
-		return 0; /* another process of the job (MPI rank 0) holds it: instance.h */
 	int fd = open(location, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st)) {

@@ -153,6 +153,20 @@ for l in "${layers[@]}"; do
 done
 [ "$dead" -eq 0 ] && ok "no dead global function in the layers"
 
+# The MPI layer is src/mpi (build tools take a dist/ folder for their output), and the job's
+# policy is its alone: the tree layer keeps no process-wide rank or lock switch, and the command
+# line takes no location lock itself (rank 0's are jobpolicy_lock's, src/mpi/jobpolicy.c).
+[ ! -e src/dist ] && [ -d src/mpi ] && ok "the MPI layer is src/mpi" || bad "src/dist exists or src/mpi does not"
+tree_lib=$(find "$build/src" -name libfsmix_tree.a | head -1)
+globals=$(nm -g --defined-only "$tree_lib" 2>/dev/null | awk 'NF == 3 && $3 ~ /instance_(set|rank|size|takes)/ { print $3 }')
+[ -z "$globals" ] && ok "the tree layer has no process-wide rank" || bad "the tree layer keeps a rank: $globals"
+cli_lib=$(find "$build/src" -name libfsmix_cli.a | head -1)
+if nm -u "$cli_lib" 2>/dev/null | grep -qw tree_lock_location; then
+	bad "the command line locks locations itself (the MPI layer's jobpolicy_lock does)"
+else
+	ok "the command line takes no location lock itself"
+fi
+
 # Sizes.
 while IFS= read -r f; do
 	n=$(wc -l <"$f")
