@@ -37,13 +37,19 @@ string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
   "and the device's flush requests. It reads FFSB 6.0 profiles unchanged,"
   "validates profiles with file, line and key in every message, sweeps thread"
   "counts and keys, compares runs and draws plots with gnuplot. Ready profiles of"
-  "classic fsync and barrier experiments are in /usr/share/fsmix/profiles.")
+  "classic fsync and barrier experiments are in /usr/share/fsmix/profiles."
+  "fsmix-powercut, where built, is a FUSE disk with a volatile write cache for"
+  "power-cut experiments (fsmix verify checks what the syncs promised).")
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # fsmix_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnuplot-nox | gnuplot")
+# fsmix-powercut (where it is built) mounts with fusermount3 and its scripts use losetup/e2fsck
+if(FSMIX_BUILD_POWERCUT)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${CPACK_DEBIAN_PACKAGE_RECOMMENDS}, fuse3")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion")
 
 # `package_source` would otherwise archive build trees and .git too.

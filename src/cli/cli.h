@@ -55,6 +55,8 @@ struct cli {
 	const char *durability_log_path;  /* run and verify --durability-log FILE */
 	int model;                        /* verify --model: enum dm_model (0: linux) */
 	double interval_s;
+	bool crash, crash_random; /* run --crash-after [random:]S */
+	double crash_after_s;
 	struct sweep_dim dims[SWEEP_MAX_DIMS]; /* --threads LIST, --sweep SECTION.KEY=LIST */
 	size_t n_dims;
 	unsigned repeat;        /* --repeat N, or until's MAX */

@@ -59,7 +59,10 @@ static struct engine_opts engine_opts_of(const struct cli *c)
 	                            .durability_log_path = c->durability_log_path,
 	                            /* a distributed run (MPI): docs/distributed.md */
 	                            .hooks = job_hooks(),
-	                            .seed_offset = (uint64_t)job_rank()};
+	                            .seed_offset = (uint64_t)job_rank(),
+	                            .crash = c->crash,
+	                            .crash_random = c->crash_random,
+	                            .crash_after_s = c->crash_after_s};
 }
 
 /* One run: the locations are checked before the first tree is made; the text report, --csv,

@@ -89,6 +89,8 @@ static int run_rules(const struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "--interval is not available in sweeps");
 	else if (sweep && c->lat_log_path)
 		snprintf(err, errlen, "--lat-log is not available in sweeps");
+	else if (sweep && c->crash)
+		snprintf(err, errlen, "--crash-after is not available in sweeps");
 	else if (sweep && c->durability_log_path)
 		snprintf(err, errlen, "--durability-log is not available in sweeps");
 	else

@@ -139,6 +139,7 @@ enum failure job_options(struct cli *c, char *err, size_t errlen)
 	}
 	o = (struct jobpolicy_outputs){.run = c->command && c->command->id == CMD_RUN,
 	                               .interval_s = c->interval_s,
+	                               .crash_after = c->crash,
 	                               .durability = c->durability_log_path,
 	                               .lat_log = c->lat_log_path,
 	                               .json = c->json_path,

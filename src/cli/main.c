@@ -12,6 +12,7 @@
 #include "job.h"
 #include "outfile.h"
 #include "parse.h"
+#include "stopsig.h"
 #include "usage.h"
 
 /* A closed descriptor 0, 1 or 2 would be taken by the next file fsmix opens (a report would
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
 	/* A closed stdout (fsmix ... | head -1) must not kill the run before its JSON is written
 	 * and its trees are cleaned up: the failure is reported at the end instead. */
 	outfile_ignore_sigpipe();
+	/* SIGUSR1 stops no command (a run's watcher, and this handler elsewhere, say so). */
+	stopsig_ignore_usr1();
 	char err[MSG_MAX];
 	/* Under an MPI launcher (or --mpi): join the job first (docs/distributed.md). */
 	enum failure f = job_start(&argc, &argv);

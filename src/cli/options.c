@@ -234,6 +234,25 @@ static enum set_result set_lat_log(struct cli *c, const char *v, char *err, size
 	return SET_OK;
 }
 
+/* --crash-after S or random:S: seconds from 0 (S > 0 for random) to 86400. */
+static enum set_result set_crash_after(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	const char *num = v;
+	char *end;
+	c->crash_random = !strncmp(v, "random:", 7);
+	if (c->crash_random)
+		num += 7;
+	c->crash_after_s = strtod(num, &end);
+	if (end != num && !*end && c->crash_after_s >= 0 && c->crash_after_s <= 86400 &&
+	    (!c->crash_random || c->crash_after_s > 0)) {
+		c->crash = true;
+		return SET_OK;
+	}
+	snprintf(err, errlen,
+	         "--crash-after takes seconds from 0 to 86400, or random:S (S > 0), not '%s'", v);
+	return SET_BAD;
+}
+
 static enum set_result set_durability_log(struct cli *c, const char *v, char *err, size_t errlen)
 {
 	if (!*v || !strcmp(v, "-")) {
@@ -463,7 +482,9 @@ const struct option_row option_rows[] = {
      .help = "remove fsmix's trees (<location>/fsmix.fsN) after the run",
      .man = "Remove fsmix's trees after the run. A tree that cannot be removed (an I/O error)\n"
             "makes the exit status 1 even after a good run; the trees are removed before the\n"
-            "JSON and CSV are written, so their exit status and error say so."},
+            "JSON and CSV are written, so their exit status and error say so. SIGINT, SIGTERM\n"
+            "or SIGHUP during the removal stops it where it is (exit status 130, \"interrupted\":\n"
+            "true); fsmix clean removes the rest."},
     {.name = "build-threads",
      .arg = ARG_REQUIRED,
      .value = "N",
@@ -528,6 +549,31 @@ const struct option_row option_rows[] = {
      .man = "One line per operation: time, group, thread, operation, latency in ns, bytes, ns\n"
             "in sync calls, response ns (docs/ops.md);\n.B \\-\n"
             "is standard output. Not in sweeps."},
+    {.name = "crash-after",
+     .arg = ARG_REQUIRED,
+     .value = "[random:]S",
+     .commands = RUN,
+     .misuse = "--crash-after is an option of 'run' only",
+     .set = set_crash_after,
+     .section = SEC_RUN,
+     .help = "crash the tested filesystems S s into the run, or at a\n"
+             "moment in [0, S) drawn from the seed: shutdown ioctl,\n"
+             "no log flush (ext4, xfs, f2fs; docs/durability.md)",
+     .man = "Crash the tested filesystems S seconds into the run phase, or with\n"
+            ".BI random: S\n"
+            "at a moment drawn from [0, S) with the run's seed (printed; the same\n"
+            ".B \\-\\-seed\n"
+            "gives the same moment): the shutdown ioctl\n"
+            ".RB ( FS_IOC_SHUTDOWN )\n"
+            "without flushing the journal, as xfstests simulates a crash. Only on ext4, xfs\n"
+            "and f2fs (checked before anything is built; elsewhere exit 3), as root, and\n"
+            "before the end of the run's time (else exit 2); not in sweeps or MPI jobs. After\n"
+            "the shutdown every call fails with EIO: the workers stop at once and those\n"
+            "failures are not errors; the stop reason is \"crashed\", the tree is left in\n"
+            "place (no\n.BR \\-\\-cleanup )\n"
+            "and the exit status is 0. Then unmount, mount (the journal is replayed) and run\n"
+            ".BR \"fsmix verify\" .\n"
+            "See docs/durability.md."},
 
     {.name = "durability-log",
      .arg = ARG_REQUIRED,

@@ -16,7 +16,7 @@ static const char help_footer[] =
     "place, a symbolic link is followed; both are never replaced (docs/output.md).\n"
     "Exit status: 0 success, 1 the run failed (I/O error, or stdout could not be written),\n"
     "2 bad profile, command line, location or output path, 3 unsupported (e.g. O_DIRECT\n"
-    "refused), 130 interrupted.\n"
+    "refused), 130 interrupted; a run crashed by --crash-after as asked exits 0.\n"
     "fsmix works in <location>/fsmix.fsN and never touches anything it did not create.\n"
     "Docs: docs/profile.md (the profile language), docs/ops.md (operations), man fsmix.\n";
 

@@ -54,6 +54,7 @@
 #include "pool.h"
 #include "results.h"
 #include "rng.h"
+#include "popularity.h"
 #include "stats.h"
 #include "instance.h"
 #include "threads.h"
@@ -68,6 +69,7 @@ struct engine_fs {
 	                          * their own (as FFSB's fill files): no benchmark op picks them */
 	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
 	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
+	struct rankperm rank;    /* file_popularity: rank -> file id, over the initial set */
 	uint64_t spec_hash;      /* what the reuse manifest must match */
 	bool reused;             /* the tree came from a manifest */
 	bool modified;           /* some group may change it: the manifest is invalidated */
@@ -114,7 +116,8 @@ struct worker {
 	unsigned index;               /* global worker index: RNG stream */
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;
-	char *buf; /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
+	struct popcache popc; /* file_popularity: this thread's sampler cache */
+	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
 	size_t buf_len;
 	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;          /* record whole-operation latency */
@@ -129,10 +132,11 @@ struct worker {
 	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
 	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
 	struct thread_stats st;
-	uint64_t skipped[OP_COUNT]; /* ops that found no file to work on */
-	bool err_set;               /* err holds the worker's first failure */
-	struct results_error err;   /* what, where and when (worker and group set by worker_new) */
-	uint64_t t_start, t_end;    /* CLOCK_MONOTONIC ns */
+	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
+	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
+	bool err_set;                /* err holds the worker's first failure */
+	struct results_error err;    /* what, where and when (worker and group set by worker_new) */
+	uint64_t t_start, t_end;     /* CLOCK_MONOTONIC ns */
 	pthread_t thread;
 	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
 	 * run's stonewall snapshot): the operations done (as st.ops counts them) and their
@@ -177,6 +181,10 @@ struct engine_opts {
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
+	/* --crash-after [random:]S (crash.c): shut the tested filesystems down S seconds into the
+	 * run phase, or at a moment drawn from [0, S) with the run's seed */
+	bool crash, crash_random;
+	double crash_after_s;
 };
 
 /* engine_tree_rank - the rank in the names of o's trees: TREE_NO_RANK for a single process. */
@@ -218,6 +226,7 @@ struct engine {
 	uint64_t t_base;        /* written before the gate opens: interval rows count from here */
 	uint64_t run_end_ns;    /* the last worker's end */
 	uint64_t ival_len_ns;   /* interval length, when rows are recorded */
+	uint64_t crash_ns;      /* --crash-after: the shutdown, ns after t0 (engine_crash_check) */
 	/* num_ops: workers of count-limited groups still running; the last one stops the run.
 	 * Touched once per such worker, never per operation. */
 	alignas(CACHELINE) _Atomic uint64_t counting;
@@ -238,6 +247,8 @@ struct engine {
 	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
 	bool interrupted;          /* stopped by SIGINT/SIGTERM during setup or the run */
 	char cleanup_err[MSG_MAX]; /* --cleanup's first failure */
+	unsigned cleanup_signals;  /* stopsig_count() when the run phase was over (engine_finish):
+	                            * one counted since stops --cleanup */
 	struct results *res;       /* what the run fills (the caller's, outlives the engine) */
 	bool job_agreed;           /* engine_job_ready was called (once per run) */
 	bool job_went;             /* ... and every process is to run: engine_job_done merges */
@@ -252,7 +263,8 @@ struct engine *engine_open(const struct plan *pl, const struct engine_opts *o, s
 
 /* engine_latlog_open - open --lat-log FILE and --durability-log FILE (nothing when none).
  * FAIL_INPUT when one cannot be written, or the durability log is on a tested filesystem
- * (printed): nothing was built and nothing is to be reported; engine_free. */
+ * (printed), FAIL_INTERRUPTED when a stop signal ended the wait for a FIFO's reader: nothing
+ * was built and nothing is to be reported; engine_free. */
 enum failure engine_latlog_open(struct engine *e);
 
 /* engine_setup - set up every filesystem (see above). FAIL_INPUT (a location in use, on
@@ -320,6 +332,13 @@ void engine_stop(struct engine *e, enum stop_reason why);
 static inline bool engine_stopping(const struct engine *e)
 {
 	return atomic_load_explicit(&e->stop, memory_order_relaxed) != STOP_NONE;
+}
+
+/* engine_crashed - --crash-after shut the filesystems down (the failures that follow are not
+ * errors). Read on a failure only, never per operation. */
+static inline bool engine_crashed(const struct engine *e)
+{
+	return atomic_load_explicit(&e->stop, memory_order_acquire) == STOP_CRASH;
 }
 
 /* engine_progress - the operations and transactions every worker has done so far (their

@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "engine_int.h"
+#include "stopsig.h"
 
 void engine_fail(struct engine *e, const char *msg)
 {
@@ -56,6 +57,7 @@ static int collect_worker(struct engine *e, size_t i)
 	}
 	for (int op = 0; op < OP_COUNT; op++)
 		g->skipped[op] += w->skipped[op];
+	e->res->failed_after_crash += w->failed_after_crash;
 	worker_free(w);
 	e->workers[i] = NULL;
 	if (moved) /* the worker's pages back before the next group's are written: 64 one-thread
@@ -88,18 +90,42 @@ int engine_collect(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
+/* tree_purge.stop during --cleanup: a stop signal came since the run phase was over. */
+static bool cleanup_stop(void *arg)
+{
+	const struct engine *e = arg;
+	return stopsig_count() != e->cleanup_signals;
+}
+
 /* --cleanup: remove every tree; false when one could not be removed (an I/O error: exit 1),
- * with the first reason in first_err (MSG_MAX bytes). */
-static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen)
+ * with the first reason in first_err (MSG_MAX bytes). A stop signal stops it where it is
+ * (*stopped): that tree is left as fsmix.fsN.del, the ones after it as they are. */
+static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen, bool *stopped)
 {
 	bool ok = true;
+	*stopped = false;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[MSG_MAX];
 		struct tree_purge sw = {0};
 		if (fs->tree.rootfd < 0)
 			continue;
-		if (tree_remove(&fs->tree, &sw, why, sizeof(why))) {
+		fs->tree.purge_stop = cleanup_stop;
+		fs->tree.purge_stop_arg = e;
+		if (*stopped || cleanup_stop(e)) {
+			*stopped = true;
+			fprintf(e->opts->log,
+			        "fsmix: %s: cleanup: not started (interrupted); "
+			        "'fsmix clean' removes the tree\n",
+			        fs->pf->name);
+			continue;
+		}
+		int rc = tree_remove(&fs->tree, &sw, why, sizeof(why));
+		if (rc == -EINTR) {
+			*stopped = true;
+			fprintf(e->opts->log, "fsmix: %s: cleanup interrupted: %s\n", fs->pf->name,
+			        why);
+		} else if (rc) {
 			fprintf(e->opts->log, "fsmix: %s: cleanup: %s\n", fs->pf->name, why);
 			if (ok)
 				snprintf(first_err, errlen, "%s: cleanup: %s", fs->pf->name, why);
@@ -126,7 +152,8 @@ static void keep_changed_trees(struct engine *e)
 	for (int op = 0; op < OP_COUNT; op++)
 		failed += e->res->total.errors[op];
 	failed -= failed >= e->res->verify_mismatches ? e->res->verify_mismatches : failed;
-	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || failed)
+	if (!pl->verify || e->opts->keep_manifest || !e->res->measured || failed ||
+	    e->res->crashed) /* crashed: the filesystems are shut down */
 		return;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
@@ -166,6 +193,7 @@ enum failure engine_finish(struct engine *e, enum failure f)
 {
 	struct results *r = e->res;
 	char why[MSG_MAX];
+	e->cleanup_signals = stopsig_count(); /* a signal from here on stops --cleanup */
 	int stop = atomic_load(&e->stop);
 	/* the watcher stored the signal before it set the stop flag */
 	if (stop == STOP_SIGNAL || f == FAIL_INTERRUPTED)
@@ -179,7 +207,10 @@ enum failure engine_finish(struct engine *e, enum failure f)
 	}
 	if (r->measured) {
 		e->interrupted = stop == STOP_SIGNAL;
-		bool failed = e->latlog_failed || e->durlog_failed || r->n_errors;
+		bool failed =
+		    e->latlog_failed || e->durlog_failed || r->n_errors || r->crash_failed;
+		if (r->crash_failed)
+			engine_fail(e, "--crash-after: a filesystem could not be shut down");
 		f = e->interrupted ? FAIL_INTERRUPTED : failed ? FAIL_IO : FAIL_NONE;
 		keep_changed_trees(e);
 	} else {
@@ -203,10 +234,26 @@ enum failure engine_finish(struct engine *e, enum failure f)
 enum failure engine_close(struct engine *e, enum failure f)
 {
 	struct results *r = e->res;
-	if (e->opts->cleanup && !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err))) {
+	bool stopped = false;
+	if (e->opts->cleanup && r->crashed)
+		fprintf(e->opts->log, "fsmix: --cleanup skipped: the filesystems were shut down "
+		                      "(--crash-after); unmount and mount them, then run fsmix "
+		                      "verify\n");
+	else if (e->opts->cleanup &&
+	         !cleanup_trees(e, e->cleanup_err, sizeof(e->cleanup_err), &stopped)) {
 		f = failure_first(f, FAIL_IO);
 		if (!r->failure[0])
 			snprintf(r->failure, sizeof(r->failure), "%s", e->cleanup_err);
+	}
+	if (stopped) { /* the documents say so: interrupted, by the signal the watcher kept */
+		f = failure_first(f, FAIL_INTERRUPTED);
+		r->interrupted = e->interrupted = true;
+		if (!r->signal)
+			r->signal = atomic_load(&e->signal_seen);
+		if (!r->failure[0])
+			snprintf(
+			    r->failure, sizeof(r->failure),
+			    "interrupted during --cleanup; 'fsmix clean' removes what is left");
 	}
 	/* setup failed (aging may have stopped its workers by "time") */
 	if (!r->measured && r->failure[0] && r->stop != STOP_SIGNAL)

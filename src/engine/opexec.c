@@ -100,7 +100,8 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 {
 	if (!err)
 		err = EIO; /* a short read or write: the file changed under us */
-	if (!w->err_set) {
+	/* after --crash-after's shutdown every call fails: not an error (worker.c counts it) */
+	if (!w->err_set && !engine_crashed(w->eng)) {
 		w->err_set = true;
 		w->err.err = err;
 		w->err.op = op;
@@ -196,11 +197,14 @@ static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t b
 	return calls;
 }
 
-/* File sizes for creates: size_weight (FFSB's biased shares with fidelity=ffsb6: in the table),
- * else uniform min..max (inclusive), or with ffsb6 FFSB's min + getrandom(max - min). */
+/* File sizes for creates: size_dist, else size_weight (FFSB's biased shares with fidelity=ffsb6:
+ * in the table), else uniform min..max (inclusive), or with ffsb6 FFSB's min + getrandom(max -
+ * min). */
 static uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
 {
 	const struct plan_fs *pf = fs->pf;
+	if (pf->size_dist.kind)
+		return sizedist_draw(&pf->size_dist, &w->rng);
 	if (pf->n_sizes)
 		return pf->sizes[pick_one(&fs->sizes, &w->rng)].size;
 	if (UNLIKELY(w->eng->plan->fidelity == FIDELITY_FFSB6))
@@ -225,11 +229,15 @@ static uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 	return TREE_DIR_TOP;
 }
 
-/* Acquires a random existing file. Returns 0, OP_SKIPPED when none can be had. */
+/* Acquires a random existing file (by file_popularity, popularity.h). Returns 0, OP_SKIPPED when
+ * none can be had. */
 static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, uint32_t *id)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		int rc = pool_pick(fileset(w, fs), &w->rng, mode, id);
+		int rc = LIKELY(w->g->pop.kind == POP_UNIFORM) || w->aging
+		             ? pool_pick(fileset(w, fs), &w->rng, mode, id)
+		             : pool_pick_ranked(&fs->files, &w->g->pop, &fs->rank, &w->popc,
+		                                &w->rng, mode, id);
 		if (rc == 0)
 			return 0;
 		if (rc == -ENOENT)

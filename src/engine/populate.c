@@ -63,6 +63,11 @@ uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity)
 	h = hash_fnv1a(h, &f->init_util, sizeof(f->init_util));
 	for (size_t i = 0; i < f->n_sizes; i++)
 		h = hash_fnv1a(h, &f->sizes[i], sizeof(f->sizes[i]));
+	if (f->size_dist.kind) /* trees built before size_dist keep their hash */
+		h = hash_fnv1a(
+		    hash_fnv1a(hash_fnv1a(hash_fnv1a(h, &f->size_dist.kind, 4), &f->size_dist.a, 8),
+		               &f->size_dist.b, 8),
+		    &f->size_dist.cap, 8);
 	if (f->create_method != CREATE_WRITE) /* trees built before create_method keep their hash */
 		h = hash_fnv1a(h, &f->create_method, sizeof(f->create_method));
 	if (fidelity != FIDELITY_EXACT) /* FFSB's sizes are other files */
@@ -128,7 +133,9 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 	uint64_t nd = pf->num_dirs;
 	uint64_t d = rng_below(&r, nd + 1);
 	*dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
-	if (pf->n_sizes)
+	if (pf->size_dist.kind)
+		*size = sizedist_draw(&pf->size_dist, &r);
+	else if (pf->n_sizes)
 		*size = pf->sizes[pick_one(&fs->sizes, &r)].size;
 	else if (e->plan->fidelity == FIDELITY_FFSB6)
 		*size = engine_ffsb_size(pf, &r);

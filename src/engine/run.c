@@ -180,6 +180,9 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
 		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
 		        fs->setup_s);
+		/* file_popularity's ranks: a permutation of the ids the run starts with. */
+		rankperm_init(&fs->rank, pool_high_water(&fs->files),
+		              e->seed ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull));
 		if (devstat_probe(fs->pf->location, &fs->dev))
 			snprintf(fs->dev.why, sizeof(fs->dev.why), "cannot stat the location");
 		/* An aged tree (populate_fs aged it) never keeps a manifest. */
@@ -387,7 +390,12 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	if (pl->ramp_s && run_ramp(e, &dev0, &ru0))
 		e->t0 = e->t_count;
 	/* Without time, a counted run ends when its counted groups are done. */
-	run_wait(e, pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2);
+	uint64_t end = pl->time_s ? e->t0 + (uint64_t)pl->time_s * 1000000000u : UINT64_MAX / 2;
+	if (e->opts->crash && e->t0 + e->crash_ns < end)
+		end = e->t0 + e->crash_ns;
+	run_wait(e, end);
+	if (e->opts->crash)
+		engine_crash(e);
 	engine_stop(e, STOP_TIME);
 	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
@@ -418,13 +426,14 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	return engine_collect(e, err, errlen);
 }
 
-/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked
- * (subproc.h): Ctrl-C stops the callout and, through the watcher, the run. Returns the shell's
- * wait status, -1 (errno set) when it cannot be started. */
-static int run_callout(const char *cmd)
+/* Runs the profile's callout with /bin/sh -c, as system() would, but with no signal blocked, in
+ * a process group of its own (subproc.h): a stop signal (which the watcher reads) is passed on
+ * to the callout's group, SIGKILL after SUBPROC_GRACE_MS. Returns the shell's wait status, -1
+ * (errno set) when it cannot be started. */
+static int run_callout(const char *cmd, struct subproc_end *end)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	int st = subproc_run(argv, NULL);
+	int st = subproc_run(argv, NULL, end);
 	if (st < 0) {
 		errno = -st;
 		return -1;
@@ -484,9 +493,11 @@ enum failure engine_latlog_open(struct engine *e)
 	 * that cannot be written is bad input, found before the tree costs any time. */
 	if (!e->opts->lat_log_path)
 		return engine_durlog_open(e);
-	if (latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err))) {
+	int rc = latlog_open(&e->latlog, e->opts->lat_log_path, err, sizeof(err));
+	if (rc) {
 		fprintf(e->opts->log, "fsmix: %s\n", err);
-		return FAIL_INPUT;
+		/* a stop signal ended the wait for a FIFO's reader: interrupted, not bad input */
+		return rc == -EINTR ? FAIL_INTERRUPTED : FAIL_INPUT;
 	}
 	e->latlog_open = true;
 	return engine_durlog_open(e);
@@ -495,7 +506,9 @@ enum failure engine_latlog_open(struct engine *e)
 enum failure engine_setup(struct engine *e)
 {
 	char err[MSG_MAX] = "";
-	enum failure f = setup(e, err, sizeof(err));
+	enum failure f = engine_crash_check(e, err, sizeof(err)); /* before anything is built */
+	if (!f)
+		f = setup(e, err, sizeof(err));
 	for (size_t i = 0; i < e->n_fs; i++) /* "fs setup took": the caller's report */
 		e->res->fs[i].setup_s = e->fs[i].setup_s;
 	if (f == FAIL_INTERRUPTED || (!f && engine_stopping(e)))
@@ -512,12 +525,17 @@ enum failure engine_callout(struct engine *e)
 	if (callout && !engine_stopping(e)) {
 		fflush(NULL);
 		unsigned signals_before = stopsig_count();
-		int st = run_callout(callout);
-		/* Ctrl-C reaches the callout and fsmix together; the callout may end before the
-		 * watcher has read fsmix's signal, which is then still pending (or just noted). */
+		struct subproc_end end;
+		int st = run_callout(callout, &end);
+		/* The callout may end before the watcher has read fsmix's signal, which is then
+		 * still pending (or just noted). */
 		if (stopsig_arrived(signals_before) && !engine_stopping(e))
 			engine_stop(e, STOP_SIGNAL);
-		if (st < 0)
+		if (end.stopped)
+			fprintf(log, "fsmix: callout stopped: SIGTERM to its process group, %s\n",
+			        end.killed ? "then SIGKILL: it outlived the grace period"
+			                   : "which ended within the grace period");
+		else if (st < 0)
 			fprintf(log, "fsmix: warning: cannot run callout '%s': %s\n", callout,
 			        strerror(errno));
 		else if (st != 0)

@@ -19,7 +19,8 @@
  * set before any thread is made, and threads inherit it) and one watcher thread reads them from a
  * signalfd. Only the run itself ends the watcher, through an eventfd of its own: no signal an
  * outside process can send is taken for "the run is over". SIGUSR1 (which once ended the
- * watcher) is read and ignored, so a stray one neither kills a run nor ends the watcher. */
+ * watcher) is read and ignored, so a stray one neither kills a run nor ends the watcher; outside
+ * a run, stopsig_ignore_usr1's handler ignores it with the same message. */
 
 static const int ignored_signals[] = {SIGUSR1};
 
@@ -36,20 +37,18 @@ static void *sigwatch_main(void *arg)
 		struct signalfd_siginfo si;
 		if (!(p[0].revents & POLLIN) || read(sw->sigfd, &si, sizeof(si)) != sizeof(si))
 			continue;
-		if (si.ssi_signo == SIGUSR1) {
-			fprintf(
-			    sw->e->opts->log,
-			    "fsmix: ignoring SIGUSR1 from pid %u (SIGINT, SIGTERM or SIGHUP stop "
-			    "the run)\n",
-			    si.ssi_pid);
+		if (si.ssi_signo == SIGUSR1) { /* the line every command prints (stopsig.h) */
+			char msg[STOPSIG_USR1_MSG_MAX];
+			size_t n = stopsig_usr1_message(msg, si.ssi_pid);
+			fprintf(sw->e->opts->log, "%.*s", (int)n, msg);
 			continue;
 		}
 		/* The first signal is kept even when the run is already stopping for another
 		 * reason (aging's end clears that reason and must still see it). */
-		stopsig_note();
 		int none = 0;
 		bool first =
 		    atomic_compare_exchange_strong(&sw->e->signal_seen, &none, (int)si.ssi_signo);
+		stopsig_note(); /* after: whoever sees the count also sees the signal (--cleanup) */
 		engine_stop(sw->e, STOP_SIGNAL);
 		if (first) /* after the stop: a test may wait for this line */
 			fprintf(sw->e->opts->log, "fsmix: SIG%s received: stopping\n",

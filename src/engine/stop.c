@@ -7,14 +7,18 @@
 #include "engine.h"
 #include "engine_int.h"
 
+void engine_wake(struct engine *e)
+{
+	pthread_mutex_lock(&e->sleep_lock);
+	pthread_cond_broadcast(&e->sleep_cond);
+	pthread_mutex_unlock(&e->sleep_lock);
+}
+
 void engine_stop(struct engine *e, enum stop_reason why)
 {
 	int expected = STOP_NONE;
-	if (atomic_compare_exchange_strong(&e->stop, &expected, (int)why)) {
-		pthread_mutex_lock(&e->sleep_lock);
-		pthread_cond_broadcast(&e->sleep_cond);
-		pthread_mutex_unlock(&e->sleep_lock);
-	}
+	if (atomic_compare_exchange_strong(&e->stop, &expected, (int)why))
+		engine_wake(e);
 }
 
 static struct timespec deadline_ts(uint64_t deadline_ns)

@@ -9,18 +9,9 @@
 #include <time.h>
 
 #include "engine.h"
+#include "arrival.h"
 #include "engine_int.h"
 #include "interval.h"
-
-/* The first op_period slot at or after `now`, given the slot `next` that was due. Missed slots
- * are skipped, never made up in a burst; the schedule never drifts (slots stay multiples of
- * the period from the group's first op). */
-static uint64_t next_slot(uint64_t next, uint64_t period_ns, uint64_t now)
-{
-	if (next >= now)
-		return next;
-	return next + ((now - next + period_ns - 1) / period_ns) * period_ns;
-}
 
 /* A pick that found no file (its file set is empty, or every file is busy): back off, so a
  * group that can do nothing does not burn a CPU spinning through picks. The first few retries
@@ -129,17 +120,34 @@ static void worker_log_op(struct worker *w, enum op_id op, const struct op_resul
 		           r->bytes_read + r->bytes_written, w->op_sync_ns, resp);
 }
 
+/* A scheduled group after an operation whose scheduled start was `slot`: the next start, with
+ * the starts that passed meanwhile counted (and, when the operation was timed, `resp` its
+ * response time, recorded with them). */
+static uint64_t next_start(struct worker *w, struct arrival *arr, uint64_t slot, uint64_t resp)
+{
+	uint64_t now = now_ns(), missed, first_missed;
+	uint64_t next = arrival_next(arr, slot, now, &missed, &first_missed);
+	if (resp && w->time_ops)
+		/* The starts skipped (first_missed .. next) passed while this op ran: each
+		 * waited until now (coordinated omission, corrected). */
+		stats_resp_record(&w->st, resp, missed, missed ? now - first_missed : 0,
+		                  arr->period_ns);
+	else
+		w->st.missed_starts += missed;
+	return next;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct engine *e = w->eng;
 	const struct plan_group *g = w->g;
 	const bool go_on = e->opts->continue_on_error;
-	const bool timing = w->time_ops || w->ll; /* op latency is needed */
-	const uint64_t period_ns = (uint64_t)g->op_period_ms * 1000000u;
-	uint64_t left = g->num_ops; /* 0: no limit */
-	uint32_t skip_streak = 0;   /* consecutive picks that found no file */
-	uint64_t resp_pending = 0;  /* op_period: the response time of the op just done, ns */
+	const bool timing = w->time_ops || w->ll;      /* op latency is needed */
+	const uint64_t period_ns = g->sched_period_ns; /* op_period or op_rate, 0: none */
+	uint64_t left = g->num_ops;                    /* 0: no limit */
+	uint32_t skip_streak = 0;                      /* consecutive picks that found no file */
+	uint64_t resp_pending = 0; /* op_period: the response time of the op just done, ns */
 	bool ramping = e->plan->ramp_s && !w->aging; /* ramp_time: nothing counts yet */
 
 	worker_own_fds();
@@ -147,6 +155,8 @@ void *worker_main(void *arg)
 	w->t_start = now_ns();
 	if (w->ival) /* e->t_base was written before the gate opened */
 		ival_init(w->ival, e->t_base, e->ival_len_ns);
+	struct arrival arr;
+	arrival_init(&arr, period_ns, g->arrival == ARRIVAL_POISSON, e->seed, w->index);
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
@@ -214,6 +224,9 @@ void *worker_main(void *arg)
 			w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
 				skip_backoff(e, &skip_streak);
+		} else if (UNLIKELY(engine_crashed(e))) {
+			w->failed_after_crash++; /* --crash-after: expected, not an error */
+			break;
 		} else { /* -errno: the first failure is latched in w->err (opexec.c) */
 			skip_streak = 0;
 			w->st.errors[op]++;
@@ -223,17 +236,8 @@ void *worker_main(void *arg)
 			}
 		}
 		if (period_ns) {
-			uint64_t now = now_ns(), next = next_slot(slot + period_ns, period_ns, now);
-			if (resp_pending && w->time_ops) {
-				/* The starts skipped (slot + period .. next - period) passed while
-				 * this op ran: each waited until now (coordinated omission,
-				 * corrected). */
-				uint64_t missed = (next - slot) / period_ns - 1;
-				stats_resp_record(&w->st, resp_pending, missed,
-				                  missed ? now - (slot + period_ns) : 0, period_ns);
-			}
+			slot = next_start(w, &arr, slot, resp_pending);
 			resp_pending = 0;
-			slot = next;
 		}
 		if (left && --left == 0)
 			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
@@ -280,7 +284,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->buf_len = round4k(bs ? bs : 4096);
 	w->buf = aligned_alloc(4096, w->buf_len);
 	if (!w->buf || thread_stats_init(&w->st, ranges) ||
-	    (g->op_period_ms && thread_stats_track_response(&w->st))) {
+	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
 		         w->buf_len);
 		thread_stats_free(&w->st);

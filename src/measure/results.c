@@ -41,6 +41,7 @@ static int group_init(struct results_group *rg, const struct plan_group *g, bool
 	rg->num_threads = g->num_threads;
 	rg->bindfs = g->bindfs;
 	rg->op_period_ms = g->op_period_ms;
+	rg->rate_target = g->rate_target;
 	memcpy(rg->weight, g->weight, sizeof(rg->weight));
 	int rc = rg->name ? ranges_of(g, &rg->ranges) : -ENOMEM;
 	if (!rc && stats)
@@ -299,6 +300,7 @@ static int merge_groups(struct results *dst, const struct results *src)
 		if ((rc = results_group_ready(dst, gi)))
 			break;
 		d->num_threads += s->num_threads;
+		d->rate_target += s->rate_target;
 		for (int op = 0; op < OP_COUNT; op++)
 			d->skipped[op] += s->skipped[op];
 		if ((rc = thread_stats_merge(&d->st, &s->st)))
@@ -497,7 +499,23 @@ const char *results_stop_name(enum stop_reason why)
 		return "error";
 	case STOP_SIGNAL:
 		return "signal";
+	case STOP_CRASH:
+		return "crashed";
 	default:
 		return NULL;
 	}
+}
+
+bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,
+                        double *short_pct)
+{
+	const struct results_group *g = &r->groups[gi];
+	if (!(g->rate_target > 0) || !(r->runtime_s > 0) || !r->measured)
+		return false;
+	struct results_sums s;
+	results_sums(&g->st, g->skipped, &s);
+	*target = g->rate_target;
+	*achieved = (double)(s.ops + s.errors + s.skipped) / r->runtime_s;
+	*short_pct = 100.0 * (*target - *achieved) / *target;
+	return true;
 }

@@ -47,7 +47,7 @@
 #include "stats.h"
 
 /* Why the run phase ended. */
-enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL };
+enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL, STOP_CRASH };
 
 /* One --interval row: what the run (or a group) did during [t_s - length_s, t_s). */
 struct interval_row {
@@ -83,6 +83,7 @@ struct results_group {
 	uint32_t num_threads;           /* threads of this group (summed over merged runs) */
 	int bindfs;                     /* index into results.fs, -1: random */
 	uint32_t op_period_ms;          /* 0: back to back */
+	double rate_target;             /* op_rate or op_period: ops/s of the group, 0: none */
 	uint32_t weight[OP_COUNT];      /* the op weights */
 	struct range_table *ranges;     /* owned msec_range table (NULL: none); st counts with it */
 	struct thread_stats st;         /* everything the group's threads recorded */
@@ -126,6 +127,12 @@ struct results {
 	char failure[MSG_MAX];  /* why setup or the run phase failed ("" : it did not) */
 	double runtime_s;       /* first worker's start to last worker's end, seconds */
 	double user_s, sys_s;   /* CPU time of the run phase, seconds */
+	/* --crash-after: the filesystems were shut down (stop STOP_CRASH) crash_at_s into the run;
+	 * crash_failed: a shutdown ioctl failed (exit 1); failed_after_crash: operations that
+	 * failed after the shutdown (expected: not errors) */
+	bool crashed, crash_failed;
+	double crash_at_s;
+	uint64_t failed_after_crash;
 	struct results_env env;
 	/* figures */
 	struct results_group *groups; /* owned, n_groups */
@@ -212,6 +219,14 @@ void results_sums(const struct thread_stats *st, const uint64_t *skipped, struct
  * JSON gives null, the CSV an empty cell, the text 0). */
 double results_rate(double x, double secs);
 
+/* results_rate_check - a scheduled group's (rate_target > 0) target and achieved starts per
+ * second (operations attempted, done or not, over the run's time) and how far short of the
+ * target it was in % (negative: above). False for a group without a target or a run of no
+ * time. RESULTS_RATE_WARN_PCT: the shortfall the reports warn about. */
+#define RESULTS_RATE_WARN_PCT 5.0
+bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,
+                        double *short_pct);
+
 /* results_share - part as a percentage of whole (100 * part / whole); NAN when whole is 0. */
 double results_share(double part, double whole);
 
@@ -251,7 +266,7 @@ struct results_flushes {
 };
 void results_fs_flushes(const struct results *r, size_t fi, struct results_flushes *out);
 
-/* results_stop_name - "time", "count", "error", "signal", or NULL for STOP_NONE. */
+/* results_stop_name - "time", "count", "error", "signal", "crashed", or NULL for STOP_NONE. */
 const char *results_stop_name(enum stop_reason why);
 
 #endif

@@ -14,6 +14,10 @@ enum failure jobpolicy_outputs(const struct dist *d, struct jobpolicy_outputs *o
 		snprintf(err, errlen, "--interval is not available in a distributed run (MPI)");
 		return FAIL_INPUT;
 	}
+	if (o->crash_after) {
+		snprintf(err, errlen, "--crash-after is not available in a distributed run (MPI)");
+		return FAIL_INPUT;
+	}
 	if (o->durability) { /* verify checks one process's trees */
 		snprintf(err, errlen,
 		         "--durability-log is not available in a distributed run (MPI)");

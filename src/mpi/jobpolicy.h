@@ -1,7 +1,7 @@
 /* jobpolicy.h - what one process of a distributed run (MPI) does differently from a single
  * process, decided here and nowhere else (docs/distributed.md):
  *   - outputs: --lat-log FILE is per rank (rank R writes FILE.rR; "-" is refused), only rank 0
- *     writes the job's documents (--json, --csv, --plot), and --interval and
+ *     writes the job's documents (--json, --csv, --plot), and --interval, --crash-after and
  *     --durability-log are refused;
  *   - locks: rank 0 takes every location's lock for the whole command, before any rank
  *     creates anything; the other ranks take none (tree/instance.h);
@@ -25,6 +25,7 @@
 struct jobpolicy_outputs {
 	bool run;                   /* the run command (a sweep's --lat-log is refused elsewhere) */
 	double interval_s;          /* --interval, 0: none */
+	bool crash_after;           /* --crash-after given */
 	const char *durability;     /* --durability-log, NULL: none */
 	const char *lat_log;        /* --lat-log, NULL: none; in: as given, out: this rank's */
 	const char *json, *csv;     /* NULL: none; out: NULL on every rank but 0 */
@@ -34,7 +35,7 @@ struct jobpolicy_outputs {
 
 /* jobpolicy_outputs - o's outputs for rank d->rank of the job (nothing changes without a job,
  * d->on false). FAIL_NONE, or FAIL_INPUT with the message in err (--interval,
- * --durability-log, --lat-log -, a FILE.rR too long). */
+ * --crash-after, --durability-log, --lat-log -, a FILE.rR too long). */
 MUST_CHECK enum failure jobpolicy_outputs(const struct dist *d, struct jobpolicy_outputs *o,
                                           char *err, size_t errlen);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "value.h"
+#include "realism.h"
 
 /* Context of one plan_build: the profile, the sink, and the resolved clone source of every
  * filesystem (-1: none). */
@@ -396,6 +397,7 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		           "cannot be combined with op_delay (line %u): the period already "
 		           "spaces the operations",
 		           tg->set[KEY_op_delay].loc.line);
+	realism_group(c->d, tg, g); /* file_popularity, op_rate, arrival */
 	if (g->write_stride && g->write_random)
 		diag_error(c->d, DIAG_CONFLICT, loc_of(tg, KEY_write_stride), tg->name,
 		           "write_stride", "cannot be combined with write_random (line %u)",
@@ -476,6 +478,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 	const struct setting *sw = fs_setting(c, i, KEY_size_weight);
 	const struct setting *mn = fs_setting(c, i, KEY_min_filesize);
 	const struct setting *mx = fs_setting(c, i, KEY_max_filesize);
+	realism_fs(c->d, s, fs_setting(c, i, KEY_size_dist), sw, mn, mx, f);
 	if (f->n_sizes && (mn->set || mx->set))
 		diag_warn(c->d, DIAG_IGNORED, mn->set ? mn->loc : mx->loc, s->name,
 		          mn->set ? "min_filesize" : "max_filesize",
@@ -535,7 +538,7 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 static void warn_empty_files(struct ctx *c, size_t i, const struct plan *pl)
 {
 	const struct plan_fs *f = &pl->fs[i];
-	if (f->n_sizes || f->max_filesize)
+	if (f->n_sizes || f->max_filesize || f->size_dist.kind)
 		return;
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
 		const struct plan_group *g = &pl->groups[gi];

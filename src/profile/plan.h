@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "popdist.h"
+#include "sizedist.h"
 #include "ops.h"
 #include "profile.h"
 
@@ -42,12 +44,22 @@ struct plan_group {
 	uint64_t write_stride;   /* write: offset step per op of a thread, 0: random */
 	int open_sync;           /* extra open flag of written files: 0, O_SYNC or O_DSYNC */
 	int bindfs;              /* index into plan.fs, -1: every op picks a filesystem at random */
+	/* fsmix extensions: realism (realism.c parses and checks them) */
+	const char *file_popularity; /* the key's text */
+	struct popdist pop;          /* POP_UNIFORM: pool_pick as before */
+	const char *op_rate;         /* the key's text, NULL: no op_rate */
+	double rate_target;       /* op_rate: operations per second of the whole group, 0: none */
+	uint64_t sched_period_ns; /* op_period or op_rate: mean gap between one thread's starts */
+	int arrival;              /* ARRIVAL_FIXED or ARRIVAL_POISSON */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */
 	struct plan_range *ranges;
 	size_t n_ranges;
 };
+
+/* How op_period or op_rate spaces a thread's starts (arrival). */
+enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
 
 /* How populate.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };
@@ -62,6 +74,8 @@ struct plan_fs {
 	struct plan_size_weight *sizes;      /* in file order */
 	size_t n_sizes;
 	uint64_t size_weight_total;
+	const char *size_dist_text; /* size_dist as written, NULL: none */
+	struct sizedist size_dist;  /* SIZEDIST_NONE: size_weight or min/max_filesize */
 	uint64_t create_blocksize, age_blocksize;
 	enum create_method create_method;
 	double desired_util, init_util; /* fractions 0..1 */

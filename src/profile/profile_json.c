@@ -1,5 +1,6 @@
 /* profile_json.c - the resolved profile as text and JSON (see profile_json.h). */
 #include "profile_json.h"
+#include "realism.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -76,12 +77,15 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 		const struct plan_fs *f = &pl->fs[i];
 		fprintf(out, "  %s: %s, %" PRIu32 " files, %" PRIu32 " dirs, ", f->name,
 		        f->location, f->num_files, f->num_dirs);
-		if (f->n_sizes)
+		if (f->size_dist.kind)
+			fprintf(out, "size_dist %s", f->size_dist_text);
+		else if (f->n_sizes)
 			fprintf(out, "%zu size weights", f->n_sizes);
 		else
 			fprintf(out, "sizes %" PRIu64 "..%" PRIu64 " bytes", f->min_filesize,
 			        f->max_filesize);
 		fprintf(out, "%s\n", f->age ? ", aged" : "");
+		realism_print_sizes(out, f);
 	}
 	for (size_t i = 0; i < pl->n_groups; i++) {
 		const struct plan_group *g = &pl->groups[i];
@@ -91,6 +95,7 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 		fprintf(out, "  %s: %" PRIu32 " threads, %d weighted ops, %zu msec ranges%s\n",
 		        g->name, g->num_threads, weighted, g->n_ranges,
 		        g->enable_stats ? ", stats on" : "");
+		realism_print_group(out, g);
 	}
 }
 

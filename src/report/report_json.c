@@ -243,6 +243,18 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "response_latency",
 	    st->resp_lat && st->resp_lat->n ? lat_json(b, st->resp_lat) : json_null());
 	put(b, o, "missed_starts", ju(st->missed_starts));
+	/* op_rate / op_period groups: the target and what the group reached */
+	double target, achieved, short_pct;
+	if (g && results_rate_check(r, (size_t)(g - r->groups), &target, &achieved, &short_pct)) {
+		json_t *rate = json_object();
+		put(b, rate, "target", json_real(target));
+		put(b, rate, "achieved", json_real(achieved));
+		put(b, rate, "short_pct", json_real(short_pct));
+		put(b, rate, "reached", json_boolean(short_pct <= RESULTS_RATE_WARN_PCT));
+		put(b, o, "rate", rate);
+	} else if (g) {
+		put(b, o, "rate", json_null());
+	}
 	/* A group's own --interval rows (the total's are the top-level "intervals"). */
 	if (g && g->intervals)
 		put(b, o, "intervals", intervals_json(b, g->intervals, g->n_intervals));
@@ -423,6 +435,13 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 	const char *sig = r->signal ? sigabbrev_np(r->signal) : NULL;
 	put(&b, root, "signal", sig ? json_sprintf("SIG%s", sig) : json_null());
 	put(&b, root, "error", r->failure[0] ? json_string(r->failure) : json_null());
+	json_t *crash = json_null();
+	if (r->crashed) { /* --crash-after */
+		crash = json_object();
+		put(&b, crash, "at_s", jr(r->crash_at_s));
+		put(&b, crash, "failed_after", ju(r->failed_after_crash));
+	}
+	put(&b, root, "crash", crash);
 	put(&b, root, "seed", json_string(seed));
 	put(&b, root, "time_s", ju(r->time_s));
 	put(&b, root, "ramp_s", ju(r->ramp_s));

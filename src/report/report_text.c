@@ -316,7 +316,7 @@ static void print_response(FILE *out, const struct results *r)
 	for (size_t gi = 0; gi < r->n_groups; gi++) {
 		const struct results_group *g = &r->groups[gi];
 		const struct thread_stats *st = &g->st;
-		if (!g->op_period_ms || !st->resp_lat || !st->resp_lat->n)
+		if (!(g->rate_target > 0) || !st->resp_lat || !st->resp_lat->n)
 			continue;
 		if (!any)
 			print_lat_header(out,
@@ -327,7 +327,10 @@ static void print_response(FILE *out, const struct results *r)
 		lat_init(&service);
 		for (int op = 0; op < OP_COUNT; op++)
 			lat_merge(&service, &st->op_lat[op]);
-		fprintf(out, "%s (op_period %u ms)\n", g->name, g->op_period_ms);
+		if (g->op_period_ms)
+			fprintf(out, "%s (op_period %u ms)\n", g->name, g->op_period_ms);
+		else
+			fprintf(out, "%s (op_rate %.6g/s)\n", g->name, g->rate_target);
 		print_lat_line(out, "service", &service);
 		print_lat_line(out, "response", st->resp_lat);
 		if (st->missed_starts)
@@ -336,6 +339,33 @@ static void print_response(FILE *out, const struct results *r)
 			        " scheduled starts passed while an operation still "
 			        "ran (each counted in response as waiting until it ended)\n",
 			        "missed", st->missed_starts);
+	}
+	if (any)
+		fprintf(out, "\n");
+}
+
+/* Scheduled groups (op_rate, op_period): the target rate against the one reached, with a
+ * warning when the group fell more than RESULTS_RATE_WARN_PCT short. */
+static void print_rates(FILE *out, const struct results *r)
+{
+	bool any = false;
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
+		double target, achieved, short_pct;
+		if (!results_rate_check(r, gi, &target, &achieved, &short_pct))
+			continue;
+		if (!any)
+			fprintf(out, "Scheduled rate (op_rate, op_period: starts per second)\n");
+		any = true;
+		const struct results_group *g = &r->groups[gi];
+		fprintf(out,
+		        "%s: target %.2f ops/sec, achieved %.2f ops/sec, %" PRIu64
+		        " missed starts\n",
+		        g->name, target, achieved, g->st.missed_starts);
+		if (short_pct > RESULTS_RATE_WARN_PCT)
+			fprintf(out,
+			        "warning: %s fell %.1f %% short of its target rate (more than "
+			        "%.0f %%): the group cannot reach it here\n",
+			        g->name, short_pct, RESULTS_RATE_WARN_PCT);
 	}
 	if (any)
 		fprintf(out, "\n");
@@ -414,6 +444,12 @@ static void print_ffsb_results(FILE *out, const struct results *r, bool ffsb_fig
 	fprintf(out, "\nResults:\n");
 	if (r->interrupted)
 		fprintf(out, "Interrupted: partial results of the first %.2f s\n", rt);
+	if (r->crashed)
+		fprintf(
+		    out,
+		    "Crashed: the filesystems were shut down %.2f s into the run (--crash-after); "
+		    "%" PRIu64 " operations failed after it (not errors)\n",
+		    r->crash_at_s, r->failed_after_crash);
 	fprintf(out, "Benchmark took %.2lf sec\n\n", rt);
 	for (size_t gi = 0; gi < r->n_groups; gi++) {
 		char title[32];
@@ -511,6 +547,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	}
 	print_latency(out, &r->total);
 	print_response(out, r);
+	print_rates(out, r);
 	print_intervals(out, r);
 	print_devices(out, r);
 	print_errors(out, r);

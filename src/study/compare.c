@@ -1,11 +1,14 @@
 /* compare.c - before/after comparison (see compare.h). */
 #include "compare.h"
 
+#include "docschema.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "docschema.h"
 #include "metrics.h"
 #include "plot.h"
 #include "outfile.h"
@@ -367,6 +370,13 @@ static int doc_load(struct doc *d, const char *path, FILE *log)
 	if (!root) {
 		memset(d, 0, sizeof(*d));
 		fprintf(log, "fsmix: %s:%d: not a JSON document: %s\n", path, e.line, e.text);
+		return -1;
+	}
+	char why[MSG_MAX];
+	if (doc_check(root, why, sizeof(why))) { /* docschema.h: the documented schema */
+		memset(d, 0, sizeof(*d));
+		fprintf(log, "fsmix: %s: not a valid fsmix result: %s\n", path, why);
+		json_decref(root);
 		return -1;
 	}
 	int rc = doc_from_json(d, path, root, log);

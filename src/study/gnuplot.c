@@ -45,19 +45,37 @@ enum failure gp_check_path(const char *path, const char *opt, FILE *log)
 	return FAIL_INPUT;
 }
 
-void gp_str(FILE *g, const char *s)
+/* Bytes written as they are inside a double-quoted gnuplot string: none of them is special
+ * there (not \, ", `, @, %, a quote or a control character). */
+static bool gp_plain(unsigned char c)
 {
-	fputc('\'', g);
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr(" _.,:;()/+=-", c);
+}
+
+/* s as a double-quoted string, every other byte as an octal escape; a tic label (used as a
+ * format for the tic's value) also has its '%' doubled. */
+static void gp_quote(FILE *g, const char *s, bool tic)
+{
+	fputc('"', g);
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '\'')
-			fputs("''", g);
-		else if (c < 32 || c == 127)
-			fputc(' ', g);
-		else
+		if (c && gp_plain(c))
 			fputc(c, g);
+		else
+			fprintf(g, c == '%' && tic ? "\\%03o\\%03o" : "\\%03o", c, c);
 	}
-	fputc('\'', g);
+	fputc('"', g);
+}
+
+void gp_str(FILE *g, const char *s)
+{
+	gp_quote(g, s, false);
+}
+
+void gp_tic(FILE *g, const char *s)
+{
+	gp_quote(g, s, true);
 }
 
 void gp_num(FILE *f, double v)
@@ -87,6 +105,9 @@ void gp_discard(struct gp_job *j)
 enum failure gp_open(struct gp_job *j, const char *path, int width, int height, FILE *log)
 {
 	memset(j, 0, sizeof(*j));
+	/* From here a stop signal waits (for run_gnuplot, or the caller's check): it cannot kill
+	 * fsmix between mkdtemp and gp_discard and leave the directory behind. */
+	stopsig_block();
 	const char *ext = path_ext(path);
 	if (!ext)
 		return gp_check_path(path, "plot", log);
@@ -133,13 +154,15 @@ enum failure gp_open(struct gp_job *j, const char *path, int width, int height, 
 static enum failure run_gnuplot(const char *dir, FILE *log)
 {
 	char *argv[] = {"gnuplot", "plot.gp", NULL};
-	/* no signal blocked: Ctrl-C after a sweep stops gnuplot too */
+	/* fsmix's stop signals are blocked (after a run, and by gp_open): one that comes while
+	 * gnuplot draws stops gnuplot (subproc.h), and means "interrupted", not "gnuplot
+	 * failed". */
 	unsigned signals_before = stopsig_count();
-	int st = subproc_run(argv, dir); /* wait status, or -errno when gnuplot did not start */
+	struct subproc_end end;
+	/* wait status, or -errno when gnuplot did not start */
+	int st = subproc_run(argv, dir, &end);
 	int start_errno = st < 0 ? -st : 0;
-	/* After a run, fsmix's stop signals are blocked: a Ctrl-C that stopped gnuplot is
-	 * pending here, and means "interrupted", not "gnuplot failed". */
-	if (stopsig_arrived(signals_before)) {
+	if (end.stopped || stopsig_arrived(signals_before)) {
 		fprintf(log, "fsmix: interrupted while plotting; no picture written\n");
 		return FAIL_INTERRUPTED;
 	}

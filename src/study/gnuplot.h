@@ -5,14 +5,18 @@
  * image is then copied to the output path by fsmix itself (outfile.h: a device, FIFO or symbolic
  * link is written through, never replaced), so the output path never appears in the script. Every
  * other string that reaches the script (titles, group, profile and operation names, labels) is
- * written with gp_str() as a single-quoted gnuplot string, and data files hold numbers only.
+ * written with gp_str() (gp_tic() for a tic label) as a double-quoted gnuplot string, and data
+ * files hold numbers only.
  *
- * gnuplot 5.4's rules for single-quoted strings, which gp_str relies on (checked by
- * tests/e2e/plot_hostile.sh): inside '...' only '' is special (one quote); backslashes are
- * literal; backquote command substitution and @macro expansion do not apply inside quotes. A
- * line end ends the command whatever the quotes, so gp_str turns control characters (CR, LF,
- * tab, ...) into spaces. The terminal is set `noenhanced`, so ^ _ @ & { } in a title are shown
- * as they are instead of being taken as markup.
+ * gnuplot 5.4's rules, which gp_str relies on (checked by tests/e2e/plot_hostile.sh): inside
+ * "..." a backslash and three octal digits stand for that byte, and a script line is scanned
+ * for backquote substitution and @macros before the string is read, so gp_str writes only
+ * letters, digits and " _.,:;()/+=-" as they are and every other byte (quotes, backslashes,
+ * backquotes, @, %, control characters, bytes above 127) as \ooo: any byte sequence arrives
+ * intact. (Single-quoted strings, with '' for a quote, were used once: gnuplot 5.4 misreads
+ * '' twice in a row.) A tic label in `set xtics ("LABEL" x)` is also a format for the tic's
+ * value, so gp_tic doubles its '%'. The terminal is set `noenhanced`, so ^ _ @ & { } in a title
+ * are shown as they are instead of being taken as markup.
  */
 #ifndef FSMIX_GNUPLOT_H
 #define FSMIX_GNUPLOT_H
@@ -57,8 +61,11 @@ enum failure gp_finish(struct gp_job *j, const char *path, FILE *log);
 /* gp_discard - remove the job's files and directory without drawing. */
 void gp_discard(struct gp_job *j);
 
-/* gp_str - s as a gnuplot single-quoted string literal, quotes included (NULL: ''). */
+/* gp_str - s as a gnuplot double-quoted string literal, quotes included (NULL: ""). */
 void gp_str(FILE *g, const char *s);
+
+/* gp_tic - gp_str for a tic label: '%' doubled as well (the label is a format). */
+void gp_tic(FILE *g, const char *s);
 
 /* gp_num - a double as gnuplot data: %.9g, or NaN (a missing point) when not finite. */
 void gp_num(FILE *f, double v);

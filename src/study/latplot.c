@@ -4,13 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gnuplot.h"
+#include "stopsig.h"
 
 #define T_MAX_S 1e9 /* a start time beyond 31 years is a malformed line */
 
@@ -186,92 +187,126 @@ enum failure latplot_read(struct latplot *lp, const char *buf, size_t len, const
 	return latplot_read_max(lp, buf, len, name, LATPLOT_RAW_MAX, err, errlen);
 }
 
-enum failure latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
-                              size_t raw_max, char *err, size_t errlen)
+void latplot_begin(struct latplot *lp, size_t raw_max)
 {
 	memset(lp, 0, sizeof(*lp));
 	lp->span_s = 1.0;
 	lp->raw_max = raw_max < LATPLOT_RAW_MAX ? raw_max : LATPLOT_RAW_MAX;
 	snprintf(lp->kinds[LATPLOT_OTHER].name, LATPLOT_NAME_MAX, "other");
 	snprintf(lp->kinds[LATPLOT_SYNC].name, LATPLOT_NAME_MAX, "time in sync calls");
-	const char *p = buf, *end = buf + len;
-	for (uint64_t line = 1; p < end; line++) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *le = eol ? eol : end, *q = skip_blanks(p, le);
-		p = eol ? eol + 1 : end;
-		if (q == le || *q == '#')
-			continue;
-		double t;
-		uint64_t group, thread, lat, bytes, sync, resp;
-		const char *op;
-		size_t op_len;
-		const char *what = "start time (t_s)";
-		if (!parse_time(&q, le, &t) || !field_end(q, le))
-			goto bad;
-		what = "group";
-		q = skip_blanks(q, le);
-		if (!parse_u64(&q, le, &group) || !field_end(q, le))
-			goto bad;
-		what = "thread";
-		q = skip_blanks(q, le);
-		if (!parse_u64(&q, le, &thread) || !field_end(q, le))
-			goto bad;
-		what = "operation";
-		q = skip_blanks(q, le);
-		op = q;
-		while (!field_end(q, le))
-			q++;
-		op_len = (size_t)(q - op);
-		if (!op_len)
-			goto bad;
-		what = "latency (lat_ns)";
-		q = skip_blanks(q, le);
-		if (!parse_u64(&q, le, &lat) || !field_end(q, le))
-			goto bad;
-		what = "bytes";
-		q = skip_blanks(q, le);
-		if (!parse_u64(&q, le, &bytes) || !field_end(q, le))
-			goto bad;
-		what = "sync time (sync_ns)";
-		q = skip_blanks(q, le);
-		if (!parse_u64(&q, le, &sync) || !field_end(q, le))
-			goto bad;
-		/* resp_ns (logs since the op_period response time) is read and not drawn: the
-		 * picture shows each operation's own latency */
-		what = "response time (resp_ns)";
-		q = skip_blanks(q, le);
-		if (q != le && (!parse_u64(&q, le, &resp) || !field_end(q, le)))
-			goto bad;
-		what = "end of line (t_s group thread op lat_ns bytes sync_ns [resp_ns])";
-		if (skip_blanks(q, le) != le)
-			goto bad;
-		unsigned k = kind_of(lp, op, op_len);
-		lp->lines++;
-		lp->kinds[k].count++;
-		if (t > lp->t_max)
-			lp->t_max = t;
-		if (!lat)
-			lp->zero++;
-		else if (add_point(lp, k, t, lat))
-			goto oom;
-		if (sync) {
-			lp->kinds[LATPLOT_SYNC].count++;
-			if (add_point(lp, LATPLOT_SYNC, t, sync))
-				goto oom;
-		}
-		continue;
-	bad:
+}
+
+/* One line [p, le) of the log: 0 (counted, or skipped: blank or a comment), 1 when it is not a
+ * latency log line (*what: the first bad field), -1 when out of memory. */
+static int parse_line(struct latplot *lp, const char *p, const char *le, const char **what)
+{
+	const char *q = skip_blanks(p, le);
+	if (q == le || *q == '#')
+		return 0;
+	double t;
+	uint64_t group, thread, lat, bytes, sync, resp;
+	*what = "start time (t_s)";
+	if (!parse_time(&q, le, &t) || !field_end(q, le))
+		return 1;
+	*what = "group";
+	q = skip_blanks(q, le);
+	if (!parse_u64(&q, le, &group) || !field_end(q, le))
+		return 1;
+	*what = "thread";
+	q = skip_blanks(q, le);
+	if (!parse_u64(&q, le, &thread) || !field_end(q, le))
+		return 1;
+	*what = "operation";
+	q = skip_blanks(q, le);
+	const char *op = q;
+	while (!field_end(q, le))
+		q++;
+	size_t op_len = (size_t)(q - op);
+	if (!op_len)
+		return 1;
+	*what = "latency (lat_ns)";
+	q = skip_blanks(q, le);
+	if (!parse_u64(&q, le, &lat) || !field_end(q, le))
+		return 1;
+	*what = "bytes";
+	q = skip_blanks(q, le);
+	if (!parse_u64(&q, le, &bytes) || !field_end(q, le))
+		return 1;
+	*what = "sync time (sync_ns)";
+	q = skip_blanks(q, le);
+	if (!parse_u64(&q, le, &sync) || !field_end(q, le))
+		return 1;
+	/* resp_ns (logs since the op_period response time) is read and not drawn: the picture
+	 * shows each operation's own latency */
+	*what = "response time (resp_ns)";
+	q = skip_blanks(q, le);
+	if (q != le && (!parse_u64(&q, le, &resp) || !field_end(q, le)))
+		return 1;
+	*what = "end of line (t_s group thread op lat_ns bytes sync_ns [resp_ns])";
+	if (skip_blanks(q, le) != le)
+		return 1;
+	unsigned k = kind_of(lp, op, op_len);
+	lp->lines++;
+	lp->kinds[k].count++;
+	if (t > lp->t_max)
+		lp->t_max = t;
+	if (!lat)
+		lp->zero++;
+	else if (add_point(lp, k, t, lat))
+		return -1;
+	if (sync) {
+		lp->kinds[LATPLOT_SYNC].count++;
+		if (add_point(lp, LATPLOT_SYNC, t, sync))
+			return -1;
+	}
+	return 0;
+}
+
+enum failure latplot_line(struct latplot *lp, const char *p, size_t len, uint64_t line,
+                          const char *name, char *err, size_t errlen)
+{
+	const char *what = "";
+	if (len > LATPLOT_LINE_MAX) {
+		snprintf(err, errlen,
+		         "%s:%llu: not a latency log line: longer than %d bytes (the longest "
+		         "accepted)",
+		         name, (unsigned long long)line, LATPLOT_LINE_MAX);
+		return FAIL_INPUT;
+	}
+	int rc = parse_line(lp, p, p + len, &what);
+	if (rc < 0)
+		return oom_failure(name, err, errlen);
+	if (rc) {
 		snprintf(err, errlen, "%s:%llu: not a latency log line: bad %s", name,
 		         (unsigned long long)line, what);
 		return FAIL_INPUT;
 	}
+	return FAIL_NONE;
+}
+
+enum failure latplot_end(struct latplot *lp, const char *name, char *err, size_t errlen)
+{
 	/* Unthinned, the grids are needed only for the median and p99 lines of big kinds. */
 	for (size_t k = 0; !lp->thinned && k <= LATPLOT_OTHER; k++)
 		if (lp->kinds[k].count >= LATPLOT_LINE_MIN)
 			return grid_from_raw(lp) ? oom_failure(name, err, errlen) : FAIL_NONE;
 	return FAIL_NONE;
-oom:
-	return oom_failure(name, err, errlen);
+}
+
+enum failure latplot_read_max(struct latplot *lp, const char *buf, size_t len, const char *name,
+                              size_t raw_max, char *err, size_t errlen)
+{
+	latplot_begin(lp, raw_max);
+	const char *p = buf, *end = buf + len;
+	for (uint64_t line = 1; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *le = eol ? eol : end;
+		enum failure f = latplot_line(lp, p, (size_t)(le - p), line, name, err, errlen);
+		if (f)
+			return f;
+		p = eol ? eol + 1 : end;
+	}
+	return latplot_end(lp, name, err, errlen);
 }
 
 void latplot_free(struct latplot *lp)
@@ -488,59 +523,59 @@ int latplot_script(const struct latplot *lp, FILE *data, const char *data_path, 
 	return 0;
 }
 
-/* The log's bytes: mapped when it is a regular file, else read (a pipe, /dev/stdin). */
-static char *load_log(const char *path, size_t *len, bool *mapped, FILE *log)
+/* The log is read in chunks of LATPLOT_CHUNK bytes (a regular file, a pipe, /dev/stdin alike):
+ * memory is the chunk, one line carried over and the grids, whatever the input's length. */
+#define LATPLOT_CHUNK   (1 << 20)
+#define LATPLOT_POLL_MS 50
+
+/* Reads the log open as fd into lp, line by line (latplot_line); a stop signal (stopsig.h)
+ * ends the read with FAIL_INTERRUPTED. */
+static enum failure stream_log(struct latplot *lp, int fd, const char *path, char *err,
+                               size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf = NULL;
-	*len = 0;
-	*mapped = false;
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(log, "fsmix: --lat-log %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (buf != MAP_FAILED) {
-			madvise(buf, (size_t)st.st_size, MADV_SEQUENTIAL);
-			*len = (size_t)st.st_size;
-			*mapped = true;
-			close(fd);
-			return buf;
-		}
-		buf = NULL;
-	}
-	size_t cap = 0;
+	char *buf = malloc(LATPLOT_CHUNK + LATPLOT_LINE_MAX + 1);
+	if (!buf)
+		return oom_failure(path, err, errlen);
+	unsigned snapshot = stopsig_count();
+	size_t have = 0; /* bytes of an unfinished line at buf's start */
+	uint64_t line = 1;
+	enum failure f = FAIL_NONE;
 	for (;;) {
-		if (*len == cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 1 << 20);
-			if (!nb) {
-				fprintf(log, "fsmix: --lat-log %s: out of memory\n", path);
-				free(buf);
-				close(fd);
-				return NULL;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 1 << 20;
+		/* fd is non-blocking: a pipe or FIFO with nothing to read yet is waited for in
+		 * steps, so that a stop signal (blocked: pending) ends the wait. */
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int pr = poll(&pfd, 1, LATPLOT_POLL_MS);
+		if (stopsig_arrived(snapshot)) {
+			snprintf(err, errlen, "interrupted while reading %s; no picture written",
+			         path);
+			f = FAIL_INTERRUPTED;
+			break;
 		}
-		ssize_t r = read(fd, buf + *len, cap - *len);
-		if (r < 0 && errno == EINTR)
+		if (pr == 0 || (pr < 0 && errno == EINTR))
+			continue;
+		ssize_t r = read(fd, buf + have, LATPLOT_CHUNK);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r < 0) {
-			fprintf(log, "fsmix: --lat-log %s: %s\n", path, strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (r == 0)
+			snprintf(err, errlen, "--lat-log %s: %s", path, strerror(errno));
+			f = FAIL_INPUT;
 			break;
-		*len += (size_t)r;
+		}
+		size_t len = have + (size_t)r;
+		const char *p = buf, *end = buf + len, *eol;
+		while (!f && (eol = memchr(p, '\n', (size_t)(end - p)))) {
+			f = latplot_line(lp, p, (size_t)(eol - p), line++, path, err, errlen);
+			p = eol + 1;
+		}
+		have = (size_t)(end - p);
+		if (!f && (r == 0 || have > LATPLOT_LINE_MAX)) /* the last line, or too long */
+			f = have ? latplot_line(lp, p, have, line, path, err, errlen) : FAIL_NONE;
+		if (f || r == 0)
+			break;
+		memmove(buf, p, have);
 	}
-	close(fd);
-	return buf;
+	free(buf);
+	return f ? f : latplot_end(lp, path, err, errlen);
 }
 
 enum failure latplot_write(const char *log_path, const char *out_path, FILE *log)
@@ -548,22 +583,20 @@ enum failure latplot_write(const char *log_path, const char *out_path, FILE *log
 	enum failure rc = gp_check_path(out_path, "-o", log);
 	if (rc)
 		return rc;
-	size_t len;
-	bool mapped;
-	char *buf = load_log(log_path, &len, &mapped, log);
-	if (!buf)
-		return FAIL_INPUT;
 	struct latplot lp;
 	char err[1024];
-	rc = latplot_read(&lp, buf, len, log_path, err, sizeof(err));
-	if (mapped)
-		munmap(buf, len);
-	else
-		free(buf);
-	if (rc == FAIL_INPUT)
+	latplot_begin(&lp, LATPLOT_RAW_MAX);
+	/* non-blocking: the open of a FIFO does not wait for a writer (stream_log does) */
+	int fd = open(log_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		latplot_free(&lp);
+		fprintf(log, "fsmix: --lat-log %s: %s\n", log_path, strerror(errno));
+		return FAIL_INPUT;
+	}
+	rc = stream_log(&lp, fd, log_path, err, sizeof(err));
+	close(fd);
+	if (rc)
 		fprintf(log, "fsmix: %s\n", err);
-	else if (rc)
-		fprintf(log, "fsmix: --lat-log %s: out of memory\n", log_path);
 	struct gp_job j;
 	if (!rc)
 		rc = gp_open(&j, out_path, 1200, 700, log);

@@ -73,11 +73,29 @@ struct latplot {
 #define LATPLOT_OTHER LATPLOT_KINDS
 #define LATPLOT_SYNC  (LATPLOT_KINDS + 1)
 
+/* The longest line of a latency log accepted, in bytes without its '\n' (fsmix writes lines of
+ * at most about 120 bytes): a longer one, or input without line ends (/dev/zero), is refused
+ * with its line number, so that reading a log needs bounded memory whatever it holds. */
+#define LATPLOT_LINE_MAX 4096
+
+/* latplot_begin - lp empty, to be fed lines (latplot_line) and finished (latplot_end); at most
+ * raw_max (<= LATPLOT_RAW_MAX) points are drawn whole. */
+void latplot_begin(struct latplot *lp, size_t raw_max);
+
+/* latplot_line - line number `line` of the log (len bytes at p, without its '\n'). FAIL_NONE;
+ * FAIL_INPUT with "NAME:LINE: reason" in err for a malformed line or one longer than
+ * LATPLOT_LINE_MAX; FAIL_IO with "NAME: out of memory" in err. */
+enum failure latplot_line(struct latplot *lp, const char *p, size_t len, uint64_t line,
+                          const char *name, char *err, size_t errlen);
+
+/* latplot_end - after the last line: FAIL_NONE, or FAIL_IO (out of memory) with err. */
+enum failure latplot_end(struct latplot *lp, const char *name, char *err, size_t errlen);
+
 /* latplot_read - read a whole latency log from buf (len bytes, no terminator needed): lines of
  * 7 fields (t_s group thread op lat_ns bytes sync_ns) or 8 (and resp_ns, which is not drawn).
  * Lines starting with '#' and empty lines are skipped. FAIL_NONE; FAIL_INPUT with
- * "NAME:LINE: reason" in err for a malformed line; FAIL_IO with "NAME: out of memory" in err.
- * lp must be latplot_free()d either way. */
+ * "NAME:LINE: reason" in err for a malformed line (or one over LATPLOT_LINE_MAX); FAIL_IO with
+ * "NAME: out of memory" in err. lp must be latplot_free()d either way. */
 enum failure latplot_read(struct latplot *lp, const char *buf, size_t len, const char *name,
                           char *err, size_t errlen);
 
@@ -96,9 +114,12 @@ void latplot_describe(const struct latplot *lp, char *buf, size_t len);
 
 void latplot_free(struct latplot *lp);
 
-/* latplot_write - `fsmix plot --lat-log log_path -o out_path`; messages (including how it
- * thinned) go to log. FAIL_NONE; FAIL_INPUT for a bad output name or an unreadable, malformed
- * or empty log; FAIL_IO when out of memory; otherwise gp_finish's failure (gnuplot.h). */
+/* latplot_write - `fsmix plot --lat-log log_path -o out_path`: the log is read in chunks (a
+ * file, pipe, FIFO or device alike; memory bounded by the chunk, LATPLOT_LINE_MAX and the
+ * grids); messages (including how it thinned) go to log. FAIL_NONE; FAIL_INPUT for a bad
+ * output name or an unreadable, malformed or empty log; FAIL_IO when out of memory;
+ * FAIL_INTERRUPTED when a stop signal (blocked by the caller: stopsig_block) came while reading;
+ * otherwise gp_finish's failure (gnuplot.h). */
 enum failure latplot_write(const char *log_path, const char *out_path, FILE *log);
 
 #endif

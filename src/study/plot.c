@@ -88,26 +88,45 @@ static void label_tics(FILE *g, const json_t *doc, const size_t *idx, size_t n)
 	fprintf(g, "set xtics (");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(g, "%s", i ? ", " : "");
-		gp_str(g, point_label(doc, idx ? idx[i] : i));
+		gp_tic(g, point_label(doc, idx ? idx[i] : i));
 		fprintf(g, " %zu", i);
 	}
 	fprintf(g, ")\n");
 }
 
-static enum failure sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
+/* The sweep chart's panels and their series (metrics); a series without a value at any point
+ * is left out, and so is a panel left without series (enable_stats=0: no latency). */
+#define SWEEP_SERIES 3
+static const struct sweep_panel {
+	const char *ylabel, *setup, *name;
+	bool log_y;
+	enum metric_id m[SWEEP_SERIES];
+	const char *title[SWEEP_SERIES];
+} sweep_panels[] = {
+    {"per second",
+     "set yrange [0:*]",
+     "throughput",
+     false,
+     {M_TRANS_PER_S, M_OPS_PER_S},
+     {"trans/s", "ops/s"}},
+    {"latency (ms)",
+     "set logscale y 10\nset yrange [*:*]",
+     "latency",
+     true,
+     {M_OP_P50_MS, M_OP_P99_MS, M_SYNC_P99_MS},
+     {"op p50", "op p99", "sync p99"}},
+};
+#define SWEEP_PANELS (sizeof(sweep_panels) / sizeof(sweep_panels[0]))
+
+/* Which metrics have a value at some point: any (finite), and above 0 (for a log axis). */
+struct sweep_has {
+	bool any[METRIC_COUNT], positive[METRIC_COUNT];
+};
+
+/* The data file (x, then mean and stddev of every metric per point), and what it has. */
+static void sweep_data(FILE *f, const json_t *doc, size_t n, bool numeric, struct sweep_has *has)
 {
-	const json_t *pts;
-	size_t n = doc_points(doc, &pts);
-	if (!n) {
-		fprintf(log, "fsmix: the sweep has no finished point to plot\n");
-		return FAIL_INPUT;
-	}
-	bool numeric = true;
-	for (size_t i = 0; i < n; i++) {
-		double x;
-		if (!numeric_x(doc, i, &x))
-			numeric = false;
-	}
+	memset(has, 0, sizeof(*has));
 	for (size_t i = 0; i < n; i++) {
 		double x = (double)i;
 		if (numeric)
@@ -120,17 +139,86 @@ static enum failure sweep_chart(FILE *f, FILE *g, const json_t *doc, const char 
 			gp_num(f, st.n ? st.mean : NAN);
 			fputc(' ', f);
 			gp_num(f, st.n ? st.stddev : NAN);
+			has->any[m] |= st.n && isfinite(st.mean);
+			has->positive[m] |= st.n && isfinite(st.mean) && st.mean > 0;
 		}
 		fprintf(f, "\n");
 	}
+}
+
+/* Whether series s of panel p can be drawn. */
+static bool sweep_drawn(const struct sweep_panel *p, size_t s, const struct sweep_has *has)
+{
+	return p->log_y ? has->positive[p->m[s]] : has->any[p->m[s]];
+}
+
+/* Panel p's plot command with the series that have data; false when none has. */
+static bool sweep_panel(FILE *g, const struct sweep_panel *p, const struct sweep_has *has,
+                        const char *data)
+{
+	bool any = false;
+	for (size_t s = 0; s < SWEEP_SERIES && p->title[s]; s++) {
+		if (!sweep_drawn(p, s, has))
+			continue;
+		if (!any)
+			fprintf(g, "set ylabel '%s'\n%s\nplot '%s' ", p->ylabel, p->setup, data);
+		else
+			fprintf(g, ", '' ");
+		fprintf(g, "using 1:%d:%d with yerrorlines title '%s'", col(p->m[s]),
+		        col(p->m[s]) + 1, p->title[s]);
+		any = true;
+	}
+	if (any)
+		fprintf(g, "\n");
+	return any;
+}
+
+static enum failure sweep_chart(FILE *f, FILE *g, const json_t *doc, const char *data, FILE *log)
+{
+	const json_t *pts;
+	size_t n = doc_points(doc, &pts);
+	if (!n) {
+		fprintf(log, "fsmix: the sweep has no finished point to plot\n");
+		return FAIL_INPUT;
+	}
+	bool numeric = true;
+	struct sweep_has has;
+	for (size_t i = 0; i < n; i++) {
+		double x;
+		if (!numeric_x(doc, i, &x))
+			numeric = false;
+	}
+	sweep_data(f, doc, n, numeric, &has);
+	size_t shown = 0;
+	char left_out[128] = "";
+	for (size_t p = 0; p < SWEEP_PANELS; p++) {
+		bool any = false;
+		for (size_t s = 0; s < SWEEP_SERIES && sweep_panels[p].title[s]; s++)
+			any |= sweep_drawn(&sweep_panels[p], s, &has);
+		if (any)
+			shown++;
+		else
+			snprintf(left_out + strlen(left_out), sizeof(left_out) - strlen(left_out),
+			         "%s%s", left_out[0] ? ", " : "", sweep_panels[p].name);
+	}
+	if (!shown) {
+		fprintf(log, "fsmix: the sweep has no figures to plot\n");
+		return FAIL_INPUT;
+	}
+	if (left_out[0]) /* enable_stats=0: nothing was timed */
+		fprintf(log,
+		        "fsmix: plot: no %s figures in the sweep (not timed: enable_stats=0?): "
+		        "that panel is left out\n",
+		        left_out);
 	const json_t *dims = json_object_get(doc, "dimensions");
 	const char *xl = json_array_size(dims) == 1
 	                     ? json_string_value(json_object_get(json_array_get(dims, 0), "label"))
 	                     : NULL;
 	char title[512];
-	snprintf(title, sizeof(title), "fsmix sweep: %s (mean, error bars: stddev)",
-	         profile_name(doc));
-	fprintf(g, "set multiplot layout 2,1 title ");
+	snprintf(title, sizeof(title), "fsmix sweep: %s (mean, error bars: stddev)%s%s%s",
+	         profile_name(doc), left_out[0] ? "; no " : "", left_out,
+	         left_out[0] ? " figures" : "");
+	fprintf(g, "set multiplot layout %zu,1 title ", shown);
 	gp_str(g, title);
 	fprintf(g, "\nset grid\nset key outside right\nset xlabel ");
 	gp_str(g, xl ? xl : "point");
@@ -141,19 +229,8 @@ static enum failure sweep_chart(FILE *f, FILE *g, const json_t *doc, const char 
 		label_tics(g, doc, NULL, n);
 		fprintf(g, "set xtics rotate by -30\n");
 	}
-	fprintf(g, "set ylabel 'per second'\nset yrange [0:*]\n");
-	fprintf(g,
-	        "plot '%s' using 1:%d:%d with yerrorlines title 'trans/s', "
-	        "'' using 1:%d:%d with yerrorlines title 'ops/s'\n",
-	        data, col(M_TRANS_PER_S), col(M_TRANS_PER_S) + 1, col(M_OPS_PER_S),
-	        col(M_OPS_PER_S) + 1);
-	fprintf(g, "set ylabel 'latency (ms)'\nset logscale y 10\nset yrange [*:*]\n");
-	fprintf(g,
-	        "plot '%s' using 1:%d:%d with yerrorlines title 'op p50', "
-	        "'' using 1:%d:%d with yerrorlines title 'op p99', "
-	        "'' using 1:%d:%d with yerrorlines title 'sync p99'\n",
-	        data, col(M_OP_P50_MS), col(M_OP_P50_MS) + 1, col(M_OP_P99_MS),
-	        col(M_OP_P99_MS) + 1, col(M_SYNC_P99_MS), col(M_SYNC_P99_MS) + 1);
+	for (size_t p = 0; p < SWEEP_PANELS; p++)
+		(void)sweep_panel(g, &sweep_panels[p], &has, data);
 	fprintf(g, "unset multiplot\n");
 	return FAIL_NONE;
 }
@@ -230,6 +307,7 @@ static enum failure compare_chart(FILE *f, FILE *g, const json_t *base, const js
 {
 	const json_t *pts;
 	size_t n = doc_points(now, &pts), nb = doc_points(base, &pts), rows = 0;
+	bool timed = false; /* an op p99 in either document (enable_stats=0: none) */
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	if (!idx)
 		return FAIL_IO;
@@ -246,6 +324,7 @@ static enum failure compare_chart(FILE *f, FILE *g, const json_t *base, const js
 			struct metric_stat a, b;
 			point_stat(base, j, ms[m], &a);
 			point_stat(now, i, ms[m], &b);
+			timed |= ms[m] == M_OP_P99_MS && (a.n || b.n);
 			gp_num(f, a.n ? a.mean : 0);
 			fputc(' ', f);
 			gp_num(f, a.n ? a.stddev : 0);
@@ -261,14 +340,20 @@ static enum failure compare_chart(FILE *f, FILE *g, const json_t *base, const js
 		fprintf(log, "fsmix: nothing to compare\n");
 		return FAIL_INPUT;
 	}
-	fprintf(g, "set multiplot layout 2,1 title 'fsmix compare: base vs new'\n");
+	if (!timed)
+		fprintf(log, "fsmix: plot: no op p99 in either document (not timed: "
+		             "enable_stats=0?): that panel is left out\n");
+	fprintf(g, "set multiplot layout %d,1 title 'fsmix compare: base vs new%s'\n",
+	        timed ? 2 : 1, timed ? "" : "; no latency figures");
 	fprintf(g, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n");
 	fprintf(g, "set style fill solid 0.7 border -1\nset grid ytics\nset yrange [0:*]\n");
 	label_tics(g, now, idx, rows);
 	fprintf(g, "set ylabel 'trans/s'\n");
 	fprintf(g, "plot '%s' using 1:2 title 'base', '' using 3:4 title 'new'\n", data);
-	fprintf(g, "set ylabel 'op p99 (ms)'\n");
-	fprintf(g, "plot '%s' using 5:6 title 'base', '' using 7:8 title 'new'\n", data);
+	if (timed) {
+		fprintf(g, "set ylabel 'op p99 (ms)'\n");
+		fprintf(g, "plot '%s' using 5:6 title 'base', '' using 7:8 title 'new'\n", data);
+	}
 	fprintf(g, "unset multiplot\n");
 	free(idx);
 	return FAIL_NONE;

@@ -50,6 +50,7 @@
 #define FSMIX_TREE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -97,6 +98,12 @@ struct tree {
 	                */
 	char name[48]; /* "fsmix.fs<index>", or "fsmix.fs<index>.r<rank>" in a job (instance.h) */
 	char root[PATH_MAX];
+	/* The caller's (NULL after tree_open): asked before each entry tree_remove[_contents]
+	 * removes; true stops the removal there with -EINTR (a stop signal during --cleanup).
+	 * tree_remove then leaves the root as fsmix.fsN.del, which the next tree_open (fsmix
+	 * clean) finishes. */
+	bool (*purge_stop)(void *arg);
+	void *purge_stop_arg;
 };
 
 /* Counts filled by tree_remove/tree_remove_contents. */

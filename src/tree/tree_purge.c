@@ -176,6 +176,10 @@ static uint64_t purge_pass(const struct tree *t, DIR *d, int dirfd, enum level l
 	rewinddir(d);
 	struct dirent *de;
 	while ((de = next_entry(d, rc)) != NULL) {
+		if (t->purge_stop && t->purge_stop(t->purge_stop_arg)) { /* the caller stops here */
+			*rc = *rc ? *rc : -EINTR;
+			break;
+		}
 		const char *name = de->d_name;
 		if (!strcmp(name, ".") || !strcmp(name, ".."))
 			continue;
@@ -253,6 +257,13 @@ static int purge_report(const struct tree *t, const struct tree_purge *pg, int r
 {
 	if (rc == -EPERM && pg->refused[0]) {
 		tree_seterr(err, errlen, "%s", pg->refused);
+		return rc;
+	}
+	if (rc == -EINTR) {
+		tree_seterr(err, errlen,
+		            "removing '%s': stopped after %llu entries; 'fsmix clean' removes the "
+		            "rest",
+		            t->root, (unsigned long long)pg->removed);
 		return rc;
 	}
 	if (rc) {

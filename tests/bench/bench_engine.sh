@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_engine.sh - the run engine's performance figures (prints them; asserts nothing).
 #
-#   bash tests/bench/bench_engine.sh [overhead|build|ffsb|mix|all] [BUILD_DIR]
+#   bash tests/bench/bench_engine.sh [overhead|build|ffsb|mix|popularity|all] [BUILD_DIR]
 #
 #   overhead  stat-only and open_close-only profiles (1 thread, tmpfs) against a minimal C loop
 #             making the same calls on the same files (bench_loops), with enable_stats=0 and 1;
@@ -19,6 +19,10 @@
 #             no bookkeeping): BENCH_REPS alternating runs of BENCH_MIX_SECONDS (default 5) each,
 #             medians of operations/s, ratio fsmix/loop. Goal (issue 12): >= 0.90. Both grow the
 #             tree fast (creates and appends: ~0.5 GB of tmpfs per second here), so keep runs short.
+#   popularity
+#             the same scaled 2010 profile at 1, 4 and 16 threads with file_popularity=uniform
+#             and zipf:1.2, alternating: BENCH_REPS rounds of BENCH_MIX_SECONDS runs, medians of
+#             trans/s and ops/s, ratio zipf/uniform. Goal (issue 21): within 5 %.
 #   versus OLD_BUILD_DIR
 #             before/after a change, old and new binaries alternating in one session (the
 #             machine is shared and noisy: only ratios within one run mean anything):
@@ -159,6 +163,34 @@ mix() {
 	done
 }
 
+# popularity: the scaled 2010 profile with file_popularity=uniform and zipf:1.2 alternating
+# (the order flips every round), trans/s and ops/s medians, ratio zipf/uniform. Goal (issue 21):
+# within 5 %.
+popularity() {
+	local prof=$top/profiles/ext4-barrier-2010.ffsb t i k p secs2=${BENCH_MIX_SECONDS:-5}
+	local scaled=(--set filesystem0.num_files=2000 --set filesystem0.num_dirs=100 --set directio=0)
+	local pops=(uniform zipf:1.2)
+	for t in 1 4 16; do
+		for p in "${pops[@]}"; do : >"$work/pt_$p"; : >"$work/po_$p"; done
+		for ((i = 0; i < reps; i++)); do
+			for k in 0 1; do
+				p=${pops[$(((i + k) % 2))]}
+				"$fsmix" run "$prof" --location "$work" --time "$secs2" "${scaled[@]}" \
+					--threads "$t" --set "threadgroup0.file_popularity=$p" >"$work/out" 2>"$work/err"
+				sed -n 's/^\([0-9.]*\) Transactions per Second/\1/p' "$work/out" | head -1 >>"$work/pt_$p"
+				ops_per_sec <"$work/out" >>"$work/po_$p"
+				"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
+			done
+		done
+		local tu tz ou oz
+		tu=$(median <"$work/pt_uniform"); tz=$(median <"$work/pt_zipf:1.2")
+		ou=$(median <"$work/po_uniform"); oz=$(median <"$work/po_zipf:1.2")
+		printf '2010 scaled, tmpfs, %2d threads: trans/s uniform %8.0f | zipf:1.2 %8.0f (%.3f); ops/s uniform %8.0f | zipf:1.2 %8.0f (%.3f)   [median of %d; zipf trans/s: %s; uniform: %s]\n' \
+			"$t" "$tu" "$tz" "$(echo "$tz / $tu" | bc -l)" "$ou" "$oz" "$(echo "$oz / $ou" | bc -l)" \
+			"$reps" "$(tr '\n' ' ' <"$work/pt_zipf:1.2")" "$(tr '\n' ' ' <"$work/pt_uniform")"
+	done
+}
+
 # versus OLD_BUILD: each round runs old, new, loop (and the reverse order next round).
 versus() {
 	local old=${1:?usage: bench_engine.sh versus OLD_BUILD_DIR [BUILD_DIR]}
@@ -219,6 +251,7 @@ overhead) overhead ;;
 build) build_bench ;;
 ffsb) ffsb ;;
 mix) mix ;;
+popularity) popularity ;;
 all) overhead; build_bench; ffsb; mix ;;
-*) echo "usage: bench_engine.sh [overhead|build|ffsb|mix|all] [BUILD_DIR] | versus OLD_BUILD_DIR [BUILD_DIR]" >&2; exit 2 ;;
+*) echo "usage: bench_engine.sh [overhead|build|ffsb|mix|popularity|all] [BUILD_DIR] | versus OLD_BUILD_DIR [BUILD_DIR]" >&2; exit 2 ;;
 esac

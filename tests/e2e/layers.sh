@@ -14,11 +14,14 @@ bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 layers=($(sed -n 's/^set(FSMIX_LAYERS \(.*\))$/\1/p' src/CMakeLists.txt))
 [ ${#layers[@]} -ge 5 ] && ok "layers: ${layers[*]}" || bad "cannot read FSMIX_LAYERS"
 
-# Every folder of src/ is a layer (or the command line).
+# Every folder of src/ is a layer, the command line, or a program of its own outside the layers
+# (FSMIX_PROGRAMS: fsmix-powercut).
+programs=($(sed -n 's/^set(FSMIX_PROGRAMS \(.*\))$/\1/p' src/CMakeLists.txt))
 for d in src/*/; do
 	d=${d%/}
 	d=${d#src/}
-	[[ " ${layers[*]} cli " == *" $d "* ]] || bad "src/$d is not a layer in src/CMakeLists.txt"
+	[[ " ${layers[*]} cli ${programs[*]} " == *" $d "* ]] ||
+		bad "src/$d is not a layer (or a program, FSMIX_PROGRAMS) in src/CMakeLists.txt"
 done
 
 # Which layer defines each global symbol.

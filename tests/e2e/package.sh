@@ -104,7 +104,11 @@ fi
 want="/usr/bin/fsmix /usr/share/man/man1/fsmix.1.gz /usr/share/fsmix/profiles/ext4-barrier-2010.ffsb
 /usr/share/bash-completion/completions/fsmix /usr/share/doc/fsmix/README.md
 /usr/share/doc/fsmix/examples/barrier-2010.sh /usr/share/doc/fsmix/copyright
-/usr/share/doc/fsmix/changelog.gz"
+/usr/share/doc/fsmix/changelog.gz /usr/share/doc/fsmix/durability.md
+/usr/share/doc/fsmix/examples/powercut-lib.bash /usr/share/doc/fsmix/examples/powercut-2010.sh"
+# fsmix-powercut and its man page, where this build has it (built where fuse3 is found)
+[ -x "$build/src/fsmix-powercut" ] &&
+	want+=" /usr/bin/fsmix-powercut /usr/share/man/man1/fsmix-powercut.1.gz"
 missing=$(comm -23 <(tr ' ' '\n' <<<"$want" | sort) "$work/deb.files")
 [ -z "$missing" ] && ok "binary, man page, profiles, completion, docs, examples, copyright and changelog" ||
 	bad "the package lacks $(echo $missing)"
@@ -185,6 +189,15 @@ elif man -aw fsmix 2>/dev/null | grep -qx /usr/share/man/man1/fsmix.1.gz &&
 	ok "man -w fsmix: /usr/share/man/man1/fsmix.1.gz, and it renders"
 else
 	bad "man fsmix: $(man -aw fsmix 2>&1 | tr '\n' ' ')"
+fi
+# fsmix-powercut, where this build has it: runs, and its man page renders.
+if [ -x "$build/src/fsmix-powercut" ]; then
+	if [ "$(/usr/bin/fsmix-powercut --version 2>&1)" = "fsmix-powercut $version" ] &&
+		{ excluded /usr/share/man || MANWIDTH=80 man -P cat fsmix-powercut 2>/dev/null | grep -q "^NAME"; }; then
+		ok "/usr/bin/fsmix-powercut --version, and man fsmix-powercut renders"
+	else
+		bad "fsmix-powercut installed: $(/usr/bin/fsmix-powercut --version 2>&1)"
+	fi
 fi
 # The completion, as bash-completion loads it, for the fsmix found in PATH.
 comp() {

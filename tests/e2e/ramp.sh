@@ -77,7 +77,8 @@ fi
 # op_period: an operation whose slot comes at the ramp's end starts after it and counts. One op
 # every 500 ms from the worker's start (just after the common start): slots at 0, 0.5, ... s;
 # the ramp ends at 2 s, so the slot just after 2 s is the first counted op, and the slots of
-# 2..4 s (4) are counted. Margins of 450 ms against a loaded machine's late wake-ups.
+# 2..4 s (4) are counted, and the slot at 4 s itself may start before the worker sees the end
+# (5). Margins of 450 ms against a loaded machine's late wake-ups.
 sed -e 's/^time=2/time=2\nramp_time=2/' -e 's/open_close_weight=1/op_period=500/' \
 	-e 's/num_threads=2/num_threads=1/' "$work/stat.ffsb" >"$work/period.ffsb"
 timeout 120 "$bin" run "$work/period.ffsb" --location "$loc" --json "$work/p.json" \
@@ -89,7 +90,8 @@ j = json.load(open(sys.argv[1]))
 starts = sorted(float(l.split()[0]) for l in open(sys.argv[2]) if l.strip() and not l.startswith("#"))
 print(f"counted {j['total']['operations']}, starts {starts}")
 assert j["total"]["operations"] == len(starts)
-assert 3 <= len(starts) <= 4, starts
+assert 3 <= len(starts) <= 5, starts
+assert starts[-1] < 4.45, starts
 assert 2.0 <= starts[0] < 2.45, starts  # the slot at the ramp's end counts
 PY
 	ok "op_period: the op of the slot at the ramp's end is counted"

@@ -126,6 +126,43 @@ PY
 "$bin" compare "$work/a.json" "$work/missing.json" >/dev/null 2>"$work/miss.err"
 [ $? -eq 2 ] && grep -q "missing.json" "$work/miss.err" && ok "compare: unreadable file, exit 2" || bad "compare missing file"
 
+# compare and plot check their JSON against the documented schema: nonsense is bad input (exit
+# 2) naming the JSON path of the first bad field (issue 19 item 11).
+python3 - "$work/a.json" "$work" <<'PY'
+import copy, json, sys
+sweep = json.load(open(sys.argv[1]))
+run = sweep["points"][0]["runs"][0]
+cases = {
+    "version": (run, lambda d: d.update(schema_version=999), "$.schema_version: 999 is not a version"),
+    "runtime": (run, lambda d: d.update(runtime_s="abc"), "$.runtime_s: must be a number (is a string)"),
+    "groups": (run, lambda d: d.update(groups={}), "$.groups: must be an array (is an object)"),
+    "total": (run, lambda d: d.pop("total"), "$.total: missing"),
+    "latency": (run, lambda d: d["total"].update(op_latency="fast"), "$.total.op_latency: must be an object or null"),
+    "sweep-version": (sweep, lambda d: d.update(schema_version=999), "$.schema_version: 999"),
+    "sweep-run": (sweep, lambda d: d["points"][1]["runs"][0].update(runtime_s="abc"), "$.points[1].runs[0].runtime_s: must be a number"),
+    "sweep-points": (sweep, lambda d: d.update(points={}), "$.points: must be an array (is an object)"),
+}
+with open(f"{sys.argv[2]}/bad-cases", "w") as f:
+    for name, (doc, change, want) in cases.items():
+        d = copy.deepcopy(doc)
+        change(d)
+        json.dump(d, open(f"{sys.argv[2]}/bad-{name}.json", "w"))
+        f.write(f"{name}\t{want}\n")
+json.dump(run, open(f"{sys.argv[2]}/good-run.json", "w"))
+PY
+while IFS=$'\t' read -r name want; do
+	"$bin" compare "$work/a.json" "$work/bad-$name.json" >/dev/null 2>"$work/bad-$name.err"
+	rc_c=$?
+	"$bin" plot "$work/bad-$name.json" -o "$work/bad-$name.svg" 2>"$work/bad-$name.perr"
+	rc_p=$?
+	[ $rc_c -eq 2 ] && [ $rc_p -eq 2 ] && grep -qF "bad-$name.json: not a valid fsmix result: $want" "$work/bad-$name.err" &&
+		grep -qF "$want" "$work/bad-$name.perr" && [ ! -e "$work/bad-$name.svg" ] &&
+		ok "compare and plot refuse $name (exit 2, names $(echo "$want" | cut -d: -f1))" ||
+		{ bad "nonsense $name: compare exit $rc_c, plot exit $rc_p"; tail -1 "$work/bad-$name.err" | sed 's/^/     /'; }
+done <"$work/bad-cases"
+"$bin" compare "$work/good-run.json" "$work/good-run.json" --force >/dev/null 2>&1 &&
+	ok "a run's own JSON passes the check" || bad "a valid run JSON was refused"
+
 # Plots: PNG and SVG of a sweep, a run's msec_range histogram, a comparison; valid files.
 if command -v gnuplot >/dev/null; then
 	"$bin" plot "$work/a.json" -o "$work/sweep.png" 2>/dev/null &&
@@ -144,6 +181,20 @@ if command -v gnuplot >/dev/null; then
 	PATH=/nonexistent "$bin" plot "$work/a.json" -o "$work/y.png" 2>"$work/nognu.err"
 	[ $? -eq 3 ] && grep -q "gnuplot" "$work/nognu.err" && ok "plot without gnuplot: exit 3 with a message" ||
 		bad "missing gnuplot"
+	# A sweep without latency timing (enable_stats=0): the latency panel has no data; it is
+	# left out, and fsmix says so (gnuplot once failed: "x range is invalid").
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --set filesystem0.num_files=20 \
+		--set filesystem0.num_dirs=2 --set threadgroup0.enable_stats=0 --threads 1,2 \
+		--plot "$work/nostats.svg" --json "$work/nostats.json" >/dev/null 2>"$work/nostats.err"
+	rc=$?
+	series=$(grep -cE 'id="gnuplot_plot_[0-9]+[a-z]?"' "$work/nostats.svg" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "$series" = 2 ] && grep -q "no latency figures in the sweep.*left out" "$work/nostats.err" &&
+		ok "sweep plot without latency timing: the latency panel left out and said so" ||
+		{ bad "sweep plot with enable_stats=0: exit $rc, $series series"; tail -2 "$work/nostats.err" | sed 's/^/     /'; }
+	"$bin" compare "$work/nostats.json" "$work/nostats.json" --force --plot "$work/nostats-cmp.svg" \
+		>/dev/null 2>"$work/nostats-cmp.err" && grep -q "no op p99 in either document.*left out" "$work/nostats-cmp.err" &&
+		ok "compare plot without latency timing: the p99 panel left out and said so" ||
+		bad "compare plot with enable_stats=0: $(tail -1 "$work/nostats-cmp.err")"
 else
 	skipped "plots: gnuplot is not installed"
 fi

@@ -3,7 +3,8 @@
  * separated by a NUL byte (BASE, then NEW; without a NUL the document is compared with itself).
  *
  * Each document is parsed with jansson exactly as the commands load files (json_loadb, flags 0),
- * then goes through compare_json() (profile matching, per-point metrics, the table) and
+ * then goes through doc_check() (the schema check the commands do first), compare_json()
+ * (profile matching, per-point metrics, the table; it is given unchecked documents too) and
  * plot_script() for every chart kind: the document alone (sweep, run over time or msec_range
  * histogram) and the comparison chart of the two. Output goes to /dev/null; gnuplot is never
  * run and no file is created. Everything is freed, so LeakSanitizer sees leaks on every path.
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "docschema.h"
 #include "fuzz.h"
 #include "plot.h"
 
@@ -42,6 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *now =
 	    nul ? json_loadb((const char *)nul + 1, size - n1 - 1, 0, &e) : json_incref(base);
 	struct compare_opts o = {.force = (size & 1) != 0, .out = sink(), .log = sink()};
+	char err[512];
+	if (base)
+		(void)doc_check(base, err, sizeof(err));
+	if (now)
+		(void)doc_check(now, err, sizeof(err));
 	if (base && now)
 		(void)compare_json(base, "base.json", now, "new.json", &o);
 	if (now)

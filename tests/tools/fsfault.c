@@ -8,7 +8,10 @@
  * ERRNO (EIO, ENOSPC, EROFS, EDQUOT or a number; default EIO) on every call after the first N
  * matching ones (default 0: from the first), counting only calls whose path contains SUBSTR
  * when one is given. With --arm-on-usr1 nothing fails and nothing is counted until the process
- * gets SIGUSR1, so a test can let fsmix build its tree and fail its run phase only.
+ * gets SIGUSR1, so a test can let fsmix build its tree and fail its run phase only. ERRNO
+ * PAUSE holds the first call after the N matching ones (only that one) until the process gets
+ * SIGUSR2, then lets it succeed; "fsfault: OP(PATH): paused" on stderr says that it waits, so
+ * a test can do something while fsmix is inside that call.
  *
  * Ordinary FUSE options (-o ...) may follow. Attributes and names are not cached (timeouts 0)
  * and files are opened with direct_io, so every stat, lookup, read and write reaches this
@@ -45,6 +48,26 @@ static struct rule rules[MAX_RULES];
 static int n_rules;
 static int backing = -1;                /* the backing directory, opened once */
 static volatile sig_atomic_t armed = 1; /* 0 until SIGUSR1 with --arm-on-usr1 */
+static volatile sig_atomic_t resumed;   /* a paused call may go on (SIGUSR2) */
+
+#define ERR_PAUSE (-1) /* a rule's err: hold the call until SIGUSR2 */
+
+/* Holds the calling (the only) thread until SIGUSR2 (on_usr2 sets resumed). */
+static void pause_call(const char *op, const char *path, unsigned long call)
+{
+	fprintf(stderr, "fsfault: %s(%s): paused (call %lu) until SIGUSR2\n", op, path ? path : "?",
+	        call);
+	fflush(stderr);
+	sigset_t usr2, old;
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, &old);
+	sigdelset(&old, SIGUSR2);
+	while (!resumed)
+		sigsuspend(&old);
+	sigprocmask(SIG_UNBLOCK, &usr2, NULL);
+	fprintf(stderr, "fsfault: %s(%s): resumed\n", op, path ? path : "?");
+}
 
 /* -errno if a rule fails this call of OP on PATH, else 0. */
 static int fault(const char *op, const char *path)
@@ -55,6 +78,11 @@ static int fault(const char *op, const char *path)
 		struct rule *r = &rules[i];
 		if (strcmp(r->op, op) || (r->substr[0] && (!path || !strstr(path, r->substr))))
 			continue;
+		if (r->err == ERR_PAUSE) {
+			if (++r->seen == r->after + 1)
+				pause_call(op, path, r->seen);
+			continue;
+		}
 		if (++r->seen > r->after) {
 			fprintf(stderr, "fsfault: %s(%s): failing with errno %d (call %lu)\n", op,
 			        path ? path : "?", r->err, r->seen);
@@ -334,7 +362,11 @@ static int parse_errno(const char *s)
 	static const struct {
 		const char *name;
 		int err;
-	} names[] = {{"EIO", EIO}, {"ENOSPC", ENOSPC}, {"EROFS", EROFS}, {"EDQUOT", EDQUOT}};
+	} names[] = {{"EIO", EIO},
+	             {"ENOSPC", ENOSPC},
+	             {"EROFS", EROFS},
+	             {"EDQUOT", EDQUOT},
+	             {"PAUSE", ERR_PAUSE}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i].name))
 			return names[i].err;
@@ -383,10 +415,17 @@ static void on_usr1(int sig)
 	armed = 1;
 }
 
+static void on_usr2(int sig)
+{
+	(void)sig;
+	resumed = 1;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: fsfault [-f OP[:N[:ERRNO[:SUBSTR]]]]... [--arm-on-usr1] BACKING "
-	                "MOUNTPOINT [-o FUSE-OPTIONS]\n");
+	fprintf(stderr,
+	        "usage: fsfault [-f OP[:N[:ERRNO|PAUSE[:SUBSTR]]]]... [--arm-on-usr1] BACKING "
+	        "MOUNTPOINT [-o FUSE-OPTIONS]\n");
 	exit(2);
 }
 
@@ -428,6 +467,9 @@ int main(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_usr1};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
+	struct sigaction sa2 = {.sa_handler = on_usr2};
+	sigemptyset(&sa2.sa_mask);
+	sigaction(SIGUSR2, &sa2, NULL);
 	/* Foreground, single-threaded; the kernel checks permissions (we run as root). */
 	fargv[fargc++] = "-f";
 	fargv[fargc++] = "-s";

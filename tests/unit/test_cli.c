@@ -132,6 +132,30 @@ static void test_repeat_until(void)
 	             "--interval is not available in sweeps");
 }
 
+/* --crash-after S or random:S (run only, not in sweeps). */
+static void test_crash_after(void)
+{
+	CHECK_EQ_I(parse("run", "p", "--crash-after", "2.5", NULL), FAIL_NONE);
+	CHECK(cl.crash && !cl.crash_random && cl.crash_after_s == 2.5);
+	CHECK_EQ_I(parse("run", "p", "--crash-after", "0", NULL), FAIL_NONE);
+	CHECK(cl.crash && cl.crash_after_s == 0);
+	CHECK_EQ_I(parse("run", "p", "--crash-after=random:10", NULL), FAIL_NONE);
+	CHECK(cl.crash && cl.crash_random && cl.crash_after_s == 10);
+	const char *bad_values[] = {"random:0", "-1", "x", "random:", "1e6", "2s"};
+	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++) {
+		char want[200];
+		snprintf(
+		    want, sizeof(want),
+		    "--crash-after takes seconds from 0 to 86400, or random:S (S > 0), not '%s'",
+		    bad_values[i]);
+		check_misuse(parse("run", "p", "--crash-after", bad_values[i], NULL), want);
+	}
+	check_misuse(parse("check", "p", "--crash-after", "1", NULL),
+	             "--crash-after is an option of 'run' only");
+	check_misuse(parse("run", "p", "--crash-after", "1", "--threads", "1,2", NULL),
+	             "--crash-after is not available in sweeps");
+}
+
 /* Long options may be abbreviated, as getopt_long allows and fsmix always took ("--he" is
  * --help); the hidden --help-man is matched only in full, so it makes no abbreviation of
  * --help ambiguous. */
@@ -211,6 +235,7 @@ int main(void)
 	RUN(test_forms);
 	RUN(test_repeat_until);
 	RUN(test_abbreviations);
+	RUN(test_crash_after);
 	RUN(test_table);
 	RUN(test_generated);
 	return test_summary();

@@ -48,6 +48,9 @@ static void test_outputs(void)
 	o = (struct jobpolicy_outputs){.interval_s = 1};
 	CHECK_EQ_I(jobpolicy_outputs(&r0, &o, err, sizeof(err)), FAIL_INPUT);
 	CHECK_CONTAINS(err, "--interval");
+	o = (struct jobpolicy_outputs){.crash_after = true};
+	CHECK_EQ_I(jobpolicy_outputs(&r0, &o, err, sizeof(err)), FAIL_INPUT);
+	CHECK_CONTAINS(err, "--crash-after");
 	o = (struct jobpolicy_outputs){.durability = "d.log"};
 	CHECK_EQ_I(jobpolicy_outputs(&r0, &o, err, sizeof(err)), FAIL_INPUT);
 	CHECK_CONTAINS(err, "--durability-log");

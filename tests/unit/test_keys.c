@@ -241,6 +241,7 @@ static const struct dest_case dest_cases[] = {
     F(init_util, init_util, "0.125", W_DOUBLE, 0.125),
     F(init_size, init_size, "2m", W_U64, 2 << 20),
     F(create_method, create_method, "sparse", W_INT, CREATE_SPARSE),
+    F(size_dist, size_dist_text, "lognormal:16k:1.5", W_TEXT, 0),
     NONE(clone),
     NONE(bindfs),
     G(num_threads, num_threads, "3", W_U32, 3),
@@ -257,6 +258,9 @@ static const struct dest_case dest_cases[] = {
     G(start_delay, start_delay_ms, "17", W_U32, 17),
     G(op_period, op_period_ms, "19", W_U32, 19),
     G(write_stride, write_stride, "4k", W_U64, 4096),
+    G(op_rate, op_rate, "100/group", W_TEXT, 0),
+    G(arrival, arrival, "poisson", W_INT, ARRIVAL_POISSON),
+    G(file_popularity, file_popularity, "zipf:1.2", W_TEXT, 0),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
     G(dirsync, dirsync, "1", W_BOOL, 1),
     NONE(fsync_file),
@@ -474,6 +478,7 @@ static const struct word_case word_cases[] = {
     {KEY_create_method,
      {"write", "fallocate", "sparse"},
      {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
+    {KEY_arrival, {"fixed", "poisson"}, {ARRIVAL_FIXED, ARRIVAL_POISSON}},
 };
 
 /* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
@@ -495,6 +500,7 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 	if (plan_build(&pl, &p, NULL, &d) == 0) {
 		v = k == KEY_open_sync  ? pl.groups[0].open_sync
 		    : k == KEY_fidelity ? (int)pl.fidelity
+		    : k == KEY_arrival  ? pl.groups[0].arrival
 		                        : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {

@@ -167,6 +167,19 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, open_sync);
 	FIELD(a, b, dirsync);
 	FIELD(a, b, bindfs);
+	SFIELD(a, b, file_popularity);
+	FIELD(a, b, pop.kind);
+	FIELD(a, b, pop.theta);
+	FIELD(a, b, pop.h);
+	FIELD(a, b, pop.hot_files);
+	FIELD(a, b, pop.hot_ops);
+	FIELD(a, b, pop.p_exp);
+	FIELD(a, b, pop.z_hx1);
+	FIELD(a, b, pop.z_s);
+	SFIELD(a, b, op_rate);
+	FIELD(a, b, rate_target);
+	FIELD(a, b, sched_period_ns);
+	FIELD(a, b, arrival);
 	FIELD(a, b, enable_stats);
 	FIELD(a, b, enable_range);
 	FIELD(a, b, ignore_mask);
@@ -196,6 +209,11 @@ static bool fs_equal(const struct plan_fs *a, const struct plan_fs *b, const cha
 		FIELD(a, b, sizes[i].weight);
 	}
 	FIELD(a, b, size_weight_total);
+	SFIELD(a, b, size_dist_text);
+	FIELD(a, b, size_dist.kind);
+	FIELD(a, b, size_dist.a);
+	FIELD(a, b, size_dist.b);
+	FIELD(a, b, size_dist.cap);
 	FIELD(a, b, create_blocksize);
 	FIELD(a, b, age_blocksize);
 	FIELD(a, b, create_method);
@@ -248,8 +266,8 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 96 || sizeof(struct plan_fs) != 136 ||
-	    sizeof(struct plan_group) != 232 || OP_COUNT != 22)
+	if (sizeof(struct plan) != 96 || sizeof(struct plan_fs) != 176 ||
+	    sizeof(struct plan_group) != 336 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "docschema.h"
 #include "failure.h"
 #include "latplot.h"
 #include "plot.h"
@@ -50,8 +51,12 @@ static const char *log_text(FILE *log)
 	return buf;
 }
 
-/* A single run's results with two headline metrics (docs/output.md: total). */
-static const char run_doc[] = "{\"total\": {\"ops_per_s\": 100, \"trans_per_s\": 50}}\n";
+/* A single run's results with two headline metrics: the smallest document of the schema
+ * (docs/output.md; docschema.h) with a total. */
+static const char run_doc[] =
+    "{\"schema\": \"fsmix-report\", \"schema_version\": 1, \"exit_status\": 0, "
+    "\"interrupted\": false, \"measured\": true, \"runtime_s\": 1, \"groups\": [], "
+    "\"total\": {\"name\": \"total\", \"ops_per_s\": 100, \"trans_per_s\": 50}}\n";
 
 static void test_compare_input(void)
 {
@@ -73,7 +78,9 @@ static void test_compare_input(void)
 	write_file(at("other.json"), "{\"schema\": \"something else\"}\n");
 	const char *other[] = {at("base.json"), at("other.json")};
 	CHECK_EQ_I(compare_files(other, 2, &o), FAIL_INPUT);
-	CHECK_CONTAINS(log_text(log), "not an fsmix result");
+	CHECK_CONTAINS(log_text(log),
+	               "other.json: not a valid fsmix result: $.schema: \"something else\" where "
+	               "\"fsmix-report\" is expected");
 	fclose(log);
 	fclose(out);
 }
@@ -228,12 +235,101 @@ static void test_latplot(void)
 	CHECK_CONTAINS(err, "bad.log:1: not a latency log line: bad latency");
 	latplot_free(&lp);
 
+	/* a line longer than LATPLOT_LINE_MAX is refused with its number, even when it would
+	 * parse (trailing blanks) */
+	size_t n = LATPLOT_LINE_MAX + 100;
+	char *long_log = malloc(n + 64);
+	int head = snprintf(long_log, 64, "0.5 0 0 read 1000 4096 0\n0.6 0 0 read 1 1 0");
+	memset(long_log + head, ' ', n);
+	long_log[head + n] = '\n';
+	CHECK_EQ_I(latplot_read(&lp, long_log, (size_t)head + n + 1, "long.log", err, sizeof(err)),
+	           FAIL_INPUT);
+	CHECK_CONTAINS(err, "long.log:2: not a latency log line: longer than 4096 bytes");
+	latplot_free(&lp);
+	free(long_log);
+
 	FILE *log = tmpfile();
+	/* latplot_write streams the file in 1 MB chunks: lines that cross a chunk's end count
+	 * once; a line over the maximum in a file is refused with its number (no gnuplot here:
+	 * PATH holds an empty directory, the log is read before gnuplot is looked for) */
+	FILE *f = fopen(at("big.log"), "w");
+	for (int i = 0; i < 60000; i++)
+		fprintf(f, "%d.%06d 0 %d write %d 4096 0\n", i / 1000, i % 1000, i % 7, 1000 + i);
+	fclose(f);
+	const char *path = getenv("PATH");
+	char *saved = path ? strdup(path) : NULL;
+	mkdir(at("empty-bin"), 0700);
+	setenv("PATH", at("empty-bin"), 1);
+	CHECK_EQ_I(latplot_write(at("big.log"), at("big.png"), log), FAIL_UNSUPPORTED);
+	CHECK_CONTAINS(log_text(log), "60000 operations, every one drawn");
+	f = fopen(at("big.log"), "a");
+	for (int i = 0; i < 3 * LATPLOT_LINE_MAX; i++)
+		fputc('7', f);
+	fclose(f);
+	CHECK_EQ_I(latplot_write(at("big.log"), at("big.png"), log), FAIL_INPUT);
+	CHECK_CONTAINS(log_text(log), "big.log:60001: not a latency log line: longer than");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	rmdir(at("empty-bin"));
+	unlink(at("big.log"));
+
 	CHECK_EQ_I(latplot_write(at("missing.log"), at("lat.png"), log), FAIL_INPUT);
 	CHECK_CONTAINS(log_text(log), "missing.log");
 	CHECK_EQ_I(latplot_write(at("missing.log"), at("lat.gif"), log), FAIL_INPUT);
 	CHECK_CONTAINS(log_text(log), "-o ");
 	fclose(log);
+}
+
+static void test_doc_check(void)
+{
+	static const char good[] =
+	    "{\"schema\": \"fsmix-report\", \"schema_version\": 1, \"exit_status\": 0, "
+	    "\"interrupted\": false, \"measured\": true, \"runtime_s\": 1, \"groups\": "
+	    "[{\"name\": \"g\", \"syscalls\": [{\"name\": \"read\", \"msec_ranges\": null}]}], "
+	    "\"total\": {\"name\": \"total\", \"op_latency\": null}}";
+	static const struct {
+		const char *key, *value, *want; /* set key (a top-level one) to value: want */
+	} cases[] = {
+	    {NULL, NULL, NULL},
+	    {"schema_version", "999", "$.schema_version: 999 is not a version this fsmix reads"},
+	    {"runtime_s", "\"abc\"", "$.runtime_s: must be a number (is a string)"},
+	    {"groups", "{}", "$.groups: must be an array (is an object)"},
+	    {"groups", "[{\"name\": 5}]", "$.groups[0].name: must be a string (is an integer)"},
+	    {"groups",
+	     "[{\"name\": \"g\", \"syscalls\": [{\"name\": \"x\", \"msec_ranges\": "
+	     "[{\"lo_ms\": 0, \"hi_ms\": 1}]}]}]",
+	     "$.groups[0].syscalls[0].msec_ranges[0].count: missing"},
+	    {"total", "[]", "$.total: must be an object (is an array)"},
+	    {"interrupted", "null", "$.interrupted: must be true or false (is null)"},
+	    {"schema", "\"fsmix-compare\"", "$.schema: \"fsmix-compare\" where \"fsmix-report\""},
+	    {"exit_status", "1.5", "$.exit_status: must be an integer (is a real)"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *doc = json_loads(good, 0, NULL);
+		CHECK(doc != NULL);
+		if (cases[i].key)
+			json_object_set_new(doc, cases[i].key,
+			                    json_loads(cases[i].value, JSON_DECODE_ANY, NULL));
+		char err[512] = "";
+		int rc = doc_check(doc, err, sizeof(err));
+		if (!cases[i].want) {
+			CHECK_EQ_I(rc, 0);
+		} else {
+			CHECK_EQ_I(rc, -1);
+			CHECK_CONTAINS(err, cases[i].want);
+		}
+		json_decref(doc);
+	}
+	/* a sweep: its runs are checked as run documents, with their path */
+	json_t *sweep = json_loads("{\"schema\": \"fsmix-sweep\", \"schema_version\": 1, "
+	                           "\"dimensions\": [], \"points\": [{\"label\": \"p\", "
+	                           "\"params\": {}, \"runs\": [{\"schema\": \"fsmix-report\"}]}]}",
+	                           0, NULL);
+	char err[512] = "";
+	CHECK_EQ_I(doc_check(sweep, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "$.points[0].runs[0].schema_version: missing");
+	json_decref(sweep);
 }
 
 static void test_sweep_list(void)
@@ -263,6 +359,7 @@ int main(void)
 	RUN(test_compare_welch);
 	RUN(test_plot);
 	RUN(test_latplot);
+	RUN(test_doc_check);
 	RUN(test_sweep_list);
 	unlink(at("base.json"));
 	unlink(at("not.json"));

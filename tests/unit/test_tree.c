@@ -990,6 +990,41 @@ static void case_manifest_generations(void)
 	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
 }
 
+/* tree.purge_stop: asked before each entry; true stops the removal there (-EINTR), leaving
+ * fsmix.fs0.del, which the next tree_open finishes. */
+static unsigned stop_calls;
+static bool stop_after_10(void *arg)
+{
+	(void)arg;
+	return ++stop_calls > 10;
+}
+
+static void case_purge_stop(void)
+{
+	char err[512];
+	struct tree t;
+	struct tree_purge sw;
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK(t.purge_stop == NULL);
+	CHECK_EQ_I(tree_set_dirs(&t, 3, err, sizeof(err)), 0);
+	for (uint32_t id = 0; id < 30; id++)
+		CHECK_EQ_I(make_file(&t, id % 3, id, 10), 0);
+	stop_calls = 0;
+	t.purge_stop = stop_after_10;
+	CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), -EINTR);
+	CHECK_CONTAINS(err, "stopped after");
+	CHECK_CONTAINS(err, "'fsmix clean' removes the rest");
+	CHECK_CONTAINS(err, "kept as");
+	CHECK(sw.removed > 0 && sw.removed < 30);
+	CHECK(!exists("fsmix.fs0"));
+	CHECK(exists("fsmix.fs0.del/.fsmix-tree"));
+	struct tree t2;
+	CHECK_EQ_I(tree_open(&t2, base, 0, 0, err, sizeof(err)), -ENOENT);
+	CHECK_EQ_U(t2.leftovers, 1);
+	CHECK(!exists("fsmix.fs0.del"));
+	tree_close(&t2);
+}
+
 int main(void)
 {
 	RUN(test_names);
@@ -1005,5 +1040,6 @@ int main(void)
 	ON_EACH_BASE(case_marker_io);
 	ON_EACH_BASE(case_links_mounts);
 	ON_EACH_BASE(case_owners);
+	ON_EACH_BASE(case_purge_stop);
 	return test_summary();
 }

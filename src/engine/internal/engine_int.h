@@ -9,6 +9,7 @@
  *   durjournal.c --durability-log: the log, the tree as the run starts, the workers' records
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
  *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
+ *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
  */
 #ifndef FSMIX_ENGINE_INT_H
 #define FSMIX_ENGINE_INT_H
@@ -23,6 +24,20 @@
 /* stop.c */
 /* engine_wait_until - wait until deadline_ns (CLOCK_MONOTONIC) or until the run stops. */
 void engine_wait_until(struct engine *e, uint64_t deadline_ns);
+/* engine_wake - wake every sleeper on the engine's condition variable (after e->stop is set). */
+void engine_wake(struct engine *e);
+
+/* crash.c */
+/* engine_crash_check - with --crash-after (else nothing): before setup, every location must be
+ * on ext4, xfs or f2fs (else FAIL_UNSUPPORTED), the process must hold CAP_SYS_ADMIN
+ * (FAIL_UNSUPPORTED) and the moment must be before the run's end (FAIL_INPUT); e->crash_ns is
+ * the moment drawn (random:S, from the run's seed) or given. Message in err. */
+enum failure engine_crash_check(struct engine *e, char *err, size_t errlen);
+/* engine_crash - the moment came, or the counted groups ended before it: unless the run stopped
+ * otherwise (a signal, an error), the stop reason becomes STOP_CRASH and every tested filesystem
+ * is shut down (FS_IOC_SHUTDOWN, NOLOGFLUSH; once per filesystem). Sets results.crashed,
+ * crash_at_s, and crash_failed when an ioctl failed (printed). */
+void engine_crash(struct engine *e);
 
 /* sigwatch.c: the thread that turns a stop signal into engine_stop(STOP_SIGNAL). */
 struct sigwatch {

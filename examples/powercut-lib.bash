@@ -1,0 +1,209 @@
+# powercut-lib.bash - both crash modes of docs/durability.md as shell functions (sourced by
+# examples/powercut-2010.sh and the e2e tests crash_powercut.sh): a disk with a volatile write
+# cache (fsmix-powercut) under a loop device and ext4, fsmix run with its durability log on
+# /tmp, the power cut, the persisted image attached, e2fsck, the journal replayed, fsmix verify.
+# Every mount, loop device and daemon it makes is recorded and undone by pc_cleanup, whatever
+# failed; it never detaches a device or unmounts a directory it did not make. Needs root,
+# /dev/fuse, losetup, mkfs.ext4, e2fsck and fsmix-powercut (built where libfuse3-dev is found).
+#
+#   pc_init [DIR]           find the programs, make the work directory (DIR or a temp dir);
+#                           returns 1 with the reason in $pc_why when something is missing
+#   pc_disk NAME MB [OPT..] a fresh backing image NAME.img of MB megabytes behind the daemon
+#                           (options: fsmix-powercut's), a loop device on its disk.img: $pc_dev
+#   pc_mkfs MOUNT_OPTIONS   mkfs.ext4 on $pc_dev, mounted at $pc_mnt with MOUNT_OPTIONS
+#   pc_run_cut PROFILE S LOG [ARGS..]
+#                           fsmix run PROFILE on $pc_mnt with --durability-log LOG (on /tmp),
+#                           the power cut S seconds after its workers start; $pc_rc, the run's
+#                           output in $pc_out (.txt, .err, .json)
+#   pc_cut [PCT]            the power cut now (PCT: persist that share of the cache first)
+#   pc_detach               after the cut: the counters saved ($pc_stats), ext4 unmounted, the
+#                           loop device detached, the daemon unmounted and ended
+#   pc_attach               the persisted backing image on a loop device; mounted (journal
+#                           replay) and unmounted; e2fsck -fn: $pc_fsck_errors (problems found),
+#                           $pc_fsck_rc; mounted again at $pc_mnt. An image with problems is
+#                           repaired by e2fsck -fy before it is mounted ($pc_repaired=1); one
+#                           that does not mount ($pc_unmountable=1) is repaired first, its
+#                           problems counted by that e2fsck -fy
+#   pc_verify PROFILE LOG [ARGS..]
+#                           fsmix verify on $pc_mnt: $pc_verify_rc; promises $pc_checked and
+#                           $pc_broken; $pc_acked acknowledged fsyncs and fdatasyncs in the log
+#   pc_stat KEY             a counter of $pc_stats (flushes, dropped_bytes, ...)
+#   pc_release              unmount and detach the attached image, remove it
+#   pc_cleanup              undo everything still mounted, attached or running
+pc_here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+pc_mounts=() pc_loops=() pc_fuses=() pc_pids=()
+
+pc_init() {
+	pc_why=
+	pc_fsmix=${FSMIX:-${FSMIX_BIN:-$pc_here/build/src/fsmix}}
+	[ -x "$pc_fsmix" ] || pc_fsmix=$(command -v fsmix) || { pc_why="fsmix not found (set FSMIX)"; return 1; }
+	pc_powercut=${FSMIX_POWERCUT:-$(dirname "$pc_fsmix")/fsmix-powercut}
+	[ -x "$pc_powercut" ] || pc_powercut=$(command -v fsmix-powercut) ||
+		{ pc_why="fsmix-powercut not found (built where libfuse3-dev is installed; set FSMIX_POWERCUT)"; return 1; }
+	[ "$(id -u)" = 0 ] || { pc_why="needs root (loop devices and mounts)"; return 1; }
+	[ -c /dev/fuse ] || { pc_why="no /dev/fuse"; return 1; }
+	local t
+	for t in losetup mkfs.ext4 e2fsck fusermount3 mountpoint; do
+		command -v $t >/dev/null || { pc_why="no $t"; return 1; }
+	done
+	if [ -n "${1:-}" ]; then
+		pc_dir=$1
+		mkdir -p "$pc_dir"
+	else
+		pc_dir=$(mktemp -d /tmp/powercut-XXXXXX)
+	fi
+}
+
+pc_cleanup() {
+	local i
+	for ((i = ${#pc_mounts[@]} - 1; i >= 0; i--)); do
+		mountpoint -q "${pc_mounts[$i]}" && { umount "${pc_mounts[$i]}" 2>/dev/null || umount -l "${pc_mounts[$i]}"; }
+	done
+	for i in "${pc_loops[@]}"; do losetup -d "$i" 2>/dev/null; done
+	for i in "${pc_fuses[@]}"; do
+		mountpoint -q "$i" && { fusermount3 -u "$i" 2>/dev/null || { sleep 1; fusermount3 -uz "$i"; }; }
+	done
+	for i in "${pc_pids[@]}"; do kill "$i" 2>/dev/null; done
+	pc_mounts=() pc_loops=() pc_fuses=() pc_pids=()
+}
+
+# _pc_forget ARRAY VALUE: drop VALUE from the named array (it was undone).
+_pc_forget() {
+	local -n a=$1
+	local x keep=()
+	for x in "${a[@]}"; do [ "$x" = "$2" ] || keep+=("$x"); done
+	a=("${keep[@]}")
+}
+
+pc_disk() {
+	local name=$1 mb=$2
+	shift 2
+	pc_name=$name
+	pc_img=$pc_dir/$name.img pc_fuse=$pc_dir/$name.fuse pc_mnt=$pc_dir/$name.mnt
+	pc_stats=$pc_dir/$name.stats
+	rm -f "$pc_img" "$pc_stats"
+	mkdir -p "$pc_fuse" "$pc_mnt"
+	"$pc_powercut" -f --size "${mb}M" --stats "$pc_stats.exit" "$@" "$pc_img" "$pc_fuse" \
+		2>"$pc_dir/$name.daemon.log" &
+	pc_pid=$!
+	pc_pids+=("$pc_pid")
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -e "$pc_fuse/disk.img" ] && mountpoint -q "$pc_fuse" && break
+		kill -0 "$pc_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! [ -e "$pc_fuse/disk.img" ]; then
+		echo "fsmix-powercut did not mount $pc_fuse:" >&2
+		cat "$pc_dir/$name.daemon.log" >&2
+		return 1
+	fi
+	pc_fuses+=("$pc_fuse")
+	pc_dev=$(losetup -f --show --direct-io=on "$pc_fuse/disk.img") || return 1
+	pc_loops+=("$pc_dev")
+}
+
+pc_mkfs() {
+	mkfs.ext4 -q -F "$pc_dev" >/dev/null || return 1
+	mount -t ext4 -o "$1" "$pc_dev" "$pc_mnt" || return 1
+	pc_mounts+=("$pc_mnt")
+}
+
+pc_cut() {
+	"$pc_powercut" cut "$pc_fuse" ${1:+"$1"}
+}
+
+# pc_run_cut PROFILE S LOG [ARGS..]: the cut S seconds (a decimal) after "fsmix: running".
+pc_run_cut() {
+	local profile=$1 at=$2 log=$3 i
+	shift 3
+	pc_out=$pc_dir/$pc_name.run
+	rm -f "$log"
+	timeout 600 "$pc_fsmix" run "$profile" --location "$pc_mnt" --durability-log "$log" \
+		--json "$pc_out.json" "$@" >"$pc_out.txt" 2>"$pc_out.err" &
+	local run=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q "^fsmix: running" "$pc_out.err" 2>/dev/null && break
+		kill -0 $run 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep "$at"
+	pc_cut
+	wait $run
+	pc_rc=$?
+}
+
+pc_detach() {
+	cat "$pc_fuse/stats" >"$pc_stats" 2>/dev/null
+	if mountpoint -q "$pc_mnt"; then
+		umount "$pc_mnt" 2>/dev/null || umount -l "$pc_mnt"
+	fi
+	_pc_forget pc_mounts "$pc_mnt"
+	local i
+	# forgotten only once undone: pc_cleanup tries again whatever is left
+	for ((i = 0; i < 50; i++)); do
+		losetup -d "$pc_dev" 2>/dev/null && { _pc_forget pc_loops "$pc_dev"; break; }
+		sleep 0.1
+	done
+	for ((i = 0; i < 50; i++)); do
+		fusermount3 -u "$pc_fuse" 2>/dev/null && { _pc_forget pc_fuses "$pc_fuse"; break; }
+		sleep 0.1
+	done
+	wait "$pc_pid" 2>/dev/null
+	_pc_forget pc_pids "$pc_pid"
+}
+
+pc_attach() {
+	pc_dev=$(losetup -f --show "$pc_img") || return 1
+	pc_loops+=("$pc_dev")
+	pc_fsck_errors=- pc_fsck_rc=- pc_unmountable=0 pc_repaired=0
+	# the journal is replayed by the mount; e2fsck then sees what the replay left
+	if mount -t ext4 "$pc_dev" "$pc_mnt" 2>"$pc_dir/$pc_name.mount.err"; then
+		umount "$pc_mnt" || return 1
+		e2fsck -fn "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
+		pc_fsck_rc=$?
+		pc_fsck_errors=$(grep -c '? no$' "$pc_dir/$pc_name.fsck")
+		# problems: repaired before verify, as a user would (a corrupt directory block would
+		# otherwise fail reads with EBADMSG)
+		if [ "$pc_fsck_rc" -ne 0 ]; then
+			pc_repaired=1
+			e2fsck -fy "$pc_dev" >"$pc_dir/$pc_name.fsck-repair" 2>&1
+		fi
+	else
+		# the persisted image does not mount: e2fsck -fy replays the journal and repairs
+		# (its problems are counted), as a user would after a power cut
+		pc_unmountable=1 pc_repaired=1
+		e2fsck -fy "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
+		pc_fsck_rc=$?
+		pc_fsck_errors=$(grep -c '? yes$' "$pc_dir/$pc_name.fsck")
+	fi
+	[ "$pc_fsck_rc" -ne 0 ] && [ "$pc_fsck_errors" -eq 0 ] && pc_fsck_errors=1
+	mount -t ext4 "$pc_dev" "$pc_mnt" || return 1
+	pc_mounts+=("$pc_mnt")
+}
+
+pc_verify() {
+	local profile=$1 log=$2
+	shift 2
+	timeout 600 "$pc_fsmix" verify "$profile" --location "$pc_mnt" --durability-log "$log" \
+		--json "$pc_dir/$pc_name.verify.json" "$@" >"$pc_dir/$pc_name.verify" 2>&1
+	pc_verify_rc=$?
+	local j=$pc_dir/$pc_name.verify.json
+	pc_checked=$(jq -r '.checked // empty' "$j" 2>/dev/null)
+	pc_broken=$(jq -r '.broken // empty' "$j" 2>/dev/null)
+	pc_acked=$(jq -r '(.acknowledged.fsync // 0) + (.acknowledged.fdatasync // 0)' "$j" 2>/dev/null)
+	pc_checked=${pc_checked:--} pc_broken=${pc_broken:--} pc_acked=${pc_acked:--}
+}
+
+pc_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' "$pc_stats"
+}
+
+pc_release() {
+	if mountpoint -q "$pc_mnt"; then
+		umount "$pc_mnt" || return 1
+	fi
+	_pc_forget pc_mounts "$pc_mnt"
+	losetup -d "$pc_dev" 2>/dev/null && _pc_forget pc_loops "$pc_dev"
+	rm -f "$pc_img"
+}

@@ -1,0 +1,36 @@
+/* arrival.h - a scheduled thread's starts (op_period, op_rate; arrival = fixed | poisson).
+ *
+ * Fixed: one start every period from the first, never drifting; a start that passed while an
+ * operation ran is skipped (never made up in a burst) and counted as missed. Poisson:
+ * independent exponential gaps with the period as mean, from the arrival's own random stream
+ * (the op and file picks stay those of a fixed schedule with the same seed); arrivals that
+ * passed while an operation ran are counted as missed and skipped the same way. Per thread,
+ * no lock; a draw costs one log.
+ */
+#ifndef FSMIX_ARRIVAL_H
+#define FSMIX_ARRIVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+struct arrival {
+	uint64_t period_ns; /* mean gap, > 0 */
+	bool poisson;
+	struct rng rng; /* poisson gaps */
+};
+
+/* arrival_init - the schedule of worker `index` of a run with `seed`. */
+void arrival_init(struct arrival *a, uint64_t period_ns, bool poisson, uint64_t seed,
+                  unsigned index);
+
+/* arrival_gap - the gap after a start, ns (> 0). */
+uint64_t arrival_gap(struct arrival *a);
+
+/* arrival_next - the first start after `slot` that is at or after `now`. *missed: the starts
+ * between them (they passed before now), *first_missed: the earliest of those (0 if none). */
+uint64_t arrival_next(struct arrival *a, uint64_t slot, uint64_t now, uint64_t *missed,
+                      uint64_t *first_missed);
+
+#endif

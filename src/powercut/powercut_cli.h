@@ -1,0 +1,31 @@
+/* powercut_cli.h - fsmix-powercut's command line (powercut_cli.c): the daemon's options, the
+ * `cut` and `stats` commands, the backing image. */
+#ifndef FSMIX_POWERCUT_CLI_H
+#define FSMIX_POWERCUT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pc_opts {
+	const char *backing, *mountpoint, *stats_path;
+	uint64_t size;        /* --size: create BACKING of this size (0: it must exist) */
+	uint64_t cache_bytes; /* --cache-size */
+	int64_t delay_ms;     /* --destage-delay, -1: never */
+	unsigned persist_pct; /* --persist-on-cut */
+	uint64_t flush_us;    /* --flush-latency: what a flush costs besides its writes */
+	bool ignore_flush;    /* --ignore-flush */
+	uint64_t seed;        /* --seed */
+	bool seed_given;
+};
+
+/* pc_cli - parse argv into o and the arguments for fuse_main (at most 64). Returns -1 when the
+ * daemon is to run, else the exit status: --help, --version, the commands `cut` and `stats`
+ * (done here), or 2 for bad usage (printed). */
+int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse_argc);
+
+/* pc_open_backing - open o->backing (created with --size, never truncated: an existing file
+ * is used as it is, and must then have o->size bytes if --size is given); its size, a whole
+ * number of 4 KiB blocks, in *size. The descriptor, or -1 (printed). */
+int pc_open_backing(const struct pc_opts *o, uint64_t *size);
+
+#endif
