@@ -309,7 +309,7 @@ static bool hook_poll(void *ctx, const struct engine *e)
 {
 	struct distrun *r = ctx;
 	bool ended = false, stop = dist_watch_poll(r->d, &ended);
-	if (ended && !r->snap.taken && !engine_stopping(e))
+	if (ended && !r->snap.taken && !engine_is_stopping(e))
 		r->snap = (struct distrun_snap){
 		    .taken = true, .heard = true, .c = engine_progress(e, monotonic_ns())};
 	return stop;

@@ -170,6 +170,12 @@ else
 	ok "the command line takes no location lock itself"
 fi
 
+# The engine is opaque (issue 20, item 1): engine.h declares struct engine, the state (the
+# engine's, its workers' and filesystems') and the operations are in engine_int.h.
+layout=$(grep -nE '^struct (engine|worker|engine_fs) \{|op_execute|op_probe_directio' src/engine/engine.h)
+[ -z "$layout" ] && ok "engine.h exposes no engine, worker or filesystem layout and no operation" ||
+	bad "engine.h exposes the engine's insides: $layout"
+
 # Sizes.
 while IFS= read -r f; do
 	n=$(wc -l <"$f")
