@@ -89,6 +89,25 @@ struct engine_hooks {
 	void (*run_end)(void *ctx, const struct engine *e, bool failed);
 };
 
+/* What a caller sees of a run between its phases: the one phase sequence (engine_run) calls
+ * each member that is not NULL, on the main thread. The run command prints its text report and
+ * writes its documents from here (cli/run_report.c); a sweep runs without one; an MPI job's
+ * own steps are engine_hooks, which the same sequence calls.
+ *   on_plan     after engine_open succeeded, before anything is opened or built: the
+ *               configuration (r->fs[].start_util is set);
+ *   on_setup    after every filesystem was set up;
+ *   on_results  after engine_finish and engine_job_done (a job's merged results on rank 0);
+ *   on_closed   after engine_close (--cleanup), before engine_free: the signal watcher still
+ *               runs, so a stop signal ends a wait for a FIFO's reader; returns f with the
+ *               failures of what it did added (failure_first). */
+struct engine_observer {
+	void *ctx;
+	void (*on_plan)(void *ctx, const struct plan *pl, const struct results *r);
+	void (*on_setup)(void *ctx, const struct plan *pl, const struct results *r);
+	void (*on_results)(void *ctx, const struct results *r);
+	enum failure (*on_closed)(void *ctx, struct results *r, enum failure f);
+};
+
 struct engine_opts {
 	bool continue_on_error;           /* count errors and go on instead of stopping the run */
 	bool cleanup;                     /* remove fsmix's trees after the run */
@@ -99,6 +118,7 @@ struct engine_opts {
 	const char *lat_log_path;         /* --lat-log FILE: one line per operation, NULL: none */
 	const char *durability_log_path;  /* --durability-log FILE: the journal of promises */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
+	const struct engine_observer *observer; /* the caller's view of the phases, NULL: none */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
 	/* --crash-after [random:]S (crash.c): shut the tested filesystems down S seconds into the
@@ -170,8 +190,9 @@ enum failure engine_job_ready(struct engine *e, const struct engine_opts *o, enu
  * outcome; rank 0's results become the job's (merged). Else f. */
 enum failure engine_job_done(struct engine *e, enum failure f);
 
-/* engine_run - every phase, without reports: r gets the results (results_free it). Returns the
- * run's failure, as the phases above. */
+/* engine_run - every phase, in the one order above (with o->hooks' steps of a job, and
+ * o->observer's calls between them): r gets the results (results_free it). Returns the run's
+ * failure, as the phases above, with the observer's on_closed added. */
 enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r);
 
 /* engine_clean - remove the trees the plan's filesystems would use (only what fsmix made; see

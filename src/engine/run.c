@@ -596,25 +596,36 @@ enum failure engine_job_done(struct engine *e, enum failure f)
 
 enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r)
 {
+	static const struct engine_observer none = {0};
+	const struct engine_observer *ob = o->observer ? o->observer : &none;
 	enum failure f;
 	struct engine *e = engine_open(pl, o, r, &f);
-	if (!e)
+	if (!e) /* nothing started: nothing to observe */
 		return engine_job_ready(NULL, o, f);
+	if (!f && ob->on_plan)
+		ob->on_plan(ob->ctx, pl, r);
+	/* a --lat-log FILE that cannot be opened: bad input, found before anything is built; the
+	 * observer sees nothing more (no document is written) */
 	if (!f && (f = engine_latlog_open(e))) {
 		f = engine_job_ready(e, o, f);
 		engine_free(e);
 		return f;
 	}
-	if (!f)
-		f = engine_setup(e);
+	if (!f && !(f = engine_setup(e)) && ob->on_setup) /* FFSB: before the sync and callout */
+		ob->on_setup(ob->ctx, pl, r);
 	if (!f)
 		f = engine_callout(e);
 	f = engine_job_ready(e, o, f); /* every process of a job has set up: they start together */
 	if (!f)
 		f = engine_measure(e);
+	/* a job: the outcome agreed, rank 0's results are the job's */
 	f = engine_job_done(e, engine_finish(e, f));
+	if (ob->on_results)
+		ob->on_results(ob->ctx, r);
 	f = engine_close(e, f);
-	engine_free(e);
+	if (ob->on_closed)
+		f = ob->on_closed(ob->ctx, r, f);
+	engine_free(e); /* the signal watcher runs until on_closed is done */
 	return f;
 }
 

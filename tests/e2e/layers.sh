@@ -176,6 +176,12 @@ layout=$(grep -nE '^struct (engine|worker|engine_fs) \{|op_execute|op_probe_dire
 [ -z "$layout" ] && ok "engine.h exposes no engine, worker or filesystem layout and no operation" ||
 	bad "engine.h exposes the engine's insides: $layout"
 
+# One phase sequence (issue 20, item 2): engine_run is the only caller of the engine's phases
+# outside src/engine (the run command observes it, sweeps and MPI call it).
+phases=$(grep -rnE '\bengine_(open|setup|measure|finish|close|job_ready|job_done)\(' src --include='*.c' | grep -v '^src/engine/')
+[ -z "$phases" ] && ok "the engine's phases are called in one sequence (engine_run)" ||
+	bad "phases called outside engine_run: $phases"
+
 # Sizes.
 while IFS= read -r f; do
 	n=$(wc -l <"$f")
