@@ -10,6 +10,10 @@
 #define ATTR_PRINTF(fi, ai) __attribute__((format(printf, fi, ai)))
 #define LIKELY(x)           __builtin_expect(!!(x), 1)
 #define UNLIKELY(x)         __builtin_expect(!!(x), 0)
+/* MUST_CHECK - a function whose result the caller must look at (a failure it would otherwise
+ * lose: a write, an open, a lock, an agreement), as fio marks its engine ops. gcc warns even for
+ * a (void) cast: such a function is called where its result is used. */
+#define MUST_CHECK __attribute__((warn_unused_result))
 /* FSMIX_TSAN: 1 when built with ThreadSanitizer (gcc defines __SANITIZE_THREAD__, clang has
  * __has_feature). */
 #if defined(__SANITIZE_THREAD__)

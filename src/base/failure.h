@@ -1,7 +1,7 @@
 /* failure.h - the one way a layer below the command line says what kind of failure ended its
- * work. Only the command line (src/cli) turns a failure into a process exit status
- * (exitcode.h there; fsmix(1), EXIT STATUS). docs/design.md, "Errors", gives the convention of
- * each layer. */
+ * work. exitcode.h maps a failure to fsmix's exit status (fsmix(1), EXIT STATUS); only the
+ * command line (src/cli) exits with it, the layers below only record it (a sweep's JSON).
+ * docs/design.md, "Errors", gives the convention of each layer. */
 #ifndef FSMIX_FAILURE_H
 #define FSMIX_FAILURE_H
 

@@ -7,14 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
+
 /* fd_write_all - write all `len` bytes of buf to fd, retrying short writes and EINTR. Returns
  * 0, or -errno (-ENOSPC when write() makes no progress). */
-int fd_write_all(int fd, const void *buf, size_t len);
+MUST_CHECK int fd_write_all(int fd, const void *buf, size_t len);
 
 /* fd_read_all - read from fd into buf until `len` bytes arrived or the end of the file,
  * retrying short reads and EINTR; *got is the count read (also on an error: what arrived
  * before it). Returns 0 (*got < len means the file ended first), or -errno. */
-int fd_read_all(int fd, void *buf, size_t len, size_t *got);
+MUST_CHECK int fd_read_all(int fd, void *buf, size_t len, size_t *got);
 
 /* Most characters put_decimal writes: the 20 digits of UINT64_MAX. */
 #define DECIMAL_MAX 20

@@ -378,16 +378,17 @@ int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, 
 	struct outfile o;
 	int orc = outfile_open(&o, path, 0, err, errlen);
 	if (orc)
-		return orc == -EINTR ? -EINTR : -1;
+		return orc;
 	FILE *f = stdout;
 	if (o.mode == OUTFILE_STDOUT) {
 		clearerr(stdout);
 	} else {
 		f = fdopen(o.fd, "w");
 		if (!f) {
-			seterr(err, errlen, path, o.target, strerror(errno));
+			int e = errno ? errno : ENOMEM;
+			seterr(err, errlen, path, o.target, strerror(e));
 			outfile_abort(&o);
-			return -1;
+			return -e;
 		}
 	}
 	errno = 0;
@@ -402,7 +403,7 @@ int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, 
 			snprintf(err, errlen, "standard output: cannot write: %s", strerror(e));
 			/* reported here: main() does not report stdout again */
 			(void)outfile_stdout_failed(NULL, 0);
-			return -1;
+			return -e;
 		}
 		return 0;
 	}
@@ -410,9 +411,7 @@ int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, 
 		e = errno;
 	if (fclose(f) && !e) /* closes o.fd */
 		e = errno ? errno : EIO;
-	if (finish(&o, e, err, errlen))
-		return -1;
-	return 0;
+	return finish(&o, e, err, errlen);
 }
 
 static volatile sig_atomic_t got_sigpipe;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "compiler.h"
 #include "failure.h" /* MSG_MAX: the size of err buffers */
 
 enum outfile_mode {
@@ -52,22 +53,24 @@ int outfile_check(const char *path, char *err, size_t errlen);
 
 /* outfile_open - open `path` for writing (flags: OUTFILE_APPEND). 0, or -errno with the reason
  * in err; on failure nothing is left behind. A FIFO blocks here until a reader opens it. */
-int outfile_open(struct outfile *o, const char *path, unsigned flags, char *err, size_t errlen);
+MUST_CHECK int outfile_open(struct outfile *o, const char *path, unsigned flags, char *err,
+                            size_t errlen);
 
 /* outfile_commit - finish: fsync and rename the temporary file over the target (ATOMIC), or
  * just close (STREAM; STDOUT is flushed, not closed). 0, or -errno with the reason in err, in
  * which case the target is left as it was (ATOMIC). The outfile is closed either way. */
-int outfile_commit(struct outfile *o, char *err, size_t errlen);
+MUST_CHECK int outfile_commit(struct outfile *o, char *err, size_t errlen);
 
 /* outfile_abort - close without committing: the temporary file is removed. Idempotent. */
 void outfile_abort(struct outfile *o);
 
 /* outfile_write - the whole cycle for a document written by fill(f, arg) through stdio: open,
  * fill, check every stdio error, commit (or abort). fill returns 0 or -1 (out of memory or a
- * failed build); it need not check stdio errors. 0, or -1 with "PATH: reason" in err; -EINTR
- * when a stop signal ended the wait for a FIFO's reader (nothing was written). */
-int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *err,
-                  size_t errlen);
+ * failed build: -ENOMEM here); it need not check stdio errors. 0, or -errno with "PATH: reason"
+ * in err, as outfile_open and outfile_commit: -EINTR when a stop signal ended the wait for a
+ * FIFO's reader (nothing was written). */
+MUST_CHECK int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+                             char *err, size_t errlen);
 
 /* What a path names, to tell two outputs (or an output and an input) that are one file. */
 enum outfile_id_kind {

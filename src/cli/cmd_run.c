@@ -104,19 +104,14 @@ static enum failure run_sweep(struct cli *c)
 	                       .repeat = c->repeat ? c->repeat : 1,
 	                       .until_pct = c->until_pct,
 	                       .rank0_says = job_on() ? job_rank0_says : NULL,
-	                       .eopts = {.continue_on_error = c->continue_on_error,
-	                                 .cleanup = false,
-	                                 .build_threads = c->build_threads,
-	                                 .log = stderr,
-	                                 .hooks = job_hooks(),
-	                                 .seed_offset = (uint64_t)job_rank()},
+	                       .eopts = engine_opts_of(c),
 	                       .out = stdout,
 	                       .argc = c->argc,
 	                       .argv = c->argv,
 	                       .json_path = c->json_path,
 	                       .csv_path = c->csv_path,
-	                       .plot_path = c->plot_path,
-	                       .exit_status_of = exit_status_of}; /* the JSON's exit_status */
+	                       .plot_path = c->plot_path};
+	s.eopts.cleanup = false; /* a sweep's runs keep their trees for the next point */
 	memcpy(s.dims, c->dims, sizeof(s.dims));
 	if (stdout_outputs(c))
 		s.out = stderr;

@@ -9,19 +9,9 @@
 #include "compiler.h"
 #include "exitcode.h"
 #include "job.h"
-#include "parse.h"
+#include "options.h"
 #include "plot.h"
 #include "preflight.h"
-
-static bool is_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
-
-int stdout_outputs(const struct cli *c)
-{
-	return is_stdout(c->json_path) + is_stdout(c->csv_path) + is_stdout(c->lat_log_path);
-}
 
 /* run, check, clean: one profile. */
 static int one_profile(struct cli *c, char **args, int n, char *err, size_t errlen)
@@ -206,6 +196,50 @@ const struct command *command_by_name(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* "--name is an option of 'A' only", "--name (-n) is an option of 'A' and 'B', not 'C'",
+ * "... of 'A', 'B' and 'C', not 'D'" from the row's commands. */
+static void misuse_message(const struct option_row *r, const char *cmd, char *err, size_t errlen)
+{
+	size_t len = 0, n = 0, k = 0;
+	for (size_t i = 0; i < n_commands; i++)
+		n += (r->commands & CMD_BIT(commands[i].id)) != 0;
+	if (r->short_name)
+		len += (size_t)snprintf(err, errlen, "--%s (-%c) is an option of", r->name,
+		                        r->short_name);
+	else
+		len += (size_t)snprintf(err, errlen, "--%s is an option of", r->name);
+	for (size_t i = 0; i < n_commands && len < errlen; i++) {
+		if (!(r->commands & CMD_BIT(commands[i].id)))
+			continue;
+		k++;
+		len += (size_t)snprintf(err + len, errlen - len, "%s'%s'",
+		                        k == 1   ? " "
+		                        : k == n ? " and "
+		                                 : ", ",
+		                        commands[i].name);
+	}
+	if (len < errlen)
+		snprintf(err + len, errlen - len, n == 1 ? " only" : ", not '%s'", cmd);
+}
+
+/* The first option given (c->given) that c->command does not take: its message in err and -1;
+ * 0 when there is none. */
+static int option_misuse(const struct cli *c, char *err, size_t errlen)
+{
+	unsigned cmd = CMD_BIT(c->command->id);
+	for (size_t i = 0; i < n_option_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+		if (!(c->given & ((uint64_t)1 << i)) || (r->commands & cmd))
+			continue;
+		if (r->misuse)
+			snprintf(err, errlen, r->misuse, c->command->name);
+		else
+			misuse_message(r, c->command->name, err, errlen);
+		return -1;
+	}
+	return 0;
 }
 
 enum failure command_check(struct cli *c, char **args, int n, char *err, size_t errlen)

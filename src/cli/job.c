@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "dist.h"
 #include "distrun.h"
-#include "instance.h"
+#include "jobpolicy.h"
 #include "options.h"
 #include "overrides.h"
 #include "preflight.h"
@@ -22,8 +22,7 @@
 static struct job {
 	struct dist d;
 	struct distrun run;
-	int locks[64]; /* rank 0: the locations' locks (tree_lock_location) */
-	size_t n_locks;
+	struct jobpolicy_locks locks; /* rank 0: the locations' locks (jobpolicy.h) */
 	char *options; /* the command line's options as every rank must give them (job_options) */
 	size_t options_len;
 } job;
@@ -47,7 +46,6 @@ enum failure job_start(int *argc, char ***argv)
 			fprintf(stderr, "fsmix: %s\n", err);
 		return FAIL_UNSUPPORTED;
 	}
-	tree_instance_set(job.d.rank, job.d.size, job.d.rank == 0);
 	distrun_init(&job.run, &job.d);
 	if (job.d.rank != 0) { /* one voice: rank 0's (job.h) */
 		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -131,7 +129,7 @@ static void describe_options(const struct cli *c, FILE *f)
 
 enum failure job_options(struct cli *c, char *err, size_t errlen)
 {
-	static char lat_log[PATH_MAX];
+	static struct jobpolicy_outputs o;
 	if (!job.d.on)
 		return FAIL_NONE;
 	FILE *f = open_memstream(&job.options, &job.options_len);
@@ -139,36 +137,22 @@ enum failure job_options(struct cli *c, char *err, size_t errlen)
 		describe_options(c, f);
 		fclose(f);
 	}
-	if (c->interval_s > 0) {
-		snprintf(err, errlen, "--interval is not available in a distributed run (MPI)");
-		return FAIL_INPUT;
+	o = (struct jobpolicy_outputs){.run = c->command && c->command->id == CMD_RUN,
+	                               .interval_s = c->interval_s,
+	                               .crash_after = c->crash,
+	                               .durability = c->durability_log_path,
+	                               .lat_log = c->lat_log_path,
+	                               .json = c->json_path,
+	                               .csv = c->csv_path,
+	                               .plot = c->plot_path};
+	enum failure rc = jobpolicy_outputs(&job.d, &o, err, errlen);
+	if (rc == FAIL_NONE) {
+		c->lat_log_path = o.lat_log;
+		c->json_path = o.json;
+		c->csv_path = o.csv;
+		c->plot_path = o.plot;
 	}
-	if (c->crash) {
-		snprintf(err, errlen, "--crash-after is not available in a distributed run (MPI)");
-		return FAIL_INPUT;
-	}
-	if (c->durability_log_path) { /* verify checks one process's trees */
-		snprintf(err, errlen,
-		         "--durability-log is not available in a distributed run (MPI)");
-		return FAIL_INPUT;
-	}
-	if (c->lat_log_path && !strcmp(c->lat_log_path, "-")) {
-		snprintf(err, errlen,
-		         "--lat-log - is not available in a distributed run: give a "
-		         "FILE (rank R writes FILE.rR)");
-		return FAIL_INPUT;
-	}
-	if (c->lat_log_path && c->command && c->command->id == CMD_RUN) {
-		if (snprintf(lat_log, sizeof(lat_log), "%s.r%d", c->lat_log_path, job.d.rank) >=
-		    (int)sizeof(lat_log)) {
-			snprintf(err, errlen, "--lat-log '%s': name too long", c->lat_log_path);
-			return FAIL_INPUT;
-		}
-		c->lat_log_path = lat_log;
-	}
-	if (job.d.rank != 0) /* rank 0 writes the job's results */
-		c->json_path = c->csv_path = c->plot_path = NULL;
-	return FAIL_NONE;
+	return rc;
 }
 
 enum failure job_agree(enum failure mine, const char *msg, const char *suffix)
@@ -359,22 +343,6 @@ enum failure job_profile(enum failure f, const struct diag *d)
 	return job_agree(f, msg, "; nothing was run");
 }
 
-/* Rank 0 takes every location's lock for the whole command (the other ranks take none:
- * tree/instance.h). FAIL_NONE, or the failure with the message in err. */
-static enum failure lock_locations(const struct plan *pl, char *err, size_t errlen)
-{
-	if (job.d.rank != 0)
-		return FAIL_NONE;
-	for (size_t i = 0; i < pl->n_fs && job.n_locks < sizeof(job.locks) / sizeof(job.locks[0]);
-	     i++) {
-		int h = tree_lock_location(pl->fs[i].location, err, errlen);
-		if (h < 0)
-			return h == -EBUSY ? FAIL_INPUT : tree_failure(h);
-		job.locks[job.n_locks++] = h;
-	}
-	return FAIL_NONE;
-}
-
 enum failure job_locations(const struct plan *pl, bool check)
 {
 	if (!job.d.on)
@@ -395,7 +363,7 @@ enum failure job_locations(const struct plan *pl, bool check)
 	} else if (check) {
 		f = preflight_locations(pl, stderr);
 	}
-	if (f == FAIL_NONE && (f = lock_locations(pl, msg, sizeof(msg))))
+	if (f == FAIL_NONE && (f = jobpolicy_lock(&job.d, &job.locks, pl, msg, sizeof(msg))))
 		fprintf(stderr, "fsmix: %s\n", msg);
 	/* "fsmix: X" -> "X" inside the job's "rank R on HOST: X" */
 	return job_agree(f, strncmp(msg, "fsmix: ", 7) ? msg : msg + 7, "; nothing was run");
@@ -424,9 +392,7 @@ void job_said_report_time(void)
 
 void job_end(void)
 {
-	for (size_t i = 0; i < job.n_locks; i++)
-		tree_unlock_location(job.locks[i]);
-	job.n_locks = 0;
+	jobpolicy_unlock(&job.locks);
 	free(job.options);
 	job.options = NULL;
 	if (job.d.on) {

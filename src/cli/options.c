@@ -11,6 +11,16 @@
 #include "sweep.h"
 
 /* A whole number from 1 to max (strtoul's syntax, but no minus sign: it would wrap). */
+static bool is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+int stdout_outputs(const struct cli *c)
+{
+	return is_stdout(c->json_path) + is_stdout(c->csv_path) + is_stdout(c->lat_log_path);
+}
+
 static bool parse_count(const char *s, unsigned max, unsigned *out)
 {
 	char *end;

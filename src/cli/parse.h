@@ -12,8 +12,4 @@
  * c->action set, or FAIL_INPUT with the message for "fsmix: MESSAGE" in err. */
 enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
 
-/* option_misuse - the first option given (c->given) that c->command does not take: its
- * message in err and -1; 0 when there is none. */
-int option_misuse(const struct cli *c, char *err, size_t errlen);
-
 #endif

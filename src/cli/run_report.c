@@ -24,40 +24,30 @@ static enum failure plot_over_time(const struct run_reports *rr, const struct re
 	return f;
 }
 
-enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
-                            struct run_reports *rr, struct results *r)
+static void on_plan(void *ctx, const struct plan *pl, const struct results *r)
 {
-	enum failure f;
-	struct engine *e = engine_open(pl, eo, r, &f);
-	if (!e) /* nothing started: no report, no document */
-		return engine_job_ready(NULL, eo, f);
-	if (!f) {
-		report_config(rr->out, pl, r);
-		/* a --lat-log FILE that cannot be opened: bad input, found before anything is
-		 * built; no document is written */
-		if ((f = engine_latlog_open(e))) {
-			f = engine_job_ready(e, eo, f);
-			engine_free(e);
-			return f;
-		}
-		f = engine_setup(e);
-		if (!f) /* FFSB: before the sync and the callout */
-			report_setup(rr->out, r, !pl->time_s && !pl->counted);
-	}
-	if (!f)
-		f = engine_callout(e);
-	/* a job (MPI): every process has set up; they start together, or none does */
-	f = engine_job_ready(e, eo, f);
-	if (!f)
-		f = engine_measure(e);
-	/* a job: the outcome agreed, rank 0's results are the job's */
-	f = engine_job_done(e, engine_finish(e, f));
+	const struct run_reports *rr = ctx;
+	report_config(rr->out, pl, r);
+}
+
+static void on_setup(void *ctx, const struct plan *pl, const struct results *r)
+{
+	const struct run_reports *rr = ctx;
+	report_setup(rr->out, r, !pl->time_s && !pl->counted);
+}
+
+static void on_results(void *ctx, const struct results *r)
+{
+	const struct run_reports *rr = ctx;
 	if (r->measured)
 		report_results(rr->out, rr->log, r, rr->ffsb_only);
-	/* --cleanup before the documents are written, so that their exit_status and error say
-	 * whether the tree could be removed */
-	f = engine_close(e, f);
-	/* every other output before the JSON, whose exit_status must count their failures */
+}
+
+/* After --cleanup (so that the documents' exit_status and error say whether the tree could be
+ * removed): every other output before the JSON, whose exit_status must count their failures. */
+static enum failure on_closed(void *ctx, struct results *r, enum failure f)
+{
+	struct run_reports *rr = ctx;
 	f = failure_first(f, report_write_outputs(r, &rr->run, NULL, rr->csv_path, rr->log));
 	f = failure_first(f, plot_over_time(rr, r, f));
 	char why[MSG_MAX];
@@ -66,9 +56,18 @@ enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
 		f = failure_first(f, FAIL_IO);
 	}
 	rr->run.exit_status = exit_status_of(f);
-	f = failure_first(f, report_write_outputs(r, &rr->run, rr->json_path, NULL, rr->log));
-	/* the signal watcher runs until the documents are written: a stop signal ends the wait
-	 * for a FIFO's reader */
-	engine_free(e);
-	return f;
+	return failure_first(f, report_write_outputs(r, &rr->run, rr->json_path, NULL, rr->log));
+}
+
+enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
+                            struct run_reports *rr, struct results *r)
+{
+	const struct engine_observer ob = {.ctx = rr,
+	                                   .on_plan = on_plan,
+	                                   .on_setup = on_setup,
+	                                   .on_results = on_results,
+	                                   .on_closed = on_closed};
+	struct engine_opts o = *eo;
+	o.observer = &ob;
+	return engine_run(pl, &o, r); /* the one phase sequence, with the reports between */
 }

@@ -1,7 +1,8 @@
-/* run_report.h - the run command's sequence: the engine's phases with the text report between
- * them (the configuration before setup, "fs setup took" after it, the results at the end), then
- * --cleanup, --csv, --plot and --json. The engine calls no formatter: this is the
- * one place that puts a run and its reports together. */
+/* run_report.h - the run command's reports around the one phase sequence (engine_run): an
+ * engine_observer prints the text report between the phases (the configuration before setup,
+ * "fs setup took" after it, the results at the end) and writes --csv, --plot and --json after
+ * --cleanup. The engine calls no formatter: this is the one place that puts a run and its
+ * reports together. */
 #ifndef FSMIX_RUN_REPORT_H
 #define FSMIX_RUN_REPORT_H
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "durlog.h"
-#include "engine.h"
+#include "engine_int.h"
 
 /* The content generation the pool records for file id (POOL_GEN_UNKNOWN, 0: unknown, a file
  * of an old manifest; the journal's 0 means the same). */

@@ -32,6 +32,10 @@
  * syscall, path, errno) on opts.log; after a failure the caller skips to engine_finish.
  * Workers share only read-only data (the plan, pick tables, trees) and the lock-free file pools
  * (pool.h). The measured interval is from the barrier to the last worker's end.
+ *
+ * struct engine is opaque here: its layout, the workers' and the filesystems' (atomics, locks,
+ * cache lines) and the operations are engine_int.h's, which only src/engine sees. The layers
+ * above read a running engine through functions (engine_progress, engine_is_stopping).
  */
 #ifndef FSMIX_ENGINE_H
 #define FSMIX_ENGINE_H
@@ -56,102 +60,13 @@
 #include "rng.h"
 #include "popularity.h"
 #include "stats.h"
+#include "instance.h"
 #include "threads.h"
 #include "tree.h"
 
-/* A filesystem while running: its tree on disk and the shared pools. */
-struct engine_fs {
-	const struct plan_fs *pf;
-	struct tree tree;
-	struct pool files;       /* data files (f<id>): the benchmark's file set */
-	struct pool aged;        /* agefs=1: the aged files, f<ENGINE_AGED_ID_BASE + id>, a set of
-	                          * their own (as FFSB's fill files): no benchmark op picks them */
-	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
-	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
-	struct rankperm rank;    /* file_popularity: rank -> file id, over the initial set */
-	uint64_t spec_hash;      /* what the reuse manifest must match */
-	bool reused;             /* the tree came from a manifest */
-	bool modified;           /* some group may change it: the manifest is invalidated */
-	double setup_s;          /* build or reuse time, seconds */
-	double start_util;       /* used fraction of the location's filesystem before setup (FFSB's
-	                          * "current utilization"), 0 when it cannot be read */
-	uint64_t built_files, built_bytes;
-	int lock; /* tree_lock_location handle of the location, taken before any build; 0: none */
-	struct devstat_dev dev;          /* the mount and block device under the location */
-	struct devstat_sample dev_delta; /* device counters of the run phase (valid: measured) */
-	/* createdir: directories beyond num_dirs get indices from next_dir; dir_ready[i - num_dirs]
-	 * becomes 1 once data/d<i> exists, so a create never targets a directory in the making. */
-	alignas(CACHELINE) _Atomic uint32_t next_dir;
-	_Atomic uint8_t *dir_ready;
-	uint32_t dir_ready_cap;
-};
-
-/* The content key of file `disk_id` (its name's number) of fs: the tree's own seed (its id in
- * the marker, kept across rebuilds and runs, whatever --seed), so a reused tree is checked with
- * the key it was written with; and the content mode (the global key content, part of the
- * reuse manifest's spec hash, so a reused tree was written in the same mode). */
-static inline struct content_key engine_content_key(const struct engine_fs *fs, uint32_t disk_id)
-{
-	return (struct content_key){.seed = fs->tree.tree_id,
-	                            .fs = fs->pf->index,
-	                            .file = disk_id,
-	                            .mode = fs->pf->content_mode,
-	                            .pct = fs->pf->content_pct};
-}
-
-/* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
- * hand out (its capacity, populate.c), so the two sets never share a name. */
-#define ENGINE_AGED_ID_BASE  (1u << 26)
-#define ENGINE_AGED_CAPACITY (1u << 24)
-
 struct engine;
-struct ival_log;
-struct json_t;
 
-/* Everything one worker thread writes, in one cache-aligned allocation. */
-struct worker {
-	alignas(CACHELINE) struct engine *eng;
-	const struct plan_group *g;
-	const struct pick_table *ops; /* the group's op choice */
-	struct engine_fs *only_fs;    /* aging workers: their filesystem; NULL: bindfs or random */
-	bool aging;                   /* an aging worker: works on only_fs->aged */
-	int64_t age_bytes[OP_COUNT];  /* aging: bytes an op may add to the filesystem at most (its
-	                               * reservation from engine.age_credit), 0: it adds none */
-	struct ival_log *ival;        /* per-interval rows (--interval, progress), NULL: off */
-	unsigned index;               /* global worker index: RNG stream */
-	unsigned group;               /* index into plan.groups */
-	struct rng rng;
-	struct popcache popc; /* file_popularity: this thread's sampler cache */
-	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
-	size_t buf_len;
-	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
-	bool time_ops;          /* record whole-operation latency */
-	bool shared_clock;      /* every syscall is timed: op latency = first start .. last end */
-	uint64_t op_t0;         /* start of the current op's first timed syscall, 0: none yet */
-	uint64_t last_ts;       /* end of the last timed syscall */
-	uint64_t op_sync_ns;    /* time the current op spent in sync calls (--lat-log) */
-	uint64_t stride_off;    /* write_stride: where this thread's next write starts */
-	bool verify;            /* verify=1: every read is checked (content_check) */
-	uint64_t verify_bad;    /* reads whose content did not check (mismatches) */
-	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
-	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
-	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
-	struct thread_stats st;
-	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
-	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
-	bool err_set;                /* err holds the worker's first failure */
-	struct results_error err;    /* what, where and when (worker and group set by worker_new) */
-	uint64_t t_start, t_end;     /* CLOCK_MONOTONIC ns */
-	pthread_t thread;
-	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
-	 * run's stonewall snapshot): the operations done (as st.ops counts them) and their
-	 * transactions. Only this worker writes them, with a relaxed store per operation (no
-	 * read-modify-write), on a cache line of their own; the two may be one operation apart. */
-	alignas(CACHELINE) _Atomic uint64_t done_ops;
-	_Atomic uint64_t done_trans;
-};
-
-/* A run that is one process of several (MPI ranks, src/dist): every process passes the same
+/* A run that is one process of several (MPI ranks, src/mpi): every process passes the same
  * points in the same order whatever fails where; called on the main thread.
  *   agree    the job's failure from each process's f (and message in err): the barrier before
  *            the run phase (engine_job_ready), and a sweep's check of its points;
@@ -161,13 +76,36 @@ struct worker {
  *            job (an error or signal there): this one stops too (stop reason "error"); it may
  *            read e's progress (engine_progress);
  *   run_end  after the run phase's join (e's workers are done); failed: this process stopped
- *            on its own error or signal (the others are told). */
+ *            on its own error or signal (the others are told).
+ * And who this process is, which the MPI layer decides (distrun_init), passed explicitly: its
+ * trees are fsmix.fsN.r<rank> (instance.h), and only rank 0 takes the locations' locks. */
 struct engine_hooks {
+	int rank, ranks;  /* this process's rank, and the job's ranks */
+	bool takes_locks; /* this process takes the locations' locks (rank 0 for the job) */
 	void *ctx;
 	enum failure (*agree)(void *ctx, enum failure f, char *err, size_t errlen);
 	enum failure (*done)(void *ctx, const struct plan *pl, struct results *r, enum failure f);
 	bool (*poll)(void *ctx, const struct engine *e);
 	void (*run_end)(void *ctx, const struct engine *e, bool failed);
+};
+
+/* What a caller sees of a run between its phases: the one phase sequence (engine_run) calls
+ * each member that is not NULL, on the main thread. The run command prints its text report and
+ * writes its documents from here (cli/run_report.c); a sweep runs without one; an MPI job's
+ * own steps are engine_hooks, which the same sequence calls.
+ *   on_plan     after engine_open succeeded, before anything is opened or built: the
+ *               configuration (r->fs[].start_util is set);
+ *   on_setup    after every filesystem was set up;
+ *   on_results  after engine_finish and engine_job_done (a job's merged results on rank 0);
+ *   on_closed   after engine_close (--cleanup), before engine_free: the signal watcher still
+ *               runs, so a stop signal ends a wait for a FIFO's reader; returns f with the
+ *               failures of what it did added (failure_first). */
+struct engine_observer {
+	void *ctx;
+	void (*on_plan)(void *ctx, const struct plan *pl, const struct results *r);
+	void (*on_setup)(void *ctx, const struct plan *pl, const struct results *r);
+	void (*on_results)(void *ctx, const struct results *r);
+	enum failure (*on_closed)(void *ctx, struct results *r, enum failure f);
 };
 
 struct engine_opts {
@@ -180,6 +118,7 @@ struct engine_opts {
 	const char *lat_log_path;         /* --lat-log FILE: one line per operation, NULL: none */
 	const char *durability_log_path;  /* --durability-log FILE: the journal of promises */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
+	const struct engine_observer *observer; /* the caller's view of the phases, NULL: none */
 	uint64_t seed_offset; /* added to a given seed: rank R of a job runs seed + R, so the ranks'
 	                       * random streams differ and the job is still reproducible */
 	/* --crash-after [random:]S (crash.c): shut the tested filesystems down S seconds into the
@@ -188,63 +127,18 @@ struct engine_opts {
 	double crash_after_s;
 };
 
-struct sigwatch;
+/* engine_tree_rank - the rank in the names of o's trees: TREE_NO_RANK for a single process. */
+static inline int engine_tree_rank(const struct engine_opts *o)
+{
+	return o->hooks ? o->hooks->rank : TREE_NO_RANK;
+}
 
-struct engine {
-	const struct plan *plan;
-	const struct engine_opts *opts;
-	struct engine_fs *fs;
-	size_t n_fs;
-	struct pick_table *group_ops;      /* per plan group */
-	struct range_table **group_ranges; /* per plan group, NULL when no msec_range counting */
-	struct worker **workers;
-	size_t n_workers;
-	uint64_t seed;
-	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
-	/* ramp_time: the end of the ramp, t_base + ramp_time (written before the gate opens; 0: no
-	 * ramp). On stop's cache line, which every worker reads after every operation, so a
-	 * ramping worker's check costs no other line. */
-	uint64_t ramp_end_ns;
-	uint64_t t_count; /* when counting started: ramp_end_ns once the ramp is over, else 0 */
-	/* time: t_base + ramp_time + time (written before the gate opens; 0: none, aging). No
-	 * worker starts an operation after it (its coarse clock, worker.c): the first to see it
-	 * stops the run, so a run lasts its time even when the main thread gets no CPU. */
-	uint64_t deadline_ns;
-	pthread_mutex_t sleep_lock; /* op_delay sleepers wait here for stop */
-	pthread_cond_t sleep_cond;
-	struct start_gate gate; /* workers wait here until all of them can start */
-	bool gate_ready;        /* gate initialised */
-	uint64_t t0;            /* run start (main thread, after the gate opened) */
-	uint64_t t_base;        /* written before the gate opens: interval rows count from here */
-	uint64_t run_end_ns;    /* the last worker's end */
-	uint64_t ival_len_ns;   /* interval length, when rows are recorded */
-	uint64_t crash_ns;      /* --crash-after: the shutdown, ns after t0 (engine_crash_check) */
-	/* num_ops: workers of count-limited groups still running; the last one stops the run.
-	 * Touched once per such worker, never per operation. */
-	alignas(CACHELINE) _Atomic uint64_t counting;
-	/* Aging (aging.c age_fs): bytes the aging workers may still add in this round, and bytes
-	 * reserved by operations in flight. A worker reserves before an op that can grow the
-	 * filesystem, so the total in flight never exceeds what the main thread granted. */
-	alignas(CACHELINE) _Atomic int64_t age_credit;
-	_Atomic int64_t age_inflight;
-	int64_t age_min; /* the smallest reservation of the aging group's ops (set before start) */
-	struct latlog latlog; /* --lat-log */
-	bool latlog_open;
-	bool latlog_failed;   /* a write to the latency log failed: the run exits 1 */
-	struct durlog durlog; /* --durability-log (durjournal.c) */
-	bool durlog_open, durlog_running;
-	bool durlog_failed;        /* writing the durability log failed: the run exits 1 */
-	bool progress;             /* draw the live status line (stderr is a terminal) */
-	_Atomic int signal_seen;   /* the first stop signal received (watcher), 0: none */
-	struct sigwatch *sw;       /* the signal watcher, NULL: not running */
-	bool interrupted;          /* stopped by SIGINT/SIGTERM during setup or the run */
-	char cleanup_err[MSG_MAX]; /* --cleanup's first failure */
-	unsigned cleanup_signals;  /* stopsig_count() when the run phase was over (engine_finish):
-	                            * one counted since stops --cleanup */
-	struct results *res;       /* what the run fills (the caller's, outlives the engine) */
-	bool job_agreed;           /* engine_job_ready was called (once per run) */
-	bool job_went;             /* ... and every process is to run: engine_job_done merges */
-};
+/* engine_takes_locks - whether a run with o takes its locations' locks: a single process does,
+ * and in a job the process the MPI layer says (rank 0). */
+static inline bool engine_takes_locks(const struct engine_opts *o)
+{
+	return !o->hooks || o->hooks->takes_locks;
+}
 
 /* engine_open - make the engine of plan pl and its results r (results_init: r is valid for
  * results_free whatever happens). NULL when it cannot even start (out of memory, printed):
@@ -296,8 +190,9 @@ enum failure engine_job_ready(struct engine *e, const struct engine_opts *o, enu
  * outcome; rank 0's results become the job's (merged). Else f. */
 enum failure engine_job_done(struct engine *e, enum failure f);
 
-/* engine_run - every phase, without reports: r gets the results (results_free it). Returns the
- * run's failure, as the phases above. */
+/* engine_run - every phase, in the one order above (with o->hooks' steps of a job, and
+ * o->observer's calls between them): r gets the results (results_free it). Returns the run's
+ * failure, as the phases above, with the observer's on_closed added. */
 enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r);
 
 /* engine_clean - remove the trees the plan's filesystems would use (only what fsmix made; see
@@ -321,17 +216,9 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 /* engine_stop - ask every worker to stop (any thread; idempotent: the first reason wins). */
 void engine_stop(struct engine *e, enum stop_reason why);
 
-static inline bool engine_stopping(const struct engine *e)
-{
-	return atomic_load_explicit(&e->stop, memory_order_relaxed) != STOP_NONE;
-}
-
-/* engine_crashed - --crash-after shut the filesystems down (the failures that follow are not
- * errors). Read on a failure only, never per operation. */
-static inline bool engine_crashed(const struct engine *e)
-{
-	return atomic_load_explicit(&e->stop, memory_order_acquire) == STOP_CRASH;
-}
+/* engine_is_stopping - the run is stopping (engine_stop was called): for the layers above, on
+ * the main thread (the engine's own loop reads it inline, engine_int.h). */
+bool engine_is_stopping(const struct engine *e);
 
 /* engine_progress - the operations and transactions every worker has done so far (their
  * done_ops, done_trans, summed with relaxed loads: any thread, while the run goes on) and the
@@ -341,44 +228,9 @@ struct engine_count {
 	uint64_t ops, trans;
 	double at_s;
 };
-static inline struct engine_count engine_progress(const struct engine *e, uint64_t now)
-{
-	struct engine_count c = {0, 0, 0};
-	for (size_t i = 0; e->workers && i < e->n_workers; i++) {
-		c.ops += atomic_load_explicit(&e->workers[i]->done_ops, memory_order_relaxed);
-		c.trans += atomic_load_explicit(&e->workers[i]->done_trans, memory_order_relaxed);
-	}
-	c.at_s = e->t_base && now > e->t_base ? (double)(now - e->t_base) / 1e9 : 0;
-	return c;
-}
+struct engine_count engine_progress(const struct engine *e, uint64_t now);
 
 /* engine_sleep_ms - sleep up to ms milliseconds, returning early when the run stops. */
 void engine_sleep_ms(struct engine *e, uint32_t ms);
-
-/* engine_ffsb_size - FFSB 6.0's size for a file of a filesystem without size_weight:
- * min_filesize + getrandom(max - min), the range cut to 32 bits and max itself never reached
- * (fileops.c:446-450, ffsb_fs.c:131, rand.c:174); fidelity=ffsb6. */
-static inline uint64_t engine_ffsb_size(const struct plan_fs *pf, struct rng *r)
-{
-	return pf->min_filesize + pick_ffsb_mod(r, (uint32_t)(pf->max_filesize - pf->min_filesize));
-}
-
-/* ops: perform op `op` once for worker w on filesystem fs (opexec.c). */
-struct op_result {
-	uint64_t trans;         /* FFSB transactions */
-	uint64_t bytes_read;    /* bytes */
-	uint64_t bytes_written; /* bytes */
-	uint64_t ffsb_written;  /* bytes FFSB 6.0 counted, where that differs (write: the whole
-	                         * file's size), else 0 */
-	uint64_t ffsb_read;     /* bytes FFSB 6.0 counted, where that differs (read: read_size,
-	                         * also the tail read_random never reads), else 0 */
-};
-/* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
- * worker's first error. */
-#define OP_SKIPPED 1
-int op_execute(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
-
-/* op_probe_directio - 0 if files of this tree can be opened with O_DIRECT, else -errno. */
-int op_probe_directio(struct engine_fs *fs, char *err, size_t errlen);
 
 #endif

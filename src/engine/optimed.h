@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine_int.h"
 
 /* ---- timed system calls: record latency when this worker times the call ----
  *

@@ -634,7 +634,9 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	atomic_store(&fs->next_dir, pf->num_dirs);
 	fs->spec_hash = engine_fs_spec_hash(pf, e->plan->fidelity);
 
-	int rc = tree_open(&fs->tree, pf->location, pf->index, TREE_CREATE, why, sizeof(why));
+	int rc = tree_open_rank(&fs->tree, pf->location, pf->index, engine_tree_rank(e->opts),
+	                        TREE_CREATE | (engine_takes_locks(e->opts) ? 0 : TREE_NO_LOCK), why,
+	                        sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
 		return tree_failure(rc);
@@ -757,7 +759,7 @@ enum failure populate_fs(struct engine *e, struct engine_fs *fs, unsigned thread
 
 enum failure populate_lock(struct engine *e, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < e->n_fs; i++) {
+	for (size_t i = 0; i < e->n_fs && engine_takes_locks(e->opts); i++) {
 		struct engine_fs *fs = &e->fs[i];
 		char why[512];
 		int h = tree_lock_location(fs->pf->location, why, sizeof(why));

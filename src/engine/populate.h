@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "engine.h"
+#include "engine_int.h"
 #include "failure.h"
 
 /* populate_age_fn - age fs's emptied tree (its directories made) before its files are built;

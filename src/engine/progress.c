@@ -112,3 +112,19 @@ struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t 
 	}
 	return v;
 }
+
+struct engine_count engine_progress(const struct engine *e, uint64_t now)
+{
+	struct engine_count c = {0, 0, 0};
+	for (size_t i = 0; e->workers && i < e->n_workers; i++) {
+		c.ops += atomic_load_explicit(&e->workers[i]->done_ops, memory_order_relaxed);
+		c.trans += atomic_load_explicit(&e->workers[i]->done_trans, memory_order_relaxed);
+	}
+	c.at_s = e->t_base && now > e->t_base ? (double)(now - e->t_base) / 1e9 : 0;
+	return c;
+}
+
+bool engine_is_stopping(const struct engine *e)
+{
+	return engine_stopping(e);
+}

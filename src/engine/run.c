@@ -612,25 +612,36 @@ enum failure engine_job_done(struct engine *e, enum failure f)
 
 enum failure engine_run(const struct plan *pl, const struct engine_opts *o, struct results *r)
 {
+	static const struct engine_observer none = {0};
+	const struct engine_observer *ob = o->observer ? o->observer : &none;
 	enum failure f;
 	struct engine *e = engine_open(pl, o, r, &f);
-	if (!e)
+	if (!e) /* nothing started: nothing to observe */
 		return engine_job_ready(NULL, o, f);
+	if (!f && ob->on_plan)
+		ob->on_plan(ob->ctx, pl, r);
+	/* a --lat-log FILE that cannot be opened: bad input, found before anything is built; the
+	 * observer sees nothing more (no document is written) */
 	if (!f && (f = engine_latlog_open(e))) {
 		f = engine_job_ready(e, o, f);
 		engine_free(e);
 		return f;
 	}
-	if (!f)
-		f = engine_setup(e);
+	if (!f && !(f = engine_setup(e)) && ob->on_setup) /* FFSB: before the sync and callout */
+		ob->on_setup(ob->ctx, pl, r);
 	if (!f)
 		f = engine_callout(e);
 	f = engine_job_ready(e, o, f); /* every process of a job has set up: they start together */
 	if (!f)
 		f = engine_measure(e);
+	/* a job: the outcome agreed, rank 0's results are the job's */
 	f = engine_job_done(e, engine_finish(e, f));
+	if (ob->on_results)
+		ob->on_results(ob->ctx, r);
 	f = engine_close(e, f);
-	engine_free(e);
+	if (ob->on_closed)
+		f = ob->on_closed(ob->ctx, r, f);
+	engine_free(e); /* the signal watcher runs until on_closed is done */
 	return f;
 }
 
@@ -644,7 +655,8 @@ static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool q
 	char why[MSG_MAX];
 	/* Opening only (no TREE_CREATE): nothing is created, so a full filesystem can be
 	 * cleaned. tree_open also finishes an interrupted creation or removal. */
-	int r = tree_open_rank(&t, pl->fs[i].location, pl->fs[i].index, rank, 0, why, sizeof(why));
+	int r = tree_open_rank(&t, pl->fs[i].location, pl->fs[i].index, rank,
+	                       engine_takes_locks(o) ? 0 : TREE_NO_LOCK, why, sizeof(why));
 	if (t.leftovers)
 		fprintf(o->log, "fsmix: %s: finished removing an interrupted tree in %s\n",
 		        pl->fs[i].name, pl->fs[i].location);
@@ -675,14 +687,14 @@ static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool q
  * outweighs an I/O error. */
 static enum failure clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o)
 {
-	int self = tree_instance_rank(), *ranks = NULL;
+	int self = engine_tree_rank(o), *ranks = NULL;
 	int n = self == TREE_NO_RANK || self == 0
 	            ? tree_instance_find(pl->fs[i].location, pl->fs[i].index, &ranks)
 	            : 0;
 	n = n < 0 ? 0 : n; /* an unreadable location: clean_tree says why */
 	enum failure rc = clean_tree(pl, i, self, n > 0, o), st;
 	for (int k = 0; k < n; k++) {
-		if (ranks[k] == self || (self == 0 && ranks[k] < tree_instance_size()))
+		if (ranks[k] == self || (self == 0 && ranks[k] < o->hooks->ranks))
 			continue;
 		st = clean_tree(pl, i, ranks[k], true, o);
 		rc = rc > st ? rc : st;
@@ -699,7 +711,9 @@ enum failure engine_clean(const struct plan *pl, const struct engine_opts *o)
 	 * refuses the whole clean-up. */
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		char why[512];
-		locks[i] = tree_lock_location(pl->fs[i].location, why, sizeof(why));
+		locks[i] = engine_takes_locks(o)
+		               ? tree_lock_location(pl->fs[i].location, why, sizeof(why))
+		               : 0; /* rank 0 holds them (engine_hooks) */
 		if (locks[i] == -EBUSY) {
 			fprintf(o->log, "fsmix: %s: %s\n", pl->fs[i].name, why);
 			for (size_t k = 0; k < i; k++)

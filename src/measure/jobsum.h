@@ -1,4 +1,4 @@
-/* jobsum.h - what a distributed run (MPI ranks on one or more hosts, src/dist) adds to the results
+/* jobsum.h - what a distributed run (MPI ranks on one or more hosts, src/mpi) adds to the results
  * of one run: each rank's totals, the spread of the ranks' rates, the hosts and their devices'
  * counters. Rank 0 fills it after merging every rank's statistics into its own (the merged
  * figures are the run's ordinary results); the reports print it when present.

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "outfile.h"
 
 #define LATLOG_BUF (64 * 1024) /* per worker */
@@ -46,7 +47,7 @@ struct latlog_buf {
  * latlog_close renames into place; a FIFO or character device is written in place) and write
  * the header line, so that an unwritable FILE (/dev/full) is found before anything else is
  * done. 0, or -errno with the reason in err. */
-int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen);
+MUST_CHECK int latlog_open(struct latlog *l, const char *path, char *err, size_t errlen);
 
 /* latlog_buf_init - a worker's buffer. 0 or -ENOMEM. */
 int latlog_buf_init(struct latlog_buf *b, struct latlog *l, unsigned group, unsigned thread);
@@ -64,7 +65,7 @@ void latlog_buf_free(struct latlog_buf *b);
 
 /* latlog_close - commit FILE (after every buffer was flushed). 0, or -errno of the first write,
  * fsync, close or rename error (reason in err); then FILE is left as it was. */
-int latlog_close(struct latlog *l, char *err, size_t errlen);
+MUST_CHECK int latlog_close(struct latlog *l, char *err, size_t errlen);
 
 /* latlog_abort - close without committing (the temporary file is removed). Idempotent. */
 void latlog_abort(struct latlog *l);

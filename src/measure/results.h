@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "content.h"
 #include "devstat.h"
 #include "jobsum.h"
@@ -155,7 +156,7 @@ struct results {
 /* results_init - empty results shaped like plan pl: its groups (names, weights, bindfs,
  * msec_range tables copied) and filesystems (names, locations), zero figures. Returns 0 or
  * -ENOMEM (r is then safe to results_free). */
-int results_init(struct results *r, const struct plan *pl);
+MUST_CHECK int results_init(struct results *r, const struct plan *pl);
 
 /* results_init_lazy - results_init, but every group's statistics are left all zero bytes and
  * not ready (st_ready false): no page of them is touched (a group's statistics are 724 KiB; a
@@ -196,7 +197,7 @@ int results_set_intervals(struct results *r, size_t group, const struct interval
 /* results_merge - dst := dst (+) src (see the top of this file). src must have the same plan
  * shape: -EINVAL otherwise (dst unchanged); -ENOMEM when out of memory (dst may be partly
  * merged then: discard it). Returns 0. */
-int results_merge(struct results *dst, const struct results *src);
+MUST_CHECK int results_merge(struct results *dst, const struct results *src);
 
 /* results_total_of_groups - r->total and r->total_skipped := the sum of every ready group's
  * statistics and skipped picks, without msec_range counts (they are per group, as in FFSB).

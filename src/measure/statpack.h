@@ -1,5 +1,5 @@
 /* statpack.h - statistics as a byte string, so that another process can merge them exactly
- * (the ranks of a distributed run send theirs to rank 0, src/dist).
+ * (the ranks of a distributed run send theirs to rank 0, src/mpi).
  *
  * Format: native byte order and sizes (every process of a job runs the same build on the same
  * architecture), a magic word and the table sizes (OP_COUNT, SYS_COUNT, HIST_BUCKETS) first, so

@@ -10,18 +10,16 @@
  *
  * Every field's comment names how it merges: SUM, MIN or MAX.
  *
- * (Since then: + 16 B of response-time fields, a pointer and a count, and a sixth per-op counter
- * (FFSB's bytes written, 176 B), so 741 696 B; the response series itself, one more lat_stats,
- * is allocated only for op_period groups. A seventh, FFSB's bytes read: 741 872 B.)
- *
  * Memory (x86-64, OP_COUNT = 22, SYS_COUNT = 15):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
- *   struct thread_stats = 5 counters * 22 ops * 8 B (880 B) + 37 lat_stats (740 592 B) + 20 B
- *                         of range fields + 12 B alignment padding (lat_stats is 16-aligned)
- *                       = 741 504 B (724 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1) * 8 B
- *                         (7.8 KB for 64 ranges; 0 without ranges).
- *   (FFSB's 15 operations and 13 syscalls alone made 561 088 B; fsmix's fdatasync variants,
- *   append_fsync2, sync and syncfs added 7 operation and 2 syscall series.)
+ *   struct thread_stats = 7 counters * 22 ops * 8 B (1 232 B) + 37 lat_stats (740 592 B)
+ *                         + 48 B of response-time and range fields (pointers and counts, with
+ *                         the padding to lat_stats' 16-byte alignment)
+ *                       = 741 872 B (724.5 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1)
+ *                         * 8 B (7.8 KB for 64 ranges; 0 without ranges), plus one lat_stats
+ *                         more (resp_lat) only for op_period groups.
+ *   (FFSB's own 15 operations and 13 syscalls are 28 of the 37 series; fsmix's fdatasync
+ *   variants, append_fsync2, sync and syncfs are the other 7 operation and 2 syscall series.)
  *
  * A worker's copy costs only the pages it writes: it lives in zero pages (thread_stats_init_zeroed,
  * engine/worker.c) and an all-zero series is empty, so the series it never records and the
@@ -29,13 +27,14 @@
  *
  * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
  * thread group and one total: T + G + 1 copies.
- *   - 64 threads in one group: 66 copies = 48.9 MB (46.7 MiB).
+ *   - 64 threads in one group: 66 copies = 49.0 MB (46.7 MiB).
  *   - 64 MiB holds 90 copies: 64 threads in up to 25 groups.
  *   - 64 one-thread groups would need 129 copies = 95.7 MB, over budget. So the runner does not
  *     keep two copies of a one-thread group: after the join it moves that worker's thread_stats
  *     into the results' group (results_init_lazy left it untouched) and frees the worker at
- *     once (engine/finish.c; 64 one-thread groups: 52 MB peak RSS, 98 MB with copies). Then at most
- * 64 / 2 = 32 groups need a copy: 64 + 32 + 1 = 97 copies = 71.9 MB, still over 64 MiB by 7 copies;
+ *     once (engine/finish.c; 64 one-thread groups: 52 MB peak RSS, 98 MB with copies). Then
+ *     at most 64 / 2 = 32 groups need a copy: 64 + 32 + 1 = 97 copies = 72.0 MB, still over
+ *     64 MiB by 7 copies;
  *     merging each worker into its group and freeing it at once would keep any layout within
  *     budget (not done).
  */

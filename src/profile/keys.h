@@ -27,6 +27,9 @@ enum key_flags {
 	                          * behaviour (fidelity) */
 };
 
+/* The most worker threads a group may have, and all groups together (num_threads, plan.c). */
+#define KEYS_MAX_THREADS 65536u
+
 enum key_id {
 #define KEY(name, scopes, type, def, lo, hi, flags, dest, words, help) KEY_##name,
 #include "keys.def"

@@ -356,7 +356,8 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		report_compat(c, tg->stats, o->strict_ffsb);
 	if (!tg->set[KEY_num_threads].attempted)
 		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, "num_threads",
-		           "missing: every thread group needs num_threads=N (1..65536)");
+		           "missing: every thread group needs num_threads=N (1..%u)",
+		           KEYS_MAX_THREADS);
 	fill(c, tg, KD_GROUP, g);
 	for (int op = 0; op < OP_COUNT; op++)
 		g->total_weight += g->weight[op];
@@ -708,10 +709,10 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		           (unsigned)pl->time_s);
 	check_fidelity(&c, pl);
 	build_content(&c, pl);
-	if (pl->total_threads > 65536)
+	if (pl->total_threads > KEYS_MAX_THREADS)
 		diag_error(d, DIAG_CONFLICT, ((struct src_loc){p->file, 0}), NULL, "num_threads",
-		           "%" PRIu64 " threads in all groups; the limit is 65536",
-		           pl->total_threads);
+		           "%" PRIu64 " threads in all groups; the limit is %u", pl->total_threads,
+		           KEYS_MAX_THREADS);
 	free(c.clone_of);
 	if (d->errors > errors_before) {
 		plan_free(pl);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compiler.h"
 #include "profile.h"
 #include "results.h"
 
@@ -36,14 +37,17 @@ struct report_run {
 json_t *report_json_build(const struct results *r, const struct report_run *run);
 
 /* report_json_write - build the JSON report and write it to `path` ("-": stdout), indented, with
- * a final newline. Returns 0, or -1 with a message naming the path in err. */
-int report_json_write(const struct results *r, const struct report_run *run, const char *path,
-                      char *err, size_t errlen);
+ * a final newline. Returns 0, or -errno with a message naming the path in err (outfile_write's:
+ * -EINTR when a stop signal ended the wait for a FIFO's reader). */
+MUST_CHECK int report_json_write(const struct results *r, const struct report_run *run,
+                                 const char *path, char *err, size_t errlen);
 
 /* report_csv_write - write the CSV report (header, one row per group and op, per group and
  * timed syscall, the "total" group, then the interval rows; the header alone when nothing was
- * measured) to `path` ("-": stdout). Returns 0, or -1 with a message naming the path in err. */
-int report_csv_write(const struct results *r, const char *path, char *err, size_t errlen);
+ * measured) to `path` ("-": stdout). Returns 0, or -errno with a message naming the path in err
+ * (outfile_write's: -EINTR when a stop signal ended the wait for a FIFO's reader). */
+MUST_CHECK int report_csv_write(const struct results *r, const char *path, char *err,
+                                size_t errlen);
 
 /* report_write_outputs - the machine-readable results of a run: --csv to csv_path, then --json
  * to json_path (NULL: not asked), each written whole or not at all (outfile.h). run->exit_status
@@ -52,8 +56,9 @@ int report_csv_write(const struct results *r, const char *path, char *err, size_
  * both files are attempted. Returns FAIL_NONE, or the
  * first failure: FAIL_INTERRUPTED when a stop signal ended the wait for a FIFO's reader, else
  * FAIL_IO. */
-enum failure report_write_outputs(const struct results *r, const struct report_run *run,
-                                  const char *json_path, const char *csv_path, FILE *log);
+MUST_CHECK enum failure report_write_outputs(const struct results *r, const struct report_run *run,
+                                             const char *json_path, const char *csv_path,
+                                             FILE *log);
 
 /* report_csv_field - one RFC 4180 field: quoted (with "" for ") when it holds a comma, a quote
  * or a line end. */

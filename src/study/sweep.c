@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "profile_json.h"
 #include "metrics.h"
 #include "plot.h"
@@ -357,7 +358,7 @@ static enum failure points_check(const struct sweep_spec *s, const struct point 
 		/* preflight_locations prints every bad location; any failure of it is bad input */
 		if (preflight_locations(&pp.pl, s->eopts.log))
 			rc = FAIL_INPUT;
-		else
+		else if (engine_takes_locks(&s->eopts)) /* in a job, rank 0 holds them */
 			rc = lock_locations(locks, &pp.pl, s->eopts.log);
 		point_plan_free(s, &pp);
 	}
@@ -380,7 +381,7 @@ static enum failure sweep_run_point(const struct sweep_spec *s, struct point *pt
 	uint64_t t0 = now_ns();
 	enum failure rc = engine_run(pl, &eo, &res);
 	double wall = (double)(now_ns() - t0) / 1e9;
-	struct report_run run = {.exit_status = s->exit_status_of(rc),
+	struct report_run run = {.exit_status = exit_status_of(rc),
 	                         .argc = s->argc,
 	                         .argv = s->argv,
 	                         .profile_path = s->profile_path,

@@ -60,9 +60,6 @@ struct sweep_spec {
 	int argc;                 /* the command line, for the JSON documents */
 	char **argv;
 	const char *json_path, *csv_path, *plot_path;
-	/* The exit status fsmix ends with after a failure of this kind: the command line's
-	 * mapping, which the sweep's JSON records as "exit_status" (docs/output.md). */
-	int (*exit_status_of)(enum failure f);
 };
 
 /* sweep_run - run every point repeat times; print the progress to eopts.log and the summary

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "plot.h"
@@ -288,7 +289,7 @@ enum failure sweep_write_outputs(const struct sweep_spec *s, struct point *pts, 
 	                        .pts = pts,
 	                        .n_pts = n_pts,
 	                        .interrupted = interrupted,
-	                        .exit_status = s->exit_status_of(rc)};
+	                        .exit_status = exit_status_of(rc)};
 	char err[MSG_MAX];
 	if (s->csv_path && outfile_write(s->csv_path, fill_csv, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
@@ -306,7 +307,7 @@ enum failure sweep_write_outputs(const struct sweep_spec *s, struct point *pts, 
 		rc = failure_first(rc, FAIL_IO);
 	}
 	/* the JSON last: its exit_status counts every output before it */
-	ctx.exit_status = s->exit_status_of(rc);
+	ctx.exit_status = exit_status_of(rc);
 	if (s->json_path && outfile_write(s->json_path, fill_json, &ctx, err, sizeof(err))) {
 		fprintf(s->eopts.log, "fsmix: %s\n", err);
 		rc = failure_first(rc, FAIL_IO);

@@ -1,5 +1,4 @@
-/* instance.c - the process's rank in a job: its trees' names and whether it takes the location
- * lock (instance.h). */
+/* instance.c - the names of a job's trees (instance.h). */
 #include "instance.h"
 
 #include <dirent.h>
@@ -8,33 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Set once before any tree is opened (single-threaded start-up), read-only afterwards. */
-static int instance_rank = TREE_NO_RANK;
-static int instance_size = 1;
-static bool instance_locks = true;
-
-void tree_instance_set(int rank, int size, bool takes_lock)
-{
-	instance_rank = rank < 0 ? TREE_NO_RANK : rank;
-	instance_size = size > 0 ? size : 1;
-	instance_locks = takes_lock;
-}
-
-int tree_instance_size(void)
-{
-	return instance_size;
-}
-
-int tree_instance_rank(void)
-{
-	return instance_rank;
-}
-
-bool tree_instance_takes_lock(void)
-{
-	return instance_locks;
-}
 
 int tree_instance_name(char *buf, size_t len, unsigned fs_index, int rank)
 {

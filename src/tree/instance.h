@@ -1,4 +1,4 @@
-/* instance.h - which process of a job this is, for the names of its trees and the location lock.
+/* instance.h - the names of the trees of a job's processes.
  *
  * A single fsmix process works in <location>/fsmix.fs<N> (the default). The processes (MPI
  * ranks) of one distributed run each work in a tree of their own, as mdtest -u does, so that
@@ -12,8 +12,9 @@
  * The location lock (tree_lock_location) belongs to the job, not to each process: rank 0 takes
  * it, before any rank creates anything, and holds it until every rank is done; the other ranks
  * take none (their flock would conflict with rank 0's on the same host, and on a shared
- * filesystem whose flock is coherent across clients). tree_instance_set is called once, before
- * the first tree_open or tree_lock_location; nothing else changes these settings. */
+ * filesystem whose flock is coherent across clients). That is the MPI layer's policy, which the
+ * engine is given explicitly (engine_hooks: rank, ranks, takes_locks) and passes on to
+ * tree_open_rank (rank, TREE_NO_LOCK); the tree layer keeps no process-wide rank. */
 #ifndef FSMIX_TREE_INSTANCE_H
 #define FSMIX_TREE_INSTANCE_H
 
@@ -22,19 +23,6 @@
 
 /* The rank of a single process: trees are named fsmix.fs<N>. */
 #define TREE_NO_RANK (-1)
-
-/* tree_instance_set - this process is rank `rank` of a job of `size` ranks (TREE_NO_RANK: a
- * single process); takes_lock: whether it takes the location locks (false for every rank but 0). */
-void tree_instance_set(int rank, int size, bool takes_lock);
-
-/* tree_instance_rank - the rank set, TREE_NO_RANK by default. */
-int tree_instance_rank(void);
-
-/* tree_instance_size - the job's ranks (1 for a single process). */
-int tree_instance_size(void);
-
-/* tree_instance_takes_lock - false when another process of the job holds the locations' locks. */
-bool tree_instance_takes_lock(void);
 
 /* tree_instance_name - "fsmix.fs<index>" (rank TREE_NO_RANK) or "fsmix.fs<index>.r<rank>" into
  * buf. Returns the length, or -ENAMETOOLONG. */

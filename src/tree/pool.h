@@ -128,7 +128,7 @@ struct pool {
 
 /* pool_init - reserve `capacity` slots (1..POOL_MAX_CAPACITY) of address space and start empty.
  * Returns 0, -EINVAL for a bad capacity, or -ENOMEM when mmap fails. */
-int pool_init(struct pool *p, uint32_t capacity);
+MUST_CHECK int pool_init(struct pool *p, uint32_t capacity);
 
 /* pool_destroy - unmap the slots. Only after every user is gone (after pthread_join). */
 void pool_destroy(struct pool *p);

@@ -1,6 +1,7 @@
 /* tree.c - opening a tree (finishing leftovers, creating a new root complete or checking an
- * existing one's marker and mounts), its data/dNNN directories, closing it, and the space left
- * on its filesystem. The other jobs are in the files tree_impl.h lists. */
+ * existing one's marker and mounts), its data/dNNN directories, and the space left on its
+ * filesystem (closing it is tree_location.c's, below the removal that closes it too). The other
+ * jobs are in the files tree_impl.h lists. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,34 +14,6 @@
 #include "instance.h"
 #include "rng.h"
 #include "tree_impl.h"
-
-void tree_close_fd(int *fd)
-{
-	if (*fd >= 0)
-		(void)close(*fd);
-	*fd = -1;
-}
-
-void tree_close_dirfds(struct tree *t)
-{
-	for (uint32_t i = 0; i < t->num_dirfds; i++)
-		tree_close_fd(&t->dirfds[i]);
-	free(t->dirfds);
-	t->dirfds = NULL;
-	t->num_dirfds = 0;
-	t->num_dirs = 0;
-}
-
-void tree_close(struct tree *t)
-{
-	tree_close_dirfds(t);
-	tree_close_fd(&t->datafd);
-	tree_close_fd(&t->metafd);
-	tree_close_fd(&t->rootfd);
-	tree_close_fd(&t->locfd);
-	tree_unlock_location(t->lock);
-	t->lock = 0;
-}
 
 enum failure tree_failure(int rc)
 {
@@ -185,7 +158,8 @@ static int set_names(struct tree *t, const char *location, unsigned fs_index, in
 }
 
 /* Checks and opens the location, takes its lock and finishes leftover .del/.new roots. */
-static int open_location(struct tree *t, const char *location, char *err, size_t errlen)
+static int open_location(struct tree *t, const char *location, unsigned flags, char *err,
+                         size_t errlen)
 {
 	/* The location itself is the user's: follow a symlink there, but check it thoroughly. */
 	int rc = tree_check_location(location, err, errlen);
@@ -198,7 +172,7 @@ static int open_location(struct tree *t, const char *location, char *err, size_t
 		return -e;
 	}
 	/* Nothing below is looked at or changed without the location's lock. */
-	rc = tree_lock_location(location, err, errlen);
+	rc = flags & TREE_NO_LOCK ? 0 : tree_lock_location(location, err, errlen);
 	if (rc < 0)
 		return rc;
 	t->lock = rc;
@@ -328,7 +302,7 @@ static int open_data_meta(struct tree *t, unsigned flags, char *err, size_t errl
 int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
               size_t errlen)
 {
-	return tree_open_rank(t, location, fs_index, tree_instance_rank(), flags, err, errlen);
+	return tree_open_rank(t, location, fs_index, TREE_NO_RANK, flags, err, errlen);
 }
 
 int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
@@ -338,7 +312,7 @@ int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int 
 	t->locfd = t->rootfd = t->datafd = t->metafd = -1;
 	int rc = set_names(t, location, fs_index, rank, err, errlen);
 	if (rc == 0)
-		rc = open_location(t, location, err, errlen);
+		rc = open_location(t, location, flags, err, errlen);
 	if (rc == 0)
 		rc = open_root(t, location, flags, err, errlen);
 	if (rc == 0)

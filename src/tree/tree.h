@@ -70,7 +70,8 @@ struct pool;
 #define TREE_NAME_MAX 32
 
 /* tree_open flags */
-#define TREE_CREATE 1u /* create <location>/fsmix.fs<index> when it does not exist */
+#define TREE_CREATE  1u /* create <location>/fsmix.fs<index> when it does not exist */
+#define TREE_NO_LOCK 2u /* take no lock: another process of the job (MPI rank 0) holds it */
 /* tree_load_manifest flags */
 #define TREE_VERIFY_ALL 1u /* check every listed file, not a sample: the run writes into them */
 #define TREE_KEEP_SIZES                                                                            \
@@ -140,13 +141,14 @@ int tree_check_location(const char *location, char *err, size_t errlen);
  * when data/ or meta/ is another mount, and other -errno (-EIO, -EMFILE, ...) for I/O errors,
  * e.g. while reading the marker. tree_failure() tells their kind.
  * On failure t is left closed (tree_close is harmless). */
-int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags, char *err,
-              size_t errlen);
+MUST_CHECK int tree_open(struct tree *t, const char *location, unsigned fs_index, unsigned flags,
+                         char *err, size_t errlen);
 
 /* tree_open_rank - tree_open for the tree of rank `rank` (instance.h: fsmix.fs<index>.r<rank>,
- * TREE_NO_RANK: fsmix.fs<index>); tree_open uses this process's rank (tree_instance_set). */
-int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
-                   unsigned flags, char *err, size_t errlen);
+ * TREE_NO_RANK: fsmix.fs<index>, which tree_open opens). Whose rank it is and who locks are the
+ * caller's to say (the MPI layer's policy: engine_hooks), not the process's. */
+MUST_CHECK int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int rank,
+                              unsigned flags, char *err, size_t errlen);
 
 /* tree_peek - open the root <location>/fsmix.fs<fs_index> read-only, for `fsmix verify`: no
  * lock, nothing finished or created (tree_open's work); its marker must be valid. Returns the
@@ -163,13 +165,17 @@ void tree_close(struct tree *t);
  * -EMFILE, -ENOMEM, -ENOSPC, ...). */
 enum failure tree_failure(int rc);
 
+/* The most distinct locations one process holds locked at once (handles 1..TREE_MAX_LOCKS). */
+#define TREE_MAX_LOCKS 64
+
 /* tree_lock_location - take this process's exclusive lock on directory `location` (a flock on
  * the directory itself: it needs no space and vanishes with the process). Taking it again in
- * the same process only counts a reference. Returns a handle > 0 for tree_unlock_location,
- * -EBUSY when another process holds it (err names its PID when /proc/locks tells), or -errno
- * when the location cannot be opened. A filesystem without flock support (some NFS setups) gets
- * a handle without a lock; a location that may not be read (mode -wx) gets 0: no lock. */
-int tree_lock_location(const char *location, char *err, size_t errlen);
+ * the same process only counts a reference and returns the same handle. Returns a handle > 0
+ * for tree_unlock_location, -EMFILE for a location more than TREE_MAX_LOCKS held, -EBUSY when
+ * another process holds it (err names its PID when /proc/locks tells), or -errno when the location
+ * cannot be opened. A filesystem without flock support (some NFS setups) gets a handle without a
+ * lock; a location that may not be read (mode -wx) gets 0: no lock. */
+MUST_CHECK int tree_lock_location(const char *location, char *err, size_t errlen);
 
 /* tree_unlock_location - drop one reference taken by tree_lock_location; 0 is ignored. */
 void tree_unlock_location(int handle);
@@ -178,7 +184,7 @@ void tree_unlock_location(int handle);
  * real directories on the root's mount: -EXDEV otherwise; the running user's and writable by
  * nobody else: -EPERM otherwise) and open descriptors for the first
  * TREE_MAX_DIRFDS. Call again after tree_remove_contents. Returns 0 or -errno. */
-int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen);
+MUST_CHECK int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen);
 
 /* tree_file_name - "f<id>" into buf. Returns the length, or -ENAMETOOLONG. */
 int tree_file_name(uint32_t id, char *buf, size_t len);
@@ -223,8 +229,8 @@ int tree_meta_dirfd(const struct tree *t);
  * it was written) in ascending id order, and a 64-bit FNV-1a checksum of all preceding bytes.
  * Version 1 (16-byte records without the generation) is still read: its files' generations
  * are unknown (POOL_GEN_UNKNOWN). Returns 0 or -errno. */
-int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool, char *err,
-                        size_t errlen);
+MUST_CHECK int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool,
+                                   char *err, size_t errlen);
 
 /* tree_invalidate_manifest - remove .fsmix-manifest and fsync the root, before a run that will
  * modify the tree, so an interrupted run never leaves a stale manifest. 0 when there was none. */
@@ -244,8 +250,8 @@ int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen);
  * is on another mount): the tree must not be written, err names the file; -EBADMSG (corrupt or
  * truncated); -ENOSPC (an id beyond the pool's capacity); -EINVAL (pool not empty); other
  * -errno for I/O errors. On failure the pool is left untouched. */
-int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, unsigned flags,
-                       char *err, size_t errlen);
+MUST_CHECK int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool,
+                                  unsigned flags, char *err, size_t errlen);
 
 /* tree_remove - remove the whole tree, root included, if everything in it was generated by
  * fsmix; otherwise remove what was, keep unknown entries, the directories holding them, the
@@ -255,12 +261,13 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
  * a crash leaves a tree the next tree_open finishes removing; where that rename fails (ENOSPC
  * for a directory entry, EBUSY) the tree is removed in place. Needs no free inode or block.
  * Closes t in every case. counts may be NULL. */
-int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t errlen);
+MUST_CHECK int tree_remove(struct tree *t, struct tree_purge *counts, char *err, size_t errlen);
 
 /* tree_remove_contents - empty data/ and meta/ (keeping them, the root and the marker) and
  * remove the manifest, for a rebuild. The dNNN descriptors are closed and num_dirs becomes 0:
  * call tree_set_dirs again. Returns 0 or -ENOTEMPTY with unknown entries (left in place). */
-int tree_remove_contents(struct tree *t, struct tree_purge *counts, char *err, size_t errlen);
+MUST_CHECK int tree_remove_contents(struct tree *t, struct tree_purge *counts, char *err,
+                                    size_t errlen);
 
 /* tree_usage - space on the filesystem holding the tree (statvfs of location), for
  * init_size/init_util/desired_util and the pools' capacity. Returns 0 or -errno. */

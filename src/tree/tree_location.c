@@ -1,8 +1,10 @@
 /* tree_location.c - the user's directory that holds fsmix's trees: the rules it must meet, the
- * process's lock on it (tree.h, Exclusion), and the renames and fsync fsmix makes in it. */
+ * process's lock on it (tree.h, Exclusion), closing a tree (its descriptors, then the lock), and
+ * the renames and fsync fsmix makes in it. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -51,7 +53,7 @@ int tree_check_location(const char *location, char *err, size_t errlen)
 /* Locations this process holds, by (device, inode) of the directory: a profile may put several
  * trees in one location, and a sweep holds its locations across runs, so the lock is counted,
  * not taken twice (a second flock on another open file would conflict with the first). */
-#define MAX_HELD_LOCKS 64
+#define MAX_HELD_LOCKS TREE_MAX_LOCKS
 static struct held_lock {
 	dev_t dev;
 	ino_t ino;
@@ -91,8 +93,6 @@ static long lock_holder(dev_t dev, ino_t ino)
 
 int tree_lock_location(const char *location, char *err, size_t errlen)
 {
-	if (!tree_instance_takes_lock())
-		return 0; /* another process of the job (MPI rank 0) holds it: instance.h */
 	int fd = open(location, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st)) {
@@ -177,6 +177,36 @@ static int lock_fd(int handle)
 	int fd = held_locks[handle - 1].refs ? held_locks[handle - 1].fd : -1;
 	pthread_mutex_unlock(&held_locks_mu);
 	return fd;
+}
+
+/* --- closing a tree ----------------------------------------------------------------------- */
+
+void tree_close_fd(int *fd)
+{
+	if (*fd >= 0)
+		(void)close(*fd);
+	*fd = -1;
+}
+
+void tree_close_dirfds(struct tree *t)
+{
+	for (uint32_t i = 0; i < t->num_dirfds; i++)
+		tree_close_fd(&t->dirfds[i]);
+	free(t->dirfds);
+	t->dirfds = NULL;
+	t->num_dirfds = 0;
+	t->num_dirs = 0;
+}
+
+void tree_close(struct tree *t)
+{
+	tree_close_dirfds(t);
+	tree_close_fd(&t->datafd);
+	tree_close_fd(&t->metafd);
+	tree_close_fd(&t->rootfd);
+	tree_close_fd(&t->locfd);
+	tree_unlock_location(t->lock);
+	t->lock = 0;
 }
 
 /* --- renames ------------------------------------------------------------------------------- */

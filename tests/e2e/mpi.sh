@@ -337,4 +337,23 @@ else
 	skipped "plot: no gnuplot"
 fi
 
+# More locations than rank 0's lock table holds (TREE_MAX_LOCKS, 64): a checked error before any
+# rank creates anything, never a location that rank 0 silently leaves unlocked while the other
+# ranks build their trees in it.
+loc65=$(shmdir)
+{
+	echo "time=1"
+	for i in $(seq 0 64); do
+		mkdir -p "$loc65/l$i"
+		printf '[filesystem%d]\n\tlocation=%s\n\tnum_files=2\n\tnum_dirs=1\n[end%d]\n' "$i" "$loc65/l$i" "$i"
+	done
+	printf '[threadgroup0]\n\tnum_threads=1\n\tstat_weight=1\n[end0]\n'
+} >"$work/65.ffsb"
+timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" run "$work/65.ffsb" >"$work/65.out" 2>"$work/65.err"
+rc=$?
+made=$(find "$loc65" -mindepth 2 -maxdepth 2 | head -3)
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ -z "$made" ] && grep -q "more than 64 locations" "$work/65.err" &&
+	ok "65 locations under MPI: refused before any rank creates a tree" ||
+	bad "65 locations: exit $rc, created: ${made:-nothing}, $(grep fsmix: "$work/65.err" | tail -2)"
+
 summary

@@ -3,7 +3,7 @@
  * from the tables. */
 #include <stdarg.h>
 
-#include "../../src/cli/exitcode.h"
+#include "../../src/base/exitcode.h"
 #include "cli.h"
 #include "commands.h"
 #include "options.h"

@@ -503,21 +503,22 @@ static void test_files(void)
 	free(text);
 	json_decref(root);
 
-	/* an unwritable place: an error naming the path, nothing created */
+	/* an unwritable place: -errno (report_data.h) and an error naming the path, nothing
+	 * created */
 	char bad[96];
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/out.json", dir);
 	err[0] = '\0';
-	CHECK_EQ_I(report_json_write(&f.r, &f.run, bad, err, sizeof(err)), -1);
+	CHECK_EQ_I(report_json_write(&f.r, &f.run, bad, err, sizeof(err)), -ENOENT);
 	CHECK_CONTAINS(err, bad);
 	err[0] = '\0';
-	CHECK_EQ_I(report_csv_write(&f.r, bad, err, sizeof(err)), -1);
+	CHECK_EQ_I(report_csv_write(&f.r, bad, err, sizeof(err)), -ENOENT);
 	CHECK_CONTAINS(err, bad);
 	/* a directory in the way: the rename fails, the temporary file is removed */
 	char isdir[96];
 	snprintf(isdir, sizeof(isdir), "%s/sub", dir);
 	CHECK_EQ_I(mkdir(isdir, 0755), 0);
 	err[0] = '\0';
-	CHECK_EQ_I(report_csv_write(&f.r, isdir, err, sizeof(err)), -1);
+	CHECK_EQ_I(report_csv_write(&f.r, isdir, err, sizeof(err)), -EISDIR);
 	CHECK_CONTAINS(err, isdir);
 	CHECK_EQ_U(dir_entries(dir), 3);
 	rmdir(isdir);

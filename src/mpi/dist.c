@@ -57,11 +57,6 @@ static int gather_self(const void *buf, size_t len, char **all, size_t **lens)
 
 #ifdef FSMIX_HAVE_MPI
 
-bool dist_available(void)
-{
-	return true;
-}
-
 /* "rank R on HOST: msg" for the lowest failing rank. */
 static void agreed_message(char *err, size_t errlen, int rank, const char *host, const char *msg,
                            int n_failed)
@@ -204,12 +199,6 @@ enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg
 	return kind;
 }
 
-void dist_barrier(const struct dist *d)
-{
-	if (d->on)
-		MPI_Barrier(MPI_COMM_WORLD);
-}
-
 int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens)
 {
 	if (!d->on)
@@ -268,31 +257,12 @@ int dist_differ(const struct dist *d, const char *text, size_t len, bool *differ
 	return dist_gather(d, text, *differs ? len : 0, all, lens);
 }
 
-void dist_gather_double(const struct dist *d, double v, double *out)
-{
-	if (!d->on) {
-		out[0] = v;
-		return;
-	}
-	MPI_Gather(&v, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-}
-
-static double reduce_double(const struct dist *d, double v, MPI_Op op)
+double dist_min_double(const struct dist *d, double v)
 {
 	double out = v;
 	if (d->on)
-		MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, op, MPI_COMM_WORLD);
+		MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
 	return out;
-}
-
-double dist_max_double(const struct dist *d, double v)
-{
-	return reduce_double(d, v, MPI_MAX);
-}
-
-double dist_min_double(const struct dist *d, double v)
-{
-	return reduce_double(d, v, MPI_MIN);
 }
 
 void dist_bcast(const struct dist *d, void *buf, size_t len)
@@ -424,11 +394,6 @@ void dist_watch_end(struct dist *d, bool tell)
 	(void)tell;
 }
 
-bool dist_available(void)
-{
-	return false;
-}
-
 enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err, size_t errlen)
 {
 	(void)argc;
@@ -461,11 +426,6 @@ enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg
 	return mine;
 }
 
-void dist_barrier(const struct dist *d)
-{
-	(void)d;
-}
-
 int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens)
 {
 	(void)d;
@@ -482,18 +442,6 @@ int dist_differ(const struct dist *d, const char *text, size_t len, bool *differ
 	*all = NULL;
 	*lens = NULL;
 	return 0;
-}
-
-void dist_gather_double(const struct dist *d, double v, double *out)
-{
-	(void)d;
-	out[0] = v;
-}
-
-double dist_max_double(const struct dist *d, double v)
-{
-	(void)d;
-	return v;
 }
 
 double dist_min_double(const struct dist *d, double v)

@@ -309,7 +309,7 @@ static bool hook_poll(void *ctx, const struct engine *e)
 {
 	struct distrun *r = ctx;
 	bool ended = false, stop = dist_watch_poll(r->d, &ended);
-	if (ended && !r->snap.taken && !engine_stopping(e))
+	if (ended && !r->snap.taken && !engine_is_stopping(e))
 		r->snap = (struct distrun_snap){
 		    .taken = true, .heard = true, .c = engine_progress(e, monotonic_ns())};
 	return stop;
@@ -334,7 +334,10 @@ void distrun_init(struct distrun *r, struct dist *d)
 {
 	memset(r, 0, sizeof(*r));
 	r->d = d;
-	r->hooks = (struct engine_hooks){.ctx = r,
+	r->hooks = (struct engine_hooks){.rank = d->rank,
+	                                 .ranks = d->size,
+	                                 .takes_locks = d->rank == 0, /* instance.h */
+	                                 .ctx = r,
 	                                 .agree = hook_agree,
 	                                 .done = hook_done,
 	                                 .poll = hook_poll,

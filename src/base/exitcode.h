@@ -1,7 +1,9 @@
-/* exitcode.h (cli) - fsmix's documented exit statuses (fsmix(1), EXIT STATUS; each has a test),
- * and the one place where a failure of a lower layer (failure.h) becomes one. */
-#ifndef FSMIX_CLI_EXITCODE_H
-#define FSMIX_CLI_EXITCODE_H
+/* exitcode.h - fsmix's documented exit statuses (fsmix(1), EXIT STATUS; each has a test), and
+ * the one place where a failure (failure.h) becomes one. In base, so that every layer that
+ * records the status a failure ends with (a sweep's JSON, study/) reads the same table the
+ * command line exits with; only the command line calls exit. */
+#ifndef FSMIX_EXITCODE_H
+#define FSMIX_EXITCODE_H
 
 #include "failure.h"
 

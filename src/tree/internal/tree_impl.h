@@ -3,9 +3,10 @@
  * renames and the removal of generated entries. Functions returning int give 0 (or a value
  * >= 0 as documented) or -errno, like tree.h's; none prints or exits.
  *
- *   tree.c           opening, creating and closing a tree; its data/dNNN directories; usage
+ *   tree.c           opening and creating a tree; its data/dNNN directories; usage
  *   tree_names.c     the naming scheme: making names, recognising them, locating a file
- *   tree_location.c  the user's directory: its rules, its lock, renames and fsync in it
+ *   tree_location.c  the user's directory: its rules, its lock, renames and fsync in it;
+ *                    closing a tree (its descriptors and its lock)
  *   tree_mount.c     which mount an entry is on (fsmix never writes through another mount)
  *   tree_marker.c    the ownership marker .fsmix-tree
  *   tree_owner.c     whose an entry is: the running user's, writable by nobody else

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "failure.h"
 
 #define DIST_HOST_MAX 256
@@ -37,9 +38,6 @@ struct dist {
 	char (*hosts)[DIST_HOST_MAX]; /* [n_hosts]: the job's hosts in order of their lowest rank */
 };
 
-/* dist_available - fsmix was built with MPI support. */
-bool dist_available(void);
-
 /* dist_launched - the environment says an MPI launcher started this process (OpenMPI's
  * OMPI_COMM_WORLD_SIZE, PMIx's PMIX_RANK, PMI's PMI_RANK / PMI_SIZE as MPICH's Hydra and Slurm
  * set them). */
@@ -52,7 +50,8 @@ void dist_single(struct dist *d);
  * stop signals (SIGINT, SIGTERM, SIGHUP) and SIGUSR1 first, so that the threads MPI makes
  * inherit a mask that leaves them to fsmix's watcher. FAIL_NONE, or FAIL_UNSUPPORTED with the
  * reason in err (built without MPI, MPI_Init failed, no thread support). */
-enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err, size_t errlen);
+MUST_CHECK enum failure dist_init(struct dist *d, int *argc, char ***argv, char *err,
+                                  size_t errlen);
 
 /* dist_finalize - leave the job (MPI_Finalize); nothing for a single process. */
 void dist_finalize(struct dist *d);
@@ -65,16 +64,14 @@ _Noreturn void dist_abort(const struct dist *d, int status);
  * all learn the job's: FAIL_NONE when every rank succeeded, else the failure of the lowest
  * failing rank, with "rank R on HOST: message" (plus "; N ranks failed" when several did) in
  * err on every rank. A single process gets its own failure and message back. */
-enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg, char *err,
-                        size_t errlen);
-
-/* dist_barrier - every rank has reached this point. */
-void dist_barrier(const struct dist *d);
+MUST_CHECK enum failure dist_agree(const struct dist *d, enum failure mine, const char *msg,
+                                   char *err, size_t errlen);
 
 /* dist_gather - rank 0 receives every rank's buffer: *all (malloc'd, the buffers one after the
  * other in rank order) and lens[size] (malloc'd); the other ranks get NULLs. Each buffer is at
  * most INT_MAX bytes. 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
-int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, size_t **lens);
+MUST_CHECK int dist_gather(const struct dist *d, const void *buf, size_t len, char **all,
+                           size_t **lens);
 
 /* dist_differ - every rank brings a description of what it is about to run (text, len: its
  * resolved plan and options) and learns whether it differs from rank 0's: each compares the 64-bit
@@ -83,15 +80,10 @@ int dist_gather(const struct dist *d, const void *buf, size_t len, char **all, s
  * rank 0 *all and lens[size] as dist_gather's (lens[r] > 0: rank r differs, its text is in *all
  * after those of the lower ranks; rank 0's own length is 0). A single process never differs.
  * 0, or -ENOMEM / -E2BIG on rank 0 (every rank still took part). */
-int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs, char **all,
-                size_t **lens);
+MUST_CHECK int dist_differ(const struct dist *d, const char *text, size_t len, bool *differs,
+                           char **all, size_t **lens);
 
-/* dist_gather_double - rank 0 receives every rank's value into out[size]. */
-void dist_gather_double(const struct dist *d, double v, double *out);
-
-/* dist_max_double, dist_min_double - the largest / smallest value over the ranks, on every
- * rank. */
-double dist_max_double(const struct dist *d, double v);
+/* dist_min_double - the smallest value over the ranks, on every rank. */
 double dist_min_double(const struct dist *d, double v);
 
 /* The watch of a run phase, point to point messages on one channel, drained at the end so none
