@@ -26,11 +26,19 @@
  * matches it; where it does not, the word's own generation (decoded) and the next decodable
  * word's are tried byte by byte, so two generations may meet at any byte (a write that began or
  * ended there). A byte that no candidate explains is the first bad place.
+ *
+ * Content modes (content.h): zero and compressible:PCT keep words [0, nrand) of a block as
+ * above and make the rest 0; dedupe:PCT makes a 4 KiB chunk (on the file-offset grid) whose
+ * hash of (file key, chunk) mod 100 is below PCT a copy of one of CONTENT_DEDUPE_POOL pool
+ * chunks (table words XOR a per-seed key), whole. Those words are the same in every generation
+ * (fixed_word): they decode to no generation and are accepted when equal.
  */
 #include "content.h"
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CB           512u /* block */
@@ -39,6 +47,7 @@
 #define GEN_INV      0xf1de83e19937733dull /* GEN_MUL * GEN_INV == 1 (mod 2^64) */
 #define STREAM_WORDS (1u << 17)            /* 1 MiB */
 #define BRUTE_MAX    65536u /* generations tried one by one for a few undecodable bytes */
+#define DW           (CONTENT_DEDUPE_CHUNK / 8u) /* words a dedupe chunk */
 
 static inline uint64_t fmix64(uint64_t x)
 {
@@ -66,6 +75,12 @@ struct ck {
 	uint64_t chk;  /* check key of the file */
 	uint32_t rot;  /* the file's starting point in the table */
 	uint32_t file;
+	uint32_t nrand; /* words of a block [0, nrand) that are header and random payload; the
+	                 * rest are zeros (CONTENT_MODE_ZERO, CONTENT_MODE_COMPRESS) */
+	uint32_t dup;   /* CONTENT_MODE_DEDUPE: a chunk is a duplicate when its hash % 100 < dup */
+	uint64_t dkey;  /* ... that hash's key (per file) */
+	uint64_t pkey;  /* the duplicate chunks' key (per seed: shared by the tree's files) */
+	uint32_t prot;  /* ... and their starting point in the table */
 };
 
 static inline struct ck ck_of(const struct content_key *k)
@@ -73,10 +88,47 @@ static inline struct ck ck_of(const struct content_key *k)
 	(void)pthread_once(&table_once, table_make);
 	uint64_t f = fmix64(((uint64_t)k->fs << 32 | k->file) ^ 0x636f6e74656e7421ull);
 	uint64_t b = fmix64(k->seed ^ f);
-	return (struct ck){.base = b,
-	                   .chk = fmix64(k->seed + f + 0x636865636b000000ull),
-	                   .rot = (uint32_t)(fmix64(b) % STREAM_WORDS),
-	                   .file = k->file};
+	struct ck c = {.base = b,
+	               .chk = fmix64(k->seed + f + 0x636865636b000000ull),
+	               .rot = (uint32_t)(fmix64(b) % STREAM_WORDS),
+	               .file = k->file,
+	               .nrand = CW};
+	unsigned pct = k->pct > 100 ? 100 : k->pct;
+	if (k->mode == CONTENT_MODE_ZERO)
+		c.nrand = 3;
+	else if (k->mode == CONTENT_MODE_COMPRESS) /* (100 - pct) % of the block's words random */
+		c.nrand = (CW * (100 - pct) + 50) / 100 < 3 ? 3 : (CW * (100 - pct) + 50) / 100;
+	else if (k->mode == CONTENT_MODE_DEDUPE && pct) {
+		c.dup = pct;
+		c.dkey = fmix64(b ^ 0x6465647570653a21ull);
+		c.pkey = fmix64(k->seed ^ 0x706f6f6c3a000000ull);
+		c.prot = (uint32_t)(fmix64(c.pkey) % STREAM_WORDS);
+	}
+	return c;
+}
+
+/* CONTENT_MODE_DEDUPE: the pool chunk chunk `ch` (file offset 4096 ch) copies, or -1 when it is
+ * one of the file's own. */
+static inline int dup_of(const struct ck *c, uint64_t ch)
+{
+	if (!c->dup)
+		return -1;
+	uint64_t h = fmix64(c->dkey ^ (ch * 0x9fb21c651e98df25ull));
+	if (h % 100 >= c->dup)
+		return -1;
+	return (int)((h / 100) % CONTENT_DEDUPE_POOL);
+}
+
+/* Word w (0..DW-1) of pool chunk j. */
+static inline uint64_t pool_word(const struct ck *c, int j, uint64_t w)
+{
+	return table[((uint64_t)j * DW + w + c->prot) % STREAM_WORDS] ^ c->pkey;
+}
+
+/* Is word i the same in every generation (a zero word, a word of a duplicate chunk)? */
+static inline bool fixed_word(const struct ck *c, uint64_t i)
+{
+	return i % CW >= c->nrand || dup_of(c, i / DW) >= 0;
 }
 
 /* The stream word of word index i (file offset 8 i). */
@@ -93,6 +145,11 @@ static inline uint64_t check_word(const struct ck *c, uint32_t gen, uint64_t blo
 /* Word i (file offset 8 i) of generation gen, as a number (stored little-endian). */
 static inline uint64_t word_at(const struct ck *c, uint32_t gen, uint64_t i)
 {
+	int j = dup_of(c, i / DW);
+	if (j >= 0)
+		return pool_word(c, j, i % DW);
+	if (i % CW >= c->nrand)
+		return 0;
 	switch (i % CW) {
 	case 0:
 		return (uint64_t)c->file | (uint64_t)gen << 32;
@@ -149,6 +206,16 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 		i++;
 	}
 	while (len >= 8) {
+		int dj = c.dup ? dup_of(&c, i / DW) : -1;
+		if (dj >= 0) { /* a duplicate chunk: the pool's words, up to the chunk's end */
+			uint64_t n = DW - i % DW < len / 8 ? DW - i % DW : len / 8;
+			for (uint64_t q = 0; q < n; q++)
+				put_word(p + 8 * q, pool_word(&c, dj, i % DW + q));
+			i += n;
+			p += 8 * n;
+			len -= 8 * n;
+			continue;
+		}
 		if (i % CW < 3 || len < 8 * (CW - i % CW)) { /* a header word, or the tail */
 			put_word(p, word_at(&c, gen, i));
 			p += 8;
@@ -157,9 +224,9 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 			continue;
 		}
 		/* The rest of a block's payload: the hot loop, in runs that do not wrap around
-		 * the table's end. */
-		const uint64_t x = c.base ^ g;
-		for (uint64_t end = i + (CW - i % CW); i < end;) {
+		 * the table's end, then the zeros after nrand words. */
+		const uint64_t x = c.base ^ g, bend = i - i % CW + CW;
+		for (uint64_t end = i - i % CW + c.nrand; i < end;) {
 			uint64_t t = (i + c.rot) % STREAM_WORDS;
 			uint64_t n = end - i < STREAM_WORDS - t ? end - i : STREAM_WORDS - t;
 			const uint64_t *src = table + t;
@@ -168,6 +235,12 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 			i += n;
 			p += 8 * n;
 			len -= 8 * n;
+		}
+		if (i < bend) {
+			memset(p, 0, 8 * (bend - i));
+			p += 8 * (bend - i);
+			len -= 8 * (bend - i);
+			i = bend;
 		}
 	}
 	if (len) {
@@ -201,6 +274,8 @@ const char *content_verdict_name(enum content_verdict v)
 static uint32_t decode(const struct ck *c, uint64_t i, uint64_t w)
 {
 	uint64_t g;
+	if (fixed_word(c, i))
+		return 0;
 	switch (i % CW) {
 	case 0:
 		return (uint32_t)w == c->file ? (uint32_t)(w >> 32) : 0;
@@ -244,6 +319,8 @@ static inline uint64_t word_read(const struct walk *k, uint64_t i)
 static uint32_t prefix_gen(const struct walk *k, uint64_t i, unsigned n)
 {
 	uint64_t mask = n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
+	if (fixed_word(&k->c, i))
+		return 0;
 	uint64_t w = word_read(k, i);
 	uint64_t g = (((w ^ stream(&k->c, i)) & mask) * GEN_INV) & mask;
 	if (!g || g > UINT32_MAX || ((word_at(&k->c, (uint32_t)g, i) ^ w) & mask))
@@ -457,21 +534,39 @@ block_whole(const struct walk *k, uint64_t i)
 	const unsigned char *p = k->buf + (i * 8 - k->off);
 	uint64_t w0 = get_word(p);
 	uint32_t g = (uint32_t)(w0 >> 32);
-	if ((uint32_t)w0 != k->c.file || !acceptable(k, g) ||
-	    get_word(p + 8) != word_at(&k->c, g, i + 1) ||
+	if ((k->c.dup && dup_of(&k->c, i / DW) >= 0) || (uint32_t)w0 != k->c.file ||
+	    !acceptable(k, g) || get_word(p + 8) != word_at(&k->c, g, i + 1) ||
 	    get_word(p + 16) != word_at(&k->c, g, i + 2))
 		return false;
 	const uint64_t x = k->c.base ^ ((uint64_t)g * GEN_MUL);
+	const unsigned nr = k->c.nrand;
 	uint64_t t = (i + 3 + k->c.rot) % STREAM_WORDS, diff = 0;
-	if (t + CW - 3 <= STREAM_WORDS) {
+	if (t + nr - 3 <= STREAM_WORDS) {
 		const uint64_t *src = table + t;
-		for (unsigned j = 0; j < CW - 3; j++)
+		for (unsigned j = 0; j < nr - 3; j++)
 			diff |= get_word(p + 24 + 8 * j) ^ src[j] ^ x;
 	} else {
-		for (unsigned j = 0; j < CW - 3; j++)
+		for (unsigned j = 0; j < nr - 3; j++)
 			diff |= get_word(p + 24 + 8 * j) ^ stream(&k->c, i + 3 + j) ^
 			        ((uint64_t)g * GEN_MUL);
 	}
+	for (unsigned j = nr; j < CW;
+	     j++) /* the zeros of CONTENT_MODE_ZERO, CONTENT_MODE_COMPRESS */
+		diff |= get_word(p + 8 * j);
+	return diff == 0;
+}
+
+/* Is the duplicate chunk from word i (a chunk's first, inside the range) the pool's, whole?
+ * (false when the chunk is one of the file's own) */
+static bool dup_chunk_whole(const struct walk *k, uint64_t i)
+{
+	int j = dup_of(&k->c, i / DW);
+	if (j < 0)
+		return false;
+	const unsigned char *p = k->buf + (i * 8 - k->off);
+	uint64_t diff = 0;
+	for (unsigned w = 0; w < DW; w++)
+		diff |= get_word(p + 8 * w) ^ pool_word(&k->c, j, w);
 	return diff == 0;
 }
 
@@ -491,9 +586,14 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 			i += CW - 1; /* the common case: a whole block of one generation */
 			continue;
 		}
+		if (k.c.dup && i % DW == 0 && i * 8 >= off && (i + DW) * 8 <= k.end &&
+		    dup_chunk_whole(&k, i)) {
+			i += DW - 1; /* a whole duplicate chunk, as it should be */
+			continue;
+		}
 		if (whole(&k, i)) {
 			uint64_t got = word_read(&k, i);
-			if (cur && got == word_at(&k.c, cur, i))
+			if ((cur || fixed_word(&k.c, i)) && got == word_at(&k.c, cur ? cur : 1, i))
 				continue;
 			uint32_t g = decode(&k.c, i, got);
 			if (acceptable(&k, g) && got == word_at(&k.c, g, i)) {
@@ -517,4 +617,65 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 	if (finding)
 		*finding = (struct content_finding){.verdict = CONTENT_OK};
 	return 0;
+}
+
+int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		enum content_mode mode;
+		bool pct;
+	} modes[] = {{"random", CONTENT_MODE_RANDOM, false},
+	             {"zero", CONTENT_MODE_ZERO, false},
+	             {"compressible", CONTENT_MODE_COMPRESS, true},
+	             {"dedupe", CONTENT_MODE_DEDUPE, true}};
+	const char *colon = strchr(text, ':');
+	size_t n = colon ? (size_t)(colon - text) : strlen(text);
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		if (strlen(modes[m].name) != n || strncmp(text, modes[m].name, n))
+			continue;
+		if (!modes[m].pct) {
+			if (colon) {
+				snprintf(err, errlen, "'%s' takes no percentage (content = %s)",
+				         text, modes[m].name);
+				return -1;
+			}
+			*mode = (uint8_t)modes[m].mode;
+			*pct = 0;
+			return 0;
+		}
+		char *end = NULL;
+		unsigned long v = colon && colon[1] >= '0' && colon[1] <= '9'
+		                      ? strtoul(colon + 1, &end, 10)
+		                      : 101;
+		if (v > 100 || !end || *end) {
+			snprintf(err, errlen, "'%s': %s needs a percentage 0..100 (%s:PCT)", text,
+			         modes[m].name, modes[m].name);
+			return -1;
+		}
+		*mode = (uint8_t)modes[m].mode;
+		*pct = (uint8_t)v;
+		return 0;
+	}
+	snprintf(err, errlen,
+	         "'%s' is not a content mode (random, zero, compressible:PCT or dedupe:PCT)", text);
+	return -1;
+}
+
+void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len)
+{
+	switch (mode) {
+	case CONTENT_MODE_ZERO:
+		snprintf(buf, len, "zero");
+		return;
+	case CONTENT_MODE_COMPRESS:
+		snprintf(buf, len, "compressible:%u", (unsigned)pct);
+		return;
+	case CONTENT_MODE_DEDUPE:
+		snprintf(buf, len, "dedupe:%u", (unsigned)pct);
+		return;
+	default:
+		snprintf(buf, len, "random");
+		return;
+	}
 }

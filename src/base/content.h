@@ -21,6 +21,11 @@
  *     generation g with gen_min <= g <= gen_max. Ranges written by different generations may
  *     meet anywhere (a write that started or ended mid-block), and that is not an error.
  *     Returns 0 when all of it is acceptable, else 1 with the first bad place in *finding.
+ *   - The key's mode (enum content_mode, the global key `content`) says what the bytes around
+ *     each block's header are; every rule above holds in every mode, but where a mode's bytes
+ *     are the same in every generation (the zeros of zero and compressible, dedupe's duplicate
+ *     4 KiB blocks) the check cannot tell generations apart there (docs/output.md, "Content
+ *     modes").
  */
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
@@ -28,10 +33,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the bytes around each block's header are (the global key `content`, docs/output.md
+ * "Content modes"). CONTENT_MODE_RANDOM, 0, is the default: the format as it was before modes. */
+enum content_mode {
+	/* payload: random words that carry the generation (incompressible) */
+	CONTENT_MODE_RANDOM = 0,
+	/* payload: zeros (the header alone identifies the block) */
+	CONTENT_MODE_ZERO,
+	/* compressible:PCT -- compresses by about PCT % (fio's buffer_compress_percentage): a
+	 * block's header and first words random, the rest zeros */
+	CONTENT_MODE_COMPRESS,
+	/* dedupe:PCT -- about PCT % of the file's 4 KiB blocks (on the file-offset grid) are
+	 * copies, whole (no header), of one of the CONTENT_DEDUPE_POOL blocks of the content
+	 * seed; the others are as CONTENT_MODE_RANDOM */
+	CONTENT_MODE_DEDUPE,
+};
+
+#define CONTENT_DEDUPE_CHUNK 4096u /* the unit of dedupe */
+#define CONTENT_DEDUPE_POOL  8u    /* distinct duplicate blocks a content seed has */
+
 struct content_key {
 	uint64_t seed; /* the tree's content seed */
 	uint32_t fs;   /* filesystem index in the profile */
 	uint32_t file; /* file id: the name f<id> */
+	uint8_t mode;  /* enum content_mode; 0 (CONTENT_MODE_RANDOM) when not set */
+	uint8_t pct;   /* CONTENT_MODE_COMPRESS, CONTENT_MODE_DEDUPE: the percentage, 0..100 */
 };
 
 /* What a bad place in a checked range is. */
@@ -61,5 +87,11 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
                   uint32_t gen_min, uint32_t gen_max, struct content_finding *finding);
 const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", "torn", ... */
+
+/* content_parse - the value of the key `content`: "random", "zero", "compressible:PCT" or
+ * "dedupe:PCT" (PCT an integer 0..100). 0 with *mode and *pct set, else -1 with a message in
+ * err. content_name writes the value back in that form. */
+int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size_t errlen);
+void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len);
 
 #endif

@@ -110,7 +110,9 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 		h.fs[i] = (struct durlog_fs_id){.index = fs->pf->index,
 		                                .tree_id = fs->tree.tree_id,
 		                                .content_seed = DURHOOK_CONTENT_SEED(fs),
-		                                .spec_hash = fs->spec_hash};
+		                                .spec_hash = fs->spec_hash,
+		                                .content_mode = fs->pf->content_mode,
+		                                .content_pct = fs->pf->content_pct};
 		b.fs = (uint16_t)i;
 		b.pool = &fs->files;
 		b.t = now_ns();

@@ -52,7 +52,8 @@ struct file_order {
 	uint32_t n_pieces;
 };
 
-/* The settings that decide which files exist: a reused tree must match all of them. */
+/* The settings that decide which files exist and what their bytes are (the content mode): a
+ * reused tree must match all of them. */
 uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity)
 {
 	uint64_t h = hash_fnv1a(HASH_FNV1A_SEED, "fsmix-spec-1", 12);
@@ -73,6 +74,10 @@ uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity)
 		h = hash_fnv1a(h, &f->create_method, sizeof(f->create_method));
 	if (fidelity != FIDELITY_EXACT) /* FFSB's sizes are other files */
 		h = hash_fnv1a(h, &fidelity, sizeof(fidelity));
+	if (f->content_mode) { /* other bytes (trees of the default mode keep their hash) */
+		h = hash_fnv1a(h, &f->content_mode, sizeof(f->content_mode));
+		h = hash_fnv1a(h, &f->content_pct, sizeof(f->content_pct));
+	}
 	return h;
 }
 

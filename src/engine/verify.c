@@ -126,8 +126,8 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 		if (h->fs[i].spec_hash != engine_fs_spec_hash(pf, pl->fidelity)) {
 			fprintf(
 			    log,
-			    "fsmix: %s: the profile's files (num_files, num_dirs, sizes) differ "
-			    "from those of the run that wrote %s\n",
+			    "fsmix: %s: the profile's files (num_files, num_dirs, sizes, content) "
+			    "differ from those of the run that wrote %s\n",
 			    pf->name, path);
 			return -1;
 		}

@@ -113,7 +113,10 @@ void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLO
 	put32(out + 44, h->n_workers);
 	for (uint32_t i = 0; i < h->n_fs && i < DURLOG_MAX_FS; i++) {
 		unsigned char *p = out + 64 + 32 * i;
-		put32(p, h->fs[i].index);
+		put32(p,
+		      h->fs[i].index); /* then the content mode and percentage (docs/output.md) */
+		p[4] = h->fs[i].content_mode; /* bytes 4..7 were zero before content modes */
+		p[5] = h->fs[i].content_pct;
 		put64(p + 8, h->fs[i].tree_id);
 		put64(p + 16, h->fs[i].content_seed);
 		put64(p + 24, h->fs[i].spec_hash);
@@ -155,6 +158,8 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 	for (uint32_t i = 0; i < h->n_fs; i++) {
 		const unsigned char *p = in + 64 + 32 * i;
 		h->fs[i].index = get32(p);
+		h->fs[i].content_mode = p[4];
+		h->fs[i].content_pct = p[5];
 		h->fs[i].tree_id = get64(p + 8);
 		h->fs[i].content_seed = get64(p + 16);
 		h->fs[i].spec_hash = get64(p + 24);

@@ -74,6 +74,8 @@ struct durlog_rec {
 struct durlog_fs_id {
 	uint32_t index;
 	uint64_t tree_id, content_seed, spec_hash;
+	uint8_t content_mode, content_pct; /* the content key's mode (content.h); 0: random (and
+	                                    * in logs of fsmix before content modes) */
 };
 
 struct durlog_header {

@@ -375,8 +375,11 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
                          uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
                          struct dm_finding *fd)
 {
-	struct content_key key = {
-	    .seed = m->h.fs[fs].content_seed, .fs = m->h.fs[fs].index, .file = id};
+	struct content_key key = {.seed = m->h.fs[fs].content_seed,
+	                          .fs = m->h.fs[fs].index,
+	                          .file = id,
+	                          .mode = m->h.fs[fs].content_mode,
+	                          .pct = m->h.fs[fs].content_pct};
 	uint32_t gen_max = f->gen_unknown ? UINT32_MAX : f->gen_max;
 	for (size_t i = 0; i < f->n_rng; i++) {
 		const struct dm_range *r = &f->rng[i];

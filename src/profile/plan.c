@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content.h"
 #include "value.h"
 #include "realism.h"
 
@@ -612,6 +613,21 @@ static void check_fidelity(struct ctx *c, const struct plan *pl)
 	}
 }
 
+/* The global key content: one of content.h's modes, given to every filesystem's files. */
+static void build_content(struct ctx *c, struct plan *pl)
+{
+	const struct section *g = &c->p->global;
+	char err[VALUE_ERR_LEN];
+	if (content_parse(pl->content ? pl->content : key_table[KEY_content].def, &pl->content_mode,
+	                  &pl->content_pct, err, sizeof(err)))
+		diag_error(c->d, DIAG_BAD_VALUE, g->set[KEY_content].loc, g->name, "content", "%s",
+		           err);
+	for (size_t i = 0; i < pl->n_fs; i++) {
+		pl->fs[i].content_mode = pl->content_mode;
+		pl->fs[i].content_pct = pl->content_pct;
+	}
+}
+
 int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts *o, struct diag *d)
 {
 	static const struct plan_opts no_opts;
@@ -692,6 +708,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
 	check_fidelity(&c, pl);
+	build_content(&c, pl);
 	if (pl->total_threads > KEYS_MAX_THREADS)
 		diag_error(d, DIAG_CONFLICT, ((struct src_loc){p->file, 0}), NULL, "num_threads",
 		           "%" PRIu64 " threads in all groups; the limit is %u", pl->total_threads,

@@ -78,9 +78,10 @@ struct plan_fs {
 	struct sizedist size_dist;  /* SIZEDIST_NONE: size_weight or min/max_filesize */
 	uint64_t create_blocksize, age_blocksize;
 	enum create_method create_method;
-	double desired_util, init_util; /* fractions 0..1 */
-	uint64_t init_size;             /* bytes */
-	struct plan_group *age;         /* the aging group when agefs=1, else NULL */
+	double desired_util, init_util;    /* fractions 0..1 */
+	uint64_t init_size;                /* bytes */
+	struct plan_group *age;            /* the aging group when agefs=1, else NULL */
+	uint8_t content_mode, content_pct; /* the global key content, for this tree's files */
 };
 
 /* What a run reproduces (fidelity): the profile as written, or FFSB 6.0's departures from it
@@ -93,7 +94,9 @@ struct plan {
 	enum fidelity fidelity; /* the global key fidelity (--fidelity) */
 	bool directio, alignio, bufferio, verbose;
 	bool verify;         /* verify=1 or --verify: every read checks its content */
-	const char *callout; /* borrowed, NULL if none */
+	const char *content; /* the key content as written, borrowed; NULL: the default */
+	uint8_t content_mode, content_pct; /* ... parsed (content.h: enum content_mode) */
+	const char *callout;               /* borrowed, NULL if none */
 	bool seed_given;
 	uint64_t seed;
 	struct plan_fs *fs;

@@ -182,6 +182,10 @@ phases=$(grep -rnE '\bengine_(open|setup|measure|finish|close|job_ready|job_done
 [ -z "$phases" ] && ok "the engine's phases are called in one sequence (engine_run)" ||
 	bad "phases called outside engine_run: $phases"
 
+# The thread limit is written once (KEYS_MAX_THREADS, keys.h): keys.def and plan.c use the name.
+limits=$(grep -rn '65536\|65 536' src/profile src/engine src/cli --include='*.c' --include='*.def' | grep -v '^[^:]*:[0-9]*:\s*/\?\*' | grep -v 'value.c:.*/\*')
+[ -z "$limits" ] && ok "the thread limit is written once (keys.h)" || bad "the thread limit written again: $limits"
+
 # Sizes.
 while IFS= read -r f; do
 	n=$(wc -l <"$f")

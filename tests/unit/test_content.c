@@ -1,7 +1,10 @@
 /* test_content.c - verifiable content (content.h): the generator is deterministic and cut-proof,
  * differs between files, generations and offsets; the check accepts generations joined at any
- * byte and tells zeroed, stale, torn and foreign data apart, with the first bad offset. */
+ * byte and tells zeroed, stale, torn and foreign data apart, with the first bad offset; and the
+ * content modes (zero, compressible:PCT, dedupe:PCT): each mode's fill and what its check still
+ * tells apart. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "content.h"
@@ -247,6 +250,280 @@ static void test_bounds(void)
 	CHECK(content_check(a, 512, &K, 0, 0, 3, NULL) == 1);
 }
 
+/* ---- content modes ---- */
+
+#define MLEN (256 * 1024)
+static unsigned char ma[MLEN], mb[MLEN];
+
+static struct content_key mode_key(const char *text, uint32_t file)
+{
+	struct content_key k = {.seed = 0x1234567890abcdefull, .fs = 0, .file = file};
+	char err[128];
+	CHECK_EQ_U(content_parse(text, &k.mode, &k.pct, err, sizeof(err)), 0);
+	return k;
+}
+
+static void test_mode_parse(void)
+{
+	uint8_t m = 9, p = 9;
+	char err[128], name[32];
+	CHECK_EQ_U(content_parse("random", &m, &p, err, sizeof(err)), 0);
+	CHECK_EQ_U(m, CONTENT_MODE_RANDOM);
+	CHECK_EQ_U(content_parse("zero", &m, &p, err, sizeof(err)), 0);
+	CHECK_EQ_U(m, CONTENT_MODE_ZERO);
+	CHECK_EQ_U(content_parse("compressible:50", &m, &p, err, sizeof(err)), 0);
+	CHECK_EQ_U(m, CONTENT_MODE_COMPRESS);
+	CHECK_EQ_U(p, 50);
+	content_name(m, p, name, sizeof(name));
+	CHECK(strcmp(name, "compressible:50") == 0);
+	CHECK_EQ_U(content_parse("dedupe:100", &m, &p, err, sizeof(err)), 0);
+	CHECK_EQ_U(m, CONTENT_MODE_DEDUPE);
+	CHECK_EQ_U(p, 100);
+	static const char *const bad[] = {
+	    "",          "zeros",     "compressible", "compressible:", "compressible:101",
+	    "dedupe:-1", "dedupe:3x", "zero:5",       "random:1",      "compressible: 5"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_EQ_U(content_parse(bad[i], &m, &p, err, sizeof(err)), (uint64_t)-1);
+	CHECK(strstr(err, "percentage") != NULL);
+}
+
+/* Every mode: deterministic, cut-proof, a header in each block of the file's own, checked. */
+static void test_mode_fill_check(void)
+{
+	static const char *const modes[] = {
+	    "random",           "zero",     "compressible:0", "compressible:50", "compressible:90",
+	    "compressible:100", "dedupe:0", "dedupe:30",      "dedupe:100"};
+	static const size_t cuts[] = {1, 7, 3, 500, 13, 1, 2048, 9, 511, 512, 4096, 5000};
+	struct content_finding f;
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct content_key k = mode_key(modes[m], 7);
+		content_fill(a, LEN, &k, 5, 1000);
+		size_t at = 0;
+		for (size_t n = 0; at < LEN; n++) {
+			size_t len = cuts[n % (sizeof(cuts) / sizeof(cuts[0]))];
+			if (len > LEN - at)
+				len = LEN - at;
+			content_fill(b + at, len, &k, 5, 1000 + at);
+			at += len;
+		}
+		CHECK(memcmp(a, b, LEN) == 0);
+		content_fill(a, LEN, &k, 4, 0);
+		CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 4, &f), 0);
+		CHECK_EQ_U(content_check(a + 13, 3001, &k, 13, 4, 4, &f), 0);
+		/* generations joined anywhere */
+		content_fill(a + 777, 2000, &k, 6, 777);
+		content_fill(a + 5000, 3, &k, 7, 5000);
+		CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 7, &f), 0);
+		/* a zeroed block is zeroed; a flipped byte is found where it is */
+		content_fill(a, LEN, &k, 3, 0);
+		memset(a + 4096, 0, 512);
+		CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 3, &f), 1);
+		CHECK_EQ_U(f.verdict, CONTENT_ZERO);
+		CHECK_EQ_U(f.off, 4096);
+		content_fill(a, LEN, &k, 3, 0);
+		for (size_t q = 40; q < LEN; q += 1499) {
+			a[q] ^= 0x10;
+			CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 3, &f), 1);
+			CHECK_EQ_U(f.off, q);
+			a[q] ^= 0x10;
+		}
+		/* another file's content is not this file's (with dedupe:100 every chunk is a pool
+		 * chunk: another file's may be the same) */
+		struct content_key o = mode_key(modes[m], 8);
+		content_fill(b, LEN, &o, 3, 0);
+		if (k.mode != CONTENT_MODE_DEDUPE || k.pct < 100)
+			CHECK_EQ_U(content_check(b, LEN, &k, 0, 1, 3, &f), 1);
+	}
+}
+
+/* zero: a block is its 24-byte header and zeros; the header still tells stale and foreign
+ * blocks, the payload nothing (a torn block of two generations passes). */
+static void test_mode_zero(void)
+{
+	struct content_key k = mode_key("zero", 7);
+	struct content_finding f;
+	content_fill(a, LEN, &k, 5, 0);
+	for (size_t blk = 0; blk < LEN; blk += 512) {
+		uint64_t w0, w1;
+		memcpy(&w0, a + blk, 8);
+		memcpy(&w1, a + blk + 8, 8);
+		CHECK_EQ_U(w0, 7 | (uint64_t)5 << 32);
+		CHECK_EQ_U(w1, blk);
+		size_t zeros = 0;
+		for (size_t q = 24; q < 512; q++)
+			zeros += a[blk + q] == 0;
+		CHECK_EQ_U(zeros, 488);
+	}
+	content_fill(a + 2048, 512, &k, 2, 2048); /* an old block */
+	CHECK_EQ_U(content_check(a, LEN, &k, 0, 5, 5, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_STALE);
+	CHECK_EQ_U(f.gen_found, 2);
+	/* an old header: the payload cannot say which generation it is */
+	content_fill(a, LEN, &k, 5, 0);
+	content_fill(a + 2048 + 24, 488, &k, 2, 2048 + 24);
+	CHECK_EQ_U(content_check(a, LEN, &k, 0, 5, 5, &f), 0);
+	/* zeros in the payload are content, zeros in the header are not */
+	memset(a + 3072, 0, 8);
+	CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 5, &f), 1);
+	CHECK_EQ_U(f.off, 3072);
+	/* random content where zeros belong: torn (the header is good) */
+	struct content_key r = mode_key("random", 7);
+	content_fill(a, LEN, &k, 5, 0);
+	content_fill(a + 1024 + 100, 50, &r, 5, 1024 + 100);
+	CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 5, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_TORN);
+	CHECK_EQ_U(f.off, 1024 + 100);
+}
+
+/* compressible:PCT: the block's first round(64 (100 - PCT) / 100) words (at least the 3 of the
+ * header) are header and random payload, the rest zeros. */
+static void test_mode_compressible(void)
+{
+	static const unsigned pcts[] = {0, 10, 25, 50, 75, 90, 100};
+	struct content_finding f;
+	for (size_t n = 0; n < sizeof(pcts) / sizeof(pcts[0]); n++) {
+		char text[32];
+		snprintf(text, sizeof(text), "compressible:%u", pcts[n]);
+		struct content_key k = mode_key(text, 7);
+		content_fill(a, LEN, &k, 3, 0);
+		unsigned nr = (64 * (100 - pcts[n]) + 50) / 100;
+		if (nr < 3)
+			nr = 3;
+		size_t zw = 0;
+		for (size_t w = 0; w < LEN / 8; w++) {
+			uint64_t v;
+			memcpy(&v, a + 8 * w, 8);
+			zw += v == 0 && w % 64 >= 3;
+			if (w % 64 >= nr)
+				CHECK_EQ_U(v, 0);
+		}
+		CHECK_EQ_U(zw, (LEN / 512) * (64 - nr));
+		/* the random words still carry the generation: a stale payload word is found */
+		if (nr > 4) {
+			content_fill(a + 512 + 32, 8, &k, 2, 512 + 32);
+			CHECK_EQ_U(content_check(a, LEN, &k, 0, 3, 3, &f), 1);
+			CHECK_EQ_U(f.off, 512 + 32);
+			CHECK_EQ_U(f.verdict, CONTENT_TORN);
+			CHECK_EQ_U(f.gen_found, 2);
+		}
+	}
+}
+
+/* dedupe:PCT: about PCT % of the 4 KiB chunks are one of CONTENT_DEDUPE_POOL pool chunks,
+ * whole, the same in every file of the seed and in every generation; the others are random
+ * content. */
+static void test_mode_dedupe(void)
+{
+	struct content_finding f;
+	static const unsigned pcts[] = {10, 30, 50, 90};
+	for (size_t n = 0; n < sizeof(pcts) / sizeof(pcts[0]); n++) {
+		char text[32];
+		snprintf(text, sizeof(text), "dedupe:%u", pcts[n]);
+		struct content_key k = mode_key(text, 7);
+		struct content_key r = mode_key("random", 7);
+		size_t chunks = 0, dups = 0;
+		unsigned char pool[CONTENT_DEDUPE_POOL][4096];
+		size_t n_pool = 0;
+		for (uint32_t file = 0; file < 8; file++) {
+			struct content_key kf = mode_key(text, file), rf = mode_key("random", file);
+			content_fill(ma, MLEN, &kf, 1 + file, 0);
+			content_fill(mb, MLEN, &rf, 1 + file, 0);
+			for (size_t c = 0; c < MLEN; c += 4096, chunks++) {
+				if (!memcmp(ma + c, mb + c, 4096))
+					continue; /* the file's own chunk: random content */
+				dups++;
+				size_t p = 0;
+				while (p < n_pool && memcmp(pool[p], ma + c, 4096))
+					p++;
+				if (p == n_pool && n_pool < CONTENT_DEDUPE_POOL)
+					memcpy(pool[n_pool++], ma + c, 4096);
+				CHECK(p < CONTENT_DEDUPE_POOL);
+			}
+		}
+		/* 512 chunks: the fraction is binomial, sd 2.2 % at 50 % */
+		double pct = 100.0 * (double)dups / (double)chunks;
+		CHECK(pct > pcts[n] - 7.0 && pct < pcts[n] + 7.0);
+		CHECK_EQ_U(n_pool, CONTENT_DEDUPE_POOL);
+		/* duplicates are the same whatever the generation: a chunk of another file's
+		 * generation 9 at a duplicate place still checks */
+		content_fill(ma, MLEN, &k, 3, 0);
+		content_fill(mb, MLEN, &r, 3, 0);
+		size_t d = 0;
+		while (d < MLEN && !memcmp(ma + d, mb + d, 4096))
+			d += 4096;
+		CHECK(d < MLEN);
+		if (d >= MLEN)
+			continue;
+		content_fill(ma + d, 4096, &k, 9, d);
+		CHECK_EQ_U(content_check(ma, MLEN, &k, 0, 1, 3, &f), 0);
+		/* a pool chunk where the file has its own: foreign */
+		size_t own = 0;
+		while (own < MLEN && memcmp(ma + own, mb + own, 4096))
+			own += 4096;
+		CHECK(own < MLEN);
+		if (own >= MLEN)
+			continue;
+		memcpy(ma + own, ma + d, 4096);
+		CHECK_EQ_U(content_check(ma, MLEN, &k, 0, 1, 3, &f), 1);
+		CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+		CHECK_EQ_U(f.off, own);
+		/* and the file's own content where a duplicate belongs: foreign too */
+		content_fill(ma, MLEN, &k, 3, 0);
+		memcpy(ma + d, mb + d, 4096);
+		CHECK_EQ_U(content_check(ma, MLEN, &k, 0, 1, 3, &f), 1);
+		CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+		CHECK_EQ_U(f.off, d);
+		/* a zeroed duplicate chunk: zeroed */
+		content_fill(ma, MLEN, &k, 3, 0);
+		memset(ma + d, 0, 4096);
+		CHECK_EQ_U(content_check(ma, MLEN, &k, 0, 1, 3, &f), 1);
+		CHECK_EQ_U(f.verdict, CONTENT_ZERO);
+		CHECK_EQ_U(f.off, d);
+	}
+}
+
+/* No false mismatch in any mode: a file rewritten by random writes of 2..5001 bytes (400
+ * generations joined anywhere) checks whole and in random sub-ranges; and a flipped byte
+ * (outside a block's first word) is found, zeros and duplicate chunks included. */
+static void test_mode_random_writes(void)
+{
+	static const char *const modes[] = {"random", "zero", "compressible:50", "dedupe:30",
+	                                    "dedupe:100"};
+	struct content_finding f;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct content_key k = mode_key(modes[m], 11);
+		content_fill(ma, 65536, &k, 1, 0);
+		uint32_t g = 1;
+		for (int n = 0; n < 400; n++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			size_t len = 2 + (size_t)(x % 5000),
+			       off = (size_t)((x >> 20) % (65536 - len));
+			content_fill(ma + off, len, &k, ++g, off);
+		}
+		CHECK_EQ_U(content_check(ma, 65536, &k, 0, 1, g, &f), 0);
+		for (int n = 0; n < 200; n++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			size_t len = 1 + (size_t)(x % 9000),
+			       off = (size_t)((x >> 20) % (65536 - len));
+			CHECK_EQ_U(content_check(ma + off, len, &k, off, 1, g, &f), 0);
+		}
+		size_t found = 0, tried = 0;
+		for (size_t q = 5; q < 65536; q += 73) {
+			if (q % 512 < 8)
+				continue; /* word 0: generations may join in it (docs/output.md,
+				           * "Limits") */
+			tried++;
+			ma[q] ^= 0x04;
+			found += content_check(ma, 65536, &k, 0, 1, g, &f) == 1 && f.off == q;
+			ma[q] ^= 0x04;
+		}
+		CHECK(tried > 0);
+		if (found * 100 < tried * 95)
+			TEST_FAIL("%s: %zu of %zu flips found", modes[m], found, tried);
+	}
+}
+
 int main(void)
 {
 	RUN(test_deterministic);
@@ -259,5 +536,11 @@ int main(void)
 	RUN(test_torn);
 	RUN(test_foreign);
 	RUN(test_bounds);
+	RUN(test_mode_parse);
+	RUN(test_mode_fill_check);
+	RUN(test_mode_zero);
+	RUN(test_mode_compressible);
+	RUN(test_mode_dedupe);
+	RUN(test_mode_random_writes);
 	return test_summary();
 }

@@ -59,8 +59,8 @@ static void test_header_round_trip(void)
 	                          .flags = DLH_DIRSYNC,
 	                          .n_fs = 2,
 	                          .n_workers = 3};
-	h.fs[0] = (struct durlog_fs_id){0, 0xabcdefull, 0x1234ull, 0x99ull};
-	h.fs[1] = (struct durlog_fs_id){1, 0xfeedull, 0x5678ull, 0x77ull};
+	h.fs[0] = (struct durlog_fs_id){0, 0xabcdefull, 0x1234ull, 0x99ull, 0, 0};
+	h.fs[1] = (struct durlog_fs_id){1, 0xfeedull, 0x5678ull, 0x77ull, 3, 30}; /* dedupe:30 */
 	unsigned char b[DURLOG_HEADER_LEN];
 	struct durlog_header back;
 	char err[256];
@@ -71,6 +71,9 @@ static void test_header_round_trip(void)
 	CHECK_EQ_U(back.fs[1].tree_id, 0xfeed);
 	CHECK_EQ_U(back.fs[0].content_seed, 0x1234);
 	CHECK_EQ_U(back.fs[1].spec_hash, 0x77);
+	CHECK_EQ_U(back.fs[0].content_mode, 0);
+	CHECK_EQ_U(back.fs[1].content_mode, 3);
+	CHECK_EQ_U(back.fs[1].content_pct, 30);
 	CHECK_EQ_U(back.flags, DLH_DIRSYNC);
 	b[100] ^= 1;
 	CHECK_EQ_I(durlog_decode_header(b, &back, err, sizeof(err)), -1);

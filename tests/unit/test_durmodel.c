@@ -47,7 +47,7 @@ static const struct dm_files files = {NULL, mem_size, mem_read};
 /* The file's bytes [off, off+len) at generation gen, as fsmix would have written them. */
 static void put(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
 {
-	struct content_key k = {SEED, 0, file};
+	struct content_key k = {.seed = SEED, .fs = 0, .file = file};
 	mem[file].exists = true;
 	content_fill(mem[file].data + off, len, &k, gen, off);
 	if (off + len > mem[file].len)
@@ -101,7 +101,7 @@ static struct dm_report *verify(enum dm_model model)
 {
 	static struct dm_report rep;
 	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
-	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2};
+	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
 	struct durmodel *m = durmodel_build(&h, j, nj, model);
 	CHECK(m != NULL);
 	char err[256];
@@ -174,7 +174,7 @@ static void test_torn_and_wrong(void)
 	j_fsync(0, FSIZE, 2);
 	put(0, 2, 0, 4096);
 	put(0, 1, 256, 256); /* half of a 512-byte block is the old generation: torn */
-	struct content_key other = {SEED, 0, 5};
+	struct content_key other = {.seed = SEED, .fs = 0, .file = 5};
 	content_fill(mem[1].data + 4096, 512, &other, 1, 4096); /* another file's block */
 	struct dm_report *r = verify(DM_LINUX);
 	CHECK_EQ_U(r->by_kind[DM_TORN], 1);

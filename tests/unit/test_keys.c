@@ -222,6 +222,7 @@ static const struct dest_case dest_cases[] = {
     P(verbose, verbose, "1", W_BOOL, 1),
     P(verify, verify, "1", W_BOOL, 1),
     P(callout, callout, "echo hi", W_TEXT, 0),
+    P(content, content, "dedupe:30", W_TEXT, 0),
     NONE(num_filesystems),
     NONE(num_threadgroups),
     P(seed, seed, "18446744073709551615", W_U64, 18446744073709551615.0),

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 
+#include "content.h"
 #include "diag.h"
 #include "plan.h"
 #include "profile.h"
@@ -220,6 +221,8 @@ static bool fs_equal(const struct plan_fs *a, const struct plan_fs *b, const cha
 	FIELD(a, b, desired_util);
 	FIELD(a, b, init_util);
 	FIELD(a, b, init_size);
+	FIELD(a, b, content_mode);
+	FIELD(a, b, content_pct);
 	char w[64];
 	snprintf(w, sizeof(w), "%s.age", where);
 	if (!groups_equal(a->age, b->age, w))
@@ -240,6 +243,9 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 	FIELD(a, b, bufferio);
 	FIELD(a, b, verbose);
 	SFIELD(a, b, callout);
+	SFIELD(a, b, content);
+	FIELD(a, b, content_mode);
+	FIELD(a, b, content_pct);
 	FIELD(a, b, seed_given);
 	FIELD(a, b, seed);
 	FIELD(a, b, counted);
@@ -266,7 +272,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 96 || sizeof(struct plan_fs) != 176 ||
+	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 184 ||
 	    sizeof(struct plan_group) != 336 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
@@ -1150,8 +1156,49 @@ static void test_ramp_and_fidelity(void)
 	parsed_free(&x);
 }
 
+/* content (issue 21): the mode goes to every filesystem; a bad value is an error at its line;
+ * an fsmix extension, refused by --strict-ffsb; unset: random (0). */
+static void test_content(void)
+{
+	static struct parsed x;
+	static const char two[] = "time=1\n"
+	                          "content=compressible:40\n"
+	                          "[filesystem0]\nlocation=/a\n[end0]\n"
+	                          "[filesystem1]\nlocation=/b\n[end1]\n"
+	                          "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	parse_and_plan_opts(&x, two, false);
+	CHECK_EQ_I(x.plan_rc, 0);
+	if (x.plan_rc == 0) {
+		CHECK_EQ_U(x.pl.content_mode, CONTENT_MODE_COMPRESS);
+		CHECK_EQ_U(x.pl.fs[0].content_mode, CONTENT_MODE_COMPRESS);
+		CHECK_EQ_U(x.pl.fs[1].content_mode, CONTENT_MODE_COMPRESS);
+		CHECK_EQ_U(x.pl.fs[1].content_pct, 40);
+	}
+	parsed_free(&x);
+	parse_and_plan_opts(&x, two, true);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, "rejected by --strict-ffsb"), 1);
+	parsed_free(&x);
+	static const char bad[] = "time=1\n"
+	                          "content=dedupe:120\n"
+	                          "[filesystem0]\nlocation=/a\n[end0]\n"
+	                          "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	parse_and_plan_opts(&x, bad, false);
+	CHECK_EQ_I(x.plan_rc, -1);
+	CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, "percentage 0..100"), 1);
+	parsed_free(&x);
+	static const char unset[] = "time=1\n"
+	                            "[filesystem0]\nlocation=/a\n[end0]\n"
+	                            "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	parse_and_plan_opts(&x, unset, false);
+	CHECK_EQ_I(x.plan_rc, 0);
+	if (x.plan_rc == 0)
+		CHECK_EQ_U(x.pl.fs[0].content_mode, CONTENT_MODE_RANDOM);
+	parsed_free(&x);
+}
+
 int main(void)
 {
+	RUN(test_content);
 	RUN(test_plans_equal_covers_every_field);
 	RUN(test_twins_give_identical_plans);
 	RUN(test_2010_plan);

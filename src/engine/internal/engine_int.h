@@ -53,10 +53,15 @@ struct engine_fs {
 
 /* The content key of file `disk_id` (its name's number) of fs: the tree's own seed (its id in
  * the marker, kept across rebuilds and runs, whatever --seed), so a reused tree is checked with
- * the key it was written with. */
+ * the key it was written with; and the content mode (the global key content, part of the
+ * reuse manifest's spec hash, so a reused tree was written in the same mode). */
 static inline struct content_key engine_content_key(const struct engine_fs *fs, uint32_t disk_id)
 {
-	return (struct content_key){.seed = fs->tree.tree_id, .fs = fs->pf->index, .file = disk_id};
+	return (struct content_key){.seed = fs->tree.tree_id,
+	                            .fs = fs->pf->index,
+	                            .file = disk_id,
+	                            .mode = fs->pf->content_mode,
+	                            .pct = fs->pf->content_pct};
 }
 
 /* Aged file k is named f<ENGINE_AGED_ID_BASE + k>: above every id the benchmark's pool can
