@@ -49,6 +49,14 @@ void gate_wait(struct start_gate *g)
 	pthread_mutex_unlock(&g->lock);
 }
 
+void gate_wait_arrived(struct start_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (g->waiting < g->expected)
+		pthread_cond_wait(&g->arrived, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
 void gate_open_all(struct start_gate *g)
 {
 	pthread_mutex_lock(&g->lock);

@@ -30,6 +30,10 @@ void gate_reset(struct start_gate *g, size_t expected);
 /* gate_wait - a started thread: arrive and wait until the gate opens. */
 void gate_wait(struct start_gate *g);
 
+/* gate_wait_arrived - the main thread: wait until every expected thread has arrived (the gate
+ * stays closed). */
+void gate_wait_arrived(struct start_gate *g);
+
 /* gate_open_all - the main thread: wait until every expected thread has arrived, then open
  * (the barrier's release: every thread starts at once). */
 void gate_open_all(struct start_gate *g);

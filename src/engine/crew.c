@@ -43,6 +43,12 @@ int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what,
 	return -1;
 }
 
+/* Until every worker waits at the gate (still closed). */
+void crew_arrived(struct engine *e)
+{
+	gate_wait_arrived(&e->gate);
+}
+
 /* Once every worker waits at the gate: they all start at once. */
 void crew_release(struct engine *e)
 {

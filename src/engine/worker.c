@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "engine.h"
@@ -120,6 +121,20 @@ static void worker_log_op(struct worker *w, enum op_id op, const struct op_resul
 		           r->bytes_read + r->bytes_written, w->op_sync_ns, resp);
 }
 
+/* Before each operation: the run stops, or its time is over. No operation starts after the
+ * deadline (written before the gate opened, on stop's cache line), whenever the main thread
+ * wakes: the first worker to see it stops the run. */
+static inline bool worker_stops(struct engine *e)
+{
+	if (engine_stopping(e))
+		return true;
+	if (e->deadline_ns && UNLIKELY(coarse_ns() >= e->deadline_ns)) {
+		engine_stop(e, STOP_TIME);
+		return true;
+	}
+	return false;
+}
+
 /* A scheduled group after an operation whose scheduled start was `slot`: the next start, with
  * the starts that passed meanwhile counted (and, when the operation was timed, `resp` its
  * response time, recorded with them). */
@@ -160,7 +175,7 @@ void *worker_main(void *arg)
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
-	while (!engine_stopping(e)) {
+	while (!worker_stops(e)) {
 		if (period_ns) {
 			engine_wait_until(e, slot);
 			if (engine_stopping(e))
@@ -259,18 +274,36 @@ static size_t round4k(uint64_t v)
 	return (size_t)((v + 4095) & ~(uint64_t)4095);
 }
 
+/* A worker lives in one anonymous mapping of its own: the struct (its statistics, 37 latency
+ * series of 20 KB each, are most of it) rounded up to a page, then its I/O buffer. Nothing of it
+ * is written in advance: the kernel gives zero pages on first touch, so a worker costs the
+ * memory of the pages it writes: the counters, the histogram pages where its latencies land, the
+ * part of the buffer its reads and writes use (every write fills the bytes it writes,
+ * content.h). MAP_NORESERVE: the address space is not charged as committed memory either.
+ * Making a worker is one mmap (start-up only), never a page fault per operation beyond the
+ * first touch of each page. */
+static size_t worker_head_len(void)
+{
+	return round4k(sizeof(struct worker));
+}
+
 /* A worker of group g (index gi in plan.groups, or the aging group of a filesystem with
  * ops/ranges given explicitly). */
 struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen)
 {
-	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
-	if (!w) {
-		snprintf(err, errlen, "out of memory for worker %u", index);
+	uint64_t bs =
+	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	size_t buf_len = round4k(bs ? bs : 4096);
+	void *map = mmap(NULL, worker_head_len() + buf_len, PROT_READ | PROT_WRITE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer): %s", index,
+		         buf_len, strerror(errno));
 		return NULL;
 	}
-	memset(w, 0, sizeof(*w));
+	struct worker *w = map; /* all zero */
 	w->eng = e;
 	w->g = g;
 	w->ops = ops;
@@ -279,20 +312,15 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->err.worker = index; /* the rest of err when it fails (opexec.c fail) */
 	w->err.group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
-	uint64_t bs =
-	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
-	w->buf_len = round4k(bs ? bs : 4096);
-	w->buf = aligned_alloc(4096, w->buf_len);
-	if (!w->buf || thread_stats_init(&w->st, ranges) ||
+	w->buf_len = buf_len;
+	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
+	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {
-		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer)", index,
-		         w->buf_len);
+		snprintf(err, errlen, "out of memory for worker %u (statistics)", index);
 		thread_stats_free(&w->st);
-		free(w->buf);
-		free(w);
+		munmap(map, worker_head_len() + buf_len);
 		return NULL;
 	}
-	memset(w->buf, 0x5a, w->buf_len);
 	w->time_ops = g->enable_stats;
 	w->verify = e->plan->verify;
 	w->shared_clock = g->enable_stats && !g->ignore_mask;
@@ -314,6 +342,5 @@ void worker_free(struct worker *w)
 		free(w->ll);
 	}
 	thread_stats_free(&w->st);
-	free(w->buf);
-	free(w);
+	munmap(w, worker_head_len() + w->buf_len);
 }

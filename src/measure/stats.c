@@ -14,10 +14,13 @@ void lat_init(struct lat_stats *l)
 
 void lat_merge(struct lat_stats *dst, const struct lat_stats *src)
 {
+	if (!src->n) /* empty: the identity (and maybe an all-zero series: min_ns is not set) */
+		return;
+	uint64_t min = dst->n ? dst->min_ns : UINT64_MAX;
 	dst->n += src->n;
 	dst->sum_ns += src->sum_ns;
 	dst->sum_sq_ns += src->sum_sq_ns;
-	dst->min_ns = src->min_ns < dst->min_ns ? src->min_ns : dst->min_ns;
+	dst->min_ns = src->min_ns < min ? src->min_ns : min;
 	dst->max_ns = src->max_ns > dst->max_ns ? src->max_ns : dst->max_ns;
 	hist_merge(&dst->h, &src->h);
 }
@@ -138,8 +141,24 @@ static int same_ranges(const struct range_table *a, const struct range_table *b)
 	return 1;
 }
 
-/* reset_fields - empty every counter and series; range_counts must be allocated or NULL. */
-static void reset_fields(struct thread_stats *st)
+/* lat_clear - an empty series again, writing only what holds samples: the moments and the
+ * buckets that are not zero (reading a page never written costs no memory). */
+static void lat_clear(struct lat_stats *l)
+{
+	if (!l->n) /* already empty, maybe all zero: left unwritten */
+		return;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (l->h.bucket[i])
+			l->h.bucket[i] = 0;
+	l->n = 0;
+	l->sum_ns = 0;
+	l->sum_sq_ns = 0;
+	l->min_ns = UINT64_MAX;
+	l->max_ns = 0;
+}
+
+/* reset_counters - every counter but the series' to zero. */
+static void reset_counters(struct thread_stats *st)
 {
 	memset(st->ops, 0, sizeof(st->ops));
 	memset(st->trans, 0, sizeof(st->trans));
@@ -148,16 +167,22 @@ static void reset_fields(struct thread_stats *st)
 	memset(st->errors, 0, sizeof(st->errors));
 	memset(st->ffsb_written, 0, sizeof(st->ffsb_written));
 	memset(st->ffsb_read, 0, sizeof(st->ffsb_read));
+	st->missed_starts = 0;
+	if (st->range_counts)
+		memset(st->range_counts, 0,
+		       (size_t)SYS_COUNT * st->range_cols * sizeof(st->range_counts[0]));
+}
+
+/* reset_fields - empty every counter and series; range_counts must be allocated or NULL. */
+static void reset_fields(struct thread_stats *st)
+{
+	reset_counters(st);
 	for (int i = 0; i < OP_COUNT; i++)
 		lat_init(&st->op_lat[i]);
 	for (int i = 0; i < SYS_COUNT; i++)
 		lat_init(&st->sys_lat[i]);
 	if (st->resp_lat)
 		lat_init(st->resp_lat);
-	st->missed_starts = 0;
-	if (st->range_counts)
-		memset(st->range_counts, 0,
-		       (size_t)SYS_COUNT * st->range_cols * sizeof(st->range_counts[0]));
 }
 
 int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
@@ -177,6 +202,34 @@ int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
 	}
 	reset_fields(st);
 	return 0;
+}
+
+int thread_stats_init_zeroed(struct thread_stats *st, const struct range_table *ranges)
+{
+	st->resp_lat = NULL;
+	st->ranges = NULL;
+	st->range_cols = 0;
+	st->range_counts = NULL;
+	if (ranges) {
+		st->range_counts = calloc((size_t)SYS_COUNT * (ranges->n + 1u), sizeof(uint64_t));
+		if (!st->range_counts)
+			return -ENOMEM;
+		st->ranges = ranges;
+		st->range_cols = ranges->n + 1u;
+	}
+	return 0;
+}
+
+void thread_stats_normalize(struct thread_stats *st)
+{
+	for (int i = 0; i < OP_COUNT; i++)
+		if (!st->op_lat[i].n)
+			lat_init(&st->op_lat[i]);
+	for (int i = 0; i < SYS_COUNT; i++)
+		if (!st->sys_lat[i].n)
+			lat_init(&st->sys_lat[i]);
+	if (st->resp_lat && !st->resp_lat->n)
+		lat_init(st->resp_lat);
 }
 
 int thread_stats_track_response(struct thread_stats *st)
@@ -202,7 +255,13 @@ void thread_stats_free(struct thread_stats *st)
 
 void thread_stats_reset(struct thread_stats *st)
 {
-	reset_fields(st);
+	reset_counters(st);
+	for (int i = 0; i < OP_COUNT; i++)
+		lat_clear(&st->op_lat[i]);
+	for (int i = 0; i < SYS_COUNT; i++)
+		lat_clear(&st->sys_lat[i]);
+	if (st->resp_lat)
+		lat_clear(st->resp_lat);
 }
 
 int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)

@@ -21,6 +21,10 @@
  *   (FFSB's own 15 operations and 13 syscalls are 28 of the 37 series; fsmix's fdatasync
  *   variants, append_fsync2, sync and syncfs are the other 7 operation and 2 syscall series.)
  *
+ * A worker's copy costs only the pages it writes: it lives in zero pages (thread_stats_init_zeroed,
+ * engine/worker.c) and an all-zero series is empty, so the series it never records and the
+ * buckets where no sample lands stay unwritten (a stat-only worker writes a few pages).
+ *
  * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
  * thread group and one total: T + G + 1 copies.
  *   - 64 threads in one group: 66 copies = 49.0 MB (46.7 MiB).
@@ -47,7 +51,10 @@
 __extension__ typedef unsigned __int128 stats_u128;
 
 /* lat_stats - every sample of one latency series (one op or one syscall of one thread).
- * min_ns starts at UINT64_MAX so that an empty lat_stats is the identity of lat_merge.
+ * min_ns starts at UINT64_MAX so that an empty lat_stats is the identity of lat_merge. A series
+ * whose n is 0 is empty whatever its other fields hold: an all-zero lat_stats (memory fresh from
+ * mmap, never written) is empty too, so a worker's series cost no memory until a sample lands
+ * (thread_stats_init_zeroed); lat_record and lat_merge read min_ns only when n > 0.
  * The sum of squares is an exact 128-bit integer rather than a double: a double sum depends on
  * the order of additions, so per-thread sums merged at the end would not equal one serial sum
  * (merge would be neither exact nor associative), and the variance would suffer cancellation.
@@ -67,15 +74,17 @@ void lat_init(struct lat_stats *l);
 /* lat_record - add one sample of `ns` nanoseconds. Hot path: no branch, no loop. */
 static inline void lat_record(struct lat_stats *l, uint64_t ns)
 {
+	uint64_t min = l->n ? l->min_ns : UINT64_MAX; /* an all-zero series is empty */
 	l->n++;
 	l->sum_ns += ns;
 	l->sum_sq_ns += (stats_u128)ns * ns;
-	l->min_ns = ns < l->min_ns ? ns : l->min_ns;
+	l->min_ns = ns < min ? ns : min;
 	l->max_ns = ns > l->max_ns ? ns : l->max_ns;
 	hist_record(&l->h, ns);
 }
 
-/* lat_merge - dst := dst (+) src: SUM of n, sums and buckets, MIN of min, MAX of max. */
+/* lat_merge - dst := dst (+) src: SUM of n, sums and buckets, MIN of min, MAX of max. An empty
+ * src (n = 0) leaves dst as it is, without reading its buckets. */
 void lat_merge(struct lat_stats *dst, const struct lat_stats *src);
 
 /* lat_min_ns - the smallest sample, or 0 for an empty series (for reports). */
@@ -201,6 +210,15 @@ struct thread_stats {
  * safe to thread_stats_free). */
 int thread_stats_init(struct thread_stats *st, const struct range_table *ranges);
 
+/* thread_stats_init_zeroed - like thread_stats_init for an st whose memory is all zero (fresh
+ * from an anonymous mmap): every series is left as it is, empty, so none of its pages is written
+ * here; a page of a histogram is first written (and costs memory) when a sample lands in it. */
+int thread_stats_init_zeroed(struct thread_stats *st, const struct range_table *ranges);
+
+/* thread_stats_normalize - every empty series (n = 0) in the form lat_init gives it (min_ns
+ * UINT64_MAX, buckets zero), as a copy of a zero-initialised st ends up where others are read. */
+void thread_stats_normalize(struct thread_stats *st);
+
 /* thread_stats_track_response - give st a response-time series (op_period groups). 0 or
  * -ENOMEM. */
 int thread_stats_track_response(struct thread_stats *st);
@@ -208,7 +226,9 @@ int thread_stats_track_response(struct thread_stats *st);
 /* thread_stats_free - release what thread_stats_init allocated; st may be freed afterwards. */
 void thread_stats_free(struct thread_stats *st);
 
-/* thread_stats_reset - back to empty, keeping the range table and the allocation. */
+/* thread_stats_reset - back to empty, keeping the range table and the allocation. Writes only
+ * the series that hold samples, and of their buckets only those that are not zero (so a
+ * zero-initialised st stays untouched where nothing landed). */
 void thread_stats_reset(struct thread_stats *st);
 
 /* thread_stats_merge - dst := dst (+) src, field by field as commented above. Both must count

@@ -6,6 +6,11 @@
  *   bench_loops create DIR NFILES BLOCKSIZE      single-threaded creation of NFILES files with
  *                                                the 2010 profile's size mix, written in
  *                                                BLOCKSIZE writes (the tree-build baseline)
+ *   bench_loops tree DIR NFILES NDIRS            single-threaded creation of NFILES empty files
+ *                                                with fsmix's names (fID in dNNN, id by id
+ *                                                modulo NDIRS + 1, the last share in DIR
+ *                                                itself), directory by directory, as fsmix's
+ *                                                builders do: mkdirat + openat(O_CREAT) + close
  *   bench_loops mix DIR SECONDS THREADS          the 2010 profile's operation mix (below) on a
  *                                                tree of 2000 files in 100 directories that it
  *                                                first builds, untimed, in the empty DIR
@@ -399,16 +404,61 @@ static int loop_mix(const char *dir, double seconds, unsigned nthreads)
 	return 0;
 }
 
+/* Empty files with fsmix's names, directory by directory (the tree-build baseline at millions
+ * of files: is the growth the filesystem's own?). */
+static int loop_tree(const char *dir, long nfiles, long ndirs)
+{
+	int top = open(dir, O_RDONLY | O_DIRECTORY);
+	if (top < 0 || nfiles < 0 || ndirs < 0) {
+		perror(dir);
+		return 1;
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	char name[32];
+	long made = 0;
+	for (long d = 0; d <= ndirs; d++) {
+		int dfd = top;
+		if (d < ndirs) {
+			snprintf(name, sizeof(name), "d%03ld", d);
+			if (mkdirat(top, name, 0700) < 0 ||
+			    (dfd = openat(top, name, O_RDONLY | O_DIRECTORY)) < 0) {
+				perror(name);
+				return 1;
+			}
+		}
+		for (long id = d; id < nfiles; id += ndirs + 1) {
+			snprintf(name, sizeof(name), "f%ld", id);
+			int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY, 0600);
+			if (fd < 0) {
+				perror(name);
+				return 1;
+			}
+			close(fd);
+			made++;
+		}
+		if (dfd != top)
+			close(dfd);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("tree %ld ops in %.2f s = %.0f ops/s\n", made, s, (double)made / s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && (!strcmp(argv[1], "stat") || !strcmp(argv[1], "openclose")))
 		return loop_files(argv[1], argv[2], atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "create"))
 		return loop_create(argv[2], atol(argv[3]), atol(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "tree"))
+		return loop_tree(argv[2], atol(argv[3]), atol(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "mix"))
 		return loop_mix(argv[2], atof(argv[3]), (unsigned)atoi(argv[4]));
 	fprintf(stderr, "usage: bench_loops stat|openclose DATA_DIR SECONDS\n"
 	                "       bench_loops create DIR NFILES BLOCKSIZE\n"
+	                "       bench_loops tree DIR NFILES NDIRS\n"
 	                "       bench_loops mix DIR SECONDS THREADS\n");
 	return 2;
 }

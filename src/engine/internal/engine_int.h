@@ -132,6 +132,10 @@ struct engine {
 	 * ramping worker's check costs no other line. */
 	uint64_t ramp_end_ns;
 	uint64_t t_count; /* when counting started: ramp_end_ns once the ramp is over, else 0 */
+	/* time: t_base + ramp_time + time (written before the gate opens; 0: none, aging). No
+	 * worker starts an operation after it (its coarse clock, worker.c): the first to see it
+	 * stops the run, so a run lasts its time even when the main thread gets no CPU. */
+	uint64_t deadline_ns;
 	pthread_mutex_t sleep_lock; /* op_delay sleepers wait here for stop */
 	pthread_cond_t sleep_cond;
 	struct start_gate gate; /* workers wait here until all of them can start */
@@ -273,6 +277,8 @@ int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pi
  * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
                size_t errlen);
+/* crew_arrived - wait until every started worker waits at the gate (still closed). */
+void crew_arrived(struct engine *e);
 /* crew_release - open the gate: every worker waiting there starts at once. */
 void crew_release(struct engine *e);
 /* crew_join - join the n workers of ws. */
