@@ -61,6 +61,7 @@ struct cli {
 	size_t n_dims;
 	unsigned repeat;        /* --repeat N, or until's MAX */
 	double until_pct;       /* --repeat until:PCT[:MAX]; 0: a fixed count */
+	bool shared_tree;       /* run/clean --shared-tree: one tree for every MPI rank */
 	unsigned build_threads; /* run --build-threads; 0: one per CPU */
 	const char *plot_path;  /* run --plot, compare --plot, plot -o */
 	bool force;             /* compare: different profiles */

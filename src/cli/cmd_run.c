@@ -53,6 +53,7 @@ static struct engine_opts engine_opts_of(const struct cli *c)
 	return (struct engine_opts){.continue_on_error = c->continue_on_error,
 	                            .cleanup = c->cleanup,
 	                            .build_threads = c->build_threads,
+	                            .shared_tree = c->shared_tree,
 	                            .log = stderr,
 	                            .interval_s = c->interval_s,
 	                            .lat_log_path = c->lat_log_path,

@@ -182,6 +182,13 @@ static enum set_result set_cleanup(struct cli *c, const char *v, char *err, size
 	return SET_OK;
 }
 
+static enum set_result set_shared_tree(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->shared_tree = true;
+	return SET_OK;
+}
+
 static enum set_result set_build_threads(struct cli *c, const char *v, char *err, size_t errlen)
 {
 	if (parse_count(v, 256, &c->build_threads))
@@ -485,6 +492,20 @@ const struct option_row option_rows[] = {
             "JSON and CSV are written, so their exit status and error say so. SIGINT, SIGTERM\n"
             "or SIGHUP during the removal stops it where it is (exit status 130, \"interrupted\":\n"
             "true); fsmix clean removes the rest."},
+    {.name = "shared-tree",
+     .arg = ARG_NONE,
+     .commands = RUN | CLEAN,
+     .set = set_shared_tree,
+     .section = SEC_RUN,
+     .help = "MPI: every rank works in one tree, <location>/fsmix.fsN\n"
+             "(default: a tree per rank; docs/distributed.md)",
+     .man = "Under MPI, every rank works in one shared tree\n.IR location /fsmix.fs N\n"
+            "instead of a tree of its own: rank 0 builds or reuses it, the other ranks attach\n"
+            "to it after a barrier, and each rank creates and deletes only the files of its own\n"
+            "ids (id modulo the ranks); reads, stats and appends pick any rank's files, and a\n"
+            "file its owner deleted meanwhile is a skipped pick. With\n.BR clean ,\n"
+            "rank 0 alone removes the shared tree. A single process ignores it (its tree is\n"
+            "fsmix.fsN already). See docs/distributed.md."},
     {.name = "build-threads",
      .arg = ARG_REQUIRED,
      .value = "N",

@@ -109,12 +109,14 @@ struct engine_observer {
 };
 
 struct engine_opts {
-	bool continue_on_error;           /* count errors and go on instead of stopping the run */
-	bool cleanup;                     /* remove fsmix's trees after the run */
-	unsigned build_threads;           /* 0: automatic */
-	FILE *log;                        /* progress and diagnostics (stderr) */
-	double interval_s;                /* --interval S: per-interval rows, 0: none */
-	bool keep_manifest;               /* write the reuse manifest even with reuse=0 (sweeps) */
+	bool continue_on_error; /* count errors and go on instead of stopping the run */
+	bool cleanup;           /* remove fsmix's trees after the run */
+	unsigned build_threads; /* 0: automatic */
+	FILE *log;              /* progress and diagnostics (stderr) */
+	double interval_s;      /* --interval S: per-interval rows, 0: none */
+	bool keep_manifest;     /* write the reuse manifest even with reuse=0 (sweeps) */
+	bool shared_tree; /* a job's ranks share one tree fsmix.fsN (docs/distributed.md): rank 0
+	                   * builds it, the others attach, each creates and deletes its own ids */
 	const char *lat_log_path;         /* --lat-log FILE: one line per operation, NULL: none */
 	const char *durability_log_path;  /* --durability-log FILE: the journal of promises */
 	const struct engine_hooks *hooks; /* one process of a job (MPI), NULL: a single process */
@@ -130,7 +132,20 @@ struct engine_opts {
 /* engine_tree_rank - the rank in the names of o's trees: TREE_NO_RANK for a single process. */
 static inline int engine_tree_rank(const struct engine_opts *o)
 {
-	return o->hooks ? o->hooks->rank : TREE_NO_RANK;
+	return o->hooks && !o->shared_tree ? o->hooks->rank : TREE_NO_RANK;
+}
+
+/* engine_attaches - this process of a job uses the shared tree another (rank 0) built: it never
+ * builds, rebuilds, ages or removes it (--shared-tree on a rank other than 0). */
+static inline bool engine_attaches(const struct engine_opts *o)
+{
+	return o->hooks && o->shared_tree && o->hooks->rank != 0;
+}
+
+/* engine_shares - a job's ranks share one tree (--shared-tree under MPI). */
+static inline bool engine_shares(const struct engine_opts *o)
+{
+	return o->hooks && o->shared_tree && o->hooks->ranks > 1;
 }
 
 /* engine_takes_locks - whether a run with o takes its locations' locks: a single process does,

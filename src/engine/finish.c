@@ -109,7 +109,7 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen, bool
 		struct engine_fs *fs = &e->fs[i];
 		char why[MSG_MAX];
 		struct tree_purge sw = {0};
-		if (fs->tree.rootfd < 0)
+		if (fs->tree.rootfd < 0 || engine_attaches(e->opts)) /* rank 0 removes it */
 			continue;
 		fs->tree.purge_stop = cleanup_stop;
 		fs->tree.purge_stop_arg = e;

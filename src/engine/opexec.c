@@ -13,6 +13,7 @@
 #include "durhook.h"
 #include "engine.h"
 #include "optimed.h"
+#include "shared.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,10 +95,12 @@ static inline uint32_t disk_id(const struct worker *w, uint32_t id)
 
 /* ---- errors ---- */
 
-/* Latches the worker's first error (cold path) and returns -err. */
+/* Latches the worker's first error (cold path) and returns -err (or OP_SKIPPED: shared_gone). */
 static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct engine_fs *fs,
                 uint32_t dir, uint32_t id, bool meta)
 {
+	if (UNLIKELY(shared_gone(fs, err, id)) && !meta && !w->aging)
+		return OP_SKIPPED;
 	if (!err)
 		err = EIO; /* a short read or write: the file changed under us */
 	/* after --crash-after's shutdown every call fails: not an error (worker.c counts it) */
@@ -229,15 +232,16 @@ static uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 	return TREE_DIR_TOP;
 }
 
-/* Acquires a random existing file (by file_popularity, popularity.h). Returns 0, OP_SKIPPED when
- * none can be had. */
-static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode mode, uint32_t *id)
+/* Acquires a random existing file (by file_popularity, popularity.h; own: one of this rank's
+ * own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when none can be had. */
+static int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode m, bool own, uint32_t *id)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		int rc = LIKELY(w->g->pop.kind == POP_UNIFORM) || w->aging
-		             ? pool_pick(fileset(w, fs), &w->rng, mode, id)
+		int rc = own ? pool_pick_owned(&fs->files, &w->rng, m, id)
+		         : LIKELY(w->g->pop.kind == POP_UNIFORM) || w->aging
+		             ? pool_pick(fileset(w, fs), &w->rng, m, id)
 		             : pool_pick_ranked(&fs->files, &w->g->pop, &fs->rank, &w->popc,
-		                                &w->rng, mode, id);
+		                                &w->rng, m, id);
 		if (rc == 0)
 			return 0;
 		if (rc == -ENOENT)
@@ -374,7 +378,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 {
 	struct held_file f;
 	char name[TREE_NAME_MAX];
-	int rc = acquire(w, fs, mode, &f.id);
+	int rc = acquire(w, fs, mode, false, &f.id);
 	if (rc)
 		return rc;
 	f.dir = pool_dir(fileset(w, fs), f.id);
@@ -384,8 +388,8 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 	f.fd = t_openat(w, SYS_open, dfd, name, oflags, 0);
 	if (f.fd < 0) {
 		rc = fail(w, op, SYS_open, -f.fd, fs, f.dir, f.id, false);
-	} else if (body && (rc = body(w, fs, op, &f, r)) < 0) {
-		(void)close(f.fd); /* the body latched its failure */
+	} else if (body && (rc = body(w, fs, op, &f, r)) != 0) {
+		(void)close(f.fd); /* the body latched its failure, or skipped (fail) */
 	} else if ((rc = t_close(w, f.fd)) < 0) {
 		rc = fail(w, op, SYS_close, -rc, fs, f.dir, f.id, false);
 	}
@@ -451,7 +455,7 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 		if (rc)
 			return rc;
 		if (k <= 0)
-			return file_fail(w, fs, op, f, SYS_read, k < 0 ? (int)-k : EIO);
+			return file_fail(w, fs, op, f, SYS_read, k < 0 ? (int)-k : 0); /* EIO */
 		left -= (uint64_t)k;
 		r->bytes_read += (uint64_t)k;
 	}
@@ -641,7 +645,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t id;
-	int rc = acquire(w, fs, POOL_WRITE, &id);
+	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id); /* own: --shared-tree */
 	if (rc)
 		return rc;
 	uint32_t dir = pool_dir(fileset(w, fs), id);
@@ -666,7 +670,7 @@ static int op_stat(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 {
 	uint32_t id;
 	struct stat st;
-	int rc = acquire(w, fs, POOL_READ, &id);
+	int rc = acquire(w, fs, POOL_READ, false, &id);
 	if (rc)
 		return rc;
 	uint32_t dir = pool_dir(fileset(w, fs), id);

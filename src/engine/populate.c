@@ -1,5 +1,6 @@
 /* populate.c - a filesystem's tree made ready for the run: reused or built (see populate.h). */
 #include "populate.h"
+#include "shared.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -547,6 +548,7 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 		if (g->bindfs < 0 || (size_t)g->bindfs == fsi)
 			add_bound(&n, group_growth(g, runs, flag, op_only, per_op));
 	}
+	n = shared_capacity(e, initial, n); /* --shared-tree: this rank's ids are every ranks-th */
 	if (n == UINT64_MAX) {
 		struct tree_usage u;
 		if (tree_usage(&fs->tree, &u) == 0 && u.total_files)
@@ -590,6 +592,8 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 	int rc = pool_init(&fs->files, files);
 	if (rc == 0)
 		rc = pool_init(&fs->meta, meta);
+	if (rc == 0) /* --shared-tree: each rank creates and deletes its own ids */
+		shared_partition(e, fs);
 	if (rc) {
 		snprintf(err, errlen,
 		         "%s: cannot reserve memory for the file pools (%u files and %u "
@@ -634,9 +638,11 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 	atomic_store(&fs->next_dir, pf->num_dirs);
 	fs->spec_hash = engine_fs_spec_hash(pf, e->plan->fidelity);
 
+	/* --shared-tree: a rank other than 0 only opens what rank 0 made (never creates it). */
 	int rc = tree_open_rank(&fs->tree, pf->location, pf->index, engine_tree_rank(e->opts),
-	                        TREE_CREATE | (engine_takes_locks(e->opts) ? 0 : TREE_NO_LOCK), why,
-	                        sizeof(why));
+	                        (engine_attaches(e->opts) ? 0 : TREE_CREATE) |
+	                            (engine_takes_locks(e->opts) ? 0 : TREE_NO_LOCK),
+	                        why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
 		return tree_failure(rc);
@@ -662,6 +668,10 @@ static enum failure reuse_tree(struct engine *e, struct engine_fs *fs, bool *reu
 	const struct plan_fs *pf = fs->pf;
 	char why[MSG_MAX] = "";
 	*reused = false;
+	if (engine_attaches(e->opts)) {
+		*reused = true; /* or an error: never a build */
+		return shared_attach(e, fs, writes_files(e, fs) ? TREE_VERIFY_ALL : 0, err, errlen);
+	}
 	if (!pf->reuse)
 		return FAIL_NONE;
 	if (pf->age) {
@@ -735,7 +745,8 @@ static enum failure make_new_tree(struct engine *e, struct engine_fs *fs, unsign
 		return FAIL_IO;
 	}
 	/* reuse=1, or a sweep whose next points may reuse what this one built. */
-	if ((pf->reuse || e->opts->keep_manifest) && !pf->age &&
+	/* --shared-tree: the other ranks attach through it (attach_tree). */
+	if ((pf->reuse || e->opts->keep_manifest || engine_shares(e->opts)) && !pf->age &&
 	    tree_write_manifest(&fs->tree, fs->spec_hash, &fs->files, why, sizeof(why)))
 		fprintf(e->opts->log, "fsmix: %s: warning: cannot write the reuse manifest: %s\n",
 		        pf->name, why);
@@ -750,7 +761,7 @@ enum failure populate_fs(struct engine *e, struct engine_fs *fs, unsigned thread
 	enum failure f = prepare_fs(e, fs, err, errlen);
 	if (f == FAIL_NONE)
 		f = reuse_tree(e, fs, &reused, err, errlen);
-	if (f == FAIL_NONE && !reused)
+	if (f == FAIL_NONE && !reused && !engine_attaches(e->opts)) /* rank 0 builds, alone */
 		f = make_new_tree(e, fs, threads, age, err, errlen);
 	if (f == FAIL_NONE)
 		fs->setup_s = (double)(now_ns() - t0) / 1e9;

@@ -17,6 +17,7 @@
 #include "instance.h"
 #include "interval.h"
 #include "populate.h"
+#include "shared.h"
 #include "stopsig.h"
 #include "subproc.h"
 #include "threads.h"
@@ -164,22 +165,38 @@ static unsigned builder_count(const struct engine_opts *o)
 }
 
 /* Every filesystem's tree locked, populated (reused, or built and aged) and probed. FAIL_NONE,
- * or the first failure with err. */
+ * or the first failure with err. --shared-tree (docs/distributed.md): rank 0 builds or reuses
+ * every tree and writes its manifest, the ranks agree, the others attach (populate.c), and
+ * they agree again before rank 0 invalidates a manifest the run will make stale. */
 static enum failure setup(struct engine *e, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	FILE *log = e->opts->log;
-	enum failure f = populate_lock(e, err, errlen);
+	bool shared = engine_shares(e->opts), attaches = engine_attaches(e->opts);
+	enum failure f = shared ? shared_refusal(e, err, errlen) : FAIL_NONE;
+	if (f)
+		return f;
+	if (!attaches && (f = populate_lock(e, err, errlen)) && !shared)
+		return f;
+	if (attaches && (f = shared_agree(e, FAIL_NONE, err, errlen)))
+		return f; /* rank 0 could not build: nothing to attach to */
+	for (size_t i = 0; i < e->n_fs && !f; i++)
+		f = populate_fs(e, &e->fs[i], builder_count(e->opts), age_fs, err, errlen);
+	if (shared && !attaches && (f = shared_agree(e, f, err, errlen)))
+		return f;
+	if (shared && (f = shared_agree(e, f, err, errlen))) /* every rank has attached */
+		return f;
 	if (f)
 		return f;
 	for (size_t i = 0; i < e->n_fs; i++) {
 		struct engine_fs *fs = &e->fs[i];
-		f = populate_fs(e, fs, builder_count(e->opts), age_fs, err, errlen);
-		if (f)
-			return f;
-		fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n", fs->pf->name,
-		        fs->reused ? "reused" : "built", fs->tree.root, fs->built_files,
-		        fs->setup_s);
+		if (attaches)
+			fprintf(log, "fsmix: %s: attached to %s: %" PRIu64 " files\n", fs->pf->name,
+			        fs->tree.root, pool_live(&fs->files));
+		else
+			fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n",
+			        fs->pf->name, fs->reused ? "reused" : "built", fs->tree.root,
+			        fs->built_files, fs->setup_s);
 		/* file_popularity's ranks: a permutation of the ids the run starts with. */
 		rankperm_init(&fs->rank, pool_high_water(&fs->files),
 		              e->seed ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull));
@@ -188,7 +205,7 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		/* An aged tree (populate_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
-		if (fs->modified) {
+		if (fs->modified && !attaches) {
 			char why[MSG_MAX];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))
 				fprintf(log, "fsmix: %s: warning: %s\n", fs->pf->name, why);
@@ -687,6 +704,8 @@ static enum failure clean_tree(const struct plan *pl, size_t i, int rank, bool q
  * outweighs an I/O error. */
 static enum failure clean_fs(const struct plan *pl, size_t i, const struct engine_opts *o)
 {
+	if (engine_attaches(o)) /* --shared-tree: rank 0 removes the shared tree, once */
+		return FAIL_NONE;
 	int self = engine_tree_rank(o), *ranks = NULL;
 	int n = self == TREE_NO_RANK || self == 0
 	            ? tree_instance_find(pl->fs[i].location, pl->fs[i].index, &ranks)

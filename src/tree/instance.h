@@ -8,6 +8,9 @@
  *
  * with the same marker, manifest, .new/.del crash suffixes and safe removal as a single tree
  * (tree.h). `fsmix clean` finds every rank's tree of a location (tree_instance_find).
+ * With --shared-tree every rank uses the one tree fsmix.fs<N> (TREE_NO_RANK): rank 0 builds it,
+ * the others only open it (no TREE_CREATE) and create and delete only their own ids
+ * (pool_partition, docs/distributed.md).
  *
  * The location lock (tree_lock_location) belongs to the job, not to each process: rank 0 takes
  * it, before any rank creates anything, and holds it until every rank is done; the other ranks

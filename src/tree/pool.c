@@ -127,7 +127,8 @@ uint32_t pool_collect_holes(struct pool *p)
 	/* Descending, so the lowest id ends on top and creates fill the tree from the front. */
 	for (uint32_t id = hw; id-- > 0;) {
 		struct pool_slot *s = &p->slots[id];
-		if (atomic_load_explicit(&s->state, memory_order_relaxed) != POOL_ST_UNUSED)
+		if (atomic_load_explicit(&s->state, memory_order_relaxed) != POOL_ST_UNUSED ||
+		    !pool_owns(p, id))
 			continue;
 		atomic_store_explicit(&s->state, POOL_ST_FREE, memory_order_relaxed);
 		free_push(p, id);
@@ -165,6 +166,38 @@ int pool_pick_rest(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t 
 	return busy ? -EBUSY : -ENOENT;
 }
 
+int pool_pick_owned(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
+{
+	if (p->part_n == 0)
+		return pool_pick(p, r, mode, id);
+	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+	uint32_t n = p->part_n, own = hw > p->part_r ? (hw - p->part_r - 1) / n + 1 : 0;
+	if (own == 0 || atomic_load_explicit(&p->live, memory_order_relaxed) == 0)
+		return -ENOENT;
+	for (int i = 0; i < POOL_PICK_TRIES; i++) {
+		uint32_t c = (uint32_t)rng_below(r, own) * n + p->part_r;
+		int rc = pool_slot_try(p, c, mode);
+		if (rc == 0 || rc == -EROFS) {
+			*id = c;
+			return rc;
+		}
+	}
+	/* As pool_pick_rest: each owned id once from a random start. */
+	uint32_t start = (uint32_t)rng_below(r, own);
+	int busy = 0;
+	for (uint32_t k = 0; k < own; k++) {
+		uint32_t c = ((start + k) % own) * n + p->part_r;
+		int rc = pool_slot_try(p, c, mode);
+		if (rc == 0) {
+			*id = c;
+			return 0;
+		}
+		if (rc == -EBUSY)
+			busy = 1;
+	}
+	return busy ? -EBUSY : -ENOENT;
+}
+
 int pool_reserve(struct pool *p, uint32_t *id)
 {
 	if (p->frozen)
@@ -175,11 +208,13 @@ int pool_reserve(struct pool *p, uint32_t *id)
 		 */
 		uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_relaxed);
 		do {
-			if (hw >= p->capacity)
+			c = hw; /* the next id this process owns (pool_partition) */
+			if (p->part_n)
+				c += (p->part_r + p->part_n - hw % p->part_n) % p->part_n;
+			if (c >= p->capacity)
 				return -ENOSPC;
 		} while (!atomic_compare_exchange_weak_explicit(
-		    &p->high_water, &hw, hw + 1, memory_order_relaxed, memory_order_relaxed));
-		c = hw;
+		    &p->high_water, &hw, c + 1, memory_order_relaxed, memory_order_relaxed));
 	}
 	atomic_store_explicit(&p->slots[c].state, POOL_ST_NEW, memory_order_relaxed);
 	*id = c;

@@ -117,6 +117,8 @@ struct pool {
 	_Atomic uint64_t *gens;  /* mmap'd, capacity entries: generation | written second << 32 */
 	uint32_t capacity;       /* slots reserved; ids are in [0, capacity) */
 	bool frozen;             /* pool_freeze: readers take no share; changes are refused */
+	uint32_t part_n, part_r; /* pool_partition: this process owns the ids id % part_n == part_r
+	                          * (part_n 0: every id) */
 	size_t map_bytes;        /* length of the mapping, for munmap */
 	/* Each shared word sits on its own cache line: free_head is written by creates and deletes,
 	 * high_water only when the pool grows, live by creates and deletes; pickers only read
@@ -207,6 +209,28 @@ static inline int pool_slot_try(struct pool *p, uint32_t id, enum pool_mode m)
 	}
 	return pool_st_exists(v) ? -EBUSY : -ENOENT;
 }
+
+/* pool_partition - from now on this process creates and deletes only the ids it owns, those
+ * with id % n == r (a shared tree of an MPI job: rank r of n, docs/distributed.md): pool_reserve
+ * takes only owned ids (holes from pool_collect_holes, or the next owned id above high_water),
+ * and pool_pick_owned picks only owned files. Other ids stay pickable by pool_pick (reads, stats,
+ * appends of another rank's files). n 0 or 1: no partition. Setup only, before
+ * pool_collect_holes. */
+static inline void pool_partition(struct pool *p, uint32_t n, uint32_t r)
+{
+	p->part_n = n > 1 ? n : 0;
+	p->part_r = n > 1 ? r % n : 0;
+}
+
+/* pool_owns - does this process own id (pool_partition)? */
+static inline bool pool_owns(const struct pool *p, uint32_t id)
+{
+	return p->part_n == 0 || id % p->part_n == p->part_r;
+}
+
+/* pool_pick_owned - pool_pick among the ids this process owns (pool_partition; without one,
+ * pool_pick). Same returns. */
+int pool_pick_owned(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id);
 
 /* pool_pick_rest - pool_pick after its first probe missed (pool.c): the other probes, then the
  * scan. hw is the high water the first probe used. */

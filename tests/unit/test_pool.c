@@ -507,8 +507,61 @@ static void test_generations(void)
 	CHECK(p.gens == NULL);
 }
 
+/* A shared tree's partition (pool_partition): rank 1 of 3 reserves and picks for deletion only
+ * ids 1, 4, 7, ..., while plain picks see every rank's files. */
+static void test_partition(void)
+{
+	struct pool p;
+	struct rng r;
+	uint32_t id;
+	rng_seed(&r, 5, 0);
+	CHECK_EQ_I(pool_init(&p, 1024), 0);
+	for (uint32_t i = 0; i < 10; i++) /* the tree rank 0 built: ids 0..9 */
+		CHECK_EQ_I(pool_add_initial(&p, i, 0, 1), 0);
+	pool_partition(&p, 3, 1);
+	CHECK_EQ_U(pool_collect_holes(&p), 0);
+	CHECK(pool_owns(&p, 4) && !pool_owns(&p, 5));
+	/* Deletes pick only owned files: 1, 4, 7, then none is left. */
+	int seen[10] = {0};
+	for (int k = 0; k < 3; k++) {
+		CHECK_EQ_I(pool_pick_owned(&p, &r, POOL_WRITE, &id), 0);
+		CHECK_EQ_U(id % 3, 1);
+		CHECK(!seen[id]);
+		seen[id] = 1;
+		pool_remove(&p, id);
+	}
+	CHECK_EQ_I(pool_pick_owned(&p, &r, POOL_WRITE, &id), -ENOENT);
+	/* Other ranks' files are still there for plain picks. */
+	CHECK_EQ_I(pool_pick(&p, &r, POOL_READ, &id), 0);
+	CHECK(id % 3 != 1);
+	pool_release(&p, id, POOL_READ);
+	/* Creates reuse the owned holes, then grow by owned ids only: 10, 13. */
+	uint32_t got[5];
+	for (int k = 0; k < 5; k++)
+		CHECK_EQ_I(pool_reserve(&p, &got[k]), 0);
+	for (int k = 0; k < 5; k++)
+		CHECK_EQ_U(got[k] % 3, 1);
+	CHECK_EQ_U(got[3], 10);
+	CHECK_EQ_U(got[4], 13);
+	CHECK_EQ_U(pool_high_water(&p), 14);
+	/* The other residues stay unused holes: rank 0's next id would be 15. */
+	struct pool q;
+	CHECK_EQ_I(pool_init(&q, 16), 0);
+	pool_partition(&q, 3, 0);
+	CHECK_EQ_I(pool_add_initial(&q, 13, 0, 1), 0);
+	CHECK_EQ_U(pool_collect_holes(&q), 5); /* 0, 3, 6, 9, 12 */
+	for (int k = 0; k < 5; k++)
+		CHECK_EQ_I(pool_reserve(&q, &id), 0);
+	CHECK_EQ_I(pool_reserve(&q, &id), 0);
+	CHECK_EQ_U(id, 15);
+	CHECK_EQ_I(pool_reserve(&q, &id), -ENOSPC);
+	pool_destroy(&q);
+	pool_destroy(&p);
+}
+
 int main(void)
 {
+	RUN(test_partition);
 	RUN(test_empty);
 	RUN(test_lifecycle);
 	RUN(test_generations);
