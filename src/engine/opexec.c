@@ -1,5 +1,6 @@
 /* opexec.c - the bodies of the operations of ops.def, with FFSB 6.0's system call sequences and
- * transaction accounting (docs/ops.md); the timed system call wrappers are optimed.h.
+ * transaction accounting (docs/ops.md); the timed system call wrappers, the sync family
+ * included, are optimed.h.
  *
  * Every file operation works on the shared pool: it acquires a file (shared for reads,
  * exclusive for anything that writes, appends or deletes), performs its system calls relative
@@ -22,60 +23,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- timed system calls (optimed.h), and the sync family ---- */
-
-/* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
- * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
- * when the group does not time system calls but a latency log is being written. */
-static int t_sync_call(struct worker *w, enum sys_id s, int fd)
-{
-	bool tm = w->timed[s];
-	uint64_t t0 = tm || w->ll || w->dl ? now_ns() : 0;
-	if (tm && !w->op_t0)
-		w->op_t0 = t0;
-	int r = 0;
-	switch (s) {
-	case SYS_fsync:
-		r = fsync(fd);
-		break;
-	case SYS_fdatasync:
-		r = fdatasync(fd);
-		break;
-	case SYS_syncfs:
-		r = syncfs(fd);
-		break;
-	default:
-		sync();
-		break;
-	}
-	if (r < 0)
-		r = -errno; /* before the clock reads below */
-	if (t0) {
-		uint64_t t = now_ns();
-		if (tm) {
-			stats_sys_record(&w->st, s, t - t0);
-			w->last_ts = t;
-		}
-		w->op_sync_ns += t - t0;
-		w->dl_t0 = t0, w->dl_t1 = t; /* --durability-log: the call's times */
-	}
-	return r;
-}
-
-/* The sync call an op's flags ask for after its writes (when OPF_FSYNC or OPF_FDATASYNC). */
-static inline enum sys_id sync_sys(enum op_id op)
-{
-	return (op_table[op].flags & OPF_FDATASYNC) ? SYS_fdatasync : SYS_fsync;
-}
-
-/* Makes that sync call, if any: 0, or -errno (the call that failed is sync_sys(op)). */
-static int sync_after(struct worker *w, enum op_id op, int fd)
-{
-	if (!(op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
-		return 0;
-	return t_sync_call(w, sync_sys(op), fd);
-}
 
 /* ---- the file set ---- */
 
