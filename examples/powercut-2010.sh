@@ -92,7 +92,7 @@ if command -v gnuplot >/dev/null; then
 	gnuplot <<EOF || echo "gnuplot failed: no picture" >&2
 set terminal pngcairo size 800,500 noenhanced
 set output "$out/powercut-2010.png"
-set title "ext4, 2010 profile ($files files, $threads threads) on fsmix-powercut (flush latency $flush_us us): $cuts cuts each"
+set title "ext4, 2010 profile ($files files, $threads threads), fsmix-powercut\n(flush latency $flush_us us), $cuts cuts each"
 set xlabel "transactions per second (up to the cut)"
 set ylabel "broken promises (fsmix verify)"
 set key top left

@@ -185,39 +185,34 @@ static void reset_fields(struct thread_stats *st)
 		lat_init(st->resp_lat);
 }
 
-int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
+/* The msec_range counts (none without ranges), for either init: 0 or -ENOMEM. */
+static int alloc_ranges(struct thread_stats *st, const struct range_table *ranges)
 {
 	st->resp_lat = NULL;
 	st->ranges = NULL;
 	st->range_cols = 0;
 	st->range_counts = NULL;
-	if (ranges) {
-		st->range_counts = calloc((size_t)SYS_COUNT * (ranges->n + 1u), sizeof(uint64_t));
-		if (!st->range_counts) {
-			reset_fields(st);
-			return -ENOMEM;
-		}
-		st->ranges = ranges;
-		st->range_cols = ranges->n + 1u;
-	}
-	reset_fields(st);
+	if (!ranges)
+		return 0;
+	st->range_counts = calloc((size_t)SYS_COUNT * (ranges->n + 1u), sizeof(uint64_t));
+	if (!st->range_counts)
+		return -ENOMEM;
+	st->ranges = ranges;
+	st->range_cols = ranges->n + 1u;
 	return 0;
 }
 
+int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
+{
+	int rc = alloc_ranges(st, ranges);
+	reset_fields(st);
+	return rc;
+}
+
+
 int thread_stats_init_zeroed(struct thread_stats *st, const struct range_table *ranges)
 {
-	st->resp_lat = NULL;
-	st->ranges = NULL;
-	st->range_cols = 0;
-	st->range_counts = NULL;
-	if (ranges) {
-		st->range_counts = calloc((size_t)SYS_COUNT * (ranges->n + 1u), sizeof(uint64_t));
-		if (!st->range_counts)
-			return -ENOMEM;
-		st->ranges = ranges;
-		st->range_cols = ranges->n + 1u;
-	}
-	return 0;
+	return alloc_ranges(st, ranges);
 }
 
 void thread_stats_normalize(struct thread_stats *st)
