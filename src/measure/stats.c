@@ -209,7 +209,6 @@ int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
 	return rc;
 }
 
-
 int thread_stats_init_zeroed(struct thread_stats *st, const struct range_table *ranges)
 {
 	return alloc_ranges(st, ranges);
