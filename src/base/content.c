@@ -31,7 +31,9 @@
  * above and make the rest 0; dedupe:PCT makes a 4 KiB chunk (on the file-offset grid) whose
  * hash of (file key, chunk) mod 100 is below PCT a copy of one of CONTENT_DEDUPE_POOL pool
  * chunks (table words XOR a per-seed key), whole. Those words are the same in every generation
- * (fixed_word): they decode to no generation and are accepted when equal.
+ * (fixed_word): they decode to no generation and are accepted when equal. header (the
+ * default) makes payload word w (3..63) of every block table[w] XOR a per-seed key: fixed
+ * too, so only a block's 3 header words tell its file, offset and generation.
  */
 #include "content.h"
 
@@ -81,6 +83,7 @@ struct ck {
 	uint64_t dkey;  /* ... that hash's key (per file) */
 	uint64_t pkey;  /* the duplicate chunks' key (per seed: shared by the tree's files) */
 	uint32_t prot;  /* ... and their starting point in the table */
+	uint64_t hkey;  /* CONTENT_MODE_HEADER: the pattern's key (per seed), 0 otherwise */
 };
 
 static inline struct ck ck_of(const struct content_key *k)
@@ -94,7 +97,9 @@ static inline struct ck ck_of(const struct content_key *k)
 	               .file = k->file,
 	               .nrand = CW};
 	unsigned pct = k->pct > 100 ? 100 : k->pct;
-	if (k->mode == CONTENT_MODE_ZERO)
+	if (k->mode == CONTENT_MODE_HEADER)
+		c.hkey = fmix64(k->seed ^ 0x6865616465723a21ull) | 1;
+	else if (k->mode == CONTENT_MODE_ZERO)
 		c.nrand = 3;
 	else if (k->mode == CONTENT_MODE_COMPRESS) /* (100 - pct) % of the block's words random */
 		c.nrand = (CW * (100 - pct) + 50) / 100 < 3 ? 3 : (CW * (100 - pct) + 50) / 100;
@@ -128,7 +133,13 @@ static inline uint64_t pool_word(const struct ck *c, int j, uint64_t w)
 /* Is word i the same in every generation (a zero word, a word of a duplicate chunk)? */
 static inline bool fixed_word(const struct ck *c, uint64_t i)
 {
-	return i % CW >= c->nrand || dup_of(c, i / DW) >= 0;
+	return i % CW >= c->nrand || (c->hkey && i % CW >= 3) || dup_of(c, i / DW) >= 0;
+}
+
+/* CONTENT_MODE_HEADER: payload word w (3..CW-1) of every block. */
+static inline uint64_t pattern_word(const struct ck *c, uint64_t w)
+{
+	return table[w] ^ c->hkey;
 }
 
 /* The stream word of word index i (file offset 8 i). */
@@ -150,6 +161,8 @@ static inline uint64_t word_at(const struct ck *c, uint32_t gen, uint64_t i)
 		return pool_word(c, j, i % DW);
 	if (i % CW >= c->nrand)
 		return 0;
+	if (c->hkey && i % CW >= 3)
+		return pattern_word(c, i % CW);
 	switch (i % CW) {
 	case 0:
 		return (uint64_t)c->file | (uint64_t)gen << 32;
@@ -192,6 +205,20 @@ __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off)
 {
 	struct ck c = ck_of(key);
+	if (c.hkey) { /* the pattern, then the headers over it */
+		unsigned char *q = buf, blk[CB] = {0};
+		unsigned ph = (unsigned)(off % CB);
+		for (unsigned w = 3; w < CW; w++)
+			put_word(blk + 8 * w, pattern_word(&c, w));
+		for (size_t j = 0; j < len;) { /* runs of the pattern from phase ph */
+			size_t n = CB - ph < len - j ? CB - ph : len - j;
+			memcpy(q + j, blk + ph, n);
+			j += n;
+			ph = 0;
+		}
+		content_headers(buf, len, key, gen, off);
+		return;
+	}
 	unsigned char *p = buf;
 	const uint64_t g = (uint64_t)gen * GEN_MUL;
 	uint64_t i = off / 8;
@@ -538,6 +565,12 @@ block_whole(const struct walk *k, uint64_t i)
 	    !acceptable(k, g) || get_word(p + 8) != word_at(&k->c, g, i + 1) ||
 	    get_word(p + 16) != word_at(&k->c, g, i + 2))
 		return false;
+	if (k->c.hkey) {
+		uint64_t diff = 0;
+		for (unsigned j = 3; j < CW; j++)
+			diff |= get_word(p + 8 * j) ^ pattern_word(&k->c, j);
+		return diff == 0;
+	}
 	const uint64_t x = k->c.base ^ ((uint64_t)g * GEN_MUL);
 	const unsigned nr = k->c.nrand;
 	uint64_t t = (i + 3 + k->c.rot) % STREAM_WORDS, diff = 0;
@@ -628,7 +661,8 @@ int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size
 	} modes[] = {{"random", CONTENT_MODE_RANDOM, false},
 	             {"zero", CONTENT_MODE_ZERO, false},
 	             {"compressible", CONTENT_MODE_COMPRESS, true},
-	             {"dedupe", CONTENT_MODE_DEDUPE, true}};
+	             {"dedupe", CONTENT_MODE_DEDUPE, true},
+	             {"header", CONTENT_MODE_HEADER, false}};
 	const char *colon = strchr(text, ':');
 	size_t n = colon ? (size_t)(colon - text) : strlen(text);
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
@@ -657,8 +691,10 @@ int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size
 		*pct = (uint8_t)v;
 		return 0;
 	}
-	snprintf(err, errlen,
-	         "'%s' is not a content mode (random, zero, compressible:PCT or dedupe:PCT)", text);
+	snprintf(
+	    err, errlen,
+	    "'%s' is not a content mode (header, random, zero, compressible:PCT or dedupe:PCT)",
+	    text);
 	return -1;
 }
 
@@ -674,8 +710,41 @@ void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len)
 	case CONTENT_MODE_DEDUPE:
 		snprintf(buf, len, "dedupe:%u", (unsigned)pct);
 		return;
+	case CONTENT_MODE_HEADER:
+		snprintf(buf, len, "header");
+		return;
 	default:
 		snprintf(buf, len, "random");
 		return;
+	}
+}
+
+void content_pattern(void *buf, size_t len, const struct content_key *key)
+{
+	struct ck c = ck_of(key);
+	unsigned char blk[CB];
+	for (unsigned w = 3; w < CW; w++)
+		put_word(blk + 8 * w, pattern_word(&c, w));
+	unsigned char *p = buf;
+	for (size_t j = 0; j < len; j += CB) /* the header bytes [0, 24) of each block are left */
+		if (len - j > 24)
+			memcpy(p + j + 24, blk + 24, len - j < CB ? len - j - 24 : CB - 24);
+}
+
+void content_headers(void *buf, size_t len, const struct content_key *key, uint32_t gen,
+                     uint64_t off)
+{
+	struct ck c = ck_of(key);
+	unsigned char *p = buf;
+	uint64_t end = off + len;
+	for (uint64_t b = off - off % CB; b < end; b += CB) { /* the blocks in range */
+		unsigned char h[24];
+		uint64_t i = b / 8;
+		put_word(h, word_at(&c, gen, i));
+		put_word(h + 8, word_at(&c, gen, i + 1));
+		put_word(h + 16, word_at(&c, gen, i + 2));
+		uint64_t s = b > off ? b : off, e = b + 24 < end ? b + 24 : end;
+		if (s < e)
+			memcpy(p + (s - off), h + (s - b), (size_t)(e - s));
 	}
 }

@@ -47,6 +47,10 @@ enum content_mode {
 	 * copies, whole (no header), of one of the CONTENT_DEDUPE_POOL blocks of the content
 	 * seed; the others are as CONTENT_MODE_RANDOM */
 	CONTENT_MODE_DEDUPE,
+	/* header (the default): each block's header as above, its payload a fixed pattern of
+	 * the content seed and (offset mod 512), the same in every file and generation: a
+	 * writer fills it once and writes only the headers (content_pattern, content_headers) */
+	CONTENT_MODE_HEADER,
 };
 
 #define CONTENT_DEDUPE_CHUNK 4096u /* the unit of dedupe */
@@ -93,5 +97,15 @@ const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", 
  * err. content_name writes the value back in that form. */
 int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size_t errlen);
 void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len);
+
+/* CONTENT_MODE_HEADER's fast write path. content_pattern fills buf[0, len) with the payload
+ * pattern of key's seed as for file offset 0 (byte j is that of offset j; the header bytes, at
+ * j % 512 < 24, are left as they are). content_headers then makes buf, which holds that
+ * pattern at phase off % 512 (buf = pattern buffer + off % 512), the content of [off, off+len)
+ * at generation gen by writing only the header bytes in range (24 of every 512): the result
+ * equals content_fill(buf, len, key, gen, off). */
+void content_pattern(void *buf, size_t len, const struct content_key *key);
+void content_headers(void *buf, size_t len, const struct content_key *key, uint32_t gen,
+                     uint64_t off);
 
 #endif

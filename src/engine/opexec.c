@@ -123,8 +123,20 @@ struct wpos {
 /* Writes n bytes of the content at c->off (advanced); returns n or -errno. */
 static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
-	content_fill(w->buf, n, &c->key, c->gen, c->off);
-	ssize_t r = t_write(w, fd, w->buf, n);
+	char *src = w->buf;
+	if (c->key.mode == CONTENT_MODE_HEADER && n <= w->buf_len && !w->eng->plan->directio) {
+		/* the pattern is in pbuf (filled once); only the headers are written per write */
+		if (UNLIKELY(!w->pbuf_ready || w->pbuf_seed != c->key.seed)) {
+			content_pattern(w->pbuf, w->buf_len + 512, &c->key);
+			w->pbuf_seed = c->key.seed;
+			w->pbuf_ready = true;
+		}
+		src = w->pbuf + c->off % 512;
+		content_headers(src, n, &c->key, c->gen, c->off);
+	} else {
+		content_fill(w->buf, n, &c->key, c->gen, c->off);
+	}
+	ssize_t r = t_write(w, fd, src, n);
 	if (r < 0)
 		return r;
 	c->off += n;

@@ -296,7 +296,9 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	uint64_t bs =
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	size_t buf_len = round4k(bs ? bs : 4096);
-	void *map = mmap(NULL, worker_head_len() + buf_len, PROT_READ | PROT_WRITE,
+	/* + a pattern buffer of buf_len + 512 bytes (content=header; untouched otherwise) */
+	size_t map_len = worker_head_len() + 2 * buf_len + 4096;
+	void *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED) {
 		snprintf(err, errlen, "out of memory for worker %u (%zu-byte buffer): %s", index,
@@ -314,11 +316,12 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	rng_seed(&w->rng, e->seed, index);
 	w->buf_len = buf_len;
 	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
+	w->pbuf = w->buf + buf_len;
 	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (statistics)", index);
 		thread_stats_free(&w->st);
-		munmap(map, worker_head_len() + buf_len);
+		munmap(map, map_len);
 		return NULL;
 	}
 	w->time_ops = g->enable_stats;
@@ -342,5 +345,5 @@ void worker_free(struct worker *w)
 		free(w->ll);
 	}
 	thread_stats_free(&w->st);
-	munmap(w, worker_head_len() + w->buf_len);
+	munmap(w, worker_head_len() + 2 * w->buf_len + 4096);
 }

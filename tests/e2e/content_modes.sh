@@ -3,11 +3,12 @@
 # appends and whole rewrites with --verify) in each mode, then tests/tools/content_ratio reads
 # the tree: zlib's compressed size (deflate level 6, per file) and the duplicate 4 KiB blocks.
 #   random           >= 95 % (incompressible but for the headers), no duplicate block
+#   header           <= 6 % (the payload repeats every 512 bytes), no duplicate block
 #   zero             <= 5 % (a 24-byte header a 512-byte block), no duplicate block
 #   compressible:50  50 +- 4 %; compressible:80  20 +- 4 %
 #   dedupe:30        30 +- 4 % duplicate blocks; dedupe:0 none
 # (tolerances: docs/output.md). Every mode's run checks its own reads (0 mismatches), and
-# fsmix verify checks a durability log of a dedupe:30 and a zero run; the same profile and
+# fsmix verify checks a durability log of a dedupe:30, a zero and a header run; the same profile and
 # seed in a second tree gives the same compression (within 0.5 %: the bytes differ, the tree's
 # own id is the content seed) and again 30 +- 4 % duplicates; a reused tree of another mode is
 # rebuilt, not reused, and read back with verify, which finds a byte flipped in its zeros;
@@ -68,6 +69,9 @@ expect() { # MODE NAME LO HI
 run_mode random random
 expect random ratio 95 101
 expect random dup_pct 0 0
+run_mode header header
+expect header ratio 0 6
+expect header dup_pct 0 0
 run_mode zero zero
 expect zero ratio 0 5
 expect zero dup_pct 0 0
@@ -102,7 +106,7 @@ else
 fi
 
 # fsmix verify of a dedupe:30 run's durability log, and of a zero one
-for m in dedupe:30 zero; do
+for m in dedupe:30 zero header; do
 	loc=$(shmdir)
 	profile "$loc" "$m" >"$work/dl.ffsb"
 	run_ run "$work/dl.ffsb" --durability-log "$work/dl-$m.log" >"$work/dl-run.out" 2>&1

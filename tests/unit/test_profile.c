@@ -1192,7 +1192,7 @@ static void test_content(void)
 	parse_and_plan_opts(&x, unset, false);
 	CHECK_EQ_I(x.plan_rc, 0);
 	if (x.plan_rc == 0)
-		CHECK_EQ_U(x.pl.fs[0].content_mode, CONTENT_MODE_RANDOM);
+		CHECK_EQ_U(x.pl.fs[0].content_mode, CONTENT_MODE_HEADER);
 	parsed_free(&x);
 }
 

@@ -87,6 +87,9 @@ struct worker {
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
 	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
 	size_t buf_len;
+	char *pbuf;         /* content=header: buf_len + 512 bytes after buf, the payload */
+	uint64_t pbuf_seed; /* pattern of this content seed once pbuf_ready (content.h) */
+	bool pbuf_ready;
 	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;          /* record whole-operation latency */
 	bool shared_clock;      /* every syscall is timed: op latency = first start .. last end */
