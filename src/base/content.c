@@ -740,6 +740,15 @@ void content_headers(void *buf, size_t len, const struct content_key *key, uint3
 	for (uint64_t b = off - off % CB; b < end; b += CB) { /* the blocks in range */
 		unsigned char h[24];
 		uint64_t i = b / 8;
+		if (!c.dup && b >= off && b + 24 <= end) {
+			/* a whole header, stored in place: word_at's words 0, 1 and 2 of a block
+			 * that is no duplicate chunk (no memcpy call, no dispatch) */
+			unsigned char *q = p + (b - off);
+			put_word(q, (uint64_t)c.file | (uint64_t)gen << 32);
+			put_word(q + 8, b);
+			put_word(q + 16, check_word(&c, gen, b));
+			continue;
+		}
 		put_word(h, word_at(&c, gen, i));
 		put_word(h + 8, word_at(&c, gen, i + 1));
 		put_word(h + 16, word_at(&c, gen, i + 2));
