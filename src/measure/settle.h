@@ -3,17 +3,17 @@
  * third of intervals agrees with its middle third within the noise of the intervals
  * (docs/output.md, "Interval noise").
  *
- * Rows used: every counted row (not of the ramp, ramp_time) at least half as long as the longest
- * (the run's last row is usually cut short by its end; a few transactions over a few milliseconds
- * would be noise of its own). With n such rows of rates x_i (transactions / length): mean m, sample
- * standard deviation s (n - 1), CV = 100 * s / m (n >= 2, m > 0); and with n >= SETTLE_MIN_ROWS, k
- * = floor(n / 3) rows per third (the first third takes the rest, as warm-up): the middle third [n -
- * 2k, n - k), the last third [n - k, n), their means m_mid and m_last and standard deviations s_mid
- * and s_last, the noise within them s_w = sqrt((s_mid^2 + s_last^2) / 2) (the pooled standard
- * deviation of two groups of k), and the run is settled when |m_last - m_mid| <= s_w   (plus 1e-9
- * of m_mid, for the rounding of equal rates' means). The noise is taken within the thirds, not over
- * the whole run, because a drift makes the whole run's deviation grow with it and would hide
- * itself.
+ * Rows used: every counted row (not of the ramp, ramp_time) at least half as long as the median
+ * counted row (not the longest: one row stretched by a late wake-up would drop the rest; the run's
+ * last row is usually cut short by its end; a few transactions over a few milliseconds would be
+ * noise of its own). With n such rows of rates x_i (transactions / length): mean m, sample standard
+ * deviation s (n - 1), CV = 100 * s / m (n >= 2, m > 0); and with n >= SETTLE_MIN_ROWS, k = floor(n
+ * / 3) rows per third (the first third takes the rest, as warm-up): the middle third [n - 2k, n -
+ * k), the last third [n - k, n), their means m_mid and m_last and standard deviations s_mid and
+ * s_last, the noise within them s_w = sqrt((s_mid^2 + s_last^2) / 2) (the pooled standard deviation
+ * of two groups of k), and the run is settled when |m_last - m_mid| <= s_w   (plus 1e-9 of m_mid,
+ * for the rounding of equal rates' means). The noise is taken within the thirds, not over the whole
+ * run, because a drift makes the whole run's deviation grow with it and would hide itself.
  */
 #ifndef FSMIX_SETTLE_H
 #define FSMIX_SETTLE_H

@@ -91,6 +91,22 @@ static void test_ramp_rows_left_out(void)
 	CHECK(s.checked && s.settled);
 }
 
+static void test_stretched_row(void)
+{
+	/* twelve steady rows and one stretched to 5 s by a late wake-up: the rows are measured
+	 * against the median length, so the other twelve still count (against the longest, none
+	 * would: 1 s < 5 s / 2) */
+	const double t[13] = {100, 100, 100, 100, 100, 100, 500, 100, 100, 100, 100, 100, 100};
+	struct interval_row rows[13];
+	struct settle s;
+	rows_of(rows, t, 13);
+	rows[6].length_s = 5; /* 500 transactions over 5 s: 100/s */
+	settle_of(rows, 13, &s);
+	CHECK_EQ_U(s.n, 13);
+	CHECK_NEAR(s.mean, 100, 1e-9);
+	CHECK(s.checked && s.settled);
+}
+
 static void test_too_few(void)
 {
 	const double t[8] = {100, 110, 120, 130, 140, 150, 160, 170};
@@ -124,6 +140,7 @@ int main(void)
 	RUN(test_drift_not_settled);
 	RUN(test_rows_used);
 	RUN(test_ramp_rows_left_out);
+	RUN(test_stretched_row);
 	RUN(test_too_few);
 	RUN(test_steady);
 	return test_summary();
