@@ -185,7 +185,8 @@ static void settle(struct durmodel *m, struct dm_file *f, uint64_t t, struct dm_
 			f->len_ref = ref;
 		}
 	}
-	memmove(f->pend, f->pend + i, (f->n_pend - i) * sizeof(*f->pend));
+	if (i && i < f->n_pend) /* (f->pend is NULL while nothing was ever pending) */
+		memmove(f->pend, f->pend + i, (f->n_pend - i) * sizeof(*f->pend));
 	f->n_pend -= i;
 }
 
@@ -321,7 +322,8 @@ struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec
 	m->model = model;
 	m->h = *h;
 	m->records = n;
-	qsort(recs, n, sizeof(*recs), cmp_rec);
+	if (n) /* (recs may be NULL for an empty log: qsort's pointer must not be) */
+		qsort(recs, n, sizeof(*recs), cmp_rec);
 	for (size_t i = 0; i < n && !m->oom; i++)
 		if (recs[i].fs < h->n_fs || recs[i].kind == DL_SYNC)
 			replay(m, &recs[i]);

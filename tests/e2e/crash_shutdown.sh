@@ -144,7 +144,7 @@ if umount "$mnt" && mount -t ext4 -o errors=remount-ro "$dev" "$mnt"; then
 		ok "sync after the filesystem died: the run fails (exit 1), verify: $syncs syncs confirmed, $(jq -r .checked "$work/sync-verify.json") promises kept"
 	else
 		bad "sync after the filesystem died: run exit $src, verify exit $vrc, ${syncs:-no} syncs, $(jq -r .broken "$work/sync-verify.json" 2>/dev/null) broken"
-		tail -n 4 "$work/sync.out" "$work/sync-verify.out" | sed 's/^/     /'
+		tail -n 4 "$work/sync.out" | sed "s/^/     /"; head -n 40 "$work/sync-verify.out" | sed "s/^/     /"
 	fi
 else
 	bad "sync after the filesystem died: cannot mount $dev again"
