@@ -13,15 +13,23 @@ have_strace=1
 command -v strace >/dev/null || have_strace=0
 
 # Every profile in profiles/ runs, scaled down, on tmpfs and on /tmp.
+# writers N PROFILE: bound the N writer groups (threadgroup0..N-1) of a sync-after profile, which
+# otherwise write until the sync returns: a slow sync() on a busy machine would let them fill the
+# disk under /tmp. 50 files of 40 KB, or 16 appends of 1 MB, per filesystem.
+writers() {
+	local k ops=50
+	case $2 in *bigwrite*) ops=16 ;; esac
+	for ((k = 0; k < $1; k++)); do printf -- '--set threadgroup%d.num_ops=%d ' "$k" "$ops"; done
+}
 scale_args() { # PROFILE -> overrides that make it take about a second
 	case $(basename "$1") in
 	ext4-barrier-2010.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10 --set directio=0 --set alignio=1" ;;
 	default.ffsb) echo "--time 1" ;;
 	synctest.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	sync-idle.ffsb) echo "--set threadgroup0.num_ops=20" ;;
-	sync-after-create.ffsb | sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30" ;;
-	sync-after-*-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30" ;;
-	sync-after-*-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30" ;;
+	sync-after-create.ffsb | sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30 $(writers 2 "$1")" ;;
+	sync-after-*-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30 $(writers 1 "$1")" ;;
+	sync-after-*-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30 $(writers 4 "$1")" ;;
 	zodb-*.ffsb) echo "--set threadgroup0.num_ops=300" ;;
 	fsync-tester.ffsb) echo "--set filesystem0.min_filesize=32MB --set filesystem0.max_filesize=32MB --set threadgroup1.op_period=100 --set threadgroup1.num_ops=4" ;;
 	filebench-varmail.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200" ;;
