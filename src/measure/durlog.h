@@ -135,8 +135,14 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
                        size_t errlen);
 
 /* ---- writing ---- */
-/* durlog_open - create (or truncate) FILE, in place (not through a temporary file: it must be
- * readable after a crash). 0, or -errno with err. */
+/* durlog_check_new - FILE may be written: it does not exist, is an empty regular file, or is
+ * not a regular file (/dev/null, a FIFO). A regular file that holds anything is never
+ * overwritten: -EEXIST with a message (docs/output.md, "Durability log"). 0 otherwise (other
+ * problems are durlog_open's to report). */
+int durlog_check_new(const char *path, char *err, size_t errlen);
+/* durlog_open - create FILE, or open an empty one, in place (not through a temporary file: it
+ * must be readable after a crash; never truncated: durlog_check_new's rule, checked again on
+ * the open file). 0, or -errno with err (-EEXIST: a file that holds something). */
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen);
 /* durlog_begin - write the header and main-thread records (setup's), then start the logger
  * over n ring(s) (made here, one per worker). 0, or -errno with err. */
