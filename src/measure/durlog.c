@@ -111,6 +111,7 @@ void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLO
 	put64(out + 32, h->real_ns);
 	put32(out + 40, h->n_fs);
 	put32(out + 44, h->n_workers);
+	put64(out + 48, h->run_id); /* zero before run ids: bytes 48..63 were reserved */
 	for (uint32_t i = 0; i < h->n_fs && i < DURLOG_MAX_FS; i++) {
 		unsigned char *p = out + 64 + 32 * i;
 		put32(p,
@@ -150,6 +151,7 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 	h->real_ns = get64(in + 32);
 	h->n_fs = get32(in + 40);
 	h->n_workers = get32(in + 44);
+	h->run_id = get64(in + 48);
 	if (h->n_fs > DURLOG_MAX_FS) {
 		snprintf(err, errlen, "the durability log's header is corrupt (%u filesystems)",
 		         h->n_fs);

@@ -5,7 +5,7 @@
  * Format (version 1, every field little-endian whatever the host):
  *   header  DURLOG_HEADER_LEN bytes: magic "FSMIXDUR", version, header and record lengths,
  *           the CLOCK_MONOTONIC and CLOCK_REALTIME times of one instant (records carry
- *           monotonic times), flags, the number of filesystems and workers, then per
+ *           monotonic times), flags, the number of filesystems and workers, the run id, then per
  *           filesystem (at most DURLOG_MAX_FS) its index, tree id, content seed and spec hash,
  *           and a 64-bit FNV-1a of everything before it;
  *   records DURLOG_REC_LEN bytes each (struct durlog_rec), each with its own FNV-1a check, so
@@ -83,6 +83,8 @@ struct durlog_header {
 	uint64_t mono_ns, real_ns; /* one instant in both clocks */
 	uint32_t flags;            /* DLH_* */
 	uint32_t n_fs, n_workers;
+	uint64_t
+	    run_id; /* the run's id, also in its trees' markers; 0: a log of fsmix before them */
 	struct durlog_fs_id fs[DURLOG_MAX_FS];
 };
 
