@@ -208,9 +208,11 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		/* An aged tree (populate_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
-		/* a built tree has the run's id already (populate_fs); a reused one gets it when
-		 * the run changes it, or journals it (its log is then the one to verify) */
-		if ((fs->modified || e->durlog_open) && (f = engine_mark_tree(e, fs, err, errlen)))
+		/* a built tree has the run's id already (populate_fs; or now, if its filesystem was
+		 * too full before the rebuild); a reused one gets it when the run changes it, or
+		 * journals it (its log is then the one to verify) */
+		if ((fs->modified || e->durlog_open || !fs->reused) &&
+		    (f = engine_mark_tree(e, fs, false, err, errlen)))
 			return f;
 		if (fs->modified && !attaches) {
 			char why[MSG_MAX];

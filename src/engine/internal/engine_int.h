@@ -15,6 +15,7 @@
 #ifndef FSMIX_ENGINE_INT_H
 #define FSMIX_ENGINE_INT_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -304,14 +305,17 @@ struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t 
 /* durjournal.c: --durability-log */
 /* engine_mark_tree - record the run's id in the marker of fs's tree (tree_mark_run) before the
  * run changes the tree or journals it; nothing for a rank that attaches, or when the marker has
- * it already. FAIL_NONE, or FAIL_IO with err. (Inline: populate.c and run.c both call it.) */
-static inline enum failure engine_mark_tree(struct engine *e, struct engine_fs *fs, char *err,
-                                            size_t errlen)
+ * it already. `full_later`: a filesystem too full for the new marker (ENOSPC, EDQUOT) is let
+ * be, for the call after the rebuild that emptied it. FAIL_NONE, or FAIL_IO with err.
+ * (Inline: populate.c and run.c both call it.) */
+static inline enum failure engine_mark_tree(struct engine *e, struct engine_fs *fs, bool full_later,
+                                            char *err, size_t errlen)
 {
 	char why[MSG_MAX];
 	if (engine_attaches(e->opts) || fs->tree.run_id == e->run_id)
 		return FAIL_NONE;
-	if (tree_mark_run(&fs->tree, e->run_id, why, sizeof(why))) {
+	int rc = tree_mark_run(&fs->tree, e->run_id, why, sizeof(why));
+	if (rc && !(full_later && (rc == -ENOSPC || rc == -EDQUOT))) {
 		snprintf(err, errlen, "%s: %s", fs->pf->name, why);
 		return FAIL_IO;
 	}
