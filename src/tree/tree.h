@@ -7,7 +7,8 @@
  *
  *   <location>/fsmix.fs<index>/          created by fsmix (mode 0700), never a symlink
  *       .fsmix-tree                       ownership marker: "fsmix-tree", "version 1",
- *                                         "id <16 hex digits>" (a random 64-bit tree id)
+ *                                         "id <16 hex digits>" (a random 64-bit tree id),
+ *                                         "run <16 hex digits>" (tree_mark_run; optional)
  *       .fsmix-manifest                   reuse manifest (binary, see tree_write_manifest)
  *       data/f<id>                        files directly in data/ (dir index TREE_DIR_TOP)
  *       data/d<NNN>/f<id>                 NNN = dir index, at least 3 digits (d000, d001, ...)
