@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "durlog.h"
 #include "exitcode.h"
 #include "job.h"
 #include "options.h"
@@ -266,7 +267,9 @@ static enum failure no_collisions(const struct cli *c)
 	    {"--csv", c->csv_path, false},
 	    {plot ? "the latency log" : "--lat-log", c->lat_log_path, plot}, /* plot reads it */
 	    {plot ? "-o" : "--plot", c->plot_path, false},
-	    {"--durability-log", c->durability_log_path, false},
+	    /* verify reads the log it is given; run writes it */
+	    {c->command->id == CMD_VERIFY ? "the durability log" : "--durability-log",
+	     c->durability_log_path, c->command->id == CMD_VERIFY},
 	    {"the profile", c->profile, true},
 	};
 	size_t n = ARRAY_SIZE(outputs);
@@ -307,6 +310,11 @@ static enum failure preflight_outputs(const struct cli *c)
 	/* verify --durability-log FILE reads FILE */
 	if (id == CMD_RUN && preflight_output("--durability-log", c->durability_log_path, stderr))
 		f = FAIL_INPUT;
+	else if (id == CMD_RUN && c->durability_log_path &&
+	         durlog_check_new(c->durability_log_path, why, sizeof(why))) {
+		fprintf(stderr, "fsmix: %s; nothing was run\n", why); /* never overwritten */
+		f = FAIL_INPUT;
+	}
 	return f ? f : no_collisions(c);
 }
 

@@ -89,7 +89,8 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 {
 	if (!e->durlog_open)
 		return 0;
-	struct durlog_header h = {.version = DURLOG_VERSION, .n_workers = (uint32_t)e->n_workers};
+	struct durlog_header h = {
+	    .version = DURLOG_VERSION, .n_workers = (uint32_t)e->n_workers, .run_id = e->run_id};
 	struct timespec mono, real;
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
@@ -159,8 +160,8 @@ void durjournal_end(struct engine *e)
 	} else if (e->durlog_running) {
 		fprintf(e->opts->log,
 		        "fsmix: durability log %s: %" PRIu64 " records, %" PRIu64
-		        " waits for the logger, %" PRIu64 " fdatasyncs\n",
-		        e->opts->durability_log_path, st.records, st.waits, st.syncs);
+		        " waits for the logger, %" PRIu64 " fdatasyncs; run %016" PRIx64 "\n",
+		        e->opts->durability_log_path, st.records, st.waits, st.syncs, e->run_id);
 	}
 	e->durlog_running = false;
 	for (size_t i = 0; e->workers && i < e->n_workers; i++)

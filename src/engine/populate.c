@@ -761,7 +761,8 @@ enum failure populate_fs(struct engine *e, struct engine_fs *fs, unsigned thread
 	enum failure f = prepare_fs(e, fs, err, errlen);
 	if (f == FAIL_NONE)
 		f = reuse_tree(e, fs, &reused, err, errlen);
-	if (f == FAIL_NONE && !reused && !engine_attaches(e->opts)) /* rank 0 builds, alone */
+	if (f == FAIL_NONE && !reused && !engine_attaches(e->opts) && /* rank 0 builds, alone */
+	    (f = engine_mark_tree(e, fs, true, err, errlen)) == FAIL_NONE) /* before any change */
 		f = make_new_tree(e, fs, threads, age, err, errlen);
 	if (f == FAIL_NONE)
 		fs->setup_s = (double)(now_ns() - t0) / 1e9;

@@ -59,6 +59,9 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	} else if (getrandom(&e->seed, sizeof(e->seed), 0) != sizeof(e->seed)) {
 		e->seed = now_ns() ^ ((uint64_t)getpid() << 32);
 	}
+	if (getrandom(&e->run_id, sizeof(e->run_id), 0) != sizeof(e->run_id))
+		e->run_id = (now_ns() ^ ((uint64_t)getpid() << 32)) * 0x9e3779b97f4a7c15ull;
+	e->run_id += !e->run_id; /* 0 is "no run id" */
 	e->n_fs = pl->n_fs;
 	e->fs = calloc(pl->n_fs, sizeof(*e->fs));
 	e->group_ops = calloc(pl->n_groups + 1, sizeof(*e->group_ops));
@@ -205,6 +208,12 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		/* An aged tree (populate_fs aged it) never keeps a manifest. */
 		fs->modified =
 		    ((pl->time_s || pl->counted) && group_modifies(pl, i)) || fs->pf->age;
+		/* a built tree has the run's id already (populate_fs; or now, if its filesystem was
+		 * too full before the rebuild); a reused one gets it when the run changes it, or
+		 * journals it (its log is then the one to verify) */
+		if ((fs->modified || e->durlog_open || !fs->reused) &&
+		    (f = engine_mark_tree(e, fs, false, err, errlen)))
+			return f;
 		if (fs->modified && !attaches) {
 			char why[MSG_MAX];
 			if (tree_invalidate_manifest(&fs->tree, why, sizeof(why)))

@@ -23,6 +23,28 @@ struct vfiles {
 	uint32_t fd_fs, fd_file;
 };
 
+/* A log with a run id (0: fsmix before run ids, checked as it always was) is checked only
+ * against a tree whose marker names that run as the last that wrote it: files a later run
+ * changed would read as broken promises (docs/durability.md, "Run ids"). */
+static int later_run(const struct plan_fs *pf, const char *path, uint64_t log_run,
+                     uint64_t tree_run, FILE *log)
+{
+	if (!log_run || log_run == tree_run)
+		return 0;
+	char tr[40];
+	if (tree_run)
+		snprintf(tr, sizeof(tr), "by the run %016" PRIx64, tree_run);
+	else
+		snprintf(tr, sizeof(tr), "by a run that records no run id");
+	fprintf(log,
+	        "fsmix: %s: %s is the log of the run %016" PRIx64 ", but the tree in %s was "
+	        "written since %s (its marker says so): that run's changes would read as broken "
+	        "promises, so the log cannot be checked against this tree; verify a log before "
+	        "the next run on its tree; nothing was verified\n",
+	        pf->name, path, log_run, pf->location, tr);
+	return 1;
+}
+
 /* "data[/d<NNN>]/f<id>" relative to the root. */
 static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
 {
@@ -109,7 +131,7 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 	for (uint32_t i = 0; i < h->n_fs; i++) {
 		const struct plan_fs *pf = &pl->fs[i];
 		char err[MSG_MAX];
-		uint64_t id;
+		uint64_t id, run;
 		int lk = tree_lock_location(pf->location, err, sizeof(err));
 		if (lk < 0) {
 			fprintf(log, "fsmix: %s: %s%s\n", pf->name, err,
@@ -118,7 +140,7 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 			return -1;
 		}
 		v->locks[v->n_locks++] = lk;
-		int fd = tree_peek(pf->location, pf->index, &id, err, sizeof(err));
+		int fd = tree_peek(pf->location, pf->index, &id, &run, err, sizeof(err));
 		if (fd < 0) {
 			fprintf(log, "fsmix: %s: %s%s\n", pf->name, err,
 			        fd == -ENOENT ? " (no tree there: a wrong --location, or one whose "
@@ -136,6 +158,8 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 			    pf->name, path, pf->location, h->fs[i].tree_id, id);
 			return -1;
 		}
+		if (later_run(pf, path, h->run_id, run, log))
+			return -1;
 		if (h->fs[i].spec_hash != engine_fs_spec_hash(pf, pl->fidelity)) {
 			fprintf(
 			    log,

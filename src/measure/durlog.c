@@ -111,6 +111,7 @@ void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLO
 	put64(out + 32, h->real_ns);
 	put32(out + 40, h->n_fs);
 	put32(out + 44, h->n_workers);
+	put64(out + 48, h->run_id); /* zero before run ids: bytes 48..63 were reserved */
 	for (uint32_t i = 0; i < h->n_fs && i < DURLOG_MAX_FS; i++) {
 		unsigned char *p = out + 64 + 32 * i;
 		put32(p,
@@ -150,6 +151,7 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 	h->real_ns = get64(in + 32);
 	h->n_fs = get32(in + 40);
 	h->n_workers = get32(in + 44);
+	h->run_id = get64(in + 48);
 	if (h->n_fs > DURLOG_MAX_FS) {
 		snprintf(err, errlen, "the durability log's header is corrupt (%u filesystems)",
 		         h->n_fs);
@@ -234,17 +236,48 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 
 /* ---- writing ---- */
 
+/* The refusal of a regular file that holds something (st). */
+static int refuse_existing(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+	         "--durability-log '%s' exists (%lld bytes): fsmix does not overwrite a file it "
+	         "did not create (it may be the log of a crash not verified yet); verify it, "
+	         "then remove it, or name a new file",
+	         path, (long long)st->st_size);
+	return -EEXIST;
+}
+
+int durlog_check_new(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		return refuse_existing(path, &st, err, errlen);
+	return 0;
+}
+
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
 	l->path = path;
-	l->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* never O_TRUNC: a regular file that holds anything is refused once open (no window
+	 * between a check and the open in which a file could be lost) */
+	l->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
 	if (l->fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(e));
 		return -e;
 	}
-	return 0;
+	struct stat st;
+	int rc = fstat(l->fd, &st) ? -errno : 0;
+	if (rc)
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(-rc));
+	else if (S_ISREG(st.st_mode) && st.st_size > 0)
+		rc = refuse_existing(path, &st, err, errlen);
+	if (rc) {
+		(void)close(l->fd);
+		l->fd = -1;
+	}
+	return rc;
 }
 
 static int write_all(struct durlog *l, const void *buf, size_t n)

@@ -5,7 +5,7 @@
  * Format (version 1, every field little-endian whatever the host):
  *   header  DURLOG_HEADER_LEN bytes: magic "FSMIXDUR", version, header and record lengths,
  *           the CLOCK_MONOTONIC and CLOCK_REALTIME times of one instant (records carry
- *           monotonic times), flags, the number of filesystems and workers, then per
+ *           monotonic times), flags, the number of filesystems and workers, the run id, then per
  *           filesystem (at most DURLOG_MAX_FS) its index, tree id, content seed and spec hash,
  *           and a 64-bit FNV-1a of everything before it;
  *   records DURLOG_REC_LEN bytes each (struct durlog_rec), each with its own FNV-1a check, so
@@ -83,6 +83,8 @@ struct durlog_header {
 	uint64_t mono_ns, real_ns; /* one instant in both clocks */
 	uint32_t flags;            /* DLH_* */
 	uint32_t n_fs, n_workers;
+	uint64_t
+	    run_id; /* the run's id, also in its trees' markers; 0: a log of fsmix before them */
 	struct durlog_fs_id fs[DURLOG_MAX_FS];
 };
 
@@ -135,8 +137,14 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
                        size_t errlen);
 
 /* ---- writing ---- */
-/* durlog_open - create (or truncate) FILE, in place (not through a temporary file: it must be
- * readable after a crash). 0, or -errno with err. */
+/* durlog_check_new - FILE may be written: it does not exist, is an empty regular file, or is
+ * not a regular file (/dev/null, a FIFO). A regular file that holds anything is never
+ * overwritten: -EEXIST with a message (docs/output.md, "Durability log"). 0 otherwise (other
+ * problems are durlog_open's to report). */
+int durlog_check_new(const char *path, char *err, size_t errlen);
+/* durlog_open - create FILE, or open an empty one, in place (not through a temporary file: it
+ * must be readable after a crash; never truncated: durlog_check_new's rule, checked again on
+ * the open file). 0, or -errno with err (-EEXIST: a file that holds something). */
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen);
 /* durlog_begin - write the header and main-thread records (setup's), then start the logger
  * over n ring(s) (made here, one per worker). 0, or -errno with err. */

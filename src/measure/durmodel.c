@@ -245,8 +245,10 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 		f->t_create = r->t_end;
 		f->gen_unknown = r->kind == DL_BASE && r->gen == 0; /* an old manifest's file */
 		f->gen_max = r->gen ? r->gen : 1;
+		/* a reused file's blocks hold any generation up to its own (each writing op wrote
+		 * only its extent at the file's next generation): 1..gen_max is promised */
 		if (r->kind == DL_BASE && r->size)
-			add_pending(m, f, 0, r->size, r->t_end, f->gen_max);
+			add_pending(m, f, 0, r->size, r->t_end, 1);
 		m->created += f->created;
 		list_dirty(m, r->fs, r->file, f);
 		break;

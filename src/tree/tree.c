@@ -207,7 +207,7 @@ static int open_existing_root(struct tree *t, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	struct stat st;
-	rc = tree_read_marker(t->rootfd, &t->tree_id, &st);
+	rc = tree_read_marker_run(t->rootfd, &t->tree_id, &t->run_id, &st);
 	if (rc == 0) {
 		char path[PATH_MAX + 16];
 		(void)tree_fmt(path, sizeof(path), "%s/%s", t->root, MARKER_NAME);

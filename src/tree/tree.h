@@ -7,7 +7,8 @@
  *
  *   <location>/fsmix.fs<index>/          created by fsmix (mode 0700), never a symlink
  *       .fsmix-tree                       ownership marker: "fsmix-tree", "version 1",
- *                                         "id <16 hex digits>" (a random 64-bit tree id)
+ *                                         "id <16 hex digits>" (a random 64-bit tree id),
+ *                                         "run <16 hex digits>" (tree_mark_run; optional)
  *       .fsmix-manifest                   reuse manifest (binary, see tree_write_manifest)
  *       data/f<id>                        files directly in data/ (dir index TREE_DIR_TOP)
  *       data/d<NNN>/f<id>                 NNN = dir index, at least 3 digits (d000, d001, ...)
@@ -90,6 +91,7 @@ struct tree {
 	uint32_t num_dirs;
 	uint32_t num_dirfds;
 	uint64_t tree_id;   /* from the marker */
+	uint64_t run_id;    /* the marker's run id (tree_mark_run), 0: none; read by tree_peek */
 	int created;        /* 1 when this tree_open created the root */
 	unsigned leftovers; /* interrupted .new/.del trees tree_open finished removing */
 	uint64_t dev;       /* the root's device (makedev) and mount id (0: unknown) */
@@ -152,8 +154,16 @@ MUST_CHECK int tree_open_rank(struct tree *t, const char *location, unsigned fs_
 
 /* tree_peek - open the root <location>/fsmix.fs<fs_index> read-only, for `fsmix verify`: no
  * lock, nothing finished or created (tree_open's work); its marker must be valid. Returns the
- * root's descriptor (the caller closes it) with *id the tree id, or -errno with err. */
-int tree_peek(const char *location, unsigned fs_index, uint64_t *id, char *err, size_t errlen);
+ * root's descriptor (the caller closes it) with *id the tree id and *run (may be NULL) the id
+ * of the last run that wrote the tree (0: none recorded), or -errno with err. */
+int tree_peek(const char *location, unsigned fs_index, uint64_t *id, uint64_t *run, char *err,
+              size_t errlen);
+
+/* tree_mark_run - record in the marker of the open tree t that the run `run` (a random id,
+ * nonzero) writes it, before it changes anything: the marker is replaced (temp, fsync, rename,
+ * fsync of the root), its tree id kept. `fsmix verify` then tells a durability log of this run
+ * from one of an earlier run (docs/durability.md, "Run ids"). 0, or -errno with err. */
+MUST_CHECK int tree_mark_run(struct tree *t, uint64_t run, char *err, size_t errlen);
 
 /* tree_close - close descriptors, free memory and drop the location lock; the tree stays on
  * disk. Idempotent. */

@@ -1,5 +1,7 @@
 /* tree_marker.c - the ownership marker .fsmix-tree in every root fsmix made: "fsmix-tree",
- * "version 1", "id <16 hex digits>". A root without a valid one is never used or removed. */
+ * "version 1", "id <16 hex digits>", and "run <16 hex digits>" once a run wrote the tree (the
+ * run id of the last one, tree_mark_run; a marker without it is still valid, and fsmix before
+ * run ids ignores the line). A root without a valid marker is never used or removed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +18,11 @@
 /* Parse the marker of an open root. Returns 0 with *id, -ENOENT when absent, -EBADMSG when not a
  * regular file or not in the expected format. *st_out (if given): the marker's fstat. */
 int tree_read_marker(int rootfd, uint64_t *id, struct stat *st_out)
+{
+	return tree_read_marker_run(rootfd, id, NULL, st_out);
+}
+
+int tree_read_marker_run(int rootfd, uint64_t *id, uint64_t *run, struct stat *st_out)
 {
 	int fd = openat(rootfd, MARKER_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -43,15 +50,23 @@ int tree_read_marker(int rootfd, uint64_t *id, struct stat *st_out)
 	    consumed == 0 || version != MARKER_VERSION)
 		return -EBADMSG;
 	*id = v;
+	unsigned long long r = 0;
+	int used = 0;
+	if (run)
+		*run =
+		    sscanf(buf + ml + consumed, "run %16llx\n%n", &r, &used) == 1 && used ? r : 0;
 	return 0;
 }
 
-/* Write the marker into a root this call has just created: temp + fsync + rename + fsync. */
-int tree_write_marker(int rootfd, uint64_t id)
+/* The marker with its id and run (0: no run line): temp + fsync + rename + fsync. */
+static int write_marker(int rootfd, uint64_t id, uint64_t run)
 {
 	char buf[128];
 	int n = snprintf(buf, sizeof(buf), MARKER_MAGIC "version %d\nid %016llx\n", MARKER_VERSION,
 	                 (unsigned long long)id);
+	if (run)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "run %016llx\n",
+		              (unsigned long long)run);
 	int fd = openat(rootfd, MARKER_TMP_NAME,
 	                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -69,7 +84,24 @@ int tree_write_marker(int rootfd, uint64_t id)
 	return rc;
 }
 
-int tree_peek(const char *location, unsigned fs_index, uint64_t *id, char *err, size_t errlen)
+int tree_write_marker(int rootfd, uint64_t id)
+{
+	return write_marker(rootfd, id, 0);
+}
+
+int tree_mark_run(struct tree *t, uint64_t run, char *err, size_t errlen)
+{
+	int rc = t->rootfd < 0 ? -EBADF : write_marker(t->rootfd, t->tree_id, run);
+	if (rc)
+		tree_seterr(err, errlen, "cannot record the run in '%s/%s': %s", t->root,
+		            MARKER_NAME, strerror(-rc));
+	else
+		t->run_id = run;
+	return rc;
+}
+
+int tree_peek(const char *location, unsigned fs_index, uint64_t *id, uint64_t *run, char *err,
+              size_t errlen)
 {
 	char path[PATH_MAX];
 	if (tree_fmt(path, sizeof(path), "%s/fsmix.fs%u", location, fs_index) < 0) {
@@ -82,7 +114,7 @@ int tree_peek(const char *location, unsigned fs_index, uint64_t *id, char *err, 
 		tree_seterr(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	int rc = tree_read_marker(fd, id, NULL); /* read only: no owner check */
+	int rc = tree_read_marker_run(fd, id, run, NULL); /* read only: no owner check */
 	if (rc) {
 		tree_seterr(err, errlen, "%s: %s", path,
 		            rc == -EBADMSG || rc == -ENOENT ? "not fsmix's tree (no valid marker)"

@@ -101,29 +101,7 @@ fi
 # 2 and 3. fsmix on the disk: barrier=1 on an honest disk passes verify; the same on a disk that
 # ignores flushes must break promises. Destaging (after 1.5 s) makes mkfs and the tree durable
 # on the broken disk too; what the run fsynced in its last 1.5 s before the cut is lost there.
-cat >"$work/pc.ffsb" <<'EOF'
-time=20
-[filesystem0]
-location=/unused
-num_files=60
-num_dirs=3
-min_filesize=4KB
-max_filesize=32KB
-[end0]
-[threadgroup0]
-num_threads=3
-create_fsync_weight=4
-append_fsync_weight=2
-writeall_fsync_weight=1
-readall_weight=2
-delete_weight=1
-stat_weight=1
-write_size=4KB
-write_blocksize=4KB
-read_size=4KB
-read_blocksize=4KB
-[end0]
-EOF
+crash_profile 20 >"$work/pc.ffsb"
 for mode in flush ignore; do
 	opts=(--seed 11 --destage-delay 1500)
 	[ $mode = ignore ] && opts+=(--ignore-flush)

@@ -15,29 +15,7 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 
-cat >"$work/crash.ffsb" <<'EOF'
-time=6
-[filesystem0]
-location=/unused
-num_files=60
-num_dirs=3
-min_filesize=4KB
-max_filesize=32KB
-[end0]
-[threadgroup0]
-num_threads=3
-create_fsync_weight=4
-append_fsync_weight=2
-writeall_fsync_weight=1
-readall_weight=2
-delete_weight=1
-stat_weight=1
-write_size=4KB
-write_blocksize=4KB
-read_size=4KB
-read_blocksize=4KB
-[end0]
-EOF
+crash_profile 6 >"$work/crash.ffsb"
 
 # 1. tmpfs has no shutdown ioctl: exit 3, nothing built.
 loc=$(shmdir)

@@ -65,6 +65,36 @@ wait_for() {
 	return 1
 }
 
+# crash_profile SECONDS: the small profile the crash tests (crash_shutdown.sh, crash_powercut.sh)
+# run for SECONDS: 60 files of 4 to 32 KiB in 3 directories, 3 threads creating, appending and
+# rewriting files with fsync, reading, deleting and stat'ing them. Its location is a
+# placeholder: give --location.
+crash_profile() {
+	cat <<EOF
+time=$1
+[filesystem0]
+location=/unused
+num_files=60
+num_dirs=3
+min_filesize=4KB
+max_filesize=32KB
+[end0]
+[threadgroup0]
+num_threads=3
+create_fsync_weight=4
+append_fsync_weight=2
+writeall_fsync_weight=1
+readall_weight=2
+delete_weight=1
+stat_weight=1
+write_size=4KB
+write_blocksize=4KB
+read_size=4KB
+read_blocksize=4KB
+[end0]
+EOF
+}
+
 # summary: the closing line ctest logs read; exit status 1 on any failure, 77 if all skipped.
 summary() {
 	echo "$pass passed, $fail failed, $skip skipped"

@@ -766,6 +766,42 @@ static void case_marker_io(void)
 	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
 }
 
+/* The run id in the marker (tree_mark_run): none in a new tree; recorded, kept on reopening and
+ * read by tree_peek with the tree id unchanged; replaced by a later run's; a marker with a run
+ * line is still valid, and one of fsmix before run ids (no run line) reads as run 0. */
+static void case_marker_run(void)
+{
+	char err[512];
+	struct tree t;
+	uint64_t id = 0, run = 1;
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_U(t.run_id, 0);
+	uint64_t tid = t.tree_id;
+	CHECK_EQ_I(tree_mark_run(&t, 0x1234abcd5678ef00ull, err, sizeof(err)), 0);
+	CHECK_EQ_U(t.run_id, 0x1234abcd5678ef00ull);
+	tree_close(&t);
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_U(t.tree_id, tid);
+	CHECK_EQ_U(t.run_id, 0x1234abcd5678ef00ull);
+	CHECK_EQ_I(tree_mark_run(&t, 0xfeed, err, sizeof(err)), 0);
+	int fd = tree_peek(base, 0, &id, &run, err, sizeof(err));
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_EQ_U(id, tid);
+	CHECK_EQ_U(run, 0xfeed);
+	CHECK(!exists("fsmix.fs0/.fsmix-tree.tmp"));
+	/* the marker fsmix before run ids wrote */
+	char m[128];
+	snprintf(m, sizeof(m), "fsmix-tree\nversion 1\nid %016llx\n", (unsigned long long)tid);
+	put_file("fsmix.fs0/.fsmix-tree", m);
+	fd = tree_peek(base, 0, &id, &run, err, sizeof(err));
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_EQ_U(id, tid);
+	CHECK_EQ_U(run, 0);
+	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
+}
+
 /* A reused tree must not lead outside: a listed file with another hard link refuses the reuse
  * (-EMLINK, file named); a directory mounted over data/d001 (root only) refuses it (-EXDEV), is
  * not entered by removal, and is refused by tree_set_dirs. */
@@ -1038,6 +1074,7 @@ int main(void)
 	ON_EACH_BASE(case_leftovers);
 	ON_EACH_BASE(case_lock);
 	ON_EACH_BASE(case_marker_io);
+	ON_EACH_BASE(case_marker_run);
 	ON_EACH_BASE(case_links_mounts);
 	ON_EACH_BASE(case_owners);
 	ON_EACH_BASE(case_purge_stop);

@@ -15,9 +15,11 @@
 #ifndef FSMIX_ENGINE_INT_H
 #define FSMIX_ENGINE_INT_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "failure.h"
@@ -129,6 +131,7 @@ struct engine {
 	struct worker **workers;
 	size_t n_workers;
 	uint64_t seed;
+	uint64_t run_id; /* random, nonzero: the durability log's and markers' (engine_mark_tree) */
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
 	/* ramp_time: the end of the ramp, t_base + ramp_time (written before the gate opens; 0: no
 	 * ramp). On stop's cache line, which every worker reads after every operation, so a
@@ -300,6 +303,25 @@ void engine_progress_line(struct engine *e, uint64_t deadline);
 struct interval_row *engine_merge_intervals(struct engine *e, size_t gi, size_t *n_out);
 
 /* durjournal.c: --durability-log */
+/* engine_mark_tree - record the run's id in the marker of fs's tree (tree_mark_run) before the
+ * run changes the tree or journals it; nothing for a rank that attaches, or when the marker has
+ * it already. `full_later`: a filesystem too full for the new marker (ENOSPC, EDQUOT) is let
+ * be, for the call after the rebuild that emptied it. FAIL_NONE, or FAIL_IO with err.
+ * (Inline: populate.c and run.c both call it.) */
+static inline enum failure engine_mark_tree(struct engine *e, struct engine_fs *fs, bool full_later,
+                                            char *err, size_t errlen)
+{
+	char why[MSG_MAX];
+	if (engine_attaches(e->opts) || fs->tree.run_id == e->run_id)
+		return FAIL_NONE;
+	int rc = tree_mark_run(&fs->tree, e->run_id, why, sizeof(why));
+	if (rc && !(full_later && (rc == -ENOSPC || rc == -EDQUOT))) {
+		snprintf(err, errlen, "%s: %s", fs->pf->name, why);
+		return FAIL_IO;
+	}
+	return FAIL_NONE;
+}
+
 /* engine_durlog_open - check and open the log (engine_latlog_open calls it). */
 enum failure engine_durlog_open(struct engine *e);
 /* durjournal_begin - after the workers are made, before they start: the header, the tree as it

@@ -78,6 +78,9 @@ int tree_check_mount_fd(const struct tree *t, int fd);
  * -EBADMSG when not a regular file or not in the expected format, other -errno. st (may be
  * NULL) gets the marker's fstat when it could be opened, for tree_owner_problem. */
 int tree_read_marker(int rootfd, uint64_t *id, struct stat *st);
+/* tree_read_marker_run - the same, and *run (may be NULL): the marker's run id, 0 when it has
+ * none. */
+int tree_read_marker_run(int rootfd, uint64_t *id, uint64_t *run, struct stat *st);
 
 /* --- owners (tree_owner.c) --- */
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The durability log's edges (issue 18's follow-ups; docs/output.md, "Durability log"):
+#   1. --durability-log never overwrites a file fsmix did not create: an existing file that
+#      holds anything (also through a symbolic link) is refused with exit 2 before anything is
+#      built, and left as it was; an empty file (mktemp's) is written. The log
+#      and another output of the run on one file are refused, and so is verify's --json on the
+#      log it reads. Fails on main at 9f68232 (the file was truncated).
+#   2. run ids: an older log verified after a later run on the same tree is refused (exit 2)
+#      naming both runs, not reported as broken promises; the log of the run that last wrote the
+#      tree is checked as before; a later run without a log that writes the tree, and a rebuild,
+#      count too; a log without a run id (fsmix before run ids) is checked as before. Fails on
+#      main at 9f68232 (broken promises, exit 1).
+#   2. run ids: an older log verified after a later run on the same tree is refused (exit 2)
+#      naming both runs, not reported as broken promises; the log of the run that last wrote the
+#      tree is checked as before; a later read-only run without a log does not count; a log
+#      without a run id (fsmix before run ids) is checked as before. Fails on main at 9f68232
+#      (broken promises, exit 1).
+set -u
+. "$(dirname "$0")/lib.bash"
+
+profile() { # LOCATION [EXTRA-GROUP-LINES]
+	printf 'verify=1\n[filesystem0]\n\tlocation=%s\n\tnum_files=12\n\tnum_dirs=2\n\treuse=1\n' "$1"
+	printf '\tmin_filesize=4096\n\tmax_filesize=16384\n[end0]\n'
+	printf '[threadgroup0]\n\tnum_threads=2\n\tnum_ops=120\n\tcreate_fsync_weight=2\n'
+	printf '\twrite_fsync_weight=3\n\twriteall_fsync_weight=1\n\tdelete_weight=1\n'
+	printf '\tread_weight=1\n\twrite_size=4096\n\twrite_blocksize=4096\n'
+	printf '\tread_size=4096\n\tread_blocksize=4096\n%s[end0]\n' "${2:-}"
+}
+run_() { timeout 120 "$bin" "$@"; }
+o=$work/o
+mkdir -p "$o"
+
+# ---- 1. an existing log is never overwritten ---------------------------------------------------
+
+# refused NAME FILE ARGS...: exit 2 with MESSAGE-RE in stderr, FILE unchanged, nothing built.
+refused() {
+	local name=$1 file=$2 re=$3
+	shift 3
+	local loc sum rc
+	loc=$(shmdir)
+	profile "$loc" >"$work/p1.ffsb"
+	sum=$(sha256sum <"$file")
+	run_ "$@" "$work/p1.ffsb" -l "$loc" >"$work/r.out" 2>"$work/r.err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(sha256sum <"$file")" = "$sum" ] && [ -z "$(ls "$loc")" ] &&
+		grep -qE -e "$re" "$work/r.err"; then
+		ok "$name: exit 2 before anything is built, the file unchanged"
+	else
+		bad "$name: exit $rc, $(head -c 300 "$work/r.err")"
+	fi
+}
+echo "an old log, not verified yet" >"$o/old.log"
+exists="--durability-log '.*' exists \([0-9]+ bytes\): fsmix does not overwrite a file it did not create"
+refused "--durability-log EXISTING" "$o/old.log" "$exists" run --durability-log "$o/old.log"
+ln -s old.log "$o/link.log"
+refused "--durability-log LINK-TO-EXISTING" "$o/old.log" "$exists" run --durability-log "$o/link.log"
+refused "--durability-log X --json X (X existing)" "$o/old.log" "same file|exists" \
+	run --durability-log "$o/old.log" --json "$o/old.log"
+: >"$o/new.json"
+refused "--durability-log X --json X (X new)" "$o/new.json" "are the same file" \
+	run --durability-log "$o/x.log" --json "$o/x.log"
+[ ! -e "$o/x.log" ] && ok "--durability-log X --json X: X not created" || bad "--durability-log X --json X: X created"
+ln -s y.log "$o/ylink"
+refused "--durability-log X --csv LINK-TO-X" "$o/new.json" "are the same file" \
+	run --durability-log "$o/y.log" --csv "$o/ylink"
+
+# an empty file (made by mktemp for the run) is written
+loc=$(shmdir)
+profile "$loc" >"$work/p1.ffsb"
+empty=$(mktemp "$o/empty.XXXXXX")
+if run_ run "$work/p1.ffsb" --durability-log "$empty" >/dev/null 2>"$work/e.err" && [ -s "$empty" ] &&
+	run_ verify "$work/p1.ffsb" --durability-log "$empty" >"$work/e.out" 2>&1; then
+	ok "--durability-log EMPTY-FILE: written, and verify keeps every promise"
+else
+	bad "--durability-log EMPTY-FILE: $(head -c 300 "$work/e.err" "$work/e.out" 2>/dev/null)"
+fi
+# verify --json on the log it reads: refused, the log unchanged
+sum=$(sha256sum <"$empty")
+run_ verify "$work/p1.ffsb" --durability-log "$empty" --json "$empty" >/dev/null 2>"$work/v.err"
+rc=$?
+[ $rc = 2 ] && [ "$(sha256sum <"$empty")" = "$sum" ] && grep -q "is the durability log" "$work/v.err" &&
+	ok "verify --json LOG: exit 2, the log unchanged" || bad "verify --json LOG: exit $rc, $(head -c 300 "$work/v.err")"
+# a second run onto that log (now holding the first run's records) is refused
+refused "a second run onto the first run's log" "$empty" "$exists" run --durability-log "$empty"
+
+# ---- 2. run ids: an older log after a later run on the same tree -------------------------------
+
+# (verify=1: a run that changed a reuse=1 tree leaves its manifest, so the next one reuses it)
+loc=$(shmdir)
+profile "$loc" >"$work/p2.ffsb"
+v() { # LOG: fsmix verify of the p2 profile, its output in $work/v.out, its exit status in $vrc
+	run_ verify "$work/p2.ffsb" --durability-log "$1" >"$work/v.out" 2>&1
+	vrc=$?
+}
+run_ run "$work/p2.ffsb" --durability-log "$o/a.log" >/dev/null 2>"$work/a.err"
+runa=$(sed -n 's/.*durability log .*; run \([0-9a-f]\{16\}\)$/\1/p' "$work/a.err")
+v "$o/a.log"
+[ $vrc = 0 ] && grep -q "every promise kept" "$work/v.out" &&
+	ok "run A's log after run A: every promise kept" || bad "run A's log after run A: exit $vrc: $(tail -3 "$work/v.out")"
+run_ run "$work/p2.ffsb" --durability-log "$o/b.log" >/dev/null 2>"$work/b.err"
+runb=$(sed -n 's/.*durability log .*; run \([0-9a-f]\{16\}\)$/\1/p' "$work/b.err")
+grep -q "reused" "$work/b.err" || bad "run B did not reuse run A's tree: $(head -3 "$work/b.err")"
+v "$o/a.log"
+if [ $vrc = 2 ] && [ -n "$runa" ] && [ -n "$runb" ] && [ "$runa" != "$runb" ] &&
+	grep -q "is the log of the run $runa, but the tree in $loc was written since by the run $runb" "$work/v.out" &&
+	! grep -q "promises broken" "$work/v.out"; then
+	ok "run A's log after run B on the same tree: refused (exit 2), naming both runs"
+else
+	bad "run A's log after run B: exit $vrc (runs '$runa', '$runb'): $(tail -3 "$work/v.out")"
+fi
+v "$o/b.log"
+[ $vrc = 0 ] && grep -q "every promise kept" "$work/v.out" &&
+	ok "run B's log after run B: every promise kept" || bad "run B's log: exit $vrc: $(tail -3 "$work/v.out")"
+# a run without a log that writes the tree also counts
+run_ run "$work/p2.ffsb" >/dev/null 2>&1
+v "$o/b.log"
+[ $vrc = 2 ] && grep -q "is the log of the run $runb, but the tree in $loc was written since by the run [0-9a-f]\{16\}" "$work/v.out" &&
+	ok "run B's log after a writing run without a log: refused (exit 2)" ||
+	bad "run B's log after a writing run without a log: exit $vrc: $(tail -3 "$work/v.out")"
+# a rebuild (the tree emptied and built anew under the same tree id) counts too
+run_ run "$work/p2.ffsb" --set filesystem0.reuse=0 --durability-log "$o/c.log" >/dev/null 2>&1
+run_ run "$work/p2.ffsb" --set filesystem0.reuse=0 --set threadgroup0.num_ops=1 >/dev/null 2>&1
+run_ verify "$work/p2.ffsb" --set filesystem0.reuse=0 --durability-log "$o/c.log" >"$work/v.out" 2>&1
+vrc=$?
+[ $vrc = 2 ] && grep -q "was written since by the run" "$work/v.out" &&
+	ok "a log after a rebuild of its tree: refused (exit 2)" ||
+	bad "a log after a rebuild of its tree: exit $vrc: $(tail -3 "$work/v.out")"
+
+# A log without a run id (fsmix before run ids) is checked as before, also after a later run:
+# FSMIX_OLD_BIN (main at 9f68232) writes one where it is given; else a log's run id is zeroed
+# here (bytes 48..55) and its header's check redone.
+loc=$(shmdir)
+profile "$loc" >"$work/p4.ffsb"
+old=${FSMIX_OLD_BIN:-}
+if [ -n "$old" ] && [ -x "$old" ]; then
+	timeout 120 "$old" run "$work/p4.ffsb" --durability-log "$o/old-run.log" >/dev/null 2>&1
+else
+	run_ run "$work/p4.ffsb" --durability-log "$o/new-run.log" >/dev/null 2>&1
+	python3 - "$o/new-run.log" "$o/old-run.log" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[48:56] = bytes(8)
+h = 0xcbf29ce484222325
+for x in b[:2112]:
+    h = ((h ^ x) * 0x100000001b3) & 0xffffffffffffffff
+b[2112:2120] = h.to_bytes(8, 'little')
+open(sys.argv[2], 'wb').write(b)
+PY
+fi
+run_ verify "$work/p4.ffsb" --durability-log "$o/old-run.log" >"$work/v.out" 2>&1
+vrc=$?
+[ $vrc = 0 ] && grep -q "every promise kept" "$work/v.out" &&
+	ok "a log without a run id: checked as before, every promise kept" ||
+	bad "a log without a run id: exit $vrc: $(tail -3 "$work/v.out")"
+run_ run "$work/p4.ffsb" >/dev/null 2>&1 # a later run: not seen with a log without a run id
+run_ verify "$work/p4.ffsb" --durability-log "$o/old-run.log" >"$work/v.out" 2>&1
+vrc=$?
+[ $vrc != 2 ] && ! grep -q "written since" "$work/v.out" &&
+	ok "a log without a run id after a later run: checked as before (exit $vrc), not refused" ||
+	bad "a log without a run id after a later run: exit $vrc: $(tail -3 "$work/v.out")"
+
+summary
