@@ -13,21 +13,34 @@ have_strace=1
 command -v strace >/dev/null || have_strace=0
 
 # Every profile in profiles/ runs, scaled down, on tmpfs and on /tmp.
+counted_writers() { # FIRST LAST N: num_ops=N for threadgroups FIRST..LAST
+	local g
+	for ((g = $1; g <= $2; g++)); do printf -- '--set threadgroup%d.num_ops=%d ' "$g" "$3"; done
+}
 scale_args() { # PROFILE -> overrides that make it take about a second
 	case $(basename "$1") in
-	ext4-barrier-2010.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10 --set directio=0 --set alignio=1" ;;
-	default.ffsb) echo "--time 1" ;;
+	# Timed ones are counted too (200 ops a thread, time=1 the bound): at full speed each wrote
+	# 0.3-1.9 GB in its second on a loaded 2-core machine (dirty data on /tmp, memory on tmpfs).
+	ext4-barrier-2010.ffsb) echo "--time 1 $(counted_writers 0 0 200) --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10 --set directio=0 --set alignio=1" ;;
+	default.ffsb) echo "--time 1 $(counted_writers 0 0 200)" ;;
 	synctest.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	sync-idle.ffsb) echo "--set threadgroup0.num_ops=20" ;;
-	sync-after-create.ffsb | sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30" ;;
-	sync-after-*-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30" ;;
-	sync-after-*-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30" ;;
+	# The writers of the sync-after profiles are counted (50 x 1 MB appends, 500 x 40 KB creates
+	# each): uncounted, they write until the sync returns, which on /tmp flushes the whole
+	# machine's dirty data (214 MB in the first 0.23 s on tmpfs here; a slow disk's sync lets
+	# them write for the whole 30 s).
+	sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30 $(counted_writers 0 1 50)" ;;
+	sync-after-create.ffsb) echo "--set threadgroup2.start_delay=200 --time 30 $(counted_writers 0 1 500)" ;;
+	sync-after-bigwrite-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30 $(counted_writers 0 0 50)" ;;
+	sync-after-create-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30 $(counted_writers 0 0 500)" ;;
+	sync-after-bigwrite-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30 $(counted_writers 0 3 50)" ;;
+	sync-after-create-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30 $(counted_writers 0 3 500)" ;;
 	zodb-*.ffsb) echo "--set threadgroup0.num_ops=300" ;;
 	fsync-tester.ffsb) echo "--set filesystem0.min_filesize=32MB --set filesystem0.max_filesize=32MB --set threadgroup1.op_period=100 --set threadgroup1.num_ops=4" ;;
-	filebench-varmail.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200" ;;
-	filebench-fileserver.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10" ;;
-	filebench-webserver.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=100 --set filesystem0.num_dirs=5" ;;
-	filebench-oltp.ffsb) echo "--time 1 --threads 0=4 --threads 1=2 --set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB --set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB" ;;
+	filebench-varmail.ffsb) echo "--time 1 $(counted_writers 0 0 200) --threads 4 --set filesystem0.num_files=200" ;;
+	filebench-fileserver.ffsb) echo "--time 1 $(counted_writers 0 0 200) --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10" ;;
+	filebench-webserver.ffsb) echo "--time 1 $(counted_writers 0 1 200) --threads 4 --set filesystem0.num_files=100 --set filesystem0.num_dirs=5" ;;
+	filebench-oltp.ffsb) echo "--time 1 $(counted_writers 0 2 200) --threads 0=4 --threads 1=2 --set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB --set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB" ;;
 	postmark.ffsb) echo "--set threadgroup0.num_ops=200 --set filesystem0.num_files=100" ;;
 	mdtest-easy.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	*) echo "--time 1" ;;
