@@ -101,6 +101,8 @@ fi
 # 2 and 3. fsmix on the disk: barrier=1 on an honest disk passes verify; the same on a disk that
 # ignores flushes must break promises. Destaging (after 1.5 s) makes mkfs and the tree durable
 # on the broken disk too; what the run fsynced in its last 1.5 s before the cut is lost there.
+# Paced (op_rate, as crash_shutdown.sh): the run is cut at a moment, so it is timed; at full
+# speed a fast disk would fill the 128 MB image before the cut (ENOSPC: the run ends first).
 cat >"$work/pc.ffsb" <<'EOF'
 time=20
 [filesystem0]
@@ -112,6 +114,7 @@ max_filesize=32KB
 [end0]
 [threadgroup0]
 num_threads=3
+op_rate=200
 create_fsync_weight=4
 append_fsync_weight=2
 writeall_fsync_weight=1
