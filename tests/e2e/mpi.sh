@@ -206,7 +206,7 @@ rc=$?
 # starts; exit 2 everywhere, rank 0 names rank 1 and why; the stranger's directory stays.
 loc6=$(shmdir)
 mkdir "$loc6/fsmix.fs0.r1"
-mpi run "$src/profiles/default.ffsb" --location "$loc6" "${tiny[@]}" --time 60 --json "$work/s6.json" \
+mpi run "$src/profiles/default.ffsb" --location "$loc6" "${tiny[@]}" --time 60 "${paced[@]}" --json "$work/s6.json" \
 	>"$work/s6.out" 2>"$work/s6.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "^fsmix: rank 1 on $(hostname): filesystem0: .*fsmix.fs0.r1' exists but has no valid" "$work/s6.err" &&
