@@ -56,7 +56,7 @@ mount_ext4() {
 
 # paced: overrides for a timed run (--time T) of a profile that writes in threadgroup0 (such as
 # profiles/default.ffsb), when the test needs the run to last T: a timed run at full speed writes
-# as much as the machine can (default.ffsb, 4 threads on /dev/shm: 2.4 GB written, 1.9 GB left
+# as much as the machine can (default.ffsb, 4 threads on /dev/shm: 4.8 GB written, 1.9 GB left
 # on the tmpfs after 2 s on a loaded 2-core machine; a fast one fills a small /dev/shm or disk).
 # At most 500 starts a second per thread: default.ffsb writes about 15 KB per operation, so
 # 4 threads write at most ~30 MB/s whatever the machine. Where the length does not matter,
