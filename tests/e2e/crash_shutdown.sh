@@ -94,6 +94,7 @@ max_filesize=8KB
 [end0]
 [threadgroup0]
 num_threads=8
+op_rate=200
 create_weight=4
 sync_weight=2
 write_size=4KB

@@ -29,7 +29,8 @@ fuse_mount() {
 	fuse_pid=$!
 	fuse_pids+=("$fuse_pid")
 	mounts+=("$dir")
-	for ((i = 0; i < 100; i++)); do
+	# (At most 60 s: a sanitizer build's daemon on a loaded machine starts slowly.)
+	for ((i = 0; i < 600; i++)); do
 		[ "$(findmnt -n -o FSTYPE --mountpoint "$dir" 2>/dev/null)" = fuse.fsfault ] && return 0
 		kill -0 "$fuse_pid" 2>/dev/null || break
 		sleep 0.1
@@ -40,7 +41,7 @@ fuse_mount() {
 # fuse_umount DIR: unmount and wait for the daemon; 1 if the mount or the daemon stays.
 fuse_umount() {
 	fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		kill -0 "$fuse_pid" 2>/dev/null || break
 		sleep 0.1
 	done

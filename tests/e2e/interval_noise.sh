@@ -47,9 +47,10 @@ PY
 	ok "--format ffsb: FFSB's text unchanged, the warning on stderr" ||
 	{ bad "--format ffsb: warning"; grep -i "settled\|noise" "$work/ffsb.out" "$work/ffsb.err"; }
 
-# A real run: every figure as docs/output.md defines it, from the rows themselves.
+# A real run: every figure as docs/output.md defines it, from the rows themselves (paced: timed,
+# it would write as fast as the machine can into /dev/shm).
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --set filesystem0.num_files=50 \
-	--set filesystem0.num_dirs=5 --time 2 --interval 0.1 --json "$work/real.json" \
+	--set filesystem0.num_dirs=5 --time 2 "${paced[@]}" --interval 0.1 --json "$work/real.json" \
 	>"$work/real.out" 2>/dev/null
 python3 - "$work/real.json" "$work/real.out" <<'PY' && ok "a real run: CV, thirds, noise and verdict follow the documented formulas" || bad "real run: figures"
 import json, math, sys
@@ -83,7 +84,7 @@ assert len(line) == 1 and ("CV %.1f%%" % n["cv_pct"]) in line[0], line
 PY
 # Without --interval: nothing.
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --set filesystem0.num_files=50 \
-	--time 1 --json "$work/none.json" >"$work/none.out" 2>/dev/null
+	--time 1 "${paced[@]}" --json "$work/none.json" >"$work/none.out" 2>/dev/null
 ! grep -q "Interval noise" "$work/none.out" &&
 	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["interval_noise"] is None' "$work/none.json" &&
 	ok "without --interval: no noise line, interval_noise null" || bad "without --interval"

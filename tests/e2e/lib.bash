@@ -54,6 +54,15 @@ mount_ext4() {
 	mounts+=("$dir")
 }
 
+# paced: overrides for a timed run (--time T) of a profile that writes in threadgroup0 (such as
+# profiles/default.ffsb), when the test needs the run to last T: a timed run at full speed writes
+# as much as the machine can (default.ffsb, 4 threads on /dev/shm: 4.8 GB written, 1.9 GB left
+# on the tmpfs after 2 s on a loaded 2-core machine; a fast one fills a small /dev/shm or disk).
+# At most 500 starts a second per thread: default.ffsb writes about 15 KB per operation, so
+# 4 threads write at most ~30 MB/s whatever the machine. Where the length does not matter,
+# count instead (--time 0 --set threadgroup0.num_ops=N).
+paced=(--set threadgroup0.op_rate=500)
+
 # wait_for FILE REGEX [SECONDS]: until a line of FILE matches (a background run has got that
 # far), at most SECONDS (default 10); returns 1 on time-out.
 wait_for() {
@@ -68,7 +77,9 @@ wait_for() {
 # crash_profile SECONDS: the small profile the crash tests (crash_shutdown.sh, crash_powercut.sh)
 # run for SECONDS: 60 files of 4 to 32 KiB in 3 directories, 3 threads creating, appending and
 # rewriting files with fsync, reading, deleting and stat'ing them. Its location is a
-# placeholder: give --location.
+# placeholder: give --location. Paced (op_rate=200 a thread): the run is cut at a moment, so it
+# is timed, and at full speed a fast disk filled the tests' 96-128 MB images before the cut
+# (ENOSPC, exit 1); 3 x 200 starts a second grow the tree by at most ~4 MB/s.
 crash_profile() {
 	cat <<EOF
 time=$1
@@ -81,6 +92,7 @@ max_filesize=32KB
 [end0]
 [threadgroup0]
 num_threads=3
+op_rate=200
 create_fsync_weight=4
 append_fsync_weight=2
 writeall_fsync_weight=1

@@ -27,7 +27,9 @@ cd "$work" || exit 1
 
 # 1. One merged report: op counts add up, percentiles are those of every rank's samples.
 loc=$(shmdir)
-mpi run "$src/profiles/default.ffsb" --location "$loc" "${tiny[@]}" --time 1 \
+# Timed runs of default.ffsb are paced (lib.bash): at full speed, three ranks would write as
+# fast as the machine can into /dev/shm, for 60 s where a test's event does not come.
+mpi run "$src/profiles/default.ffsb" --location "$loc" "${tiny[@]}" --time 1 "${paced[@]}" \
 	--json "$work/r.json" --csv "$work/r.csv" --lat-log "$work/lat" >"$work/r.out" 2>"$work/r.err"
 rc=$?
 [ $rc -eq 0 ] && ok "3 ranks: exit 0" || bad "3 ranks: exit $rc: $(tail -3 "$work/r.err")"
@@ -134,7 +136,7 @@ rc=$?
 
 # --cleanup: every rank removes its own tree.
 loc8=$(shmdir)
-mpi run "$src/profiles/default.ffsb" --location "$loc8" "${tiny[@]}" --time 1 --cleanup >"$work/u.out" 2>&1
+mpi run "$src/profiles/default.ffsb" --location "$loc8" "${tiny[@]}" --time 1 "${paced[@]}" --cleanup >"$work/u.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ -z "$(ls "$loc8")" ] && ok "--cleanup: every rank's tree removed" ||
 	bad "--cleanup: exit $rc, left: $(ls "$loc8")"
@@ -192,9 +194,9 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "^fsmix: rank 2 on $(hostname): unknown option '--no-such-option'; nothing was run" "$work/d.err" &&
 	ok "rank 2's command line does not parse: exit 2 on every rank, no hang, rank 0 names rank 2 and the option" ||
 	bad "a rank's bad option: exit $rc: $(grep -v '^--' "$work/d.err" | head -2)"
-mpmd "${same[@]}" --time 1 --seed 5 --json "$work/e.json" -- run "$src/profiles/default.ffsb" \
+mpmd "${same[@]}" --time 1 "${paced[@]}" --seed 5 --json "$work/e.json" -- run "$src/profiles/default.ffsb" \
 	--location "$loc10" --set filesystem0.num_files=50 --set filesystem0.num_dirs=5 \
-	--set threadgroup0.num_threads=1 --seed 5 --time 1 --json "$work/e.json" >"$work/e.out" 2>"$work/e.err"
+	--set threadgroup0.num_threads=1 --seed 5 --time 1 "${paced[@]}" --json "$work/e.json" >"$work/e.out" 2>"$work/e.err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(python3 -c 'import json, sys; print(*[r["seed"] for r in json.load(open(sys.argv[1]))["mpi"]["per_rank"]])' "$work/e.json")" = "5 6 7" ] &&
 	ok "the same plan written otherwise, --seed 5: exit 0, ranks run seeds 5, 6, 7" ||
@@ -204,7 +206,7 @@ rc=$?
 # starts; exit 2 everywhere, rank 0 names rank 1 and why; the stranger's directory stays.
 loc6=$(shmdir)
 mkdir "$loc6/fsmix.fs0.r1"
-mpi run "$src/profiles/default.ffsb" --location "$loc6" "${tiny[@]}" --time 60 --json "$work/s6.json" \
+mpi run "$src/profiles/default.ffsb" --location "$loc6" "${tiny[@]}" --time 60 "${paced[@]}" --json "$work/s6.json" \
 	>"$work/s6.out" 2>"$work/s6.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "^fsmix: rank 1 on $(hostname): filesystem0: .*fsmix.fs0.r1' exists but has no valid" "$work/s6.err" &&
@@ -215,7 +217,7 @@ rc=$?
 # 4. A rank that fails mid-run (its tree's data/ removed under it) stops the whole job at once,
 # long before its 60 s: exit 1, rank 0 names the rank and host.
 loc2=$(shmdir)
-mpi run "$src/profiles/default.ffsb" --location "$loc2" "${tiny[@]}" --time 60 --json "$work/f.json" \
+mpi run "$src/profiles/default.ffsb" --location "$loc2" "${tiny[@]}" --time 60 "${paced[@]}" --json "$work/f.json" \
 	>"$work/f.out" 2>"$work/f.err" &
 pid=$!
 if wait_for "$work/f.err" "running 1 threads" 60; then
@@ -237,7 +239,7 @@ PY
 # A rank that dies (SIGKILL) cannot take part in anything: mpirun aborts the whole job (it
 # terminates the other ranks) and exits non-zero; no hang.
 loc4=$(shmdir)
-mpi run "$src/profiles/default.ffsb" --location "$loc4" "${tiny[@]}" --time 60 >"$work/k.out" 2>"$work/k.err" &
+mpi run "$src/profiles/default.ffsb" --location "$loc4" "${tiny[@]}" --time 60 "${paced[@]}" >"$work/k.out" 2>"$work/k.err" &
 pid=$!
 victim=
 if wait_for "$work/k.err" "running 1 threads" 60; then
@@ -272,7 +274,7 @@ if pids_cgroup; then
 	timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -np 3 sh -c \
 		'[ "$OMPI_COMM_WORLD_RANK" != 1 ] || echo $$ >"$0/cgroup.procs"; exec "$@"' "$cg" \
 		"$bin" run "$src/profiles/default.ffsb" --location "$loc7" --set filesystem0.num_files=50 \
-		--threads 50 --time 60 --json "$work/t.json" >"$work/t.out" 2>"$work/t.err"
+		--threads 50 --time 60 "${paced[@]}" --json "$work/t.json" >"$work/t.out" 2>"$work/t.err"
 	rc=$?
 	python3 - "$work/t.json" <<'PY' && [ $rc -eq 1 ] && grep -q "^fsmix: rank 1 on .*: cannot start worker thread .*pids.max" "$work/t.err" &&
 import json, sys
@@ -291,7 +293,7 @@ fi
 # Ctrl-C to mpirun: OpenMPI sends SIGTERM to every rank; they stop and rank 0 writes the
 # partial merged report (interrupted, exit_status 130).
 loc5=$(shmdir)
-mpi run "$src/profiles/default.ffsb" --location "$loc5" "${tiny[@]}" --time 60 --json "$work/i.json" \
+mpi run "$src/profiles/default.ffsb" --location "$loc5" "${tiny[@]}" --time 60 "${paced[@]}" --json "$work/i.json" \
 	>"$work/i.out" 2>"$work/i.err" &
 pid=$!
 launcher=
@@ -314,7 +316,7 @@ PY
 # 5. A sweep with repeats: every point's runs are merged over the ranks.
 loc3=$(shmdir)
 mpi run "$src/profiles/default.ffsb" --location "$loc3" --set filesystem0.num_files=50 \
-	--set filesystem0.num_dirs=5 --time 1 --threads 1,2 --repeat 2 --json "$work/s.json" \
+	--set filesystem0.num_dirs=5 --time 1 "${paced[@]}" --threads 1,2 --repeat 2 --json "$work/s.json" \
 	>"$work/s.out" 2>"$work/s.err"
 rc=$?
 python3 - "$work/s.json" <<'PY' && [ $rc -eq 0 ] && ok "--threads 1,2 --repeat 2 under MPI: 4 merged runs" || bad "MPI sweep: exit $rc"

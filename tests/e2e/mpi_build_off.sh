@@ -21,7 +21,7 @@ grep -q "MPI support: no (FSMIX_MPI=OFF)" "$work/cmake.log" && ok "cmake says: M
 fsmix="$off/src/fsmix"
 ldd "$fsmix" | grep -q libmpi && bad "the OFF build links libmpi" || ok "the OFF build does not link libmpi"
 loc=$(shmdir)
-"$fsmix" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --threads 1 \
+"$fsmix" run "$src/profiles/default.ffsb" --location "$loc" --time 1 "${paced[@]}" --threads 1 \
 	--set filesystem0.num_files=50 --json "$work/r.json" >"$work/r.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ -d "$loc/fsmix.fs0" ] && ok "it runs as one process" || bad "OFF build run: exit $rc"

@@ -28,7 +28,8 @@ else
 fi
 
 loc=$(shmdir)
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 --interval 0.5 >"$work/shm.out" 2>"$work/shm.err"
+# Timed runs of default.ffsb are paced (lib.bash): at full speed they fill /dev/shm.
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 "${paced[@]}" --interval 0.5 >"$work/shm.out" 2>"$work/shm.err"
 grep -q "^  n/a: tmpfs has no block device" "$work/shm.out" && ! grep -q "flush requests [0-9]" "$work/shm.out" &&
 	ok "tmpfs: device counters are n/a with the reason" || bad "tmpfs n/a"
 # At least 4 rows (the run lasts at least 2 s); every row but the last ends on a multiple of
@@ -46,14 +47,14 @@ for s in "Operation latency" "Sync latency" "System call latency" "CPU: user"; d
 done
 ok "text report has its latency, sync and CPU sections"
 
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --format ffsb >"$work/ffsb.out" 2>/dev/null
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 "${paced[@]}" --format ffsb >"$work/ffsb.out" 2>/dev/null
 grep -q "^Total Results" "$work/ffsb.out" && grep -q "Transactions per Second" "$work/ffsb.out" &&
 	grep -q "^System Call Latency statistics in millisecs" "$work/ffsb.out" &&
 	! grep -q "^Operation latency\|^fsmix:\|^Device counters" "$work/ffsb.out" &&
 	ok "--format ffsb prints only the FFSB-compatible part" || bad "--format ffsb"
 
 # JSON and CSV: valid, and equal to what an FFSB-style parser reads from the text report.
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 --interval 1 --json "$work/r.json" \
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 "${paced[@]}" --interval 1 --json "$work/r.json" \
 	--csv "$work/r.csv" >"$work/r.txt" 2>"$work/r.err"
 rc=$?
 if [ $rc -eq 0 ] && python3 - "$work/r.json" "$work/r.txt" "$work/r.csv" <<'PY'
@@ -116,7 +117,7 @@ if command -v script >/dev/null; then
 	for ((i = 0; i < 600; i++)); do kill -0 $spid 2>/dev/null || break; sleep 0.1; done
 	kill -KILL $spid 2>/dev/null && bad "progress line: the run did not stop on SIGINT"
 	wait $spid
-	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 2>"$work/notty.err" >/dev/null
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 "${paced[@]}" 2>"$work/notty.err" >/dev/null
 	! grep -q "elapsed" "$work/notty.err" && ok "no progress line when stderr is not a terminal" || bad "progress without a tty"
 else
 	skipped "progress line: no script(1) here"

@@ -55,7 +55,7 @@ if diff <(cd "$s1" && find . -type f -printf '%p %s\n' | sort) <(cd "$s2" && fin
 else
 	ok "--seed 77 twice gives the same tree (names, directories and sizes)"
 fi
-grep -q "seed 77" <("$bin" run "$src/profiles/default.ffsb" --location "$s1" --time 1 --seed 77 2>&1) &&
+grep -q "seed 77" <("$bin" run "$src/profiles/default.ffsb" --location "$s1" --time 1 "${paced[@]}" --seed 77 2>&1) &&
 	ok "the seed used is reported" || bad "seed not reported"
 
 # --continue-on-error: on a full filesystem the run goes on, errors are counted, exit 1. A
@@ -76,6 +76,6 @@ fi
 
 # --cleanup removes the tree after the run.
 c=$(shmdir)
-"$bin" run "$src/profiles/default.ffsb" --location "$c" --time 1 --cleanup >/dev/null 2>&1
+"$bin" run "$src/profiles/default.ffsb" --location "$c" --time 1 "${paced[@]}" --cleanup >/dev/null 2>&1
 [ $? -eq 0 ] && [ ! -e "$c/fsmix.fs0" ] && ok "--cleanup removes fsmix.fs0 after the run" || bad "--cleanup"
 summary

@@ -13,29 +13,34 @@ have_strace=1
 command -v strace >/dev/null || have_strace=0
 
 # Every profile in profiles/ runs, scaled down, on tmpfs and on /tmp.
-# writers N PROFILE: bound the N writer groups (threadgroup0..N-1) of a sync-after profile, which
-# otherwise write until the sync returns: a slow sync() on a busy machine would let them fill the
-# disk under /tmp. 50 files of 40 KB, or 16 appends of 1 MB, per filesystem.
-writers() {
-	local k ops=50
-	case $2 in *bigwrite*) ops=16 ;; esac
-	for ((k = 0; k < $1; k++)); do printf -- '--set threadgroup%d.num_ops=%d ' "$k" "$ops"; done
+counted_writers() { # FIRST LAST N: num_ops=N for threadgroups FIRST..LAST
+	local g
+	for ((g = $1; g <= $2; g++)); do printf -- '--set threadgroup%d.num_ops=%d ' "$g" "$3"; done
 }
 scale_args() { # PROFILE -> overrides that make it take about a second
 	case $(basename "$1") in
-	ext4-barrier-2010.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10 --set directio=0 --set alignio=1" ;;
-	default.ffsb) echo "--time 1" ;;
+	# Timed ones are counted too (200 ops a thread, time=1 the bound): at full speed each wrote
+	# 0.3-1.9 GB in its second on a loaded 2-core machine (dirty data on /tmp, memory on tmpfs).
+	ext4-barrier-2010.ffsb) echo "--time 1 $(counted_writers 0 0 200) --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10 --set directio=0 --set alignio=1" ;;
+	default.ffsb) echo "--time 1 $(counted_writers 0 0 200)" ;;
 	synctest.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	sync-idle.ffsb) echo "--set threadgroup0.num_ops=20" ;;
-	sync-after-create.ffsb | sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30 $(writers 2 "$1")" ;;
-	sync-after-*-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30 $(writers 1 "$1")" ;;
-	sync-after-*-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30 $(writers 4 "$1")" ;;
+	# The writers of the sync-after profiles are counted (50 x 1 MB appends, 500 x 40 KB creates
+	# each): uncounted, they write until the sync returns, which on /tmp flushes the whole
+	# machine's dirty data (214 MB in the first 0.23 s on tmpfs here; a slow disk's sync lets
+	# them write for the whole 30 s).
+	sync-after-bigwrite.ffsb) echo "--set threadgroup2.start_delay=200 --time 30 $(counted_writers 0 1 50)" ;;
+	sync-after-create.ffsb) echo "--set threadgroup2.start_delay=200 --time 30 $(counted_writers 0 1 500)" ;;
+	sync-after-bigwrite-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30 $(counted_writers 0 0 50)" ;;
+	sync-after-create-1fs.ffsb) echo "--set threadgroup1.start_delay=200 --time 30 $(counted_writers 0 0 500)" ;;
+	sync-after-bigwrite-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30 $(counted_writers 0 3 50)" ;;
+	sync-after-create-4fs.ffsb) echo "--set threadgroup4.start_delay=200 --time 30 $(counted_writers 0 3 500)" ;;
 	zodb-*.ffsb) echo "--set threadgroup0.num_ops=300" ;;
 	fsync-tester.ffsb) echo "--set filesystem0.min_filesize=32MB --set filesystem0.max_filesize=32MB --set threadgroup1.op_period=100 --set threadgroup1.num_ops=4" ;;
-	filebench-varmail.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200" ;;
-	filebench-fileserver.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10" ;;
-	filebench-webserver.ffsb) echo "--time 1 --threads 4 --set filesystem0.num_files=100 --set filesystem0.num_dirs=5" ;;
-	filebench-oltp.ffsb) echo "--time 1 --threads 0=4 --threads 1=2 --set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB --set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB" ;;
+	filebench-varmail.ffsb) echo "--time 1 $(counted_writers 0 0 200) --threads 4 --set filesystem0.num_files=200" ;;
+	filebench-fileserver.ffsb) echo "--time 1 $(counted_writers 0 0 200) --threads 4 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10" ;;
+	filebench-webserver.ffsb) echo "--time 1 $(counted_writers 0 1 200) --threads 4 --set filesystem0.num_files=100 --set filesystem0.num_dirs=5" ;;
+	filebench-oltp.ffsb) echo "--time 1 $(counted_writers 0 2 200) --threads 0=4 --threads 1=2 --set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB --set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB" ;;
 	postmark.ffsb) echo "--set threadgroup0.num_ops=200 --set filesystem0.num_files=100" ;;
 	mdtest-easy.ffsb) echo "--set threadgroup0.num_ops=200" ;;
 	*) echo "--time 1" ;;
@@ -152,7 +157,8 @@ grep -q '"stop_reason": "count"' "$work/count.json" && ok "a counted run stops w
 	bad "stop_reason count"
 
 # start_delay and op_period, from the latency log: 5 ops, none before its slot (300 ms, then
-# every 100 ms), while a background group runs freely.
+# every 100 ms), while a background group runs beside them (paced: at full speed its lines
+# made the latency log 31 MB in the run's 0.7 s on a loaded 2-core machine).
 cat >"$work/period.ffsb" <<'P'
 [filesystem0]
 	location=/tmp
@@ -163,6 +169,7 @@ cat >"$work/period.ffsb" <<'P'
 [threadgroup0]
 	num_threads=1
 	stat_weight=1
+	op_rate=2000
 [end0]
 [threadgroup1]
 	num_threads=1

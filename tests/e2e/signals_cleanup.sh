@@ -22,7 +22,7 @@ mkdir -p "$mnt"
 fuse_pid=$!
 mounts+=("$mnt")
 trap 'kill -USR2 $fuse_pid 2>/dev/null; fusermount3 -u "$mnt" 2>/dev/null; kill $fuse_pid 2>/dev/null; cleanup' EXIT
-for ((i = 0; i < 100; i++)); do
+for ((i = 0; i < 600; i++)); do # at most 60 s (a sanitizer build's daemon on a loaded machine)
 	[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
 	sleep 0.1
 done

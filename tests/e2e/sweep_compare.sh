@@ -4,7 +4,8 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 loc=$(shmdir)
-scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set directio=0 --time 1)
+# Timed runs of writing profiles are paced (lib.bash): at full speed they fill /dev/shm.
+scaled=(--set filesystem0.num_files=300 --set filesystem0.num_dirs=10 --set directio=0 --time 1 "${paced[@]}")
 "$bin" run "$src/profiles/ext4-barrier-2010.ffsb" --location "$loc" "${scaled[@]}" --threads 1,2,4 \
 	--repeat 2 --json "$work/a.json" --csv "$work/a.csv" >"$work/a.out" 2>"$work/a.err"
 rc=$?
@@ -119,7 +120,7 @@ PY
 	ok "compare: Welch's p-value and the CI of the change match R's t.test example" ||
 	{ bad "compare: Welch's test"; grep "trans/s" "$work/welch.out"; }
 # Different profiles are refused unless --force.
-"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/other.json" >/dev/null 2>&1
+"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 "${paced[@]}" --json "$work/other.json" >/dev/null 2>&1
 "$bin" compare "$work/a.json" "$work/other.json" >"$work/diff.out" 2>&1
 [ $? -eq 2 ] && grep -q "different profiles" "$work/diff.out" && ok "compare refuses different profiles (exit 2)" ||
 	bad "compare different profiles"
@@ -171,7 +172,7 @@ if command -v gnuplot >/dev/null; then
 	"$bin" plot "$work/a.json" -o "$work/sweep.svg" 2>/dev/null &&
 		python3 -c "import sys, xml.dom.minidom as m; assert m.parse(sys.argv[1]).documentElement.tagName == 'svg'" "$work/sweep.svg" &&
 		ok "plot: sweep SVG" || bad "plot sweep svg"
-	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --json "$work/one.json" >/dev/null 2>&1
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 "${paced[@]}" --json "$work/one.json" >/dev/null 2>&1
 	"$bin" plot "$work/one.json" -o "$work/hist.png" 2>/dev/null && [ -s "$work/hist.png" ] &&
 		ok "plot: msec_range histogram of a run" || bad "plot histogram"
 	"$bin" compare "$work/base.json" "$work/up.json" --plot "$work/cmp.svg" >/dev/null 2>&1 &&
@@ -183,7 +184,7 @@ if command -v gnuplot >/dev/null; then
 		bad "missing gnuplot"
 	# A sweep without latency timing (enable_stats=0): the latency panel has no data; it is
 	# left out, and fsmix says so (gnuplot once failed: "x range is invalid").
-	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --set filesystem0.num_files=20 \
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 "${paced[@]}" --set filesystem0.num_files=20 \
 		--set filesystem0.num_dirs=2 --set threadgroup0.enable_stats=0 --threads 1,2 \
 		--plot "$work/nostats.svg" --json "$work/nostats.json" >/dev/null 2>"$work/nostats.err"
 	rc=$?
