@@ -4,7 +4,7 @@
  * A rank is 0 for the hottest file, n - 1 for the coldest of n. The samplers draw a rank in
  * [0, n) in O(1) for any n (n may change between draws: the set grows):
  *   zipf:THETA   P(k) proportional to 1 / (k + 1)^THETA. For n > POPDIST_HEAD the draw is a
- *                composition: the hottest POPDIST_HEAD ranks (87 % of the picks at THETA 1.2
+ *                composition: the hottest POPDIST_HEAD ranks (88 % of the picks at THETA 1.2
  *                and n 2000) from a read-only alias table (Walker/Vose, built by popdist_init:
  *                one random word, a lookup, no log and no division), the others by
  *                rejection-inversion restricted to [POPDIST_HEAD, n) (Hoermann and Derflinger
