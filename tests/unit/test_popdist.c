@@ -173,11 +173,90 @@ static void test_pool_pick(void)
 	pool_destroy(&pl);
 }
 
+/* chi2 critical value at p = 0.001 for df degrees of freedom (Wilson-Hilferty: within 1 %
+ * above 30). */
+static double chi2_crit(int df)
+{
+	double a = 2.0 / (9.0 * df), z = 3.0902;
+	return df * pow(1.0 - a + z * sqrt(a), 3);
+}
+
+/* zipf over n > POPDIST_HEAD ranks: the head's alias table and the tail's rejection-inversion
+ * together give the exact probabilities. Bins: every rank below 320 (the head, its edge and
+ * the tail's start one by one), then bins growing by a quarter up to n. Returns chi2 / the
+ * p = 0.001 critical value of the bins' degrees of freedom. */
+static double zipf_fit(double theta_drawn, double theta_judged, uint64_t n, uint64_t seed)
+{
+	enum { MAXB = 400 };
+	static uint64_t edge[MAXB + 1];
+	static double e[MAXB];
+	uint64_t hits[MAXB] = {0};
+	int nb = 0;
+	for (uint64_t lo = 0; lo < n && nb < MAXB; nb++) {
+		edge[nb] = lo;
+		lo = lo < 320 ? lo + 1 : lo + lo / 4;
+	}
+	edge[nb] = n;
+	double sum = 0;
+	for (uint64_t k = n; k >= 1; k--)
+		sum += pow((double)k, -theta_judged);
+	for (int b = 0; b < nb; b++) {
+		e[b] = 0;
+		for (uint64_t k = edge[b]; k < edge[b + 1]; k++)
+			e[b] += pow((double)(k + 1), -theta_judged) / sum * DRAWS;
+	}
+	struct popdist d = {.kind = POP_ZIPF, .theta = theta_drawn};
+	popdist_init(&d);
+	struct popcache c = {0};
+	struct rng r;
+	rng_seed(&r, seed, 0);
+	for (int i = 0; i < DRAWS; i++) {
+		uint64_t k = popdist_rank(&d, &c, n, &r);
+		CHECK(k < n);
+		int lo = 0, hi = nb; /* the bin of k: edge[lo] <= k < edge[lo + 1] */
+		while (hi - lo > 1) {
+			int mid = (lo + hi) / 2;
+			if (edge[mid] <= k)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		hits[lo]++;
+	}
+	double chi = 0;
+	for (int b = 0; b < nb; b++)
+		chi += ((double)hits[b] - e[b]) * ((double)hits[b] - e[b]) / e[b];
+	return chi / chi2_crit(nb - 1);
+}
+
+static void test_zipf_head(void)
+{
+	/* the head's edge, the benchmark's tree, a large one; a flat and a steep theta */
+	CHECK(zipf_fit(1.2, 1.2, POPDIST_HEAD + 1, 21) < 1);
+	CHECK(zipf_fit(1.2, 1.2, 2000, 22) < 1);
+	CHECK(zipf_fit(1.2, 1.2, 100000, 23) < 1);
+	CHECK(zipf_fit(0.8, 0.8, 2000, 24) < 1);
+	CHECK(zipf_fit(1.0, 1.0, 5000, 25) < 1);
+	CHECK(zipf_fit(2.5, 2.5, 3000, 26) < 1);
+	/* a wrong distribution is caught: zipf 1.2 judged as zipf 1.17 */
+	CHECK(zipf_fit(1.2, 1.17, 2000, 27) > 2);
+	/* n growing across the head's edge: the per-thread cache follows n */
+	struct popdist d = {.kind = POP_ZIPF, .theta = 1.2};
+	popdist_init(&d);
+	struct popcache c = {0};
+	struct rng r;
+	rng_seed(&r, 28, 0);
+	for (uint64_t m = POPDIST_HEAD - 3; m < POPDIST_HEAD + 600; m++)
+		for (int i = 0; i < 50; i++)
+			CHECK(popdist_rank(&d, &c, m, &r) < m);
+}
+
 int main(void)
 {
 	RUN(test_samplers);
 	RUN(test_shares_and_growth);
 	RUN(test_rankperm);
 	RUN(test_pool_pick);
+	RUN(test_zipf_head);
 	return test_summary();
 }

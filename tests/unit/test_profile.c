@@ -177,6 +177,12 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, pop.p_exp);
 	FIELD(a, b, pop.z_hx1);
 	FIELD(a, b, pop.z_s);
+	FIELD(a, b, pop.z_head);
+	FIELD(a, b, pop.z_hk);
+	for (int k = 0; k < POPDIST_HEAD; k++) {
+		FIELD(a, b, pop.z_thr[k]);
+		FIELD(a, b, pop.z_alias[k]);
+	}
 	SFIELD(a, b, op_rate);
 	FIELD(a, b, rate_target);
 	FIELD(a, b, sched_period_ns);
@@ -273,7 +279,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 static void test_plans_equal_covers_every_field(void)
 {
 	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 184 ||
-	    sizeof(struct plan_group) != 336 || OP_COUNT != 22)
+	    sizeof(struct plan_group) != 2912 || OP_COUNT != 22)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "
