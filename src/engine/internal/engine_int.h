@@ -85,11 +85,17 @@ struct worker {
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
-	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
+	/* The I/O buffer, 4 KiB aligned (O_DIRECT): reads and filled writes use buf_len bytes from
+	 * buf; content=header writes send buf + off % 512, which holds the payload pattern of
+	 * pat_seed (content_pattern) outside [pat_lo, pat_hi), so a read or a fill, which spoils
+	 * a prefix of it, costs its refill only where a later write needs it (opexec.c). buf_len
+	 * + 512 bytes are used. One buffer, not a read and a pattern buffer: a worker touches its
+	 * size once, not twice. */
+	char *buf;
 	size_t buf_len;
-	char *pbuf;         /* content=header: buf_len + 512 bytes after buf, the payload */
-	uint64_t pbuf_seed; /* pattern of this content seed once pbuf_ready (content.h) */
-	bool pbuf_ready;
+	uint64_t pat_seed;     /* the content seed of the pattern, once pat_ready */
+	size_t pat_lo, pat_hi; /* the bytes of buf that may not hold it (none when lo >= hi) */
+	bool pat_ready;
 	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;          /* record whole-operation latency */
 	bool shared_clock;      /* every syscall is timed: op latency = first start .. last end */
