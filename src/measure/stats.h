@@ -13,9 +13,9 @@
  * Memory (x86-64, OP_COUNT = 22, SYS_COUNT = 15):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
  *   struct thread_stats = 7 counters * 22 ops * 8 B (1 232 B) + 37 lat_stats (740 592 B)
- *                         + 48 B of response-time, range and arena fields (pointers and counts,
- * with the padding to lat_stats' 16-byte alignment) = 741 872 B (724.5 KiB), plus range_counts:
- * SYS_COUNT * (n_ranges + 1)
+ *                         + 48 B of response-time, range and arena fields (pointers and
+ *                         counts, with the padding to lat_stats' 16-byte alignment)
+ *                       = 741 872 B (724.5 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1)
  *                         * 8 B (7.8 KB for 64 ranges; 0 without ranges), plus one lat_stats
  *                         more (resp_lat) only for op_period groups.
  *   (FFSB's own 15 operations and 13 syscalls are 28 of the 37 series; fsmix's fdatasync
