@@ -104,7 +104,8 @@ static void test_random_equal(void)
 }
 
 /* Every bucket of every series touched: the arena hands out exactly every (series, chunk) pair
- * once, within its capacity, and still merges equal to the dense histograms. */
+ * a low chunk, within its capacity, and still merges equal to the dense histograms; then every
+ * count past 2^32: every pair a high chunk too, the arena exactly full. */
 static void test_worst_case(void)
 {
 	struct stats_arena *a = zalloc(sizeof(*a));
@@ -121,18 +122,59 @@ static void test_worst_case(void)
 					stats_sys_record(comp, (enum sys_id)(s - OP_COUNT), ns);
 				}
 			}
-	CHECK_EQ_U(a->hist.used, CHIST_SERIES * CHIST_CHUNKS);
-	CHECK_EQ_U(a->hist.used, CHIST_CAPACITY - 1);
+	CHECK_EQ_U(a->hist.used, CHIST_SERIES * CHIST_CHUNKS); /* one low chunk each */
 	for (unsigned s = 0; s < CHIST_SERIES; s++)
 		for (unsigned c = 0; c < CHIST_CHUNKS; c++)
-			CHECK(a->hist.tab[s][c] >= 1 && a->hist.tab[s][c] < CHIST_CAPACITY);
+			CHECK(a->hist.tab[s][c] >= 1 && a->hist.tab[s][c] < CHIST_CAPACITY &&
+			      a->hist.hi[s][c] == 0);
 	struct thread_stats *t = stats_make(NULL, NULL);
 	CHECK_EQ_I(thread_stats_merge(t, comp), 0);
 	CHECK(series_equal(t, dense));
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		CHECK_EQ_U(t->sys_lat[SYS_read].h.bucket[i], 2);
+	/* every count of every series past 2^32 (the low words set to 2^32 - 1, then one more):
+	 * every pair gets its high chunk too, and the arena is exactly full */
+	for (uint32_t k = 1; k <= a->hist.used; k++)
+		for (unsigned j = 0; j < CHIST_CHUNK; j++)
+			a->hist.chunk[k].bucket[j] = UINT32_MAX;
+	for (unsigned s = 0; s < CHIST_SERIES; s++)
+		for (unsigned i = 0; i < HIST_BUCKETS; i++)
+			chist_record(&a->hist, s, hist_bucket_low(i));
+	CHECK_EQ_U(a->hist.used, CHIST_CAPACITY - 1);
+	for (unsigned s = 0; s < CHIST_SERIES; s++)
+		for (unsigned c = 0; c < CHIST_CHUNKS; c++)
+			CHECK(a->hist.hi[s][c] >= 1 && a->hist.hi[s][c] < CHIST_CAPACITY);
+	struct thread_stats *t2 = stats_make(NULL, NULL);
+	CHECK_EQ_I(thread_stats_merge(t2, comp), 0);
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		CHECK_EQ_U(t2->op_lat[OP_read].h.bucket[i], UINT64_C(1) << 32);
+		CHECK_EQ_U(t2->sys_lat[SYS_COUNT - 1].h.bucket[i], UINT64_C(1) << 32);
+	}
+	stats_delete(t2);
 	stats_delete(t);
 	stats_delete(dense);
+	stats_delete(comp);
+	free(a);
+}
+
+/* A count past 2^32 in one bucket: exact, 64 bits, as the dense histogram's. */
+static void test_carry(void)
+{
+	struct stats_arena *a = zalloc(sizeof(*a));
+	struct thread_stats *comp = stats_make(NULL, a);
+	stats_op_record(comp, OP_stat, 5000);
+	unsigned i = hist_index(5000);
+	unsigned k = a->hist.tab[CHIST_OP(OP_stat)][i / CHIST_CHUNK];
+	a->hist.chunk[k].bucket[i % CHIST_CHUNK] = UINT32_MAX - 1; /* as after 2^32 - 1 samples */
+	for (int r = 0; r < 3; r++)
+		stats_op_record(comp, OP_stat, 5000);
+	CHECK(a->hist.hi[CHIST_OP(OP_stat)][i / CHIST_CHUNK] != 0);
+	CHECK_EQ_U(a->hist.used, 2);
+	struct thread_stats *t = stats_make(NULL, NULL);
+	CHECK_EQ_I(thread_stats_merge(t, comp), 0);
+	CHECK_EQ_U(t->op_lat[OP_stat].h.bucket[i], (UINT64_C(1) << 32) + 1);
+	CHECK_EQ_U(t->op_lat[OP_stat].n, 4);
+	stats_delete(t);
 	stats_delete(comp);
 	free(a);
 }
@@ -169,8 +211,9 @@ static void test_sizes(void)
 	CHECK_EQ_U(CHIST_CHUNKS * CHIST_CHUNK, HIST_BUCKETS);
 	CHECK(CHIST_CAPACITY <= 65536u);
 	if (OP_COUNT == 22 && SYS_COUNT == 15) {
-		CHECK_EQ_U(CHIST_CAPACITY, 5773);
-		CHECK_EQ_U(sizeof(struct chist_arena), 750528);
+		CHECK_EQ_U(CHIST_CAPACITY, 11545);
+		CHECK_EQ_U(sizeof(struct chist_arena), 761984);
+		CHECK_EQ_U(sizeof(struct chist_chunk), 64);
 		CHECK_EQ_U(sizeof(struct lat_moments) * CHIST_SERIES, 1776);
 	}
 }
@@ -179,6 +222,7 @@ int main(void)
 {
 	RUN(test_random_equal);
 	RUN(test_worst_case);
+	RUN(test_carry);
 	RUN(test_reset);
 	RUN(test_sizes);
 	return test_summary();
