@@ -53,6 +53,8 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 	/* after --crash-after's shutdown every call fails: not an error (worker.c counts it) */
 	if (!w->err_set && !engine_crashed(w->eng)) {
 		w->err_set = true;
+		w->err.worker = w->index;
+		w->err.group = w->group;
 		w->err.err = err;
 		w->err.op = op;
 		w->err.sys = s;

@@ -318,8 +318,6 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->ops = ops;
 	w->index = index;
 	w->group = (unsigned)gi;
-	w->err.worker = index; /* the rest of err when it fails (opexec.c fail) */
-	w->err.group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
 	w->buf_len = buf_len;
 	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */

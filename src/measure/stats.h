@@ -220,22 +220,9 @@ static inline uint32_t range_table_find(const struct range_table *t, uint64_t ns
 /* ---- per-thread statistics ------------------------------------------------------------------ */
 
 struct thread_stats {
-	uint64_t ops[OP_COUNT];           /* whole operations completed; SUM */
-	uint64_t trans[OP_COUNT];         /* FFSB transactions (one per read/write call); SUM */
-	uint64_t bytes_read[OP_COUNT];    /* bytes returned by read(); SUM */
-	uint64_t bytes_written[OP_COUNT]; /* bytes accepted by write(); SUM */
-	uint64_t errors[OP_COUNT];        /* failed operations; SUM */
-	/* bytes written as FFSB 6.0 counted them: write and write_fsync the whole file's size,
-	 * every other op its bytes_written (FFSB's figures in --format ffsb); SUM */
-	uint64_t ffsb_written[OP_COUNT];
-	/* bytes read as FFSB 6.0 counted them: read read_size (with read_random also the tail of
-	 * read_size % read_blocksize it never reads), every other op its bytes_read; SUM */
-	uint64_t ffsb_read[OP_COUNT];
-	/* latency of the whole operation; per field SUM, MIN or MAX as in struct lat_stats */
-	struct lat_stats op_lat[OP_COUNT];
-	/* latency of each timed syscall; per field SUM, MIN or MAX as in struct lat_stats */
-	struct lat_stats sys_lat[SYS_COUNT];
-	/* op_period groups: response time, from each operation's scheduled start to its end
+	/* First, on the page of the counters: the fields every record reads (a worker's series
+	 * are in its arena, so a worker writes only this start of its thread_stats).
+	 * op_period groups: response time, from each operation's scheduled start to its end
 	 * (service time plus the wait behind late operations), every operation together; and one
 	 * sample per scheduled start that passed while the previous operation still ran (a missed
 	 * start: it waited until that operation ended), as HdrHistogram's corrected recording.
@@ -251,6 +238,21 @@ struct thread_stats {
 	 * arena's (series CHIST_OP(op) and CHIST_SYS(s)), and merging st into another adds them
 	 * from there. */
 	struct stats_arena *arena;
+	uint64_t ops[OP_COUNT];           /* whole operations completed; SUM */
+	uint64_t trans[OP_COUNT];         /* FFSB transactions (one per read/write call); SUM */
+	uint64_t bytes_read[OP_COUNT];    /* bytes returned by read(); SUM */
+	uint64_t bytes_written[OP_COUNT]; /* bytes accepted by write(); SUM */
+	uint64_t errors[OP_COUNT];        /* failed operations; SUM */
+	/* bytes written as FFSB 6.0 counted them: write and write_fsync the whole file's size,
+	 * every other op its bytes_written (FFSB's figures in --format ffsb); SUM */
+	uint64_t ffsb_written[OP_COUNT];
+	/* bytes read as FFSB 6.0 counted them: read read_size (with read_random also the tail of
+	 * read_size % read_blocksize it never reads), every other op its bytes_read; SUM */
+	uint64_t ffsb_read[OP_COUNT];
+	/* latency of the whole operation; per field SUM, MIN or MAX as in struct lat_stats */
+	struct lat_stats op_lat[OP_COUNT];
+	/* latency of each timed syscall; per field SUM, MIN or MAX as in struct lat_stats */
+	struct lat_stats sys_lat[SYS_COUNT];
 };
 
 /* thread_stats_init - empty stats counting msec_ranges of `ranges` (NULL = no range counts).

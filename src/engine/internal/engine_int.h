@@ -108,11 +108,9 @@ struct worker {
 	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
 	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
 	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
-	struct thread_stats st;
 	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
 	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
 	bool err_set;                /* err holds the worker's first failure */
-	struct results_error err;    /* what, where and when (worker and group set by worker_new) */
 	uint64_t t_start, t_end;     /* CLOCK_MONOTONIC ns */
 	pthread_t thread;
 	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
@@ -121,6 +119,11 @@ struct worker {
 	 * read-modify-write), on a cache line of their own; the two may be one operation apart. */
 	alignas(CACHELINE) _Atomic uint64_t done_ops;
 	_Atomic uint64_t done_trans;
+	/* Last, so that what a worker writes is on its first page or two: the statistics (their
+	 * counters first; the series' dense part, 740 KB, stays unwritten: the arena has them) and
+	 * the first failure (4 KB with its path, written only when the worker fails). */
+	alignas(CACHELINE) struct thread_stats st;
+	struct results_error err; /* what, where and when: set by opexec.c fail */
 };
 
 struct sigwatch;
