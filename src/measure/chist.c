@@ -3,9 +3,18 @@
 
 #include <string.h>
 
+unsigned chist_new_row(struct chist_arena *a, uint16_t *row)
+{
+	unsigned k = a->used + 1; /* CHIST_ROW_CHUNKS chunks, all zero: none handed out yet */
+	a->used += CHIST_ROW_CHUNKS;
+	*row = (uint16_t)k;
+	return k;
+}
+
 void chist_carry(struct chist_arena *a, unsigned s, unsigned i)
 {
-	uint16_t *slot = &a->hi[s][i >> CHIST_CHUNK_BITS];
+	unsigned row = a->hirow[s] ? a->hirow[s] : chist_new_row(a, &a->hirow[s]);
+	uint16_t *slot = chist_slot(a, row, i >> CHIST_CHUNK_BITS);
 	if (!*slot)
 		*slot = (uint16_t)++a->used;
 	a->chunk[*slot].bucket[i & (CHIST_CHUNK - 1)]++; /* 2^64 samples would wrap it */
@@ -14,7 +23,7 @@ void chist_carry(struct chist_arena *a, unsigned s, unsigned i)
 void chist_merge_series(struct hist *dst, const struct chist_arena *a, unsigned s)
 {
 	for (unsigned c = 0; c < CHIST_CHUNKS; c++) {
-		unsigned k = a->tab[s][c], h = a->hi[s][c];
+		unsigned k = chist_chunk_of(a, s, c, 0), h = chist_chunk_of(a, s, c, 1);
 		if (!k)
 			continue;
 		const uint32_t *lo = a->chunk[k].bucket, *hi = h ? a->chunk[h].bucket : NULL;
@@ -26,6 +35,11 @@ void chist_merge_series(struct hist *dst, const struct chist_arena *a, unsigned 
 
 void chist_clear(struct chist_arena *a)
 {
-	if (a->used)
-		memset(&a->chunk[1], 0, (size_t)a->used * sizeof(a->chunk[0]));
+	for (unsigned s = 0; s < CHIST_SERIES; s++) /* the counting chunks, not the tables */
+		for (unsigned c = 0; a->row[s] && c < CHIST_CHUNKS; c++)
+			for (int high = 0; high < 2; high++) {
+				unsigned k = chist_chunk_of(a, s, c, high);
+				if (k)
+					memset(&a->chunk[k], 0, sizeof(a->chunk[k]));
+			}
 }

@@ -122,11 +122,13 @@ static void test_worst_case(void)
 					stats_sys_record(comp, (enum sys_id)(s - OP_COUNT), ns);
 				}
 			}
-	CHECK_EQ_U(a->hist.used, CHIST_SERIES * CHIST_CHUNKS); /* one low chunk each */
+	/* a table and one low chunk each */
+	CHECK_EQ_U(a->hist.used, CHIST_SERIES * (CHIST_ROW_CHUNKS + CHIST_CHUNKS));
 	for (unsigned s = 0; s < CHIST_SERIES; s++)
 		for (unsigned c = 0; c < CHIST_CHUNKS; c++)
-			CHECK(a->hist.tab[s][c] >= 1 && a->hist.tab[s][c] < CHIST_CAPACITY &&
-			      a->hist.hi[s][c] == 0);
+			CHECK(chist_chunk_of(&a->hist, s, c, 0) >= 1 &&
+			      chist_chunk_of(&a->hist, s, c, 0) < CHIST_CAPACITY &&
+			      chist_chunk_of(&a->hist, s, c, 1) == 0);
 	struct thread_stats *t = stats_make(NULL, NULL);
 	CHECK_EQ_I(thread_stats_merge(t, comp), 0);
 	CHECK(series_equal(t, dense));
@@ -134,16 +136,19 @@ static void test_worst_case(void)
 		CHECK_EQ_U(t->sys_lat[SYS_read].h.bucket[i], 2);
 	/* every count of every series past 2^32 (the low words set to 2^32 - 1, then one more):
 	 * every pair gets its high chunk too, and the arena is exactly full */
-	for (uint32_t k = 1; k <= a->hist.used; k++)
-		for (unsigned j = 0; j < CHIST_CHUNK; j++)
-			a->hist.chunk[k].bucket[j] = UINT32_MAX;
+	for (unsigned s = 0; s < CHIST_SERIES; s++)
+		for (unsigned c = 0; c < CHIST_CHUNKS; c++)
+			for (unsigned j = 0; j < CHIST_CHUNK; j++)
+				a->hist.chunk[chist_chunk_of(&a->hist, s, c, 0)].bucket[j] =
+				    UINT32_MAX;
 	for (unsigned s = 0; s < CHIST_SERIES; s++)
 		for (unsigned i = 0; i < HIST_BUCKETS; i++)
 			chist_record(&a->hist, s, hist_bucket_low(i));
 	CHECK_EQ_U(a->hist.used, CHIST_CAPACITY - 1);
 	for (unsigned s = 0; s < CHIST_SERIES; s++)
 		for (unsigned c = 0; c < CHIST_CHUNKS; c++)
-			CHECK(a->hist.hi[s][c] >= 1 && a->hist.hi[s][c] < CHIST_CAPACITY);
+			CHECK(chist_chunk_of(&a->hist, s, c, 1) >= 1 &&
+			      chist_chunk_of(&a->hist, s, c, 1) < CHIST_CAPACITY);
 	struct thread_stats *t2 = stats_make(NULL, NULL);
 	CHECK_EQ_I(thread_stats_merge(t2, comp), 0);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
@@ -164,12 +169,12 @@ static void test_carry(void)
 	struct thread_stats *comp = stats_make(NULL, a);
 	stats_op_record(comp, OP_stat, 5000);
 	unsigned i = hist_index(5000);
-	unsigned k = a->hist.tab[CHIST_OP(OP_stat)][i / CHIST_CHUNK];
+	unsigned k = chist_chunk_of(&a->hist, CHIST_OP(OP_stat), i / CHIST_CHUNK, 0);
 	a->hist.chunk[k].bucket[i % CHIST_CHUNK] = UINT32_MAX - 1; /* as after 2^32 - 1 samples */
 	for (int r = 0; r < 3; r++)
 		stats_op_record(comp, OP_stat, 5000);
-	CHECK(a->hist.hi[CHIST_OP(OP_stat)][i / CHIST_CHUNK] != 0);
-	CHECK_EQ_U(a->hist.used, 2);
+	CHECK(chist_chunk_of(&a->hist, CHIST_OP(OP_stat), i / CHIST_CHUNK, 1) != 0);
+	CHECK_EQ_U(a->hist.used, 2 * (CHIST_ROW_CHUNKS + 1)); /* two tables, two chunks */
 	struct thread_stats *t = stats_make(NULL, NULL);
 	CHECK_EQ_I(thread_stats_merge(t, comp), 0);
 	CHECK_EQ_U(t->op_lat[OP_stat].h.bucket[i], (UINT64_C(1) << 32) + 1);
@@ -211,9 +216,10 @@ static void test_sizes(void)
 	CHECK_EQ_U(CHIST_CHUNKS * CHIST_CHUNK, HIST_BUCKETS);
 	CHECK(CHIST_CAPACITY <= 65536u);
 	if (OP_COUNT == 22 && SYS_COUNT == 15) {
-		CHECK_EQ_U(CHIST_CAPACITY, 11545);
-		CHECK_EQ_U(sizeof(struct chist_arena), 761984);
-		CHECK_EQ_U(sizeof(struct chist_chunk), 64);
+		CHECK_EQ_U(CHIST_ROW_CHUNKS, 5);
+		CHECK_EQ_U(CHIST_CAPACITY, 11915);
+		CHECK_EQ_U(sizeof(struct chist_arena), 762752);
+		CHECK_EQ_U(sizeof(union chist_chunk), 64);
 		CHECK_EQ_U(sizeof(struct lat_moments) * CHIST_SERIES, 1776);
 	}
 }
