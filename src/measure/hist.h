@@ -35,8 +35,9 @@
  *   (722 KiB): the copies of thread groups and of the run's total are dense. A worker records
  *   into compact ones instead (chist.h: the same buckets in 16-bucket chunks of 64 B, 32-bit
  *   words with a high-word chunk on wrap, handed out on first touch with their tables; ~22-35 KB
- *   for the ~18 series of the 2010 profile). Buckets are 64-bit so a per-thread bucket can never wrap, even at 10^8 samples/s for
- *   hours (32-bit buckets would wrap after 4.3e9 samples).
+ *   for the ~18 series of the 2010 profile). Counts are 64-bit, in both, so a per-thread bucket
+ *   can never wrap, even at 10^8 samples/s for hours (a 32-bit count alone would wrap after
+ *   4.3e9 samples).
  *
  * Contract: a histogram has a single writer; nothing here is atomic or locked. Merge histograms
  * only after the writers are joined.
