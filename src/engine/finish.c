@@ -47,8 +47,9 @@ static int collect_worker(struct engine *e, size_t i)
 	e->res->verify_mismatches += w->verify_bad;
 	if (!g->st_ready && e->plan->groups[w->group].num_threads == 1) {
 		g->st = w->st; /* the results' pages are written here first (results_init_lazy) */
-		g->st.ranges = g->ranges;       /* the same bounds, the results' own table */
-		thread_stats_normalize(&g->st); /* the series it never wrote: lat_init's form */
+		g->st.ranges = g->ranges;        /* the same bounds, the results' own table */
+		thread_stats_make_dense(&g->st); /* its buckets from the worker's arena */
+		thread_stats_normalize(&g->st);  /* the series it never wrote: lat_init's form */
 		g->st_ready = true;
 		moved = true;
 		w->st.range_counts = NULL;

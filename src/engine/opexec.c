@@ -53,6 +53,8 @@ static int fail(struct worker *w, enum op_id op, enum sys_id s, int err, struct 
 	/* after --crash-after's shutdown every call fails: not an error (worker.c counts it) */
 	if (!w->err_set && !engine_crashed(w->eng)) {
 		w->err_set = true;
+		w->err.worker = w->index;
+		w->err.group = w->group;
 		w->err.err = err;
 		w->err.op = op;
 		w->err.sys = s;
@@ -120,20 +122,45 @@ struct wpos {
 	uint64_t off;
 };
 
+/* The first `len` bytes of w->buf are about to be overwritten (a read, a filled write): the
+ * pattern no longer holds there. */
+static inline void buf_spoil(struct worker *w, size_t len)
+{
+	w->pat_hi = w->pat_lo >= w->pat_hi || len > w->pat_hi ? len : w->pat_hi;
+	w->pat_lo = 0;
+}
+
+/* content=header: w->buf + [from, to) to hold the pattern of `key`'s seed (header bytes aside),
+ * refilled where a read or a fill spoiled it (content_pattern is periodic in 512-byte blocks,
+ * so a block-aligned part can be refilled alone). */
+static void pattern_need(struct worker *w, const struct content_key *key, size_t from, size_t to)
+{
+	if (UNLIKELY(!w->pat_ready || w->pat_seed != key->seed)) {
+		w->pat_seed = key->seed;
+		w->pat_ready = true;
+		w->pat_lo = 0;
+		w->pat_hi = w->buf_len + 512;
+	}
+	if (w->pat_lo >= w->pat_hi || w->pat_lo >= to || w->pat_hi <= from)
+		return;
+	size_t lo = w->pat_lo & ~(size_t)511, hi = w->pat_hi < to ? w->pat_hi : to;
+	content_pattern(w->buf + lo, hi - lo, key);
+	w->pat_lo = hi; /* [pat_lo, hi) holds it now; the rest of the spoiled part may not */
+}
+
 /* Writes n bytes of the content at c->off (advanced); returns n or -errno. */
 static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
 	char *src = w->buf;
 	if (c->key.mode == CONTENT_MODE_HEADER && n <= w->buf_len && !w->eng->plan->directio) {
-		/* the pattern is in pbuf (filled once); only the headers are written per write */
-		if (UNLIKELY(!w->pbuf_ready || w->pbuf_seed != c->key.seed)) {
-			content_pattern(w->pbuf, w->buf_len + 512, &c->key);
-			w->pbuf_seed = c->key.seed;
-			w->pbuf_ready = true;
-		}
-		src = w->pbuf + c->off % 512;
+		/* the pattern is in buf (filled once, refilled where reads spoiled it); only the
+		 * headers are written per write */
+		size_t ph = (size_t)(c->off % 512);
+		pattern_need(w, &c->key, ph, ph + n);
+		src = w->buf + ph;
 		content_headers(src, n, &c->key, c->gen, c->off);
 	} else {
+		buf_spoil(w, n);
 		content_fill(w->buf, n, &c->key, c->gen, c->off);
 	}
 	ssize_t r = t_write(w, fd, src, n);
@@ -369,6 +396,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
 	int rc;
+	buf_spoil(w, (size_t)(n ? bs : tail));
 	if (!g->read_random && !g->read_skip && size > want &&
 	    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size - want), SEEK_SET)))
 		return rc;
@@ -407,6 +435,7 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
                         struct op_result *r)
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
+	buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
 		size_t n = left < bs ? (size_t)left : (size_t)bs;
 		int64_t k = t_read(w, f->fd, w->buf, n);

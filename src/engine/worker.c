@@ -275,16 +275,24 @@ static size_t round4k(uint64_t v)
 }
 
 /* A worker lives in one anonymous mapping of its own: the struct (its statistics, 37 latency
- * series of 20 KB each, are most of it) rounded up to a page, then its I/O buffer. Nothing of it
- * is written in advance: the kernel gives zero pages on first touch, so a worker costs the
- * memory of the pages it writes: the counters, the histogram pages where its latencies land, the
- * part of the buffer its reads and writes use (every write fills the bytes it writes,
- * content.h). MAP_NORESERVE: the address space is not charged as committed memory either.
- * Making a worker is one mmap (start-up only), never a page fault per operation beyond the
+ * series of 20 KB each, are most of it; their dense buckets stay unwritten) rounded up to a page,
+ * its I/O buffer (reads, writes and the content=header pattern: opexec.c), then the compact
+ * histograms its samples go to (chist.h).
+ * Nothing of it is written in advance: the kernel gives zero pages on first touch, so a worker
+ * costs the memory of the pages it writes: the counters and moments, the histogram chunks where
+ * its latencies land, the part of the buffers its reads and writes use (every write fills the
+ * bytes it writes, content.h). MAP_NORESERVE: the address space is not charged as committed memory
+ * either. Making a worker is one mmap (start-up only), never a page fault per operation beyond the
  * first touch of each page. */
 static size_t worker_head_len(void)
 {
 	return round4k(sizeof(struct worker));
+}
+
+/* The mapping: head, buffer (buf_len + 512 bytes used, in buf_len + 4096), arena. */
+static size_t worker_map_len(size_t buf_len)
+{
+	return worker_head_len() + buf_len + 4096 + round4k(sizeof(struct stats_arena));
 }
 
 /* A worker of group g (index gi in plan.groups, or the aging group of a filesystem with
@@ -296,8 +304,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	uint64_t bs =
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	size_t buf_len = round4k(bs ? bs : 4096);
-	/* + a pattern buffer of buf_len + 512 bytes (content=header; untouched otherwise) */
-	size_t map_len = worker_head_len() + 2 * buf_len + 4096;
+	size_t map_len = worker_map_len(buf_len);
 	void *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED) {
@@ -311,12 +318,10 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->ops = ops;
 	w->index = index;
 	w->group = (unsigned)gi;
-	w->err.worker = index; /* the rest of err when it fails (opexec.c fail) */
-	w->err.group = (unsigned)gi;
 	rng_seed(&w->rng, e->seed, index);
 	w->buf_len = buf_len;
 	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
-	w->pbuf = w->buf + buf_len;
+	struct stats_arena *arena = (void *)(w->buf + buf_len + 4096); /* page-aligned, zero */
 	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (statistics)", index);
@@ -324,6 +329,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 		munmap(map, map_len);
 		return NULL;
 	}
+	thread_stats_use_arena(&w->st, arena);
 	w->time_ops = g->enable_stats;
 	w->verify = e->plan->verify;
 	w->shared_clock = g->enable_stats && !g->ignore_mask;
@@ -345,5 +351,5 @@ void worker_free(struct worker *w)
 		free(w->ll);
 	}
 	thread_stats_free(&w->st);
-	munmap(w, worker_head_len() + 2 * w->buf_len + 4096);
+	munmap(w, worker_map_len(w->buf_len));
 }

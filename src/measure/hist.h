@@ -31,10 +31,13 @@
  * then clamps to the exact max. The last bucket's high is UINT64_MAX.
  *
  * Memory of struct hist. (44 - 6 + 1) * 64 = 2496 buckets * 8 B = 19 968 B (19.5 KiB).
- *   Per thread (stats.h): OP_COUNT + SYS_COUNT = 22 + 15 = 37 histograms = 738 816 B (722 KiB);
- *   64 threads: 47.3 MB (45.1 MiB) of histograms. The whole struct thread_stats is given in
- *   stats.h. Its buckets are 64-bit so a per-thread bucket can never wrap, even at 10^8
- *   samples/s for hours (32-bit buckets would wrap after 4.3e9 samples).
+ *   A struct thread_stats (stats.h) holds OP_COUNT + SYS_COUNT = 22 + 15 = 37 of them = 738 816 B
+ *   (722 KiB): the copies of thread groups and of the run's total are dense. A worker records
+ *   into compact ones instead (chist.h: the same buckets in 16-bucket chunks of 64 B, 32-bit
+ *   words with a high-word chunk on wrap, handed out on first touch with their tables; ~22-35 KB
+ *   for the ~18 series of the 2010 profile). Counts are 64-bit, in both, so a per-thread bucket
+ *   can never wrap, even at 10^8 samples/s for hours (a 32-bit count alone would wrap after
+ *   4.3e9 samples).
  *
  * Contract: a histogram has a single writer; nothing here is atomic or locked. Merge histograms
  * only after the writers are joined.

@@ -12,17 +12,47 @@ void lat_init(struct lat_stats *l)
 	l->min_ns = UINT64_MAX;
 }
 
-void lat_merge(struct lat_stats *dst, const struct lat_stats *src)
+/* dst's n, sums, min and max (+) those of a series of n samples; nothing when n is 0 (the
+ * identity, maybe an all-zero series whose min_ns is not set). */
+static void add_moments(struct lat_stats *dst, uint64_t n, uint64_t sum, stats_u128 sum_sq,
+                        uint64_t min_ns, uint64_t max_ns)
 {
-	if (!src->n) /* empty: the identity (and maybe an all-zero series: min_ns is not set) */
+	if (!n)
 		return;
 	uint64_t min = dst->n ? dst->min_ns : UINT64_MAX;
-	dst->n += src->n;
-	dst->sum_ns += src->sum_ns;
-	dst->sum_sq_ns += src->sum_sq_ns;
-	dst->min_ns = src->min_ns < min ? src->min_ns : min;
-	dst->max_ns = src->max_ns > dst->max_ns ? src->max_ns : dst->max_ns;
+	dst->n += n;
+	dst->sum_ns += sum;
+	dst->sum_sq_ns += sum_sq;
+	dst->min_ns = min_ns < min ? min_ns : min;
+	dst->max_ns = max_ns > dst->max_ns ? max_ns : dst->max_ns;
+}
+
+void lat_merge(struct lat_stats *dst, const struct lat_stats *src)
+{
+	if (!src->n)
+		return; /* the buckets of an empty src are not read */
+	add_moments(dst, src->n, src->sum_ns, src->sum_sq_ns, src->min_ns, src->max_ns);
 	hist_merge(&dst->h, &src->h);
+}
+
+/* lat_merge of series `series` of a worker's arena into dst. */
+static void arena_merge(struct lat_stats *dst, const struct stats_arena *a, unsigned series)
+{
+	const struct lat_moments *m = &a->mom[series];
+	if (!m->n)
+		return;
+	add_moments(dst, m->n, m->sum_ns, m->sum_sq_ns, m->min_ns, m->max_ns);
+	chist_merge_series(&dst->h, &a->hist, series);
+}
+
+/* lat_merge of series `series` of st (src, or in st's arena when it has one). */
+static void series_merge(struct lat_stats *dst, const struct lat_stats *src,
+                         const struct thread_stats *st, unsigned series)
+{
+	if (st->arena)
+		arena_merge(dst, st->arena, series);
+	else
+		lat_merge(dst, src);
 }
 
 uint64_t lat_min_ns(const struct lat_stats *l)
@@ -189,6 +219,7 @@ static void reset_fields(struct thread_stats *st)
 static int alloc_ranges(struct thread_stats *st, const struct range_table *ranges)
 {
 	st->resp_lat = NULL;
+	st->arena = NULL;
 	st->ranges = NULL;
 	st->range_cols = 0;
 	st->range_counts = NULL;
@@ -226,6 +257,23 @@ void thread_stats_normalize(struct thread_stats *st)
 		lat_init(st->resp_lat);
 }
 
+void thread_stats_use_arena(struct thread_stats *st, struct stats_arena *a)
+{
+	st->arena = a;
+}
+
+void thread_stats_make_dense(struct thread_stats *st)
+{
+	struct stats_arena *a = st->arena;
+	if (!a)
+		return;
+	for (int i = 0; i < OP_COUNT; i++)
+		arena_merge(&st->op_lat[i], a, CHIST_OP(i)); /* into an all-zero (empty) series */
+	for (int i = 0; i < SYS_COUNT; i++)
+		arena_merge(&st->sys_lat[i], a, CHIST_SYS(i));
+	st->arena = NULL;
+}
+
 int thread_stats_track_response(struct thread_stats *st)
 {
 	if (st->resp_lat)
@@ -256,11 +304,18 @@ void thread_stats_reset(struct thread_stats *st)
 		lat_clear(&st->sys_lat[i]);
 	if (st->resp_lat)
 		lat_clear(st->resp_lat);
+	if (st->arena) {
+		for (unsigned i = 0; i < CHIST_SERIES; i++)
+			if (st->arena->mom[i].n) /* an unused series stays unwritten */
+				memset(&st->arena->mom[i], 0, sizeof(st->arena->mom[i]));
+		chist_clear(&st->arena->hist);
+	}
 }
 
 int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 {
-	if (!same_ranges(dst->ranges, src->ranges) || dst->range_cols != src->range_cols)
+	if (!same_ranges(dst->ranges, src->ranges) || dst->range_cols != src->range_cols ||
+	    dst->arena)
 		return -EINVAL;
 	for (int i = 0; i < OP_COUNT; i++) {
 		dst->ops[i] += src->ops[i];
@@ -270,10 +325,10 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		dst->errors[i] += src->errors[i];
 		dst->ffsb_written[i] += src->ffsb_written[i];
 		dst->ffsb_read[i] += src->ffsb_read[i];
-		lat_merge(&dst->op_lat[i], &src->op_lat[i]);
+		series_merge(&dst->op_lat[i], &src->op_lat[i], src, CHIST_OP(i));
 	}
 	for (int i = 0; i < SYS_COUNT; i++)
-		lat_merge(&dst->sys_lat[i], &src->sys_lat[i]);
+		series_merge(&dst->sys_lat[i], &src->sys_lat[i], src, CHIST_SYS(i));
 	if (src->resp_lat) {
 		if (!dst->resp_lat && thread_stats_track_response(dst))
 			return -ENOMEM;

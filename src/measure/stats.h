@@ -13,8 +13,8 @@
  * Memory (x86-64, OP_COUNT = 22, SYS_COUNT = 15):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
  *   struct thread_stats = 7 counters * 22 ops * 8 B (1 232 B) + 37 lat_stats (740 592 B)
- *                         + 48 B of response-time and range fields (pointers and counts, with
- *                         the padding to lat_stats' 16-byte alignment)
+ *                         + 48 B of response-time, range and arena fields (pointers and
+ *                         counts, with the padding to lat_stats' 16-byte alignment)
  *                       = 741 872 B (724.5 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1)
  *                         * 8 B (7.8 KB for 64 ranges; 0 without ranges), plus one lat_stats
  *                         more (resp_lat) only for op_period groups.
@@ -22,8 +22,13 @@
  *   variants, append_fsync2, sync and syncfs are the other 7 operation and 2 syscall series.)
  *
  * A worker's copy costs only the pages it writes: it lives in zero pages (thread_stats_init_zeroed,
- * engine/worker.c) and an all-zero series is empty, so the series it never records and the
- * buckets where no sample lands stay unwritten (a stat-only worker writes a few pages).
+ * engine/worker.c), and its series are recorded into a struct stats_arena of its own
+ * (thread_stats_use_arena; 1 776 B of moments, then chist.h's chunks), so its op_lat and
+ * sys_lat stay all zero (empty, unwritten) and a series costs 48 B plus a 320 B table and 64 B
+ * per 16-bucket chunk its samples land in: ~25-40 KB of pages for the ~18 series of the 2010
+ * profile (it was ~250 KB with a dense histogram per series, ~3 pages each), a few pages for
+ * stat-only. The arena is 762 752 + 1 792 B of address space, never written ahead: the worst
+ * case (every count of every series past 2^32) fits, so it cannot run out.
  *
  * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
  * thread group and one total: T + G + 1 copies.
@@ -43,6 +48,7 @@
 
 #include <stdint.h>
 
+#include "chist.h"
 #include "compiler.h"
 #include "hist.h"
 #include "ops.h"
@@ -81,6 +87,42 @@ static inline void lat_record(struct lat_stats *l, uint64_t ns)
 	l->min_ns = ns < min ? ns : min;
 	l->max_ns = ns > l->max_ns ? ns : l->max_ns;
 	hist_record(&l->h, ns);
+}
+
+/* lat_moments - a lat_stats without its histogram: one series of a worker's stats_arena. The
+ * same fields, the same rules (all zero is empty; min_ns is read only when n > 0). */
+struct lat_moments {
+	uint64_t n;           /* SUM */
+	uint64_t sum_ns;      /* SUM */
+	uint64_t min_ns;      /* MIN */
+	uint64_t max_ns;      /* MAX */
+	stats_u128 sum_sq_ns; /* SUM */
+};
+
+/* stats_arena - a worker's series, compact (thread_stats_use_arena): the moments of every
+ * series side by side (37 * 48 B = 1 776 B, one page) and their buckets in a chist_arena, whose
+ * series numbers (CHIST_OP, CHIST_SYS) index mom[] too. All zero is empty. */
+struct stats_arena {
+	struct lat_moments mom[CHIST_SERIES];
+	struct chist_arena hist;
+};
+
+/* moments_record - lat_record without the histogram, into a lat_moments. */
+static inline void moments_record(struct lat_moments *l, uint64_t ns)
+{
+	uint64_t min = l->n ? l->min_ns : UINT64_MAX; /* an all-zero series is empty */
+	l->n++;
+	l->sum_ns += ns;
+	l->sum_sq_ns += (stats_u128)ns * ns;
+	l->min_ns = ns < min ? ns : min;
+	l->max_ns = ns > l->max_ns ? ns : l->max_ns;
+}
+
+/* arena_record - one sample of `ns` in series s of a worker's arena. Hot path. */
+static inline void arena_record(struct stats_arena *a, unsigned s, uint64_t ns)
+{
+	moments_record(&a->mom[s], ns);
+	chist_record(&a->hist, s, ns);
 }
 
 /* lat_merge - dst := dst (+) src: SUM of n, sums and buckets, MIN of min, MAX of max. An empty
@@ -177,6 +219,24 @@ static inline uint32_t range_table_find(const struct range_table *t, uint64_t ns
 /* ---- per-thread statistics ------------------------------------------------------------------ */
 
 struct thread_stats {
+	/* First, on the page of the counters: the fields every record reads (a worker's series
+	 * are in its arena, so a worker writes only this start of its thread_stats).
+	 * op_period groups: response time, from each operation's scheduled start to its end
+	 * (service time plus the wait behind late operations), every operation together; and one
+	 * sample per scheduled start that passed while the previous operation still ran (a missed
+	 * start: it waited until that operation ended), as HdrHistogram's corrected recording.
+	 * Per field as in struct lat_stats; empty for groups without op_period. */
+	struct lat_stats *resp_lat; /* owned; NULL until thread_stats_track_response */
+	uint64_t missed_starts;     /* scheduled starts that passed while an operation ran; SUM */
+	/* msec_range table, not owned, NULL = none; must match on both sides of a merge */
+	const struct range_table *ranges;
+	uint32_t range_cols;    /* ranges->n + 1 (the last column is "outside"); 0 = none */
+	uint64_t *range_counts; /* [SYS_COUNT][range_cols], owned; SUM, exact */
+	/* A worker's compact series (struct stats_arena), not owned; NULL = the dense op_lat and
+	 * sys_lat. With an arena, op_lat and sys_lat stay all zero (empty): the samples are the
+	 * arena's (series CHIST_OP(op) and CHIST_SYS(s)), and merging st into another adds them
+	 * from there. */
+	struct stats_arena *arena;
 	uint64_t ops[OP_COUNT];           /* whole operations completed; SUM */
 	uint64_t trans[OP_COUNT];         /* FFSB transactions (one per read/write call); SUM */
 	uint64_t bytes_read[OP_COUNT];    /* bytes returned by read(); SUM */
@@ -192,17 +252,6 @@ struct thread_stats {
 	struct lat_stats op_lat[OP_COUNT];
 	/* latency of each timed syscall; per field SUM, MIN or MAX as in struct lat_stats */
 	struct lat_stats sys_lat[SYS_COUNT];
-	/* op_period groups: response time, from each operation's scheduled start to its end
-	 * (service time plus the wait behind late operations), every operation together; and one
-	 * sample per scheduled start that passed while the previous operation still ran (a missed
-	 * start: it waited until that operation ended), as HdrHistogram's corrected recording.
-	 * Per field as in struct lat_stats; empty for groups without op_period. */
-	struct lat_stats *resp_lat; /* owned; NULL until thread_stats_track_response */
-	uint64_t missed_starts;     /* scheduled starts that passed while an operation ran; SUM */
-	/* msec_range table, not owned, NULL = none; must match on both sides of a merge */
-	const struct range_table *ranges;
-	uint32_t range_cols;    /* ranges->n + 1 (the last column is "outside"); 0 = none */
-	uint64_t *range_counts; /* [SYS_COUNT][range_cols], owned; SUM, exact */
 };
 
 /* thread_stats_init - empty stats counting msec_ranges of `ranges` (NULL = no range counts).
@@ -214,6 +263,16 @@ int thread_stats_init(struct thread_stats *st, const struct range_table *ranges)
  * from an anonymous mmap): every series is left as it is, empty, so none of its pages is written
  * here; a page of a histogram is first written (and costs memory) when a sample lands in it. */
 int thread_stats_init_zeroed(struct thread_stats *st, const struct range_table *ranges);
+
+/* thread_stats_use_arena - record st's histograms into `a` (chist.h) rather than into its
+ * series' dense buckets: for a worker, whose a is all zero (fresh from an anonymous mmap) and
+ * outlives st's use; st must be empty. Costs nothing until samples land. */
+void thread_stats_use_arena(struct thread_stats *st, struct stats_arena *a);
+
+/* thread_stats_make_dense - st's compact series (moments and buckets) put into its own dense
+ * op_lat and sys_lat, and the arena dropped (st->arena = NULL): for a copy of a worker's st that is
+ * kept (a one-thread group), while the arena is still mapped. Nothing to do without an arena. */
+void thread_stats_make_dense(struct thread_stats *st);
 
 /* thread_stats_normalize - every empty series (n = 0) in the form lat_init gives it (min_ns
  * UINT64_MAX, buckets zero), as a copy of a zero-initialised st ends up where others are read. */
@@ -231,9 +290,11 @@ void thread_stats_free(struct thread_stats *st);
  * zero-initialised st stays untouched where nothing landed). */
 void thread_stats_reset(struct thread_stats *st);
 
-/* thread_stats_merge - dst := dst (+) src, field by field as commented above. Both must count
- * the same msec_ranges (the same table, or tables with equal bounds); otherwise -EINVAL and dst
- * is unchanged. Call only after the thread that wrote src has been joined. Returns 0. */
+/* thread_stats_merge - dst := dst (+) src, field by field as commented above; src's buckets
+ * from its arena when it has one, exactly as from dense ones. Both must count the same
+ * msec_ranges (the same table, or tables with equal bounds), and dst must be dense (no arena);
+ * otherwise -EINVAL and dst is unchanged. Call only after the thread that wrote src has been
+ * joined. Returns 0. */
 int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src);
 
 /* stats_range_row - the SYS_COUNT row of range counts for syscall s: range_cols entries, the
@@ -246,7 +307,10 @@ static inline const uint64_t *stats_range_row(const struct thread_stats *st, enu
 /* stats_sys_record - one timed syscall took `ns` nanoseconds. Hot path: inline, no allocation. */
 static inline void stats_sys_record(struct thread_stats *st, enum sys_id s, uint64_t ns)
 {
-	lat_record(&st->sys_lat[s], ns);
+	if (LIKELY(st->arena))
+		arena_record(st->arena, CHIST_SYS(s), ns);
+	else
+		lat_record(&st->sys_lat[s], ns);
 	if (st->ranges)
 		st->range_counts[(size_t)s * st->range_cols + range_table_find(st->ranges, ns)]++;
 }
@@ -261,7 +325,10 @@ void stats_resp_record(struct thread_stats *st, uint64_t ns, uint64_t missed,
  * engine updates ops, trans, bytes_read, bytes_written and errors itself. */
 static inline void stats_op_record(struct thread_stats *st, enum op_id op, uint64_t ns)
 {
-	lat_record(&st->op_lat[op], ns);
+	if (LIKELY(st->arena))
+		arena_record(st->arena, CHIST_OP(op), ns);
+	else
+		lat_record(&st->op_lat[op], ns);
 }
 
 #endif

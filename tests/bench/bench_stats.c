@@ -1,7 +1,9 @@
 /* bench_stats.c - cost of recording a latency sample and of merging per-thread statistics.
  *
  * Prints ns per hist_record and ival_hist_record (the two instances of hist.h), per
- * stats_sys_record (with and without msec_ranges) and per thread_stats_merge. Values are
+ * stats_sys_record (with and without msec_ranges) and per thread_stats_merge, each into dense
+ * histograms; then a worker's compact series (a stats_arena, chist.h) against the dense ones,
+ * interleaved round by round, with the ratio compact/dense. Values are
  * pre-generated so the RNG is not timed; one figure with the RNG inside the loop is printed for
  * comparison. The target is <= 25 ns per recorded sample. Prints figures and asserts nothing.
  * Optional argument: millions of samples (default 50).
@@ -120,13 +122,54 @@ int main(int argc, char **argv)
 	printf("thread_stats_merge:               %6.0f ns/merge (%zu B per thread_stats)\n",
 	       per_sample(t0, t1, MERGES), sizeof(struct thread_stats));
 
+	/* A worker's compact series (stats_arena) against the dense ones, round by round. */
+	struct stats_arena *arena = calloc(1, sizeof(*arena));
+	struct thread_stats *wst = malloc(sizeof(*wst)), *dense = malloc(sizeof(*dense));
+	if (!arena || !wst || !dense || thread_stats_init_zeroed(wst, t) ||
+	    thread_stats_init(dense, t)) {
+		fprintf(stderr, "bench_stats: out of memory\n");
+		return 1;
+	}
+	thread_stats_use_arena(wst, arena);
+	double sum_d = 0, sum_c = 0;
+	for (int round = 0; round < 3; round++) {
+		struct thread_stats *order[2] = {dense, wst};
+		double ns[2];
+		for (int k = 0; k < 2; k++) {
+			t0 = now_ns();
+			for (uint64_t p = 0; p < passes; p++)
+				for (int i = 0; i < NVALS; i++)
+					stats_sys_record(order[k], (enum sys_id)sys[i], vals[i]);
+			t1 = now_ns();
+			ns[k] = per_sample(t0, t1, n);
+		}
+		printf(
+		    "round %d: stats_sys_record (6 ranges) dense %6.2f, compact %6.2f ns/sample: "
+		    "compact/dense %.3f\n",
+		    round + 1, ns[0], ns[1], ns[1] / ns[0]);
+		sum_d += ns[0];
+		sum_c += ns[1];
+	}
+	printf("stats_sys_record compact/dense, 3 rounds: %.3f (%u chunks of %zu B touched)\n",
+	       sum_c / sum_d, arena->hist.used, sizeof(arena->hist.chunk[0]));
+	t0 = now_ns();
+	for (int i = 0; i < MERGES; i++)
+		thread_stats_merge(dst, wst);
+	t1 = now_ns();
+	printf("thread_stats_merge (compact src): %6.0f ns/merge\n", per_sample(t0, t1, MERGES));
+
 	/* Print something derived from every result so no loop can be optimised away. */
 	uint64_t check = hist_count(h) + ival_hist_count(ih) + plain->sys_lat[0].n +
-	                 st->sys_lat[1].n + dst->sys_lat[2].n +
-	                 lat_percentile_ns(&dst->sys_lat[3], 99);
+	                 dense->sys_lat[4].n + arena->mom[CHIST_SYS(4)].n + st->sys_lat[1].n +
+	                 dst->sys_lat[2].n + lat_percentile_ns(&dst->sys_lat[3], 99);
 	printf("checksum %" PRIu64 "\n", check);
 
 	thread_stats_free(st);
+	thread_stats_free(wst);
+	thread_stats_free(dense);
+	free(wst);
+	free(dense);
+	free(arena);
 	thread_stats_free(plain);
 	thread_stats_free(dst);
 	range_table_free(t);

@@ -561,10 +561,10 @@ static void test_response(void)
 static void test_sizes(void)
 {
 	CHECK_EQ_U(sizeof(struct lat_stats), 20016);
-	/* seven per-op counters + series + response (pointer, count) + (pointer, count, pointer),
-	 * with at most 32 B of alignment padding */
+	/* seven per-op counters + series + response (pointer, count) + (pointer, count, pointer)
+	 * + arena pointer, with at most 32 B of alignment padding */
 	size_t parts =
-	    7 * OP_COUNT * 8 + (OP_COUNT + SYS_COUNT) * sizeof(struct lat_stats) + 16 + 20;
+	    7 * OP_COUNT * 8 + (OP_COUNT + SYS_COUNT) * sizeof(struct lat_stats) + 16 + 20 + 8;
 	CHECK(sizeof(struct thread_stats) >= parts && sizeof(struct thread_stats) <= parts + 32);
 	if (OP_COUNT == 22 && SYS_COUNT == 15) /* the figures written in stats.h */
 		CHECK_EQ_U(sizeof(struct thread_stats), 741872);

@@ -87,11 +87,17 @@ struct worker {
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
-	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
+	/* The I/O buffer, 4 KiB aligned (O_DIRECT): reads and filled writes use buf_len bytes from
+	 * buf; content=header writes send buf + off % 512, which holds the payload pattern of
+	 * pat_seed (content_pattern) outside [pat_lo, pat_hi), so a read or a fill, which spoils
+	 * a prefix of it, costs its refill only where a later write needs it (opexec.c). buf_len
+	 * + 512 bytes are used. One buffer, not a read and a pattern buffer: a worker touches its
+	 * size once, not twice. */
+	char *buf;
 	size_t buf_len;
-	char *pbuf;         /* content=header: buf_len + 512 bytes after buf, the payload */
-	uint64_t pbuf_seed; /* pattern of this content seed once pbuf_ready (content.h) */
-	bool pbuf_ready;
+	uint64_t pat_seed;     /* the content seed of the pattern, once pat_ready */
+	size_t pat_lo, pat_hi; /* the bytes of buf that may not hold it (none when lo >= hi) */
+	bool pat_ready;
 	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;          /* record whole-operation latency */
 	bool shared_clock;      /* every syscall is timed: op latency = first start .. last end */
@@ -104,11 +110,9 @@ struct worker {
 	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
 	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
 	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
-	struct thread_stats st;
 	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
 	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
 	bool err_set;                /* err holds the worker's first failure */
-	struct results_error err;    /* what, where and when (worker and group set by worker_new) */
 	uint64_t t_start, t_end;     /* CLOCK_MONOTONIC ns */
 	pthread_t thread;
 	/* Progress the main thread may read while the run goes on (engine_progress: a distributed
@@ -117,6 +121,11 @@ struct worker {
 	 * read-modify-write), on a cache line of their own; the two may be one operation apart. */
 	alignas(CACHELINE) _Atomic uint64_t done_ops;
 	_Atomic uint64_t done_trans;
+	/* Last, so that what a worker writes is on its first page or two: the statistics (their
+	 * counters first; the series' dense part, 740 KB, stays unwritten: the arena has them) and
+	 * the first failure (4 KB with its path, written only when the worker fails). */
+	alignas(CACHELINE) struct thread_stats st;
+	struct results_error err; /* what, where and when: set by opexec.c fail */
 };
 
 struct sigwatch;

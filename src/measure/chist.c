@@ -1,0 +1,45 @@
+/* chist.c - the cold half of a worker's compact histograms: merge into a dense one, clear. */
+#include "chist.h"
+
+#include <string.h>
+
+unsigned chist_new_row(struct chist_arena *a, uint16_t *row)
+{
+	unsigned k = a->used + 1; /* CHIST_ROW_CHUNKS chunks, all zero: none handed out yet */
+	a->used += CHIST_ROW_CHUNKS;
+	*row = (uint16_t)k;
+	return k;
+}
+
+void chist_carry(struct chist_arena *a, unsigned s, unsigned i)
+{
+	unsigned row = a->hirow[s] ? a->hirow[s] : chist_new_row(a, &a->hirow[s]);
+	uint16_t *slot = chist_slot(a, row, i >> CHIST_CHUNK_BITS);
+	if (!*slot)
+		*slot = (uint16_t)++a->used;
+	a->chunk[*slot].bucket[i & (CHIST_CHUNK - 1)]++; /* 2^64 samples would wrap it */
+}
+
+void chist_merge_series(struct hist *dst, const struct chist_arena *a, unsigned s)
+{
+	for (unsigned c = 0; c < CHIST_CHUNKS; c++) {
+		unsigned k = chist_chunk_of(a, s, c, 0), h = chist_chunk_of(a, s, c, 1);
+		if (!k)
+			continue;
+		const uint32_t *lo = a->chunk[k].bucket, *hi = h ? a->chunk[h].bucket : NULL;
+		uint64_t *d = dst->bucket + (size_t)c * CHIST_CHUNK;
+		for (unsigned j = 0; j < CHIST_CHUNK; j++)
+			d[j] += lo[j] + (hi ? (uint64_t)hi[j] << 32 : 0);
+	}
+}
+
+void chist_clear(struct chist_arena *a)
+{
+	for (unsigned s = 0; s < CHIST_SERIES; s++) /* the counting chunks, not the tables */
+		for (unsigned c = 0; a->row[s] && c < CHIST_CHUNKS; c++)
+			for (int high = 0; high < 2; high++) {
+				unsigned k = chist_chunk_of(a, s, c, high);
+				if (k)
+					memset(&a->chunk[k], 0, sizeof(a->chunk[k]));
+			}
+}
