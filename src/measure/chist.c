@@ -15,9 +15,12 @@ void chist_carry(struct chist_arena *a, unsigned s, unsigned i)
 {
 	unsigned row = a->hirow[s] ? a->hirow[s] : chist_new_row(a, &a->hirow[s]);
 	uint16_t *slot = chist_slot(a, row, i >> CHIST_CHUNK_BITS);
-	if (!*slot)
-		*slot = (uint16_t)++a->used;
-	a->chunk[*slot].bucket[i & (CHIST_CHUNK - 1)]++; /* 2^64 samples would wrap it */
+	if (!*slot) { /* CHIST_HIGH_UNITS zero units */
+		*slot = (uint16_t)(a->used + 1);
+		a->used += CHIST_HIGH_UNITS;
+	}
+	unsigned j = i & (CHIST_CHUNK - 1);
+	a->chunk[*slot + j / 4].high[j % 4]++; /* the count wraps at 2^64, as struct hist's */
 }
 
 void chist_merge_series(struct hist *dst, const struct chist_arena *a, unsigned s)
@@ -26,10 +29,10 @@ void chist_merge_series(struct hist *dst, const struct chist_arena *a, unsigned 
 		unsigned k = chist_chunk_of(a, s, c, 0), h = chist_chunk_of(a, s, c, 1);
 		if (!k)
 			continue;
-		const uint32_t *lo = a->chunk[k].bucket, *hi = h ? a->chunk[h].bucket : NULL;
+		const uint16_t *lo = a->chunk[k].bucket;
 		uint64_t *d = dst->bucket + (size_t)c * CHIST_CHUNK;
 		for (unsigned j = 0; j < CHIST_CHUNK; j++)
-			d[j] += lo[j] + (hi ? (uint64_t)hi[j] << 32 : 0);
+			d[j] += lo[j] + (h ? a->chunk[h + j / 4].high[j % 4] << 16 : 0);
 	}
 }
 
@@ -40,6 +43,7 @@ void chist_clear(struct chist_arena *a)
 			for (int high = 0; high < 2; high++) {
 				unsigned k = chist_chunk_of(a, s, c, high);
 				if (k)
-					memset(&a->chunk[k], 0, sizeof(a->chunk[k]));
+					memset(&a->chunk[k], 0,
+					       sizeof(a->chunk[k]) * (high ? CHIST_HIGH_UNITS : 1));
 			}
 }

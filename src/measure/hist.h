@@ -33,11 +33,11 @@
  * Memory of struct hist. (44 - 6 + 1) * 64 = 2496 buckets * 8 B = 19 968 B (19.5 KiB).
  *   A struct thread_stats (stats.h) holds OP_COUNT + SYS_COUNT = 22 + 15 = 37 of them = 738 816 B
  *   (722 KiB): the copies of thread groups and of the run's total are dense. A worker records
- *   into compact ones instead (chist.h: the same buckets in 16-bucket chunks of 64 B, 32-bit
- *   words with a high-word chunk on wrap, handed out on first touch with their tables; ~22-35 KB
- *   for the ~18 series of the 2010 profile). Counts are 64-bit, in both, so a per-thread bucket
- *   can never wrap, even at 10^8 samples/s for hours (a 32-bit count alone would wrap after
- *   4.3e9 samples).
+ *   into compact ones instead (chist.h: the same buckets in 16-bucket chunks of 16-bit low words,
+ *   32 B, with 64-bit high words added when a count passes 65 535, handed out on first touch
+ *   with their tables; ~15-25 KB for the ~18 series of the 2010 profile). Counts are 64-bit, in
+ *   both, so a per-thread bucket can never wrap, even at 10^8 samples/s for hours (a 32-bit count
+ *   alone would wrap after 4.3e9 samples).
  *
  * Contract: a histogram has a single writer; nothing here is atomic or locked. Merge histograms
  * only after the writers are joined.

@@ -24,11 +24,12 @@
  * A worker's copy costs only the pages it writes: it lives in zero pages (thread_stats_init_zeroed,
  * engine/worker.c), and its series are recorded into a struct stats_arena of its own
  * (thread_stats_use_arena; 1 776 B of moments, then chist.h's chunks), so its op_lat and
- * sys_lat stay all zero (empty, unwritten) and a series costs 48 B plus a 320 B table and 64 B
- * per 16-bucket chunk its samples land in: ~25-40 KB of pages for the ~18 series of the 2010
- * profile (it was ~250 KB with a dense histogram per series, ~3 pages each), a few pages for
- * stat-only. The arena is 762 752 + 1 792 B of address space, never written ahead: the worst
- * case (every count of every series past 2^32) fits, so it cannot run out.
+ * sys_lat stay all zero (empty, unwritten) and a series costs 48 B plus a 320 B table and 32 B
+ * per 16-bucket chunk its samples land in (128 B more for a chunk whose counts pass 65 535):
+ * ~15-25 KB of pages for the ~18 series of the 2010 profile (it was ~250 KB with a dense
+ * histogram per series, ~3 pages each), a few pages for stat-only. The arena is 947 456 + 1 792 B
+ * of address space, never written ahead: the worst case (every count of every series past
+ * 2^16) fits, so it cannot run out.
  *
  * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
  * thread group and one total: T + G + 1 copies.

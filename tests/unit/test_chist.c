@@ -105,7 +105,7 @@ static void test_random_equal(void)
 
 /* Every bucket of every series touched: the arena hands out exactly every (series, chunk) pair
  * a low chunk, within its capacity, and still merges equal to the dense histograms; then every
- * count past 2^32: every pair a high chunk too, the arena exactly full. */
+ * count past 2^16: every pair its high units too, the arena exactly full. */
 static void test_worst_case(void)
 {
 	struct stats_arena *a = zalloc(sizeof(*a));
@@ -134,13 +134,13 @@ static void test_worst_case(void)
 	CHECK(series_equal(t, dense));
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		CHECK_EQ_U(t->sys_lat[SYS_read].h.bucket[i], 2);
-	/* every count of every series past 2^32 (the low words set to 2^32 - 1, then one more):
-	 * every pair gets its high chunk too, and the arena is exactly full */
+	/* every count of every series past 2^16 (the low words set to 2^16 - 1, then one more):
+	 * every pair gets its high units too, and the arena is exactly full */
 	for (unsigned s = 0; s < CHIST_SERIES; s++)
 		for (unsigned c = 0; c < CHIST_CHUNKS; c++)
 			for (unsigned j = 0; j < CHIST_CHUNK; j++)
 				a->hist.chunk[chist_chunk_of(&a->hist, s, c, 0)].bucket[j] =
-				    UINT32_MAX;
+				    UINT16_MAX;
 	for (unsigned s = 0; s < CHIST_SERIES; s++)
 		for (unsigned i = 0; i < HIST_BUCKETS; i++)
 			chist_record(&a->hist, s, hist_bucket_low(i));
@@ -152,8 +152,8 @@ static void test_worst_case(void)
 	struct thread_stats *t2 = stats_make(NULL, NULL);
 	CHECK_EQ_I(thread_stats_merge(t2, comp), 0);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
-		CHECK_EQ_U(t2->op_lat[OP_read].h.bucket[i], UINT64_C(1) << 32);
-		CHECK_EQ_U(t2->sys_lat[SYS_COUNT - 1].h.bucket[i], UINT64_C(1) << 32);
+		CHECK_EQ_U(t2->op_lat[OP_read].h.bucket[i], UINT64_C(1) << 16);
+		CHECK_EQ_U(t2->sys_lat[SYS_COUNT - 1].h.bucket[i], UINT64_C(1) << 16);
 	}
 	stats_delete(t2);
 	stats_delete(t);
@@ -162,7 +162,8 @@ static void test_worst_case(void)
 	free(a);
 }
 
-/* A count past 2^32 in one bucket: exact, 64 bits, as the dense histogram's. */
+/* A count past 2^16 in one bucket, then past 2^32 and 2^48 in its high word: exact, 64 bits,
+ * as the dense histogram's. */
 static void test_carry(void)
 {
 	struct stats_arena *a = zalloc(sizeof(*a));
@@ -170,15 +171,29 @@ static void test_carry(void)
 	stats_op_record(comp, OP_stat, 5000);
 	unsigned i = hist_index(5000);
 	unsigned k = chist_chunk_of(&a->hist, CHIST_OP(OP_stat), i / CHIST_CHUNK, 0);
-	a->hist.chunk[k].bucket[i % CHIST_CHUNK] = UINT32_MAX - 1; /* as after 2^32 - 1 samples */
+	a->hist.chunk[k].bucket[i % CHIST_CHUNK] = UINT16_MAX - 1; /* as after 2^16 - 1 samples */
 	for (int r = 0; r < 3; r++)
 		stats_op_record(comp, OP_stat, 5000);
-	CHECK(chist_chunk_of(&a->hist, CHIST_OP(OP_stat), i / CHIST_CHUNK, 1) != 0);
-	CHECK_EQ_U(a->hist.used, 2 * (CHIST_ROW_CHUNKS + 1)); /* two tables, two chunks */
+	unsigned h = chist_chunk_of(&a->hist, CHIST_OP(OP_stat), i / CHIST_CHUNK, 1);
+	CHECK(h != 0);
+	/* two tables, a low unit and the high units */
+	CHECK_EQ_U(a->hist.used, 2 * CHIST_ROW_CHUNKS + 1 + CHIST_HIGH_UNITS);
 	struct thread_stats *t = stats_make(NULL, NULL);
 	CHECK_EQ_I(thread_stats_merge(t, comp), 0);
-	CHECK_EQ_U(t->op_lat[OP_stat].h.bucket[i], (UINT64_C(1) << 32) + 1);
+	CHECK_EQ_U(t->op_lat[OP_stat].h.bucket[i], (UINT64_C(1) << 16) + 1);
 	CHECK_EQ_U(t->op_lat[OP_stat].n, 4);
+	/* a high word past 2^32 and 2^48 (as after that many samples): the count is still exact */
+	unsigned j = i % CHIST_CHUNK;
+	for (int shift = 32; shift <= 48; shift += 16) {
+		a->hist.chunk[h + j / 4].high[j % 4] = (UINT64_C(1) << (shift - 16)) - 1;
+		a->hist.chunk[k].bucket[j] = UINT16_MAX;
+		stats_op_record(comp, OP_stat, 5000);
+		struct thread_stats *t3 = stats_make(NULL, NULL);
+		CHECK_EQ_I(thread_stats_merge(t3, comp), 0);
+		CHECK_EQ_U(t3->op_lat[OP_stat].h.bucket[i], UINT64_C(1) << shift);
+		stats_delete(t3);
+	}
+	CHECK_EQ_U(a->hist.used, 2 * CHIST_ROW_CHUNKS + 1 + CHIST_HIGH_UNITS); /* no more units */
 	stats_delete(t);
 	stats_delete(comp);
 	free(a);
@@ -216,10 +231,11 @@ static void test_sizes(void)
 	CHECK_EQ_U(CHIST_CHUNKS * CHIST_CHUNK, HIST_BUCKETS);
 	CHECK(CHIST_CAPACITY <= 65536u);
 	if (OP_COUNT == 22 && SYS_COUNT == 15) {
-		CHECK_EQ_U(CHIST_ROW_CHUNKS, 5);
-		CHECK_EQ_U(CHIST_CAPACITY, 11915);
-		CHECK_EQ_U(sizeof(struct chist_arena), 762752);
-		CHECK_EQ_U(sizeof(union chist_chunk), 64);
+		CHECK_EQ_U(CHIST_ROW_CHUNKS, 10);
+		CHECK_EQ_U(CHIST_HIGH_UNITS, 4);
+		CHECK_EQ_U(CHIST_CAPACITY, 29601);
+		CHECK_EQ_U(sizeof(struct chist_arena), 947456);
+		CHECK_EQ_U(sizeof(union chist_chunk), 32);
 		CHECK_EQ_U(sizeof(struct lat_moments) * CHIST_SERIES, 1776);
 	}
 }
