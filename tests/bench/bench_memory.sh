@@ -19,13 +19,18 @@
 # The machine may be shared: run it once, look at the per-thread figures (goals of issue 20:
 # <= 32 KB stat-only, <= 560 KB for the 2010 profile). A short run touches less of the buffers
 # than a long one (each of 4096 threads gets few operations in 2 s): compare per-thread figures
-# at 64 threads for that. BENCH_MEMORY_THREADS overrides the thread counts ("1 64 1024 4096").
+# at 64 threads for that. BENCH_MEMORY_THREADS overrides the thread counts ("1 64 1024 4096"),
+# BENCH_MEMORY_PROFILES the profiles ("stat-off stat-on 2010"). BENCH_MEMORY_REPS (default 1)
+# runs every point that many times and prints the median of each column: a worker's share of its
+# buffer, and how much the tree grows, differ from run to run by several KB per thread.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
 old=${2:-}
 secs=${BENCH_MEMORY_SECONDS:-2}
 threads=${BENCH_MEMORY_THREADS:-1 64 1024 4096}
+profiles=${BENCH_MEMORY_PROFILES:-stat-off stat-on 2010}
+reps=${BENCH_MEMORY_REPS:-1}
 work=$(mktemp -d /dev/shm/fsmix-bench-memory.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 command -v /usr/bin/time >/dev/null || { echo "bench_memory: needs /usr/bin/time (GNU time)"; exit 77; }
@@ -102,7 +107,7 @@ table() {
 	echo "== $label ($bin), time=$secs s"
 	printf '%-9s %7s %10s %10s %8s %7s %7s\n' profile threads rss_KB per_thr_KB start_s took_s wall_s
 	local name prof base t r
-	for name in stat-off stat-on 2010; do
+	for name in $profiles; do
 		local -a args
 		case $name in
 		stat-off) prof=$stat_prof; args=("${stat_args[@]}" --set threadgroup0.enable_stats=0) ;;
@@ -111,11 +116,16 @@ table() {
 		esac
 		base=
 		for t in $threads; do
-			if [ "$bin" = ffsb ]; then
-				r=($(ffsb_one "$prof" "$t" "$name"))
-			else
-				r=($(one "$bin" "$prof" "$t" "${args[@]}"))
-			fi
+			local k
+			for ((k = 0; k < reps; k++)); do
+				if [ "$bin" = ffsb ]; then
+					ffsb_one "$prof" "$t" "$name"
+				else
+					one "$bin" "$prof" "$t" "${args[@]}"
+				fi
+			done >"$work/reps"
+			# the median of each column over the repetitions
+			r=($(for k in 1 2 3 4; do cut -d' ' -f$k "$work/reps" | sort -g | awk '{ v[NR] = $1 } END { printf "%s ", v[int((NR + 1) / 2)] }'; done))
 			[ -z "$base" ] && base=${r[0]}
 			local per=-
 			[ "$t" -gt 1 ] && per=$(echo "(${r[0]} - $base) / ($t - 1)" | bc -l | xargs printf '%.1f')
