@@ -22,7 +22,7 @@
 #   popularity
 #             the same scaled 2010 profile at 1, 4 and 16 threads with file_popularity=uniform
 #             and zipf:1.2, alternating: BENCH_REPS rounds of BENCH_MIX_SECONDS runs, medians of
-#             trans/s, ops/s, bytes and CPU per operation, ratio zipf/uniform, and the pick's own
+#             trans/s, ops/s, bytes and CPU per operation, MB/s, ratio zipf/uniform, and the pick's own
 #             overhead (bench_popularity); then the same on "2010-flat" (no appends, every file
 #             64 KB: the bytes per operation do not depend on which file is hot). Goal (issue 21):
 #             zipf within 5 % of uniform on 2010-flat; see popularity() below. Needs jq.
@@ -213,9 +213,9 @@ popularity() {
 			ou=$(median <"$work/po_${m}uniform"); oz=$(median <"$work/po_${m}zipf:1.2")
 			bu=$(median <"$work/pb_${m}uniform"); bz=$(median <"$work/pb_${m}zipf:1.2")
 			cu=$(median <"$work/pc_${m}uniform"); cz=$(median <"$work/pc_${m}zipf:1.2")
-			printf '%-9s tmpfs, %2d threads: trans/s uniform %7.0f | zipf:1.2 %7.0f (%.3f); ops/s %.3f; bytes/op %6.0f | %6.0f (%.2fx); CPU us/op %5.1f | %5.1f (%.3f); pick +%s ns (%.2f %% of an op)   [median of %d; zipf trans/s: %s; uniform: %s]\n' \
+			printf '%-9s tmpfs, %2d threads: trans/s uniform %7.0f | zipf:1.2 %7.0f (%.3f); ops/s %.3f; bytes/op %6.0f | %6.0f (%.2fx), MB/s %.3f; CPU us/op %5.1f | %5.1f (%.3f); pick +%s ns (%.2f %% of an op)   [median of %d; zipf trans/s: %s; uniform: %s]\n' \
 				"$m" "$t" "$tu" "$tz" "$(echo "$tz / $tu" | bc -l)" "$(echo "$oz / $ou" | bc -l)" \
-				"$bu" "$bz" "$(echo "$bz / $bu" | bc -l)" "$cu" "$cz" "$(echo "$cz / $cu" | bc -l)" \
+				"$bu" "$bz" "$(echo "$bz / $bu" | bc -l)" "$(echo "$bz * $oz / ($bu * $ou)" | bc -l)" "$cu" "$cz" "$(echo "$cz / $cu" | bc -l)" \
 				"$pick" "$(echo "${pick:-0} / 10 / $cz" | bc -l)" "$reps" \
 				"$(xargs printf '%.0f ' <"$work/pt_${m}zipf:1.2")" "$(xargs printf '%.0f ' <"$work/pt_${m}uniform")"
 		done
