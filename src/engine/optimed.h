@@ -66,6 +66,25 @@ static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
 	return r < 0 ? -errno : r;
 }
 
+/* buf_overwritten - w->buf[0, n) was just overwritten (a read into it, a fill): the header
+ * pattern there is gone (engine_int.h pat_lo, pat_hi). */
+static inline void buf_overwritten(struct worker *w, size_t n)
+{
+	size_t lo = (n + 511) & ~(size_t)511;
+	if (lo >= w->pat_hi)
+		w->pat_lo = w->pat_hi = 0;
+	else if (lo > w->pat_lo)
+		w->pat_lo = lo;
+}
+
+/* t_read_buf - t_read of n bytes into w->buf. */
+static ssize_t t_read_buf(struct worker *w, int fd, size_t n)
+{
+	ssize_t r = t_read(w, fd, w->buf, n);
+	buf_overwritten(w, n);
+	return r;
+}
+
 static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 {
 	uint64_t t0 = timed_begin(w, SYS_lseek);

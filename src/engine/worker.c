@@ -296,8 +296,8 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	uint64_t bs =
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
 	size_t buf_len = round4k(bs ? bs : 4096);
-	/* + a pattern buffer of buf_len + 512 bytes (content=header; untouched otherwise) */
-	size_t map_len = worker_head_len() + 2 * buf_len + 4096;
+	/* + 4096: content=header's pattern is buf_len + 512 bytes (opexec.c write_block) */
+	size_t map_len = worker_head_len() + buf_len + 4096;
 	void *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED) {
@@ -316,7 +316,6 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	rng_seed(&w->rng, e->seed, index);
 	w->buf_len = buf_len;
 	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
-	w->pbuf = w->buf + buf_len;
 	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {
 		snprintf(err, errlen, "out of memory for worker %u (statistics)", index);
@@ -345,5 +344,5 @@ void worker_free(struct worker *w)
 		free(w->ll);
 	}
 	thread_stats_free(&w->st);
-	munmap(w, worker_head_len() + 2 * w->buf_len + 4096);
+	munmap(w, worker_head_len() + w->buf_len + 4096);
 }

@@ -85,11 +85,14 @@ struct worker {
 	unsigned group;               /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
-	char *buf;            /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes */
+	char *buf; /* I/O buffer, 4 KiB aligned (O_DIRECT), buf_len bytes for reads and writes and
+	            * 4096 more, the 512 bytes content=header's pattern needs beyond buf_len */
 	size_t buf_len;
-	char *pbuf;         /* content=header: buf_len + 512 bytes after buf, the payload */
-	uint64_t pbuf_seed; /* pattern of this content seed once pbuf_ready (content.h) */
-	bool pbuf_ready;
+	/* content=header: buf[pat_lo, pat_hi) holds the payload pattern of content seed pat_seed
+	 * (content_pattern; both multiples of 512). A read or a fill into buf takes its front
+	 * away (buf_overwritten); a header write refills what it needs (opexec.c write_block). */
+	uint64_t pat_seed;
+	size_t pat_lo, pat_hi;
 	bool timed[SYS_COUNT];  /* time this syscall (enable_stats and not ignored) */
 	bool time_ops;          /* record whole-operation latency */
 	bool shared_clock;      /* every syscall is timed: op latency = first start .. last end */
