@@ -724,13 +724,18 @@ void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len)
 void content_pattern(void *buf, size_t len, const struct content_key *key)
 {
 	struct ck c = ck_of(key);
-	unsigned char blk[CB];
+	unsigned char blk[CB] = {0}; /* header bytes: unspecified (zeros) */
 	for (unsigned w = 3; w < CW; w++)
 		put_word(blk + 8 * w, pattern_word(&c, w));
 	unsigned char *p = buf;
-	for (size_t j = 0; j < len; j += CB) /* the header bytes [0, 24) of each block are left */
-		if (len - j > 24)
-			memcpy(p + j + 24, blk + 24, len - j < CB ? len - j - 24 : CB - 24);
+	memcpy(p, blk, len < CB ? len : CB);
+	/* the pattern repeats every block: the rest copied from the front, doubling (a few large
+	 * copies at memory-copy speed, not one per block) */
+	for (size_t done = CB; done < len;) {
+		size_t k = done < len - done ? done : len - done;
+		memcpy(p + done, p, k);
+		done += k;
+	}
 }
 
 void content_headers(void *buf, size_t len, const struct content_key *key, uint32_t gen,
