@@ -100,7 +100,7 @@ void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len);
 
 /* CONTENT_MODE_HEADER's fast write path. content_pattern fills buf[0, len) with the payload
  * pattern of key's seed as for file offset 0 (byte j is that of offset j; the header bytes, at
- * j % 512 < 24, are left as they are). content_headers then makes buf, which holds that
+ * j % 512 < 24, are left unspecified). content_headers then makes buf, which holds that
  * pattern at phase off % 512 (buf = pattern buffer + off % 512), the content of [off, off+len)
  * at generation gen by writing only the header bytes in range (24 of every 512): the result
  * equals content_fill(buf, len, key, gen, off). */

@@ -563,6 +563,18 @@ static void test_mode_header(void)
 			TEST_FAIL("periodic buffer at %llu+%zu differs from a fill",
 			          (unsigned long long)off, len);
 	}
+	/* ... and at the edges: a header cut at either end, one block, several, none whole */
+	static const uint64_t offs[] = {0, 1, 8, 23, 24, 25, 488, 511, 512, 513, 1000, 4096};
+	static const size_t lens[] = {1, 8, 23, 24, 25, 511, 512, 513, 536, 1023, 1024, 1048, 5000};
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		for (size_t j = 0; j < sizeof(lens) / sizeof(lens[0]); j++) {
+			unsigned char *src = pat + offs[i] % 512;
+			content_headers(src, lens[j], &k, 77, offs[i]);
+			content_fill(got, lens[j], &k, 77, offs[i]);
+			if (memcmp(src, got, lens[j]))
+				TEST_FAIL("periodic buffer at %llu+%zu differs from a fill",
+				          (unsigned long long)offs[i], lens[j]);
+		}
 	/* pieces concatenate; generations joined anywhere (mid-header too) are accepted */
 	content_fill(a, LEN, &k, 3, 0);
 	for (size_t q = 1; q < LEN; q += 337) {
