@@ -320,8 +320,8 @@ static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 	return rc;
 }
 
-/* verify=1: checks the `got` bytes just read into w->buf from file offset off (`want` asked
- * for) against every generation the file may hold, [1, its current one]; a read that ends
+/* verify=1: checks the `got` bytes just read into w->rbuf (= w->buf) from file offset off (`want`
+ * asked for) against every generation the file may hold, [1, its current one]; a read that ends
  * before the file's recorded size is a mismatch too (the file was truncated behind fsmix's
  * back). Returns 0, or -EBADMSG after latching the mismatch. */
 static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
@@ -331,7 +331,7 @@ static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 	struct content_finding cf;
 	uint32_t gen = pool_gen(fileset(w, fs), f->id); /* held: no writer changes it */
 	uint32_t hi = gen == POOL_GEN_UNKNOWN ? UINT32_MAX : gen;
-	if (got > 0 && content_check(w->buf, (size_t)got, &key, off, 1, hi, &cf))
+	if (got > 0 && content_check(w->rbuf, (size_t)got, &key, off, 1, hi, &cf))
 		return verify_fail(w, fs, op, f, gen, &cf);
 	if (got >= 0 && (uint64_t)got < want && off + (uint64_t)got < f->size) {
 		cf = (struct content_finding){
@@ -396,7 +396,8 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
 	int rc;
-	buf_spoil(w, (size_t)(n ? bs : tail));
+	if (w->rbuf == w->buf)
+		buf_spoil(w, (size_t)(n ? bs : tail));
 	if (!g->read_random && !g->read_skip && size > want &&
 	    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size - want), SEEK_SET)))
 		return rc;
@@ -405,7 +406,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size > bs ? size - bs : 0),
 		                  SEEK_SET)))
 			return rc;
-		if ((k = t_read(w, f->fd, w->buf, bs)) < 0)
+		if ((k = t_read(w, f->fd, w->rbuf, bs)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
 		if ((rc = check_read(w, fs, op, f, pos, k, bs)))
 			return rc;
@@ -418,7 +419,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		}
 	}
 	if (tail && !g->read_random) {
-		if ((k = t_read(w, f->fd, w->buf, tail)) < 0)
+		if ((k = t_read(w, f->fd, w->rbuf, tail)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
 		if ((rc = check_read(w, fs, op, f, pos, k, tail)))
 			return rc;
@@ -435,10 +436,11 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
                         struct op_result *r)
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
-	buf_spoil(w, (size_t)(left < bs ? left : bs));
+	if (w->rbuf == w->buf)
+		buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
 		size_t n = left < bs ? (size_t)left : (size_t)bs;
-		int64_t k = t_read(w, f->fd, w->buf, n);
+		int64_t k = t_read(w, f->fd, w->rbuf, n);
 		int rc = k >= 0 ? check_read(w, fs, op, f, f->size - left, k, n) : 0;
 		if (rc)
 			return rc;

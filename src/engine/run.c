@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
@@ -109,6 +110,9 @@ static void engine_release(struct engine *e)
 	for (size_t i = 0; e->workers && i < e->n_workers; i++)
 		worker_free(e->workers[i]);
 	free(e->workers);
+	if (e->sink)
+		munmap(e->sink, e->sink_len);
+	e->sink = NULL;
 	for (size_t i = 0; e->fs && i < e->n_fs; i++)
 		if (e->fs[i].pf)
 			populate_release(&e->fs[i]);
@@ -223,6 +227,27 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 	return FAIL_NONE;
 }
 
+/* The read sink (struct engine): as large as the largest worker buffer of the run phase (each
+ * worker's buffer length is worker_buf_len of its group). Returns 0, or -1 with err. */
+static int read_sink_make(struct engine *e, char *err, size_t errlen)
+{
+	size_t len = 0;
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+		size_t l = worker_buf_len(&e->plan->groups[gi]);
+		len = l > len ? l : len;
+	}
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "out of memory for a %zu-byte read buffer: %s", len,
+		         strerror(errno));
+		return -1;
+	}
+	e->sink = m;
+	e->sink_len = len;
+	return 0;
+}
+
 /* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
  * rows (--interval or the status line). Returns 0, or -1 with err. */
 static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen)
@@ -233,6 +258,8 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 		snprintf(err, errlen, "out of memory for %zu workers", n);
 		return -1;
 	}
+	if (!pl->verify && read_sink_make(e, err, errlen))
+		return -1;
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],

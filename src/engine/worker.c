@@ -289,6 +289,13 @@ static size_t worker_head_len(void)
 	return round4k(sizeof(struct worker));
 }
 
+size_t worker_buf_len(const struct plan_group *g)
+{
+	uint64_t bs =
+	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	return round4k(bs ? bs : 4096);
+}
+
 /* The mapping: head, buffer (buf_len + 512 bytes used, in buf_len + 4096), arena. */
 static size_t worker_map_len(size_t buf_len)
 {
@@ -301,9 +308,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen)
 {
-	uint64_t bs =
-	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
-	size_t buf_len = round4k(bs ? bs : 4096);
+	size_t buf_len = worker_buf_len(g);
 	size_t map_len = worker_map_len(buf_len);
 	void *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -321,6 +326,9 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	rng_seed(&w->rng, e->seed, index);
 	w->buf_len = buf_len;
 	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
+	/* reads into the engine's sink when nobody checks them and it is large enough (the run
+	 * phase's workers; the aging workers read into their own buffers) */
+	w->rbuf = !e->plan->verify && e->sink && e->sink_len >= buf_len ? e->sink : w->buf;
 	struct stats_arena *arena = (void *)(w->buf + buf_len + 4096); /* page-aligned, zero */
 	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {

@@ -95,6 +95,7 @@ struct worker {
 	 * size once, not twice. */
 	char *buf;
 	size_t buf_len;
+	char *rbuf; /* where reads go: e->sink (buf_len bytes of it at least), or buf (verify=1) */
 	uint64_t pat_seed;     /* the content seed of the pattern, once pat_ready */
 	size_t pat_lo, pat_hi; /* the bytes of buf that may not hold it (none when lo >= hi) */
 	bool pat_ready;
@@ -139,6 +140,14 @@ struct engine {
 	struct range_table **group_ranges; /* per plan group, NULL when no msec_range counting */
 	struct worker **workers;
 	size_t n_workers;
+	/* The run phase's read sink (verify=0): one page-aligned mapping of sink_len bytes that
+	 * every worker's reads go into, since nobody looks at what they read. So a read does not
+	 * overwrite the content=header pattern in the worker's own buffer (which the next write
+	 * would refill at the cost of a copy as large as it), and a worker's memory is its buffer
+	 * once, as in FFSB. Written by the kernel only, from every worker at once: its bytes are
+	 * never read (verify=1 reads into the worker's own buffer and checks them). */
+	char *sink;
+	size_t sink_len;
 	uint64_t seed;
 	uint64_t run_id; /* random, nonzero: the durability log's and markers' (engine_mark_tree) */
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */
@@ -276,6 +285,9 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 
 /* worker_main - a worker thread (its argument is the struct worker). */
 void *worker_main(void *arg);
+/* worker_buf_len - the I/O buffer length of a worker of group g: its larger block size, whole
+ * pages (4 KiB when both are 0). */
+size_t worker_buf_len(const struct plan_group *g);
 /* worker_new - a worker of group g (index gi); NULL with err when out of memory. */
 struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
                           const struct pick_table *ops, const struct range_table *ranges,
