@@ -145,7 +145,8 @@ struct engine {
 	 * overwrite the content=header pattern in the worker's own buffer (which the next write
 	 * would refill at the cost of a copy as large as it), and a worker's memory is its buffer
 	 * once, as in FFSB. Written by the kernel only, from every worker at once: its bytes are
-	 * never read (verify=1 reads into the worker's own buffer and checks them). */
+	 * never read (verify=1 reads into the worker's own buffer and checks them; so does a
+	 * ThreadSanitizer build, whose read() interceptor would see the sink's writes as races). */
 	char *sink;
 	size_t sink_len;
 	uint64_t seed;
