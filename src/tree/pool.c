@@ -137,6 +137,30 @@ uint32_t pool_collect_holes(struct pool *p)
 	return n;
 }
 
+/* pool_scan - the slow end of a pick: ids first + stride * j for j in [0, count), each tried
+ * once, from a random j on. Returns 0 with *id, -EBUSY when only busy files were met, else
+ * -ENOENT. */
+static int pool_scan(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t count,
+                     uint32_t stride, uint32_t first, uint32_t *id)
+{
+	uint32_t start = (uint32_t)rng_below(r, count);
+	int busy = 0;
+	for (uint32_t k = 0; k < count; k++) {
+		uint32_t j = start + k;
+		if (j >= count)
+			j -= count;
+		uint32_t c = j * stride + first;
+		int rc = pool_slot_try(p, c, mode);
+		if (rc == 0) {
+			*id = c;
+			return 0;
+		}
+		if (rc == -EBUSY)
+			busy = 1;
+	}
+	return busy ? -EBUSY : -ENOENT;
+}
+
 int pool_pick_rest(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t hw, uint32_t *id)
 {
 	/* The first of the POOL_PICK_TRIES probes was pool_pick's. */
@@ -149,21 +173,7 @@ int pool_pick_rest(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t 
 	}
 	/* Most slots are holes or busy: visit each once from a random start (O(high_water), but
 	 * only after 32 misses). Files published during the scan may be missed; that is fine. */
-	uint32_t start = (uint32_t)rng_below(r, hw);
-	int busy = 0;
-	for (uint32_t k = 0; k < hw; k++) {
-		uint32_t c = start + k;
-		if (c >= hw)
-			c -= hw;
-		int rc = pool_slot_try(p, c, mode);
-		if (rc == 0) {
-			*id = c;
-			return 0;
-		}
-		if (rc == -EBUSY)
-			busy = 1;
-	}
-	return busy ? -EBUSY : -ENOENT;
+	return pool_scan(p, r, mode, hw, 1, 0, id);
 }
 
 int pool_pick_owned(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
@@ -183,19 +193,7 @@ int pool_pick_owned(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t
 		}
 	}
 	/* As pool_pick_rest: each owned id once from a random start. */
-	uint32_t start = (uint32_t)rng_below(r, own);
-	int busy = 0;
-	for (uint32_t k = 0; k < own; k++) {
-		uint32_t c = ((start + k) % own) * n + p->part_r;
-		int rc = pool_slot_try(p, c, mode);
-		if (rc == 0) {
-			*id = c;
-			return 0;
-		}
-		if (rc == -EBUSY)
-			busy = 1;
-	}
-	return busy ? -EBUSY : -ENOENT;
+	return pool_scan(p, r, mode, own, n, p->part_r, id);
 }
 
 int pool_reserve(struct pool *p, uint32_t *id)
