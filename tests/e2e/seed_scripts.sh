@@ -63,6 +63,16 @@ if script fsync-tester SIZE=64MB PERIOD=300 COUNT=3; then
 		ok "fsync-tester.sh: three fsync times" || bad "fsync-tester.sh output"
 fi
 
+# sync-cost.sh's bounds take positive integers: anything else is exit 2, naming the knob,
+# before any image is made.
+env FSMIX="$bin" CREATES=40k timeout 60 bash "$ex/sync-cost.sh" >/dev/null 2>"$work/bad-knob.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "take positive integers, not '40k'" "$work/bad-knob.err"; then
+	ok "sync-cost.sh: CREATES=40k is refused (exit 2, the value named)"
+else
+	bad "sync-cost.sh CREATES=40k: exit $rc: $(head -1 "$work/bad-knob.err")"
+fi
+
 # No loop device or mount is left behind.
 if losetup -a | grep -q fsmix-seed || grep -q fsmix-seed /proc/mounts; then
 	bad "a seed script left a loop device or a mount"
