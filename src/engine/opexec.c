@@ -406,7 +406,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size > bs ? size - bs : 0),
 		                  SEEK_SET)))
 			return rc;
-		if ((k = t_read(w, f->fd, w->rbuf, bs)) < 0)
+		if ((k = t_read(w, f->fd, read_dst(w), bs)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
 		if ((rc = check_read(w, fs, op, f, pos, k, bs)))
 			return rc;
@@ -419,7 +419,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		}
 	}
 	if (tail && !g->read_random) {
-		if ((k = t_read(w, f->fd, w->rbuf, tail)) < 0)
+		if ((k = t_read(w, f->fd, read_dst(w), tail)) < 0)
 			return file_fail(w, fs, op, f, SYS_read, (int)-k);
 		if ((rc = check_read(w, fs, op, f, pos, k, tail)))
 			return rc;
@@ -440,7 +440,7 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 		buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
 		size_t n = left < bs ? (size_t)left : (size_t)bs;
-		int64_t k = t_read(w, f->fd, w->rbuf, n);
+		int64_t k = t_read(w, f->fd, read_dst(w), n);
 		int rc = k >= 0 ? check_read(w, fs, op, f, f->size - left, k, n) : 0;
 		if (rc)
 			return rc;

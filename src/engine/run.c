@@ -111,7 +111,7 @@ static void engine_release(struct engine *e)
 		worker_free(e->workers[i]);
 	free(e->workers);
 	if (e->sink)
-		munmap(e->sink, e->sink_len);
+		munmap(e->sink, e->sink_n * e->sink_len);
 	e->sink = NULL;
 	for (size_t i = 0; e->fs && i < e->n_fs; i++)
 		if (e->fs[i].pf)
@@ -227,8 +227,13 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 	return FAIL_NONE;
 }
 
-/* The read sink (struct engine): as large as the largest worker buffer of the run phase (each
- * worker's buffer length is worker_buf_len of its group). Returns 0, or -1 with err. */
+/* CPUs with a read sink of their own; beyond, CPUs share one (read_dst: cpu % sink_n). */
+#define MAX_READ_SINKS 1024
+
+/* The read sinks (struct engine): one per CPU, each as large as the largest worker buffer of the
+ * run phase (each worker's buffer length is worker_buf_len of its group). A mapping of
+ * sink_n * sink_len bytes, of which only the sinks of the CPUs that read touch memory. Returns 0,
+ * or -1 with err. */
 static int read_sink_make(struct engine *e, char *err, size_t errlen)
 {
 	size_t len = 0;
@@ -236,15 +241,18 @@ static int read_sink_make(struct engine *e, char *err, size_t errlen)
 		size_t l = worker_buf_len(&e->plan->groups[gi]);
 		len = l > len ? l : len;
 	}
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t n = cpus < 1 ? 1 : cpus > MAX_READ_SINKS ? MAX_READ_SINKS : (size_t)cpus;
+	void *m = mmap(NULL, n * len, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED) {
-		snprintf(err, errlen, "out of memory for a %zu-byte read buffer: %s", len,
+		snprintf(err, errlen, "out of memory for %zu read buffers of %zu bytes: %s", n, len,
 		         strerror(errno));
 		return -1;
 	}
 	e->sink = m;
 	e->sink_len = len;
+	e->sink_n = n;
 	return 0;
 }
 

@@ -326,9 +326,9 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	rng_seed(&w->rng, e->seed, index);
 	w->buf_len = buf_len;
 	w->buf = (char *)map + worker_head_len(); /* page-aligned, as O_DIRECT needs */
-	/* reads into the engine's sink when nobody checks them and it is large enough (the run
-	 * phase's workers; the aging workers read into their own buffers) */
-	w->rbuf = !e->plan->verify && e->sink && e->sink_len >= buf_len ? e->sink : w->buf;
+	/* reads into the engine's sinks when nobody checks them and they are large enough (the
+	 * run phase's workers; the aging workers read into their own buffers) */
+	w->rbuf = !e->plan->verify && e->sink && e->sink_len >= buf_len ? NULL : w->buf;
 	struct stats_arena *arena = (void *)(w->buf + buf_len + 4096); /* page-aligned, zero */
 	if (thread_stats_init_zeroed(&w->st, ranges) ||
 	    (g->sched_period_ns && thread_stats_track_response(&w->st))) {
