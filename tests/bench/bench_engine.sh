@@ -31,7 +31,11 @@
 #             machine is shared and noisy: only ratios within one run mean anything):
 #             stat-only with stats off against the loop (goal >= 95%), the scaled 2010 profile
 #             at 1, 16 and 64 threads (trans/s), the mix at 1 and 16 threads against the mix
-#             loop (goal >= 0.90). BENCH_REPS rounds of BENCH_MIX_SECONDS runs, medians.
+#             loop (goal >= 0.90). BENCH_REPS rounds (default 8) of four BENCH_MIX_SECONDS runs,
+#             old-new-new-old then new-old-old-new; per round the ratio new/old of the sums; the
+#             median ratio with its distribution-free confidence interval: "LOSS" when the
+#             interval lies below 1, "gain" when above, else "within noise"; and the A/A noise
+#             (two runs of one binary in one round).
 # Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead and mix repetitions, default
 # 5), BENCH_BUILD_ROUNDS (build rounds, default 5), BENCH_SETTLE (pause after each build, default
 # 3), BENCH_MIX_SECONDS (mix run length, default 5).
@@ -222,57 +226,102 @@ popularity() {
 	done
 }
 
-# versus OLD_BUILD: each round runs old, new, loop (and the reverse order next round).
+# Paired statistics for versus: stdin has one line per round, "old_a new_a new_b old_b" (the
+# round's four runs in the order they ran, old first or new first: ABBA or BAAB, so a drift in
+# the machine's speed during a round weighs on both alike). A round's ratio is
+# (new_a + new_b) / (old_a + old_b). Prints: median old, median new, the median ratio, the
+# distribution-free confidence interval of the median ratio (order statistics r(k) and
+# r(n+1-k), k the largest with P(Binomial(n, 1/2) < k) <= 2.5 %; for n <= 5 the whole range),
+# its confidence in %, and the A/A noise: the median over rounds of |run b / run a - 1| of the
+# same binary (how far two runs of one binary lie apart here).
+paired() {
+	awk '{ o[NR] = $1 + $4; n[NR] = $2 + $3; r[NR] = n[NR] / o[NR]
+	       oa[NR] = ($1 + $4) / 2; na[NR] = ($2 + $3) / 2
+	       a1 = $4 / $1 - 1; a2 = $3 / $2 - 1; aa[2 * NR - 1] = a1 < 0 ? -a1 : a1; aa[2 * NR] = a2 < 0 ? -a2 : a2 }
+	function sortv(v, m,   i, j, t) { for (i = 2; i <= m; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
+	function med(v, m) { return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+	END {
+		m = NR; if (!m) { print "0 0 0 0 0 0 0"; exit }
+		sortv(r, m); sortv(oa, m); sortv(na, m); sortv(aa, 2 * m)
+		# k: the largest with P(X <= k - 1) <= 0.025, X ~ Binomial(m, 1/2)
+		k = 1; cum = 0; p = 0.5 ^ m; conf = 1 - 2 * p
+		for (j = 0; j < m; j++) { # cum: P(X <= j); the interval [r(j+1), r(m-j)] covers 1 - 2 cum
+			cum += p; if (cum > 0.025) break
+			k = j + 1; conf = 1 - 2 * cum; p = p * (m - j) / (j + 1)
+		}
+		printf "%.0f %.0f %.4f %.4f %.4f %.1f %.4f\n", med(oa, m), med(na, m), med(r, m), r[k], r[m + 1 - k], 100 * conf, med(aa, 2 * m)
+	}'
+}
+
+# One line of versus: LABEL, then paired's fields.
+verdict() {
+	local label=$1 o n r lo hi conf aa v
+	read -r o n r lo hi conf aa
+	v="within noise"
+	awk -v h="$hi" 'BEGIN { exit !(h < 1) }' && v="LOSS"
+	awk -v l="$lo" 'BEGIN { exit !(l > 1) }' && v="gain"
+	printf '%-34s old %9.0f | new %9.0f | new/old %.3f, %.0f%% CI [%.3f, %.3f]: %s | A/A noise %.1f%%   [%d rounds]\n' \
+		"$label" "$o" "$n" "$r" "$conf" "$lo" "$hi" "$v" "$(echo "100*$aa" | bc -l)" "$reps"
+}
+
+# versus OLD_BUILD: old and new binaries in BENCH_REPS rounds (default 8) of four runs each,
+# ABBA then BAAB (paired above); the mix loop once per round at 1 and 16 threads.
 versus() {
 	local old=${1:?usage: bench_engine.sh versus OLD_BUILD_DIR [BUILD_DIR]}
-	local oldbin=$old/src/fsmix secs2=${BENCH_MIX_SECONDS:-5} i t v
+	local oldbin=$old/src/fsmix secs2=${BENCH_MIX_SECONDS:-5} i t v k
 	local prof=$top/profiles/ext4-barrier-2010.ffsb statp=$top/tests/bench/stat-only.ffsb
 	local scaled=(--set filesystem0.num_files=2000 --set filesystem0.num_dirs=100 --set directio=0)
 	[ -x "$oldbin" ] || { echo "no fsmix in $old/src" >&2; return 2; }
+	reps=${BENCH_REPS:-8}
 	declare -A bin=([old]=$oldbin [new]=$fsmix)
+	order() { [ $(($1 % 2)) -eq 0 ] && echo old new new old || echo new old old new; }
+	# one round's four figures, in "old_a new_a new_b old_b" order, from lines "BINARY VALUE"
+	round_line() { awk '$1 == "old" { o[++no] = $2 } $1 == "new" { n[++nn] = $2 }
+		END { printf "%s %s %s %s\n", o[1], n[1], n[2], o[2] }'; }
 	# stat-only, stats off, against the stat loop
 	"$fsmix" run "$statp" --location "$work" --time 0 >/dev/null 2>&1
-	: >"$work/s_old"; : >"$work/s_new"; : >"$work/s_loop"
+	: >"$work/s_pairs"; : >"$work/s_loop"
 	for ((i = 0; i < reps; i++)); do
-		for v in $([ $((i % 2)) -eq 0 ] && echo old new || echo new old); do
-			"${bin[$v]}" run "$statp" --location "$work" --time "$secs2" \
-				--set threadgroup0.enable_stats=0 2>/dev/null | ops_per_sec >>"$work/s_$v"
-		done
+		for v in $(order "$i"); do
+			echo "$v $("${bin[$v]}" run "$statp" --location "$work" --time "$secs2" \
+				--set threadgroup0.enable_stats=0 2>/dev/null | ops_per_sec)"
+		done | round_line >>"$work/s_pairs"
 		"$loops" stat "$work/fsmix.fs0/data" "$secs2" | awk '{ print $(NF-1) }' >>"$work/s_loop"
 	done
 	"$fsmix" clean "$statp" --location "$work" >/dev/null 2>&1
-	local so sn sl
-	so=$(median <"$work/s_old"); sn=$(median <"$work/s_new"); sl=$(median <"$work/s_loop")
-	printf 'stat-only, stats off: loop %9.0f | old %9.0f (%5.1f%%) | new %9.0f (%5.1f%%) | new/old %.3f\n' \
-		"$sl" "$so" "$(echo "100*$so/$sl" | bc -l)" "$sn" "$(echo "100*$sn/$sl" | bc -l)" "$(echo "$sn/$so" | bc -l)"
+	local sl sn
+	sl=$(median <"$work/s_loop")
+	paired <"$work/s_pairs" | verdict "stat-only, stats off, ops/s:"
+	sn=$(paired <"$work/s_pairs" | awk '{ print $2 }')
+	printf '%-34s loop %9.0f ops/s: new %.1f%% of it (goal >= 95%%)\n' "" "$sl" "$(echo "100*$sn/$sl" | bc -l)"
 	# the scaled 2010 profile: trans/s and ops/s; at 1 and 16 threads also the mix loop
 	for t in 1 16 64; do
-		: >"$work/t_old"; : >"$work/t_new"; : >"$work/o_old"; : >"$work/o_new"; : >"$work/o_loop"
+		: >"$work/t_pairs"; : >"$work/o_pairs"; : >"$work/o_loop"
 		for ((i = 0; i < reps; i++)); do
-			for v in $([ $((i % 2)) -eq 0 ] && echo old new || echo new old); do
+			: >"$work/t_round"; : >"$work/o_round"
+			for v in $(order "$i"); do
 				"${bin[$v]}" run "$prof" --location "$work" --time "$secs2" "${scaled[@]}" \
 					--threads "$t" 2>/dev/null >"$work/out"
-				sed -n 's/^\([0-9.]*\) Transactions per Second/\1/p' "$work/out" | head -1 >>"$work/t_$v"
-				ops_per_sec <"$work/out" >>"$work/o_$v"
+				echo "$v $(sed -n 's/^\([0-9.]*\) Transactions per Second/\1/p' "$work/out" | head -1)" >>"$work/t_round"
+				echo "$v $(ops_per_sec <"$work/out")" >>"$work/o_round"
 				"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
 			done
+			round_line <"$work/t_round" >>"$work/t_pairs"
+			round_line <"$work/o_round" >>"$work/o_pairs"
 			if [ "$t" -ne 64 ]; then
 				mkdir "$work/mix"
 				"$loops" mix "$work/mix" "$secs2" "$t" | awk '{ print $(NF-1) }' >>"$work/o_loop"
 				rm -rf "$work/mix"
 			fi
 		done
-		local to tn oo on ol
-		to=$(median <"$work/t_old"); tn=$(median <"$work/t_new")
-		oo=$(median <"$work/o_old"); on=$(median <"$work/o_new")
-		printf '2010 scaled, tmpfs, %2d threads: trans/s old %8.0f | new %8.0f (new/old %.3f)' \
-			"$t" "$to" "$tn" "$(echo "$tn/$to" | bc -l)"
+		paired <"$work/t_pairs" | verdict "2010 scaled, tmpfs, $t threads, trans/s:"
 		if [ "$t" -ne 64 ]; then
+			local ol oo on
 			ol=$(median <"$work/o_loop")
-			printf ' | mix ops/s loop %8.0f, old %8.0f (%.2fx), new %8.0f (%.2fx)' \
+			read -r oo on k <<<"$(paired <"$work/o_pairs")"
+			printf '%-34s mix ops/s: loop %8.0f, old %8.0f (%.2fx), new %8.0f (%.2fx) (goal >= 0.90)\n' "" \
 				"$ol" "$oo" "$(echo "$oo/$ol" | bc -l)" "$on" "$(echo "$on/$ol" | bc -l)"
 		fi
-		printf '   [median of %d]\n' "$reps"
 	done
 }
 
