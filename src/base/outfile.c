@@ -212,11 +212,7 @@ int outfile_check(const char *path, char *err, size_t errlen)
 	return examine(path, target, sizeof(target), &mode, &st, err, errlen);
 }
 
-/* A FIFO without a reader: open(O_NONBLOCK) fails with ENXIO until one comes. A blocking open
- * would wait where no signal can end it (the stop signals are blocked and read by a watcher),
- * so the open is retried every 50 ms until a reader comes or a stop signal arrives (-1, fd
- * unset). Other errors leave *fd < 0 with errno set. */
-static int wait_for_reader(const char *target, int flags, const char *path, int *fd)
+int outfile_wait_reader(const char *target, int flags, const char *path, int *fd)
 {
 	unsigned snapshot = stopsig_count();
 	fprintf(stderr, "fsmix: %s: waiting for a reader of the FIFO (Ctrl-C gives up)\n", path);
@@ -253,7 +249,7 @@ int outfile_open(struct outfile *o, const char *path, unsigned flags, char *err,
 		int base = O_WRONLY | O_NOCTTY | O_CLOEXEC | append;
 		o->fd = open(o->target, base | (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
 		if (o->fd < 0 && errno == ENXIO) {
-			if (wait_for_reader(o->target, base | O_NONBLOCK, path, &o->fd)) {
+			if (outfile_wait_reader(o->target, base | O_NONBLOCK, path, &o->fd)) {
 				seterr(err, errlen, path, o->target,
 				       "interrupted while waiting for a reader of the FIFO");
 				return -EINTR;

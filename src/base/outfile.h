@@ -72,6 +72,13 @@ void outfile_abort(struct outfile *o);
 MUST_CHECK int outfile_write(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
                              char *err, size_t errlen);
 
+/* outfile_wait_reader - open(target, flags) of a FIFO without a reader (flags with O_NONBLOCK:
+ * it fails with ENXIO until a reader comes). A blocking open would wait where no signal can end
+ * it (the stop signals are blocked and read by a watcher), so after saying on stderr that fsmix
+ * waits for a reader of `path`, the open is retried every 50 ms until a reader comes (0, *fd
+ * set), it fails otherwise (0, *fd < 0, errno set) or a stop signal arrives (-1, *fd < 0). */
+MUST_CHECK int outfile_wait_reader(const char *target, int flags, const char *path, int *fd);
+
 /* What a path names, to tell two outputs (or an output and an input) that are one file. */
 enum outfile_id_kind {
 	OUTFILE_ID_UNKNOWN, /* cannot be told (a missing directory: outfile_check says so) */

@@ -604,16 +604,17 @@ const struct option_row option_rows[] = {
      .section = SEC_RUN,
      .help = "run: journal every acknowledged fsync, fdatasync,\n"
              "O_SYNC write, sync and syncfs (and the writes they\n"
-             "cover) in a new or empty FILE on another filesystem;\n"
+             "cover) in a new or empty FILE on another filesystem\n"
+             "(/dev/null, a FIFO: never synced, no crash check);\n"
              "verify: the journal to check (docs/output.md)",
      .man = "With\n.BR run :\n"
-            "record every durability point the kernel acknowledged (fsync, fdatasync, O_SYNC and\n"
-            "O_DSYNC writes, sync, syncfs, and dirsync's directory fsyncs) and every write,\n"
+            "record every durability point the kernel acknowledged (fsync, fdatasync, O_SYNC\n"
+            "and O_DSYNC writes, sync, syncfs, and dirsync's directory fsyncs) and every write,\n"
             "create and delete they cover, in FILE, which must be on another filesystem than\n"
             "every location, and new or empty: an existing file that holds anything is never\n"
-            "overwritten (exit 2 otherwise). With\n.BR verify :\n"
-            "the journal whose promises are checked. Not in sweeps; see docs/output.md,\n"
-            "\"Durability log\"."},
+            "overwritten (exit 2 otherwise); /dev/null or a FIFO is written in place, never\n"
+            "synced, with a warning: no log for a crash. With\n.BR verify :\nthe journal whose\n"
+            "promises are checked. Not in sweeps; see docs/output.md, \"Durability log\"."},
     {.name = "model",
      .arg = ARG_REQUIRED,
      .value = "linux|posix",

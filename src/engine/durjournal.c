@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,10 +31,20 @@ enum failure engine_durlog_open(struct engine *e)
 		locs[i] = e->plan->fs[i].location;
 	int rc = durlog_check_place(path, locs, e->n_fs, err, sizeof(err));
 	free(locs);
-	if (rc || durlog_open(&e->durlog, path, err, sizeof(err)) < 0) {
+	if (!rc)
+		rc = durlog_open(&e->durlog, path, err, sizeof(err));
+	if (rc) {
 		fprintf(e->opts->log, "fsmix: %s\n", err);
-		return FAIL_INPUT;
+		/* a stop signal ended the wait for a FIFO's reader: interrupted, not bad input */
+		return rc == -EINTR ? FAIL_INTERRUPTED : FAIL_INPUT;
 	}
+	struct stat st;
+	if (!e->durlog.durable && fstat(e->durlog.fd, &st) == 0)
+		fprintf(e->opts->log,
+		        "fsmix: warning: --durability-log '%s' is %s, not a regular file: its "
+		        "records are written but cannot be made durable (no fdatasync), so fsmix "
+		        "verify cannot use it after a crash\n",
+		        path, S_ISFIFO(st.st_mode) ? "a FIFO (a pipe)" : "a character device");
 	e->durlog_open = true;
 	return FAIL_NONE;
 }

@@ -14,6 +14,7 @@
 #include "devstat.h"
 #include "fdio.h"
 #include "hash.h"
+#include "outfile.h"
 
 static const char magic[8] = {'F', 'S', 'M', 'I', 'X', 'D', 'U', 'R'};
 
@@ -196,6 +197,9 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 	char dir[PATH_MAX];
 	struct stat ls, ds;
 	dir_of(path, dir, sizeof(dir));
+	if (stat(path, &ls) == 0 &&
+	    (S_ISCHR(ls.st_mode) || S_ISFIFO(ls.st_mode) || S_ISSOCK(ls.st_mode)))
+		return 0; /* /dev/null, a pipe: what is written there is not on that filesystem */
 	if (stat(path, &ls) < 0 && stat(dir, &ls) < 0) {
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
 		return -1;
@@ -255,24 +259,58 @@ int durlog_check_new(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* open(2) of the log. A FIFO without a reader fails with ENXIO (O_NONBLOCK): then its reader
+ * is waited for, as for any output (-EINTR: a stop signal came first). Writes block. */
+static int open_log(const char *path, char *err, size_t errlen)
+{
+	/* never O_TRUNC: a regular file that holds anything is refused once open (no window
+	 * between a check and the open in which a file could be lost) */
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+	int fd = open(path, flags | O_CREAT, 0666), e = fd < 0 ? errno : 0;
+	struct stat st;
+	if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		if (outfile_wait_reader(path, flags, path, &fd)) {
+			snprintf(
+			    err, errlen,
+			    "--durability-log '%s': interrupted while waiting for a reader of the "
+			    "FIFO",
+			    path);
+			return -EINTR;
+		}
+		e = fd < 0 ? errno : 0;
+	}
+	if (fd >= 0 && fcntl(fd, F_SETFL, 0) < 0) { /* blocking writes from here on */
+		e = errno;
+		(void)close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
 	l->path = path;
-	/* never O_TRUNC: a regular file that holds anything is refused once open (no window
-	 * between a check and the open in which a file could be lost) */
-	l->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-	if (l->fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(e));
-		return -e;
-	}
+	l->fd = open_log(path, err, errlen);
+	if (l->fd < 0)
+		return l->fd;
 	struct stat st;
 	int rc = fstat(l->fd, &st) ? -errno : 0;
+	l->durable = !rc && S_ISREG(st.st_mode);
 	if (rc)
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(-rc));
 	else if (S_ISREG(st.st_mode) && st.st_size > 0)
 		rc = refuse_existing(path, &st, err, errlen);
+	else if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		snprintf(err, errlen,
+		         "--durability-log '%s' is not a regular file, character device or FIFO",
+		         path);
+		rc = -EINVAL;
+	}
 	if (rc) {
 		(void)close(l->fd);
 		l->fd = -1;
@@ -310,6 +348,8 @@ static size_t drain_ring(struct durlog *l, struct durlog_ring *r)
 
 static void sync_log(struct durlog *l)
 {
+	if (!l->durable)
+		return; /* a character device or FIFO: nothing to sync (EINVAL) */
 	if (fdatasync(l->fd) < 0) {
 		int zero = 0, e = errno;
 		atomic_compare_exchange_strong(&l->err, &zero, e);
@@ -375,7 +415,10 @@ int durlog_begin(struct durlog *l, const struct durlog_header *h, const struct d
 			goto nomem;
 		}
 	}
-	durlog_encode_header(h, hb);
+	struct durlog_header hd = *h;
+	if (!l->durable)
+		hd.flags |= DLH_STREAM;
+	durlog_encode_header(&hd, hb);
 	int rc = write_all(l, hb, sizeof(hb));
 	for (size_t i = 0; !rc && i < n_pre; i += DURLOG_RING) {
 		size_t k = 0;
@@ -384,7 +427,7 @@ int durlog_begin(struct durlog *l, const struct durlog_header *h, const struct d
 		rc = write_all(l, l->out, k * DURLOG_REC_LEN);
 		l->written += k;
 	}
-	if (!rc && fdatasync(l->fd) < 0)
+	if (!rc && l->durable && fdatasync(l->fd) < 0)
 		rc = -errno;
 	if (rc) {
 		snprintf(err, errlen, "--durability-log '%s': %s", l->path, strerror(-rc));

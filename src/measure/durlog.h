@@ -89,6 +89,7 @@ struct durlog_header {
 };
 
 #define DLH_DIRSYNC 1u /* some group had dirsync=1 */
+#define DLH_STREAM  2u /* written to a character device or FIFO: never fdatasynced */
 
 /* A worker's ring: head written by the worker, tail by the logger. */
 struct durlog_ring {
@@ -108,6 +109,8 @@ struct durlog_stats {
 struct durlog {
 	int fd;
 	const char *path;
+	bool durable; /* a regular file, fdatasynced; false: a character device or FIFO (/dev/null,
+	               * a pipe), written in place and never synced (it cannot be) */
 	struct durlog_ring **rings;
 	size_t n_rings;
 	pthread_t thread;
@@ -132,7 +135,8 @@ const char *durlog_kind_name(enum durlog_kind k);
 /* ---- the same-device rule ---- */
 /* durlog_check_place - the log at path (its directory when it does not exist yet) must not be
  * on the filesystem of any of the n locations: not the same st_dev, and not the same block
- * device behind them (devstat). 0, or -1 with a message naming the log and the location. */
+ * device behind them (devstat). A character device, FIFO or socket keeps nothing on the
+ * filesystem its name is in: no rule. 0, or -1 with a message naming the log and the location. */
 int durlog_check_place(const char *path, const char *const *locations, size_t n, char *err,
                        size_t errlen);
 
@@ -144,7 +148,11 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 int durlog_check_new(const char *path, char *err, size_t errlen);
 /* durlog_open - create FILE, or open an empty one, in place (not through a temporary file: it
  * must be readable after a crash; never truncated: durlog_check_new's rule, checked again on
- * the open file). 0, or -errno with err (-EEXIST: a file that holds something). */
+ * the open file). A character device or FIFO is opened in place too (a FIFO without a reader
+ * is waited for: outfile_wait_reader) and l->durable is false: its records are written but
+ * never fdatasynced. 0, or -errno with err (-EEXIST: a file that holds something; -EINTR: a
+ * stop signal ended the wait for a FIFO's reader; -EINVAL: neither a regular file nor a
+ * character device or FIFO). */
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen);
 /* durlog_begin - write the header and main-thread records (setup's), then start the logger
  * over n ring(s) (made here, one per worker). 0, or -errno with err. */

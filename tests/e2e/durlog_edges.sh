@@ -15,6 +15,14 @@
 #      tree is checked as before; a later read-only run without a log does not count; a log
 #      without a run id (fsmix before run ids) is checked as before. Fails on main at 9f68232
 #      (broken promises, exit 1).
+#   3. a log that cannot be synced: --durability-log /dev/null runs (exit 0, its report, a
+#      warning naming it, 0 fdatasyncs); a FIFO read by `cat >COPY` gets every record, and
+#      verify of COPY keeps every promise of the run (it ended) and warns that the log is no
+#      crash check; a FIFO in the location itself is no log on the tested filesystem; a FIFO
+#      without a reader is waited for and Ctrl-C ends the wait (exit 130). Fails on main at
+#      6d51b57 (EINVAL from fdatasync: exit 1; exit 2; a hang SIGINT cannot end). A regular
+#      file is still fdatasynced, and its fdatasync failing with EINVAL still fails the run
+#      (exit 1, the errno named): not taken for a device's EINVAL.
 set -u
 . "$(dirname "$0")/lib.bash"
 
@@ -158,5 +166,97 @@ vrc=$?
 [ $vrc != 2 ] && ! grep -q "written since" "$work/v.out" &&
 	ok "a log without a run id after a later run: checked as before (exit $vrc), not refused" ||
 	bad "a log without a run id after a later run: exit $vrc: $(tail -3 "$work/v.out")"
+
+
+# ---- 3. a log that cannot be synced: /dev/null, a FIFO ----------------------------------------
+
+warned() { # FILE LOG-PATH KIND: the run's one warning about LOG-PATH
+	[ "$(grep -c "fsmix: warning: --durability-log '$2' is $3, not a regular file: its records are written but cannot be made durable (no fdatasync), so fsmix verify cannot use it after a crash" "$1")" = 1 ]
+}
+syncs() { sed -n 's/.*durability log .*: [0-9]* records, [0-9]* waits for the logger, \([0-9]*\) fdatasyncs; run .*/\1/p' "$1"; }
+loc=$(shmdir)
+profile "$loc" >"$work/p3.ffsb"
+run_ run "$work/p3.ffsb" --durability-log /dev/null >"$work/n.out" 2>"$work/n.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "Transactions per Second" "$work/n.out" &&
+	warned "$work/n.err" /dev/null "a character device" && [ "$(syncs "$work/n.err")" = 0 ]; then
+	ok "--durability-log /dev/null: exit 0, the report, one warning, 0 fdatasyncs"
+else
+	bad "--durability-log /dev/null: exit $rc, $(head -c 400 "$work/n.err")"
+fi
+
+# (each reader ends when fsmix closes the FIFO, at the latest when its timeout outlasts fsmix's)
+mkfifo "$o/fifo"
+timeout 150 cat "$o/fifo" >"$o/fifo.copy" &
+reader=$!
+run_ run "$work/p3.ffsb" --durability-log "$o/fifo" >"$work/f.out" 2>"$work/f.err"
+rc=$?
+wait $reader
+records=$(sed -n 's/.*durability log .*: \([0-9]*\) records, .*/\1/p' "$work/f.err")
+size=$(stat -c %s "$o/fifo.copy")
+if [ $rc = 0 ] && grep -q "Transactions per Second" "$work/f.out" &&
+	warned "$work/f.err" "$o/fifo" "a FIFO (a pipe)" && [ "$(syncs "$work/f.err")" = 0 ] &&
+	[ -n "$records" ] && [ "$size" = $((2120 + 80 * records)) ]; then
+	ok "--durability-log FIFO: exit 0, one warning, every record ($records) through the FIFO"
+else
+	bad "--durability-log FIFO: exit $rc, $size bytes for '$records' records, $(head -c 400 "$work/f.err")"
+fi
+# what went through it is a log; the run ended, so verify checks its promises as usual, and says
+# the log was no crash check
+run_ verify "$work/p3.ffsb" --durability-log "$o/fifo.copy" >"$work/fv.out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "every promise kept" "$work/fv.out" &&
+	grep -q "warning: $o/fifo.copy was written to a character device or FIFO and never fdatasynced: after a crash its last records may be missing, so it is no crash check" "$work/fv.out" &&
+	ok "verify of the FIFO's copy: every promise kept, and the log named no crash check" ||
+	bad "verify of the FIFO's copy: exit $rc: $(tail -4 "$work/fv.out")"
+
+# a FIFO in the location itself keeps nothing on the tested filesystem: no same-device refusal
+mkfifo "$loc/log.fifo"
+timeout 150 cat "$loc/log.fifo" >/dev/null &
+reader=$!
+run_ run "$work/p3.ffsb" --durability-log "$loc/log.fifo" >/dev/null 2>"$work/fl.err"
+rc=$?
+kill $reader 2>/dev/null # (only if fsmix never opened it)
+wait $reader 2>/dev/null
+[ $rc = 0 ] && warned "$work/fl.err" "$loc/log.fifo" "a FIFO (a pipe)" &&
+	ok "--durability-log FIFO in the location: exit 0 (no same-device rule)" ||
+	bad "--durability-log FIFO in the location: exit $rc, $(head -c 400 "$work/fl.err")"
+rm -f "$loc/log.fifo"
+
+# a FIFO nobody reads: waited for, and SIGINT ends the wait (exit 130) before anything is built
+mkfifo "$o/lonely"
+timeout -k 2 40 "$bin" run "$work/p3.ffsb" --durability-log "$o/lonely" >/dev/null 2>"$work/w.err" &
+pid=$!
+if wait_for "$work/w.err" "$o/lonely: waiting for a reader of the FIFO (Ctrl-C gives up)" 20; then
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc = 130 ] && grep -q "fsmix: --durability-log '$o/lonely': interrupted while waiting for a reader of the FIFO" "$work/w.err" &&
+		ok "--durability-log FIFO without a reader: waited for, SIGINT gives up (exit 130)" ||
+		bad "--durability-log FIFO without a reader: exit $rc after SIGINT, $(head -c 400 "$work/w.err")"
+else
+	kill -INT $pid 2>/dev/null
+	wait $pid
+	bad "--durability-log FIFO without a reader: exit $?, never said it waits: $(head -c 400 "$work/w.err")"
+fi
+
+# a regular file is still fdatasynced, and a failing fdatasync (EINVAL, as a device's) fails
+run_ run "$work/p3.ffsb" --durability-log "$o/reg.log" >/dev/null 2>"$work/g.err"
+rc=$?
+n=$(syncs "$work/g.err")
+[ $rc = 0 ] && [ "${n:-0}" -ge 1 ] && ! grep -q "warning: --durability-log" "$work/g.err" &&
+	ok "--durability-log FILE: fdatasynced ($n), no warning" ||
+	bad "--durability-log FILE: exit $rc, '$n' fdatasyncs, $(head -c 400 "$work/g.err")"
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+	timeout 120 strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:error=EINVAL \
+		"$bin" run "$work/p3.ffsb" --durability-log "$o/einval.log" >/dev/null 2>"$work/i.err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "fsmix: --durability-log '$o/einval.log': Invalid argument" "$work/i.err" &&
+		! grep -q "warning: --durability-log" "$work/i.err" &&
+		ok "--durability-log FILE whose fdatasync fails with EINVAL: exit 1, the errno named" ||
+		bad "--durability-log FILE whose fdatasync fails with EINVAL: exit $rc, $(head -c 400 "$work/i.err")"
+else
+	skipped "a regular log's failing fdatasync: strace is unavailable or cannot trace here"
+fi
 
 summary
