@@ -7,7 +7,8 @@
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
- *   durjournal.c --durability-log: the log, the tree as the run starts, the workers' records
+ *   durhook.c   --durability-log: the workers' records (durhook.h), dirsync=1
+ *   durjournal.c --durability-log: the log, the tree as the run starts, the logger
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
  *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
