@@ -23,18 +23,6 @@
 #include "subproc.h"
 #include "threads.h"
 
-int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t)
-{
-	uint64_t w[OP_COUNT], eff[OP_COUNT];
-	for (int op = 0; op < OP_COUNT; op++)
-		w[op] = g->weight[op];
-	if (pl->fidelity == FIDELITY_FFSB6) {
-		int rc = pick_ffsb_weights(w, OP_COUNT, false, eff);
-		return rc ? rc : pick_build(t, eff, OP_COUNT);
-	}
-	return pick_build(t, w, OP_COUNT);
-}
-
 /* The engine of plan pl before setup: its tables, statistics and start gate. Returns 0, or -1
  * with err (out of memory, an invalid msec_range table). */
 
@@ -82,7 +70,7 @@ static int engine_init(struct engine *e, const struct plan *pl, const struct eng
 	}
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
 		const struct plan_group *g = &pl->groups[gi];
-		if (engine_pick_ops(pl, g, &e->group_ops[gi])) {
+		if (worker_pick_ops(pl, g, &e->group_ops[gi])) {
 			snprintf(err, errlen, "%s: cannot build the operation table", g->name);
 			return -1;
 		}

@@ -3,7 +3,8 @@
  * operations), then one file per job:
  *   stop.c      stopping a run, and the sleeps a stop cuts short
  *   sigwatch.c  the signal watcher thread
- *   worker.c    a worker thread's loop (the hot path), making and freeing workers
+ *   worker.c    a worker thread's loop (the hot path), a group's op table, making and freeing
+ *               workers
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
@@ -302,6 +303,10 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 
 /* worker_main - a worker thread (its argument is the struct worker). */
 void *worker_main(void *arg);
+/* worker_pick_ops - the operation table the workers of group g pick from: its weights, or with
+ * fidelity=ffsb6 the shares FFSB 6.0's biased pick gives them (pick_ffsb_weights). 0 or -errno.
+ * One per group (the run phase's, engine.group_ops; aging's, age_fs), shared by its workers. */
+int worker_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t);
 /* worker_buf_len - the I/O buffer length of a worker of group g: its larger block size, whole
  * pages (4 KiB when both are 0). */
 size_t worker_buf_len(const struct plan_group *g);
@@ -310,11 +315,6 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen);
 void worker_free(struct worker *w);
-
-/* run.c */
-/* engine_pick_ops - the operation table of group g: its weights, or with fidelity=ffsb6 the
- * shares FFSB 6.0's biased pick gives them (pick_ffsb_weights). 0 or -errno. */
-int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t);
 
 /* crew.c */
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
