@@ -11,7 +11,8 @@
  *   durhook.c   --durability-log: the workers' records (durhook.h), dirsync=1
  *   durjournal.c --durability-log: the log, the tree as the run starts, the logger
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
- *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
+ *   run.c       the engine's life: init, setup, the run phase, engine_run (clean.c, which needs
+ *               none of this, is engine_clean)
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
  */
 #ifndef FSMIX_ENGINE_INT_H
