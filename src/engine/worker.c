@@ -73,7 +73,7 @@ static int64_t age_reserve(struct worker *w, enum op_id op)
  * thread closes nothing the workers hold before they are joined. Best effort: where unshare is
  * refused (a seccomp filter) the table stays shared. Not under ThreadSanitizer, which models one
  * table per process (the same number opened and closed in two tables would look like a race on
- * one descriptor); populate.c's builders do the same. */
+ * one descriptor); build.c's builders do the same. */
 static void worker_own_fds(void)
 {
 	if (!FSMIX_TSAN)

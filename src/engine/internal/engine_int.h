@@ -7,6 +7,7 @@
  *               workers
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
+ *   build.c     a filesystem's files built by builder threads (populate.c: reused or built)
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
  *   durhook.c   --durability-log: the workers' records (durhook.h), dirsync=1
  *   durjournal.c --durability-log: the log, the tree as the run starts, the logger
@@ -333,6 +334,14 @@ void crew_join(struct worker **ws, size_t n);
 /* age_fs - age fs to its desired_util before its files are built (agefs=1; populate_fs's aging
  * step, a populate_age_fn of populate.h). FAIL_NONE, or with err FAIL_IO or FAIL_INTERRUPTED. */
 enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
+
+/* build.c */
+/* build_files - create fs's files (num_files, or until init_size/init_util) with up to
+ * `threads` builder threads, into fs->files; fs->built_files and built_bytes set. FAIL_NONE, or
+ * FAIL_IO (an I/O error, no memory, no thread), FAIL_UNSUPPORTED (fallocate refused) or
+ * FAIL_INTERRUPTED, with err. */
+enum failure build_files(struct engine *e, struct engine_fs *fs, unsigned threads, char *err,
+                         size_t errlen);
 
 /* progress.c */
 /* engine_progress_line - draw the live status line on the log (a terminal). */
