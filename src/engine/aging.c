@@ -185,7 +185,7 @@ enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t er
 		snprintf(err, errlen, "cannot reserve memory for the aged files");
 		return FAIL_IO;
 	}
-	if (engine_pick_ops(e->plan, g, &ops)) {
+	if (worker_pick_ops(e->plan, g, &ops)) {
 		snprintf(err, errlen, "%s: cannot build the aging operation table", fs->pf->name);
 		return FAIL_IO;
 	}

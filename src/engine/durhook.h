@@ -1,7 +1,8 @@
 /* durhook.h - what the workers record into the journal of promises (--durability-log,
- * durlog.h, durjournal.c). Every hook is one predictable branch when the journal is off
- * (w->dl NULL): `if (durhook_on(w)) durhook_add(...)`; with it on, a record goes into the
- * worker's own ring (no lock, no system call; a clock read). */
+ * durlog.h; the cold functions are durhook.c's, the main thread's side is durjournal.c). Every
+ * hook is one predictable branch when the journal is off (w->dl NULL):
+ * `if (durhook_on(w)) durhook_add(...)`; with it on, a record goes into the worker's own ring
+ * (no lock, no system call; a clock read). */
 #ifndef FSMIX_DURHOOK_H
 #define FSMIX_DURHOOK_H
 

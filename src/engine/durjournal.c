@@ -1,9 +1,8 @@
-/* durjournal.c - the engine's side of --durability-log FILE (durlog.h): the log opened before
- * anything is built (refused on a tested filesystem), the tree as the run starts recorded and
- * made durable, the logger started with a ring per worker, stopped and drained after the join;
- * and the records the workers add (cold functions behind the one branch in durhook.h). */
+/* durjournal.c - the main thread's side of --durability-log FILE (durlog.h): the log opened
+ * before anything is built (refused on a tested filesystem), the tree as the run starts recorded
+ * and made durable, the logger started with a ring per worker, stopped and drained after the
+ * join. The records the workers add are durhook.c's. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,85 +178,4 @@ void durjournal_end(struct engine *e)
 		if (e->workers[i])
 			e->workers[i]->dl = NULL;
 	durlog_free(&e->durlog);
-}
-
-/* ---- the workers' records (cold: only with the journal on) ---- */
-
-void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct engine_fs *fs,
-                 uint32_t file, uint32_t dir, uint64_t off, uint64_t len, uint64_t size,
-                 uint32_t gen, uint64_t t_start, uint64_t t_end)
-{
-	struct durlog_rec r = {.kind = kind,
-	                       .flags = flags,
-	                       .fs = (uint16_t)(fs - w->eng->fs),
-	                       .t_start = t_start,
-	                       .t_end = t_end ? t_end : now_ns(),
-	                       .file = file,
-	                       .dir = dir,
-	                       .off = off,
-	                       .len = len,
-	                       .size = size,
-	                       .gen = gen};
-	if (!r.t_start)
-		r.t_start = r.t_end;
-	/* --crash-after: a sync that returns once the shutdown has begun promises nothing (ext4
-	 * was seen to acknowledge an fsync 5 ms into the shutdown whose file the replay then
-	 * lacked; and sync(2) reports no error at all). What happened stays recorded. */
-	if (UNLIKELY(engine_crashed(w->eng))) {
-		if (kind == DL_FSYNC || kind == DL_FDATASYNC || kind == DL_SYNC ||
-		    kind == DL_SYNCFS || kind == DL_DIRSYNC)
-			return;
-		r.flags &= (uint8_t)~DLF_SYNC; /* an O_SYNC write: a plain write */
-	}
-	durlog_add(w->dl, &r);
-}
-
-/* ---- dirsync=1 ---- */
-
-int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool meta)
-{
-	const struct tree *t = &fs->tree;
-	int dfd = meta ? tree_meta_dirfd(t) : tree_data_dirfd(t, dir), own = -1;
-	if (dfd < 0) { /* a directory whose descriptor the tree does not hold: dNNN under data/ */
-		char name[TREE_NAME_MAX];
-		if (tree_dir_name(dir, name, sizeof(name)) < 0)
-			return -ENAMETOOLONG;
-		own = dfd = openat(tree_data_dirfd(t, TREE_DIR_TOP), name,
-		                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dfd < 0)
-			return -errno;
-	}
-	bool timed = w->timed[SYS_fsync];
-	uint64_t t0 = timed || w->dl || w->ll ? now_ns() : 0;
-	if (timed && !w->op_t0)
-		w->op_t0 = t0;
-	int rc = fsync(dfd) < 0 ? -errno : 0;
-	if (t0) {
-		uint64_t t1 = now_ns();
-		if (timed) {
-			stats_sys_record(&w->st, SYS_fsync, t1 - t0);
-			w->last_ts = t1;
-		}
-		w->op_sync_ns += t1 - t0;
-		if (!rc && durhook_on(w))
-			durhook_add(w, DL_DIRSYNC, 0, fs, 0, meta ? DURHOOK_DIR_META : dir, 0, 0, 0,
-			            0, t0, t1);
-	}
-	if (own >= 0)
-		(void)close(own);
-	return rc;
-}
-
-int durhook_sync_confirm(struct worker *w, struct engine_fs **bad)
-{
-	uint64_t t0 = w->dl_t0, t1 = w->dl_t1;
-	for (size_t i = 0; i < w->eng->n_fs; i++) {
-		struct engine_fs *e = &w->eng->fs[i];
-		if (syncfs(tree_data_dirfd(&e->tree, TREE_DIR_TOP)) < 0) {
-			*bad = e;
-			return -errno;
-		}
-	}
-	w->dl_t0 = t0, w->dl_t1 = t1;
-	return 0;
 }

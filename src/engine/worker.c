@@ -1,5 +1,6 @@
 /* worker.c - one worker thread: the loop that picks and runs operations and records them in the
- * worker's own statistics (the hot path), and making and freeing a worker. */
+ * worker's own statistics (the hot path); the operation table a group's workers pick from, and
+ * making and freeing a worker. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -72,7 +73,7 @@ static int64_t age_reserve(struct worker *w, enum op_id op)
  * thread closes nothing the workers hold before they are joined. Best effort: where unshare is
  * refused (a seccomp filter) the table stays shared. Not under ThreadSanitizer, which models one
  * table per process (the same number opened and closed in two tables would look like a race on
- * one descriptor); populate.c's builders do the same. */
+ * one descriptor); build.c's builders do the same. */
 static void worker_own_fds(void)
 {
 	if (!FSMIX_TSAN)
@@ -267,6 +268,18 @@ void *worker_main(void *arg)
 	if (g->num_ops && atomic_fetch_sub(&e->counting, 1) == 1)
 		engine_stop(e, STOP_COUNT); /* the last count-limited worker is done */
 	return NULL;
+}
+
+int worker_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t)
+{
+	uint64_t w[OP_COUNT], eff[OP_COUNT];
+	for (int op = 0; op < OP_COUNT; op++)
+		w[op] = g->weight[op];
+	if (pl->fidelity == FIDELITY_FFSB6) {
+		int rc = pick_ffsb_weights(w, OP_COUNT, false, eff);
+		return rc ? rc : pick_build(t, eff, OP_COUNT);
+	}
+	return pick_build(t, w, OP_COUNT);
 }
 
 static size_t round4k(uint64_t v)

@@ -61,7 +61,7 @@ struct plan_group {
 /* How op_period or op_rate spaces a thread's starts (arrival). */
 enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
 
-/* How populate.c gives the initial files their size (create_method). */
+/* How build.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };
 
 struct plan_fs {

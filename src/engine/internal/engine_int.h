@@ -3,13 +3,17 @@
  * operations), then one file per job:
  *   stop.c      stopping a run, and the sleeps a stop cuts short
  *   sigwatch.c  the signal watcher thread
- *   worker.c    a worker thread's loop (the hot path), making and freeing workers
+ *   worker.c    a worker thread's loop (the hot path), a group's op table, making and freeing
+ *               workers
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
+ *   build.c     a filesystem's files built by builder threads (populate.c: reused or built)
  *   progress.c  interval rows merged over the workers: the status line, --interval rows
- *   durjournal.c --durability-log: the log, the tree as the run starts, the workers' records
+ *   durhook.c   --durability-log: the workers' records (durhook.h), dirsync=1
+ *   durjournal.c --durability-log: the log, the tree as the run starts, the logger
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
- *   run.c       the engine's life: init, setup, the run phase, engine_run, engine_clean
+ *   run.c       the engine's life: init, setup, the run phase, engine_run (clean.c, which needs
+ *               none of this, is engine_clean)
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
  */
 #ifndef FSMIX_ENGINE_INT_H
@@ -301,6 +305,10 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 
 /* worker_main - a worker thread (its argument is the struct worker). */
 void *worker_main(void *arg);
+/* worker_pick_ops - the operation table the workers of group g pick from: its weights, or with
+ * fidelity=ffsb6 the shares FFSB 6.0's biased pick gives them (pick_ffsb_weights). 0 or -errno.
+ * One per group (the run phase's, engine.group_ops; aging's, age_fs), shared by its workers. */
+int worker_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t);
 /* worker_buf_len - the I/O buffer length of a worker of group g: its larger block size, whole
  * pages (4 KiB when both are 0). */
 size_t worker_buf_len(const struct plan_group *g);
@@ -309,11 +317,6 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
                           const struct pick_table *ops, const struct range_table *ranges,
                           unsigned index, char *err, size_t errlen);
 void worker_free(struct worker *w);
-
-/* run.c */
-/* engine_pick_ops - the operation table of group g: its weights, or with fidelity=ffsb6 the
- * shares FFSB 6.0's biased pick gives them (pick_ffsb_weights). 0 or -errno. */
-int engine_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t);
 
 /* crew.c */
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
@@ -331,6 +334,14 @@ void crew_join(struct worker **ws, size_t n);
 /* age_fs - age fs to its desired_util before its files are built (agefs=1; populate_fs's aging
  * step, a populate_age_fn of populate.h). FAIL_NONE, or with err FAIL_IO or FAIL_INTERRUPTED. */
 enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
+
+/* build.c */
+/* build_files - create fs's files (num_files, or until init_size/init_util) with up to
+ * `threads` builder threads, into fs->files; fs->built_files and built_bytes set. FAIL_NONE, or
+ * FAIL_IO (an I/O error, no memory, no thread), FAIL_UNSUPPORTED (fallocate refused) or
+ * FAIL_INTERRUPTED, with err. */
+enum failure build_files(struct engine *e, struct engine_fs *fs, unsigned threads, char *err,
+                         size_t errlen);
 
 /* progress.c */
 /* engine_progress_line - draw the live status line on the log (a terminal). */
