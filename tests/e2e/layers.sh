@@ -105,9 +105,11 @@ while IFS= read -r c; do
 done <<<"$circles"
 [ "$n_circles" -eq 0 ] && ok "no call circle within a layer"
 
-# A layer's private headers (*_int.h, *_impl.h) are in its internal/ folder, which only its own
-# library has on its include path (src/CMakeLists.txt): no layer above can include them.
-misplaced=$(find src -maxdepth 2 \( -name '*_int.h' -o -name '*_impl.h' \) | sort)
+# A layer's private headers (*_int.h, *_impl.h, and any header that includes one) are in its
+# internal/ folder, which only its own library has on its include path (src/CMakeLists.txt): no
+# layer above can include them.
+misplaced=$( (find src -maxdepth 2 \( -name '*_int.h' -o -name '*_impl.h' \)
+	grep -lE '#include "[^"]*_(int|impl)\.h"' src/*/*.h) 2>/dev/null | sort -u)
 [ -z "$misplaced" ] && ok "private headers are in internal/ folders" ||
 	bad "private headers on a public include path: $misplaced"
 leaks=$(grep -rlE '#include "[^"]*internal/' src 2>/dev/null | sort)
