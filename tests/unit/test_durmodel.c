@@ -109,7 +109,7 @@ static struct dm_report *verify(enum dm_model model)
 	static struct dm_report rep;
 	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
 	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, model);
+	struct durmodel *m = durmodel_build(&h, j, nj, true, model);
 	CHECK(m != NULL);
 	char err[256];
 	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
