@@ -24,11 +24,11 @@
  *     are unknown. Then any later generation is acceptable (a write whose records were lost),
  *     and a finding such a change may explain is not a broken promise but one of its own class,
  *     "lost tail" (dm_report.lost_tail): a missing file where the run deleted files (or the
- *     file was created in the run: a create that fails removes its own file), and a short,
- *     stale, torn or zeroed one where it also created files (the id deleted and made anew,
- *     the new file cut short by the crash). Wrong bytes and an unreadable file are broken
- *     whatever the log's end; the header's DLH_NO_DELETES / DLH_NO_CREATES say what the run
- *     did not do.
+ *     file was created in the run: a create that fails removes its own file), and a short one,
+ *     or one whose bytes are all of generations from 1 on (or zeroes), where it also created
+ *     files (the id deleted and made anew, the new file cut short by the crash). Bytes of no
+ *     generation of the file and an unreadable file are broken whatever the log's end; the
+ *     header's DLH_NO_DELETES / DLH_NO_CREATES say what the run did not do.
  */
 #ifndef FSMIX_DURMODEL_H
 #define FSMIX_DURMODEL_H
