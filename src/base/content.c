@@ -654,6 +654,19 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 	return 0;
 }
 
+uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off)
+{
+	struct walk k = {.c = ck_of(key), .buf = buf, .off = off, .end = off + len};
+	uint32_t top = 0;
+	for (uint64_t i = (off + 7) / 8; (i + 1) * 8 <= k.end; i++) {
+		uint64_t w = word_read(&k, i);
+		uint32_t g = decode(&k.c, i, w);
+		if (g > top && w == word_at(&k.c, g, i))
+			top = g;
+	}
+	return top;
+}
+
 int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size_t errlen)
 {
 	static const struct {

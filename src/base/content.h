@@ -90,6 +90,9 @@ struct content_finding {
 void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off);
 int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
                   uint32_t gen_min, uint32_t gen_max, struct content_finding *finding);
+/* content_newest - the highest generation a whole word of buf (bytes [off, off+len) of the file)
+ * is exactly the content of; 0: none. */
+uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off);
 const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", "torn", ... */
 
 /* content_parse - the value of the key `content`: "random", "zero", "compressible:PCT" or

@@ -76,6 +76,24 @@ static void print_finding(FILE *o, const struct verify_doc *d, const struct dm_f
 	        f->ref.worker == DURLOG_WORKER_MAIN ? -1 : (int)f->ref.worker, f->ref.seq, when);
 }
 
+/* The findings by kind, with their examples, each line after indent. */
+static void print_kinds(FILE *o, const struct verify_doc *d, const char *indent,
+                        const uint64_t by_kind[DM_KIND_COUNT],
+                        const struct dm_finding examples[DM_KIND_COUNT][DM_EXAMPLES],
+                        const size_t n_examples[DM_KIND_COUNT])
+{
+	for (int k = 0; k < DM_KIND_COUNT; k++) {
+		if (!by_kind[k])
+			continue;
+		fprintf(o, "%s%s: %" PRIu64 "%s\n", indent, dm_kind_name((enum dm_kind)k),
+		        by_kind[k], by_kind[k] > n_examples[k] ? " (the first ones:)" : "");
+		for (size_t i = 0; i < n_examples[k]; i++) {
+			fputs(indent + 2, o); /* print_finding indents by 4 */
+			print_finding(o, d, &examples[k][i]);
+		}
+	}
+}
+
 static void print_text(FILE *o, const struct verify_doc *d)
 {
 	const struct dm_report *r = d->rep;
@@ -100,19 +118,26 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	if (r->absent_unpromised)
 		fprintf(o, "  files absent whose names were not promised (allowed): %" PRIu64 "\n",
 		        r->absent_unpromised);
-	fprintf(o, "  promises checked %" PRIu64 ", kept %" PRIu64 ", broken %" PRIu64 "\n",
-	        r->checked, r->kept, r->broken);
-	for (int k = 0; k < DM_KIND_COUNT; k++) {
-		if (!r->by_kind[k])
-			continue;
-		fprintf(o, "  %s: %" PRIu64 "%s\n", dm_kind_name((enum dm_kind)k), r->by_kind[k],
-		        r->by_kind[k] > r->n_examples[k] ? " (the first ones:)" : "");
-		for (size_t i = 0; i < r->n_examples[k]; i++)
-			print_finding(o, d, &r->examples[k][i]);
+	fprintf(o, "  promises checked %" PRIu64 ", kept %" PRIu64 ", broken %" PRIu64, r->checked,
+	        r->kept, r->broken);
+	if (r->lost_tail)
+		fprintf(o, ", unsettled by the lost tail %" PRIu64, r->lost_tail);
+	fputc('\n', o);
+	print_kinds(o, d, "  ", r->by_kind, r->examples, r->n_examples);
+	if (r->lost_tail) {
+		fprintf(o,
+		        "  lost tail: %" PRIu64 " promise%s not found as made, which a delete or "
+		        "create after the log's last record may explain (the log has no end "
+		        "record): not counted as broken\n",
+		        r->lost_tail, r->lost_tail == 1 ? "" : "s");
+		print_kinds(o, d, "    ", r->lost_by_kind, r->lost_examples, r->n_lost_examples);
 	}
 	if (r->broken)
 		fprintf(o, "fsmix verify: %" PRIu64 " promise%s broken\n", r->broken,
 		        r->broken == 1 ? "" : "s");
+	else if (r->lost_tail)
+		fprintf(o, "fsmix verify: no promise broken (%" PRIu64 " unsettled: lost tail)\n",
+		        r->lost_tail);
 	else
 		fprintf(o, "fsmix verify: every promise kept\n");
 }
@@ -142,19 +167,29 @@ static json_t *finding_json(const struct verify_doc *d, const struct dm_finding 
 	return j;
 }
 
+/* Counts by kind ({missing: N, ...}) and the examples of each kind ({missing: [...], ...}). */
+static void kinds_json(const struct verify_doc *d, const uint64_t by_kind[DM_KIND_COUNT],
+                       const struct dm_finding examples[DM_KIND_COUNT][DM_EXAMPLES],
+                       const size_t n_examples[DM_KIND_COUNT], json_t **by, json_t **ex)
+{
+	*by = json_object(), *ex = json_object();
+	for (int k = 0; k < DM_KIND_COUNT; k++) {
+		json_object_set_new(*by, dm_kind_name((enum dm_kind)k),
+		                    json_integer((json_int_t)by_kind[k]));
+		json_t *a = json_array();
+		for (size_t i = 0; i < n_examples[k]; i++)
+			json_array_append_new(a, finding_json(d, &examples[k][i]));
+		json_object_set_new(*ex, dm_kind_name((enum dm_kind)k), a);
+	}
+}
+
 static int fill_json(FILE *o, void *arg)
 {
 	const struct verify_doc *d = arg;
 	const struct dm_report *r = d->rep;
-	json_t *by = json_object(), *ex = json_object();
-	for (int k = 0; k < DM_KIND_COUNT; k++) {
-		json_object_set_new(by, dm_kind_name((enum dm_kind)k),
-		                    json_integer((json_int_t)r->by_kind[k]));
-		json_t *a = json_array();
-		for (size_t i = 0; i < r->n_examples[k]; i++)
-			json_array_append_new(a, finding_json(d, &r->examples[k][i]));
-		json_object_set_new(ex, dm_kind_name((enum dm_kind)k), a);
-	}
+	json_t *by, *ex, *lost_by, *lost_ex;
+	kinds_json(d, r->by_kind, r->examples, r->n_examples, &by, &ex);
+	kinds_json(d, r->lost_by_kind, r->lost_examples, r->n_lost_examples, &lost_by, &lost_ex);
 	json_t *acks =
 	    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "fsync", (json_int_t)r->acks[DL_FSYNC],
 	              "fdatasync", (json_int_t)r->acks[DL_FDATASYNC], "osync_writes",
@@ -162,7 +197,7 @@ static int fill_json(FILE *o, void *arg)
 	              (json_int_t)r->acks[DL_SYNCFS], "dirsync", (json_int_t)r->acks[DL_DIRSYNC]);
 	json_t *doc = json_pack(
 	    "{s:i, s:s, s:s, s:s, s:b, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:o, s:o}",
+	    "s:o, s:o, s:I, s:o, s:o}",
 	    "fsmix_verify", 1, "profile", d->c->profile, "log", d->c->durability_log_path, "model",
 	    r->model == DM_POSIX ? "posix" : "linux", "log_complete", r->log_complete, "records",
 	    (json_int_t)r->records, "torn_records", (json_int_t)r->torn, "acknowledged", acks,
@@ -171,7 +206,8 @@ static int fill_json(FILE *o, void *arg)
 	    (json_int_t)r->created, "created_names_promised", (json_int_t)r->names_created_promised,
 	    "absent_unpromised", (json_int_t)r->absent_unpromised, "checked",
 	    (json_int_t)r->checked, "kept", (json_int_t)r->kept, "broken", (json_int_t)r->broken,
-	    "broken_by_kind", by, "examples", ex);
+	    "broken_by_kind", by, "examples", ex, "lost_tail", (json_int_t)r->lost_tail,
+	    "lost_tail_by_kind", lost_by, "lost_tail_examples", lost_ex);
 	if (!doc)
 		return -1;
 	int rc = json_dumpf(doc, o, JSON_INDENT(2));

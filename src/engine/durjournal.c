@@ -111,9 +111,17 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 		return -1;
 	}
 	h.n_fs = (uint32_t)e->n_fs;
-	for (size_t gi = 0; gi < e->plan->n_groups; gi++)
-		if (e->plan->groups[gi].dirsync)
+	h.flags = DLH_NO_DELETES | DLH_NO_CREATES;
+	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
+		const struct plan_group *g = &e->plan->groups[gi];
+		if (g->dirsync)
 			h.flags |= DLH_DIRSYNC;
+		for (int op = 0; op < OP_COUNT && !g->aging; op++) /* (ageing: before the run) */
+			if (g->weight[op] && (op_table[op].flags & OPF_DELETES))
+				h.flags &= ~DLH_NO_DELETES;
+			else if (g->weight[op] && (op_table[op].flags & OPF_CREATES))
+				h.flags &= ~DLH_NO_CREATES;
+	}
 	struct base_walk b = {0};
 	int rc = 0;
 	for (size_t i = 0; i < e->n_fs && !rc; i++) {

@@ -200,17 +200,21 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		fprintf(log, "fsmix: %s: %zu torn record%s ignored (the log's own end was cut)\n",
 		        log_path, rd.torn, rd.torn == 1 ? "" : "s");
 	if (!rd.complete)
-		fprintf(log,
-		        "fsmix: %s has no end record: the run did not end (a crash); every record "
-		        "that reached the log is checked\n",
-		        log_path);
+		fprintf(
+		    log,
+		    "fsmix: %s has no end record: the run did not end (a crash), and what it "
+		    "did after the log's last record is unknown; every record that reached the "
+		    "log is checked, a later generation is accepted, and what a later delete or "
+		    "create may explain is reported apart (lost tail), not as broken\n",
+		    log_path);
 	if (rd.h.flags & DLH_STREAM)
 		fprintf(log,
 		        "fsmix: warning: %s was written to a character device or FIFO and never "
 		        "fdatasynced: after a crash its last records may be missing, so it is no "
 		        "crash check (for a run that ended, its promises are checked as usual)\n",
 		        log_path);
-	struct durmodel *m = durmodel_build(&rd.h, rd.recs, rd.n, (enum dm_model)model);
+	struct durmodel *m =
+	    durmodel_build(&rd.h, rd.recs, rd.n, rd.complete, (enum dm_model)model);
 	if (!m) {
 		fprintf(log, "fsmix: out of memory replaying %s\n", log_path);
 		f = FAIL_IO;

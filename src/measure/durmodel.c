@@ -45,6 +45,7 @@ struct durmodel {
 	struct dm_fs fs[DURLOG_MAX_FS];
 	uint64_t records, acks[DL_KIND_COUNT], osync, created;
 	bool oom;
+	bool tail_lost; /* no end record: what the run did after the last record is unknown */
 };
 
 const char *dm_kind_name(enum dm_kind k)
@@ -316,12 +317,13 @@ static void replay(struct durmodel *m, const struct durlog_rec *r)
 }
 
 struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
-                                enum dm_model model)
+                                bool complete, enum dm_model model)
 {
 	struct durmodel *m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
 	m->model = model;
+	m->tail_lost = !complete;
 	m->h = *h;
 	m->records = n;
 	if (n) /* (recs may be NULL for an empty log: qsort's pointer must not be) */
@@ -351,8 +353,33 @@ void durmodel_free(struct durmodel *m)
 
 /* ---- the check ---- */
 
-static void add_finding(struct dm_report *rep, const struct dm_finding *fd)
+/* A log whose tail is lost (no end record): what a change after its last record may have done
+ * to file f. Vanish: a delete removed it (a create that fails removes its own new file). Renew:
+ * its id was deleted and created anew, so it holds the new file: of any length, of generations
+ * from 1 (older than promised), its writes perhaps cut short by the crash (zeroes). Later
+ * writes (newer generations) are check_data's. */
+static bool may_vanish(const struct durmodel *m, const struct dm_file *f)
 {
+	bool deletes = !(m->h.flags & DLH_NO_DELETES), creates = !(m->h.flags & DLH_NO_CREATES);
+	return m->tail_lost && (deletes || (creates && f->created));
+}
+
+static bool may_renew(const struct durmodel *m, const struct dm_file *f)
+{
+	return may_vanish(m, f) && !(m->h.flags & DLH_NO_CREATES);
+}
+
+/* A finding that breaks n promises, or (lost) that a lost tail may explain. */
+static void add_finding(struct dm_report *rep, const struct dm_finding *fd, uint64_t n, bool lost)
+{
+	if (lost) {
+		rep->lost_tail += n;
+		rep->lost_by_kind[fd->kind]++;
+		if (rep->n_lost_examples[fd->kind] < DM_EXAMPLES)
+			rep->lost_examples[fd->kind][rep->n_lost_examples[fd->kind]++] = *fd;
+		return;
+	}
+	rep->broken += n;
 	rep->by_kind[fd->kind]++;
 	if (rep->n_examples[fd->kind] < DM_EXAMPLES)
 		rep->examples[fd->kind][rep->n_examples[fd->kind]++] = *fd;
@@ -374,21 +401,52 @@ static enum dm_kind kind_of(enum content_verdict v)
 
 #define CHECK_CHUNK (256 * 1024)
 
-/* The content of every promised range of f (up to size): 1 with *fd filled at the first bad
- * place, 0 when all is as promised, -errno when it cannot be read. */
-static int check_content(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                         uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
-                         struct dm_finding *fd)
+/* Generations above the newest found in a file that a log whose tail is lost still accepts:
+ * writes the crash cut short, of which no whole word landed. */
+#define DM_LOST_GENS 64u
+
+static struct content_key key_of(const struct durmodel *m, uint32_t fs, uint32_t id)
 {
-	struct content_key key = {.seed = m->h.fs[fs].content_seed,
-	                          .fs = m->h.fs[fs].index,
-	                          .file = id,
-	                          .mode = m->h.fs[fs].content_mode,
-	                          .pct = m->h.fs[fs].content_pct};
-	uint32_t gen_max = f->gen_unknown ? UINT32_MAX : f->gen_max;
+	return (struct content_key){.seed = m->h.fs[fs].content_seed,
+	                            .fs = m->h.fs[fs].index,
+	                            .file = id,
+	                            .mode = m->h.fs[fs].content_mode,
+	                            .pct = m->h.fs[fs].content_pct};
+}
+
+/* The newest generation a whole word of f's promised ranges (up to size) holds, into *top: 0,
+ * or -errno when it cannot be read. */
+static int newest_gen(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
+                      uint32_t *top)
+{
+	struct content_key key = key_of(m, fs, id);
+	*top = 0;
+	for (size_t i = 0; i < f->n_rng; i++)
+		for (uint64_t off = f->rng[i].off; off < f->rng[i].end && off < size;) {
+			uint64_t end = f->rng[i].end < size ? f->rng[i].end : size;
+			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
+			int64_t got = files->read(files->ctx, fs, f->dir, id, off, buf, len);
+			if (got <= 0)
+				return (int)got;
+			uint32_t g = content_newest(buf, (size_t)got, &key, off);
+			*top = g > *top ? g : *top;
+			off += (uint64_t)got;
+		}
+	return 0;
+}
+
+/* The content of every promised range of f (up to size), of generations from the promised one
+ * (any_gen: from 1) up to gen_max: 1 with *fd filled at the first bad place, 0 when all is as
+ * promised, -errno when it cannot be read. */
+static int check_content(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                         uint32_t id, const struct dm_file *f, uint64_t size, uint32_t gen_max,
+                         bool any_gen, unsigned char *buf, struct dm_finding *fd)
+{
+	struct content_key key = key_of(m, fs, id);
 	for (size_t i = 0; i < f->n_rng; i++) {
 		const struct dm_range *r = &f->rng[i];
-		uint32_t gen_min = f->gen_unknown ? 1 : r->gen;
+		uint32_t gen_min = f->gen_unknown || any_gen ? 1 : r->gen;
 		for (uint64_t off = r->off; off < r->end && off < size;) {
 			uint64_t end = r->end < size ? r->end : size;
 			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
@@ -416,6 +474,36 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
 	return 0;
 }
 
+/* f's content (check_content), and where the log's tail is lost what later changes may explain:
+ * the generations up to the newest the file holds (and DM_LOST_GENS more: writes the crash cut
+ * short, of which no whole word landed) are acceptable; and where its id may have been made anew
+ * (may_renew), a finding is *lost when the content is of generations from 1 on (or zeroes). */
+static int check_data(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
+                      struct dm_finding *fd, bool *lost)
+{
+	uint32_t hi = f->gen_unknown ? UINT32_MAX : f->gen_max, top;
+	int rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd);
+	if (rc != 1 || !m->tail_lost)
+		return rc;
+	if (hi != UINT32_MAX) {
+		if ((rc = newest_gen(m, files, fs, id, f, size, buf, &top)))
+			return rc;
+		top = top > hi ? top : hi;
+		hi = top < UINT32_MAX - DM_LOST_GENS ? top + DM_LOST_GENS : UINT32_MAX;
+		if ((rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd)) != 1)
+			return rc;
+	}
+	if (may_renew(m, f)) {
+		struct dm_finding any = *fd;
+		int k = check_content(m, files, fs, id, f, size, hi, true, buf, &any);
+		if (k < 0)
+			return k;
+		*lost = k == 0 || any.kind == DM_ZEROED;
+	}
+	return 1;
+}
+
 /* A file that cannot be opened or read (-errno e) where its promises say it is: each of them
  * broken, as one finding of kind unreadable. */
 static void unreadable(struct dm_report *rep, struct dm_finding *fd, int e, struct dm_ref ref,
@@ -424,8 +512,7 @@ static void unreadable(struct dm_report *rep, struct dm_finding *fd, int e, stru
 	fd->kind = DM_UNREADABLE;
 	fd->err = e;
 	fd->ref = ref;
-	add_finding(rep, fd);
-	rep->broken += broken;
+	add_finding(rep, fd, broken, false);
 }
 
 /* The record that promised f's data: its length's, else its first range's. */
@@ -455,8 +542,7 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 		}
 		fd.kind = DM_MISSING;
 		fd.ref = f->name_ref;
-		add_finding(rep, &fd);
-		rep->broken += 1 + data;
+		add_finding(rep, &fd, 1 + data, may_vanish(m, f));
 		return;
 	}
 	if (size < 0) {
@@ -469,15 +555,16 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 		return;
 	}
 	int rc = 0;
+	bool lost = false;
 	if ((uint64_t)size < f->min_len) {
+		lost = may_renew(m, f);
 		fd.kind = DM_SHORT;
 		fd.off = (uint64_t)size;
 		fd.expected_len = f->min_len;
 		fd.ref = f->len_ref;
-		add_finding(rep, &fd);
 		rc = 1;
 	} else {
-		rc = check_content(m, files, fs, id, f, (uint64_t)size, buf, &fd);
+		rc = check_data(m, files, fs, id, f, (uint64_t)size, buf, &fd, &lost);
 		if (rc < 0) {
 			/* its name was found (the open worked); its content cannot be read */
 			rep->kept += f->name_durable;
@@ -485,12 +572,10 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 			unreadable(rep, &fd, -rc, data_ref(f), 1);
 			return;
 		}
-		if (rc)
-			add_finding(rep, &fd);
 	}
 	rep->kept += f->name_durable;
 	if (rc)
-		rep->broken++;
+		add_finding(rep, &fd, 1, lost);
 	else
 		rep->kept++;
 }
@@ -504,6 +589,7 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 	memcpy(rep->acks, m->acks, sizeof(rep->acks));
 	rep->osync_writes = m->osync;
 	rep->created = m->created;
+	rep->tail_lost = m->tail_lost;
 	unsigned char *buf = malloc(CHECK_CHUNK);
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");

@@ -19,6 +19,16 @@
  *   - the generations acceptable for a byte: from the one promised to the highest generation
  *     any write of the file began (DL_WSTART), so a write cut short by the crash is not an
  *     error.
+ *   - a log without its end record (a power cut took its tail: the records of the last moments
+ *     never reached it) is a prefix of what the run did: the changes after its last records
+ *     are unknown. Then any later generation is acceptable (a write whose records were lost),
+ *     and a finding such a change may explain is not a broken promise but one of its own class,
+ *     "lost tail" (dm_report.lost_tail): a missing file where the run deleted files (or the
+ *     file was created in the run: a create that fails removes its own file), and a short one,
+ *     or one whose bytes are all of generations from 1 on (or zeroes), where it also created
+ *     files (the id deleted and made anew, the new file cut short by the crash). Bytes of no
+ *     generation of the file and an unreadable file are broken whatever the log's end; the
+ *     header's DLH_NO_DELETES / DLH_NO_CREATES say what the run did not do.
  */
 #ifndef FSMIX_DURMODEL_H
 #define FSMIX_DURMODEL_H
@@ -84,6 +94,13 @@ struct dm_report {
 	uint64_t by_kind[DM_KIND_COUNT];
 	struct dm_finding examples[DM_KIND_COUNT][DM_EXAMPLES];
 	size_t n_examples[DM_KIND_COUNT];
+	/* a log without its end record: promises not found as made that a change after the log's
+	 * last record may explain (not broken; checked = kept + broken + lost_tail) */
+	bool tail_lost;
+	uint64_t lost_tail;
+	uint64_t lost_by_kind[DM_KIND_COUNT];
+	struct dm_finding lost_examples[DM_KIND_COUNT][DM_EXAMPLES];
+	size_t n_lost_examples[DM_KIND_COUNT];
 };
 
 /* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such file).
@@ -97,10 +114,10 @@ struct dm_files {
 
 struct durmodel;
 
-/* durmodel_build - replay the journal (its records are sorted in place). NULL when out of
- * memory. */
+/* durmodel_build - replay the journal (its records are sorted in place); complete: the log
+ * has its end record (false: its tail may be lost, see above). NULL when out of memory. */
 struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
-                                enum dm_model model);
+                                bool complete, enum dm_model model);
 /* durmodel_check - check every promise against the files; fills rep. A file that cannot be
  * opened or read (size or read giving -errno other than -ENOENT) breaks its promises as
  * DM_UNREADABLE, and the check goes on. 0 (-ENOMEM with err set when out of memory). */

@@ -4,7 +4,8 @@
  * deleted after its promise not expected; names under --model linux and posix (dirsync);
  * sync and syncfs cover only what completed before they started; a reused file's blocks of
  * every generation up to its own are as promised; a file that cannot be opened
- * or read breaks its promises as unreadable, and the check goes on past it. */
+ * or read breaks its promises as unreadable, and the check goes on past it; a log whose tail is
+ * lost accepts later generations and counts apart what a later delete or create may explain. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,8 +97,13 @@ static void j_fsync(uint32_t file, uint64_t size, uint32_t gen)
 	r->size = size, r->gen = gen;
 }
 
+static bool tail_lost;  /* the log has no end record */
+static uint32_t hflags; /* the header's flags */
+
 static void reset_all(void)
 {
+	tail_lost = false;
+	hflags = 0;
 	memset(mem, 0, sizeof(mem));
 	nj = 0;
 	clk = 100;
@@ -107,9 +113,10 @@ static void reset_all(void)
 static struct dm_report *verify(enum dm_model model)
 {
 	static struct dm_report rep;
-	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
+	struct durlog_header h = {
+	    .version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1, .flags = hflags};
 	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, model);
+	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, model);
 	CHECK(m != NULL);
 	char err[256];
 	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
@@ -377,6 +384,58 @@ static void test_unreadable(void)
 	CHECK_STR(dm_kind_name(DM_UNREADABLE), "unreadable");
 }
 
+/* A log whose tail is lost (no end record): files 0..4 created and fsynced, file 3 rewritten
+ * at generation 2 and fsynced; then, after the log's last record, file 0 deleted, file 1
+ * rewritten at generations 2 and 3 (half of it), file 2 deleted and made anew (generation 1,
+ * shorter), file 3 deleted and made anew (generation 1: stale), and file 4 gets another
+ * file's bytes (which no change explains). */
+static void test_lost_tail(void)
+{
+	reset_all();
+	for (uint32_t f = 0; f < 5; f++)
+		created_synced(f);
+	rec(DL_WSTART, 3)->gen = 2;
+	j_write(3, 2, 0, FSIZE);
+	j_fsync(3, FSIZE, 2);
+	mem[0].exists = false;
+	put(1, 2, 0, FSIZE);
+	put(1, 3, 1000, 5000); /* a remnant of generation 2 lies between: unaligned */
+	mem[2].len = FSIZE / 2;
+	put(3, 1, 0, FSIZE);
+	struct content_key other = {.seed = SEED, .fs = 0, .file = 6};
+	content_fill(mem[4].data + 4096, 512, &other, 1, 4096);
+	/* complete: every one of them is broken (file 1's generations are above any write) */
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_MISSING] + r->by_kind[DM_SHORT] + r->by_kind[DM_STALE], 3);
+	CHECK_EQ_U(r->by_kind[DM_WRONG] + r->by_kind[DM_TORN], 2);
+	CHECK_EQ_U(r->lost_tail, 0);
+	/* the tail lost: file 1 as promised (later writes), 0, 2 and 3 lost tail, 4 broken */
+	tail_lost = true;
+	r = verify(DM_LINUX);
+	CHECK(r->tail_lost);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->lost_by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(r->lost_by_kind[DM_STALE], 1);
+	CHECK_EQ_U(r->lost_tail, 4); /* the missing file's name and data, two data promises */
+	CHECK_EQ_U(r->by_kind[DM_WRONG], 1);
+	CHECK_EQ_U(r->examples[DM_WRONG][0].file, 4);
+	CHECK_EQ_U(r->broken, 1);
+	CHECK_EQ_U(r->checked, r->kept + r->broken + r->lost_tail);
+	/* a run that deleted no file: a base file missing is broken, a created one may have been
+	 * removed by its own failing create; and one that created none: no id is made anew */
+	hflags = DLH_NO_DELETES;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1); /* file 0 was created in the run */
+	j[0].kind = DL_BASE;                        /* ... now it is of the tree */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	hflags = DLH_NO_DELETES | DLH_NO_CREATES;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(r->by_kind[DM_STALE], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
+}
+
 int main(void)
 {
 	RUN(test_kept);
@@ -390,5 +449,6 @@ int main(void)
 	RUN(test_osync_write);
 	RUN(test_reused_base);
 	RUN(test_unreadable);
+	RUN(test_lost_tail);
 	return test_summary();
 }
