@@ -38,7 +38,8 @@
 #             (two runs of one binary in one round).
 # Environment: BENCH_SECONDS (ffsb run length), BENCH_REPS (overhead and mix repetitions, default
 # 5), BENCH_BUILD_ROUNDS (build rounds, default 5), BENCH_SETTLE (pause after each build, default
-# 3), BENCH_MIX_SECONDS (mix run length, default 5).
+# 3), BENCH_MIX_SECONDS (mix run length, default 5); for versus also BENCH_THREADS (its thread
+# counts, default "1 16 64") and BENCH_VERSUS_STAT (0: skip its stat-only rounds).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-all}
@@ -281,7 +282,7 @@ versus() {
 	# stat-only, stats off, against the stat loop
 	"$fsmix" run "$statp" --location "$work" --time 0 >/dev/null 2>&1
 	: >"$work/s_pairs"; : >"$work/s_loop"
-	for ((i = 0; i < reps; i++)); do
+	for ((i = 0; i < reps * ${BENCH_VERSUS_STAT:-1}; i++)); do
 		for v in $(order "$i"); do
 			echo "$v $("${bin[$v]}" run "$statp" --location "$work" --time "$secs2" \
 				--set threadgroup0.enable_stats=0 2>/dev/null | ops_per_sec)"
@@ -290,12 +291,14 @@ versus() {
 	done
 	"$fsmix" clean "$statp" --location "$work" >/dev/null 2>&1
 	local sl sn
-	sl=$(median <"$work/s_loop")
-	paired <"$work/s_pairs" | verdict "stat-only, stats off, ops/s:"
-	sn=$(paired <"$work/s_pairs" | awk '{ print $2 }')
-	printf '%-34s loop %9.0f ops/s: new %.1f%% of it (goal >= 95%%)\n' "" "$sl" "$(echo "100*$sn/$sl" | bc -l)"
+	if [ "${BENCH_VERSUS_STAT:-1}" -ne 0 ]; then
+		sl=$(median <"$work/s_loop")
+		paired <"$work/s_pairs" | verdict "stat-only, stats off, ops/s:"
+		sn=$(paired <"$work/s_pairs" | awk '{ print $2 }')
+		printf '%-34s loop %9.0f ops/s: new %.1f%% of it (goal >= 95%%)\n' "" "$sl" "$(echo "100*$sn/$sl" | bc -l)"
+	fi
 	# the scaled 2010 profile: trans/s and ops/s; at 1 and 16 threads also the mix loop
-	for t in 1 16 64; do
+	for t in ${BENCH_THREADS:-1 16 64}; do
 		: >"$work/t_pairs"; : >"$work/o_pairs"; : >"$work/o_loop"
 		for ((i = 0; i < reps; i++)); do
 			: >"$work/t_round"; : >"$work/o_round"
