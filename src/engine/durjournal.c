@@ -116,11 +116,13 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 		const struct plan_group *g = &e->plan->groups[gi];
 		if (g->dirsync)
 			h.flags |= DLH_DIRSYNC;
-		for (int op = 0; op < OP_COUNT && !g->aging; op++) /* (ageing: before the run) */
-			if (g->weight[op] && (op_table[op].flags & OPF_DELETES))
+		for (int op = 0; op < OP_COUNT && !g->aging; op++) { /* (ageing: before the run) */
+			unsigned fl = g->weight[op] ? op_table[op].flags : 0;
+			if (fl & OPF_DELETES)
 				h.flags &= ~DLH_NO_DELETES;
-			else if (g->weight[op] && (op_table[op].flags & OPF_CREATES))
+			if (fl & OPF_CREATES)
 				h.flags &= ~DLH_NO_CREATES;
+		}
 	}
 	struct base_walk b = {0};
 	int rc = 0;
