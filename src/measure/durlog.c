@@ -197,10 +197,10 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 	char dir[PATH_MAX];
 	struct stat ls, ds;
 	dir_of(path, dir, sizeof(dir));
-	if (stat(path, &ls) == 0 &&
-	    (S_ISCHR(ls.st_mode) || S_ISFIFO(ls.st_mode) || S_ISSOCK(ls.st_mode)))
+	bool exists = stat(path, &ls) == 0;
+	if (exists && (S_ISCHR(ls.st_mode) || S_ISFIFO(ls.st_mode) || S_ISSOCK(ls.st_mode)))
 		return 0; /* /dev/null, a pipe: what is written there is not on that filesystem */
-	if (stat(path, &ls) < 0 && stat(dir, &ls) < 0) {
+	if (!exists && stat(dir, &ls) < 0) {
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
 		return -1;
 	}
