@@ -93,7 +93,10 @@ else
 	skipped "ENOSPC while building: cannot mount tmpfs here (needs root)"
 fi
 
-# 4. EIO: the ext4 shutdown ioctl (xfs_io -x -c shutdown) once the workers run.
+# 4. EIO: the ext4 shutdown ioctl (xfs_io -x -c shutdown) once the workers run. After a
+# shutdown the journal aborts, and ext4 then turns the filesystem read-only: a worker whose
+# first failing call comes after that gets EROFS instead of EIO (CI saw a create fail so), and
+# both are the kernel's honest answer, so either is accepted.
 if ! command -v xfs_io >/dev/null; then
 	skipped "EIO (ext4 shutdown): no xfs_io (xfsprogs)"
 elif mount_ext4 "$work/down" 64; then
@@ -101,10 +104,11 @@ elif mount_ext4 "$work/down" 64; then
 	run_bg "$work/down" run "$steady" --location "$work/down" --json "$work/down.json"
 	wait_for "$work/down.err" "^fsmix: running" 30 && xfs_io -x -c shutdown "$work/down"
 	run_wait
-	if [ "$rc" -eq 1 ] && json_has_error "$work/down.json" "[a-z]+" EIO; then
-		ok "EIO (ext4 shutdown mid-run): exit 1, the JSON names EIO, counts agree"
+	if [ "$rc" -eq 1 ] && json_has_error "$work/down.json" "[a-z]+" "EIO|EROFS"; then
+		ok "EIO (ext4 shutdown mid-run): exit 1, the JSON names EIO or EROFS, counts agree"
 	else
-		bad "EIO (ext4 shutdown): exit $rc"; show_run "$work/down"
+		bad "EIO (ext4 shutdown): exit $rc, or an error other than EIO/EROFS in the JSON"
+		show_run "$work/down"
 	fi
 	remount "$work/down" && victim_check "$work/down" &&
 		ok "EIO (ext4 shutdown): the victim is unchanged" || bad "EIO (ext4 shutdown): the victim changed"
