@@ -33,7 +33,8 @@
  * chunks (table words XOR a per-seed key), whole. Those words are the same in every generation
  * (fixed_word): they decode to no generation and are accepted when equal. header (the
  * default) makes payload word w (3..63) of every block table[w] XOR a per-seed key: fixed
- * too, so only a block's 3 header words tell its file, offset and generation.
+ * too, so only a block's 3 header words tell its file, offset and generation. fixed has no
+ * header: every block is fixed_blk, whatever the file, generation and seed.
  */
 #include "content.h"
 
@@ -62,6 +63,8 @@ static inline uint64_t fmix64(uint64_t x)
 }
 
 static uint64_t table[STREAM_WORDS];
+/* CONTENT_MODE_FIXED's one block: byte j is that of every file offset o with o % 512 == j */
+static unsigned char fixed_blk[CB];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static void table_make(void)
@@ -69,6 +72,9 @@ static void table_make(void)
 	uint64_t x = 0x66736d6978636f6eull; /* "fsmixcon": the same table in every process */
 	for (uint32_t i = 0; i < STREAM_WORDS; i++)
 		table[i] = fmix64(x += 0x9e3779b97f4a7c15ull);
+	for (unsigned j = 0; j < CB; j++) /* little-endian words, as every other mode's */
+		fixed_blk[j] =
+		    (unsigned char)(fmix64(0x6669786564000000ull + j / 8) >> (8 * (j % 8)));
 }
 
 /* One key, prepared. */
@@ -199,6 +205,48 @@ static inline uint64_t get_word(const unsigned char *p)
 	return le64(v);
 }
 
+/* buf[0, len) = the bytes of file offsets [off, off + len) of content that repeats block blk every
+ * 512 bytes: runs of it from phase off % 512. */
+static void block_runs(unsigned char *buf, size_t len, const unsigned char *blk, uint64_t off)
+{
+	for (size_t j = 0, ph = (size_t)(off % CB); j < len; ph = 0) {
+		size_t n = CB - ph < len - j ? CB - ph : len - j;
+		memcpy(buf + j, blk + ph, n);
+		j += n;
+	}
+}
+
+/* CONTENT_MODE_FIXED's check: the first byte of buf (file offsets [off, off + len)) that is not
+ * the pattern, zeroed when it and the rest of its block in range are zeros, else foreign (no
+ * generation: the pattern has none). */
+static int fixed_check(const unsigned char *buf, size_t len, uint64_t off,
+                       struct content_finding *finding)
+{
+	size_t j = 0;
+	while (j < len && buf[j] == fixed_blk[(off + j) % CB])
+		j++;
+	if (j == len) {
+		if (finding)
+			*finding = (struct content_finding){.verdict = CONTENT_OK};
+		return 0;
+	}
+	if (finding) {
+		size_t end = j + (CB - (off + j) % CB) < len ? j + (CB - (off + j) % CB) : len,
+		       z = j;
+		while (z < end && !buf[z])
+			z++;
+		*finding = (struct content_finding){
+		    .verdict = z == end ? CONTENT_ZERO : CONTENT_FOREIGN,
+		    .off = off + j,
+		    .shown = len - j < CONTENT_SHOW ? len - j : CONTENT_SHOW};
+		for (size_t i = 0; i < finding->shown; i++) {
+			finding->expected[i] = fixed_blk[(off + j + i) % CB];
+			finding->found[i] = buf[j + i];
+		}
+	}
+	return 1;
+}
+
 /* The payload loop is a load, an XOR and a store per word: vectorised, it runs at the speed of
  * a memory copy (gcc vectorises at -O2 only with the cheapest cost model, which skips it). */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -207,17 +255,15 @@ __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off)
 {
 	struct ck c = ck_of(key);
+	if (key->mode == CONTENT_MODE_FIXED) {
+		block_runs(buf, len, fixed_blk, off);
+		return;
+	}
 	if (c.hkey) { /* the pattern, then the headers over it */
-		unsigned char *q = buf, blk[CB] = {0};
-		unsigned ph = (unsigned)(off % CB);
+		unsigned char blk[CB] = {0};
 		for (unsigned w = 3; w < CW; w++)
 			put_word(blk + 8 * w, pattern_word(&c, w));
-		for (size_t j = 0; j < len;) { /* runs of the pattern from phase ph */
-			size_t n = CB - ph < len - j ? CB - ph : len - j;
-			memcpy(q + j, blk + ph, n);
-			j += n;
-			ph = 0;
-		}
+		block_runs(buf, len, blk, off);
 		content_headers(buf, len, key, gen, off);
 		return;
 	}
@@ -608,6 +654,10 @@ static bool dup_chunk_whole(const struct walk *k, uint64_t i)
 int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
                   uint32_t gen_min, uint32_t gen_max, struct content_finding *finding)
 {
+	if (key->mode == CONTENT_MODE_FIXED) {
+		(void)pthread_once(&table_once, table_make);
+		return fixed_check(buf, len, off, finding);
+	}
 	struct walk k = {.c = ck_of(key),
 	                 .buf = buf,
 	                 .off = off,
@@ -656,6 +706,8 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 
 uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off)
 {
+	if (key->mode == CONTENT_MODE_FIXED) /* no generation in it */
+		return 0;
 	struct walk k = {.c = ck_of(key), .buf = buf, .off = off, .end = off + len};
 	uint32_t top = 0;
 	for (uint64_t i = (off + 7) / 8; (i + 1) * 8 <= k.end; i++) {
@@ -665,73 +717,6 @@ uint32_t content_newest(const void *buf, size_t len, const struct content_key *k
 			top = g;
 	}
 	return top;
-}
-
-int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size_t errlen)
-{
-	static const struct {
-		const char *name;
-		enum content_mode mode;
-		bool pct;
-	} modes[] = {{"random", CONTENT_MODE_RANDOM, false},
-	             {"zero", CONTENT_MODE_ZERO, false},
-	             {"compressible", CONTENT_MODE_COMPRESS, true},
-	             {"dedupe", CONTENT_MODE_DEDUPE, true},
-	             {"header", CONTENT_MODE_HEADER, false}};
-	const char *colon = strchr(text, ':');
-	size_t n = colon ? (size_t)(colon - text) : strlen(text);
-	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		if (strlen(modes[m].name) != n || strncmp(text, modes[m].name, n))
-			continue;
-		if (!modes[m].pct) {
-			if (colon) {
-				snprintf(err, errlen, "'%s' takes no percentage (content = %s)",
-				         text, modes[m].name);
-				return -1;
-			}
-			*mode = (uint8_t)modes[m].mode;
-			*pct = 0;
-			return 0;
-		}
-		char *end = NULL;
-		unsigned long v = colon && colon[1] >= '0' && colon[1] <= '9'
-		                      ? strtoul(colon + 1, &end, 10)
-		                      : 101;
-		if (v > 100 || !end || *end) {
-			snprintf(err, errlen, "'%s': %s needs a percentage 0..100 (%s:PCT)", text,
-			         modes[m].name, modes[m].name);
-			return -1;
-		}
-		*mode = (uint8_t)modes[m].mode;
-		*pct = (uint8_t)v;
-		return 0;
-	}
-	snprintf(
-	    err, errlen,
-	    "'%s' is not a content mode (header, random, zero, compressible:PCT or dedupe:PCT)",
-	    text);
-	return -1;
-}
-
-void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len)
-{
-	switch (mode) {
-	case CONTENT_MODE_ZERO:
-		snprintf(buf, len, "zero");
-		return;
-	case CONTENT_MODE_COMPRESS:
-		snprintf(buf, len, "compressible:%u", (unsigned)pct);
-		return;
-	case CONTENT_MODE_DEDUPE:
-		snprintf(buf, len, "dedupe:%u", (unsigned)pct);
-		return;
-	case CONTENT_MODE_HEADER:
-		snprintf(buf, len, "header");
-		return;
-	default:
-		snprintf(buf, len, "random");
-		return;
-	}
 }
 
 void content_pattern(void *buf, size_t len, const struct content_key *key)

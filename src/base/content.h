@@ -25,7 +25,9 @@
  *     each block's header are; every rule above holds in every mode, but where a mode's bytes
  *     are the same in every generation (the zeros of zero and compressible, dedupe's duplicate
  *     4 KiB blocks) the check cannot tell generations apart there (docs/output.md, "Content
- *     modes").
+ *     modes"). CONTENT_MODE_FIXED has no header at all: its bytes are the same in every
+ *     tree, file, generation and block, so content_check tells only whether bytes are that
+ *     pattern (zeroed or foreign when not), and content_newest finds no generation.
  */
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
@@ -51,6 +53,11 @@ enum content_mode {
 	 * the content seed and (offset mod 512), the same in every file and generation: a
 	 * writer fills it once and writes only the headers (content_pattern, content_headers) */
 	CONTENT_MODE_HEADER,
+	/* fixed (what the default, auto, is when nothing checks the content: no verify=1, no
+	 * --durability-log): no header, byte o of every file is byte o % 512 of one 512-byte
+	 * pattern, fixed in the source (no seed); a writer sends it from one read-only copy of
+	 * the process, as FFSB and fsmix before verifiable content wrote one constant buffer */
+	CONTENT_MODE_FIXED,
 };
 
 #define CONTENT_DEDUPE_CHUNK 4096u /* the unit of dedupe */
@@ -95,9 +102,10 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off);
 const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", "torn", ... */
 
-/* content_parse - the value of the key `content`: "random", "zero", "compressible:PCT" or
- * "dedupe:PCT" (PCT an integer 0..100). 0 with *mode and *pct set, else -1 with a message in
- * err. content_name writes the value back in that form. */
+/* content_parse - the value of the key `content`: "header", "random", "zero", "fixed",
+ * "compressible:PCT" or "dedupe:PCT" (PCT an integer 0..100). 0 with *mode and *pct set, else
+ * -1 with a message in err. content_name writes the value back in that form. (The key's default,
+ * "auto", is the plan's to resolve: profile/plan.c.) */
 int content_parse(const char *text, uint8_t *mode, uint8_t *pct, char *err, size_t errlen);
 void content_name(uint8_t mode, uint8_t pct, char *buf, size_t len);
 

@@ -16,7 +16,8 @@ enum failure cmd_check(struct cli *c)
 	struct profile p;
 	struct plan pl;
 	struct diag d;
-	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
+	struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
+	                       .content_checked = c->durability_log_path != NULL};
 	diag_init(&d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
 	if (rc == 0 && preflight_nesting(&p, &pl, &d)) { /* nested locations: a check-time error */

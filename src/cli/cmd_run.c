@@ -20,7 +20,8 @@
  * with p, pl and d to free, or FAIL_INPUT with p and d to free (and "nothing was run" said). */
 static enum failure load(const struct cli *c, struct profile *p, struct plan *pl, struct diag *d)
 {
-	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
+	struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
+	                       .content_checked = c->durability_log_path != NULL};
 	diag_init(d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, p, pl, d);
 	if (rc == 0 && preflight_nesting(p, pl, d)) { /* nested locations, as fsmix check says */

@@ -177,7 +177,8 @@ static char *describe(const struct cli *c, size_t *len)
 	struct diag d;
 	bool loaded = false;
 	if (c->profile) {
-		struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
+		struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
+		                       .content_checked = c->durability_log_path != NULL};
 		diag_init(&d);
 		loaded = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d) == 0;
 		if (loaded)

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "content.h"
 #include "engine.h"
 #include "engine_int.h"
 #include "interval.h"
@@ -100,6 +101,10 @@ static void engine_release(struct engine *e)
 	if (e->sink)
 		munmap(e->sink, e->sink_n * e->sink_len);
 	e->sink = NULL;
+	if (e->fixed)
+		munmap((void *)e->fixed, e->fixed_max + 512);
+	e->fixed = NULL;
+	e->fixed_max = 0;
 	for (size_t i = 0; e->fs && i < e->n_fs; i++)
 		if (e->fs[i].pf)
 			populate_release(&e->fs[i]);
@@ -217,17 +222,43 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 /* CPUs with a read sink of their own; beyond, CPUs share one (read_dst: cpu % sink_n). */
 #define MAX_READ_SINKS 1024
 
-/* The read sinks (struct engine): one per CPU, each as large as the largest worker buffer of the
- * run phase (each worker's buffer length is worker_buf_len of its group). A mapping of
- * sink_n * sink_len bytes, of which only the sinks of the CPUs that read touch memory. Returns 0,
- * or -1 with err. */
-static int read_sink_make(struct engine *e, char *err, size_t errlen)
+/* The largest worker buffer of the run phase (each worker's is worker_buf_len of its group). */
+static size_t run_buf_max(const struct engine *e)
 {
 	size_t len = 0;
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		size_t l = worker_buf_len(&e->plan->groups[gi]);
 		len = l > len ? l : len;
 	}
+	return len;
+}
+
+/* content=fixed's payload (struct engine: fixed), made read-only once filled, so that a write
+ * path that wrote into it would fault rather than change what other workers send. Returns 0, or
+ * -1 with err. */
+static int fixed_payload_make(struct engine *e, char *err, size_t errlen)
+{
+	size_t max = run_buf_max(e);
+	void *m = mmap(NULL, max + 512, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "out of memory for the %zu-byte write payload: %s", max + 512,
+		         strerror(errno));
+		return -1;
+	}
+	const struct content_key fixed = {.mode = CONTENT_MODE_FIXED};
+	content_fill(m, max + 512, &fixed, 1, 0);
+	(void)mprotect(m, max + 512, PROT_READ); /* a guard only: the bytes are right either way */
+	e->fixed = m;
+	e->fixed_max = max;
+	return 0;
+}
+
+/* The read sinks (struct engine): one per CPU, each as large as the largest worker buffer of the
+ * run phase. A mapping of sink_n * sink_len bytes, of which only the sinks of the CPUs that read
+ * touch memory. Returns 0, or -1 with err. */
+static int read_sink_make(struct engine *e, char *err, size_t errlen)
+{
+	size_t len = run_buf_max(e);
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	size_t n = cpus < 1 ? 1 : cpus > MAX_READ_SINKS ? MAX_READ_SINKS : (size_t)cpus;
 	void *m = mmap(NULL, n * len, PROT_READ | PROT_WRITE,
@@ -257,6 +288,8 @@ static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen
 	 * calling thread's, so workers reading into one sink at once would look like a data race:
 	 * a TSan build gives each worker its own read buffer, as verify=1 does. */
 	if (!pl->verify && !FSMIX_TSAN && read_sink_make(e, err, errlen))
+		return -1;
+	if (pl->content_mode == CONTENT_MODE_FIXED && fixed_payload_make(e, err, errlen))
 		return -1;
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {

@@ -613,15 +613,27 @@ static void check_fidelity(struct ctx *c, const struct plan *pl)
 	}
 }
 
-/* The global key content: one of content.h's modes, given to every filesystem's files. */
-static void build_content(struct ctx *c, struct plan *pl)
+/* The global key content: one of content.h's modes, given to every filesystem's files. auto,
+ * the default, is header when something will check the content (verify=1, a durability log),
+ * else fixed: the bytes nothing reads back cost nothing per write. */
+static void build_content(struct ctx *c, struct plan *pl, const struct plan_opts *o)
 {
 	const struct section *g = &c->p->global;
+	const struct src_loc loc = g->set[KEY_content].loc;
+	const char *text = pl->content ? pl->content : key_table[KEY_content].def;
+	bool checked = pl->verify || o->content_checked;
 	char err[VALUE_ERR_LEN];
-	if (content_parse(pl->content ? pl->content : key_table[KEY_content].def, &pl->content_mode,
-	                  &pl->content_pct, err, sizeof(err)))
-		diag_error(c->d, DIAG_BAD_VALUE, g->set[KEY_content].loc, g->name, "content", "%s",
-		           err);
+	if (!strcmp(text, "auto")) {
+		pl->content_mode = checked ? CONTENT_MODE_HEADER : CONTENT_MODE_FIXED;
+		pl->content_pct = 0;
+	} else if (content_parse(text, &pl->content_mode, &pl->content_pct, err, sizeof(err))) {
+		diag_error(c->d, DIAG_BAD_VALUE, loc, g->name, "content", "%s", err);
+	} else if (pl->content_mode == CONTENT_MODE_FIXED && checked) {
+		diag_error(c->d, DIAG_CONFLICT, loc, g->name, "content",
+		           "content=fixed writes no header, so %s has nothing to check: use "
+		           "auto, header or random",
+		           pl->verify ? "verify=1" : "a durability log");
+	}
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		pl->fs[i].content_mode = pl->content_mode;
 		pl->fs[i].content_pct = pl->content_pct;
@@ -708,7 +720,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
 	check_fidelity(&c, pl);
-	build_content(&c, pl);
+	build_content(&c, pl, o);
 	if (pl->total_threads > KEYS_MAX_THREADS)
 		diag_error(d, DIAG_CONFLICT, ((struct src_loc){p->file, 0}), NULL, "num_threads",
 		           "%" PRIu64 " threads in all groups; the limit is %u", pl->total_threads,

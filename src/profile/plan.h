@@ -110,6 +110,9 @@ struct plan {
 
 struct plan_opts {
 	bool strict_ffsb; /* reject fsmix extensions */
+	/* a durability log will be written (run) or checked (verify) against the tree's content:
+	 * content=auto is then header, and content=fixed an error */
+	bool content_checked;
 };
 
 /* plan_build - validate the profile as a whole and build the plan. Every problem goes to d.

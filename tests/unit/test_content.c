@@ -341,6 +341,63 @@ static void test_mode_fill_check(void)
 	}
 }
 
+/* fixed: no header, the same bytes in every tree, file and generation, repeating every 512
+ * bytes; the check tells only the pattern from zeros (zeroed) and anything else (foreign). */
+static void test_mode_fixed(void)
+{
+	uint8_t m = 9, p = 9;
+	char err[128], name[32];
+	CHECK_EQ_U(content_parse("fixed", &m, &p, err, sizeof(err)), 0);
+	CHECK_EQ_U(m, CONTENT_MODE_FIXED);
+	content_name(m, p, name, sizeof(name));
+	CHECK(strcmp(name, "fixed") == 0);
+	CHECK_EQ_U(content_parse("fixed:1", &m, &p, err, sizeof(err)), (uint64_t)-1);
+	CHECK_EQ_U(content_parse("auto", &m, &p, err, sizeof(err)), (uint64_t)-1); /* the plan's */
+
+	struct content_key k = mode_key("fixed", 7);
+	struct content_key other = {.seed = 99, .fs = 3, .file = 1234, .mode = CONTENT_MODE_FIXED};
+	content_fill(a, LEN, &k, 5, 1000);
+	content_fill(b, LEN, &other, 77, 1000); /* another tree, file and generation: the same */
+	CHECK(memcmp(a, b, LEN) == 0);
+	content_fill(b, LEN - 1512, &k, 1, 1512); /* 512 bytes later: the same again */
+	CHECK(memcmp(a, b, LEN - 1512) == 0);
+	CHECK(memcmp(a, a + 1, 64) != 0); /* not a constant byte */
+	for (size_t at = 0, n = 1; at < LEN; at += n, n = n * 3 % 1013 + 1) /* any cut */
+		content_fill(b + at, n < LEN - at ? n : LEN - at, &k, 2, 1000 + at);
+	CHECK(memcmp(a, b, LEN) == 0);
+	struct content_key h = mode_key("header", 7);
+	content_fill(b, 24, &h, 5, 1000 - 1000 % 512 + 512); /* no header in it */
+	CHECK(memcmp(a + 512 - 1000 % 512, b, 24) != 0);
+
+	struct content_finding f;
+	content_fill(a, LEN, &k, 1, 0);
+	CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 1, &f), 0);
+	CHECK_EQ_U(f.verdict, CONTENT_OK);
+	CHECK_EQ_U(content_check(a + 13, 3001, &k, 13, 9, 9, &f), 0); /* any generation */
+	CHECK_EQ_U(content_newest(a, LEN, &k, 0), 0);
+	memset(a + 4096, 0, 512);
+	CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 1, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_ZERO);
+	CHECK_EQ_U(f.off, 4096);
+	CHECK_EQ_U(f.shown, CONTENT_SHOW);
+	CHECK_EQ_U(f.found[0], 0);
+	content_fill(a, LEN, &k, 1, 0);
+	for (size_t q = 40; q < LEN; q += 1499) {
+		uint8_t was = (uint8_t)a[q];
+		a[q] ^= 0x10;
+		CHECK_EQ_U(content_check(a, LEN, &k, 0, 1, 1, &f), 1);
+		CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+		CHECK_EQ_U(f.off, q);
+		CHECK_EQ_U(f.expected[0], was);
+		CHECK_EQ_U(f.found[0], (uint8_t)(was ^ 0x10));
+		a[q] ^= 0x10;
+	}
+	content_fill(b, LEN, &h, 1, 0); /* header content is not fixed content */
+	CHECK_EQ_U(content_check(b, LEN, &k, 0, 1, 1, &f), 1);
+	CHECK_EQ_U(f.verdict, CONTENT_FOREIGN);
+	CHECK_EQ_U(f.off, 0);
+}
+
 /* zero: a block is its 24-byte header and zeros; the header still tells stale and foreign
  * blocks, the payload nothing (a torn block of two generations passes). */
 static void test_mode_zero(void)
@@ -639,5 +696,6 @@ int main(void)
 	RUN(test_mode_dedupe);
 	RUN(test_mode_random_writes);
 	RUN(test_mode_header);
+	RUN(test_mode_fixed);
 	return test_summary();
 }

@@ -668,13 +668,19 @@ static void test_duplicate_key(void)
 	diag_free(&x.d);
 }
 
+/* Like parse_and_plan, with the plan options po. */
+static void parse_and_plan_po(struct parsed *x, const char *text, const struct plan_opts *po)
+{
+	diag_init(&x->d);
+	x->parse_rc = parse(&x->p, text, &x->d);
+	x->plan_rc = plan_build(&x->pl, &x->p, po, &x->d);
+}
+
 /* Like parse_and_plan, with --strict-ffsb when `strict`. */
 static void parse_and_plan_opts(struct parsed *x, const char *text, bool strict)
 {
 	struct plan_opts po = {.strict_ffsb = strict};
-	diag_init(&x->d);
-	x->parse_rc = parse(&x->p, text, &x->d);
-	x->plan_rc = plan_build(&x->pl, &x->p, &po, &x->d);
+	parse_and_plan_po(x, text, &po);
 }
 
 static const char deprecated[] = "num_filesystems=1\n"
@@ -1163,7 +1169,8 @@ static void test_ramp_and_fidelity(void)
 }
 
 /* content (issue 21): the mode goes to every filesystem; a bad value is an error at its line;
- * an fsmix extension, refused by --strict-ffsb; unset: random (0). */
+ * an fsmix extension, refused by --strict-ffsb. Unset (auto): header when the run checks content
+ * (verify=1, a durability log), else fixed; fixed itself is an error at its line in such a run. */
 static void test_content(void)
 {
 	static struct parsed x;
@@ -1195,11 +1202,46 @@ static void test_content(void)
 	static const char unset[] = "time=1\n"
 	                            "[filesystem0]\nlocation=/a\n[end0]\n"
 	                            "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
-	parse_and_plan_opts(&x, unset, false);
-	CHECK_EQ_I(x.plan_rc, 0);
-	if (x.plan_rc == 0)
-		CHECK_EQ_U(x.pl.fs[0].content_mode, CONTENT_MODE_HEADER);
-	parsed_free(&x);
+	static const char unset_verify[] = "time=1\nverify=1\n"
+	                                   "[filesystem0]\nlocation=/a\n[end0]\n"
+	                                   "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	static const char fixed[] = "time=1\ncontent=fixed\n"
+	                            "[filesystem0]\nlocation=/a\n[end0]\n"
+	                            "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	static const char fixed_verify[] = "time=1\ncontent=fixed\nverify=1\n"
+	                                   "[filesystem0]\nlocation=/a\n[end0]\n"
+	                                   "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	static const char auto_given[] = "time=1\ncontent=auto\n"
+	                                 "[filesystem0]\nlocation=/a\n[end0]\n"
+	                                 "[threadgroup0]\nnum_threads=1\nstat_weight=1\n[end0]\n";
+	const struct plan_opts plain = {0}, logged = {.content_checked = true};
+	const struct {
+		const char *text;
+		const struct plan_opts *po;
+		int mode; /* -1: an error naming content at line 2 */
+		const char *why;
+	} cases[] = {
+	    {unset, &plain, CONTENT_MODE_FIXED, NULL},
+	    {auto_given, &plain, CONTENT_MODE_FIXED, NULL},
+	    {unset_verify, &plain, CONTENT_MODE_HEADER, NULL},
+	    {unset, &logged, CONTENT_MODE_HEADER, NULL},
+	    {auto_given, &logged, CONTENT_MODE_HEADER, NULL},
+	    {fixed, &plain, CONTENT_MODE_FIXED, NULL},
+	    {fixed_verify, &plain, -1, "so verify=1 has nothing to check"},
+	    {fixed, &logged, -1, "so a durability log has nothing to check"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_and_plan_po(&x, cases[i].text, cases[i].po);
+		if (cases[i].mode < 0) {
+			CHECK_EQ_I(x.plan_rc, -1);
+			CHECK_EQ_U(count_diag(&x.d, DIAG_ERROR, 2, cases[i].why), 1);
+		} else {
+			CHECK_EQ_I(x.plan_rc, 0);
+			if (x.plan_rc == 0)
+				CHECK_EQ_U(x.pl.fs[0].content_mode, (unsigned)cases[i].mode);
+		}
+		parsed_free(&x);
+	}
 }
 
 int main(void)

@@ -158,6 +158,13 @@ struct engine {
 	 * ThreadSanitizer build, whose read() interceptor would see the sink's writes as races). */
 	char *sink;
 	size_t sink_len, sink_n;
+	/* content=fixed (the default when nothing checks the content): what every write sends,
+	 * the same bytes in every file, so one read-only copy serves all of the run phase's
+	 * workers and no worker dirties a write buffer. fixed_max + 512 bytes of the pattern
+	 * from offset 0: a write of n <= fixed_max bytes at file offset o is sent from
+	 * fixed + o % 512. NULL and 0 in another mode (and in the setup phase: aging fills). */
+	const char *fixed;
+	size_t fixed_max;
 	uint64_t seed;
 	uint64_t run_id; /* random, nonzero: the durability log's and markers' (engine_mark_tree) */
 	alignas(CACHELINE) _Atomic int stop; /* enum stop_reason; relaxed loads in the loop */

@@ -1,11 +1,12 @@
 /* opcontent.h - the bytes the operation bodies write (opexec.c): every write() carries exactly
  * the content of its extent (content.h: a function of the tree's seed, the file, its generation
- * and the offset). With content=header the payload pattern stays in the worker's buffer (struct
- * worker: buf, pat_*) and only the 512-byte blocks' headers are written per write; a read or a
- * fill that overwrites part of the buffer spoils the pattern there (buf_spoil), and the next
- * write refills only what it needs (pattern_need). Included by opexec.c only, whose translation
- * unit they stay in: static functions, inlined into the bodies (or not) exactly as when they
- * were written in opexec.c. */
+ * and the offset). With content=fixed every write is sent from the engine's one read-only copy
+ * of the pattern (struct engine: fixed). With content=header the payload pattern stays in the
+ * worker's buffer (struct worker: buf, pat_*) and only the 512-byte blocks' headers are written per
+ * write; a read or a fill that overwrites part of the buffer spoils the pattern there (buf_spoil),
+ * and the next write refills only what it needs (pattern_need). Included by opexec.c only, whose
+ * translation unit they stay in: static functions, inlined into the bodies (or not) exactly as when
+ * they were written in opexec.c. */
 #ifndef FSMIX_OPCONTENT_H
 #define FSMIX_OPCONTENT_H
 
@@ -52,14 +53,19 @@ static void pattern_need(struct worker *w, const struct content_key *key, size_t
 /* Writes n bytes of the content at c->off (advanced); returns n or -errno. */
 static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
-	char *src = w->buf;
-	if (c->key.mode == CONTENT_MODE_HEADER && n <= w->buf_len && !w->eng->plan->directio) {
+	const char *src = w->buf;
+	if (c->key.mode == CONTENT_MODE_FIXED && n <= w->eng->fixed_max &&
+	    !w->eng->plan->directio) {
+		/* the same bytes in every file: sent from the engine's one read-only copy */
+		src = w->eng->fixed + c->off % 512;
+	} else if (c->key.mode == CONTENT_MODE_HEADER && n <= w->buf_len &&
+	           !w->eng->plan->directio) {
 		/* the pattern is in buf (filled once, refilled where reads spoiled it); only the
 		 * headers are written per write */
 		size_t ph = (size_t)(c->off % 512);
 		pattern_need(w, &c->key, ph, ph + n);
+		content_headers(w->buf + ph, n, &c->key, c->gen, c->off);
 		src = w->buf + ph;
-		content_headers(src, n, &c->key, c->gen, c->off);
 	} else {
 		buf_spoil(w, n);
 		content_fill(w->buf, n, &c->key, c->gen, c->off);
