@@ -31,10 +31,10 @@
  * above and make the rest 0; dedupe:PCT makes a 4 KiB chunk (on the file-offset grid) whose
  * hash of (file key, chunk) mod 100 is below PCT a copy of one of CONTENT_DEDUPE_POOL pool
  * chunks (table words XOR a per-seed key), whole. Those words are the same in every generation
- * (fixed_word): they decode to no generation and are accepted when equal. header (the
- * default) makes payload word w (3..63) of every block table[w] XOR a per-seed key: fixed
- * too, so only a block's 3 header words tell its file, offset and generation. fixed has no
- * header: every block is fixed_blk, whatever the file, generation and seed.
+ * (fixed_word): they decode to no generation and are accepted when equal. header (auto's
+ * choice when the run checks) makes payload word w (3..63) of every block table[w] XOR a per-seed
+ * key: fixed too, so only a block's 3 header words tell its file, offset and generation. fixed has
+ * no header: every block is fixed_blk, whatever the file, generation and seed.
  */
 #include "content.h"
 

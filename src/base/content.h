@@ -36,7 +36,9 @@
 #include <stdint.h>
 
 /* What the bytes around each block's header are (the global key `content`, docs/output.md
- * "Content modes"). CONTENT_MODE_RANDOM, 0, is the default: the format as it was before modes. */
+ * "Content modes"). CONTENT_MODE_RANDOM, 0, is the format as it was before modes (and what a
+ * durability log of fsmix before modes records); the key's default, auto, is CONTENT_MODE_HEADER
+ * or CONTENT_MODE_FIXED (profile/plan.c). */
 enum content_mode {
 	/* payload: random words that carry the generation (incompressible) */
 	CONTENT_MODE_RANDOM = 0,
@@ -49,9 +51,10 @@ enum content_mode {
 	 * copies, whole (no header), of one of the CONTENT_DEDUPE_POOL blocks of the content
 	 * seed; the others are as CONTENT_MODE_RANDOM */
 	CONTENT_MODE_DEDUPE,
-	/* header (the default): each block's header as above, its payload a fixed pattern of
-	 * the content seed and (offset mod 512), the same in every file and generation: a
-	 * writer fills it once and writes only the headers (content_pattern, content_headers) */
+	/* header (auto's choice when the run checks content): each block's header as above, its
+	 * payload a fixed pattern of the content seed and (offset mod 512), the same in every file
+	 * and generation: a writer fills it once and writes only the headers (content_pattern,
+	 * content_headers) */
 	CONTENT_MODE_HEADER,
 	/* fixed (what the default, auto, is when nothing checks the content: no verify=1, no
 	 * --durability-log): no header, byte o of every file is byte o % 512 of one 512-byte

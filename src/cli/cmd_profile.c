@@ -16,8 +16,9 @@ enum failure cmd_check(struct cli *c)
 	struct profile p;
 	struct plan pl;
 	struct diag d;
-	struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
-	                       .content_checked = c->durability_log_path != NULL};
+	/* check takes no --durability-log (run and verify do, and refuse content=fixed with it
+	 * there, before anything is built); --verify is an override, which check sees */
+	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
 	diag_init(&d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
 	if (rc == 0 && preflight_nesting(&p, &pl, &d)) { /* nested locations: a check-time error */

@@ -192,10 +192,13 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 		if (attaches)
 			fprintf(log, "fsmix: %s: attached to %s: %" PRIu64 " files\n", fs->pf->name,
 			        fs->tree.root, pool_live(&fs->files));
-		else
-			fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s\n",
+		else { /* with the content mode its files hold (auto's choice is in no report) */
+			char mode[32];
+			content_name(fs->pf->content_mode, fs->pf->content_pct, mode, sizeof(mode));
+			fprintf(log, "fsmix: %s: %s %s: %" PRIu64 " files in %.2f s, content %s\n",
 			        fs->pf->name, fs->reused ? "reused" : "built", fs->tree.root,
-			        fs->built_files, fs->setup_s);
+			        fs->built_files, fs->setup_s, mode);
+		}
 		/* file_popularity's ranks: a permutation of the ids the run starts with. */
 		rankperm_init(&fs->rank, pool_high_water(&fs->files),
 		              e->seed ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull));

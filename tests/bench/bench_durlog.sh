@@ -36,8 +36,10 @@ for t in ${BENCH_THREADS:-1 16}; do
 		order="base off on"
 		[ $((i % 2)) -eq 1 ] && order="on off base"
 		for v in $order; do
-			extra=()
-			[ "$v" = on ] && extra=(--durability-log "$logdir/d.log")
+			# content=header in every variant: without a log the default (auto) would
+			# write content=fixed, and on vs off would measure the headers' cost too
+			extra=(--set content=header)
+			[ "$v" = on ] && extra+=(--durability-log "$logdir/d.log")
 			"${bin[$v]}" run "$prof" --location "$work" --time "$secs" "${scaled[@]}" \
 				--threads "$t" "${extra[@]}" >"$work/out" 2>"$work/err"
 			tps <"$work/out" >>"$work/t_$v"

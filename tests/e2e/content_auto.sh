@@ -25,33 +25,39 @@ profile() { # LOCATION [REUSE [CONTENT]]
 	printf '\tread_blocksize=4096\n[end0]\n'
 }
 
-# kind DIR: "fixed" when every file's bytes repeat one 512-byte block that is the same in every
-# file; "header" when every whole block starts with its file's id and its own offset; else what
-# was found.
+# kind DIR: "fixed" when every byte of every file, its last partial block too, is byte
+# (offset mod 512) of one 512-byte block, the same in every file; "header" when every whole
+# block starts with its file's id and its own offset and has the payload (words 3..63) of every
+# other block of the tree (content=random's payload differs from block to block); else what was
+# found.
 kind() {
 	python3 - "$1" <<'EOF'
 import os, struct, sys
 files = []
 for root, _, names in os.walk(sys.argv[1]):
     files += [os.path.join(root, n) for n in names if n.startswith("f")]
-blocks, fixed, header = set(), True, True
-for p in files:
+ref, fixed, header, payloads, blocks = None, True, True, set(), 0
+for p in sorted(files):
     d = open(p, "rb").read()
     fid = int(os.path.basename(p)[1:])
+    if ref is None and len(d) >= 512:
+        ref = d[:512]
+    if ref is not None:
+        fixed = fixed and d == (ref * (len(d) // 512 + 1))[:len(d)]
     for o in range(0, len(d) - 511, 512):
         b = d[o:o + 512]
-        blocks.add(b[:512])
+        blocks += 1
+        payloads.add(b[24:])
         w0, w1 = struct.unpack_from("<QQ", b)
         header = header and (w0 & 0xffffffff) == fid and w1 == o
-        fixed = fixed and b == d[:512]
-if not files or not blocks:
+if not blocks or ref is None:
     print("no-data")
-elif fixed and len(blocks) == 1:
+elif fixed:
     print("fixed")
-elif header:
+elif header and len(payloads) == 1:
     print("header")
 else:
-    print("mixed(%d distinct blocks)" % len(blocks))
+    print("mixed(%d blocks, %d distinct payloads)" % (blocks, len(payloads)))
 EOF
 }
 
@@ -61,8 +67,8 @@ profile "$loc" >"$work/d.ffsb"
 run_ run "$work/d.ffsb" >"$work/d.out" 2>&1
 rc=$?
 k=$(kind "$loc/fsmix.fs0/data")
-if [ $rc = 0 ] && [ "$k" = fixed ]; then
-	ok "default run (no verify, no log): every file is the one 512-byte pattern, no header"
+if [ $rc = 0 ] && [ "$k" = fixed ] && grep -q "files in .* s, content fixed$" "$work/d.out"; then
+	ok "default run (no verify, no log): every file is the one 512-byte pattern, no header; said"
 else
 	bad "default run: exit $rc, content '$k'"
 	head -5 "$work/d.out"
@@ -79,6 +85,19 @@ if [ $rc = 0 ] && [ "$k" = header ] && grep -q 'verify: 0 content mismatches' "$
 else
 	bad "default run with --verify: exit $rc, content '$k'"
 	head -5 "$work/v.out"
+fi
+
+# 2b. verify=1 in the profile (not --verify): header too
+loc=$(shmdir)
+{ printf 'verify=1\n'; profile "$loc"; } >"$work/vp.ffsb"
+run_ run "$work/vp.ffsb" >"$work/vp.out" 2>&1
+rc=$?
+k=$(kind "$loc/fsmix.fs0/data")
+if [ $rc = 0 ] && [ "$k" = header ] && grep -q 'verify: 0 content mismatches' "$work/vp.out"; then
+	ok "default run with verify=1 in the profile: header content, 0 mismatches"
+else
+	bad "default run with verify=1 in the profile: exit $rc, content '$k'"
+	head -5 "$work/vp.out"
 fi
 
 # 3. the default with --durability-log: header, and fsmix verify checks it

@@ -55,8 +55,9 @@ static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
 	const char *src = w->buf;
 	if (c->key.mode == CONTENT_MODE_FIXED && n <= w->eng->fixed_max &&
-	    !w->eng->plan->directio) {
-		/* the same bytes in every file: sent from the engine's one read-only copy */
+	    (!w->eng->plan->directio || c->off % 512 == 0)) {
+		/* the same bytes in every file: sent from the engine's one read-only copy (page-
+		 * aligned at its start, where an O_DIRECT write at a multiple of 512 starts) */
 		src = w->eng->fixed + c->off % 512;
 	} else if (c->key.mode == CONTENT_MODE_HEADER && n <= w->buf_len &&
 	           !w->eng->plan->directio) {
