@@ -61,44 +61,33 @@ else:
 EOF
 }
 
-# 1. the default, nothing checked: fixed
-loc=$(shmdir)
-profile "$loc" >"$work/d.ffsb"
-run_ run "$work/d.ffsb" >"$work/d.out" 2>&1
-rc=$?
-k=$(kind "$loc/fsmix.fs0/data")
-if [ $rc = 0 ] && [ "$k" = fixed ] && grep -q "files in .* s, content fixed$" "$work/d.out"; then
-	ok "default run (no verify, no log): every file is the one 512-byte pattern, no header; said"
-else
-	bad "default run: exit $rc, content '$k'"
-	head -5 "$work/d.out"
-fi
+# expect_run NAME KIND PATTERN PREFIX WHAT [ARGS...]: the default profile (after the line PREFIX)
+# in a fresh location, run with ARGS; passes when it exits 0, its files are KIND and its output
+# has a line matching PATTERN. Sets $loc.
+expect_run() {
+	local name=$1 want=$2 pattern=$3 prefix=$4 what=$5
+	shift 5
+	loc=$(shmdir)
+	{ printf '%s' "$prefix"; profile "$loc"; } >"$work/$name.ffsb"
+	run_ run "$work/$name.ffsb" "$@" >"$work/$name.out" 2>&1
+	local rc=$? k
+	k=$(kind "$loc/fsmix.fs0/data")
+	if [ $rc = 0 ] && [ "$k" = "$want" ] && grep -q "$pattern" "$work/$name.out"; then
+		ok "$what"
+	else
+		bad "$what: exit $rc, content '$k'"
+		head -5 "$work/$name.out"
+	fi
+}
 
-# 2. the default with --verify: header, checked
-loc=$(shmdir)
-profile "$loc" >"$work/v.ffsb"
-run_ run "$work/v.ffsb" --verify >"$work/v.out" 2>&1
-rc=$?
-k=$(kind "$loc/fsmix.fs0/data")
-if [ $rc = 0 ] && [ "$k" = header ] && grep -q 'verify: 0 content mismatches' "$work/v.out"; then
-	ok "default run with --verify: header content, 0 mismatches"
-else
-	bad "default run with --verify: exit $rc, content '$k'"
-	head -5 "$work/v.out"
-fi
-
-# 2b. verify=1 in the profile (not --verify): header too
-loc=$(shmdir)
-{ printf 'verify=1\n'; profile "$loc"; } >"$work/vp.ffsb"
-run_ run "$work/vp.ffsb" >"$work/vp.out" 2>&1
-rc=$?
-k=$(kind "$loc/fsmix.fs0/data")
-if [ $rc = 0 ] && [ "$k" = header ] && grep -q 'verify: 0 content mismatches' "$work/vp.out"; then
-	ok "default run with verify=1 in the profile: header content, 0 mismatches"
-else
-	bad "default run with verify=1 in the profile: exit $rc, content '$k'"
-	head -5 "$work/vp.out"
-fi
+# 1. the default, nothing checked: fixed, and said so
+expect_run d fixed "files in .* s, content fixed$" "" \
+	"default run (no verify, no log): every file is the one 512-byte pattern, no header; said"
+# 2. the default with --verify, or verify=1 in the profile: header, checked
+expect_run v header 'verify: 0 content mismatches' "" \
+	"default run with --verify: header content, 0 mismatches" --verify
+expect_run vp header 'verify: 0 content mismatches' $'verify=1\n' \
+	"default run with verify=1 in the profile: header content, 0 mismatches"
 
 # 3. the default with --durability-log: header, and fsmix verify checks it
 loc=$(shmdir)
