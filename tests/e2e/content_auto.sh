@@ -9,6 +9,7 @@
 #   - reuse=1: a fixed tree is rebuilt, not reused, by a run with --verify (whose reads then
 #     check), and that header tree is reused by the next --verify run
 #   - content=fixed with --verify, or with --durability-log: exit 2, the key at its line
+#   - directio=1 (on /tmp): fixed content all the same
 # Fails on a binary whose default writes headers (or without the fixed mode).
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -147,6 +148,27 @@ if [ $rc = 0 ] && [ "$k" = fixed ]; then
 	ok "content=fixed given: fixed content"
 else
 	bad "content=fixed: exit $rc, content '$k'"
+fi
+
+# 6. direct I/O (on the disk under /tmp: tmpfs may refuse O_DIRECT): fixed content sent from the
+# shared copy, which is page-aligned where a write at a multiple of 512 starts
+loc=$(mktemp -d "$work/dio.XXXXXX")
+{
+	printf 'seed=3\ndirectio=1\n[filesystem0]\n\tlocation=%s\n\tnum_files=20\n' "$loc"
+	printf '\tnum_dirs=2\n\tsize_weight 8KB 1\n\tsize_weight 16KB 1\n[end0]\n'
+	printf '[threadgroup0]\n\tnum_threads=2\n\tnum_ops=100\n\twrite_weight=2\n\tappend_weight=1\n'
+	printf '\twriteall_weight=1\n\tcreate_weight=1\n\twrite_size=8192\n\twrite_blocksize=4096\n[end0]\n'
+} >"$work/dio.ffsb"
+run_ run "$work/dio.ffsb" >"$work/dio.out" 2>&1
+rc=$?
+k=$(kind "$loc/fsmix.fs0/data")
+if [ $rc = 0 ] && [ "$k" = fixed ]; then
+	ok "directio=1: fixed content in every file (direct writes at multiples of 512 come from the shared copy)"
+elif grep -q "O_DIRECT\|Invalid argument" "$work/dio.out"; then
+	skipped "directio=1: this filesystem refuses O_DIRECT"
+else
+	bad "directio=1: exit $rc, content '$k'"
+	head -5 "$work/dio.out"
 fi
 
 summary
