@@ -231,8 +231,9 @@ static int fixed_check(const unsigned char *buf, size_t len, uint64_t off,
 		return 0;
 	}
 	if (finding) {
-		size_t end = j + (CB - (off + j) % CB) < len ? j + (CB - (off + j) % CB) : len,
-		       z = j;
+		size_t end = j + (CB - (off + j) % CB), z = j; /* the end of the bad byte's block */
+		if (end > len)
+			end = len;
 		while (z < end && !buf[z])
 			z++;
 		*finding = (struct content_finding){
