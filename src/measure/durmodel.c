@@ -1,6 +1,7 @@
 /* durmodel.c - the durability model: a journal replayed into per-file promises, and the check
  * of those promises against the files (durmodel.h). */
 #include "durmodel.h"
+#include "durmodel_ns.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ struct dm_file {
 	size_t n_pend, cap_pend;
 	struct dm_range *rng;
 	size_t n_rng, cap_rng;
+	struct dm_ns ns; /* rename and replace_fsync (durmodel_ns.h) */
 };
 
 struct dm_fs {
@@ -53,7 +55,7 @@ const char *dm_kind_name(enum dm_kind k)
 	static const char *const names[DM_KIND_COUNT] = {
 	    [DM_MISSING] = "missing",       [DM_SHORT] = "short", [DM_WRONG] = "wrong",
 	    [DM_STALE] = "stale",           [DM_TORN] = "torn",   [DM_ZEROED] = "zeroed",
-	    [DM_UNREADABLE] = "unreadable",
+	    [DM_UNREADABLE] = "unreadable", [DM_MIXED] = "mixed", [DM_EMPTIED] = "emptied",
 	};
 	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
 }
@@ -218,16 +220,48 @@ static void sync_fs(struct durmodel *m, uint32_t fs, uint64_t t, struct dm_ref r
 	for (size_t i = 0; i < d->n_dirty; i++) {
 		uint32_t id = d->dirty[i];
 		struct dm_file *f = &d->files[id];
-		if (f->live && f->t_create < t && (!dirsync || f->dir == dirsync->dir))
+		if (f->live && f->t_create < t && (!dirsync || f->dir == dirsync->dir)) {
 			name_durable(f, ref);
+			dm_ns_synced(&f->ns);
+		}
 		if (!dirsync && f->live)
 			settle(m, f, t, ref);
-		if (f->live && (f->n_pend || !f->name_durable))
+		if (f->live && (f->n_pend || !f->name_durable || dm_ns_pending(&f->ns)))
 			d->dirty[k++] = id;
 		else
 			f->listed = false;
 	}
 	d->n_dirty = k;
+}
+
+/* rename and replace_fsync (durmodel_ns.h): the file's name is made anew now (only a later
+ * sync makes it durable); a replace's new content, whole, replaces every promise of the old. */
+static void replay_ns(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
+{
+	if (!f->live)
+		return;
+	list_dirty(m, r->fs, r->file, f);
+	f->t_create = r->t_end;
+	if (r->kind == DL_RENAME) {
+		dm_ns_rename(&f->ns, r->aux, r->dir);
+		f->dir = r->dir;
+		return;
+	}
+	m->acks[DL_REPLACE]++;
+	dm_ns_replace(&f->ns, r, f->min_len);
+	free(f->pend);
+	free(f->rng);
+	f->pend = NULL, f->rng = NULL;
+	f->n_pend = f->cap_pend = f->n_rng = f->cap_rng = 0;
+	f->min_len = 0;
+	f->gen_unknown = false; /* the new content's generations are known */
+	if (r->gen > f->gen_max)
+		f->gen_max = r->gen;
+	if (f->ns.replaced) {
+		map_put(m, f, 0, r->size, r->gen, ref_of(r));
+		f->min_len = r->size;
+		f->len_ref = ref_of(r);
+	}
 }
 
 static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
@@ -286,6 +320,10 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 		break;
 	case DL_DELETE:
 		reset(f);
+		break;
+	case DL_RENAME:
+	case DL_REPLACE:
+		replay_ns(m, f, r);
 		break;
 	default:
 		break;
@@ -533,11 +571,16 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 	rep->name_promises += f->name_durable;
 	rep->data_promises += data;
 	rep->names_created_promised += f->name_durable && f->created;
-	int64_t size = files->size(files->ctx, fs, f->dir, id);
+	struct dm_file here = *f; /* where it is: a rename not yet durable may have been lost */
+	int64_t size = dm_ns_locate(&f->ns, files, fs, id, f->dir, &here.dir);
+	f = &here;
+	fd.dir = here.dir;
 	if (size == -ENOENT) {
-		if (!f->name_durable) {
+		if (!f->name_durable || !dm_ns_named(&f->ns)) {
 			rep->absent_unpromised++;
-			rep->kept += data; /* the model allows it: the name was never promised */
+			/* the model allows it: the name was never promised (or the file moved more
+			 * often than durmodel_ns tracks: its place is unknown) */
+			rep->kept += data + f->name_durable;
 			return;
 		}
 		fd.kind = DM_MISSING;
@@ -556,6 +599,22 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 	}
 	int rc = 0;
 	bool lost = false;
+	if (f->ns.replaced) {
+		struct content_key key = key_of(m, fs, id);
+		rc = dm_ns_check_replace(&f->ns, files, fs, f->dir, id, &key, (uint64_t)size, buf,
+		                         CHECK_CHUNK, &fd);
+		if (rc < 0) {
+			rep->kept += f->name_durable;
+			unreadable(rep, &fd, -rc, data_ref(f), 1);
+			return;
+		}
+		if (rc) /* decided here: 1 broken, 2 kept (0: the usual checks decide) */
+			rep->kept += f->name_durable + (rc == 2);
+		if (rc == 1) /* (a lost tail: the id deleted and made anew may explain it) */
+			add_finding(rep, &fd, 1, may_renew(m, f));
+		if (rc)
+			return;
+	}
 	if ((uint64_t)size < f->min_len) {
 		lost = may_renew(m, f);
 		fd.kind = DM_SHORT;

@@ -52,6 +52,8 @@ enum dm_kind {
 	DM_ZEROED,     /* zeroes where promised content should be */
 	DM_UNREADABLE, /* the file cannot be opened or read (EIO, EBADMSG, ...: a corrupt inode or
 	                * directory block) where a promise says it is */
+	DM_MIXED,      /* replace_fsync: blocks of the new content and of the old in one file */
+	DM_EMPTIED,    /* replace_fsync: an empty file where neither content was empty */
 	DM_KIND_COUNT
 };
 const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */
