@@ -52,7 +52,7 @@ cycle() {
 	if [ $rc -eq 0 ] && [ "$(jq -r .stop_reason "$j")" = crashed ] && [ "$(jq '.errors | length' "$j")" = 0 ] &&
 		[ "${renames:-0}" -gt 0 ] && [ $vrc -eq 0 ] && [ "$(jq -r .broken "$v")" = 0 ] &&
 		[ "$(jq -r .checked "$v")" -gt 0 ]; then
-		ok "$fstype cut (seed $seed) at $(jq -r .crash.at_s "$j") s: $renames renames, $(jq -r '[.total.ops[] | select(.name == "replace_fsync") | .count] | add' "$j") replaces; verify: $(jq -r .checked "$v") promises kept"
+		ok "$fstype cut (seed $seed) at $(jq -r .crash.at_s "$j") s: $renames renames, $(jq -r '[.total.ops[] | select(.name == "replace_fsync") | .count] | add' "$j") replaces; verify: $(jq -r .checked "$v") promises kept, $(jq -r .acknowledged.replace "$v") replaces acknowledged"
 	else
 		bad "$fstype cut (seed $seed): run exit $rc ($(jq -r .stop_reason "$j" 2>/dev/null)), $renames renames, verify exit $vrc, broken $(jq -r .broken "$v" 2>/dev/null)"
 		tail -4 "$work/cut$seed.out" | sed 's/^/     /'

@@ -6,7 +6,7 @@
 # 2. A profile mixing buffered writes, create_fsync, delete, rename and replace_fsync, verify=1,
 #    syscalls timed, with --durability-log: exit 0, no content mismatch, each op counted in the
 #    JSON, the rename syscall timed; the files end up in several directories; `fsmix verify`
-#    finds every promise kept (exit 0) and counts the replaces acknowledged.
+#    finds every promise kept (exit 0) and counts every replace acknowledged.
 # 3. A doctored tree: a replaced file whose first 4 KiB are put back from before the replace
 #    (a mix of old and new content) is broken of kind "mixed"; replaced files emptied are broken
 #    of kind "emptied" (exit 1 both).
@@ -85,8 +85,9 @@ timeout 120 "$bin" verify "$work/mix.ffsb" --location "$loc" --durability-log "$
 	--json "$work/mix-verify.json" >"$work/mix-verify.out" 2>&1
 vrc=$?
 if [ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/mix-verify.json")" = 0 ] &&
-	[ "$(jq -r .checked "$work/mix-verify.json")" -gt 0 ]; then
-	ok "mix: fsmix verify: $(jq -r .checked "$work/mix-verify.json") promises kept"
+	[ "$(jq -r .checked "$work/mix-verify.json")" -gt 0 ] &&
+	[ "$(jq -r .acknowledged.replace "$work/mix-verify.json")" = "$(count "$work/mix.json" replace_fsync)" ]; then
+	ok "mix: fsmix verify: $(jq -r .checked "$work/mix-verify.json") promises kept, $(jq -r .acknowledged.replace "$work/mix-verify.json") replaces acknowledged"
 else
 	bad "mix: fsmix verify exit $vrc"
 	tail -8 "$work/mix-verify.out" | sed 's/^/     /'
