@@ -121,7 +121,8 @@ static int write_tmp(struct worker *w, struct engine_fs *fs, enum op_id op, int 
 int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t id;
-	int rc = acquire(w, fs, POOL_WRITE, false, &id);
+	/* own (--shared-tree): another rank writing the file would write the old inode */
+	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id);
 	if (rc)
 		return rc;
 	struct pool *p = &fs->files;
