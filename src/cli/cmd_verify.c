@@ -62,6 +62,14 @@ static void print_finding(FILE *o, const struct verify_doc *d, const struct dm_f
 		fprintf(o, ": %" PRIu64 " bytes, acknowledged %" PRIu64, f->off, f->expected_len);
 	else if (f->kind == DM_UNREADABLE)
 		fprintf(o, ": %s (errno %d)", strerror(f->err), f->err);
+	else if (f->kind == DM_MIXED)
+		fprintf(o,
+		        " at offset %" PRIu64
+		        ": generation %u, where the replace wrote %u: old and "
+		        "new content in one file",
+		        f->off, f->gen_found, f->gen_min);
+	else if (f->kind == DM_EMPTIED)
+		fprintf(o, ": 0 bytes, the replace wrote %" PRIu64, f->expected_len);
 	else if (f->kind != DM_MISSING) {
 		hex(f->expected, f->shown, ex);
 		hex(f->found, f->shown, fo);

@@ -69,11 +69,12 @@ int64_t dm_ns_locate(const struct dm_ns *ns, const struct dm_files *files, uint3
 
 /* Blocks of the replace's generation or later (*n_new) and of older ones (*n_old) in the
  * file, 512-byte block by block (content_newest: the newest generation a whole word of it
- * holds; none, zeroes or foreign bytes, counts as neither); *first_new, *first_old their first
- * offsets. 0, or -errno. */
+ * holds; none, zeroes or foreign bytes, counts as neither): n[0] older, n[1] new; first[] the
+ * offset of the first of each, gen[] its generation. 0, or -errno. */
 static int count_gens(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs,
                       uint32_t dir, uint32_t id, const struct content_key *key, uint64_t size,
-                      unsigned char *buf, size_t cap, uint64_t first[2], uint64_t n[2])
+                      unsigned char *buf, size_t cap, uint64_t first[2], uint32_t gen[2],
+                      uint64_t n[2])
 {
 	first[0] = first[1] = UINT64_MAX;
 	n[0] = n[1] = 0;
@@ -92,7 +93,7 @@ static int count_gens(const struct dm_ns *ns, const struct dm_files *files, uint
 			int is_new = g >= ns->rep_gen;
 			n[is_new]++;
 			if (first[is_new] == UINT64_MAX)
-				first[is_new] = off + b;
+				first[is_new] = off + b, gen[is_new] = g;
 		}
 		off += (uint64_t)got;
 	}
@@ -114,13 +115,15 @@ int dm_ns_check_replace(const struct dm_ns *ns, const struct dm_files *files, ui
 		return 1;
 	}
 	uint64_t first[2], n[2]; /* [0]: older than the replace, [1]: its generation or later */
-	int rc = count_gens(ns, files, fs, dir, id, key, size, buf, cap, first, n);
+	uint32_t gen[2] = {0, 0};
+	int rc = count_gens(ns, files, fs, dir, id, key, size, buf, cap, first, gen, n);
 	if (rc < 0)
 		return rc;
 	if (n[0] && n[1]) {
 		fd->kind = DM_MIXED;
-		fd->off =
-		    first[0] > first[1] ? first[0] : first[1]; /* where the second kind starts */
+		int second = first[0] > first[1] ? 0 : 1; /* where the second kind starts */
+		fd->off = first[second];
+		fd->gen_found = gen[second];
 		fd->expected_len = ns->rep_len;
 		return 1;
 	}

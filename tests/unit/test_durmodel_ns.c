@@ -243,6 +243,8 @@ static void test_replace_open(void)
 	r = verify();
 	CHECK_EQ_U(r->by_kind[DM_MIXED], 1);
 	CHECK_EQ_U(r->examples[DM_MIXED][0].off, 4096);
+	CHECK_EQ_U(r->examples[DM_MIXED][0].gen_found, 1);
+	CHECK_EQ_U(r->examples[DM_MIXED][0].gen_min, 2);
 	CHECK_EQ_U(r->examples[DM_MIXED][0].ref.kind, DL_REPLACE);
 	memset(mem, 0, sizeof(mem));
 	put(0, 0, 2, 0, 1024);
