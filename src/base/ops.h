@@ -20,6 +20,9 @@ enum op_flags {
 	OPF_RENAMES = 1u << 12,  /* moves a pool file's name, or puts a new inode under it
 	                          * (rename, replace_fsync): the pool cannot be frozen, and a lost
 	                          * log tail may hide where a file went */
+	OPF_RESIZES = 1u << 13,  /* sets a pool file's length (truncate): the pool cannot be
+	                          * frozen, a reused tree is checked file by file, and a lost log
+	                          * tail may hide a shorter file */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync() one op issues after its writes (a table fact:

@@ -120,7 +120,8 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 			unsigned fl = g->weight[op] ? op_table[op].flags : 0;
 			if (fl & (OPF_DELETES | OPF_RENAMES)) /* a name gone from where it was */
 				h.flags &= ~DLH_NO_DELETES;
-			if (fl & OPF_CREATES)
+			if (fl &
+			    (OPF_CREATES | OPF_RESIZES)) /* (a file made shorter: as made anew) */
 				h.flags &= ~DLH_NO_CREATES;
 		}
 	}

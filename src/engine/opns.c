@@ -1,5 +1,6 @@
-/* opns.c - the namespace operations of ops.def (docs/ops.md): rename, and replace_fsync, the
- * atomic-replace commit of databases and editors. Each holds its file exclusively (a POOL_WRITE
+/* opns.c - the namespace operations of ops.def (docs/ops.md): rename, replace_fsync (the
+ * atomic-replace commit of databases and editors), and truncate, which changes a file's length
+ * rather than its name but shares their frame. Each holds its file exclusively (a POOL_WRITE
  * pick), so no reader or writer meets it between its names; the pool learns the new directory
  * (rename) or the new size and generation (replace_fsync) before the file is released.
  *
@@ -151,5 +152,49 @@ int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		rc = fail(w, op, SYS_fsync, -rc, fs, dir, id, false);
 out:
 	pool_release(p, id, POOL_WRITE);
+	return rc;
+}
+
+/* ---- truncate ---- */
+
+/* truncate: ftruncate() of a random file to a length drawn from its own: half of the time
+ * shorter, uniform in [0, size) (its tail dropped), half longer by 1 to max(size, 4 KiB) bytes
+ * (a hole of zeroes at its end, which no generation describes: verify=1 refuses the op,
+ * plan.c). The content generation stays: what remains is what was written. The length is
+ * recorded in the pool before the release; no sync. */
+int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, false, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t old = pool_size(&fs->files, id), len;
+	if (old && rng_below(&w->rng, 2))
+		len = rng_below(&w->rng, old);
+	else
+		len = old + 1 + rng_below(&w->rng, old > 4096 ? old : 4096);
+	char name[TREE_NAME_MAX];
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	if (fd < 0) {
+		rc = fail(w, op, SYS_open, -fd, fs, dir, id, false);
+		goto out;
+	}
+	rc = t_ftruncate(w, fd, len);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_truncate(w, fs, id, dir, old, len);
+	if (rc < 0) {
+		(void)close(fd);
+		rc = fail(w, op, SYS_ftruncate, -rc, fs, dir, id, false);
+		goto out;
+	}
+	pool_set_size(&fs->files, id, len); /* held exclusively */
+	if ((rc = t_close(w, fd)) < 0)
+		rc = fail(w, op, SYS_close, -rc, fs, dir, id, false);
+	else
+		r->trans = 1;
+out:
+	pool_release(&fs->files, id, POOL_WRITE);
 	return rc;
 }

@@ -103,7 +103,8 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 	return n < 1 ? 1 : n > max ? max : (uint32_t)n;
 }
 
-/* Will a group write into fs's existing files (write, writeall, append; aging appends)? Then
+/* Will a group write into fs's existing files (write, writeall, append; aging appends;
+ * truncate)? Then
  * a reused tree is checked file by file: a hard link from outside or a mount over one of its
  * files would let the run write someone else's data. Reads, stats and deletes cannot. */
 static bool writes_files(const struct engine *e, const struct engine_fs *fs)
@@ -118,7 +119,8 @@ static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 		    (gi < pl->n_groups && (!runs || (g->bindfs >= 0 && (size_t)g->bindfs != fsi))))
 			continue;
 		for (int op = 0; op < OP_COUNT; op++)
-			if (g->weight[op] && (op_table[op].flags & writes) == writes)
+			if (g->weight[op] && ((op_table[op].flags & writes) == writes ||
+			                      (op_table[op].flags & OPF_RESIZES)))
 				return true;
 	}
 	return false;

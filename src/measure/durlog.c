@@ -177,7 +177,7 @@ const char *durlog_kind_name(enum durlog_kind k)
 	    [DL_WRITE] = "write",   [DL_FSYNC] = "fsync",     [DL_FDATASYNC] = "fdatasync",
 	    [DL_CREATE] = "create", [DL_DELETE] = "delete",   [DL_DIRSYNC] = "dirsync",
 	    [DL_SYNCFS] = "syncfs", [DL_SYNC] = "sync",       [DL_END] = "end",
-	    [DL_RENAME] = "rename", [DL_REPLACE] = "replace",
+	    [DL_RENAME] = "rename", [DL_REPLACE] = "replace", [DL_TRUNCATE] = "truncate",
 	};
 	return (unsigned)k < DL_KIND_COUNT ? names[k] : "?";
 }

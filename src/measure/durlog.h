@@ -54,11 +54,13 @@ enum durlog_kind {
 	DL_END,       /* the run ended: the log is complete (seq = records before it) */
 	/* Kinds added after the first logs (appended: the values above never change, so a log
 	 * of an older fsmix still reads as it did). */
-	DL_RENAME,  /* file renamed from directory aux (TREE_DIR_TOP, UINT32_MAX: data/) to dir,
-	             * keeping its name f<id> */
-	DL_REPLACE, /* replace_fsync, logged before its rename(2): a temporary file holding
-	             * generation gen of file, size bytes long, was fsynced (acknowledged) and is
-	             * renamed over file in dir; off = the file's length before */
+	DL_RENAME,   /* file renamed from directory aux (TREE_DIR_TOP, UINT32_MAX: data/) to dir,
+	              * keeping its name f<id> */
+	DL_REPLACE,  /* replace_fsync, logged before its rename(2): a temporary file holding
+	              * generation gen of file, size bytes long, was fsynced (acknowledged) and is
+	              * renamed over file in dir; off = the file's length before */
+	DL_TRUNCATE, /* ftruncate of file returned (or failed after --crash-after's shutdown):
+	              * size = its new length, off = the length before */
 	DL_KIND_COUNT
 };
 

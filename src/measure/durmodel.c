@@ -264,6 +264,35 @@ static void replay_ns(struct durmodel *m, struct dm_file *f, const struct durlog
 	}
 }
 
+/* truncate (DL_TRUNCATE) to r->size bytes: nothing beyond is promised any more, neither the
+ * content (the ranges and the pending writes are cut there) nor the length; a crash may keep
+ * the old length, whose tail no promise covers then. A longer file gains a hole, promised
+ * nothing until a sync records the new length. */
+static void replay_truncate(struct dm_file *f, const struct durlog_rec *r)
+{
+	uint64_t len = r->size;
+	size_t k = 0;
+	if (!f->live)
+		return;
+	for (size_t i = 0; i < f->n_rng; i++)
+		if (f->rng[i].off < len) {
+			f->rng[k] = f->rng[i];
+			f->rng[k].end = f->rng[k].end < len ? f->rng[k].end : len;
+			k++;
+		}
+	f->n_rng = k;
+	k = 0;
+	for (size_t i = 0; i < f->n_pend; i++)
+		if (f->pend[i].off < len) {
+			f->pend[k] = f->pend[i];
+			f->pend[k].end = f->pend[k].end < len ? f->pend[k].end : len;
+			k++;
+		}
+	f->n_pend = k;
+	f->min_len = f->min_len < len ? f->min_len : len;
+	dm_ns_truncate(&f->ns, len);
+}
+
 static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 {
 	struct dm_file *f = file_of(m, r->fs, r->file);
@@ -324,6 +353,9 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 	case DL_RENAME:
 	case DL_REPLACE:
 		replay_ns(m, f, r);
+		break;
+	case DL_TRUNCATE:
+		replay_truncate(f, r);
 		break;
 	default:
 		break;

@@ -36,6 +36,12 @@ void dm_ns_replace(struct dm_ns *ns, const struct durlog_rec *r, uint64_t old_mi
 	    (struct dm_ref){.kind = r->kind, .worker = r->worker, .seq = r->seq, .t_ns = r->t_end};
 }
 
+void dm_ns_truncate(struct dm_ns *ns, uint64_t len)
+{
+	ns->rep_len = ns->rep_len < len ? ns->rep_len : len;
+	ns->old_min = ns->old_min < len ? ns->old_min : len;
+}
+
 void dm_ns_synced(struct dm_ns *ns)
 {
 	ns->n_alt = 0;

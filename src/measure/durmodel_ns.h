@@ -18,6 +18,8 @@
  *     of older ones: DM_MIXED), never empty where the new content is not and the old was
  *     promised not to be (DM_EMPTIED). Once the window is closed the new content is promised
  *     (an old one is stale).
+ *   - truncate (DL_TRUNCATE, durmodel.c): nothing beyond the new length is promised any more
+ *     (content, length, a replace's); a hole made by extending a file is promised nothing.
  */
 #ifndef FSMIX_DURMODEL_NS_H
 #define FSMIX_DURMODEL_NS_H
@@ -46,6 +48,8 @@ void dm_ns_rename(struct dm_ns *ns, uint32_t from, uint32_t to);
 /* A replace (DL_REPLACE, unsure: DLF_UNSURE, nothing promised of the new content) whose new
  * content is generation gen, len bytes; old_min: the length the old content was promised. */
 void dm_ns_replace(struct dm_ns *ns, const struct durlog_rec *r, uint64_t old_min);
+/* The file was truncated to len bytes: a replace's promises end there too. */
+void dm_ns_truncate(struct dm_ns *ns, uint64_t len);
 /* A sync covered the file's name where it is now: renames and the replace are durable. */
 void dm_ns_synced(struct dm_ns *ns);
 /* Something a later sync still has to make durable. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Crash cycles of the namespace operations (docs/durability.md, "Namespace operations"): a
-# profile mixing buffered writes, fdatasync, create_fsync, delete, rename and replace_fsync is
+# profile mixing buffered writes, fdatasync, create_fsync, delete, rename, replace_fsync and
+# truncate is
 # cut with `--crash-after random:3` on a small loop ext4 (three cycles on one filesystem, each
 # rebuilding the tree the last cut left) and on xfs (two cycles), then the filesystem is mounted
 # again (its journal replayed) and `fsmix verify` checks the log: every cut exit 0 with the stop
@@ -27,6 +28,7 @@ create_fsync_weight=2
 delete_weight=1
 rename_weight=2
 replace_fsync_weight=2
+truncate_weight=1
 readall_weight=1
 write_size=4KB
 write_blocksize=4KB

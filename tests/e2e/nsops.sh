@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The namespace operations rename and replace_fsync (docs/ops.md, docs/durability.md
+# The namespace operations rename, replace_fsync and truncate (docs/ops.md, docs/durability.md
 # "Namespace operations"), on tmpfs:
 # 1. `fsmix keys` lists their weight keys as fsmix extensions; --strict-ffsb refuses them
 #    (exit 2).
@@ -7,6 +7,8 @@
 #    syscalls timed, with --durability-log: exit 0, no content mismatch, each op counted in the
 #    JSON, the rename syscall timed; the files end up in several directories; `fsmix verify`
 #    finds every promise kept (exit 0) and counts every replace acknowledged.
+#    truncate (shrink, extend) with verify=1 is refused (exit 2); without, its runs verify clean
+#    and each ftruncate is timed.
 # 3. A doctored tree: a replaced file whose first 4 KiB are put back from before the replace
 #    (a mix of old and new content) is broken of kind "mixed"; replaced files emptied are broken
 #    of kind "emptied" (exit 1 both).
@@ -27,7 +29,7 @@ fi
 profile() { # profile OPS-LINES [TOP-LINES]
 	cat <<EOF
 time=0
-$2
+${2:-}
 [filesystem0]
 location=/unused
 num_files=24
@@ -91,6 +93,32 @@ if [ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/mix-verify.json")" = 0 ] &&
 else
 	bad "mix: fsmix verify exit $vrc"
 	tail -8 "$work/mix-verify.out" | sed 's/^/     /'
+fi
+
+# 2b. truncate: refused with verify=1 (its holes are no generation), checked by the log.
+profile "$mix
+truncate_weight=2" "verify=1" >"$work/trunc-v.ffsb"
+"$bin" check "$work/trunc-v.ffsb" >"$work/trunc-v.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "truncate_weight.*verify=1" "$work/trunc-v.out" &&
+	ok "truncate with verify=1: exit 2 at its weight" ||
+	{ bad "truncate with verify=1: exit $rc"; tail -3 "$work/trunc-v.out" | sed 's/^/     /'; }
+profile "$mix
+truncate_weight=2" >"$work/trunc.ffsb"
+loc=$(shmdir)
+timeout 120 "$bin" run "$work/trunc.ffsb" --location "$loc" --seed 8 --json "$work/trunc.json" \
+	--durability-log "$work/trunc.durlog" >"$work/trunc.out" 2>&1
+rc=$?
+timeout 120 "$bin" verify "$work/trunc.ffsb" --location "$loc" --durability-log "$work/trunc.durlog" \
+	--json "$work/trunc-verify.json" >"$work/trunc-verify.out" 2>&1
+vrc=$?
+if [ $rc -eq 0 ] && [ "$(count "$work/trunc.json" truncate)" -gt 0 ] &&
+	[ "$(syscall "$work/trunc.json" ftruncate)" = "$(count "$work/trunc.json" truncate)" ] &&
+	[ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/trunc-verify.json")" = 0 ]; then
+	ok "truncate: $(count "$work/trunc.json" truncate) ftruncate calls timed; verify: $(jq -r .checked "$work/trunc-verify.json") promises kept"
+else
+	bad "truncate: run exit $rc, $(count "$work/trunc.json" truncate 2>/dev/null) truncates, verify exit $vrc"
+	tail -8 "$work/trunc-verify.out" | sed 's/^/     /'
 fi
 
 # 3. Doctored: replaces only, on a reused tree whose files were copied before.

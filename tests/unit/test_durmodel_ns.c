@@ -7,7 +7,8 @@
  * new, whole (a mix: mixed; empty where the old was promised not to be: emptied; the new cut
  * short: short); after it the new (the old: stale); a replace logged after --crash-after's
  * shutdown (DLF_UNSURE) promises no content; a log whose tail is lost counts a mix apart when
- * the id may have been deleted and made anew. */
+ * the id may have been deleted and made anew. truncate: nothing beyond the new length is
+ * promised, a hole nothing at all. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +305,50 @@ static void test_replace_lost_tail(void)
 	CHECK_EQ_U(r->lost_by_kind[DM_MIXED], 1);
 }
 
+static void j_truncate(uint32_t file, uint64_t old, uint64_t len)
+{
+	struct durlog_rec *r = rec(DL_TRUNCATE, file);
+	r->off = old, r->size = len;
+}
+
+/* truncate: nothing beyond the new length is promised (a crash may keep the old length too);
+ * a hole made by extending it is promised nothing; a pending write cut off is not promised by
+ * a later fsync; a replaced file truncated to 0 is not "emptied". */
+static void test_truncate(void)
+{
+	reset_all();
+	created_synced();
+	j_truncate(0, FSIZE, 4096);
+	CHECK_EQ_U(verify()->broken, 0); /* the old length, the truncate lost */
+	at(0, 0, false)->len = 4096;
+	CHECK_EQ_U(verify()->broken, 0);
+	at(0, 0, false)->len = 1000;
+	CHECK_EQ_U(verify()->by_kind[DM_SHORT], 1); /* the first 4 KiB stay promised */
+
+	reset_all();
+	created_synced();
+	struct durlog_rec *w = rec(DL_WRITE, 0); /* pending, beyond the truncate */
+	w->gen = 2, w->off = 4096, w->len = 4096, w->size = FSIZE;
+	j_truncate(0, FSIZE, 2048);
+	j_truncate(0, 2048, 6000); /* a hole of zeroes at [2048, 6000) */
+	struct durlog_rec *s = rec(DL_FSYNC, 0);
+	s->gen = 2, s->size = 6000;
+	memset(at(0, 0, false)->data + 2048, 0, FSIZE - 2048);
+	at(0, 0, false)->len = 6000;
+	CHECK_EQ_U(verify()->broken, 0);
+	at(0, 0, false)->len = 3000;
+	CHECK_EQ_U(verify()->by_kind[DM_SHORT], 1); /* the fsynced length */
+
+	reset_all();
+	created_synced();
+	j_replace(0, 2, FSIZE, 0);
+	j_dirsync(0);
+	j_truncate(0, FSIZE, 0);
+	rec(DL_SYNCFS, 0);
+	at(0, 0, false)->len = 0;
+	CHECK_EQ_U(verify()->broken, 0);
+}
+
 int main(void)
 {
 	RUN(test_rename_unsynced);
@@ -313,5 +358,6 @@ int main(void)
 	RUN(test_replace_closed);
 	RUN(test_replace_unsure);
 	RUN(test_replace_lost_tail);
+	RUN(test_truncate);
 	return test_summary();
 }

@@ -104,6 +104,16 @@ static inline void durhook_replace(struct worker *w, const struct engine_fs *fs,
 		            size, gen, w->dl_t0, 0);
 }
 
+/* truncate (DL_TRUNCATE), logged as durhook_rename: file id of dir is now size bytes long (was
+ * old). */
+static inline void durhook_truncate(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                    uint32_t dir, uint64_t old, uint64_t size)
+{
+	if (durhook_on(w))
+		durhook_add(w, DL_TRUNCATE, dir == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, dir, old, 0,
+		            size, 0, 0, 0);
+}
+
 static inline void durhook_fs_synced(struct worker *w, const struct engine_fs *fs, uint8_t kind)
 {
 	if (durhook_on(w))

@@ -124,6 +124,14 @@ static inline int t_renameat2(struct worker *w, int ofd, const char *from, int n
 	return r < 0 ? -errno : 0;
 }
 
+static inline int t_ftruncate(struct worker *w, int fd, uint64_t len)
+{
+	uint64_t t0 = timed_begin(w, SYS_ftruncate);
+	int r = ftruncate(fd, (off_t)len);
+	timed_end(w, SYS_ftruncate, t0);
+	return r < 0 ? -errno : 0;
+}
+
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
  * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
  * when the group does not time system calls but a latency log is being written. */
