@@ -45,9 +45,11 @@ static struct dm_ref ref_of(const struct durlog_rec *r)
 	    .kind = r->kind, .worker = r->worker, .seq = r->seq, .t_ns = r->t_end};
 }
 
+/* Fibonacci hashing: the product's top bits, which every bit of the id moves (ids that differ
+ * only in their high bits do not crowd one slot). n_slots: a power of two, 2 or more. */
 static size_t slot_of(uint32_t id, size_t n_slots)
 {
-	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 17) & (n_slots - 1);
+	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(n_slots)));
 }
 
 /* Double the hash table (a power of two, at most half full). */
