@@ -46,20 +46,18 @@ static size_t journal(struct durlog_rec *j, size_t n, uint64_t seed)
 	size_t k = 0;
 	j[k++] = (struct durlog_rec){.kind = DL_BASE, .t_start = t, .t_end = t, .size = FILE_LEN};
 	t++;
-	j[k++] = (struct durlog_rec){.kind = DL_SYNCFS, .seq = 1, .t_start = t, .t_end = t};
+	j[k++] = (struct durlog_rec){.kind = DL_SYNCFS, .t_start = t, .t_end = t};
 	for (uint32_t gen = 2; k + 3 <= n; gen++) {
 		uint64_t off = (rng_next(&r) % (FILE_LEN / 512 - 8)) * 512;
 		t += 3;
-		j[k++] = (struct durlog_rec){.kind = DL_WSTART, .seq = k, .t_end = t, .gen = gen};
-		j[k++] = (struct durlog_rec){.kind = DL_WRITE,
-		                             .seq = k,
-		                             .t_end = t + 1,
-		                             .gen = gen,
-		                             .off = off,
-		                             .len = 4096};
+		j[k++] = (struct durlog_rec){.kind = DL_WSTART, .t_end = t, .gen = gen};
 		j[k++] = (struct durlog_rec){
-		    .kind = DL_FSYNC, .seq = k, .t_end = t + 2, .gen = gen, .size = FILE_LEN};
+		    .kind = DL_WRITE, .t_end = t + 1, .gen = gen, .off = off, .len = 4096};
+		j[k++] = (struct durlog_rec){
+		    .kind = DL_FSYNC, .t_end = t + 2, .gen = gen, .size = FILE_LEN};
 	}
+	for (size_t i = 0; i < k; i++)
+		j[i].seq = i;
 	return k;
 }
 

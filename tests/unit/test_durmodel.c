@@ -679,6 +679,32 @@ static void test_promise_table(void)
 	free(gen);
 }
 
+/* fdatasync (durpromise.def): the data and its length; under --model linux also a new file's
+ * name (ext4, xfs and btrfs commit the new inode with its directory entry), under posix not. */
+static void test_fdatasync_name(void)
+{
+	reset_all();
+	j_create(0, 0);
+	j_write(0, 1, 0, FSIZE);
+	struct durlog_rec *r = rec(DL_FDATASYNC, 0);
+	r->size = FSIZE, r->gen = 1;
+	put(0, 1, 0, FSIZE);
+	struct dm_report *rep = verify(DM_LINUX);
+	CHECK_EQ_U(rep->acks[DL_FDATASYNC], 1);
+	CHECK_EQ_U(rep->name_promises, 1);
+	CHECK_EQ_U(rep->kept, 2);
+	mem[0].len = FSIZE - 512;
+	rep = verify(DM_LINUX);
+	CHECK_EQ_U(rep->by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(rep->examples[DM_SHORT][0].ref.kind, DL_FDATASYNC);
+	mem[0].exists = false;
+	rep = verify(DM_LINUX);
+	CHECK_EQ_U(rep->by_kind[DM_MISSING], 1);
+	rep = verify(DM_POSIX);
+	CHECK_EQ_U(rep->broken, 0);
+	CHECK_EQ_U(rep->name_promises, 0);
+}
+
 int main(void)
 {
 	RUN(test_kept);
@@ -699,6 +725,7 @@ int main(void)
 	RUN(test_resurrected_lost_tail);
 	RUN(test_hostile_ids);
 	RUN(test_range_envelope);
+	RUN(test_fdatasync_name);
 	RUN(test_promise_table);
 	return test_summary();
 }
