@@ -11,8 +11,8 @@
 #   2. fsmix run on barrier=1: verify passes (promises checked, none broken).
 #   3. The same on a disk with --ignore-flush: verify must report broken promises (exit 1). The
 #      test fails if it finds nothing there: the checker itself is checked.
-#   4. btrfs (no shutdown ioctl on this kernel: mode (b) is its crash test): barrier on, verify
-#      passes.
+#   4. btrfs (no shutdown ioctl on this kernel: mode (b) is its crash test) and xfs: barriers on,
+#      verify passes.
 # Needs root, /dev/fuse, loop devices and fsmix-powercut (built where libfuse3-dev is found);
 # skipped with a message otherwise. Small trees; no time bound but generous timeouts.
 set -u
@@ -190,28 +190,39 @@ for mode in flush ignore; do
 	pc_release
 done
 
-# 4. btrfs: this kernel's btrfs has no shutdown ioctl (6.18 has it only with
-# CONFIG_BTRFS_EXPERIMENTAL), so mode (b) is its crash test: barrier on (its default), an honest
-# disk, the cut mid-run; the mount replays its log tree; verify finds every promise kept.
-if command -v mkfs.btrfs >/dev/null && command -v btrfs >/dev/null; then
-	pc_fs=btrfs
-	name=powercut-run-btrfs log=$work/btrfs.durlog
-	if pc_disk $name 256 --seed 13 --destage-delay 1500 && pc_mkfs barrier; then
+# 4. btrfs and xfs: this kernel's btrfs has no shutdown ioctl (6.18 has it only with
+# CONFIG_BTRFS_EXPERIMENTAL), so mode (b) is its crash test; xfs has both. Barriers on (their
+# default), an honest disk, the cut mid-run; the mount replays the log (tree); verify finds
+# every promise kept.
+for fs in btrfs xfs; do
+	name=powercut-run-$fs log=$work/$fs.durlog
+	case $fs in
+	btrfs) tools="mkfs.btrfs btrfs" mb=256 ;;
+	xfs) tools="mkfs.xfs xfs_repair" mb=320 ;; # mkfs.xfs: 300 MB at least
+	esac
+	missing=
+	for t in $tools; do command -v $t >/dev/null || missing=$t; done
+	if [ -n "$missing" ]; then
+		skipped "$name: no $missing"
+		continue
+	fi
+	pc_fs=$fs
+	if pc_disk $name $mb --seed 13 --destage-delay 1500 && pc_mkfs ""; then
 		sleep 2
 		pc_run_cut "$work/pc.ffsb" 3 "$log" --seed 6
 		[ "$pc_rc" = 1 ] && ok "$name: fsmix ends by itself after the cut (exit 1)" ||
 			{ bad "$name: fsmix exit $pc_rc after the cut"; tail -5 "$pc_out.err" | sed 's/^/     /'; }
 		pc_detach
 		if pc_attach; then
-			echo "note $name: btrfs check --readonly after the log's replay: $pc_fsck_errors problems (exit $pc_fsck_rc)"
+			echo "note $name: the read-only check after the log's replay: $pc_fsck_errors problems (exit $pc_fsck_rc)"
 			pc_verify "$work/pc.ffsb" "$log"
 			line="$pc_checked promises checked ($pc_acked fsyncs acknowledged), $pc_broken broken; $(pc_stat flushes) flushes, $(pc_stat dropped_bytes) bytes dropped"
 			[ "$pc_verify_rc" = 0 ] && [ "$pc_checked" != - ] && [ "$pc_checked" -gt 0 ] && [ "$pc_broken" = 0 ] &&
-				ok "$name: barrier on, an honest disk: verify passes: $line" ||
+				ok "$name: barriers on, an honest disk: verify passes: $line" ||
 				{ bad "$name: verify exit $pc_verify_rc: $line"; tail -8 "$pc_dir/$name.verify" | sed 's/^/     /'; }
 			pc_release
 		else
-			bad "$name: the persisted btrfs image does not mount: $(tail -1 "$pc_dir/$name.mount.err")"
+			bad "$name: the persisted image does not mount: $(tail -1 "$pc_dir/$name.mount.err")"
 			pc_cleanup
 		fi
 	else
@@ -219,8 +230,6 @@ if command -v mkfs.btrfs >/dev/null && command -v btrfs >/dev/null; then
 		pc_cleanup
 	fi
 	pc_fs=ext4
-else
-	skipped "powercut-run-btrfs: no mkfs.btrfs (btrfs-progs)"
-fi
+done
 
 summary
