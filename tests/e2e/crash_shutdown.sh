@@ -51,7 +51,7 @@ rc=$?
 shared=$work/shared
 if mount_ext4 "$shared" 32; then
 	sdev=$(findmnt -n -o SOURCE --mountpoint "$shared")
-	mkdir -p "$shared/neighbour" "$shared/sub" && echo "the neighbour's data" >"$shared/neighbour/notes"
+	mkdir -p "$shared/neighbour" && echo "the neighbour's data" >"$shared/neighbour/notes"
 	# refused NAME MESSAGE-REGEX LOCATION [ARGS..]: exit 2 with that message, nothing built; run
 	# from the directory $rdir (default: here), its standard output to $rout (default: a file)
 	refused() {
@@ -78,6 +78,7 @@ if mount_ext4 "$shared" 32; then
 	wait $npid && [ "$(grep -c "neighbour's data" "$work/notes.read")" = 50 ] &&
 		ok "the neighbour's reads all succeed meanwhile" ||
 		bad "the neighbour's reads: $(grep -v "neighbour's data" "$work/notes.read" | head -1)"
+	mkdir "$shared/sub"
 	refused "in a subdirectory of that filesystem" "holds 'neighbour' in $shared," "$shared/sub"
 	mv "$shared/neighbour" "$shared/sub/neighbour"
 	refused "below a directory holding a neighbour's" "holds 'neighbour' in $shared/sub," "$shared/sub"
