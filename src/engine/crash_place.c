@@ -187,7 +187,7 @@ static bool allowed(const struct place *all, size_t n, const struct place *p, co
 	size_t rl = strlen(rel), nl = strlen(name);
 	for (size_t i = 0; i < n; i++) {
 		const char *r = all[i].rel;
-		if (all[i].dev != p->dev || strcmp(all[i].mnt, p->mnt))
+		if (all[i].dev != p->dev) /* rel is from the root of the filesystem of each */
 			continue;
 		if (rl && (strncmp(r, rel, rl) || r[rl] != '/'))
 			continue; /* not below rel */
