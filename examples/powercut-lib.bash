@@ -1,29 +1,35 @@
 # powercut-lib.bash - both crash modes of docs/durability.md as shell functions (sourced by
 # examples/powercut-2010.sh and the e2e tests crash_powercut.sh): a disk with a volatile write
-# cache (fsmix-powercut) under a loop device and ext4, fsmix run with its durability log on
-# /tmp, the power cut, the persisted image attached, e2fsck, the journal replayed, fsmix verify.
+# cache (fsmix-powercut) under a loop device and a filesystem ($pc_fs: ext4, the default, or
+# btrfs or xfs), fsmix run with its durability log on /tmp, the power cut, the persisted image
+# attached, its journal (log tree) replayed by a mount, checked (e2fsck -fn, btrfs check
+# --readonly, xfs_repair -n), fsmix verify.
 # Every mount, loop device and daemon it makes is recorded and undone by pc_cleanup, whatever
 # failed; it never detaches a device or unmounts a directory it did not make. Needs root,
-# /dev/fuse, losetup, mkfs.ext4, e2fsck and fsmix-powercut (built where libfuse3-dev is found).
+# /dev/fuse, losetup, mkfs.ext4, e2fsck (or btrfs-progs, xfsprogs for those) and fsmix-powercut
+# (built where libfuse3-dev is found).
 #
 #   pc_init [DIR]           find the programs, make the work directory (DIR or a temp dir);
 #                           returns 1 with the reason in $pc_why when something is missing
 #   pc_disk NAME MB [OPT..] a fresh backing image NAME.img of MB megabytes behind the daemon
 #                           (options: fsmix-powercut's), a loop device on its disk.img: $pc_dev
-#   pc_mkfs MOUNT_OPTIONS   mkfs.ext4 on $pc_dev, mounted at $pc_mnt with MOUNT_OPTIONS
+#   pc_mkfs MOUNT_OPTIONS   mkfs.$pc_fs on $pc_dev, mounted at $pc_mnt with MOUNT_OPTIONS
+#                           (ext4: barrier=1 or barrier=0; btrfs: barrier or nobarrier; xfs
+#                           has no nobarrier since Linux 4.19: "" or defaults)
 #   pc_run_cut PROFILE S LOG [ARGS..]
 #                           fsmix run PROFILE on $pc_mnt with --durability-log LOG (on /tmp),
 #                           the power cut S seconds after its workers start; $pc_rc, the run's
 #                           output in $pc_out (.txt, .err, .json)
 #   pc_cut [PCT]            the power cut now (PCT: persist that share of the cache first)
-#   pc_detach               after the cut: the counters saved ($pc_stats), ext4 unmounted, the
+#   pc_detach               after the cut: the counters saved ($pc_stats), $pc_mnt unmounted, the
 #                           loop device detached, the daemon unmounted and ended
 #   pc_attach               the persisted backing image on a loop device; mounted (journal
-#                           replay) and unmounted; e2fsck -fn: $pc_fsck_errors (problems found),
+#                           replay) and unmounted; checked read-only (e2fsck -fn, btrfs check
+#                           --readonly, xfs_repair -n): $pc_fsck_errors (problems found),
 #                           $pc_fsck_rc; mounted again at $pc_mnt as the replay left it, not
 #                           repaired (verify reports what cannot be read as unreadable); only
-#                           one that does not mount ($pc_unmountable=1) is repaired first by
-#                           e2fsck -fy, its problems counted by it
+#                           an ext4 that does not mount ($pc_unmountable=1) is repaired first
+#                           by e2fsck -fy, its problems counted by it
 #   pc_verify PROFILE LOG [ARGS..]
 #                           fsmix verify on $pc_mnt: $pc_verify_rc; promises $pc_checked and
 #                           $pc_broken; $pc_acked acknowledged fsyncs and fdatasyncs in the log
@@ -32,6 +38,7 @@
 #   pc_cleanup              undo everything still mounted, attached or running
 pc_here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pc_mounts=() pc_loops=() pc_fuses=() pc_pids=()
+pc_fs=${pc_fs:-ext4}
 
 pc_init() {
 	pc_why=
@@ -104,9 +111,38 @@ pc_disk() {
 }
 
 pc_mkfs() {
-	mkfs.ext4 -q -F "$pc_dev" >/dev/null || return 1
-	mount -t ext4 -o "$1" "$pc_dev" "$pc_mnt" || return 1
+	case $pc_fs in
+	ext4) mkfs.ext4 -q -F "$pc_dev" >/dev/null ;;
+	btrfs) mkfs.btrfs -q -f "$pc_dev" >/dev/null ;;
+	xfs) mkfs.xfs -q -f "$pc_dev" >/dev/null ;;
+	*) echo "pc_mkfs: pc_fs=$pc_fs: ext4, btrfs or xfs" >&2 && false ;;
+	esac || return 1
+	mount -t "$pc_fs" ${1:+-o "$1"} "$pc_dev" "$pc_mnt" || return 1
 	pc_mounts+=("$pc_mnt")
+}
+
+# _pc_check: the read-only check of the unmounted $pc_dev after the replay: $pc_fsck_rc and
+# $pc_fsck_errors (the problems it reports; 1 when it fails without naming one).
+_pc_check() {
+	local out=$pc_dir/$pc_name.fsck
+	case $pc_fs in
+	ext4)
+		e2fsck -fn "$pc_dev" >"$out" 2>&1
+		pc_fsck_rc=$?
+		# "could be narrower/shorter. Optimize? no" is no problem (e2fsck exits 0 for it)
+		pc_fsck_errors=$(grep '? no$' "$out" | grep -vc 'Optimize? no$')
+		;;
+	btrfs)
+		btrfs check --readonly "$pc_dev" >"$out" 2>&1
+		pc_fsck_rc=$?
+		pc_fsck_errors=$(grep -c '^ERROR' "$out")
+		;;
+	xfs)
+		xfs_repair -n "$pc_dev" >"$out" 2>&1
+		pc_fsck_rc=$?
+		pc_fsck_errors=0
+		;;
+	esac
 }
 
 pc_cut() {
@@ -157,15 +193,15 @@ pc_attach() {
 	pc_dev=$(losetup -f --show "$pc_img") || return 1
 	pc_loops+=("$pc_dev")
 	pc_fsck_errors=- pc_fsck_rc=- pc_unmountable=0
-	# the journal is replayed by the mount; e2fsck then sees what the replay left
-	if mount -t ext4 "$pc_dev" "$pc_mnt" 2>"$pc_dir/$pc_name.mount.err"; then
+	# the journal (btrfs: the log tree) is replayed by the mount; the check then sees what
+	# the replay left
+	if mount -t "$pc_fs" "$pc_dev" "$pc_mnt" 2>"$pc_dir/$pc_name.mount.err"; then
 		umount "$pc_mnt" || return 1
-		e2fsck -fn "$pc_dev" >"$pc_dir/$pc_name.fsck" 2>&1
-		pc_fsck_rc=$?
-		# "could be narrower/shorter. Optimize? no" is no problem (e2fsck exits 0 for it)
-		pc_fsck_errors=$(grep '? no$' "$pc_dir/$pc_name.fsck" | grep -vc 'Optimize? no$')
+		_pc_check
 		# not repaired: verify sees the tree as the replay left it (a corrupt inode or
 		# directory block is a promise of kind unreadable), as the kernel would serve it
+	elif [ "$pc_fs" != ext4 ]; then
+		return 1
 	else
 		# the persisted image does not mount: e2fsck -fy replays the journal and repairs
 		# (its problems are counted), as a user would after a power cut
@@ -175,8 +211,11 @@ pc_attach() {
 		pc_fsck_errors=$(grep '? yes$' "$pc_dir/$pc_name.fsck" | grep -vc 'Optimize? yes$')
 	fi
 	[ "$pc_fsck_rc" -ne 0 ] && [ "$pc_fsck_errors" -eq 0 ] && pc_fsck_errors=1
-	# errors=remount-ro whatever the superblock says: never a panic on the damage verify reads
-	mount -t ext4 -o errors=remount-ro "$pc_dev" "$pc_mnt" || return 1
+	# ext4: errors=remount-ro whatever the superblock says: never a panic on the damage verify
+	# reads (btrfs and xfs have no errors= option; they turn read-only on their own)
+	local opts=()
+	[ "$pc_fs" = ext4 ] && opts=(-o errors=remount-ro)
+	mount -t "$pc_fs" "${opts[@]}" "$pc_dev" "$pc_mnt" || return 1
 	pc_mounts+=("$pc_mnt")
 }
 

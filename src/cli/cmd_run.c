@@ -64,7 +64,10 @@ static struct engine_opts engine_opts_of(const struct cli *c)
 	                            .seed_offset = (uint64_t)job_rank(),
 	                            .crash = c->crash,
 	                            .crash_random = c->crash_random,
-	                            .crash_after_s = c->crash_after_s};
+	                            .crash_after_s = c->crash_after_s,
+	                            .json_path = c->json_path,
+	                            .csv_path = c->csv_path,
+	                            .plot_path = c->plot_path};
 }
 
 /* One run: the locations are checked before the first tree is made; the text report, --csv,

@@ -70,7 +70,7 @@ static void print_finding(FILE *o, const struct verify_doc *d, const struct dm_f
 		        f->off, f->gen_found, f->gen_min);
 	else if (f->kind == DM_EMPTIED)
 		fprintf(o, ": 0 bytes, the replace wrote %" PRIu64, f->expected_len);
-	else if (f->kind != DM_MISSING) {
+	else if (f->kind != DM_MISSING && f->kind != DM_RESURRECTED) {
 		hex(f->expected, f->shown, ex);
 		hex(f->found, f->shown, fo);
 		fprintf(o,
@@ -116,9 +116,10 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	        r->acks[DL_SYNCFS], r->acks[DL_DIRSYNC], r->acks[DL_REPLACE]);
 	fprintf(o,
 	        "  files with a promise: %" PRIu64 " (data %" PRIu64 ", names %" PRIu64
-	        "); files created in the run: %" PRIu64 ", their names promised: %" PRIu64 "\n",
+	        "); files created in the run: %" PRIu64 ", their names promised: %" PRIu64
+	        "; unlinks promised: %" PRIu64 "\n",
 	        r->files_expected, r->data_promises, r->name_promises, r->created,
-	        r->names_created_promised);
+	        r->names_created_promised, r->unlink_promises);
 	if (r->model == DM_POSIX && r->created && !r->acks[DL_DIRSYNC])
 		fprintf(o,
 		        "  posix model: no directory was fsynced (dirsync=0), so no name of a file "
@@ -206,17 +207,18 @@ static int fill_json(FILE *o, void *arg)
 	              "replace", (json_int_t)r->acks[DL_REPLACE]);
 	json_t *doc = json_pack(
 	    "{s:i, s:s, s:s, s:s, s:b, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:o, s:o, s:I, s:o, s:o}",
+	    "s:I, s:o, s:o, s:I, s:o, s:o}",
 	    "fsmix_verify", 1, "profile", d->c->profile, "log", d->c->durability_log_path, "model",
 	    r->model == DM_POSIX ? "posix" : "linux", "log_complete", r->log_complete, "records",
 	    (json_int_t)r->records, "torn_records", (json_int_t)r->torn, "acknowledged", acks,
 	    "files_expected", (json_int_t)r->files_expected, "data_promises",
-	    (json_int_t)r->data_promises, "name_promises", (json_int_t)r->name_promises, "created",
-	    (json_int_t)r->created, "created_names_promised", (json_int_t)r->names_created_promised,
-	    "absent_unpromised", (json_int_t)r->absent_unpromised, "checked",
-	    (json_int_t)r->checked, "kept", (json_int_t)r->kept, "broken", (json_int_t)r->broken,
-	    "broken_by_kind", by, "examples", ex, "lost_tail", (json_int_t)r->lost_tail,
-	    "lost_tail_by_kind", lost_by, "lost_tail_examples", lost_ex);
+	    (json_int_t)r->data_promises, "name_promises", (json_int_t)r->name_promises,
+	    "unlink_promises", (json_int_t)r->unlink_promises, "created", (json_int_t)r->created,
+	    "created_names_promised", (json_int_t)r->names_created_promised, "absent_unpromised",
+	    (json_int_t)r->absent_unpromised, "checked", (json_int_t)r->checked, "kept",
+	    (json_int_t)r->kept, "broken", (json_int_t)r->broken, "broken_by_kind", by, "examples",
+	    ex, "lost_tail", (json_int_t)r->lost_tail, "lost_tail_by_kind", lost_by,
+	    "lost_tail_examples", lost_ex);
 	if (!doc)
 		return -1;
 	int rc = json_dumpf(doc, o, JSON_INDENT(2));

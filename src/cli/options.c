@@ -578,23 +578,23 @@ const struct option_row option_rows[] = {
      .set = set_crash_after,
      .section = SEC_RUN,
      .help = "crash the tested filesystems S s into the run, or at a\n"
-             "moment in [0, S) drawn from the seed: shutdown ioctl,\n"
-             "no log flush (ext4, xfs, f2fs; docs/durability.md)",
-     .man = "Crash the tested filesystems S seconds into the run phase, or with\n"
-            ".BI random: S\n"
-            "at a moment drawn from [0, S) with the run's seed (printed; the same\n"
-            ".B \\-\\-seed\n"
-            "gives the same moment): the shutdown ioctl\n"
-            ".RB ( FS_IOC_SHUTDOWN )\n"
-            "without flushing the journal, as xfstests simulates a crash. Only on ext4, xfs\n"
-            "and f2fs (checked before anything is built; elsewhere exit 3), as root, and\n"
-            "before the end of the run's time (else exit 2); not in sweeps or MPI jobs. After\n"
-            "the shutdown every call fails with EIO: the workers stop at once and those\n"
-            "failures are not errors; the stop reason is \"crashed\", the tree is left in\n"
-            "place (no\n.BR \\-\\-cleanup )\n"
+             "moment in [0, S) drawn from the seed (shutdown ioctl; a\n"
+             "dedicated test filesystem only: docs/durability.md)",
+     .man = "Crash the tested filesystems S seconds into the run phase, or with\n.BI random: S\n"
+            "at a moment drawn from [0, S) with the run's seed (printed; the same\n.B \\-\\-seed\n"
+            "gives the same moment): the shutdown ioctl\n.RB ( FS_IOC_SHUTDOWN )\n"
+            "without flushing the journal, as xfstests simulates a crash. Only on ext4, xfs and\n"
+            "f2fs (checked before anything is built; elsewhere exit 3), as root, and before the\n"
+            "end of the run's time (else exit 2); not in sweeps or MPI jobs. Only on a\n"
+            "dedicated test filesystem (else exit 2, before anything is built): a loop or other\n"
+            "block device mounted from its root, which holds nothing but fsmix's trees\n"
+            "(fsmix.fsN...), lost+found and the directories on the way to the locations; never\n"
+            "the filesystem of /, of the current directory or of an output (standard output and\n"
+            "error included). After the shutdown every call fails with EIO: the workers stop at\n"
+            "once and those failures are not errors; the stop reason is \"crashed\", the tree is\n"
+            "left in place (no\n.BR \\-\\-cleanup )\n"
             "and the exit status is 0. Then unmount, mount (the journal is replayed) and run\n"
-            ".BR \"fsmix verify\" .\n"
-            "See docs/durability.md."},
+            ".BR \"fsmix verify\" .\nSee docs/durability.md."},
 
     {.name = "durability-log",
      .arg = ARG_REQUIRED,

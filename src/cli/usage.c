@@ -17,6 +17,9 @@ static const char help_footer[] =
     "Exit status: 0 success, 1 the run failed (I/O error, or stdout could not be written),\n"
     "2 bad profile, command line, location or output path, 3 unsupported (e.g. O_DIRECT\n"
     "refused), 130 interrupted; a run crashed by --crash-after as asked exits 0.\n"
+    "--crash-after shuts down only a dedicated test filesystem: on a (loop) block device,\n"
+    "its root holding nothing but fsmix.fsN trees, lost+found and the way to the locations;\n"
+    "never that of /, of the current directory or of an output (docs/durability.md).\n"
     "fsmix works in <location>/fsmix.fsN and never touches anything it did not create.\n"
     "Docs: docs/profile.md (the profile language), docs/ops.md (operations), man fsmix.\n";
 

@@ -1,8 +1,9 @@
 /* crash.c - run --crash-after: the filesystems under test shut down at a moment of the run
  * phase with the shutdown ioctl, without flushing their journal (FS_IOC_SHUTDOWN, flag
  * NOLOGFLUSH), as xfstests simulates a crash (docs/durability.md). Checked before anything is
- * built: the filesystem type (ext4, xfs, f2fs take the ioctl), the privilege it needs
- * (CAP_SYS_ADMIN) and the moment against the run's time. After the shutdown every call on those
+ * built or the logs are made: the filesystem type (ext4, xfs, f2fs take the ioctl), that it is
+ * a dedicated test filesystem (crash_place.c), the privilege the ioctl needs (CAP_SYS_ADMIN)
+ * and the moment against the run's time. After the shutdown every call on those
  * filesystems fails with EIO: the workers end at their next operation, and their failures then
  * are counted apart (results.failed_after_crash), not as errors. */
 #include <errno.h>
@@ -93,6 +94,9 @@ enum failure engine_crash_check(struct engine *e, char *err, size_t errlen)
 			return FAIL_UNSUPPORTED;
 		}
 	}
+	enum failure f = crash_place_check(e, err, errlen); /* nobody else's filesystem */
+	if (f)
+		return f;
 	if (!crash_privileged()) {
 		snprintf(err, errlen,
 		         "--crash-after: the shutdown ioctl needs CAP_SYS_ADMIN (run as root)");

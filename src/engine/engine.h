@@ -6,7 +6,8 @@
  * calls them all for callers without reports, such as sweeps):
  *   engine_open        the engine and the results made, the signal watcher started;
  *                      [the caller prints the configuration: results.fs[].start_util is set]
- *   engine_latlog_open --lat-log FILE opened (its header written) before anything is built;
+ *   engine_latlog_open --lat-log FILE opened (its header written) before anything is built
+ *                      (engine_run checks --crash-after's place and moment first, crash.c);
  *   engine_setup       every filesystem's own tree (<location>/fsmix.fsN) reused through its
  *                      manifest or rebuilt by several builder threads, aged if asked; syncfs
  *                      each; [the caller prints "fs setup took"];
@@ -127,6 +128,9 @@ struct engine_opts {
 	 * run phase, or at a moment drawn from [0, S) with the run's seed */
 	bool crash, crash_random;
 	double crash_after_s;
+	/* the run's reports, written after it (--json, --csv, --plot; NULL: none, "-": stdout):
+	 * --crash-after refuses a filesystem that holds one (crash_place.c) */
+	const char *json_path, *csv_path, *plot_path;
 };
 
 /* engine_tree_rank - the rank in the names of o's trees: TREE_NO_RANK for a single process. */

@@ -610,9 +610,7 @@ enum failure engine_latlog_open(struct engine *e)
 enum failure engine_setup(struct engine *e)
 {
 	char err[MSG_MAX] = "";
-	enum failure f = engine_crash_check(e, err, sizeof(err)); /* before anything is built */
-	if (!f)
-		f = setup(e, err, sizeof(err));
+	enum failure f = setup(e, err, sizeof(err));
 	for (size_t i = 0; i < e->n_fs; i++) /* "fs setup took": the caller's report */
 		e->res->fs[i].setup_s = e->fs[i].setup_s;
 	if (f == FAIL_INTERRUPTED || (!f && engine_stopping(e)))
@@ -708,6 +706,10 @@ enum failure engine_run(const struct plan *pl, const struct engine_opts *o, stru
 		return engine_job_ready(NULL, o, f);
 	if (!f && ob->on_plan)
 		ob->on_plan(ob->ctx, pl, r);
+	/* --crash-after: refused before the logs are made and anything is built (crash.c) */
+	char err[MSG_MAX];
+	if (!f && (f = engine_crash_check(e, err, sizeof(err))))
+		engine_fail(e, err);
 	/* a --lat-log FILE that cannot be opened: bad input, found before anything is built; the
 	 * observer sees nothing more (no document is written) */
 	if (!f && (f = engine_latlog_open(e))) {

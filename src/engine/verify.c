@@ -215,6 +215,14 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		        log_path);
 	struct durmodel *m =
 	    durmodel_build(&rd.h, rd.recs, rd.n, rd.complete, (enum dm_model)model);
+	if (!m && errno == EINVAL) {
+		fprintf(log,
+		        "fsmix: %s: a record names an extent past 2^64 bytes: not a log fsmix "
+		        "wrote (bad log); nothing was verified\n",
+		        log_path);
+		f = FAIL_INPUT;
+		goto out;
+	}
 	if (!m) {
 		fprintf(log, "fsmix: out of memory replaying %s\n", log_path);
 		f = FAIL_IO;

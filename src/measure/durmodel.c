@@ -1,63 +1,32 @@
-/* durmodel.c - the durability model: a journal replayed into per-file promises, and the check
- * of those promises against the files (durmodel.h). */
-#include "durmodel.h"
-#include "durmodel_ns.h"
-
+/* durmodel.c - the durability model's replay: a journal of promises replayed, by the table of
+ * promises (durpromise.def), into per-file promises (durmodel.h); durmodel_check.c checks them.
+ *
+ * Cost: the records sorted once (O(n log n)); then each record O(1) amortised, but for the
+ * settled writes (durrange.c: O(log n) amortised) and the covering calls, which walk only the
+ * files they may change (the lists of a filesystem: files with pending writes, with a name not
+ * yet durable, with an unlink not yet durable) and drop the ones they settle. File ids are
+ * found through a hash table: nothing is sized by an id, an offset or a generation. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A byte range whose content is promised: generation gen or later. */
-struct dm_range {
-	uint64_t off, end;
-	uint32_t gen;
-	struct dm_ref ref;
-};
+#include "durmodel_int.h"
+#include "durpromise.h"
 
-/* A completed write not yet covered by a promise. */
-struct dm_pend {
-	uint64_t off, end, t_end;
-	uint32_t gen;
-};
-
-/* One file id's current incarnation. */
-struct dm_file {
-	bool live, created, name_durable, listed, gen_unknown;
-	uint32_t dir, gen_max;
-	uint64_t t_create, min_len;
-	struct dm_ref len_ref, name_ref;
-	struct dm_pend *pend;
-	size_t n_pend, cap_pend;
-	struct dm_range *rng;
-	size_t n_rng, cap_rng;
-	struct dm_ns ns; /* rename and replace_fsync (durmodel_ns.h) */
-};
-
-struct dm_fs {
-	struct dm_file *files;
-	uint32_t n_files;
-	uint32_t *dirty; /* files with pending writes or a pending name */
-	size_t n_dirty, cap_dirty;
-};
-
-struct durmodel {
-	enum dm_model model;
-	struct durlog_header h;
-	struct dm_fs fs[DURLOG_MAX_FS];
-	uint64_t records, acks[DL_KIND_COUNT], osync, created;
-	bool oom;
-	bool tail_lost; /* no end record: what the run did after the last record is unknown */
-};
-
-const char *dm_kind_name(enum dm_kind k)
+/* The model's invariants, checked in debug builds (NDEBUG off) only (a project assertion
+ * macro in src/base may replace it). */
+static inline void dm_assert(bool ok, const char *what)
 {
-	static const char *const names[DM_KIND_COUNT] = {
-	    [DM_MISSING] = "missing",       [DM_SHORT] = "short", [DM_WRONG] = "wrong",
-	    [DM_STALE] = "stale",           [DM_TORN] = "torn",   [DM_ZEROED] = "zeroed",
-	    [DM_UNREADABLE] = "unreadable", [DM_MIXED] = "mixed", [DM_EMPTIED] = "emptied",
-	};
-	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
+#ifndef NDEBUG
+	if (!ok) {
+		fprintf(stderr, "fsmix: durmodel: invariant broken: %s\n", what);
+		abort();
+	}
+#else
+	(void)ok, (void)what;
+#endif
 }
 
 static bool grow(void **p, size_t *cap, size_t need, size_t size)
@@ -91,106 +60,136 @@ static struct dm_ref ref_of(const struct durlog_rec *r)
 	    .kind = r->kind, .worker = r->worker, .seq = r->seq, .t_ns = r->t_end};
 }
 
+/* Fibonacci hashing: the product's top bits, which every bit of the id moves (ids that differ
+ * only in their high bits do not crowd one slot). n_slots: a power of two, 2 or more. */
+static size_t slot_of(uint32_t id, size_t n_slots)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(n_slots)));
+}
+
+/* Double the hash table (a power of two, at most half full). */
+static bool rehash(struct dm_fs *d)
+{
+	size_t n = d->n_slots ? 2 * d->n_slots : 256;
+	uint32_t *s = calloc(n, sizeof(*s));
+	if (!s)
+		return false;
+	for (uint32_t i = 0; i < d->n_files; i++) {
+		size_t k = slot_of(d->files[i].id, n);
+		while (s[k])
+			k = (k + 1) & (n - 1);
+		s[k] = i + 1;
+	}
+	free(d->slots);
+	d->slots = s;
+	d->n_slots = n;
+	return true;
+}
+
+/* The file of id on filesystem fs, made (empty) when the log names it first: NULL when out of
+ * memory. The pointer holds until the next new file. */
 static struct dm_file *file_of(struct durmodel *m, uint32_t fs, uint32_t id)
 {
-	if (fs >= DURLOG_MAX_FS)
+	struct dm_fs *d = &m->fs[fs];
+	size_t k = 0;
+	if (d->n_slots) {
+		for (k = slot_of(id, d->n_slots); d->slots[k]; k = (k + 1) & (d->n_slots - 1))
+			if (d->files[d->slots[k] - 1].id == id)
+				return &d->files[d->slots[k] - 1];
+	}
+	if (d->n_files == UINT32_MAX - 1) {
+		m->oom = true;
 		return NULL;
-	struct dm_fs *f = &m->fs[fs];
-	if (id >= f->n_files) {
-		uint32_t n = f->n_files ? f->n_files : 64;
-		while (n <= id)
-			n *= 2;
-		struct dm_file *p = realloc(f->files, (size_t)n * sizeof(*p));
-		if (!p) {
+	}
+	if (2 * ((size_t)d->n_files + 1) > d->n_slots) {
+		if (!rehash(d)) {
 			m->oom = true;
 			return NULL;
 		}
-		memset(p + f->n_files, 0, (size_t)(n - f->n_files) * sizeof(*p));
-		f->files = p;
-		f->n_files = n;
+		for (k = slot_of(id, d->n_slots); d->slots[k]; k = (k + 1) & (d->n_slots - 1))
+			;
 	}
-	return &f->files[id];
+	size_t cap = d->cap_files;
+	if (!grow((void **)&d->files, &cap, (size_t)d->n_files + 1, sizeof(*d->files))) {
+		m->oom = true;
+		return NULL;
+	}
+	d->cap_files = (uint32_t)(cap < UINT32_MAX ? cap : UINT32_MAX);
+	struct dm_file *f = &d->files[d->n_files];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	d->slots[k] = ++d->n_files;
+	return f;
 }
 
-static void list_dirty(struct durmodel *m, uint32_t fs, uint32_t id, struct dm_file *f)
+static void list_add(struct durmodel *m, struct dm_list *l, bool *in, uint32_t idx)
 {
-	struct dm_fs *d = &m->fs[fs];
-	if (f->listed)
+	if (*in)
 		return;
-	if (!grow((void **)&d->dirty, &d->cap_dirty, d->n_dirty + 1, sizeof(*d->dirty))) {
+	if (!grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v))) {
 		m->oom = true;
 		return;
 	}
-	d->dirty[d->n_dirty++] = id;
-	f->listed = true;
+	l->v[l->n++] = idx;
+	*in = true;
 }
 
+static uint32_t index_of(const struct dm_fs *d, const struct dm_file *f)
+{
+	return (uint32_t)(f - d->files);
+}
+
+/* A new incarnation (or none): every promise of the old one dropped; its places on the lists
+ * kept (the lists drop what no longer belongs when they are walked). */
 static void reset(struct dm_file *f)
 {
-	bool listed = f->listed;
+	struct dm_file keep = {.id = f->id,
+	                       .in_dirty = f->in_dirty,
+	                       .in_unnamed = f->in_unnamed,
+	                       .in_unlinked = f->in_unlinked};
 	free(f->pend);
-	free(f->rng);
-	memset(f, 0, sizeof(*f));
-	f->listed = listed;
+	durrange_free(&f->rng);
+	*f = keep;
 }
 
-/* Content [off, end) is promised at generation gen or later (replacing what was promised of
- * those bytes before). */
-static void map_put(struct durmodel *m, struct dm_file *f, uint64_t off, uint64_t end, uint32_t gen,
+static void promise(struct durmodel *m, struct dm_file *f, uint64_t off, uint64_t end, uint32_t gen,
                     struct dm_ref ref)
 {
-	if (end <= off)
-		return;
-	size_t n = f->n_rng, k = 0;
-	struct dm_range *out = malloc((n + 2) * sizeof(*out));
-	if (!out) {
+	if (end > off && durrange_put(&f->rng, off, end, gen, ref))
 		m->oom = true;
-		return;
+	if (end > f->min_len) {
+		f->min_len = end;
+		f->len_ref = ref;
 	}
-	bool placed = false;
-	for (size_t i = 0; i < n; i++) {
-		struct dm_range r = f->rng[i];
-		if (!placed && r.off >= off) {
-			out[k++] = (struct dm_range){off, end, gen, ref};
-			placed = true;
-		}
-		if (r.end <= off || r.off >= end) {
-			out[k++] = r;
-			continue;
-		}
-		if (r.off < off)
-			out[k++] = (struct dm_range){r.off, off, r.gen, r.ref};
-		if (r.end > end) {
-			if (!placed) {
-				out[k++] = (struct dm_range){off, end, gen, ref};
-				placed = true;
-			}
-			out[k++] = (struct dm_range){end, r.end, r.gen, r.ref};
-		}
-	}
-	if (!placed)
-		out[k++] = (struct dm_range){off, end, gen, ref};
-	free(f->rng);
-	f->rng = out;
-	f->n_rng = k;
-	f->cap_rng = n + 2;
 }
 
 /* The file's pending writes that ended before t (all: UINT64_MAX) become promises of ref. */
 static void settle(struct durmodel *m, struct dm_file *f, uint64_t t, struct dm_ref ref)
 {
-	size_t i = 0;
-	for (; i < f->n_pend && f->pend[i].t_end < t; i++) {
-		const struct dm_pend *p = &f->pend[i];
-		map_put(m, f, p->off, p->end, p->gen, ref);
-		if (p->end > f->min_len) {
-			f->min_len = p->end;
-			f->len_ref = ref;
-		}
+	for (; f->head < f->n_pend && f->pend[f->head].t_end < t; f->head++) {
+		const struct dm_pend *p = &f->pend[f->head];
+		promise(m, f, p->off, p->end, p->gen, ref);
 	}
-	if (i && i < f->n_pend) /* (f->pend is NULL while nothing was ever pending) */
-		memmove(f->pend, f->pend + i, (f->n_pend - i) * sizeof(*f->pend));
-	f->n_pend -= i;
+	if (f->head == f->n_pend) {
+		f->head = f->n_pend = 0;
+	} else if (f->head >= 64 && f->head >= f->n_pend / 2) { /* O(1) amortised */
+		memmove(f->pend, f->pend + f->head, (f->n_pend - f->head) * sizeof(*f->pend));
+		f->n_pend -= f->head;
+		f->head = 0;
+	}
+}
+
+static void add_pending(struct durmodel *m, struct dm_fs *d, struct dm_file *f, uint64_t off,
+                        uint64_t end, uint64_t t_end, uint32_t gen)
+{
+	if (!grow((void **)&f->pend, &f->cap_pend, f->n_pend + 1, sizeof(*f->pend))) {
+		m->oom = true;
+		return;
+	}
+	dm_assert(f->n_pend == f->head || f->pend[f->n_pend - 1].t_end <= t_end,
+	          "pending writes out of t_end order");
+	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, gen};
+	list_add(m, &d->dirty, &f->in_dirty, index_of(d, f));
 }
 
 static void name_durable(struct dm_file *f, struct dm_ref ref)
@@ -201,89 +200,155 @@ static void name_durable(struct dm_file *f, struct dm_ref ref)
 	}
 }
 
-static void add_pending(struct durmodel *m, struct dm_file *f, uint64_t off, uint64_t end,
-                        uint64_t t_end, uint32_t gen)
+/* The files of list l that still need cov (keep), the others dropped from it. */
+typedef bool (*dm_keep_fn)(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r);
+
+static void walk(struct durmodel *m, struct dm_fs *d, struct dm_list *l, size_t in_off,
+                 dm_keep_fn keep, const struct durlog_rec *r)
 {
-	if (!grow((void **)&f->pend, &f->cap_pend, f->n_pend + 1, sizeof(*f->pend))) {
-		m->oom = true;
-		return;
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct dm_file *f = &d->files[l->v[i]];
+		bool *in = (bool *)((char *)f + in_off);
+		if (keep(m, f, r))
+			l->v[k++] = l->v[i];
+		else
+			*in = false;
 	}
-	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, gen};
+	l->n = k;
 }
 
-/* sync / syncfs started at t on filesystem fs: everything completed before t is durable. */
-static void sync_fs(struct durmodel *m, uint32_t fs, uint64_t t, struct dm_ref ref,
-                    const struct durlog_rec *dirsync)
+static bool in_reach(const struct dm_file *f, const struct durlog_rec *r)
+{
+	return r->kind != DL_DIRSYNC || f->dir == r->dir;
+}
+
+static bool cover_data(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
+{
+	if (f->live)
+		settle(m, f, r->t_start, ref_of(r));
+	return f->live && f->head < f->n_pend;
+}
+
+/* A name created, or made anew by a rename or a replace (t_create: its t_end), before r
+ * started: durable where it is now (durmodel_ns.h: no longer under a directory it left, a
+ * replace's window closed). */
+static bool cover_name(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
+{
+	(void)m;
+	if (f->live && f->t_create < r->t_start && in_reach(f, r)) {
+		name_durable(f, ref_of(r));
+		dm_ns_synced(&f->ns);
+	}
+	return f->live && (!f->name_durable || dm_ns_pending(&f->ns));
+}
+
+static bool cover_unlink(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
+{
+	(void)m;
+	if (f->gone && !f->gone_durable && f->t_delete < r->t_start && in_reach(f, r)) {
+		f->gone_durable = true;
+		f->gone_ref = ref_of(r);
+	}
+	/* the entries renames removed, by in_reach's rule: a directory fsync reaches its own */
+	dm_ns_left(&f->ns, r->kind != DL_DIRSYNC, r->dir, r->t_start, ref_of(r));
+	return (f->gone && !f->gone_durable) || dm_ns_leaving(&f->ns);
+}
+
+/* A covering call (sync, syncfs, a directory fsync) on filesystem fs, by its rule. */
+static void cover(struct durmodel *m, uint32_t fs, const struct dp_rule *u,
+                  const struct durlog_rec *r)
 {
 	struct dm_fs *d = &m->fs[fs];
-	size_t k = 0;
-	for (size_t i = 0; i < d->n_dirty; i++) {
-		uint32_t id = d->dirty[i];
-		struct dm_file *f = &d->files[id];
-		if (f->live && f->t_create < t && (!dirsync || f->dir == dirsync->dir)) {
-			name_durable(f, ref);
-			dm_ns_synced(&f->ns);
-		}
-		if (!dirsync && f->live)
-			settle(m, f, t, ref);
-		if (f->live && (f->n_pend || !f->name_durable || dm_ns_pending(&f->ns)))
-			d->dirty[k++] = id;
-		else
-			f->listed = false;
-	}
-	d->n_dirty = k;
+	if (u->data == DPD_WHOLE)
+		walk(m, d, &d->dirty, offsetof(struct dm_file, in_dirty), cover_data, r);
+	if (u->names)
+		walk(m, d, &d->unnamed, offsetof(struct dm_file, in_unnamed), cover_name, r);
+	if (u->unlinks)
+		walk(m, d, &d->unlinked, offsetof(struct dm_file, in_unlinked), cover_unlink, r);
 }
 
-/* rename and replace_fsync (durmodel_ns.h): the file's name is made anew now (only a later
- * sync makes it durable); a replace's new content, whole, replaces every promise of the old. */
-static void replay_ns(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
+/* A call on one file (fsync, fdatasync, an O_SYNC write), by its rule. */
+static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_rule *u,
+                       const struct durlog_rec *r)
+{
+	struct dm_ref ref = ref_of(r);
+	if (!f->live)
+		return;
+	if (u->data == DPD_EXTENT)
+		promise(m, f, r->off, r->off + r->len, r->gen, ref);
+	if (u->data == DPD_WHOLE) {
+		settle(m, f, UINT64_MAX, ref);
+		if (r->size > f->min_len) {
+			f->min_len = r->size;
+			f->len_ref = ref;
+		}
+	}
+	if (u->names)
+		name_durable(f, ref);
+}
+
+static void born(struct durmodel *m, struct dm_fs *d, struct dm_file *f, const struct durlog_rec *r)
+{
+	reset(f);
+	f->live = true;
+	f->created = r->kind == DL_CREATE;
+	f->dir = r->dir;
+	f->t_create = r->t_end;
+	f->gen_unknown = r->kind == DL_BASE && r->gen == 0; /* an old manifest's file */
+	f->gen_max = r->gen ? r->gen : 1;
+	/* a reused file's blocks hold any generation up to its own (each writing op wrote only its
+	 * extent at the file's next generation): 1..gen_max is promised */
+	if (r->kind == DL_BASE && r->size)
+		add_pending(m, d, f, 0, r->size, r->t_end, 1);
+	m->created += f->created;
+	list_add(m, &d->unnamed, &f->in_unnamed, index_of(d, f));
+}
+
+/* rename and replace_fsync (durmodel_ns.h): the file's name is made anew now; a rename's
+ * removal from the directory it left is an unlink of its own. A replace drops every promise
+ * of the old content: the new one is the temporary file's write, pending here, which the
+ * replace's row (durpromise.def: the temporary file's fsync) settles whole; that the file holds
+ * the old content or the new whole is durmodel_ns.c's rule. */
+static void replay_ns(struct durmodel *m, struct dm_fs *d, struct dm_file *f,
+                      const struct durlog_rec *r)
 {
 	if (!f->live)
 		return;
-	list_dirty(m, r->fs, r->file, f);
 	f->t_create = r->t_end;
+	list_add(m, &d->unnamed, &f->in_unnamed, index_of(d, f));
 	if (r->kind == DL_RENAME) {
-		dm_ns_rename(&f->ns, r->aux, r->dir);
+		dm_ns_rename(&f->ns, r->aux, r->dir, r->t_end);
 		f->dir = r->dir;
+		list_add(m, &d->unlinked, &f->in_unlinked, index_of(d, f));
 		return;
 	}
 	m->acks[DL_REPLACE]++;
 	dm_ns_replace(&f->ns, r, f->min_len);
 	free(f->pend);
-	free(f->rng);
-	f->pend = NULL, f->rng = NULL;
-	f->n_pend = f->cap_pend = f->n_rng = f->cap_rng = 0;
+	f->pend = NULL;
+	f->head = f->n_pend = f->cap_pend = 0;
+	durrange_free(&f->rng);
 	f->min_len = 0;
 	f->gen_unknown = false; /* the new content's generations are known */
-	if (r->gen > f->gen_max)
-		f->gen_max = r->gen;
-	if (f->ns.replaced) {
-		map_put(m, f, 0, r->size, r->gen, ref_of(r));
-		f->min_len = r->size;
-		f->len_ref = ref_of(r);
-	}
+	f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+	if (f->ns.replaced && r->size) /* (DLF_UNSURE: no row, nothing promised) */
+		add_pending(m, d, f, 0, r->size, r->t_end, r->gen);
 }
 
-/* truncate (DL_TRUNCATE) to r->size bytes: nothing beyond is promised any more, neither the
- * content (the ranges and the pending writes are cut there) nor the length; a crash may keep
- * the old length, whose tail no promise covers then. A longer file gains a hole, promised
- * nothing until a sync records the new length. */
+/* truncate (DL_TRUNCATE) to r->size bytes: nothing at or beyond it is promised any more,
+ * neither content (the settled ranges and the pending writes are cut there) nor length; a
+ * crash may keep the old length, whose tail no promise covers then. A longer file gains a
+ * hole, promised nothing until a later promise's length covers it. */
 static void replay_truncate(struct dm_file *f, const struct durlog_rec *r)
 {
 	uint64_t len = r->size;
-	size_t k = 0;
 	if (!f->live)
 		return;
-	for (size_t i = 0; i < f->n_rng; i++)
-		if (f->rng[i].off < len) {
-			f->rng[k] = f->rng[i];
-			f->rng[k].end = f->rng[k].end < len ? f->rng[k].end : len;
-			k++;
-		}
-	f->n_rng = k;
-	k = 0;
-	for (size_t i = 0; i < f->n_pend; i++)
-		if (f->pend[i].off < len) {
+	durrange_cut(&f->rng, len);
+	size_t k = f->head;
+	for (size_t i = f->head; i < f->n_pend; i++)
+		if (f->pend[i].off < len) { /* (the order of t_end kept) */
 			f->pend[k] = f->pend[i];
 			f->pend[k].end = f->pend[k].end < len ? f->pend[k].end : len;
 			k++;
@@ -293,66 +358,48 @@ static void replay_truncate(struct dm_file *f, const struct durlog_rec *r)
 	dm_ns_truncate(&f->ns, len);
 }
 
-static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
+static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
+                            const struct dp_row *row)
 {
+	struct dm_fs *d = &m->fs[r->fs];
 	struct dm_file *f = file_of(m, r->fs, r->file);
 	if (!f)
 		return;
-	struct dm_ref ref = ref_of(r);
 	switch (r->kind) {
 	case DL_BASE:
 	case DL_CREATE:
-		reset(f);
-		f->live = true;
-		f->created = r->kind == DL_CREATE;
-		f->dir = r->dir;
-		f->t_create = r->t_end;
-		f->gen_unknown = r->kind == DL_BASE && r->gen == 0; /* an old manifest's file */
-		f->gen_max = r->gen ? r->gen : 1;
-		/* a reused file's blocks hold any generation up to its own (each writing op wrote
-		 * only its extent at the file's next generation): 1..gen_max is promised */
-		if (r->kind == DL_BASE && r->size)
-			add_pending(m, f, 0, r->size, r->t_end, 1);
-		m->created += f->created;
-		list_dirty(m, r->fs, r->file, f);
+		born(m, d, f, r);
 		break;
 	case DL_WSTART:
-		if (r->gen > f->gen_max)
-			f->gen_max = r->gen;
+		f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
 		break;
 	case DL_WRITE:
+		if (r->len > UINT64_MAX - r->off) {
+			m->bad = true; /* an extent past 2^64: no write made it */
+			break;
+		}
 		if (!f->live)
 			break;
-		if (r->gen > f->gen_max)
-			f->gen_max = r->gen;
-		add_pending(m, f, r->off, r->off + r->len, r->t_end, r->gen);
-		list_dirty(m, r->fs, r->file, f);
-		if (r->flags & DLF_SYNC) {
+		f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+		if (!row) /* a buffered write: pending until a promise covers it */
+			add_pending(m, d, f, r->off, r->off + r->len, r->t_end, r->gen);
+		else
 			m->osync++;
-			settle(m, f, UINT64_MAX, ref);
-			if (m->model == DM_LINUX)
-				name_durable(f, ref);
-		}
 		break;
-	case DL_FSYNC:
-	case DL_FDATASYNC:
-		m->acks[r->kind]++;
-		if (!f->live)
-			break;
-		settle(m, f, UINT64_MAX, ref);
-		if (r->size > f->min_len) {
-			f->min_len = r->size;
-			f->len_ref = ref;
-		}
-		if (m->model == DM_LINUX)
-			name_durable(f, ref);
-		break;
-	case DL_DELETE:
+	case DL_DELETE: {
+		struct dm_ns ns = f->ns; /* the directories renames left: it must not be there */
 		reset(f);
+		f->ns = ns;
+		dm_ns_deleted(&f->ns);
+		f->gone = true;
+		f->dir = r->dir;
+		f->t_delete = r->t_end;
+		list_add(m, &d->unlinked, &f->in_unlinked, index_of(d, f));
 		break;
+	}
 	case DL_RENAME:
 	case DL_REPLACE:
-		replay_ns(m, f, r);
+		replay_ns(m, d, f, r);
 		break;
 	case DL_TRUNCATE:
 		replay_truncate(f, r);
@@ -360,49 +407,54 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 	default:
 		break;
 	}
+	if (row)
+		cover_file(m, f, &row->rule[m->model == DM_POSIX], r);
 }
 
 static void replay(struct durmodel *m, const struct durlog_rec *r)
 {
-	switch (r->kind) {
-	case DL_SYNCFS:
+	const struct dp_row *row = durpromise_of(r);
+	if (row && row->reach != DPR_FILE)
 		m->acks[r->kind]++;
-		if (r->fs < m->h.n_fs)
-			sync_fs(m, r->fs, r->t_start, ref_of(r), NULL);
-		break;
-	case DL_SYNC:
+	if (r->kind == DL_FSYNC || r->kind == DL_FDATASYNC)
 		m->acks[r->kind]++;
-		for (uint32_t i = 0; i < m->h.n_fs; i++)
-			sync_fs(m, i, r->t_start, ref_of(r), NULL);
-		break;
-	case DL_DIRSYNC:
-		m->acks[r->kind]++;
-		if (r->fs < m->h.n_fs)
-			sync_fs(m, r->fs, r->t_start, ref_of(r), r);
-		break;
-	default:
-		replay_file_rec(m, r);
-		break;
+	if (!row || row->reach == DPR_FILE) {
+		replay_file_rec(m, r, row);
+		return;
 	}
+	const struct dp_rule *u = &row->rule[m->model == DM_POSIX];
+	if (row->reach == DPR_ALL)
+		for (uint32_t i = 0; i < m->h.n_fs && i < DURLOG_MAX_FS; i++)
+			cover(m, i, u, r);
+	else
+		cover(m, r->fs, u, r);
 }
 
 struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
                                 bool complete, enum dm_model model)
 {
 	struct durmodel *m = calloc(1, sizeof(*m));
-	if (!m)
+	if (!m) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	m->model = model;
 	m->tail_lost = !complete;
 	m->h = *h;
 	m->records = n;
 	if (n) /* (recs may be NULL for an empty log: qsort's pointer must not be) */
 		qsort(recs, n, sizeof(*recs), cmp_rec);
-	for (size_t i = 0; i < n && !m->oom; i++)
-		if (recs[i].fs < h->n_fs || recs[i].kind == DL_SYNC)
+	uint32_t n_fs = h->n_fs < DURLOG_MAX_FS ? h->n_fs : DURLOG_MAX_FS;
+	for (size_t i = 0; i < n && !m->oom && !m->bad; i++)
+		if (recs[i].fs < n_fs || recs[i].kind == DL_SYNC)
 			replay(m, &recs[i]);
-	if (m->oom) {
+	for (uint32_t i = 0; i < n_fs && !m->oom && !m->bad; i++)
+		for (uint32_t k = 0; k < m->fs[i].n_files && !m->oom; k++)
+			m->oom = durrange_finish(&m->fs[i].files[k].rng) != 0;
+	if (m->oom || m->bad) {
+		int e = m->oom ? ENOMEM : EINVAL;
 		durmodel_free(m);
+		errno = e;
 		return NULL;
 	}
 	return m;
@@ -413,285 +465,14 @@ void durmodel_free(struct durmodel *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < DURLOG_MAX_FS; i++) {
-		for (uint32_t k = 0; k < m->fs[i].n_files; k++)
-			reset(&m->fs[i].files[k]);
-		free(m->fs[i].files);
-		free(m->fs[i].dirty);
+		struct dm_fs *d = &m->fs[i];
+		for (uint32_t k = 0; k < d->n_files; k++)
+			reset(&d->files[k]);
+		free(d->files);
+		free(d->slots);
+		free(d->dirty.v);
+		free(d->unnamed.v);
+		free(d->unlinked.v);
 	}
 	free(m);
-}
-
-/* ---- the check ---- */
-
-/* A log whose tail is lost (no end record): what a change after its last record may have done
- * to file f. Vanish: a delete removed it (a create that fails removes its own new file). Renew:
- * its id was deleted and created anew, so it holds the new file: of any length, of generations
- * from 1 (older than promised), its writes perhaps cut short by the crash (zeroes). Later
- * writes (newer generations) are check_data's. */
-static bool may_vanish(const struct durmodel *m, const struct dm_file *f)
-{
-	bool deletes = !(m->h.flags & DLH_NO_DELETES), creates = !(m->h.flags & DLH_NO_CREATES);
-	return m->tail_lost && (deletes || (creates && f->created));
-}
-
-static bool may_renew(const struct durmodel *m, const struct dm_file *f)
-{
-	return may_vanish(m, f) && !(m->h.flags & DLH_NO_CREATES);
-}
-
-/* A finding that breaks n promises, or (lost) that a lost tail may explain. */
-static void add_finding(struct dm_report *rep, const struct dm_finding *fd, uint64_t n, bool lost)
-{
-	if (lost) {
-		rep->lost_tail += n;
-		rep->lost_by_kind[fd->kind]++;
-		if (rep->n_lost_examples[fd->kind] < DM_EXAMPLES)
-			rep->lost_examples[fd->kind][rep->n_lost_examples[fd->kind]++] = *fd;
-		return;
-	}
-	rep->broken += n;
-	rep->by_kind[fd->kind]++;
-	if (rep->n_examples[fd->kind] < DM_EXAMPLES)
-		rep->examples[fd->kind][rep->n_examples[fd->kind]++] = *fd;
-}
-
-static enum dm_kind kind_of(enum content_verdict v)
-{
-	switch (v) {
-	case CONTENT_ZERO:
-		return DM_ZEROED;
-	case CONTENT_STALE:
-		return DM_STALE;
-	case CONTENT_TORN:
-		return DM_TORN;
-	default:
-		return DM_WRONG;
-	}
-}
-
-#define CHECK_CHUNK (256 * 1024)
-
-/* Generations above the newest found in a file that a log whose tail is lost still accepts:
- * writes the crash cut short, of which no whole word landed. */
-#define DM_LOST_GENS 64u
-
-static struct content_key key_of(const struct durmodel *m, uint32_t fs, uint32_t id)
-{
-	return (struct content_key){.seed = m->h.fs[fs].content_seed,
-	                            .fs = m->h.fs[fs].index,
-	                            .file = id,
-	                            .mode = m->h.fs[fs].content_mode,
-	                            .pct = m->h.fs[fs].content_pct};
-}
-
-/* The newest generation a whole word of f's promised ranges (up to size) holds, into *top: 0,
- * or -errno when it cannot be read. */
-static int newest_gen(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                      uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
-                      uint32_t *top)
-{
-	struct content_key key = key_of(m, fs, id);
-	*top = 0;
-	for (size_t i = 0; i < f->n_rng; i++)
-		for (uint64_t off = f->rng[i].off; off < f->rng[i].end && off < size;) {
-			uint64_t end = f->rng[i].end < size ? f->rng[i].end : size;
-			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
-			int64_t got = files->read(files->ctx, fs, f->dir, id, off, buf, len);
-			if (got <= 0)
-				return (int)got;
-			uint32_t g = content_newest(buf, (size_t)got, &key, off);
-			*top = g > *top ? g : *top;
-			off += (uint64_t)got;
-		}
-	return 0;
-}
-
-/* The content of every promised range of f (up to size), of generations from the promised one
- * (any_gen: from 1) up to gen_max: 1 with *fd filled at the first bad place, 0 when all is as
- * promised, -errno when it cannot be read. */
-static int check_content(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                         uint32_t id, const struct dm_file *f, uint64_t size, uint32_t gen_max,
-                         bool any_gen, unsigned char *buf, struct dm_finding *fd)
-{
-	struct content_key key = key_of(m, fs, id);
-	for (size_t i = 0; i < f->n_rng; i++) {
-		const struct dm_range *r = &f->rng[i];
-		uint32_t gen_min = f->gen_unknown || any_gen ? 1 : r->gen;
-		for (uint64_t off = r->off; off < r->end && off < size;) {
-			uint64_t end = r->end < size ? r->end : size;
-			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
-			int64_t got = files->read(files->ctx, fs, f->dir, id, off, buf, len);
-			if (got < 0)
-				return (int)got;
-			if (got == 0)
-				break; /* shrank meanwhile: the length check said so */
-			struct content_finding cf;
-			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf)) {
-				fd->kind = kind_of(cf.verdict);
-				fd->off = cf.off;
-				fd->gen_min = gen_min;
-				fd->gen_max = gen_max;
-				fd->gen_found = cf.gen_found;
-				fd->shown = cf.shown;
-				memcpy(fd->expected, cf.expected, sizeof(fd->expected));
-				memcpy(fd->found, cf.found, sizeof(fd->found));
-				fd->ref = r->ref;
-				return 1;
-			}
-			off += (uint64_t)got;
-		}
-	}
-	return 0;
-}
-
-/* f's content (check_content), and where the log's tail is lost what later changes may explain:
- * the generations up to the newest the file holds (and DM_LOST_GENS more: writes the crash cut
- * short, of which no whole word landed) are acceptable; and where its id may have been made anew
- * (may_renew), a finding is *lost when the content is of generations from 1 on (or zeroes). */
-static int check_data(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                      uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
-                      struct dm_finding *fd, bool *lost)
-{
-	uint32_t hi = f->gen_unknown ? UINT32_MAX : f->gen_max, top;
-	int rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd);
-	if (rc != 1 || !m->tail_lost)
-		return rc;
-	if (hi != UINT32_MAX) {
-		if ((rc = newest_gen(m, files, fs, id, f, size, buf, &top)))
-			return rc;
-		top = top > hi ? top : hi;
-		hi = top < UINT32_MAX - DM_LOST_GENS ? top + DM_LOST_GENS : UINT32_MAX;
-		if ((rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd)) != 1)
-			return rc;
-	}
-	if (may_renew(m, f)) {
-		struct dm_finding any = *fd;
-		int k = check_content(m, files, fs, id, f, size, hi, true, buf, &any);
-		if (k < 0)
-			return k;
-		*lost = k == 0 || any.kind == DM_ZEROED;
-	}
-	return 1;
-}
-
-/* A file that cannot be opened or read (-errno e) where its promises say it is: each of them
- * broken, as one finding of kind unreadable. */
-static void unreadable(struct dm_report *rep, struct dm_finding *fd, int e, struct dm_ref ref,
-                       uint64_t broken)
-{
-	fd->kind = DM_UNREADABLE;
-	fd->err = e;
-	fd->ref = ref;
-	add_finding(rep, fd, broken, false);
-}
-
-/* The record that promised f's data: its length's, else its first range's. */
-static struct dm_ref data_ref(const struct dm_file *f)
-{
-	return f->min_len || !f->n_rng ? f->len_ref : f->rng[0].ref;
-}
-
-/* One file's promises: its name, its length and content. */
-static void check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                       uint32_t id, const struct dm_file *f, unsigned char *buf,
-                       struct dm_report *rep)
-{
-	bool data = f->n_rng || f->min_len;
-	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
-	rep->files_expected++;
-	rep->checked += f->name_durable + data;
-	rep->name_promises += f->name_durable;
-	rep->data_promises += data;
-	rep->names_created_promised += f->name_durable && f->created;
-	struct dm_file here = *f; /* where it is: a rename not yet durable may have been lost */
-	int64_t size = dm_ns_locate(&f->ns, files, fs, id, f->dir, &here.dir);
-	f = &here;
-	fd.dir = here.dir;
-	if (size == -ENOENT) {
-		if (!f->name_durable || !dm_ns_named(&f->ns)) {
-			rep->absent_unpromised++;
-			/* the model allows it: the name was never promised (or the file moved more
-			 * often than durmodel_ns tracks: its place is unknown) */
-			rep->kept += data + f->name_durable;
-			return;
-		}
-		fd.kind = DM_MISSING;
-		fd.ref = f->name_ref;
-		add_finding(rep, &fd, 1 + data, may_vanish(m, f));
-		return;
-	}
-	if (size < 0) {
-		unreadable(rep, &fd, (int)-size, f->name_durable ? f->name_ref : data_ref(f),
-		           f->name_durable + data);
-		return;
-	}
-	if (!data) {
-		rep->kept += f->name_durable;
-		return;
-	}
-	int rc = 0;
-	bool lost = false;
-	if (f->ns.replaced) {
-		struct content_key key = key_of(m, fs, id);
-		rc = dm_ns_check_replace(&f->ns, files, fs, f->dir, id, &key, (uint64_t)size, buf,
-		                         CHECK_CHUNK, &fd);
-		if (rc < 0) {
-			rep->kept += f->name_durable;
-			unreadable(rep, &fd, -rc, data_ref(f), 1);
-			return;
-		}
-		if (rc) /* decided here: 1 broken, 2 kept (0: the usual checks decide) */
-			rep->kept += f->name_durable + (rc == 2);
-		if (rc == 1) /* (a lost tail: the id deleted and made anew may explain it) */
-			add_finding(rep, &fd, 1, may_renew(m, f));
-		if (rc)
-			return;
-	}
-	if ((uint64_t)size < f->min_len) {
-		lost = may_renew(m, f);
-		fd.kind = DM_SHORT;
-		fd.off = (uint64_t)size;
-		fd.expected_len = f->min_len;
-		fd.ref = f->len_ref;
-		rc = 1;
-	} else {
-		rc = check_data(m, files, fs, id, f, (uint64_t)size, buf, &fd, &lost);
-		if (rc < 0) {
-			/* its name was found (the open worked); its content cannot be read */
-			rep->kept += f->name_durable;
-			fd.off = 0;
-			unreadable(rep, &fd, -rc, data_ref(f), 1);
-			return;
-		}
-	}
-	rep->kept += f->name_durable;
-	if (rc)
-		add_finding(rep, &fd, 1, lost);
-	else
-		rep->kept++;
-}
-
-int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
-                   char *err, size_t errlen)
-{
-	memset(rep, 0, sizeof(*rep));
-	rep->model = m->model;
-	rep->records = m->records;
-	memcpy(rep->acks, m->acks, sizeof(rep->acks));
-	rep->osync_writes = m->osync;
-	rep->created = m->created;
-	rep->tail_lost = m->tail_lost;
-	unsigned char *buf = malloc(CHECK_CHUNK);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (uint32_t fs = 0; fs < m->h.n_fs; fs++)
-		for (uint32_t id = 0; id < m->fs[fs].n_files; id++) {
-			const struct dm_file *f = &m->fs[fs].files[id];
-			if (f->live && (f->name_durable || f->n_rng || f->min_len))
-				check_file(m, files, fs, id, f, buf, rep);
-		}
-	free(buf);
-	return 0;
 }

@@ -3,16 +3,20 @@
  * after a crash, then checked against the files as they are, through callbacks (so the rules
  * are tested on synthetic journals and contents).
  *
- * Rules (records taken in the order of their t_end, ties by worker and seq):
- *   - fsync / fdatasync of a file: every write to it recorded before is durable: each byte the
- *     writes covered holds the generation of the last of them, or a later one (a later write
- *     that was not acknowledged may have landed, wholly or partly); the file is at least the
- *     acknowledged length long. An O_SYNC / O_DSYNC write is such a promise for its own extent.
- *   - names: --model linux (ext4, xfs, btrfs): the fsync or fdatasync of a new file (or an
- *     O_SYNC write into it) also makes its name durable. --model posix: only a fsync of its
- *     directory (dirsync=1), or sync / syncfs, does.
- *   - sync (every filesystem) and syncfs (one): every write, create and name completed before
- *     the call started is durable.
+ * Rules: the table of promises (durpromise.def) says what each acknowledged call promises, under
+ * --model linux and posix; the replay takes records in the order of their t_end (ties by worker
+ * and seq) and applies each by its row:
+ *   - data: a byte a promise settled holds the highest generation of the settled writes that
+ *     cover it, or a later one (a later write that was not acknowledged may have landed, wholly
+ *     or partly); the file is at least the acknowledged length long. An O_SYNC / O_DSYNC write
+ *     settles its own extent and the length to it, no other write of the file.
+ *   - names: a covered create makes the file's name durable; a covered delete makes its name
+ *     stay gone: found after the crash (and no later create of the id in the log) it is
+ *     broken, kind "resurrected". A covering call (sync, syncfs, a directory fsync) covers what
+ *     completed before it started.
+ *   - rename, replace_fsync and truncate: their rows, and the rules the columns cannot say
+ *     (where a renamed file may be, the directories it durably left, a replace's old-or-new
+ *     content, what a truncate takes back): durmodel_ns.h.
  *   - a file deleted after its promise (the delete completed) is not expected at all; a file
  *     present when the run started (DL_BASE) is covered by the syncfs fsmix makes before the
  *     run phase (recorded after the DL_BASE records).
@@ -26,9 +30,13 @@
  *     "lost tail" (dm_report.lost_tail): a missing file where the run deleted files (or the
  *     file was created in the run: a create that fails removes its own file), and a short one,
  *     or one whose bytes are all of generations from 1 on (or zeroes), where it also created
- *     files (the id deleted and made anew, the new file cut short by the crash). Bytes of no
+ *     files (the id deleted and made anew, the new file cut short by the crash); a resurrected
+ *     name where it created files (a create of the id after the last record). Bytes of no
  *     generation of the file and an unreadable file are broken whatever the log's end; the
  *     header's DLH_NO_DELETES / DLH_NO_CREATES say what the run did not do.
+ *
+ * Cost: O(records log records) to replay, memory O(records); the check reads each promised
+ * byte once (twice or three times where a lost tail is weighed).
  */
 #ifndef FSMIX_DURMODEL_H
 #define FSMIX_DURMODEL_H
@@ -39,33 +47,28 @@
 
 #include "content.h"
 #include "durlog.h"
+#include "durrange.h"
 
 enum dm_model { DM_LINUX, DM_POSIX };
 
 /* The kinds of broken promise. */
 enum dm_kind {
-	DM_MISSING,    /* a promised name is gone */
-	DM_SHORT,      /* shorter than the acknowledged length */
-	DM_WRONG,      /* bytes that are no generation of this file at this offset */
-	DM_STALE,      /* an older generation than the promised one */
-	DM_TORN,       /* a block partly promised content and partly not */
-	DM_ZEROED,     /* zeroes where promised content should be */
-	DM_UNREADABLE, /* the file cannot be opened or read (EIO, EBADMSG, ...: a corrupt inode or
-	                * directory block) where a promise says it is */
-	DM_MIXED,      /* replace_fsync: blocks of the new content and of the old in one file */
-	DM_EMPTIED,    /* replace_fsync: an empty file where neither content was empty */
+	DM_MISSING,     /* a promised name is gone */
+	DM_SHORT,       /* shorter than the acknowledged length */
+	DM_WRONG,       /* bytes that are no generation of this file at this offset */
+	DM_STALE,       /* an older generation than the promised one */
+	DM_TORN,        /* a block partly promised content and partly not */
+	DM_ZEROED,      /* zeroes where promised content should be */
+	DM_UNREADABLE,  /* the file cannot be opened or read (EIO, EBADMSG, ...: a corrupt inode or
+	                 * directory block) where a promise says it is */
+	DM_RESURRECTED, /* a name whose unlink a later call made durable is back */
+	DM_MIXED,       /* replace_fsync: blocks of the new content and of the old in one file */
+	DM_EMPTIED,     /* replace_fsync: an empty file where neither content was empty */
 	DM_KIND_COUNT
 };
 const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */
 
 #define DM_EXAMPLES 10
-
-/* The promise a finding breaks: the journal record that made it. */
-struct dm_ref {
-	uint8_t kind; /* enum durlog_kind */
-	uint32_t worker;
-	uint64_t seq, t_ns; /* t_end, CLOCK_MONOTONIC */
-};
 
 struct dm_finding {
 	enum dm_kind kind;
@@ -88,8 +91,9 @@ struct dm_report {
 	uint64_t acks[DL_KIND_COUNT];   /* acknowledgements by record kind */
 	uint64_t osync_writes;          /* O_SYNC / O_DSYNC writes acknowledged */
 	uint64_t files_expected;        /* files with a promise (data or name) */
-	uint64_t checked, kept, broken; /* promises: one per file for data, one for its name */
-	uint64_t data_promises, name_promises;
+	uint64_t checked, kept, broken; /* promises: one per file for data, one for its name, one
+	                                 * for a name whose unlink is durable */
+	uint64_t data_promises, name_promises, unlink_promises;
 	uint64_t names_created_promised; /* names of files created in the run that are promised */
 	uint64_t created;                /* files created in the run */
 	uint64_t absent_unpromised;      /* files not found whose names were not promised */
@@ -117,7 +121,9 @@ struct dm_files {
 struct durmodel;
 
 /* durmodel_build - replay the journal (its records are sorted in place); complete: the log
- * has its end record (false: its tail may be lost, see above). NULL when out of memory. */
+ * has its end record (false: its tail may be lost, see above). NULL with errno ENOMEM when out
+ * of memory, EINVAL when a record is impossible (an extent past 2^64): a bad log. Memory is
+ * O(records) whatever the ids, offsets and generations the records name. */
 struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
                                 bool complete, enum dm_model model);
 /* durmodel_check - check every promise against the files; fills rep. A file that cannot be

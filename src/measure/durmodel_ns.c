@@ -4,7 +4,33 @@
 #include <errno.h>
 #include <string.h>
 
-void dm_ns_rename(struct dm_ns *ns, uint32_t from, uint32_t to)
+/* dir no longer one the file left: it came back there. */
+static void back_in(struct dm_ns *ns, uint32_t dir)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < ns->n_rm; i++)
+		if (ns->rm[i].dir != dir)
+			ns->rm[k++] = ns->rm[i];
+	ns->n_rm = (uint8_t)k;
+	k = 0;
+	for (size_t i = 0; i < ns->n_left; i++)
+		if (ns->left[i].dir != dir)
+			ns->left[k++] = ns->left[i];
+	ns->n_left = (uint8_t)k;
+}
+
+/* Append v to a DM_NS_ALT array of n, the oldest dropped when full (forgotten: never checked,
+ * so never a false finding). */
+#define PUSH_NEWEST(a, n, v)                                                                       \
+	do {                                                                                       \
+		if ((n) == DM_NS_ALT) {                                                            \
+			memmove(&(a)[0], &(a)[1], (DM_NS_ALT - 1) * sizeof((a)[0]));               \
+			(n)--;                                                                     \
+		}                                                                                  \
+		(a)[(n)++] = (v);                                                                  \
+	} while (0)
+
+void dm_ns_rename(struct dm_ns *ns, uint32_t from, uint32_t to, uint64_t t)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < ns->n_alt; i++) /* back where it was: no longer elsewhere */
@@ -13,11 +39,38 @@ void dm_ns_rename(struct dm_ns *ns, uint32_t from, uint32_t to)
 	ns->n_alt = (uint8_t)k;
 	if (from == to)
 		return;
+	back_in(ns, to);
+	back_in(ns, from); /* (its newest removal from there is the one that counts) */
+	PUSH_NEWEST(ns->rm, ns->n_rm, ((struct dm_ns_rm){.dir = from, .t = t}));
 	if (ns->n_alt == DM_NS_ALT) {
 		ns->lost_track = true;
 		return;
 	}
 	ns->alt[ns->n_alt++] = from;
+}
+
+void dm_ns_left(struct dm_ns *ns, bool all, uint32_t dir, uint64_t t, struct dm_ref ref)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < ns->n_rm; i++) {
+		if (ns->rm[i].t < t && (all || dir == ns->rm[i].dir))
+			PUSH_NEWEST(ns->left, ns->n_left,
+			            ((struct dm_ns_rm){ns->rm[i].dir, t, ref}));
+		else
+			ns->rm[k++] = ns->rm[i];
+	}
+	ns->n_rm = (uint8_t)k;
+}
+
+bool dm_ns_leaving(const struct dm_ns *ns)
+{
+	return ns->n_rm != 0;
+}
+
+void dm_ns_deleted(struct dm_ns *ns)
+{
+	ns->n_alt = 0;
+	ns->lost_track = ns->replaced = ns->rep_open = false;
 }
 
 void dm_ns_replace(struct dm_ns *ns, const struct durlog_rec *r, uint64_t old_min)

@@ -367,15 +367,17 @@ int main(int argc, char **argv)
 	int rc = pc_cli(argc, argv, &opt, fuse_argv, &fuse_argc);
 	if (rc >= 0)
 		return rc;
-	backing_fd = pc_open_backing(&opt, &disk_size);
+	bool created;
+	backing_fd = pc_open_backing(&opt, &disk_size, &created, &rc);
 	if (backing_fd < 0)
-		return 2;
+		return rc;
 	if (!opt.seed_given)
 		opt.seed = mono_ns() ^ ((uint64_t)getpid() << 32);
 	size_t blocks = (size_t)(opt.cache_bytes / PC_BLOCK);
 	if (pc_cache_init(&cache, blocks ? blocks : 1, opt.seed)) {
 		fprintf(stderr, "fsmix-powercut: out of memory for a %" PRIu64 "-byte cache\n",
 		        opt.cache_bytes);
+		pc_drop_backing(&opt, backing_fd, created);
 		return 1;
 	}
 	fprintf(stderr,
@@ -388,6 +390,8 @@ int main(int argc, char **argv)
 	        opt.ignore_flush ? ", IGNORING FLUSHES" : "");
 	rc = fuse_main(fuse_argc, fuse_argv, &pc_ops, NULL);
 	pc_cache_free(&cache);
-	close(backing_fd);
+	/* fuse_main's 1 to 6: its options, the mount point, the mount, daemonizing or the signal
+	 * handlers failed; no request was served (7: the filesystem ran, BACKING holds its data) */
+	pc_drop_backing(&opt, backing_fd, created && rc >= 1 && rc <= 6);
 	return rc ? 1 : 0;
 }

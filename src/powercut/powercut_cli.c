@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #ifndef FSMIX_VERSION
@@ -47,9 +49,15 @@ static const char usage[] =
     "Limits: one request at a time; whole 4 KiB blocks, never torn; writes to one block kept\n"
     "in order; no latency but --flush-latency (fsmix-powercut(1), LIMITS).\n"
     "\n"
+    "One daemon per BACKING: it holds the file's lock (flock) while it runs. A daemon that\n"
+    "cannot mount removes the BACKING it has just made (never an existing one).\n"
+    "\n"
     "Commands: 'cut MOUNTPOINT [PCT]' cuts the power (writes \"cut [PCT]\" to\n"
     "MOUNTPOINT/control); 'stats MOUNTPOINT' prints the counters (MOUNTPOINT/stats).\n"
-    "Exit status: 0 ok, 1 failure, 2 bad usage. See fsmix-powercut(1), docs/durability.md.\n";
+    "Both act only on a live mount of fsmix-powercut (/proc/self/mountinfo says so).\n"
+    "Exit status: 0 ok, 1 failure, 2 bad usage (or a BACKING that cannot be used, a\n"
+    "MOUNTPOINT that is no mount of fsmix-powercut), 3 BACKING is in use by another\n"
+    "fsmix-powercut. See fsmix-powercut(1), docs/durability.md.\n";
 
 /* SIZE with an optional K, M or G (powers of 1024). */
 static bool parse_size(const char *s, uint64_t *out)
@@ -85,7 +93,85 @@ static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
 	return true;
 }
 
-/* `cut MOUNTPOINT [PCT]` and `stats MOUNTPOINT`. */
+/* The next space-separated field of a /proc/self/mountinfo line at *pp into buf, with the
+ * kernel's octal escapes (\040 for ' ', ...) decoded; false at the end of the line or when it
+ * does not fit. */
+static bool mi_field(const char **pp, char *buf, size_t len)
+{
+	const char *p = *pp;
+	size_t n = 0;
+	while (*p == ' ')
+		p++;
+	if (!*p || *p == '\n')
+		return false;
+	for (; *p && *p != ' ' && *p != '\n'; p++) {
+		char c = *p;
+		if (c == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+		    p[3] >= '0' && p[3] <= '7') {
+			c = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		}
+		if (n + 1 >= len)
+			return false;
+		buf[n++] = c;
+	}
+	buf[n] = '\0';
+	*pp = p;
+	return true;
+}
+
+/* Whether one mountinfo line is fsmix-powercut's mount (fsname and subtype the daemon gives
+ * it, pc_cli) of device dev at the mount point real. */
+static bool mi_is_ours(const char *line, dev_t dev, const char *real)
+{
+	char f[PATH_MAX];
+	unsigned maj, min;
+	const char *p = line;
+	if (!mi_field(&p, f, sizeof(f)) || !mi_field(&p, f, sizeof(f)) ||
+	    !mi_field(&p, f, sizeof(f)) || sscanf(f, "%u:%u", &maj, &min) != 2 ||
+	    makedev(maj, min) != dev || !mi_field(&p, f, sizeof(f)) || strcmp(f, "/") ||
+	    !mi_field(&p, f, sizeof(f)) || strcmp(f, real))
+		return false;
+	do /* mount options, optional fields, up to the separator */
+		if (!mi_field(&p, f, sizeof(f)))
+			return false;
+	while (strcmp(f, "-"));
+	if (!mi_field(&p, f, sizeof(f)) || strcmp(f, PC_FSTYPE))
+		return false;
+	return mi_field(&p, f, sizeof(f)) && !strcmp(f, PC_FSNAME);
+}
+
+/* Whether dir is a mount of fsmix-powercut's, on top (its st_dev is the mount's): `cut` and
+ * `stats` act on nothing else (a control file of any other directory is not a disk's).
+ * 0 yes, 2 no (printed), 1 it cannot be told (printed: a dead mount fails the stat). */
+static int our_mount(const char *dir)
+{
+	char real[PATH_MAX], line[3 * PATH_MAX];
+	struct stat st;
+	if (!realpath(dir, real) || stat(real, &st)) {
+		int err = errno;
+		fprintf(stderr, "fsmix-powercut: %s: %s%s\n", dir, strerror(err),
+		        err == ENOTCONN ? " (its fsmix-powercut has ended)" : "");
+		return err == ENOENT || err == ENOTDIR ? 2 : 1;
+	}
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	bool ours = false;
+	if (!f) {
+		fprintf(stderr, "fsmix-powercut: /proc/self/mountinfo: %s\n", strerror(errno));
+		return 1;
+	}
+	while (!ours && fgets(line, sizeof(line), f))
+		ours = mi_is_ours(line, st.st_dev, real);
+	fclose(f);
+	if (!ours)
+		fprintf(stderr,
+		        "fsmix-powercut: %s is not a mount of fsmix-powercut (no %s mount of %s "
+		        "there in /proc/self/mountinfo); nothing done\n",
+		        dir, PC_FSTYPE, PC_FSNAME);
+	return ours ? 0 : 2;
+}
+
+/* `cut MOUNTPOINT [PCT]` and `stats MOUNTPOINT`, on a live mount of fsmix-powercut only. */
 static int command(int argc, char **argv)
 {
 	char path[PATH_MAX], word[32];
@@ -100,8 +186,11 @@ static int command(int argc, char **argv)
 		fprintf(stderr, "fsmix-powercut: cut: PCT is 0 to 100, not '%s'\n", argv[3]);
 		return 2;
 	}
+	int rc = our_mount(argv[2]);
+	if (rc)
+		return rc;
 	snprintf(path, sizeof(path), "%s/%s", argv[2], cut ? "control" : "stats");
-	int fd = open(path, cut ? O_WRONLY : O_RDONLY);
+	int fd = open(path, (cut ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "fsmix-powercut: %s: %s (is fsmix-powercut mounted there?)\n", path,
 		        strerror(errno));
@@ -164,7 +253,7 @@ static int option(char **argv, int argc, int *i, struct pc_opts *o)
 
 int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse_argc)
 {
-	static char fsopts[] = "fsname=fsmix-powercut,subtype=powercut";
+	static char fsopts[] = "fsname=" PC_FSNAME ",subtype=" PC_SUBTYPE;
 	const char *pos[2];
 	int npos = 0, n = 0;
 	if (argc >= 2 && (!strcmp(argv[1], "cut") || !strcmp(argv[1], "stats")))
@@ -219,23 +308,41 @@ int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse
 	return -1;
 }
 
-int pc_open_backing(const struct pc_opts *o, uint64_t *size)
+int pc_open_backing(const struct pc_opts *o, uint64_t *size, bool *created, int *status)
 {
 	struct stat st;
+	*created = false;
+	*status = 2;
 	int fd = open(o->backing, O_RDWR | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT && o->size) {
 		fd = open(o->backing, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0 && ftruncate(fd, (off_t)o->size)) {
-			fprintf(stderr, "fsmix-powercut: %s: cannot size it: %s\n", o->backing,
-			        strerror(errno));
-			close(fd);
-			unlink(o->backing); /* ours: just made */
-			return -1;
-		}
+		*created = fd >= 0;
 	}
 	if (fd < 0) {
 		fprintf(stderr, "fsmix-powercut: %s: %s%s\n", o->backing, strerror(errno),
 		        errno == ENOENT ? " (give --size to create it)" : "");
+		return -1;
+	}
+	/* One daemon per backing file, for its whole life (the lock goes with the descriptor
+	 * into the daemon FUSE forks): a second one's cache would write stale blocks over what
+	 * the first had flushed, when either writes back. */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno;
+		fprintf(stderr, "fsmix-powercut: %s: %s; nothing mounted\n", o->backing,
+		        err == EWOULDBLOCK ? "in use: another fsmix-powercut serves it (it holds "
+		                             "the file's lock); one daemon per backing file"
+		                           : strerror(err));
+		close(fd); /* if just made, another daemon locked it meanwhile: its file now */
+		*created = false;
+		*status = err == EWOULDBLOCK ? 3 : 1;
+		return -1;
+	}
+	if (*created && ftruncate(fd, (off_t)o->size)) {
+		fprintf(stderr, "fsmix-powercut: %s: cannot size it: %s\n", o->backing,
+		        strerror(errno));
+		pc_drop_backing(o, fd, true);
+		*created = false;
+		*status = 1;
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 || st.st_size % 4096 ||
@@ -244,9 +351,21 @@ int pc_open_backing(const struct pc_opts *o, uint64_t *size)
 		        "fsmix-powercut: %s: must be a regular file of a whole number of 4 KiB "
 		        "blocks%s (it has %lld bytes)\n",
 		        o->backing, o->size ? " and of --size" : "", (long long)st.st_size);
-		close(fd);
+		pc_drop_backing(o, fd, *created);
+		*created = false;
 		return -1;
 	}
 	*size = (uint64_t)st.st_size;
 	return fd;
+}
+
+void pc_drop_backing(const struct pc_opts *o, int fd, bool created)
+{
+	struct stat a, b;
+	/* only the file this process made, and only if the name still is that file */
+	if (created && fstat(fd, &a) == 0 && stat(o->backing, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && unlink(o->backing) == 0)
+		fprintf(stderr, "fsmix-powercut: %s removed (made by this run, never mounted)\n",
+		        o->backing);
+	close(fd);
 }

@@ -23,9 +23,23 @@ struct pc_opts {
  * (done here), or 2 for bad usage (printed). */
 int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse_argc);
 
+/* The name and type of the daemon's mount (FUSE's fsname and subtype options; the kernel lists
+ * the type as "fuse." subtype in /proc/self/mountinfo): `cut` and `stats` look for them. */
+#define PC_FSNAME  "fsmix-powercut"
+#define PC_SUBTYPE "powercut"
+#define PC_FSTYPE  "fuse." PC_SUBTYPE
+
 /* pc_open_backing - open o->backing (created with --size, never truncated: an existing file
- * is used as it is, and must then have o->size bytes if --size is given); its size, a whole
- * number of 4 KiB blocks, in *size. The descriptor, or -1 (printed). */
-int pc_open_backing(const struct pc_opts *o, uint64_t *size);
+ * is used as it is, and must then have o->size bytes if --size is given) and lock it (flock
+ * LOCK_EX, held as long as the descriptor is open: one daemon per backing file); its size, a
+ * whole number of 4 KiB blocks, in *size, and whether this call made the file in *created.
+ * The descriptor, or -1 (printed) with the exit status in *status: 3 the file is locked by
+ * another fsmix-powercut, 2 it is missing (without --size) or not a usable image, 1 another
+ * failure. Nothing it made is left behind on failure. */
+int pc_open_backing(const struct pc_opts *o, uint64_t *size, bool *created, int *status);
+
+/* pc_drop_backing - close fd, the backing file; when this process made it (created), remove
+ * it too, if o->backing still names that file: a daemon that never mounted leaves nothing. */
+void pc_drop_backing(const struct pc_opts *o, int fd, bool created);
 
 #endif

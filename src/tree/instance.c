@@ -32,6 +32,23 @@ static int parse_rank(const char *s)
 	return (int)v;
 }
 
+bool tree_instance_is_name(const char *name)
+{
+	static const char prefix[] = "fsmix.fs";
+	if (strncmp(name, prefix, sizeof(prefix) - 1))
+		return false;
+	const char *p = name + sizeof(prefix) - 1, *digits = p;
+	unsigned long long v = 0;
+	while (*p >= '0' && *p <= '9' && p - digits < 10)
+		v = v * 10 + (unsigned)(*p++ - '0');
+	/* no index, a leading zero or a value tree_instance_name never writes */
+	if (p == digits || (digits[0] == '0' && p - digits > 1) || v > UINT_MAX)
+		return false;
+	if (!*p || !strcmp(p, ".new") || !strcmp(p, ".del"))
+		return true;
+	return p[0] == '.' && parse_rank(p + 1) >= 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

@@ -37,4 +37,9 @@ int tree_instance_name(char *buf, size_t len, unsigned fs_index, int rank);
  * a leading zero, at most INT_MAX). Returns the count, or -errno (location unreadable, ENOMEM). */
 int tree_instance_find(const char *location, unsigned fs_index, int **ranks);
 
+/* tree_instance_is_name - whether name is one fsmix gives a tree's root in a location, of any
+ * filesystem index and rank: fsmix.fs<N>, fsmix.fs<N>.r<R>, or an interrupted .new or .del of
+ * either (N and R in decimal as tree_instance_name writes them). */
+bool tree_instance_is_name(const char *name);
+
 #endif

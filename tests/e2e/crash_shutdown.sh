@@ -7,7 +7,10 @@
 # finds them kept, `e2fsck -fn` finds nothing, and the filesystem is usable again (the next cut
 # runs on it). Fails on the old binary (no --crash-after, no verify).
 # --crash-after on tmpfs is refused before anything is built (exit 3), a moment after the run's
-# end is bad input (exit 2); inodes made unreadable with debugfs are reported as broken
+# end is bad input (exit 2); so is a filesystem that is not a dedicated test filesystem (its root
+# holds a neighbour's directory: the neighbour's reads go on; the filesystem of the current
+# directory, of --json, of the standard output, of / in a chroot), each on a loop image of its
+# own, remounted after the old binary's shutdowns; inodes made unreadable with debugfs are reported as broken
 # promises of kind unreadable (exit 1, fails on the old binary: exit 1 without a report); a sync
 # op after the filesystem was shut down behind fsmix's back is no promise (the run fails); one
 # cut on xfs too (where mkfs.xfs is).
@@ -39,6 +42,88 @@ timeout 60 "$bin" run "$work/crash.ffsb" --location "$mnt" --crash-after 6 >"$wo
 rc=$?
 [ $rc -eq 2 ] && [ ! -e "$mnt/fsmix.fs0" ] && ok "--crash-after 6 with time=6: exit 2" ||
 	bad "--crash-after after the run's end: exit $rc"
+
+# 2b. Only a dedicated test filesystem: the shutdown stops the whole filesystem, so --crash-after
+# refuses (exit 2, before anything is built) a filesystem whose root holds anything but fsmix's
+# trees and lost+found, and the filesystem of the current directory, of an output or of /.
+# Fails on the old binary: it shut the filesystem down, and the neighbour's reads failed (EIO).
+# On a small image of its own: the old binary's shutdowns hurt only it.
+shared=$work/shared
+if mount_ext4 "$shared" 32; then
+	sdev=$(findmnt -n -o SOURCE --mountpoint "$shared")
+	mkdir -p "$shared/neighbour" && echo "the neighbour's data" >"$shared/neighbour/notes"
+	# refused NAME MESSAGE-REGEX LOCATION [ARGS..]: exit 2 with that message, nothing built; run
+	# from the directory $rdir (default: here), its standard output to $rout (default: a file)
+	refused() {
+		local name=$1 re=$2 loc=$3
+		shift 3
+		(cd "${rdir:-.}" && exec timeout 60 "$bin" run "$work/crash.ffsb" --location "$loc" \
+			--crash-after random:4 "$@") >"${rout:-$work/refused.out}" 2>"$work/refused.err"
+		local rc=$?
+		# shut down (the old binary): mounted again, so that each case shows for itself
+		[ $rc -eq 2 ] || { umount "$shared" && mount -t ext4 "$sdev" "$shared"; }
+		if [ $rc -eq 2 ] && grep -q -- "$re" "$work/refused.err" && [ ! -e "$loc/fsmix.fs0" ]; then
+			ok "--crash-after $name: exit 2, nothing built"
+		else
+			bad "--crash-after $name: exit $rc"
+			grep 'fsmix:' "$work/refused.err" | tail -3 | sed 's/^/     /'
+		fi
+	}
+	# the neighbour reads its file while fsmix runs (or crashes) there
+	(for ((i = 0; i < 50; i++)); do cat "$shared/neighbour/notes" || exit 1; sleep 0.1; done) \
+		>"$work/notes.read" 2>&1 &
+	npid=$!
+	refused "on a filesystem whose root holds a neighbour's directory" \
+		"holds 'neighbour' in $shared, which is not fsmix's" "$shared"
+	wait $npid && [ "$(grep -c "neighbour's data" "$work/notes.read")" = 50 ] &&
+		ok "the neighbour's reads all succeed meanwhile" ||
+		bad "the neighbour's reads: $(grep -v "neighbour's data" "$work/notes.read" | head -1)"
+	mkdir "$shared/sub"
+	refused "in a subdirectory of that filesystem" "holds 'neighbour' in $shared," "$shared/sub"
+	mv "$shared/neighbour" "$shared/sub/neighbour"
+	refused "below a directory holding a neighbour's" "holds 'neighbour' in $shared/sub," "$shared/sub"
+	rm -r "$shared/sub/neighbour"
+	mkdir -p "$shared/sub/loc"
+	refused "with --json on the tested filesystem" \
+		"is on the filesystem of --json '$shared/r.json'" "$shared/sub/loc" --json "$shared/r.json"
+	rout=$shared/sub/out.txt refused "with the standard output in a file there" \
+		"is on the filesystem of the standard output" "$shared/sub/loc"
+	rm -f "$shared/sub/out.txt" "$shared/r.json"
+	rdir=$shared/sub refused "from a current directory on the tested filesystem" \
+		"is on the filesystem of the current directory" "$shared/sub/loc"
+	# the directories on the way to the location hold nothing else: accepted, and crashed
+	rmdir "$shared/sub/loc"
+	timeout 120 "$bin" run "$work/crash.ffsb" --location "$shared/sub" --crash-after random:4 \
+		--json "$work/sub.json" >"$work/sub.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(jq -r .stop_reason "$work/sub.json")" = crashed ] &&
+		ok "--crash-after in a subdirectory of a dedicated filesystem (root: lost+found and it): crashed" ||
+		{ bad "--crash-after in a subdirectory of a dedicated filesystem: exit $rc"; grep 'fsmix:' "$work/sub.out" | tail -3 | sed 's/^/     /'; }
+else
+	skipped "--crash-after's refusals: no loop device or mkfs.ext4 here"
+fi
+
+# 2c. The filesystem of / is refused: tested in a chroot whose / is a small loop ext4 holding
+# fsmix and its libraries (never on this machine's own root: on the old binary, or were the
+# check broken, the shutdown takes only that image down). Fails on the old binary (exit 0).
+croot=$work/chroot
+copy_libs() { # copy_libs ROOT: the binary's shared libraries into ROOT, at their paths
+	local l
+	for l in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		mkdir -p "$1$(dirname "$l")" && cp -L "$l" "$1$l" || return 1
+	done
+}
+if mount_ext4 "$croot" 64 && cp "$bin" "$croot/fsmix" && mkdir -p "$croot/proc" "$croot/loc" &&
+	copy_libs "$croot" && mount -t proc proc "$croot/proc" && mounts+=("$croot/proc"); then
+	crash_profile 6 >"$croot/crash.ffsb"
+	timeout 60 chroot "$croot" /fsmix run /crash.ffsb --location /loc --crash-after random:4 >"$work/root.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "location '/loc' is on the filesystem of / (the machine's root filesystem)" "$work/root.out" &&
+		[ ! -e "$croot/loc/fsmix.fs0" ] && ok "--crash-after on the filesystem of / (in a chroot): exit 2, nothing built" ||
+		{ bad "--crash-after on the filesystem of / (in a chroot): exit $rc"; grep 'fsmix:' "$work/root.out" | tail -3 | sed 's/^/     /'; }
+else
+	skipped "--crash-after on the filesystem of /: cannot make a chroot on a loop ext4"
+fi
 
 # 3. Three cuts.
 for seed in 11 12 13; do
@@ -111,7 +196,7 @@ for ((i = 0; i < 600; i++)); do # the run phase under way: its records reach the
 	sleep 0.1
 done
 xfs_io -x -c shutdown "$mnt" 2>"$work/shutdown.err" ||
-	python3 -c 'import fcntl,os,struct,sys; fd=os.open(sys.argv[1],os.O_RDONLY); fcntl.ioctl(fd,0x8004585d,struct.pack("I",2))' "$mnt"
+	python3 -c 'import fcntl,os,struct,sys; fd=os.open(sys.argv[1],os.O_RDONLY); fcntl.ioctl(fd,0x8004587d,struct.pack("I",2))' "$mnt"
 wait $spid
 src=$?
 if umount "$mnt" && mount -t ext4 -o errors=remount-ro "$dev" "$mnt"; then

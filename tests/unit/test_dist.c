@@ -158,6 +158,17 @@ static void test_instance_names(void)
 		CHECK_EQ_I(ranks[0], 3);
 	free(ranks);
 	CHECK_EQ_I(tree_instance_find("/nonexistent/fsmix", 0, &ranks), -ENOENT);
+	/* any tree's name, what --crash-after lets a dedicated test filesystem hold */
+	static const char *const trees[] = {"fsmix.fs0",         "fsmix.fs12.new",
+	                                    "fsmix.fs1.del",     "fsmix.fs0.r0",
+	                                    "fsmix.fs3.r12.del", "fsmix.fs4294967295"};
+	static const char *const others[] = {
+	    "fsmix.fs",  "fsmix.fs01",        "fsmix.fs0.old", "fsmix.fs0.r01",      "fsmix.fs0.r",
+	    "fsmix.fsx", "fsmix.fs0.new.del", "notes.fs0",     "fsmix.fs4294967296", "fsmix.fs0."};
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
+		CHECK(tree_instance_is_name(trees[i]));
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		CHECK(!tree_instance_is_name(others[i]));
 	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, entries[i]);
 		rmdir(path);

@@ -5,7 +5,10 @@
  * sync and syncfs cover only what completed before they started; a reused file's blocks of
  * every generation up to its own are as promised; a file that cannot be opened
  * or read breaks its promises as unreadable, and the check goes on past it; a log whose tail is
- * lost accepts later generations and counts apart what a later delete or create may explain. */
+ * lost accepts later generations and counts apart what a later delete or create may explain;
+ * an O_DSYNC write promises its own extent only, and no later settle of an older write lowers
+ * it; a covered unlink keeps the name gone (resurrected); ids, offsets and many rewrites that
+ * once hung or slowed the replay; the promise table and its copy in docs/durability.md. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,8 @@
 
 #include "content.h"
 #include "durmodel.h"
+#include "durpromise.h"
+#include "durrange.h"
 #include "test.h"
 
 #define SEED   0x5eedull
@@ -436,6 +441,319 @@ static void test_lost_tail(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+static void j_dsync_write(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
+{
+	rec(DL_WSTART, file)->gen = gen;
+	struct durlog_rec *r = rec(DL_WRITE, file);
+	r->gen = gen, r->off = off, r->len = len, r->size = off + len, r->flags = DLF_SYNC;
+}
+
+/* Issue 26: buffered writes and O_DSYNC writes to one file. The O_DSYNC write promises its own
+ * extent; a buffered write before it, never fsynced, may be lost (Linux syncs only the written
+ * range: generic_write_sync -> vfs_fsync_range). fc73ac9 settled every pending write of the file
+ * and called the lost buffered write stale. */
+static void test_dsync_own_extent(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 0, 4096);          /* buffered, pending */
+	j_dsync_write(0, 3, 8192, 4096); /* O_DSYNC: promised */
+	put(0, 3, 8192, 4096);           /* on disk: the O_DSYNC write, not the buffered one */
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->osync_writes, 1);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->kept, 2);
+	put(0, 1, 8192, 4096); /* the O_DSYNC write lost: stale, promised by the write */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_STALE] + r->by_kind[DM_WRONG], 1);
+	CHECK_EQ_U(r->broken, 1);
+	CHECK_EQ_U(r->examples[DM_STALE][0].ref.kind, DL_WRITE);
+	/* its length: at least the end of its extent */
+	reset_all();
+	j_create(0, 0);
+	j_dsync_write(0, 1, 8192, 4096);
+	put(0, 1, 0, 8192);
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(r->examples[DM_SHORT][0].expected_len, 12288);
+}
+
+/* A later fsync settles the buffered write the O_DSYNC write left pending, but the bytes the
+ * newer O_DSYNC write promised keep its (higher) generation: the promise is, byte by byte, the
+ * highest generation of the settled writes that cover it, whatever order they were settled in. */
+static void test_dsync_then_older_settled(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 0, 8192);          /* buffered, pending */
+	j_dsync_write(0, 3, 4096, 4096); /* O_DSYNC over the second half of it */
+	j_fsync(0, FSIZE, 3);            /* settles the older, generation 2 */
+	put(0, 2, 0, 4096);
+	put(0, 3, 4096, 4096);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	put(0, 2, 4096, 4096); /* the O_DSYNC write lost, the older one there: stale */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_STALE] + r->by_kind[DM_WRONG], 1);
+	CHECK_EQ_U(r->examples[DM_STALE][0].gen_min, 3);
+	put(0, 3, 4096, 4096);
+	put(0, 1, 0, 4096); /* the buffered write lost though fsynced: stale */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_STALE], 1);
+	CHECK(r->examples[DM_STALE][0].off < 4096);
+	CHECK_EQ_U(r->examples[DM_STALE][0].gen_min, 2);
+	CHECK_EQ_U(r->examples[DM_STALE][0].ref.kind, DL_FSYNC);
+}
+
+/* Issue 26: a file whose unlink a later syncfs, sync or fsync of its directory covered (it
+ * started after the unlink completed) must stay gone; fc73ac9 dropped deletes from the model. */
+static void test_resurrected(void)
+{
+	static const enum durlog_kind cover[] = {DL_SYNCFS, DL_SYNC, DL_DIRSYNC};
+	for (size_t c = 0; c < 3; c++)
+		for (int model = DM_LINUX; model <= DM_POSIX; model++) {
+			reset_all();
+			created_synced(0);
+			rec(DL_DELETE, 0)->dir = 0;
+			rec(cover[c], 0)->dir = 0;
+			struct dm_report *r = verify((enum dm_model)model);
+			CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+			CHECK_EQ_U(r->broken, 1);
+			CHECK_EQ_U(r->unlink_promises, 1);
+			CHECK_EQ_U(r->examples[DM_RESURRECTED][0].file, 0);
+			CHECK_EQ_U(r->examples[DM_RESURRECTED][0].ref.kind, cover[c]);
+			mem[0].exists = false; /* gone as promised */
+			r = verify((enum dm_model)model);
+			CHECK_EQ_U(r->broken, 0);
+			CHECK_EQ_U(r->kept, 1);
+			CHECK_EQ_U(r->checked, 1);
+		}
+	CHECK_STR(dm_kind_name(DM_RESURRECTED), "resurrected");
+	/* not covered: a syncfs that started before the unlink completed; an fsync of another
+	 * directory; the file's own fsync (before the delete) */
+	reset_all();
+	created_synced(0);
+	struct durlog_rec *d = rec(DL_DELETE, 0);
+	struct durlog_rec *s = rec(DL_SYNCFS, 0);
+	s->t_start = d->t_end - 1;
+	rec(DL_DIRSYNC, 0)->dir = 7;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->unlink_promises, 0);
+	CHECK_EQ_U(r->checked, 0);
+	/* covered, then created anew: the new incarnation, whose name is not promised */
+	reset_all();
+	created_synced(0);
+	rec(DL_DELETE, 0);
+	rec(DL_SYNCFS, 0);
+	j_create(0, 0);
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 0);
+}
+
+/* A log whose tail is lost: a covered unlink's name found again may be a create of the id after
+ * the log's last record (a run that creates files): lost tail, not broken. */
+static void test_resurrected_lost_tail(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_DELETE, 0);
+	rec(DL_SYNCFS, 0);
+	tail_lost = true;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->lost_tail, 1);
+	CHECK_EQ_U(r->checked, r->kept + r->broken + r->lost_tail);
+	hflags = DLH_NO_CREATES; /* no create could have brought it back */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
+}
+
+/* Issue 26: one record naming file id 2^31 or more made the replay spin for ever (a 32-bit
+ * count doubled to 0), 2^24 allocated gigabytes. The model is sized by what the log holds, not
+ * by the ids it names; an extent past 2^64 is a bad log (EINVAL). */
+static void test_hostile_ids(void)
+{
+	static const uint32_t ids[] = {1u << 24, 1u << 31, (1u << 31) + 5, UINT32_MAX};
+	reset_all();
+	created_synced(0);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		j_create(ids[i], 0);
+		j_write(ids[i], 1, 0, 4096);
+		j_fsync(ids[i], 4096, 1);
+	}
+	struct dm_report *r = verify(DM_LINUX); /* the synthetic tree has no such files */
+	CHECK_EQ_U(r->files_expected, 5);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 4);
+	CHECK_EQ_U(r->examples[DM_MISSING][3].file, UINT32_MAX);
+	struct durlog_rec *w = rec(DL_WRITE, 0);
+	w->off = UINT64_MAX - 10, w->len = 4096, w->gen = 1;
+	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
+	errno = 0;
+	CHECK(durmodel_build(&h, j, nj, true, DM_LINUX) == NULL);
+	CHECK_EQ_I(errno, EINVAL);
+}
+
+/* The envelope of settled writes (durrange.c) against a byte-by-byte model: each byte the
+ * highest generation of the puts that cover it, ties to the later put; through many puts (so
+ * the set is reduced several times on the way). */
+static void test_range_envelope(void)
+{
+	enum { SPAN = 4096, PUTS = 3000 };
+	static uint32_t gen[SPAN];
+	static uint64_t ord[SPAN];
+	memset(gen, 0, sizeof(gen));
+	struct dm_rangeset s = {0};
+	uint64_t x = 88172645463325252ull;
+	for (uint64_t i = 0; i < PUTS; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t off = x % SPAN, len = 1 + (x >> 20) % 300;
+		uint64_t end = off + len < SPAN ? off + len : SPAN;
+		uint32_t g = 1 + (uint32_t)((x >> 40) % 50);
+		struct dm_ref ref = {.seq = i};
+		CHECK_EQ_I(durrange_put(&s, off, end, g, ref), 0);
+		for (uint64_t b = off; b < end; b++)
+			if (g >= gen[b])
+				gen[b] = g, ord[b] = i;
+	}
+	CHECK_EQ_I(durrange_finish(&s), 0);
+	size_t bad = 0, k = 0;
+	for (uint64_t b = 0; b < SPAN; b++) {
+		while (k < s.n && s.r[k].end <= b)
+			k++;
+		bool in = k < s.n && s.r[k].off <= b;
+		if (in != (gen[b] != 0) ||
+		    (in && (s.r[k].gen != gen[b] || s.r[k].ref.seq != ord[b])))
+			bad++;
+	}
+	CHECK_EQ_U(bad, 0);
+	for (size_t i = 0; i < s.n; i++)
+		CHECK(s.r[i].off < s.r[i].end && (!i || s.r[i - 1].end <= s.r[i].off));
+	durrange_free(&s);
+}
+
+/* durrange_cut (a truncate) against a byte-by-byte model: puts and cuts interleaved, before
+ * and after reductions, leave each byte below the shortest cut since its put the highest
+ * generation put there, and nothing at or beyond a cut until a later put. */
+static void test_range_cut(void)
+{
+	enum { SPAN = 4096, PUTS = 2000 };
+	static uint32_t gen[SPAN];
+	memset(gen, 0, sizeof(gen));
+	struct dm_rangeset s = {0};
+	uint64_t x = 2463534242ull;
+	size_t cuts = 0;
+	for (uint64_t i = 0; i < PUTS; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (x % 17 == 0) { /* a truncate */
+			uint64_t len = (x >> 8) % SPAN;
+			durrange_cut(&s, len);
+			for (uint64_t b = len; b < SPAN; b++)
+				gen[b] = 0;
+			cuts++;
+			if (x % 2 == 0) /* also on an envelope */
+				CHECK_EQ_I(durrange_finish(&s), 0);
+			continue;
+		}
+		uint64_t off = x % SPAN, len = 1 + (x >> 20) % 300;
+		uint64_t end = off + len < SPAN ? off + len : SPAN;
+		uint32_t g = 1 + (uint32_t)((x >> 40) % 50);
+		CHECK_EQ_I(durrange_put(&s, off, end, g, (struct dm_ref){.seq = i}), 0);
+		for (uint64_t b = off; b < end; b++)
+			gen[b] = g > gen[b] ? g : gen[b];
+	}
+	CHECK(cuts > 10);
+	durrange_cut(&s, SPAN - 100);
+	for (uint64_t b = SPAN - 100; b < SPAN; b++)
+		gen[b] = 0;
+	CHECK_EQ_I(durrange_finish(&s), 0);
+	size_t bad = 0, k = 0;
+	for (uint64_t b = 0; b < SPAN; b++) {
+		while (k < s.n && s.r[k].end <= b)
+			k++;
+		bool in = k < s.n && s.r[k].off <= b;
+		if (in != (gen[b] != 0) || (in && s.r[k].gen != gen[b]))
+			bad++;
+	}
+	CHECK_EQ_U(bad, 0);
+	durrange_cut(&s, 0);
+	CHECK_EQ_U(s.n, 0);
+	durrange_free(&s);
+}
+
+/* The table: O_SYNC and O_DSYNC promise the same (the log cannot tell them apart), and
+ * docs/durability.md prints it as durpromise_markdown does. */
+static void test_promise_table(void)
+{
+	const struct dp_row *a = durpromise_row(DP_OSYNC_WRITE),
+	                    *b = durpromise_row(DP_ODSYNC_WRITE);
+	CHECK(memcmp(a->rule, b->rule, sizeof(a->rule)) == 0);
+	struct durlog_rec w = {.kind = DL_WRITE};
+	CHECK(durpromise_of(&w) == NULL);
+	w.flags = DLF_SYNC;
+	CHECK(durpromise_of(&w) == b);
+	char *gen = NULL;
+	size_t glen = 0;
+	FILE *o = open_memstream(&gen, &glen);
+	durpromise_markdown(o);
+	fclose(o);
+	const char *src = getenv("FSMIX_SOURCE_DIR");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/docs/durability.md", src ? src : ".");
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	static char doc[1 << 20];
+	size_t n = f ? fread(doc, 1, sizeof(doc) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	doc[n] = 0;
+	static const char begin[] = "<!-- promise table: generated by durpromise_markdown -->\n",
+	                  end[] = "<!-- end of promise table -->";
+	char *p = strstr(doc, begin), *q = p ? strstr(p, end) : NULL;
+	CHECK(p && q);
+	if (p && q) {
+		p += strlen(begin);
+		*q = 0;
+		if (strcmp(p, gen))
+			fprintf(stderr,
+			        "docs/durability.md's promise table is stale; it should be:\n%s",
+			        gen);
+		CHECK(strcmp(p, gen) == 0);
+	}
+	free(gen);
+}
+
+/* fdatasync (durpromise.def): the data and its length; under --model linux also a new file's
+ * name (ext4, xfs and btrfs commit the new inode with its directory entry), under posix not. */
+static void test_fdatasync_name(void)
+{
+	reset_all();
+	j_create(0, 0);
+	j_write(0, 1, 0, FSIZE);
+	struct durlog_rec *r = rec(DL_FDATASYNC, 0);
+	r->size = FSIZE, r->gen = 1;
+	put(0, 1, 0, FSIZE);
+	struct dm_report *rep = verify(DM_LINUX);
+	CHECK_EQ_U(rep->acks[DL_FDATASYNC], 1);
+	CHECK_EQ_U(rep->name_promises, 1);
+	CHECK_EQ_U(rep->kept, 2);
+	mem[0].len = FSIZE - 512;
+	rep = verify(DM_LINUX);
+	CHECK_EQ_U(rep->by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(rep->examples[DM_SHORT][0].ref.kind, DL_FDATASYNC);
+	mem[0].exists = false;
+	rep = verify(DM_LINUX);
+	CHECK_EQ_U(rep->by_kind[DM_MISSING], 1);
+	rep = verify(DM_POSIX);
+	CHECK_EQ_U(rep->broken, 0);
+	CHECK_EQ_U(rep->name_promises, 0);
+}
+
 int main(void)
 {
 	RUN(test_kept);
@@ -450,5 +768,14 @@ int main(void)
 	RUN(test_reused_base);
 	RUN(test_unreadable);
 	RUN(test_lost_tail);
+	RUN(test_dsync_own_extent);
+	RUN(test_dsync_then_older_settled);
+	RUN(test_resurrected);
+	RUN(test_resurrected_lost_tail);
+	RUN(test_hostile_ids);
+	RUN(test_range_envelope);
+	RUN(test_range_cut);
+	RUN(test_fdatasync_name);
+	RUN(test_promise_table);
 	return test_summary();
 }

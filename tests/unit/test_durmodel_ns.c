@@ -168,6 +168,77 @@ static void test_rename_unsynced(void)
 	CHECK_EQ_U(verify()->by_kind[DM_ZEROED], 1);
 }
 
+static void j_delete(uint32_t file, uint32_t dir)
+{
+	rec(DL_DELETE, file)->dir = dir;
+}
+
+/* What a tree with file 0 under dirs (a bit each: 1 d0, 2 d1) gives: resurrected findings. */
+static uint64_t resurrected_with(unsigned dirs)
+{
+	memset(mem, 0, sizeof(mem));
+	for (uint32_t d = 0; d < 2; d++)
+		if (dirs & (1u << d))
+			put(d, 0, 1, 0, FSIZE);
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->broken, r->by_kind[DM_RESURRECTED]);
+	return r->by_kind[DM_RESURRECTED];
+}
+
+/* A rename's removal is an unlink of its own: renamed d0 -> d1, deleted from d1, then a syncfs:
+ * gone from both; an fsync of d1 alone covers d1's unlink, not d0's removal (the rename's
+ * fsync of d0 does); a directory it came back to is not one it left. */
+static void test_rename_then_delete(void)
+{
+	reset_all();
+	created_synced();
+	j_rename(0, 0, 1);
+	j_delete(0, 1);
+	rec(DL_SYNCFS, 0);
+	CHECK_EQ_U(resurrected_with(0), 0);
+	CHECK_EQ_U(verify()->unlink_promises, 2);
+	CHECK_EQ_U(resurrected_with(2), 1); /* back in d1 */
+	CHECK_EQ_U(resurrected_with(1), 1); /* back in d0: the syncfs covered the rename too */
+	CHECK_EQ_U(resurrected_with(3), 2);
+
+	reset_all(); /* only d1 fsynced after the delete: d0 may still hold it */
+	created_synced();
+	j_rename(0, 0, 1);
+	j_delete(0, 1);
+	j_dirsync(1);
+	CHECK_EQ_U(resurrected_with(1), 0);
+	CHECK_EQ_U(resurrected_with(2), 1);
+
+	reset_all(); /* rename with dirsync=1 (both directories), delete not covered */
+	created_synced();
+	j_rename(0, 0, 1);
+	j_dirsync(1);
+	j_dirsync(0);
+	j_delete(0, 1);
+	CHECK_EQ_U(resurrected_with(2), 0); /* its unlink may be lost */
+	CHECK_EQ_U(resurrected_with(1), 1); /* the rename's removal from d0 was not */
+	CHECK_EQ_U(resurrected_with(0), 0);
+
+	reset_all(); /* d0 -> d1 made durable, back d1 -> d0 not, deleted from d0, a crash */
+	created_synced();
+	j_rename(0, 0, 1);
+	rec(DL_SYNCFS, 0);
+	j_rename(0, 1, 0);
+	j_delete(0, 0);
+	CHECK_EQ_U(resurrected_with(1), 0); /* d0: it came back there */
+	CHECK_EQ_U(resurrected_with(2), 0); /* d1: the way back may be lost */
+	rec(DL_SYNCFS, 0);                  /* ...until a syncfs covers it and the unlink */
+	CHECK_EQ_U(resurrected_with(3), 2);
+
+	reset_all(); /* the same id created anew: a new file, nothing of the old one's places */
+	created_synced();
+	j_rename(0, 0, 1);
+	j_delete(0, 1);
+	rec(DL_SYNCFS, 0);
+	rec(DL_CREATE, 0)->gen = 1;
+	CHECK_EQ_U(resurrected_with(3), 0);
+}
+
 /* A syncfs that started after the rename, or an fsync of the new directory: only the new name
  * is right. An fsync of the directory it left, or a sync that began before the rename ended,
  * does not cover it. */
@@ -354,6 +425,7 @@ int main(void)
 	RUN(test_rename_unsynced);
 	RUN(test_rename_synced);
 	RUN(test_rename_names);
+	RUN(test_rename_then_delete);
 	RUN(test_replace_open);
 	RUN(test_replace_closed);
 	RUN(test_replace_unsure);

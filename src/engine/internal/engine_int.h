@@ -15,6 +15,7 @@
  *   run.c       the engine's life: init, setup, the run phase, engine_run (clean.c, which needs
  *               none of this, is engine_clean)
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
+ *   crash_place.c --crash-after: only on a dedicated test filesystem
  */
 #ifndef FSMIX_ENGINE_INT_H
 #define FSMIX_ENGINE_INT_H
@@ -268,11 +269,17 @@ void engine_wait_until(struct engine *e, uint64_t deadline_ns);
 void engine_wake(struct engine *e);
 
 /* crash.c */
-/* engine_crash_check - with --crash-after (else nothing): before setup, every location must be
- * on ext4, xfs or f2fs (else FAIL_UNSUPPORTED), the process must hold CAP_SYS_ADMIN
+/* engine_crash_check - with --crash-after (else nothing): before the logs are opened and
+ * anything is built, every location must be on ext4, xfs or f2fs (else FAIL_UNSUPPORTED), on
+ * a dedicated test filesystem (crash_place_check: else FAIL_INPUT), the process must hold
+ * CAP_SYS_ADMIN
  * (FAIL_UNSUPPORTED) and the moment must be before the run's end (FAIL_INPUT); e->crash_ns is
  * the moment drawn (random:S, from the run's seed) or given. Message in err. */
 enum failure engine_crash_check(struct engine *e, char *err, size_t errlen);
+/* crash_place_check (crash_place.c) - every location of e is on a dedicated test filesystem,
+ * which --crash-after may shut down without hurting anybody (the rules: crash_place.c,
+ * docs/durability.md). FAIL_NONE, FAIL_INPUT (the location and the reason in err), FAIL_IO. */
+enum failure crash_place_check(const struct engine *e, char *err, size_t errlen);
 /* engine_crash - the moment came, or the counted groups ended before it: unless the run stopped
  * otherwise (a signal, an error), the stop reason becomes STOP_CRASH and every tested filesystem
  * is shut down (FS_IOC_SHUTDOWN, NOLOGFLUSH; once per filesystem). Sets results.crashed,

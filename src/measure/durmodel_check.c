@@ -1,0 +1,360 @@
+/* durmodel_check.c - the durability model's check: every promise the replay made (durmodel.c)
+ * against the files as they are, read through callbacks (durmodel.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "durmodel_int.h"
+
+const char *dm_kind_name(enum dm_kind k)
+{
+	static const char *const names[DM_KIND_COUNT] = {
+	    [DM_MISSING] = "missing",
+	    [DM_SHORT] = "short",
+	    [DM_WRONG] = "wrong",
+	    [DM_STALE] = "stale",
+	    [DM_TORN] = "torn",
+	    [DM_ZEROED] = "zeroed",
+	    [DM_UNREADABLE] = "unreadable",
+	    [DM_RESURRECTED] = "resurrected",
+	    [DM_MIXED] = "mixed",
+	    [DM_EMPTIED] = "emptied",
+	};
+	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
+}
+
+/* A log whose tail is lost (no end record): what a change after its last record may have done
+ * to file f. Vanish: a delete removed it (a create that fails removes its own new file). Renew:
+ * its id was deleted and created anew, so it holds the new file: of any length, of generations
+ * from 1 (older than promised), its writes perhaps cut short by the crash (zeroes). Later
+ * writes (newer generations) are check_data's. */
+static bool may_vanish(const struct durmodel *m, const struct dm_file *f)
+{
+	bool deletes = !(m->h.flags & DLH_NO_DELETES), creates = !(m->h.flags & DLH_NO_CREATES);
+	return m->tail_lost && (deletes || (creates && f->created));
+}
+
+static bool may_renew(const struct durmodel *m, const struct dm_file *f)
+{
+	return may_vanish(m, f) && !(m->h.flags & DLH_NO_CREATES);
+}
+
+/* A finding that breaks n promises, or (lost) that a lost tail may explain. */
+static void add_finding(struct dm_report *rep, const struct dm_finding *fd, uint64_t n, bool lost)
+{
+	if (lost) {
+		rep->lost_tail += n;
+		rep->lost_by_kind[fd->kind]++;
+		if (rep->n_lost_examples[fd->kind] < DM_EXAMPLES)
+			rep->lost_examples[fd->kind][rep->n_lost_examples[fd->kind]++] = *fd;
+		return;
+	}
+	rep->broken += n;
+	rep->by_kind[fd->kind]++;
+	if (rep->n_examples[fd->kind] < DM_EXAMPLES)
+		rep->examples[fd->kind][rep->n_examples[fd->kind]++] = *fd;
+}
+
+static enum dm_kind kind_of(enum content_verdict v)
+{
+	switch (v) {
+	case CONTENT_ZERO:
+		return DM_ZEROED;
+	case CONTENT_STALE:
+		return DM_STALE;
+	case CONTENT_TORN:
+		return DM_TORN;
+	default:
+		return DM_WRONG;
+	}
+}
+
+#define CHECK_CHUNK (256 * 1024)
+
+/* Generations above the newest found in a file that a log whose tail is lost still accepts:
+ * writes the crash cut short, of which no whole word landed. */
+#define DM_LOST_GENS 64u
+
+static struct content_key key_of(const struct durmodel *m, uint32_t fs, uint32_t id)
+{
+	return (struct content_key){.seed = m->h.fs[fs].content_seed,
+	                            .fs = m->h.fs[fs].index,
+	                            .file = id,
+	                            .mode = m->h.fs[fs].content_mode,
+	                            .pct = m->h.fs[fs].content_pct};
+}
+
+/* The newest generation a whole word of f's promised ranges (up to size) holds, into *top: 0,
+ * or -errno when it cannot be read. */
+static int newest_gen(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
+                      uint32_t *top)
+{
+	struct content_key key = key_of(m, fs, id);
+	*top = 0;
+	for (size_t i = 0; i < f->rng.n; i++)
+		for (uint64_t off = f->rng.r[i].off; off < f->rng.r[i].end && off < size;) {
+			uint64_t end = f->rng.r[i].end < size ? f->rng.r[i].end : size;
+			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
+			int64_t got = files->read(files->ctx, fs, f->dir, id, off, buf, len);
+			if (got <= 0)
+				return (int)got;
+			uint32_t g = content_newest(buf, (size_t)got, &key, off);
+			*top = g > *top ? g : *top;
+			off += (uint64_t)got;
+		}
+	return 0;
+}
+
+/* The content of every promised range of f (up to size), of generations from the promised one
+ * (any_gen: from 1) up to gen_max: 1 with *fd filled at the first bad place, 0 when all is as
+ * promised, -errno when it cannot be read. */
+static int check_content(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                         uint32_t id, const struct dm_file *f, uint64_t size, uint32_t gen_max,
+                         bool any_gen, unsigned char *buf, struct dm_finding *fd)
+{
+	struct content_key key = key_of(m, fs, id);
+	for (size_t i = 0; i < f->rng.n; i++) {
+		const struct dm_range *r = &f->rng.r[i];
+		uint32_t gen_min = f->gen_unknown || any_gen ? 1 : r->gen;
+		for (uint64_t off = r->off; off < r->end && off < size;) {
+			uint64_t end = r->end < size ? r->end : size;
+			size_t len = end - off < CHECK_CHUNK ? (size_t)(end - off) : CHECK_CHUNK;
+			int64_t got = files->read(files->ctx, fs, f->dir, id, off, buf, len);
+			if (got < 0)
+				return (int)got;
+			if (got == 0)
+				break; /* shrank meanwhile: the length check said so */
+			struct content_finding cf;
+			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf)) {
+				fd->kind = kind_of(cf.verdict);
+				fd->off = cf.off;
+				fd->gen_min = gen_min;
+				fd->gen_max = gen_max;
+				fd->gen_found = cf.gen_found;
+				fd->shown = cf.shown;
+				memcpy(fd->expected, cf.expected, sizeof(fd->expected));
+				memcpy(fd->found, cf.found, sizeof(fd->found));
+				fd->ref = r->ref;
+				return 1;
+			}
+			off += (uint64_t)got;
+		}
+	}
+	return 0;
+}
+
+/* f's content (check_content), and where the log's tail is lost what later changes may explain:
+ * the generations up to the newest the file holds (and DM_LOST_GENS more: writes the crash cut
+ * short, of which no whole word landed) are acceptable; and where its id may have been made anew
+ * (may_renew), a finding is *lost when the content is of generations from 1 on (or zeroes). */
+static int check_data(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      uint32_t id, const struct dm_file *f, uint64_t size, unsigned char *buf,
+                      struct dm_finding *fd, bool *lost)
+{
+	uint32_t hi = f->gen_unknown ? UINT32_MAX : f->gen_max, top;
+	int rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd);
+	if (rc != 1 || !m->tail_lost)
+		return rc;
+	if (hi != UINT32_MAX) {
+		if ((rc = newest_gen(m, files, fs, id, f, size, buf, &top)))
+			return rc;
+		top = top > hi ? top : hi;
+		hi = top < UINT32_MAX - DM_LOST_GENS ? top + DM_LOST_GENS : UINT32_MAX;
+		if ((rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd)) != 1)
+			return rc;
+	}
+	if (may_renew(m, f)) {
+		struct dm_finding any = *fd;
+		int k = check_content(m, files, fs, id, f, size, hi, true, buf, &any);
+		if (k < 0)
+			return k;
+		*lost = k == 0 || any.kind == DM_ZEROED;
+	}
+	return 1;
+}
+
+/* A file that cannot be opened or read (-errno e) where its promises say it is: each of them
+ * broken, as one finding of kind unreadable. */
+static void unreadable(struct dm_report *rep, struct dm_finding *fd, int e, struct dm_ref ref,
+                       uint64_t broken)
+{
+	fd->kind = DM_UNREADABLE;
+	fd->err = e;
+	fd->ref = ref;
+	add_finding(rep, fd, broken, false);
+}
+
+/* The record that promised f's data: its length's, else its first range's. */
+static struct dm_ref data_ref(const struct dm_file *f)
+{
+	return f->min_len || !f->rng.n ? f->len_ref : f->rng.r[0].ref;
+}
+
+/* A replaced file (durmodel_ns.h), size bytes long where it was found, against the replace's
+ * rules: true when they decided (a broken promise, or its old content in the open window),
+ * false when the file's usual checks decide. */
+static bool check_replaced(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                           const struct dm_file *f, int64_t size, unsigned char *buf,
+                           struct dm_finding *fd, struct dm_report *rep)
+{
+	struct content_key key = key_of(m, fs, f->id);
+	int rc = dm_ns_check_replace(&f->ns, files, fs, f->dir, f->id, &key, (uint64_t)size, buf,
+	                             CHECK_CHUNK, fd);
+	if (rc < 0) {
+		rep->kept += f->name_durable;
+		fd->off = 0;
+		unreadable(rep, fd, -rc, data_ref(f), 1);
+		return true;
+	}
+	if (rc) /* 1 broken, 2 kept */
+		rep->kept += f->name_durable + (rc == 2);
+	if (rc == 1) /* (a lost tail: the id deleted and made anew may explain it) */
+		add_finding(rep, fd, 1, may_renew(m, f));
+	return rc != 0;
+}
+
+/* One file's promises: its name, its length and content, where it is (a rename not yet durable
+ * may have been lost: durmodel_ns.h). */
+static void check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                       uint32_t id, const struct dm_file *file, unsigned char *buf,
+                       struct dm_report *rep)
+{
+	struct dm_file here = *file;
+	const struct dm_file *f = &here;
+	bool data = f->rng.n || f->min_len;
+	rep->files_expected++;
+	rep->checked += f->name_durable + data;
+	rep->name_promises += f->name_durable;
+	rep->data_promises += data;
+	rep->names_created_promised += f->name_durable && f->created;
+	int64_t size = dm_ns_locate(&f->ns, files, fs, id, file->dir, &here.dir);
+	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
+	if (size == -ENOENT) {
+		if (!f->name_durable || !dm_ns_named(&f->ns)) {
+			rep->absent_unpromised++;
+			/* the model allows it: the name was never promised (or the file moved more
+			 * often than durmodel_ns tracks: its place is unknown) */
+			rep->kept += data + f->name_durable;
+			return;
+		}
+		fd.kind = DM_MISSING;
+		fd.ref = f->name_ref;
+		add_finding(rep, &fd, 1 + data, may_vanish(m, f));
+		return;
+	}
+	if (size < 0) {
+		unreadable(rep, &fd, (int)-size, f->name_durable ? f->name_ref : data_ref(f),
+		           f->name_durable + data);
+		return;
+	}
+	if (!data) {
+		rep->kept += f->name_durable;
+		return;
+	}
+	if (f->ns.replaced && check_replaced(m, files, fs, f, size, buf, &fd, rep))
+		return;
+	int rc = 0;
+	bool lost = false;
+	if ((uint64_t)size < f->min_len) {
+		lost = may_renew(m, f);
+		fd.kind = DM_SHORT;
+		fd.off = (uint64_t)size;
+		fd.expected_len = f->min_len;
+		fd.ref = f->len_ref;
+		rc = 1;
+	} else {
+		rc = check_data(m, files, fs, id, f, (uint64_t)size, buf, &fd, &lost);
+		if (rc < 0) {
+			/* its name was found (the open worked); its content cannot be read */
+			rep->kept += f->name_durable;
+			fd.off = 0;
+			unreadable(rep, &fd, -rc, data_ref(f), 1);
+			return;
+		}
+	}
+	rep->kept += f->name_durable;
+	if (rc)
+		add_finding(rep, &fd, 1, lost);
+	else
+		rep->kept++;
+}
+
+/* A name whose unlink a later call made durable (durpromise.def's unlinks) in dir: it must stay
+ * gone. Found: resurrected, unless the log's tail is lost and the run created files (a create
+ * of the id after the log's last record). A file that cannot be opened tells nothing of it. */
+static void check_gone_in(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                          const struct dm_file *f, uint32_t dir, struct dm_ref ref,
+                          struct dm_report *rep)
+{
+	rep->checked++;
+	rep->unlink_promises++;
+	int64_t size = files->size(files->ctx, fs, dir, f->id);
+	if (size < 0) {
+		rep->kept++;
+		return;
+	}
+	struct dm_finding fd = {
+	    .kind = DM_RESURRECTED, .fs = fs, .file = f->id, .dir = dir, .ref = ref};
+	add_finding(rep, &fd, 1, m->tail_lost && !(m->h.flags & DLH_NO_CREATES));
+}
+
+/* A deleted file: gone from the directory of its unlink once that is durable, and from every
+ * directory a rename durably left (durmodel_ns.h), whatever became of its unlink. */
+static void check_gone(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                       const struct dm_file *f, struct dm_report *rep)
+{
+	if (f->gone_durable)
+		check_gone_in(m, files, fs, f, f->dir, f->gone_ref, rep);
+	for (size_t i = 0; i < f->ns.n_left; i++)
+		if (f->ns.left[i].dir != f->dir)
+			check_gone_in(m, files, fs, f, f->ns.left[i].dir, f->ns.left[i].ref, rep);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct dm_file *x = *(const struct dm_file *const *)a,
+	                     *y = *(const struct dm_file *const *)b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
+                   char *err, size_t errlen)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->model = m->model;
+	rep->records = m->records;
+	memcpy(rep->acks, m->acks, sizeof(rep->acks));
+	rep->osync_writes = m->osync;
+	rep->created = m->created;
+	rep->tail_lost = m->tail_lost;
+	unsigned char *buf = malloc(CHECK_CHUNK);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (uint32_t fs = 0; fs < m->h.n_fs && fs < DURLOG_MAX_FS; fs++) {
+		const struct dm_fs *d = &m->fs[fs];
+		/* in the order of their ids (the examples too) */
+		const struct dm_file **by_id = malloc(((size_t)d->n_files + 1) * sizeof(*by_id));
+		if (!by_id) {
+			free(buf);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < d->n_files; i++)
+			by_id[i] = &d->files[i];
+		qsort(by_id, d->n_files, sizeof(*by_id), cmp_id);
+		for (uint32_t i = 0; i < d->n_files; i++) {
+			const struct dm_file *f = by_id[i];
+			if (f->live && (f->name_durable || f->rng.n || f->min_len))
+				check_file(m, files, fs, f->id, f, buf, rep);
+			else if (f->gone && (f->gone_durable || f->ns.n_left))
+				check_gone(m, files, fs, f, rep);
+		}
+		free(by_id);
+	}
+	free(buf);
+	return 0;
+}

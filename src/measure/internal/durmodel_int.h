@@ -1,0 +1,56 @@
+/* durmodel_int.h - the durability model's state, shared by its replay (durmodel.c) and its check
+ * (durmodel_check.c) alone. */
+#ifndef FSMIX_DURMODEL_INT_H
+#define FSMIX_DURMODEL_INT_H
+
+#include "durmodel.h"
+#include "durmodel_ns.h"
+#include "durrange.h"
+
+/* A completed write not yet covered by a promise. */
+struct dm_pend {
+	uint64_t off, end, t_end;
+	uint32_t gen;
+};
+
+/* One file id's current incarnation (and, once deleted, its absence). */
+struct dm_file {
+	uint32_t id;
+	bool live, created, name_durable, gen_unknown;
+	bool gone, gone_durable; /* deleted (not created since); its unlink covered */
+	bool in_dirty, in_unnamed, in_unlinked; /* on the lists of its filesystem */
+	uint32_t dir, gen_max;
+	uint64_t t_create, t_delete, min_len;
+	struct dm_ref len_ref, name_ref, gone_ref;
+	struct dm_pend *pend; /* pend[head..n_pend) pending, in t_end order */
+	size_t head, n_pend, cap_pend;
+	struct dm_rangeset rng; /* settled writes */
+	struct dm_ns ns;        /* rename, replace_fsync, truncate (durmodel_ns.h) */
+};
+
+/* A list of files (indexes into dm_fs.files). */
+struct dm_list {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+struct dm_fs {
+	struct dm_file *files; /* the ids the log names, in the order first named */
+	uint32_t n_files, cap_files;
+	uint32_t *slots; /* open addressing: id -> index + 1 (0: empty); a power of two */
+	size_t n_slots;
+	struct dm_list dirty;    /* files with pending writes */
+	struct dm_list unnamed;  /* live files whose name (or its rename, replace) is not durable */
+	struct dm_list unlinked; /* files whose unlink (or a rename's removal) is not durable */
+};
+
+struct durmodel {
+	enum dm_model model;
+	struct durlog_header h;
+	struct dm_fs fs[DURLOG_MAX_FS];
+	uint64_t records, acks[DL_KIND_COUNT], osync, created;
+	bool oom, bad;
+	bool tail_lost; /* no end record: what the run did after the last record is unknown */
+};
+
+#endif
