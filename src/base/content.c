@@ -49,8 +49,10 @@
 #define GEN_MUL      0x9e3779b97f4a7c15ull
 #define GEN_INV      0xf1de83e19937733dull /* GEN_MUL * GEN_INV == 1 (mod 2^64) */
 #define STREAM_WORDS (1u << 17)            /* 1 MiB */
-#define BRUTE_MAX    65536u /* generations tried one by one for a few undecodable bytes */
-#define DW           (CONTENT_DEDUPE_CHUNK / 8u) /* words a dedupe chunk */
+/* Generations tried one by one for bytes too few to decode, per search (about 1-2 ns each):
+ * a window up to this wide is searched whole, a wider one from its ends (search). */
+#define BRUTE_MAX (1u << 24)
+#define DW        (CONTENT_DEDUPE_CHUNK / 8u) /* words a dedupe chunk */
 
 static inline uint64_t fmix64(uint64_t x)
 {
@@ -159,6 +161,18 @@ static inline uint64_t stream(const struct ck *c, uint64_t i)
 static inline uint64_t check_word(const struct ck *c, uint32_t gen, uint64_t block_off)
 {
 	return fmix64(c->chk ^ (block_off * CHECK_MUL) ^ ((uint64_t)gen << 1));
+}
+
+/* fmix64's inverse (each of its steps is invertible: x ^= x >> 33 is its own inverse, the
+ * multipliers are odd), so a whole check word gives its generation back. */
+static inline uint64_t fmix64_inv(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0x9cb4b2f8129337dbull; /* 0xc4ceb9fe1a85ec53^-1 mod 2^64 */
+	x ^= x >> 33;
+	x *= 0x4f74430c22a54005ull; /* 0xff51afd7ed558ccd^-1 mod 2^64 */
+	x ^= x >> 33;
+	return x;
 }
 
 /* Word i (file offset 8 i) of generation gen, as a number (stored little-endian). */
@@ -346,7 +360,8 @@ const char *content_verdict_name(enum content_verdict v)
 }
 
 /* The generation a whole word claims, 0 when it carries none this file could have written
- * (word 1 carries none; word 2 is a hash). */
+ * (word 1 carries none; word 2, a hash of it, gives it back through fmix64_inv: a check word
+ * whose header the next write overwrote is decoded as a payload word is). */
 static uint32_t decode(const struct ck *c, uint64_t i, uint64_t w)
 {
 	uint64_t g;
@@ -356,8 +371,10 @@ static uint32_t decode(const struct ck *c, uint64_t i, uint64_t w)
 	case 0:
 		return (uint32_t)w == c->file ? (uint32_t)(w >> 32) : 0;
 	case 1:
-	case 2:
 		return 0;
+	case 2:
+		g = fmix64_inv(w) ^ c->chk ^ ((i / CW) * CB * CHECK_MUL);
+		return g & 1 || g >> 33 ? 0 : (uint32_t)(g >> 1);
 	default:
 		g = (w ^ stream(c, i)) * GEN_INV;
 		return g <= UINT32_MAX ? (uint32_t)g : 0;
@@ -369,12 +386,14 @@ struct walk {
 	struct ck c;
 	const unsigned char *buf;
 	uint64_t off, end; /* the range [off, end) */
-	uint32_t lo, hi;   /* acceptable generations */
+	/* acceptable generations: lo, lo + 1, ..., hi = lo + span, counted on the 32-bit circle
+	 * (content.h: the window may cross the wrap), 0 never */
+	uint32_t lo, hi, span;
 };
 
 static inline bool acceptable(const struct walk *k, uint32_t g)
 {
-	return g >= k->lo && g <= k->hi;
+	return g && (uint32_t)(g - k->lo) <= k->span;
 }
 
 /* Is word i entirely inside the range? */
@@ -471,7 +490,7 @@ static void describe(const struct walk *k, const struct content_key *key, uint64
 		v = CONTENT_TORN;
 	else if (zero)
 		v = CONTENT_ZERO;
-	else if (g && g < k->lo)
+	else if (g && gen_after(k->lo, g))
 		v = CONTENT_STALE;
 	else
 		v = CONTENT_FOREIGN;
@@ -484,6 +503,103 @@ static void describe(const struct walk *k, const struct content_key *key, uint64
 	f->shown = (size_t)(k->end - p < CONTENT_SHOW ? k->end - p : CONTENT_SHOW);
 	content_fill(f->expected, f->shown, key, shown_gen, p);
 	memcpy(f->found, k->buf + (p - k->off), f->shown);
+}
+
+/* Do byte b and the bytes after it of word i depend on the generation (word 0's generation
+ * bytes, the check word, a payload word that is not the same in every generation)? */
+static inline bool varies(const struct ck *c, uint64_t i, unsigned b)
+{
+	return !fixed_word(c, i) && (i % CW >= 2 || (i % CW == 0 && b >= 4));
+}
+
+/* What search found: the generation (0: none) whose word explains bytes [b, q) of the range,
+ * and whether every acceptable generation was tried. */
+struct found {
+	uint32_t gen;
+	unsigned q;
+	bool all;
+};
+
+/* The acceptable generation whose word i explains the longest prefix of bytes [b, end) of the
+ * range, longer than [b, least): bytes a generation left too few of to decode (a remnant
+ * between two later writes, the check word of a write that began on the offset word, the
+ * range's first partial word). Tried from three ends of the window at once -- the newest
+ * down, the oldest up and, where the window holds it, 1 up (the file as built: a large file
+ * keeps its bytes longest) -- so a remnant costs about as many tries as generations lie between
+ * it and the nearest end; stops at one that explains all of [b, end), or after BRUTE_MAX
+ * tries (then .all is false). */
+static struct found search(const struct walk *k, uint64_t i, unsigned b, unsigned end,
+                           unsigned least)
+{
+	struct found r = {0, least, false};
+	uint64_t got = 0, mask = 0;
+	for (unsigned j = b; j < end; j++) {
+		got |= (uint64_t)k->buf[i * 8 + j - k->off] << (8 * j);
+		mask |= 0xffull << (8 * j);
+	}
+	if (i % CW == 0 && b < 4) { /* the file id: no generation explains past a wrong byte */
+		uint64_t x = (got ^ k->c.file) & mask & 0xffffffffull;
+		if (x && (unsigned)__builtin_ctzll(x) / 8 < end)
+			end = (unsigned)__builtin_ctzll(x) / 8;
+	}
+	if (end <= least) {
+		r.all = true;
+		return r;
+	}
+	/* word i of generation g: base ^ (g << shift) for word 0, fmix64(base ^ g << 1) for the
+	 * check word, base ^ g * GEN_MUL for a payload word; the same for all where it is fixed */
+	unsigned kind = fixed_word(&k->c, i) || i % CW == 1 ? 3u
+	                : i % CW == 0                       ? 0u
+	                : i % CW == 2                       ? 2u
+	                                                    : 1u;
+	uint64_t base = kind == 0   ? k->c.file
+	                : kind == 2 ? k->c.chk ^ ((i / CW) * CB * CHECK_MUL)
+	                : kind == 1 ? stream(&k->c, i)
+	                            : word_at(&k->c, k->lo, i);
+	/* offsets from lo: (z, span] tried (newest), [0, a) tried, [o1, u) tried (from 1) */
+	int64_t z = k->span, a = 0, o1 = -1, u = 0;
+	uint32_t d1 = 1u - k->lo;
+	if (d1 && d1 <= k->span && kind != 3)
+		o1 = u = d1;
+	if (kind == 3)
+		z = 0; /* one try tells */
+	for (uint64_t tried = 0; tried < BRUTE_MAX;) {
+		int64_t o[3];
+		int n = 0;
+		if (o1 >= 0 && z >= o1 && z < u)
+			z = o1 - 1;
+		if (z >= a)
+			o[n++] = z--;
+		if (o1 >= 0 && a >= o1 && a < u)
+			a = u;
+		if (a <= z)
+			o[n++] = a++;
+		if (o1 >= 0 && u <= z)
+			o[n++] = u++;
+		if (!n) {
+			r.all = true;
+			break;
+		}
+		for (int t = 0; t < n; t++) {
+			uint32_t g = k->lo + (uint32_t)o[t];
+			if (!g)
+				continue;
+			tried++;
+			uint64_t e = kind == 0   ? base | (uint64_t)g << 32
+			             : kind == 2 ? fmix64(base ^ ((uint64_t)g << 1))
+			             : kind == 1 ? base ^ ((uint64_t)g * GEN_MUL)
+			                         : base;
+			uint64_t x = (e ^ got) & mask;
+			unsigned q = x ? (unsigned)__builtin_ctzll(x) / 8 : end;
+			if (q > r.q) {
+				r.gen = g;
+				r.q = q;
+				if (q >= end)
+					return r;
+			}
+		}
+	}
+	return r;
 }
 
 /* Word i did not match generation *cur as a whole: explain its bytes [b0, b1) with *cur, its
@@ -526,8 +642,8 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 			continue; /* a byte every generation has here */
 		/* Bytes a generation left too few of here to decode (a remnant between two later
 		 * writes, the check word of a write that began on the offset word, the range's
-		 * first partial word): try every acceptable generation, newest first, while there
-		 * are at most BRUTE_MAX, on the whole run of bytes no candidate explains. A run of
+		 * first partial word): search the acceptable generations on the whole run of bytes
+		 * no candidate explains. A run of
 		 * one byte only where it lies between two generations (a remnant between two
 		 * later writes) or at the range's start: a byte inside one generation's bytes
 		 * that one of thousands of generations explains would hide a flipped byte. */
@@ -560,41 +676,24 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 		/* The generation that explains the longest prefix of the run: all of it, or at
 		 * least two bytes (one where it lies between two generations), and the rest of
 		 * the run is tried again from there. */
-		uint32_t best = 0;
-		unsigned best_q = b;
-		if ((uint64_t)k->hi - k->lo < BRUTE_MAX)
-			for (uint64_t g = k->hi; g >= k->lo && best_q < run; g--) {
-				uint64_t e = word_at(&k->c, (uint32_t)g, i);
-				unsigned q = b;
-				while (q < run && byte_of(e, q) == k->buf[i * 8 + q - k->off])
-					q++;
-				if (q > best_q) {
-					best = (uint32_t)g;
-					best_q = q;
-				}
-			}
-		if (best && best_q - b < 2 && !between) {
+		struct found s = search(k, i, b, run, b);
+		if (s.gen && s.q - b < 2 && !between) /* (then run == b + 1) */
 			/* A lone byte inside a run of one generation: a flipped byte, unless a
 			 * byte after it only seemed to belong to that run (1 in 256): then some
 			 * generation explains it and the next one too. */
-			best = 0;
-			best_q = b + 1;
-			for (uint64_t g = k->hi; g >= k->lo && (uint64_t)k->hi - k->lo < BRUTE_MAX;
-			     g--) {
-				uint64_t e = word_at(&k->c, (uint32_t)g, i);
-				unsigned q = b;
-				while (q < b1 && byte_of(e, q) == k->buf[i * 8 + q - k->off])
-					q++;
-				if (q > best_q) {
-					best = (uint32_t)g;
-					best_q = q;
-				}
-			}
+			s = search(k, i, b, b1, b + 1);
+		if (!s.gen) {
+			/* Bytes of a generation-dependent part of a word (not all 8) that no
+			 * generation of a window wider than BRUTE_MAX tried explains may be of
+			 * one not tried: accepted unchecked, as a search would most likely find
+			 * one for so few bytes. A whole word is decoded, not searched for. */
+			if (s.all || run - b == 8 || !varies(&k->c, i, b))
+				return b;
+			b = run - 1;
+			continue;
 		}
-		if (!best)
-			return b;
-		*cur = best;
-		b = best_q - 1;
+		*cur = s.gen;
+		b = s.q - 1;
 	}
 	return 8;
 }
@@ -665,7 +764,8 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 	                 .end = off + len,
 	                 .lo = gen_min ? gen_min : 1,
 	                 .hi = gen_max};
-	uint32_t cur = 0; /* the generation of the last good byte */
+	k.span = gen_max - k.lo; /* gen_max = lo - 1: the whole circle */
+	uint32_t cur = 0;        /* the generation of the last good byte */
 	for (uint64_t i = off / 8; i * 8 < k.end; i++) {
 		if (i % CW == 0 && i * 8 >= off && (i + CW) * 8 <= k.end && block_whole(&k, i)) {
 			cur = (uint32_t)(word_read(&k, i) >> 32);
