@@ -606,10 +606,13 @@ static struct found search(const struct walk *k, uint64_t i, unsigned b, unsigne
  * own generation (decoded whole or by its first bytes), the next decodable word's and, for
  * bytes every generation shares (the file id, the offset word), any acceptable one. Returns
  * the first byte no acceptable generation explains (8: all are), and updates *cur to the
- * generation of the word's last byte. */
-static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned b1, uint32_t *cur)
+ * generation of the word's last byte; *edge is set to i when that byte began a generation (so
+ * that a lone byte at the next word's start counts as lying between two). */
+static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned b1, uint32_t *cur,
+                        uint64_t *edge)
 {
 	uint32_t cand[4] = {k->hi, *cur, 0, hint(k, i + 1, 8)};
+	unsigned sw = 8; /* the byte where *cur last changed (8: none in this word) */
 	if (i % CW == 0 && b0 <= 4 && b1 == 8) { /* the header's generation, as it reads */
 		const unsigned char *h = k->buf + i * 8 + 4 - k->off;
 		cand[2] = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 |
@@ -635,6 +638,7 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 				hit = n;
 		if (hit >= 0) {
 			*cur = cand[hit];
+			sw = b;
 			continue;
 		}
 		if (acceptable(k, cand[0]) && byte_of(exp[0], b) == got &&
@@ -672,7 +676,8 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 		/* (in word 0, whose bytes many generations share, which one a neighbour belongs
 		 * to says little: there any generation may explain a byte) */
 		bool between = run - b >= 2 || b0 > 0 || i * 8 + b == k->off || left != right ||
-		               i % CW == 0 || (i % CW == 2 && k->off > (i - 2) * 8);
+		               i % CW == 0 || (i % CW == 2 && k->off > (i - 2) * 8) ||
+		               (b == 0 && *edge == i - 1);
 		/* The generation that explains the longest prefix of the run: all of it, or at
 		 * least two bytes (one where it lies between two generations), and the rest of
 		 * the run is tried again from there. */
@@ -682,6 +687,10 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 			 * byte after it only seemed to belong to that run (1 in 256): then some
 			 * generation explains it and the next one too. */
 			s = search(k, i, b, b1, b + 1);
+		if (!s.gen && !between && sw == b - 1)
+			/* ... or the byte before, where the generation after began, only seemed
+			 * to be its (1 in 256), and a remnant of two bytes or more begins there */
+			s = search(k, i, b - 1, b1, b);
 		if (!s.gen) {
 			/* Bytes of a generation-dependent part of a word (not all 8) that no
 			 * generation of a window wider than BRUTE_MAX tried explains may be of
@@ -693,8 +702,11 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 			continue;
 		}
 		*cur = s.gen;
+		sw = b;
 		b = s.q - 1;
 	}
+	if (sw == 7)
+		*edge = i;
 	return 8;
 }
 
@@ -764,8 +776,9 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 	                 .end = off + len,
 	                 .lo = gen_min ? gen_min : 1,
 	                 .hi = gen_max};
-	k.span = gen_max - k.lo; /* gen_max = lo - 1: the whole circle */
-	uint32_t cur = 0;        /* the generation of the last good byte */
+	k.span = gen_max - k.lo;    /* gen_max = lo - 1: the whole circle */
+	uint32_t cur = 0;           /* the generation of the last good byte */
+	uint64_t edge = UINT64_MAX; /* the last word whose last byte began a generation */
 	for (uint64_t i = off / 8; i * 8 < k.end; i++) {
 		if (i % CW == 0 && i * 8 >= off && (i + CW) * 8 <= k.end && block_whole(&k, i)) {
 			cur = (uint32_t)(word_read(&k, i) >> 32);
@@ -789,7 +802,7 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 		}
 		unsigned b0 = i * 8 < off ? (unsigned)(off - i * 8) : 0;
 		unsigned b1 = i * 8 + 8 > k.end ? (unsigned)(k.end - i * 8) : 8;
-		unsigned bad = explain(&k, i, b0, b1, &cur);
+		unsigned bad = explain(&k, i, b0, b1, &cur, &edge);
 		if (bad < 8) {
 			if (finding)
 				describe(&k, key, i * 8 + bad,
