@@ -254,13 +254,13 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 		list_dirty(m, r->fs, r->file, f);
 		break;
 	case DL_WSTART:
-		if (r->gen > f->gen_max)
+		if (gen_after(r->gen, f->gen_max))
 			f->gen_max = r->gen;
 		break;
 	case DL_WRITE:
 		if (!f->live)
 			break;
-		if (r->gen > f->gen_max)
+		if (gen_after(r->gen, f->gen_max))
 			f->gen_max = r->gen;
 		add_pending(m, f, r->off, r->off + r->len, r->t_end, r->gen);
 		list_dirty(m, r->fs, r->file, f);
@@ -486,11 +486,11 @@ static int check_data(const struct durmodel *m, const struct dm_files *files, ui
 	int rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd);
 	if (rc != 1 || !m->tail_lost)
 		return rc;
-	if (hi != UINT32_MAX) {
+	if (!f->gen_unknown) {
 		if ((rc = newest_gen(m, files, fs, id, f, size, buf, &top)))
 			return rc;
-		top = top > hi ? top : hi;
-		hi = top < UINT32_MAX - DM_LOST_GENS ? top + DM_LOST_GENS : UINT32_MAX;
+		top = gen_after(top, hi) ? top : hi;
+		hi = gen_add(top, DM_LOST_GENS);
 		if ((rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd)) != 1)
 			return rc;
 	}
