@@ -456,7 +456,12 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
 			if (got == 0)
 				break; /* shrank meanwhile: the length check said so */
 			struct content_finding cf;
-			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf)) {
+			/* a window from 1 (all the file had up to gen_max) is, past a wrap of the
+			 * file's counter, every generation (content.h) */
+			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf) &&
+			    (gen_min != 1 || gen_max == UINT32_MAX ||
+			     content_check(buf, (size_t)got, &key, off, gen_next(gen_max), gen_max,
+			                   NULL))) {
 				fd->kind = kind_of(cf.verdict);
 				fd->off = cf.off;
 				fd->gen_min = gen_min;
