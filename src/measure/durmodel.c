@@ -23,6 +23,7 @@ struct dm_pend {
 /* One file id's current incarnation. */
 struct dm_file {
 	bool live, created, name_durable, listed, gen_unknown;
+	bool wrapped; /* its generation counter passed UINT32_MAX (to 1) in the run */
 	uint32_t dir, gen_max;
 	uint64_t t_create, min_len;
 	struct dm_ref len_ref, name_ref;
@@ -254,14 +255,18 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r)
 		list_dirty(m, r->fs, r->file, f);
 		break;
 	case DL_WSTART:
-		if (gen_after(r->gen, f->gen_max))
+		if (gen_after(r->gen, f->gen_max)) {
+			f->wrapped |= r->gen < f->gen_max;
 			f->gen_max = r->gen;
+		}
 		break;
 	case DL_WRITE:
 		if (!f->live)
 			break;
-		if (gen_after(r->gen, f->gen_max))
+		if (gen_after(r->gen, f->gen_max)) {
+			f->wrapped |= r->gen < f->gen_max;
 			f->gen_max = r->gen;
+		}
 		add_pending(m, f, r->off, r->off + r->len, r->t_end, r->gen);
 		list_dirty(m, r->fs, r->file, f);
 		if (r->flags & DLF_SYNC) {
@@ -456,10 +461,10 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
 			if (got == 0)
 				break; /* shrank meanwhile: the length check said so */
 			struct content_finding cf;
-			/* a window from 1 (all the file had up to gen_max) is, past a wrap of the
-			 * file's counter, every generation (content.h) */
+			/* a window from 1 (all the file had up to gen_max) is, once the file's
+			 * counter wrapped, every generation (content.h) */
 			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf) &&
-			    (gen_min != 1 || gen_max == UINT32_MAX ||
+			    (gen_min != 1 || !f->wrapped ||
 			     content_check(buf, (size_t)got, &key, off, gen_next(gen_max), gen_max,
 			                   NULL))) {
 				fd->kind = kind_of(cf.verdict);
