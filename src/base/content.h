@@ -128,7 +128,8 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
                   uint32_t gen_min, uint32_t gen_max, struct content_finding *finding);
 /* content_newest - the highest generation a whole word of buf (bytes [off, off+len) of the file)
- * is exactly the content of; 0: none. */
+ * is exactly the content of; 0: none. Highest as a number, not on the circle: across a wrap it
+ * is a generation from before it. */
 uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off);
 const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", "torn", ... */
 
