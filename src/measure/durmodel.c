@@ -281,6 +281,16 @@ static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_ru
 		name_durable(f, ref);
 }
 
+/* A write of generation gen began or completed on f: the newest generation it may hold, on the
+ * 32-bit circle (content.h: the counter goes on from 1 after UINT32_MAX). */
+static void gen_seen(struct dm_file *f, uint32_t gen)
+{
+	if (gen_after(gen, f->gen_max)) {
+		f->wrapped |= gen < f->gen_max;
+		f->gen_max = gen;
+	}
+}
+
 static void born(struct durmodel *m, struct dm_fs *d, struct dm_file *f, const struct durlog_rec *r)
 {
 	reset(f);
@@ -311,7 +321,7 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		born(m, d, f, r);
 		break;
 	case DL_WSTART:
-		f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+		gen_seen(f, r->gen);
 		break;
 	case DL_WRITE:
 		if (r->len > UINT64_MAX - r->off) {
@@ -320,7 +330,7 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		}
 		if (!f->live)
 			break;
-		f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+		gen_seen(f, r->gen);
 		if (!row) /* a buffered write: pending until a promise covers it */
 			add_pending(m, d, f, r->off, r->off + r->len, r->t_end, r->gen);
 		else
