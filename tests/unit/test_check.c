@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "chist.h"
+#include "pool.h"
 #include "test.h"
 
 #ifndef FSMIX_TEST_BUILD_TYPE
@@ -25,14 +27,26 @@ static int count_eval(int v)
 	return v;
 }
 
-/* The assertions a child trips: which = 0 plain, 1 with a message. */
+/* The assertions a child trips: 0 plain, 1 with a message; 2 and 3 are invariants of the
+ * library: a pool slot removed that no writer holds (a file deleted twice), a compact
+ * histogram series beyond the arena's. */
 static void trip(int which)
 {
 	int x = count_eval(1);
 	if (which == 0)
 		FSMIX_ASSERT(x == 2);
-	else
+	else if (which == 1)
 		FSMIX_ASSERT_MSG(x == 2, "x is %d, wanted %d", x, 2);
+	if (which == 2) {
+		struct pool p;
+		if (pool_init(&p, 16) == 0 && pool_add_initial(&p, 3, 0, 4096) == 0)
+			pool_remove(&p, 3); /* idle: no POOL_WRITE pick holds it */
+	}
+	if (which == 3) {
+		static struct chist_arena a;
+		struct hist h;
+		chist_merge_series(&h, &a, CHIST_SERIES);
+	}
 }
 
 /* Runs trip(which) in a child with stderr on a pipe: its stderr in out, its wait status. */
@@ -91,6 +105,22 @@ static void test_false_aborts(void)
 	CHECK_CONTAINS(out, ": trip: x == 2: x is 1, wanted 2\n");
 }
 
+/* The library's own assertions are compiled in and fire (pool.c, chist.c). */
+static void test_library_invariants(void)
+{
+	char out[2048];
+	int st = run_child(2, out, sizeof(out));
+	if (!FSMIX_ASSERTIONS)
+		return; /* not compiled in: the misuse is undefined, the child's fate too */
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	CHECK_CONTAINS(out, "pool.c:");
+	CHECK_CONTAINS(out, "slot 3 in state 0x2, not 0xfffffffe");
+	st = run_child(3, out, sizeof(out));
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	CHECK_CONTAINS(out, "chist.c:");
+	CHECK_CONTAINS(out, "s < CHIST_SERIES");
+}
+
 /* Every CI build (RelWithDebInfo, Debug, ASan+UBSan, TSan, clang) has them, in the library
  * (fsmix_assertions_on, compiled in src/base) and here; Release leaves them out. */
 static void test_compiled_in_ci_builds(void)
@@ -110,6 +140,7 @@ int main(void)
 {
 	RUN(test_true_passes);
 	RUN(test_false_aborts);
+	RUN(test_library_invariants);
 	RUN(test_compiled_in_ci_builds);
 	return test_summary();
 }
