@@ -11,11 +11,12 @@
  * sanitizer build prints its stack). No cleanup runs: state that broke an invariant is not
  * trusted to unmount or delete anything.
  *
- * On or off: FSMIX_ASSERTIONS, set by CMake (option FSMIX_ASSERTIONS: ON for every build type
- * but Release, so every CI build -- RelWithDebInfo, the sanitizers, clang, Debug -- checks; see
- * docs/design.md). Off, cond is not evaluated (only type-checked, inside sizeof), so it may
- * name variables that exist for the check alone, and it must have no side effect. A source
- * built outside CMake gets them on.
+ * On or off: FSMIX_ASSERTIONS (0 or 1), defined by CMake from its cache variable of the same
+ * name: AUTO, the default, is on for every build type but Release, so every CI build --
+ * RelWithDebInfo, the sanitizers, clang, Debug -- checks (docs/design.md, "Invariants").
+ * Off, cond is not evaluated (only type-checked, inside sizeof), so it may name variables that
+ * exist for the check alone, and it must have no side effect. A source built outside CMake
+ * gets them on.
  *
  * Cost: one compare and a predicted branch to a cold, out-of-line call. Use it in setup, in
  * cold paths and at an operation's boundaries; in per-operation hot code only when it is a
