@@ -12,6 +12,7 @@
  * renames toggle between two names (FFSB appended an 'a' per rename, forever), and the size is
  * known from the pool (FFSB stat()ed the path first).
  */
+#include "check.h"
 #include "durhook.h"
 #include "engine.h"
 #include "opcontent.h"
@@ -325,6 +326,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	const struct plan_group *g = w->g;
 	uint64_t bs = g->read_blocksize, size = f->size;
 	uint64_t want = g->read_size < size ? g->read_size : size;
+	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
 	uint64_t n = want / bs, tail = want % bs;
 	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
@@ -369,6 +371,7 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
                         struct op_result *r)
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
+	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
 	if (w->rbuf == w->buf)
 		buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
@@ -395,6 +398,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	const struct plan_group *g = w->g;
 	uint64_t bs = g->write_blocksize, size = f->size;
 	uint64_t want = g->write_size < size ? g->write_size : size;
+	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that writes has a write_blocksize */
 	int64_t k;
 	int rc;
 	struct wpos c;
