@@ -12,22 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "durmodel_int.h"
 #include "durpromise.h"
-
-/* The model's invariants, checked in debug builds (NDEBUG off) only (a project assertion
- * macro in src/base may replace it). */
-static inline void dm_assert(bool ok, const char *what)
-{
-#ifndef NDEBUG
-	if (!ok) {
-		fprintf(stderr, "fsmix: durmodel: invariant broken: %s\n", what);
-		abort();
-	}
-#else
-	(void)ok, (void)what;
-#endif
-}
 
 static bool grow(void **p, size_t *cap, size_t need, size_t size)
 {
@@ -186,8 +173,8 @@ static void add_pending(struct durmodel *m, struct dm_fs *d, struct dm_file *f, 
 		m->oom = true;
 		return;
 	}
-	dm_assert(f->n_pend == f->head || f->pend[f->n_pend - 1].t_end <= t_end,
-	          "pending writes out of t_end order");
+	FSMIX_ASSERT_MSG(f->n_pend == f->head || f->pend[f->n_pend - 1].t_end <= t_end,
+	                 "pending writes out of t_end order");
 	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, gen};
 	list_add(m, &d->dirty, &f->in_dirty, index_of(d, f));
 }
