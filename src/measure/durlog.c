@@ -500,15 +500,33 @@ void durlog_free(struct durlog *l)
 
 /* ---- reading ---- */
 
-int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen)
+/* Opens the log for reading: a regular file, a FIFO or a character device (a pipe from zcat);
+ * a directory or anything else is named as such. NULL with err. */
+static FILE *open_read(const char *path, char *err, size_t errlen)
 {
-	memset(out, 0, sizeof(*out));
 	FILE *f = fopen(path, "rb");
-	if (!f) {
+	struct stat st;
+	if (!f || fstat(fileno(f), &st)) {
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
-		return -1;
+		if (f)
+			fclose(f);
+		return NULL;
 	}
-	unsigned char hb[DURLOG_HEADER_LEN], rb[DURLOG_REC_LEN];
+	if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "--durability-log '%s' is a %s, not a durability log", path,
+		         S_ISDIR(st.st_mode)   ? "directory"
+		         : S_ISBLK(st.st_mode) ? "block device"
+		                               : "socket");
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* The header: 0, or -1 with err (empty, too short, not a log). */
+static int read_header(FILE *f, const char *path, struct durlog_header *h, char *err, size_t errlen)
+{
+	unsigned char hb[DURLOG_HEADER_LEN];
 	char why[256];
 	size_t hgot = fread(hb, 1, sizeof(hb), f);
 	if (hgot == 0 && !ferror(f)) {
@@ -518,55 +536,94 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 		    "header is written after the tree's build and its syncfs: a crash during the "
 		    "build leaves the log empty), so it holds no promise to check",
 		    path);
-		fclose(f);
 		return -1;
 	}
 	if (hgot != sizeof(hb)) {
-		snprintf(err, errlen, "--durability-log '%s': too short for a durability log",
-		         path);
-		fclose(f);
+		snprintf(err, errlen, "--durability-log '%s': %s", path,
+		         ferror(f) ? strerror(errno) : "too short for a durability log");
 		return -1;
 	}
-	if (durlog_decode_header(hb, &out->h, why, sizeof(why))) {
+	if (durlog_decode_header(hb, h, why, sizeof(why))) {
 		snprintf(err, errlen, "--durability-log '%s': %s", path, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int keep_rec(struct durlog_read *out, size_t *cap, const struct durlog_rec *r)
+{
+	if (out->n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 1024;
+		struct durlog_rec *p = realloc(out->recs, nc * sizeof(*p));
+		if (!p)
+			return -1;
+		out->recs = p;
+		*cap = nc;
+	}
+	out->recs[out->n++] = *r;
+	return 0;
+}
+
+/* A run of bad slots (at, count) with a good record after it: damage before the log's end,
+ * kept for durlog_check. */
+static int keep_span(struct durlog_read *out, size_t *cap, size_t at, size_t count)
+{
+	if (out->n_bad == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		struct durlog_span *p = realloc(out->bad, nc * sizeof(*p));
+		if (!p)
+			return -1;
+		out->bad = p;
+		*cap = nc;
+	}
+	out->bad[out->n_bad++] = (struct durlog_span){at, count};
+	if (!out->corrupt)
+		out->first_corrupt = at;
+	out->corrupt += count;
+	return 0;
+}
+
+int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	FILE *f = open_read(path, err, errlen);
+	if (!f)
+		return -1;
+	if (read_header(f, path, &out->h, err, errlen)) {
 		fclose(f);
 		return -1;
 	}
-	size_t cap = 0, got, bad_run = 0, at = 0;
-	while ((got = fread(rb, 1, sizeof(rb), f)) > 0) {
+	unsigned char rb[DURLOG_REC_LEN];
+	size_t cap = 0, cap_bad = 0, got, bad_run = 0, at = 0;
+	int nomem = 0;
+	while (!nomem && (got = fread(rb, 1, sizeof(rb), f)) > 0) {
 		struct durlog_rec r;
-		at++;
+		at++; /* the slot: 1 for the first record after the header */
 		if (got < sizeof(rb) || durlog_decode_rec(rb, &r)) {
+			out->partial = got < sizeof(rb) ? got : 0;
 			bad_run++;
 			continue;
 		}
-		if (bad_run && !out->corrupt)
-			out->first_corrupt = at - bad_run; /* a good record after bad ones */
-		out->corrupt += bad_run;
+		if (bad_run)
+			nomem = keep_span(out, &cap_bad, at - bad_run, bad_run);
 		bad_run = 0;
-		if (r.kind == DL_END) {
+		if (out->complete) { /* anything after the end record: not the logger's */
+			if (!out->after_end++)
+				out->first_after_end = at;
+		} else if (r.kind == DL_END) {
 			out->complete = true;
-			continue;
-		}
-		if (out->n == cap) {
-			size_t nc = cap ? 2 * cap : 1024;
-			struct durlog_rec *p = realloc(out->recs, nc * sizeof(*p));
-			if (!p) {
-				snprintf(err, errlen, "out of memory reading '%s'", path);
-				fclose(f);
-				durlog_read_free(out);
-				return -1;
-			}
-			out->recs = p;
-			cap = nc;
-		}
-		out->recs[out->n++] = r;
+			out->end_at = at;
+			out->end_seq = r.seq;
+		} else if (!nomem)
+			nomem = keep_rec(out, &cap, &r);
 	}
 	out->torn = bad_run; /* the bad records at the end only: the log's own torn end */
+	out->slots = at;
 	bool bad = ferror(f);
 	fclose(f);
-	if (bad) {
-		snprintf(err, errlen, "--durability-log '%s': read error", path);
+	if (bad || nomem) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path,
+		         nomem ? "out of memory" : "read error");
 		durlog_read_free(out);
 		return -1;
 	}
@@ -576,6 +633,8 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 void durlog_read_free(struct durlog_read *r)
 {
 	free(r->recs);
+	free(r->bad);
 	r->recs = NULL;
-	r->n = 0;
+	r->bad = NULL;
+	r->n = r->n_bad = 0;
 }

@@ -189,16 +189,31 @@ int durlog_stop(struct durlog *l, struct durlog_stats *st, char *err, size_t err
 void durlog_free(struct durlog *l);
 
 /* ---- reading ---- */
+/* Slots are the 80-byte places after the header, numbered from 1 (the first record). */
+struct durlog_span {
+	size_t at, count; /* slots at..at+count-1 */
+};
+
 struct durlog_read {
 	struct durlog_header h;
-	struct durlog_rec *recs;
+	struct durlog_rec *recs; /* the good records before the end record, in file order */
 	size_t n;
-	size_t torn;    /* records dropped at the end (a bad check, a partial record): torn end */
-	size_t corrupt; /* records that fail their check with a good one after them */
-	size_t first_corrupt; /* the first of them: 1 for the first record after the header */
+	size_t slots;            /* slots in the file (a partial last one counts) */
+	size_t torn;             /* bad slots at the end, after the last good record (a bad check, a
+	                          * partial record): the log's torn end */
+	size_t partial;          /* bytes of a partial last slot (0: none) */
+	struct durlog_span *bad; /* runs of bad slots with a good record after them */
+	size_t n_bad;
+	size_t corrupt;       /* the slots of those runs */
+	size_t first_corrupt; /* the first of them */
 	bool complete;        /* DL_END found */
+	size_t end_at;        /* its slot */
+	uint64_t end_seq;     /* its seq: the records before it */
+	size_t after_end;     /* good records after it (none in a log fsmix wrote) */
+	size_t first_after_end;
 };
-/* durlog_read_file - the whole log; 0, or -1 with err (cannot read it, not a log). */
+/* durlog_read_file - the whole log; 0, or -1 with err (cannot read it, a directory, not a log).
+ * Whether what was read is a log fsmix can have written is durlog_check's (durcheck.h). */
 int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen);
 void durlog_read_free(struct durlog_read *r);
 
