@@ -196,20 +196,34 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 {
 	char dir[PATH_MAX];
 	struct stat ls, ds;
-	dir_of(path, dir, sizeof(dir));
+	/* where open(2) writes: symbolic links followed (realpath), a dangling one to the new
+	 * file it names (open's O_CREAT makes it there: outfile_identify) */
+	char real[PATH_MAX] = "";
+	struct outfile_id id;
 	bool exists = stat(path, &ls) == 0;
 	if (exists && (S_ISCHR(ls.st_mode) || S_ISFIFO(ls.st_mode) || S_ISSOCK(ls.st_mode)))
 		return 0; /* /dev/null, a pipe: what is written there is not on that filesystem */
-	if (!exists && stat(dir, &ls) < 0) {
-		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
+	int e = exists ? (realpath(path, real) ? 0 : -errno) : outfile_identify(path, &id);
+	if (!e && !exists)
+		snprintf(real, sizeof(real), "%s", id.path);
+	if (!e && exists && S_ISDIR(ls.st_mode))
+		snprintf(dir, sizeof(dir), "%s", real);
+	else if (!e)
+		dir_of(real, dir, sizeof(dir));
+	if (e || (!exists && stat(dir, &ls) < 0)) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(e ? -e : errno));
 		return -1;
 	}
+	char shown[PATH_MAX + 64] = "";
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		snprintf(shown, sizeof(shown), " (a symbolic link to %s)", real);
 	struct devstat_dev *ld = calloc(2, sizeof(*ld));
 	if (!ld) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	bool ld_ok = devstat_probe(S_ISDIR(ls.st_mode) ? path : dir, &ld[0]) == 0;
+	bool ld_ok = devstat_probe(dir, &ld[0]) == 0;
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (stat(locations[i], &ds) < 0)
@@ -226,11 +240,12 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 				       !strcmp(ld[0].mount_source, ld[1].mount_source);
 		}
 		if (same) {
-			snprintf(err, errlen,
-			         "--durability-log '%s' is on the filesystem under test (location "
-			         "'%s'): "
-			         "a crash would take the log with it; put it on another filesystem",
-			         path, locations[i]);
+			snprintf(
+			    err, errlen,
+			    "--durability-log '%s'%s is on the filesystem under test (location "
+			    "'%s'): a crash would take the log with it; put it on another "
+			    "filesystem",
+			    path, shown, locations[i]);
 			rc = -1;
 		}
 	}
@@ -251,12 +266,40 @@ static int refuse_existing(const char *path, const struct stat *st, char *err, s
 	return -EEXIST;
 }
 
+/* An existing regular file (st) must be the running user's own and writable by no one else:
+ * another user, or anyone who may write it, could cut the log or change it while it is
+ * written or before it is verified, and verify would then check less than the run promised.
+ * 0, or -EPERM with the message. */
+static int refuse_foreign(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	if (st->st_uid != geteuid()) {
+		snprintf(err, errlen,
+		         "--durability-log '%s' belongs to another user (uid %u): fsmix writes its "
+		         "log only into a file of its own, which no one else can change (another "
+		         "user could cut it, and verify would check less than the run promised); "
+		         "name a new file",
+		         path, (unsigned)st->st_uid);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen,
+		         "--durability-log '%s' is writable by other users (mode %04o): another "
+		         "user could cut or change the log, and verify would check less than the "
+		         "run promised; chmod go-w it, or name a new file",
+		         path, (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 int durlog_check_new(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size > 0)
 		return refuse_existing(path, &st, err, errlen);
-	return 0;
+	return refuse_foreign(path, &st, err, errlen);
 }
 
 /* open(2) of the log. A FIFO without a reader fails with ENXIO (O_NONBLOCK): then its reader
@@ -266,7 +309,8 @@ static int open_log(const char *path, char *err, size_t errlen)
 	/* never O_TRUNC: a regular file that holds anything is refused once open (no window
 	 * between a check and the open in which a file could be lost) */
 	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
-	int fd = open(path, flags | O_CREAT, 0666), e = fd < 0 ? errno : 0;
+	/* 0644: a new log is writable by its owner alone, whatever the umask (refuse_foreign) */
+	int fd = open(path, flags | O_CREAT, 0644), e = fd < 0 ? errno : 0;
 	struct stat st;
 	if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
 		if (outfile_wait_reader(path, flags, path, &fd)) {
@@ -305,6 +349,8 @@ int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(-rc));
 	else if (S_ISREG(st.st_mode) && st.st_size > 0)
 		rc = refuse_existing(path, &st, err, errlen);
+	else if (S_ISREG(st.st_mode))
+		rc = refuse_foreign(path, &st, err, errlen);
 	else if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		snprintf(err, errlen,
 		         "--durability-log '%s' is not a regular file, character device or FIFO",

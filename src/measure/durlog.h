@@ -137,26 +137,29 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 const char *durlog_kind_name(enum durlog_kind k);
 
 /* ---- the same-device rule ---- */
-/* durlog_check_place - the log at path (its directory when it does not exist yet) must not be
- * on the filesystem of any of the n locations: not the same st_dev, and not the same block
- * device behind them (devstat). A character device, FIFO or socket keeps nothing on the
+/* durlog_check_place - the log at path (its directory when it does not exist yet), symbolic
+ * links followed (a dangling one to the file open(2) would create), must not be on the
+ * filesystem of any of the n locations: not the same st_dev, and not the same block device
+ * behind them (devstat). A character device, FIFO or socket keeps nothing on the
  * filesystem its name is in: no rule. 0, or -1 with a message naming the log and the location. */
 int durlog_check_place(const char *path, const char *const *locations, size_t n, char *err,
                        size_t errlen);
 
 /* ---- writing ---- */
-/* durlog_check_new - FILE may be written: it does not exist, is an empty regular file, or is
- * not a regular file (/dev/null, a FIFO). A regular file that holds anything is never
- * overwritten: -EEXIST with a message (docs/output.md, "Durability log"). 0 otherwise (other
- * problems are durlog_open's to report). */
+/* durlog_check_new - FILE may be written: it does not exist, is an empty regular file of the
+ * running user's that no one else may write, or is not a regular file (/dev/null, a FIFO). A
+ * regular file that holds anything is never overwritten: -EEXIST with a message
+ * (docs/output.md, "Durability log"); another user's, or one group or others may write:
+ * -EPERM. 0 otherwise (other problems are durlog_open's to report). */
 int durlog_check_new(const char *path, char *err, size_t errlen);
 /* durlog_open - create FILE, or open an empty one, in place (not through a temporary file: it
  * must be readable after a crash; never truncated: durlog_check_new's rule, checked again on
  * the open file). A character device or FIFO is opened in place too (a FIFO without a reader
  * is waited for: outfile_wait_reader) and l->durable is false: its records are written but
- * never fdatasynced. 0, or -errno with err (-EEXIST: a file that holds something; -EINTR: a
- * stop signal ended the wait for a FIFO's reader; -EINVAL: neither a regular file nor a
- * character device or FIFO). */
+ * never fdatasynced. A new file is made 0644 (before the umask). 0, or -errno with err
+ * (-EEXIST: a file that holds something; -EPERM: another user's, or one others may write;
+ * -EINTR: a stop signal ended the wait for a FIFO's reader; -EINVAL: neither a regular file
+ * nor a character device or FIFO). */
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen);
 /* durlog_begin - write the header and main-thread records (setup's), then start the logger
  * over n ring(s) (made here, one per worker). 0, or -errno with err. */
