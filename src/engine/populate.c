@@ -78,11 +78,15 @@ static uint64_t group_growth(const struct plan_group *g, bool runs, unsigned fla
 	return n > UINT64_MAX / per_op ? UINT64_MAX : n * per_op;
 }
 
-/* What filesystem fsi's pool can reach from the plan alone: `initial` entries plus what its
- * groups can add (UINT64_MAX: unbounded, a group that runs until the time is up). */
-static uint64_t plan_reach(const struct plan *pl, size_t fsi, uint64_t initial, unsigned flag,
-                           int op_only, uint64_t per_op)
+/* The capacity of a pool of fs: `initial` entries plus what its groups can add, where
+ * "unbounded" means as many as the filesystem has inodes (f_files; every file or directory
+ * takes one), and never more than `max` (also where the count is unknown: btrfs reports 0).
+ * Address space is reserved for the capacity (16 bytes a slot) when the pool is made. */
+static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs, uint64_t initial,
+                              unsigned flag, int op_only, uint64_t per_op, uint32_t max)
 {
+	const struct plan *pl = e->plan;
+	size_t fsi = (size_t)(fs - e->fs);
 	bool runs = pl->time_s || pl->counted;
 	uint64_t n = initial;
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
@@ -90,17 +94,6 @@ static uint64_t plan_reach(const struct plan *pl, size_t fsi, uint64_t initial, 
 		if (g->bindfs < 0 || (size_t)g->bindfs == fsi)
 			add_bound(&n, group_growth(g, runs, flag, op_only, per_op));
 	}
-	return n;
-}
-
-/* The capacity of a pool of fs: plan_reach, where "unbounded" means as many as the filesystem
- * has inodes (f_files; every file or directory takes one), and never more than `max` (also
- * where the count is unknown: btrfs reports 0). Address space is reserved for the capacity (16
- * bytes a slot) when the pool is made. */
-static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs, uint64_t initial,
-                              unsigned flag, int op_only, uint64_t per_op, uint32_t max)
-{
-	uint64_t n = plan_reach(e->plan, (size_t)(fs - e->fs), initial, flag, op_only, per_op);
 	n = shared_capacity(e, initial, n); /* --shared-tree: this rank's ids are every ranks-th */
 	if (n == UINT64_MAX) {
 		struct tree_usage u;
@@ -110,19 +103,9 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 	return n < 1 ? 1 : n > max ? max : (uint32_t)n;
 }
 
-/* The file ids of a filesystem's tree as built or reused (a tree grown to init_size/init_util
- * may hold as many files as the filesystem has inodes: UINT64_MAX stands for that). */
-static uint64_t initial_files(const struct plan_fs *pf)
+void engine_fs_bounds(const struct plan_fs *pf, uint64_t *files, uint64_t *dirs)
 {
-	return pf->num_files ? pf->num_files : pf->init_size || pf->init_util > 0 ? UINT64_MAX : 0;
-}
-
-void engine_fs_bounds(const struct plan *pl, size_t fsi, uint64_t *files, uint64_t *dirs)
-{
-	const struct plan_fs *pf = &pl->fs[fsi];
-	uint64_t n = plan_reach(pl, fsi, initial_files(pf), OPF_CREATES, -1, 1);
-	/* a run's capacity is this, or the inode count where it is unbounded, at most the cap */
-	*files = n < 1 ? 1 : n > FILES_CAPACITY ? FILES_CAPACITY : n;
+	*files = FILES_CAPACITY; /* no pool is larger, whatever the groups and the inode count */
 	*dirs = (uint64_t)pf->num_dirs + EXTRA_DIRS; /* createdir fails beyond that */
 }
 
@@ -151,8 +134,12 @@ static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
-	uint32_t files =
-	    pool_capacity(e, fs, initial_files(pf), OPF_CREATES, -1, 1, FILES_CAPACITY);
+	/* A tree grown to init_size/init_util may hold as many files as the filesystem has
+	 * inodes: UINT64_MAX stands for that. */
+	uint64_t initial = pf->num_files                        ? pf->num_files
+	                   : pf->init_size || pf->init_util > 0 ? UINT64_MAX
+	                                                        : 0;
+	uint32_t files = pool_capacity(e, fs, initial, OPF_CREATES, -1, 1, FILES_CAPACITY);
 	uint32_t meta = pool_capacity(e, fs, 0, 0, OP_metaop, 2, META_CAPACITY);
 	int rc = pool_init(&fs->files, files);
 	if (rc == 0)

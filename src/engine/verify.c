@@ -181,7 +181,7 @@ static enum failure check_log(const struct plan *pl, const struct durlog_read *r
 {
 	struct durlog_bounds b = {.max_workers = KEYS_MAX_THREADS};
 	for (size_t i = 0; i < pl->n_fs && i < DURLOG_MAX_FS; i++)
-		engine_fs_bounds(pl, i, &b.fs[i].files, &b.fs[i].dirs);
+		engine_fs_bounds(&pl->fs[i], &b.fs[i].files, &b.fs[i].dirs);
 	char err[MSG_MAX];
 	int rc = durlog_check(rd, &b, err, sizeof(err));
 	if (rc == -ENOMEM)

@@ -75,9 +75,21 @@ static int check_count(const struct durlog_read *rd, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* Record r (at slot) names filesystems, files, directories and extents within b. */
+/* The file ids a log can name beyond its base records' (see durcheck.h): a new id is taken only
+ * when no freed one is left, so ids stay below the tree's (1 + its highest base id) plus the
+ * files made since, each with a record, plus one in flight per worker; records lost to the
+ * log's torn end, or still in the rings after it, may have made some of those files: at most
+ * the bad slots and a ring per worker. */
+static uint64_t id_reach(const struct durlog_read *rd)
+{
+	return (uint64_t)rd->n + rd->corrupt + rd->torn +
+	       ((uint64_t)rd->h.n_workers + 1) * (DURLOG_RING + 1);
+}
+
+/* Record r (at slot) names filesystems, files, directories and extents within b; base[fs] is
+ * 1 + the highest file id of fs's base records so far (they come first). */
 static int check_fields(const struct durlog_read *rd, const struct durlog_rec *r, size_t slot,
-                        const struct durlog_bounds *b, char *err, size_t errlen)
+                        const struct durlog_bounds *b, uint64_t *base, char *err, size_t errlen)
 {
 	char w[32], what[160];
 	snprintf(what, sizeof(what), "record %zu (%s, seq %" PRIu64 ", %s)", slot,
@@ -90,15 +102,21 @@ static int check_fields(const struct durlog_read *rd, const struct durlog_rec *r
 	const struct durlog_fs_bounds *fb = &b->fs[r->fs];
 	bool names_file = r->kind != DL_DIRSYNC && r->kind != DL_SYNCFS && r->kind != DL_SYNC;
 	bool names_dir = names_file && r->kind != DL_WSTART;
-	if (names_file && r->file >= fb->files) {
+	uint64_t reach = base[r->fs] + id_reach(rd);
+	if (r->kind == DL_BASE || reach > fb->files)
+		reach = fb->files;
+	if (names_file && r->file >= reach) {
 		snprintf(err, errlen,
-		         "%s: file id %" PRIu32 " is beyond the file ids of filesystem %u (below "
-		         "%" PRIu64
-		         ": its files and what the profile's creates can add; verify with the "
-		         "run's profile and overrides)",
-		         what, r->file, r->fs, fb->files);
+		         "%s: file id %" PRIu32 " is beyond the file ids filesystem %u can have "
+		         "(below %" PRIu64 ": %s)",
+		         what, r->file, r->fs, reach,
+		         reach == fb->files ? "no file pool is larger"
+		                            : "its base files' ids and what the log's records can "
+		                              "have made since");
 		return -EINVAL;
 	}
+	if (r->kind == DL_BASE && r->file >= base[r->fs])
+		base[r->fs] = (uint64_t)r->file + 1;
 	bool dir_ok = r->dir < fb->dirs || r->dir == TREE_DIR_TOP ||
 	              (r->kind == DL_DIRSYNC && r->dir == DURLOG_DIR_META);
 	if ((names_dir || r->kind == DL_DIRSYNC) && !dir_ok) {
@@ -125,6 +143,7 @@ static int check_seqs(const struct durlog_read *rd, const struct durlog_bounds *
                       size_t *last, char *err, size_t errlen)
 {
 	uint32_t nw = rd->h.n_workers;
+	uint64_t base[DURLOG_MAX_FS] = {0};
 	size_t slot = 0, bi = 0;
 	for (size_t i = 0; i < rd->n; i++) {
 		const struct durlog_rec *r = &rd->recs[i];
@@ -157,7 +176,7 @@ static int check_seqs(const struct durlog_read *rd, const struct durlog_bounds *
 		}
 		next[k]++;
 		last[k] = slot;
-		if (check_fields(rd, r, slot, b, err, errlen))
+		if (check_fields(rd, r, slot, b, base, err, errlen))
 			return -EINVAL;
 	}
 	return 0;
