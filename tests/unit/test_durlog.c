@@ -237,6 +237,77 @@ static void test_same_device(void)
 	CHECK(strstr(err, "No such file") != NULL);
 }
 
+/* durlog_read_file: what is after the end record, where bad slots are, a directory. */
+static void test_read_shapes(void)
+{
+	char path[] = "/tmp/fsmix-test-durread.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
+	unsigned char hb[DURLOG_HEADER_LEN], rb[DURLOG_REC_LEN], zero[DURLOG_REC_LEN] = {0};
+	durlog_encode_header(&h, hb);
+	CHECK_EQ_I(write(fd, hb, sizeof(hb)), (int)sizeof(hb));
+	/* slots: 1 syncfs, 2 bad, 3 w0 seq 0, 4 end, 5 w0 seq 1 (after the end), 6 bad */
+	struct durlog_rec r = {.kind = DL_SYNCFS, .worker = DURLOG_WORKER_MAIN};
+	durlog_encode_rec(&r, rb);
+	CHECK_EQ_I(write(fd, rb, sizeof(rb)), (int)sizeof(rb));
+	CHECK_EQ_I(write(fd, zero, sizeof(zero)), (int)sizeof(zero));
+	r = (struct durlog_rec){.kind = DL_WRITE, .worker = 0, .seq = 0, .len = 1};
+	durlog_encode_rec(&r, rb);
+	CHECK_EQ_I(write(fd, rb, sizeof(rb)), (int)sizeof(rb));
+	r = (struct durlog_rec){.kind = DL_END, .worker = DURLOG_WORKER_MAIN, .seq = 2};
+	durlog_encode_rec(&r, rb);
+	CHECK_EQ_I(write(fd, rb, sizeof(rb)), (int)sizeof(rb));
+	r = (struct durlog_rec){.kind = DL_WRITE, .worker = 0, .seq = 1, .len = 1};
+	durlog_encode_rec(&r, rb);
+	CHECK_EQ_I(write(fd, rb, sizeof(rb)), (int)sizeof(rb));
+	CHECK_EQ_I(write(fd, zero, 30), 30); /* a partial last slot */
+	close(fd);
+	struct durlog_read rd;
+	char err[512];
+	CHECK_EQ_I(durlog_read_file(path, &rd, err, sizeof(err)), 0);
+	CHECK_EQ_U(rd.n, 2); /* syncfs and w0's seq 0: nothing after the end record is kept */
+	CHECK(rd.complete);
+	CHECK_EQ_U(rd.end_at, 4);
+	CHECK_EQ_U(rd.end_seq, 2);
+	CHECK_EQ_U(rd.after_end, 1);
+	CHECK_EQ_U(rd.first_after_end, 5);
+	CHECK_EQ_U(rd.n_bad, 1);
+	CHECK_EQ_U(rd.bad[0].at, 2);
+	CHECK_EQ_U(rd.bad[0].count, 1);
+	CHECK_EQ_U(rd.corrupt, 1);
+	CHECK_EQ_U(rd.torn, 1);
+	CHECK_EQ_U(rd.partial, 30);
+	CHECK_EQ_U(rd.slots, 6);
+	durlog_read_free(&rd);
+	unlink(path);
+	CHECK_EQ_I(durlog_read_file("/tmp", &rd, err, sizeof(err)), -1);
+	CHECK(strstr(err, "'/tmp' is a directory, not a durability log") != NULL);
+}
+
+/* The same-device rule follows symbolic links, a dangling one to where open(2) creates. */
+static void test_place_through_links(void)
+{
+	struct stat a, b;
+	if (stat("/dev/shm", &a) || stat("/tmp", &b) || a.st_dev == b.st_dev) {
+		printf(
+		    "skip test_place_through_links: /dev/shm and /tmp are not two filesystems\n");
+		return;
+	}
+	char link[] = "/tmp/fsmix-test-durlink.XXXXXX", err[1024];
+	int fd = mkstemp(link);
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(link);
+	CHECK_EQ_I(symlink("/dev/shm/fsmix-test-durlink-target.log", link), 0);
+	const char *shm[] = {"/dev/shm"}, *tmp[] = {"/tmp"};
+	CHECK_EQ_I(durlog_check_place(link, shm, 1, err, sizeof(err)), -1);
+	CHECK(strstr(err, "(a symbolic link to /dev/shm/fsmix-test-durlink-target.log) is on the "
+	                  "filesystem under test (location '/dev/shm')") != NULL);
+	CHECK_EQ_I(durlog_check_place(link, tmp, 1, err, sizeof(err)), 0); /* the link's own fs */
+	unlink(link);
+}
+
 /* A log as fsmix writes it, made by hand: setup (2 base files and a syncfs of fs 0), then
  * worker 0 and 1 alternately, PER2 records each, then the end record. */
 #define PER2 5
@@ -468,6 +539,8 @@ int main(void)
 	RUN(test_logger_many_writers);
 	RUN(test_waits_counted);
 	RUN(test_same_device);
+	RUN(test_read_shapes);
+	RUN(test_place_through_links);
 	RUN(test_check_sequences);
 	RUN(test_check_end_and_torn);
 	RUN(test_check_fields);
