@@ -13,9 +13,12 @@
 #include <unistd.h>
 
 #include "durcheck.h"
+#include "durhook.h"
 #include "durmodel.h"
 #include "engine.h"
 #include "keys.h"
+
+_Static_assert(DURLOG_DIR_META == DURHOOK_DIR_META, "a dirsync of meta/ names one directory");
 
 struct vfiles {
 	int roots[DURLOG_MAX_FS];
