@@ -4,8 +4,9 @@
 #   bash tests/dev.sh demo   install what is missing, build, run profiles/default.ffsb on a
 #                            fresh temporary directory and print its report
 #   bash tests/dev.sh test   install what is missing, build, run the whole test suite: the
-#                            normal build, ASan+UBSan, ThreadSanitizer, and the fuzzers; and
-#                            the unit tests of a Release build and of a clang build
+#                            normal build, clang's static analyzer, ASan+UBSan,
+#                            ThreadSanitizer, and the fuzzers; and the unit tests of a Release
+#                            build and of a clang build
 #
 # Needs root for apt-get (only when something is missing). Build trees go to build/,
 # build-release/, build-clang/, build-asan/ and build-tsan/ beside this checkout's
@@ -83,6 +84,11 @@ test_all() {
 	local t0=$SECONDS
 	build build
 	ctest_in build "default build"
+	# clang's static analyzer over src/, with the default build's flags: no report allowed
+	echo "=== static analysis: clang --analyze (tests/analyze.sh)"
+	if ! bash "$top/tests/analyze.sh" "$top/build"; then
+		failed+=("static analysis")
+	fi
 	# What a distribution builds (cmake -DCMAKE_BUILD_TYPE=Release: -O3, other warnings) and
 	# Debian's clang: built warning-free, with their unit tests (the rest is the default
 	# build's).

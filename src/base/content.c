@@ -20,189 +20,45 @@
  * the same bytes whatever pieces it is cut into. GEN_MUL is odd, so a payload word gives its
  * generation back: (word XOR stream) * GEN_MUL^-1; any other bytes (another file, another
  * offset, zeros, garbage) give a "generation" of 32 random high bits, so above 2^32 and told
- * apart (a 2^-32 chance of a false generation per word). Word 0 gives its generation directly.
+ * apart (a 2^-32 chance of a false generation per word). Word 0 gives its generation directly,
+ * word 2 through fmix64's inverse.
  *
- * The check walks the words with the generation of the last good one and accepts a word that
- * matches it; where it does not, the word's own generation (decoded) and the next decodable
- * word's are tried byte by byte, so two generations may meet at any byte (a write that began or
- * ended there). A byte that no candidate explains is the first bad place.
+ * The check is content_check.c's; what both files share is in content_int.h.
  *
  * Content modes (content.h): zero and compressible:PCT keep words [0, nrand) of a block as
  * above and make the rest 0; dedupe:PCT makes a 4 KiB chunk (on the file-offset grid) whose
  * hash of (file key, chunk) mod 100 is below PCT a copy of one of CONTENT_DEDUPE_POOL pool
  * chunks (table words XOR a per-seed key), whole. Those words are the same in every generation
  * (fixed_word): they decode to no generation and are accepted when equal. header (auto's
- * choice when the run checks) makes payload word w (3..63) of every block table[w] XOR a per-seed
- * key: fixed too, so only a block's 3 header words tell its file, offset and generation. fixed has
- * no header: every block is fixed_blk, whatever the file, generation and seed.
+ * choice when the run checks) makes payload word w (3..63) of every block content_table[w] XOR a
+ * per-seed key: fixed too, so only a block's 3 header words tell its file, offset and generation.
+ * fixed has no header: every block is content_fixed_blk, whatever the file, generation and seed.
  */
 #include "content.h"
 
 #include <pthread.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define CB           512u /* block */
-#define CW           64u  /* words a block */
-#define GEN_MUL      0x9e3779b97f4a7c15ull
-#define GEN_INV      0xf1de83e19937733dull /* GEN_MUL * GEN_INV == 1 (mod 2^64) */
-#define STREAM_WORDS (1u << 17)            /* 1 MiB */
-#define BRUTE_MAX    65536u /* generations tried one by one for a few undecodable bytes */
-#define DW           (CONTENT_DEDUPE_CHUNK / 8u) /* words a dedupe chunk */
+#include "content_int.h"
 
-static inline uint64_t fmix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t table[STREAM_WORDS];
-/* CONTENT_MODE_FIXED's one block: byte j is that of every file offset o with o % 512 == j */
-static unsigned char fixed_blk[CB];
+uint64_t content_table[STREAM_WORDS];
+unsigned char content_fixed_blk[CB];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static void table_make(void)
 {
 	uint64_t x = 0x66736d6978636f6eull; /* "fsmixcon": the same table in every process */
 	for (uint32_t i = 0; i < STREAM_WORDS; i++)
-		table[i] = fmix64(x += 0x9e3779b97f4a7c15ull);
+		content_table[i] = fmix64(x += 0x9e3779b97f4a7c15ull);
 	for (unsigned j = 0; j < CB; j++) /* little-endian words, as every other mode's */
-		fixed_blk[j] =
+		content_fixed_blk[j] =
 		    (unsigned char)(fmix64(0x6669786564000000ull + j / 8) >> (8 * (j % 8)));
 }
 
-/* One key, prepared. */
-struct ck {
-	uint64_t base; /* stream key of the file */
-	uint64_t chk;  /* check key of the file */
-	uint32_t rot;  /* the file's starting point in the table */
-	uint32_t file;
-	uint32_t nrand; /* words of a block [0, nrand) that are header and random payload; the
-	                 * rest are zeros (CONTENT_MODE_ZERO, CONTENT_MODE_COMPRESS) */
-	uint32_t dup;   /* CONTENT_MODE_DEDUPE: a chunk is a duplicate when its hash % 100 < dup */
-	uint64_t dkey;  /* ... that hash's key (per file) */
-	uint64_t pkey;  /* the duplicate chunks' key (per seed: shared by the tree's files) */
-	uint32_t prot;  /* ... and their starting point in the table */
-	uint64_t hkey;  /* CONTENT_MODE_HEADER: the pattern's key (per seed), 0 otherwise */
-};
-
-static inline struct ck ck_of(const struct content_key *k)
+void content_tables(void)
 {
 	(void)pthread_once(&table_once, table_make);
-	uint64_t f = fmix64(((uint64_t)k->fs << 32 | k->file) ^ 0x636f6e74656e7421ull);
-	uint64_t b = fmix64(k->seed ^ f);
-	struct ck c = {.base = b,
-	               .chk = fmix64(k->seed + f + 0x636865636b000000ull),
-	               .rot = (uint32_t)(fmix64(b) % STREAM_WORDS),
-	               .file = k->file,
-	               .nrand = CW};
-	unsigned pct = k->pct > 100 ? 100 : k->pct;
-	if (k->mode == CONTENT_MODE_HEADER)
-		c.hkey = fmix64(k->seed ^ 0x6865616465723a21ull) | 1;
-	else if (k->mode == CONTENT_MODE_ZERO)
-		c.nrand = 3;
-	else if (k->mode == CONTENT_MODE_COMPRESS) /* (100 - pct) % of the block's words random */
-		c.nrand = (CW * (100 - pct) + 50) / 100 < 3 ? 3 : (CW * (100 - pct) + 50) / 100;
-	else if (k->mode == CONTENT_MODE_DEDUPE && pct) {
-		c.dup = pct;
-		c.dkey = fmix64(b ^ 0x6465647570653a21ull);
-		c.pkey = fmix64(k->seed ^ 0x706f6f6c3a000000ull);
-		c.prot = (uint32_t)(fmix64(c.pkey) % STREAM_WORDS);
-	}
-	return c;
-}
-
-/* CONTENT_MODE_DEDUPE: the pool chunk chunk `ch` (file offset 4096 ch) copies, or -1 when it is
- * one of the file's own. */
-static inline int dup_of(const struct ck *c, uint64_t ch)
-{
-	if (!c->dup)
-		return -1;
-	uint64_t h = fmix64(c->dkey ^ (ch * 0x9fb21c651e98df25ull));
-	if (h % 100 >= c->dup)
-		return -1;
-	return (int)((h / 100) % CONTENT_DEDUPE_POOL);
-}
-
-/* Word w (0..DW-1) of pool chunk j. */
-static inline uint64_t pool_word(const struct ck *c, int j, uint64_t w)
-{
-	return table[((uint64_t)j * DW + w + c->prot) % STREAM_WORDS] ^ c->pkey;
-}
-
-/* Is word i the same in every generation (a zero word, a word of a duplicate chunk)? */
-static inline bool fixed_word(const struct ck *c, uint64_t i)
-{
-	return i % CW >= c->nrand || (c->hkey && i % CW >= 3) || dup_of(c, i / DW) >= 0;
-}
-
-/* CONTENT_MODE_HEADER: payload word w (3..CW-1) of every block. */
-static inline uint64_t pattern_word(const struct ck *c, uint64_t w)
-{
-	return table[w] ^ c->hkey;
-}
-
-/* The stream word of word index i (file offset 8 i). */
-static inline uint64_t stream(const struct ck *c, uint64_t i)
-{
-	return table[(i + c->rot) % STREAM_WORDS] ^ c->base;
-}
-
-#define CHECK_MUL 0xa0761d6478bd642full
-
-static inline uint64_t check_word(const struct ck *c, uint32_t gen, uint64_t block_off)
-{
-	return fmix64(c->chk ^ (block_off * CHECK_MUL) ^ ((uint64_t)gen << 1));
-}
-
-/* Word i (file offset 8 i) of generation gen, as a number (stored little-endian). */
-static inline uint64_t word_at(const struct ck *c, uint32_t gen, uint64_t i)
-{
-	int j = dup_of(c, i / DW);
-	if (j >= 0)
-		return pool_word(c, j, i % DW);
-	if (i % CW >= c->nrand)
-		return 0;
-	if (c->hkey && i % CW >= 3)
-		return pattern_word(c, i % CW);
-	switch (i % CW) {
-	case 0:
-		return (uint64_t)c->file | (uint64_t)gen << 32;
-	case 1:
-		return (i / CW) * CB;
-	case 2:
-		return check_word(c, gen, (i / CW) * CB);
-	default:
-		return stream(c, i) ^ ((uint64_t)gen * GEN_MUL);
-	}
-}
-
-static inline uint64_t le64(uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return __builtin_bswap64(v);
-#else
-	return v;
-#endif
-}
-
-static inline void put_word(unsigned char *p, uint64_t v)
-{
-	v = le64(v);
-	memcpy(p, &v, 8);
-}
-
-static inline uint64_t get_word(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return le64(v);
 }
 
 /* buf[0, len) = the bytes of file offsets [off, off + len) of content that repeats block blk every
@@ -216,38 +72,6 @@ static void block_runs(unsigned char *buf, size_t len, const unsigned char *blk,
 	}
 }
 
-/* CONTENT_MODE_FIXED's check: the first byte of buf (file offsets [off, off + len)) that is not
- * the pattern, zeroed when it and the rest of its block in range are zeros, else foreign (no
- * generation: the pattern has none). */
-static int fixed_check(const unsigned char *buf, size_t len, uint64_t off,
-                       struct content_finding *finding)
-{
-	size_t j = 0;
-	while (j < len && buf[j] == fixed_blk[(off + j) % CB])
-		j++;
-	if (j == len) {
-		if (finding)
-			*finding = (struct content_finding){.verdict = CONTENT_OK};
-		return 0;
-	}
-	if (finding) {
-		size_t end = j + (CB - (off + j) % CB), z = j; /* the end of the bad byte's block */
-		if (end > len)
-			end = len;
-		while (z < end && !buf[z])
-			z++;
-		*finding = (struct content_finding){
-		    .verdict = z == end ? CONTENT_ZERO : CONTENT_FOREIGN,
-		    .off = off + j,
-		    .shown = len - j < CONTENT_SHOW ? len - j : CONTENT_SHOW};
-		for (size_t i = 0; i < finding->shown; i++) {
-			finding->expected[i] = fixed_blk[(off + j + i) % CB];
-			finding->found[i] = buf[j + i];
-		}
-	}
-	return 1;
-}
-
 /* The payload loop is a load, an XOR and a store per word: vectorised, it runs at the speed of
  * a memory copy (gcc vectorises at -O2 only with the cheapest cost model, which skips it). */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -257,7 +81,7 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 {
 	struct ck c = ck_of(key);
 	if (key->mode == CONTENT_MODE_FIXED) {
-		block_runs(buf, len, fixed_blk, off);
+		block_runs(buf, len, content_fixed_blk, off);
 		return;
 	}
 	if (c.hkey) { /* the pattern, then the headers over it */
@@ -305,7 +129,7 @@ void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t
 		for (uint64_t end = i - i % CW + c.nrand; i < end;) {
 			uint64_t t = (i + c.rot) % STREAM_WORDS;
 			uint64_t n = end - i < STREAM_WORDS - t ? end - i : STREAM_WORDS - t;
-			const uint64_t *src = table + t;
+			const uint64_t *src = content_table + t;
 			for (uint64_t j = 0; j < n; j++)
 				put_word(p + 8 * j, src[j] ^ x);
 			i += n;
@@ -343,381 +167,6 @@ const char *content_verdict_name(enum content_verdict v)
 		return "short";
 	}
 	return "?";
-}
-
-/* The generation a whole word claims, 0 when it carries none this file could have written
- * (word 1 carries none; word 2 is a hash). */
-static uint32_t decode(const struct ck *c, uint64_t i, uint64_t w)
-{
-	uint64_t g;
-	if (fixed_word(c, i))
-		return 0;
-	switch (i % CW) {
-	case 0:
-		return (uint32_t)w == c->file ? (uint32_t)(w >> 32) : 0;
-	case 1:
-	case 2:
-		return 0;
-	default:
-		g = (w ^ stream(c, i)) * GEN_INV;
-		return g <= UINT32_MAX ? (uint32_t)g : 0;
-	}
-}
-
-/* The state of one check. */
-struct walk {
-	struct ck c;
-	const unsigned char *buf;
-	uint64_t off, end; /* the range [off, end) */
-	uint32_t lo, hi;   /* acceptable generations */
-};
-
-static inline bool acceptable(const struct walk *k, uint32_t g)
-{
-	return g >= k->lo && g <= k->hi;
-}
-
-/* Is word i entirely inside the range? */
-static inline bool whole(const struct walk *k, uint64_t i)
-{
-	return i * 8 >= k->off && i * 8 + 8 <= k->end;
-}
-
-static inline uint64_t word_read(const struct walk *k, uint64_t i)
-{
-	return get_word(k->buf + (i * 8 - k->off));
-}
-
-/* The generation the first bytes of payload word i carry, from its n low bytes (n >= 4: the
- * low 8n bits of gen * GEN_MUL give the low 8n bits of gen, all of it), when those bytes are
- * that generation's; 0 otherwise. A word where a later write began gives its first
- * generation so. */
-static uint32_t prefix_gen(const struct walk *k, uint64_t i, unsigned n)
-{
-	uint64_t mask = n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
-	if (fixed_word(&k->c, i))
-		return 0;
-	uint64_t w = word_read(k, i);
-	uint64_t g = (((w ^ stream(&k->c, i)) & mask) * GEN_INV) & mask;
-	if (!g || g > UINT32_MAX || ((word_at(&k->c, (uint32_t)g, i) ^ w) & mask))
-		return 0;
-	return (uint32_t)g;
-}
-
-/* The generation of the first whole word from i on (at most `look` words) that decodes to
- * one, whole or by its first bytes; 0 when none does. */
-static uint32_t hint(const struct walk *k, uint64_t i, unsigned look)
-{
-	for (unsigned n = 0; n < look && i * 8 < k->end; n++, i++) {
-		if (!whole(k, i))
-			continue;
-		uint32_t g = decode(&k->c, i, word_read(k, i));
-		for (unsigned b = 7; !acceptable(k, g) && b >= 4 && i % CW >= 3; b--)
-			g = prefix_gen(k, i, b);
-		if (acceptable(k, g))
-			return g;
-	}
-	return 0;
-}
-
-static inline unsigned char byte_of(uint64_t w, unsigned b)
-{
-	return (unsigned char)(w >> (8 * b)); /* the word is stored little-endian */
-}
-
-/* Does the block's content (within the range) show an acceptable generation: a payload word
- * of one, or a whole header (file and generation, offset, check) of one? */
-static bool block_has_ok(const struct walk *k, uint64_t block)
-{
-	uint64_t i0 = block * CW;
-	for (uint64_t i = i0; i < i0 + CW; i++) {
-		if (!whole(k, i) || i == i0 + 1 || i == i0 + 2)
-			continue;
-		uint64_t w = word_read(k, i);
-		uint32_t g = decode(&k->c, i, w);
-		if (!acceptable(k, g))
-			continue;
-		if (i > i0 + 2)
-			return true;
-		if (whole(k, i0 + 2) && word_read(k, i0 + 1) == word_at(&k->c, g, i0 + 1) &&
-		    word_read(k, i0 + 2) == word_at(&k->c, g, i0 + 2))
-			return true;
-	}
-	return false;
-}
-
-/* Fills in the finding for the bad byte at file offset p; `shown_gen` is the generation the
- * expected bytes are shown for. */
-static void describe(const struct walk *k, const struct content_key *key, uint64_t p,
-                     uint32_t shown_gen, struct content_finding *f)
-{
-	uint64_t i = p / 8, block = p / CB;
-	uint64_t bend = (block + 1) * CB < k->end ? (block + 1) * CB : k->end;
-	bool zero = true;
-	for (uint64_t q = p; q < bend && zero; q++)
-		zero = k->buf[q - k->off] == 0;
-	/* The generation the bad bytes carry: their word's, or the next decodable one's in the
-	 * block, if the bad byte is that generation's. */
-	uint32_t g = whole(k, i) ? decode(&k->c, i, word_read(k, i)) : 0;
-	if (!g)
-		g = hint(k, i + 1, (unsigned)(CW - (i + 1) % CW) % CW);
-	if (g && byte_of(word_at(&k->c, g, i), (unsigned)(p % 8)) != k->buf[p - k->off])
-		g = 0;
-	bool ok_too = block_has_ok(k, block);
-	enum content_verdict v;
-	/* Bad bytes next to acceptable ones in one block: torn (the device wrote part of it);
-	 * else what the bad bytes are. */
-	if (ok_too)
-		v = CONTENT_TORN;
-	else if (zero)
-		v = CONTENT_ZERO;
-	else if (g && g < k->lo)
-		v = CONTENT_STALE;
-	else
-		v = CONTENT_FOREIGN;
-	if (zero)
-		g = 0;
-	f->verdict = v;
-	f->off = p;
-	f->gen_found = g;
-	f->gen_expected = shown_gen;
-	f->shown = (size_t)(k->end - p < CONTENT_SHOW ? k->end - p : CONTENT_SHOW);
-	content_fill(f->expected, f->shown, key, shown_gen, p);
-	memcpy(f->found, k->buf + (p - k->off), f->shown);
-}
-
-/* Word i did not match generation *cur as a whole: explain its bytes [b0, b1) with *cur, its
- * own generation (decoded whole or by its first bytes), the next decodable word's and, for
- * bytes every generation shares (the file id, the offset word), any acceptable one. Returns
- * the first byte no acceptable generation explains (8: all are), and updates *cur to the
- * generation of the word's last byte. */
-static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned b1, uint32_t *cur)
-{
-	uint32_t cand[4] = {k->hi, *cur, 0, hint(k, i + 1, 8)};
-	if (i % CW == 0 && b0 <= 4 && b1 == 8) { /* the header's generation, as it reads */
-		const unsigned char *h = k->buf + i * 8 + 4 - k->off;
-		cand[2] = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 |
-		          (uint32_t)h[3] << 24;
-	} else if (b0 == 0 && b1 == 8) {
-		cand[2] = decode(&k->c, i, word_read(k, i));
-		for (unsigned n = 7; !acceptable(k, cand[2]) && n >= 4 && i % CW >= 3; n--)
-			cand[2] = prefix_gen(k, i, n);
-	}
-	uint64_t exp[4];
-	for (int n = 0; n < 4; n++)
-		exp[n] = acceptable(k, cand[n]) ? word_at(&k->c, cand[n], i) : 0;
-	for (unsigned b = b0; b < b1; b++) {
-		unsigned char got = k->buf[i * 8 + b - k->off];
-		/* The generation of the byte before, if it explains this one (bytes that many
-		 * generations share stay with the run they are in), else the next word's, the
-		 * word's own, the one before the word. */
-		if (acceptable(k, *cur) && byte_of(word_at(&k->c, *cur, i), b) == got)
-			continue;
-		int hit = -1;
-		for (int n = 3; n >= 1 && hit < 0; n--)
-			if (acceptable(k, cand[n]) && byte_of(exp[n], b) == got)
-				hit = n;
-		if (hit >= 0) {
-			*cur = cand[hit];
-			continue;
-		}
-		if (acceptable(k, cand[0]) && byte_of(exp[0], b) == got &&
-		    byte_of(word_at(&k->c, cand[0] == 1 ? 2 : 1, i), b) == got)
-			continue; /* a byte every generation has here */
-		/* Bytes a generation left too few of here to decode (a remnant between two later
-		 * writes, the check word of a write that began on the offset word, the range's
-		 * first partial word): try every acceptable generation, newest first, while there
-		 * are at most BRUTE_MAX, on the whole run of bytes no candidate explains. A run of
-		 * one byte only where it lies between two generations (a remnant between two
-		 * later writes) or at the range's start: a byte inside one generation's bytes
-		 * that one of thousands of generations explains would hide a flipped byte. */
-		uint32_t left = *cur, right = cand[3];
-		unsigned run = b + 1;
-		while (run < b1) {
-			unsigned char c = k->buf[i * 8 + run - k->off];
-			bool any = false;
-			for (int n = 1; n < 4 && !any; n++)
-				any = acceptable(k, cand[n]) && byte_of(exp[n], run) == c;
-			if (any)
-				break;
-			run++;
-		}
-		if (run == b + 1 && run < b1) { /* the generation of the byte after */
-			unsigned char c = k->buf[i * 8 + run - k->off];
-			right = 0;
-			for (int n = 3; n >= 1 && !right; n--)
-				if (acceptable(k, cand[n]) && byte_of(exp[n], run) == c)
-					right = cand[n];
-		} else if (run == 8 && (i + 1) * 8 < k->end) { /* ... in the next word */
-			unsigned char c = k->buf[(i + 1) * 8 - k->off];
-			if (!acceptable(k, right) || byte_of(word_at(&k->c, right, i + 1), 0) != c)
-				right = 0;
-		}
-		/* (in word 0, whose bytes many generations share, which one a neighbour belongs
-		 * to says little: there any generation may explain a byte) */
-		bool between = run - b >= 2 || b0 > 0 || i * 8 + b == k->off || left != right ||
-		               i % CW == 0 || (i % CW == 2 && k->off > (i - 2) * 8);
-		/* The generation that explains the longest prefix of the run: all of it, or at
-		 * least two bytes (one where it lies between two generations), and the rest of
-		 * the run is tried again from there. */
-		uint32_t best = 0;
-		unsigned best_q = b;
-		if ((uint64_t)k->hi - k->lo < BRUTE_MAX)
-			for (uint64_t g = k->hi; g >= k->lo && best_q < run; g--) {
-				uint64_t e = word_at(&k->c, (uint32_t)g, i);
-				unsigned q = b;
-				while (q < run && byte_of(e, q) == k->buf[i * 8 + q - k->off])
-					q++;
-				if (q > best_q) {
-					best = (uint32_t)g;
-					best_q = q;
-				}
-			}
-		if (best && best_q - b < 2 && !between) {
-			/* A lone byte inside a run of one generation: a flipped byte, unless a
-			 * byte after it only seemed to belong to that run (1 in 256): then some
-			 * generation explains it and the next one too. */
-			best = 0;
-			best_q = b + 1;
-			for (uint64_t g = k->hi; g >= k->lo && (uint64_t)k->hi - k->lo < BRUTE_MAX;
-			     g--) {
-				uint64_t e = word_at(&k->c, (uint32_t)g, i);
-				unsigned q = b;
-				while (q < b1 && byte_of(e, q) == k->buf[i * 8 + q - k->off])
-					q++;
-				if (q > best_q) {
-					best = (uint32_t)g;
-					best_q = q;
-				}
-			}
-		}
-		if (!best)
-			return b;
-		*cur = best;
-		b = best_q - 1;
-	}
-	return 8;
-}
-
-/* Is the whole block from word i (a block's first, inside the range) one acceptable
- * generation's, as its header says? One pass that compares without branching. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
-#endif
-static bool
-block_whole(const struct walk *k, uint64_t i)
-{
-	const unsigned char *p = k->buf + (i * 8 - k->off);
-	uint64_t w0 = get_word(p);
-	uint32_t g = (uint32_t)(w0 >> 32);
-	if ((k->c.dup && dup_of(&k->c, i / DW) >= 0) || (uint32_t)w0 != k->c.file ||
-	    !acceptable(k, g) || get_word(p + 8) != word_at(&k->c, g, i + 1) ||
-	    get_word(p + 16) != word_at(&k->c, g, i + 2))
-		return false;
-	if (k->c.hkey) {
-		uint64_t diff = 0;
-		for (unsigned j = 3; j < CW; j++)
-			diff |= get_word(p + 8 * j) ^ pattern_word(&k->c, j);
-		return diff == 0;
-	}
-	const uint64_t x = k->c.base ^ ((uint64_t)g * GEN_MUL);
-	const unsigned nr = k->c.nrand;
-	uint64_t t = (i + 3 + k->c.rot) % STREAM_WORDS, diff = 0;
-	if (t + nr - 3 <= STREAM_WORDS) {
-		const uint64_t *src = table + t;
-		for (unsigned j = 0; j < nr - 3; j++)
-			diff |= get_word(p + 24 + 8 * j) ^ src[j] ^ x;
-	} else {
-		for (unsigned j = 0; j < nr - 3; j++)
-			diff |= get_word(p + 24 + 8 * j) ^ stream(&k->c, i + 3 + j) ^
-			        ((uint64_t)g * GEN_MUL);
-	}
-	for (unsigned j = nr; j < CW;
-	     j++) /* the zeros of CONTENT_MODE_ZERO, CONTENT_MODE_COMPRESS */
-		diff |= get_word(p + 8 * j);
-	return diff == 0;
-}
-
-/* Is the duplicate chunk from word i (a chunk's first, inside the range) the pool's, whole?
- * (false when the chunk is one of the file's own) */
-static bool dup_chunk_whole(const struct walk *k, uint64_t i)
-{
-	int j = dup_of(&k->c, i / DW);
-	if (j < 0)
-		return false;
-	const unsigned char *p = k->buf + (i * 8 - k->off);
-	uint64_t diff = 0;
-	for (unsigned w = 0; w < DW; w++)
-		diff |= get_word(p + 8 * w) ^ pool_word(&k->c, j, w);
-	return diff == 0;
-}
-
-int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
-                  uint32_t gen_min, uint32_t gen_max, struct content_finding *finding)
-{
-	if (key->mode == CONTENT_MODE_FIXED) {
-		(void)pthread_once(&table_once, table_make);
-		return fixed_check(buf, len, off, finding);
-	}
-	struct walk k = {.c = ck_of(key),
-	                 .buf = buf,
-	                 .off = off,
-	                 .end = off + len,
-	                 .lo = gen_min ? gen_min : 1,
-	                 .hi = gen_max};
-	uint32_t cur = 0; /* the generation of the last good byte */
-	for (uint64_t i = off / 8; i * 8 < k.end; i++) {
-		if (i % CW == 0 && i * 8 >= off && (i + CW) * 8 <= k.end && block_whole(&k, i)) {
-			cur = (uint32_t)(word_read(&k, i) >> 32);
-			i += CW - 1; /* the common case: a whole block of one generation */
-			continue;
-		}
-		if (k.c.dup && i % DW == 0 && i * 8 >= off && (i + DW) * 8 <= k.end &&
-		    dup_chunk_whole(&k, i)) {
-			i += DW - 1; /* a whole duplicate chunk, as it should be */
-			continue;
-		}
-		if (whole(&k, i)) {
-			uint64_t got = word_read(&k, i);
-			if ((cur || fixed_word(&k.c, i)) && got == word_at(&k.c, cur ? cur : 1, i))
-				continue;
-			uint32_t g = decode(&k.c, i, got);
-			if (acceptable(&k, g) && got == word_at(&k.c, g, i)) {
-				cur = g;
-				continue;
-			}
-		}
-		unsigned b0 = i * 8 < off ? (unsigned)(off - i * 8) : 0;
-		unsigned b1 = i * 8 + 8 > k.end ? (unsigned)(k.end - i * 8) : 8;
-		unsigned bad = explain(&k, i, b0, b1, &cur);
-		if (bad < 8) {
-			if (finding)
-				describe(&k, key, i * 8 + bad,
-				         acceptable(&k, cur) ? cur
-				         : k.hi              ? k.hi
-				                             : 1,
-				         finding);
-			return 1;
-		}
-	}
-	if (finding)
-		*finding = (struct content_finding){.verdict = CONTENT_OK};
-	return 0;
-}
-
-uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off)
-{
-	if (key->mode == CONTENT_MODE_FIXED) /* no generation in it */
-		return 0;
-	struct walk k = {.c = ck_of(key), .buf = buf, .off = off, .end = off + len};
-	uint32_t top = 0;
-	for (uint64_t i = (off + 7) / 8; (i + 1) * 8 <= k.end; i++) {
-		uint64_t w = word_read(&k, i);
-		uint32_t g = decode(&k.c, i, w);
-		if (g > top && w == word_at(&k.c, g, i))
-			top = g;
-	}
-	return top;
 }
 
 void content_pattern(void *buf, size_t len, const struct content_key *key)

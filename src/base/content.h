@@ -12,13 +12,17 @@
  *   - A generation is a per-file counter: 1 for the file as created (by populate or a create op),
  *     +1 for every later op that writes into it (write, writeall, append; append_fsync2 counts
  *     once per append, a write with write_random once per block: each extent of its own). 0 is
- *     never written.
+ *     never written. It has no ceiling: after UINT32_MAX comes 1 (gen_next), and every window
+ *     and order of generations is read on the 32-bit circle (gen_in, gen_after), so a file may
+ *     be rewritten any number of times.
  *   - content_fill(buf, len, key, gen, off) produces exactly the bytes of file `key` at
  *     generation `gen` for the file range [off, off+len). Any offset and length (unaligned
  *     included); pieces filled separately and concatenated equal one fill of the whole range.
  *   - content_check(buf, len, key, off, gen_min, gen_max, &finding) checks bytes read from
  *     [off, off+len) of the file: every byte must be content of that file at that offset at some
- *     generation g with gen_min <= g <= gen_max. Ranges written by different generations may
+ *     generation g in the window [gen_min, gen_max] = gen_min, gen_min + 1, ..., gen_max counted
+ *     mod 2^32 (gen_in: it may cross the wrap; gen_min 0 means 1; gen_max = gen_min - 1 is every
+ *     generation). Ranges written by different generations may
  *     meet anywhere (a write that started or ended mid-block), and that is not an error.
  *     Returns 0 when all of it is acceptable, else 1 with the first bad place in *finding.
  *   - The key's mode (enum content_mode, the global key `content`) says what the bytes around
@@ -32,6 +36,7 @@
 #ifndef FSMIX_CONTENT_H
 #define FSMIX_CONTENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -97,11 +102,34 @@ struct content_finding {
 	uint8_t found[CONTENT_SHOW];    /* what was read from off */
 };
 
+/* Generations on the 32-bit circle (0 is never written, so it is skipped and never acceptable).
+ * gen_next(g): the generation after g; gen_add(g, n): n after g. gen_after(a, b): a was written
+ * after b, for two generations of one file less than 2^31 writes apart. gen_in(g, lo, hi): g is
+ * in the window lo, lo + 1, ..., hi (mod 2^32; hi = lo - 1: every generation). */
+static inline uint32_t gen_next(uint32_t g)
+{
+	return g == UINT32_MAX ? 1u : g + 1u;
+}
+static inline uint32_t gen_add(uint32_t g, uint32_t n)
+{
+	uint32_t r = g + n;
+	return r < g || !r ? r + 1u : r; /* passed 0: one more */
+}
+static inline bool gen_after(uint32_t a, uint32_t b)
+{
+	return (uint32_t)(a - b - 1u) < 0x7fffffffu;
+}
+static inline bool gen_in(uint32_t g, uint32_t lo, uint32_t hi)
+{
+	return g && (uint32_t)(g - lo) <= (uint32_t)(hi - lo);
+}
+
 void content_fill(void *buf, size_t len, const struct content_key *key, uint32_t gen, uint64_t off);
 int content_check(const void *buf, size_t len, const struct content_key *key, uint64_t off,
                   uint32_t gen_min, uint32_t gen_max, struct content_finding *finding);
 /* content_newest - the highest generation a whole word of buf (bytes [off, off+len) of the file)
- * is exactly the content of; 0: none. */
+ * is exactly the content of; 0: none. Highest as a number, not on the circle: across a wrap it
+ * is a generation from before it. */
 uint32_t content_newest(const void *buf, size_t len, const struct content_key *key, uint64_t off);
 const char *content_verdict_name(enum content_verdict v); /* "zeroed", "stale", "torn", ... */
 

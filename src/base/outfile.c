@@ -97,6 +97,7 @@ static int examine(const char *path, char *target, size_t tlen, enum outfile_mod
 {
 	if (!strcmp(path, "-")) {
 		*mode = OUTFILE_STDOUT;
+		memset(st, 0, sizeof(*st)); /* set on every 0 return, as said above */
 		snprintf(target, tlen, "-");
 		return 0;
 	}

@@ -2,17 +2,23 @@
  * [--json F]`: after a crash and a remount, every promise of a run's durability log checked
  * against its trees (engine_verify, read-only), reported as text and JSON (docs/output.md,
  * "fsmix verify"). Exit 0: every promise kept; 1: one broken (or a file unreadable); 2: bad
- * input (a log that is not one, or of another tree). */
+ * input (a log that is not one, a bad log, or one of another tree). --json F is always about
+ * this verify: a document that says no report yet replaces F before anything is checked, and
+ * the report, or a document naming the failure, replaces that at the end. */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "commands.h"
 #include "diag.h"
 #include "durmodel.h"
 #include "engine.h"
+#include "exitcode.h"
 #include "outfile.h"
 #include "plan.h"
 #include "profile.h"
@@ -21,6 +27,8 @@ struct verify_doc {
 	const struct cli *c;
 	const struct plan *pl;
 	const struct dm_report *rep;
+	int exit_status;   /* the document's exit_status (-1: null, not finished) */
+	const char *error; /* no report: why (NULL: the report) */
 };
 
 /* CLOCK_REALTIME of a record's CLOCK_MONOTONIC time, as ISO 8601 UTC with microseconds. */
@@ -221,10 +229,100 @@ static int fill_json(FILE *o, void *arg)
 	    "lost_tail_examples", lost_ex);
 	if (!doc)
 		return -1;
+	json_object_set_new(doc, "exit_status", json_integer(d->exit_status));
+	json_object_set_new(doc, "error", json_null());
 	int rc = json_dumpf(doc, o, JSON_INDENT(2));
 	fputc('\n', o);
 	json_decref(doc);
 	return rc ? -1 : 0;
+}
+
+/* The document of a verify without a report: it has not finished (exit_status null), or it
+ * failed (exit_status, error). Every key of a verdict is null, so that it never passes for one. */
+static int fill_no_report(FILE *o, void *arg)
+{
+	const struct verify_doc *d = arg;
+	json_t *doc = json_pack(
+	    "{s:i, s:s, s:s, s:s, s:o, s:s, s:n, s:n, s:n, s:n, s:n, s:n}", "fsmix_verify", 1,
+	    "profile", d->c->profile, "log", d->c->durability_log_path, "model",
+	    d->c->model == DM_POSIX ? "posix" : "linux", "exit_status",
+	    d->exit_status < 0 ? json_null() : json_integer(d->exit_status), "error", d->error,
+	    "log_complete", "records", "checked", "kept", "broken", "lost_tail");
+	if (!doc)
+		return -1;
+	int rc = json_dumpf(doc, o, JSON_INDENT(2));
+	fputc('\n', o);
+	json_decref(doc);
+	return rc ? -1 : 0;
+}
+
+/* --json F is a file that is replaced whole (a regular file or a new name; not standard output,
+ * a FIFO or a device, where a first document would stay in front of the second). */
+static bool json_replaced(const char *path)
+{
+	struct stat st;
+	if (!strcmp(path, "-"))
+		return false;
+	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
+/* What engine_verify says goes to stderr as it comes; its last line is kept for the document
+ * of a verify that ends without a report. */
+struct tee {
+	char last[MSG_MAX + 1024];
+	size_t len;
+	bool ended; /* the last line ended: the next byte starts a new one */
+};
+
+static ssize_t tee_write(void *cookie, const char *buf, size_t n)
+{
+	struct tee *t = cookie;
+	fwrite(buf, 1, n, stderr);
+	for (size_t i = 0; i < n; i++) {
+		if (t->ended && buf[i] != '\n')
+			t->len = 0, t->ended = false;
+		if (buf[i] == '\n')
+			t->ended = true;
+		else if (t->len + 1 < sizeof(t->last))
+			t->last[t->len++] = buf[i];
+	}
+	t->last[t->len] = '\0';
+	return (ssize_t)n;
+}
+
+/* The verify (engine_verify) with its messages on stderr; err gets the last of them. */
+static enum failure run_verify(struct cli *c, const struct plan *pl, struct dm_report *rep,
+                               char *err, size_t errlen)
+{
+	static struct tee t;
+	memset(&t, 0, sizeof(t));
+	FILE *log = fopencookie(&t, "w", (cookie_io_functions_t){.write = tee_write});
+	if (log)
+		setvbuf(log, NULL, _IONBF, 0);
+	enum failure f =
+	    engine_verify(pl, c->durability_log_path, c->model, rep, log ? log : stderr);
+	if (log)
+		fclose(log);
+	const char *m = !strncmp(t.last, "fsmix: ", 7) ? t.last + 7 : t.last;
+	snprintf(err, errlen, "%s", m[0] ? m : "verify failed");
+	return f;
+}
+
+/* The --json document: the report (rep, with f FAIL_NONE or a broken promise's), or the one of
+ * a verify that failed (error). */
+static enum failure write_json(struct verify_doc *doc, enum failure f, const char *error)
+{
+	char err[MSG_MAX + 64];
+	doc->exit_status = exit_status_of(f);
+	doc->error = error;
+	if (!doc->c->json_path)
+		return f;
+	if (outfile_write(doc->c->json_path, error ? fill_no_report : fill_json, doc, err,
+	                  sizeof(err))) {
+		fprintf(stderr, "fsmix: --json %s\n", err);
+		return f ? f : FAIL_IO;
+	}
+	return f;
 }
 
 enum failure cmd_verify(struct cli *c)
@@ -234,31 +332,38 @@ enum failure cmd_verify(struct cli *c)
 	struct diag d;
 	struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
 	                       .content_checked = c->durability_log_path != NULL};
+	static struct dm_report rep; /* 60 examples: too big for the stack */
+	struct verify_doc doc = {c, &pl, &rep, -1,
+	                         "verify has not finished (it is running, or it "
+	                         "ended before its report)"};
+	char err[MSG_MAX + 1024];
+	/* first, F says no report yet: a verify killed mid-way leaves no older report there */
+	if (c->json_path && json_replaced(c->json_path) &&
+	    outfile_write(c->json_path, fill_no_report, &doc, err, sizeof(err))) {
+		fprintf(stderr, "fsmix: --json %s\n", err);
+		return FAIL_IO;
+	}
 	diag_init(&d);
 	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
 	diag_print(&d, stderr);
+	enum failure f = FAIL_NONE;
 	if (rc) {
-		fprintf(stderr, "fsmix: %zu error%s in %s; nothing was verified\n", d.errors,
-		        d.errors == 1 ? "" : "s", c->profile);
+		snprintf(err, sizeof(err), "%zu error%s in %s; nothing was verified", d.errors,
+		         d.errors == 1 ? "" : "s", c->profile);
+		fprintf(stderr, "fsmix: %s\n", err);
+		f = write_json(&doc, FAIL_INPUT, err);
 		profile_free(&p);
 		diag_free(&d);
-		return FAIL_INPUT;
+		return f;
 	}
-	static struct dm_report rep; /* 60 examples: too big for the stack */
-	enum failure f = engine_verify(&pl, c->durability_log_path, c->model, &rep, stderr);
+	f = run_verify(c, &pl, &rep, err, sizeof(err));
 	if (f == FAIL_NONE) {
-		struct verify_doc doc = {c, &pl, &rep};
 		bool json_stdout = c->json_path && !strcmp(c->json_path, "-");
 		print_text(json_stdout ? stderr : stdout, &doc);
-		char err[MSG_MAX + 64];
-		if (c->json_path &&
-		    outfile_write(c->json_path, fill_json, &doc, err, sizeof(err))) {
-			fprintf(stderr, "fsmix: --json %s\n", err);
-			f = FAIL_IO;
-		}
-		if (rep.broken)
-			f = FAIL_IO; /* exit 1: a promise was broken */
-	}
+		f = write_json(&doc, rep.broken ? FAIL_IO : FAIL_NONE,
+		               NULL); /* 1: a promise broken */
+	} else
+		f = write_json(&doc, f, err);
 	plan_free(&pl);
 	profile_free(&p);
 	diag_free(&d);

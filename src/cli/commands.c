@@ -14,11 +14,12 @@
 #include "plot.h"
 #include "preflight.h"
 
-/* run, check, clean: one profile. */
+/* run, check, clean, verify: one profile. Without it, the command's own usage line. */
 static int one_profile(struct cli *c, char **args, int n, char *err, size_t errlen)
 {
 	if (n == 0) {
-		snprintf(err, errlen, "%s needs a profile: fsmix run PROFILE", c->command->name);
+		snprintf(err, errlen, "%s needs a profile: %s", c->command->name,
+		         c->command->synopsis[0]);
 		return -1;
 	}
 	if (n > 1) {

@@ -611,10 +611,10 @@ const struct option_row option_rows[] = {
             "record every durability point the kernel acknowledged (fsync, fdatasync, O_SYNC\n"
             "and O_DSYNC writes, sync, syncfs, and dirsync's directory fsyncs) and every write,\n"
             "create and delete they cover, in FILE, which must be on another filesystem than\n"
-            "every location, and new or empty: an existing file that holds anything is never\n"
-            "overwritten (exit 2 otherwise); /dev/null or a FIFO is written in place, never\n"
-            "synced, with a warning: no log for a crash. With\n.BR verify :\nthe journal whose\n"
-            "promises are checked. Not in sweeps; see docs/output.md, \"Durability log\"."},
+            "every location (links followed), new or empty, yours, writable by no one else (exit\n"
+            "2 otherwise): a file that holds anything is never overwritten; /dev/null or a FIFO\n"
+            "is never synced: no log for a crash. With\n.BR verify :\nthe journal whose\n"
+            "promises are checked (a bad log: exit 2). Not in sweeps; docs/output.md."},
     {.name = "model",
      .arg = ARG_REQUIRED,
      .value = "linux|posix",

@@ -52,10 +52,13 @@ static int age_seed_files(struct engine_fs *fs, struct worker *w, uint64_t block
 		needs_files |= g->weight[op] && (op_table[op].flags & OPF_FILE);
 	if (!needs_files)
 		return 0;
-	struct plan_group seed_g = *g;
+	/* The group the seeds are written with lives in fs, not on this stack: a worker's g must
+	 * point at a group that outlives the worker's use of it (a stack address left in it by
+	 * a path that forgot to restore it would dangle). */
+	fs->age_seed = *g;
 	uint64_t bs = fs->pf->age_blocksize ? fs->pf->age_blocksize : 4096;
-	seed_g.write_blocksize = bs < w->buf_len ? bs : w->buf_len;
-	w->g = &seed_g;
+	fs->age_seed.write_blocksize = bs < w->buf_len ? bs : w->buf_len;
+	w->g = &fs->age_seed;
 	int rc = 0;
 	for (int i = 0; i < AGE_SEED_FILES && !rc; i++) {
 		struct op_result r = {0};

@@ -219,6 +219,11 @@ enum failure engine_run(const struct plan *pl, const struct engine_opts *o, stru
  * holds a directory of fsmix's name that is not fsmix's; else FAIL_IO (the worst one wins). */
 enum failure engine_clean(const struct plan *pl, const struct engine_opts *o);
 
+/* engine_fs_bounds - what any run can name on the filesystem pf, whatever its groups and the
+ * overrides it ran with (what fsmix verify checks a log's records against; num_dirs is in the
+ * spec hash the log records): file ids below *files (no file pool is larger) and directory
+ * indexes below *dirs (num_dirs and what createdir can add). */
+void engine_fs_bounds(const struct plan_fs *pf, uint64_t *files, uint64_t *dirs);
 /* engine_fs_spec_hash - the hash of the settings that decide which files a filesystem's tree
  * holds (the reuse manifest's, and the durability log's header). */
 uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity);

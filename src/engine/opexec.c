@@ -12,6 +12,7 @@
  * renames toggle between two names (FFSB appended an 'a' per rename, forever), and the size is
  * known from the pool (FFSB stat()ed the path first).
  */
+#include "check.h"
 #include "durhook.h"
 #include "engine.h"
 #include "opcommon.h"
@@ -72,10 +73,10 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 
 /* begin_write - the one place a writing op (write, writeall, append; each append of
  * append_fsync2) takes the held file (exclusive) to its next content generation: the pool's
- * generation +1 (a file of an old manifest, generation unknown, continues at 2^31, above
- * anything it may hold) and the second it was written, recorded before the first write() so
- * that a reader after this op accepts the new generation. Returns where the op's writes go: the
- * caller sets .off to the extent's start, write_block advances it.
+ * generation +1, 1 after UINT32_MAX (a file of an old manifest, generation unknown, continues at
+ * 2^31, above anything it may hold) and the second it was written, recorded before the first
+ * write() so that a reader after this op accepts the new generation. Returns where the op's writes
+ * go: the caller sets .off to the extent's start, write_block advances it.
  *
  * Durability journal (--durability-log, durhook.h): the start of generation g is journaled
  * here (DL_WSTART: a write cut short by a crash may have left it); each body journals the
@@ -85,9 +86,8 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 static struct wpos begin_write(struct worker *w, struct engine_fs *fs, struct held_file *f)
 {
 	f->gen = pool_gen(fileset(w, fs), f->id);
-	uint32_t g = f->gen == POOL_GEN_UNKNOWN ? 1u << 31
-	             : f->gen == UINT32_MAX     ? f->gen
-	                                        : f->gen + 1;
+	/* no ceiling: after UINT32_MAX comes 1 (0 is never written; content.h) */
+	uint32_t g = f->gen == POOL_GEN_UNKNOWN ? 1u << 31 : gen_next(f->gen);
 	pool_set_gen(fileset(w, fs), f->id, g, (uint32_t)time(NULL));
 	f->gen = g;
 	durhook_wstart(w, fs, f->id, g); /* the journal: a write of generation g began */
@@ -112,9 +112,11 @@ static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 }
 
 /* verify=1: checks the `got` bytes just read into w->rbuf (= w->buf) from file offset off (`want`
- * asked for) against every generation the file may hold, [1, its current one]; a read that ends
- * before the file's recorded size is a mismatch too (the file was truncated behind fsmix's
- * back). Returns 0, or -EBADMSG after latching the mismatch. */
+ * asked for) against every generation the file may hold, [1, its current one], and where that
+ * fails (rarely: a mismatch, or a file whose counter wrapped, which may hold generations above
+ * its current one) against every generation; a read that ends before the file's recorded size
+ * is a mismatch too (the file was truncated behind fsmix's back). Returns 0, or -EBADMSG after
+ * latching the mismatch. */
 static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
                        const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
 {
@@ -122,7 +124,9 @@ static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 	struct content_finding cf;
 	uint32_t gen = pool_gen(fileset(w, fs), f->id); /* held: no writer changes it */
 	uint32_t hi = gen == POOL_GEN_UNKNOWN ? UINT32_MAX : gen;
-	if (got > 0 && content_check(w->rbuf, (size_t)got, &key, off, 1, hi, &cf))
+	if (got > 0 && content_check(w->rbuf, (size_t)got, &key, off, 1, hi, &cf) &&
+	    (hi == UINT32_MAX ||
+	     content_check(w->rbuf, (size_t)got, &key, off, gen_next(hi), hi, NULL)))
 		return verify_fail(w, fs, op, f, gen, &cf);
 	if (got >= 0 && (uint64_t)got < want && off + (uint64_t)got < f->size) {
 		cf = (struct content_finding){
@@ -183,6 +187,7 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	const struct plan_group *g = w->g;
 	uint64_t bs = g->read_blocksize, size = f->size;
 	uint64_t want = g->read_size < size ? g->read_size : size;
+	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
 	uint64_t n = want / bs, tail = want % bs;
 	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
@@ -227,6 +232,7 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
                         struct op_result *r)
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
+	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
 	if (w->rbuf == w->buf)
 		buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
@@ -253,6 +259,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 	const struct plan_group *g = w->g;
 	uint64_t bs = g->write_blocksize, size = f->size;
 	uint64_t want = g->write_size < size ? g->write_size : size;
+	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that writes has a write_blocksize */
 	int64_t k;
 	int rc;
 	struct wpos c;

@@ -103,10 +103,16 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 	return n < 1 ? 1 : n > max ? max : (uint32_t)n;
 }
 
+void engine_fs_bounds(const struct plan_fs *pf, uint64_t *files, uint64_t *dirs)
+{
+	*files = FILES_CAPACITY; /* no pool is larger, whatever the groups and the inode count */
+	*dirs = (uint64_t)pf->num_dirs + EXTRA_DIRS; /* createdir fails beyond that */
+}
+
 /* Will a group write into fs's existing files (write, writeall, append; aging appends;
- * truncate)? Then
- * a reused tree is checked file by file: a hard link from outside or a mount over one of its
- * files would let the run write someone else's data. Reads, stats and deletes cannot. */
+ * truncate)? Then a reused tree is checked file by file: a hard link from outside or a mount
+ * over one of its files would let the run write someone else's data. Reads, stats and deletes
+ * cannot. */
 static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 {
 	const struct plan *pl = e->plan;

@@ -12,8 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "durcheck.h"
+#include "durhook.h"
 #include "durmodel.h"
 #include "engine.h"
+#include "keys.h"
+
+_Static_assert(DURLOG_DIR_META == DURHOOK_DIR_META, "a dirsync of meta/ names one directory");
 
 struct vfiles {
 	int roots[DURLOG_MAX_FS];
@@ -172,6 +177,23 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 	return 0;
 }
 
+/* The log against what fsmix's logger can have written and what the profile's trees allow
+ * (durcheck.h), before anything is replayed or sized by it: FAIL_INPUT for a bad log (printed). */
+static enum failure check_log(const struct plan *pl, const struct durlog_read *rd, const char *path,
+                              FILE *log)
+{
+	struct durlog_bounds b = {.max_workers = KEYS_MAX_THREADS};
+	for (size_t i = 0; i < pl->n_fs && i < DURLOG_MAX_FS; i++)
+		engine_fs_bounds(&pl->fs[i], &b.fs[i].files, &b.fs[i].dirs);
+	char err[MSG_MAX];
+	int rc = durlog_check(rd, &b, err, sizeof(err));
+	if (rc == -ENOMEM)
+		fprintf(log, "fsmix: out of memory checking %s\n", path);
+	else if (rc)
+		fprintf(log, "fsmix: %s is a bad log: %s; nothing was verified\n", path, err);
+	return rc == -ENOMEM ? FAIL_IO : rc ? FAIL_INPUT : FAIL_NONE;
+}
+
 enum failure engine_verify(const struct plan *pl, const char *log_path, int model,
                            struct dm_report *rep, FILE *log)
 {
@@ -187,18 +209,14 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_INPUT;
 		goto out;
 	}
-	if (rd.corrupt) {
-		fprintf(log,
-		        "fsmix: %s: %zu record%s fail their check before the log's end (the first: "
-		        "record %zu): the log was damaged after it was written, and a promise or a "
-		        "delete may be lost from it; nothing was verified\n",
-		        log_path, rd.corrupt, rd.corrupt == 1 ? "" : "s", rd.first_corrupt);
-		f = FAIL_INPUT;
+	if ((f = check_log(pl, &rd, log_path, log)))
 		goto out;
-	}
-	if (rd.torn)
-		fprintf(log, "fsmix: %s: %zu torn record%s ignored (the log's own end was cut)\n",
-		        log_path, rd.torn, rd.torn == 1 ? "" : "s");
+	if (rd.torn + rd.corrupt)
+		fprintf(log, "fsmix: %s: %zu torn record%s ignored (the log's own end was cut%s)\n",
+		        log_path, rd.torn + rd.corrupt, rd.torn + rd.corrupt == 1 ? "" : "s",
+		        rd.corrupt ? "; some before other workers' last records, each where a "
+		                     "worker's records end"
+		                   : "");
 	if (!rd.complete)
 		fprintf(
 		    log,
@@ -233,7 +251,7 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		fprintf(log, "fsmix: verify: %s\n", err);
 		f = FAIL_IO;
 	}
-	rep->torn = rd.torn;
+	rep->torn = rd.torn + rd.corrupt;
 	rep->log_complete = rd.complete;
 	rep->mono_ns = rd.h.mono_ns;
 	rep->real_ns = rd.h.real_ns;

@@ -1,10 +1,15 @@
 /* chist.c - the cold half of a worker's compact histograms: merge into a dense one, clear. */
 #include "chist.h"
 
+#include "check.h"
+
 #include <string.h>
 
 unsigned chist_new_row(struct chist_arena *a, uint16_t *row)
 {
+	/* every series gets at most two tables, within CHIST_CAPACITY (chist.h's bound) */
+	FSMIX_ASSERT_MSG(a->used + CHIST_ROW_CHUNKS < CHIST_CAPACITY, "arena full: %u units used",
+	                 a->used);
 	unsigned k = a->used + 1; /* CHIST_ROW_CHUNKS chunks, all zero: none handed out yet */
 	a->used += CHIST_ROW_CHUNKS;
 	*row = (uint16_t)k;
@@ -13,9 +18,12 @@ unsigned chist_new_row(struct chist_arena *a, uint16_t *row)
 
 void chist_carry(struct chist_arena *a, unsigned s, unsigned i)
 {
+	FSMIX_ASSERT_MSG(s < CHIST_SERIES && i < HIST_BUCKETS, "series %u, bucket %u", s, i);
 	unsigned row = a->hirow[s] ? a->hirow[s] : chist_new_row(a, &a->hirow[s]);
 	uint16_t *slot = chist_slot(a, row, i >> CHIST_CHUNK_BITS);
 	if (!*slot) { /* CHIST_HIGH_UNITS zero units */
+		FSMIX_ASSERT_MSG(a->used + CHIST_HIGH_UNITS < CHIST_CAPACITY,
+		                 "arena full: %u units used", a->used);
 		*slot = (uint16_t)(a->used + 1);
 		a->used += CHIST_HIGH_UNITS;
 	}
@@ -25,6 +33,7 @@ void chist_carry(struct chist_arena *a, unsigned s, unsigned i)
 
 void chist_merge_series(struct hist *dst, const struct chist_arena *a, unsigned s)
 {
+	FSMIX_ASSERT_MSG(s < CHIST_SERIES, "series %u", s);
 	for (unsigned c = 0; c < CHIST_CHUNKS; c++) {
 		unsigned k = chist_chunk_of(a, s, c, 0), h = chist_chunk_of(a, s, c, 1);
 		if (!k)

@@ -42,6 +42,7 @@
 
 #include <stdint.h>
 
+#include "check.h"
 #include "compiler.h"
 #include "hist.h"
 #include "ops.h"
@@ -112,8 +113,10 @@ static inline void chist_record(struct chist_arena *a, unsigned s, uint64_t ns)
 		row = chist_new_row(a, &a->row[s]);
 	uint16_t *slot = chist_slot(a, row, i >> CHIST_CHUNK_BITS);
 	unsigned k = *slot;
-	if (UNLIKELY(!k)) /* first sample in this chunk: the next one of the arena */
+	if (UNLIKELY(!k)) { /* first sample in this chunk: the next one of the arena */
+		FSMIX_ASSERT(a->used + 1 < CHIST_CAPACITY); /* the bound above: never runs out */
 		*slot = (uint16_t)(k = ++a->used);
+	}
 	if (UNLIKELY(++a->chunk[k].bucket[i & (CHIST_CHUNK - 1)] == 0)) /* 2^16 more samples */
 		chist_carry(a, s, i);
 }

@@ -197,20 +197,34 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 {
 	char dir[PATH_MAX];
 	struct stat ls, ds;
-	dir_of(path, dir, sizeof(dir));
+	/* where open(2) writes: symbolic links followed (realpath), a dangling one to the new
+	 * file it names (open's O_CREAT makes it there: outfile_identify) */
+	char real[PATH_MAX] = "";
+	struct outfile_id id;
 	bool exists = stat(path, &ls) == 0;
 	if (exists && (S_ISCHR(ls.st_mode) || S_ISFIFO(ls.st_mode) || S_ISSOCK(ls.st_mode)))
 		return 0; /* /dev/null, a pipe: what is written there is not on that filesystem */
-	if (!exists && stat(dir, &ls) < 0) {
-		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
+	int e = exists ? (realpath(path, real) ? 0 : -errno) : outfile_identify(path, &id);
+	if (!e && !exists)
+		snprintf(real, sizeof(real), "%s", id.path);
+	if (!e && exists && S_ISDIR(ls.st_mode))
+		snprintf(dir, sizeof(dir), "%s", real);
+	else if (!e)
+		dir_of(real, dir, sizeof(dir));
+	if (e || (!exists && stat(dir, &ls) < 0)) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(e ? -e : errno));
 		return -1;
 	}
+	char shown[PATH_MAX + 64] = "";
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		snprintf(shown, sizeof(shown), " (a symbolic link to %s)", real);
 	struct devstat_dev *ld = calloc(2, sizeof(*ld));
 	if (!ld) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	bool ld_ok = devstat_probe(S_ISDIR(ls.st_mode) ? path : dir, &ld[0]) == 0;
+	bool ld_ok = devstat_probe(dir, &ld[0]) == 0;
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (stat(locations[i], &ds) < 0)
@@ -227,11 +241,12 @@ int durlog_check_place(const char *path, const char *const *locations, size_t n,
 				       !strcmp(ld[0].mount_source, ld[1].mount_source);
 		}
 		if (same) {
-			snprintf(err, errlen,
-			         "--durability-log '%s' is on the filesystem under test (location "
-			         "'%s'): "
-			         "a crash would take the log with it; put it on another filesystem",
-			         path, locations[i]);
+			snprintf(
+			    err, errlen,
+			    "--durability-log '%s'%s is on the filesystem under test (location "
+			    "'%s'): a crash would take the log with it; put it on another "
+			    "filesystem",
+			    path, shown, locations[i]);
 			rc = -1;
 		}
 	}
@@ -252,12 +267,40 @@ static int refuse_existing(const char *path, const struct stat *st, char *err, s
 	return -EEXIST;
 }
 
+/* An existing regular file (st) must be the running user's own and writable by no one else:
+ * another user, or anyone who may write it, could cut the log or change it while it is
+ * written or before it is verified, and verify would then check less than the run promised.
+ * 0, or -EPERM with the message. */
+static int refuse_foreign(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	if (st->st_uid != geteuid()) {
+		snprintf(err, errlen,
+		         "--durability-log '%s' belongs to another user (uid %u): fsmix writes its "
+		         "log only into a file of its own, which no one else can change (another "
+		         "user could cut it, and verify would check less than the run promised); "
+		         "name a new file",
+		         path, (unsigned)st->st_uid);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen,
+		         "--durability-log '%s' is writable by other users (mode %04o): another "
+		         "user could cut or change the log, and verify would check less than the "
+		         "run promised; chmod go-w it, or name a new file",
+		         path, (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 int durlog_check_new(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size > 0)
 		return refuse_existing(path, &st, err, errlen);
-	return 0;
+	return refuse_foreign(path, &st, err, errlen);
 }
 
 /* open(2) of the log. A FIFO without a reader fails with ENXIO (O_NONBLOCK): then its reader
@@ -267,7 +310,8 @@ static int open_log(const char *path, char *err, size_t errlen)
 	/* never O_TRUNC: a regular file that holds anything is refused once open (no window
 	 * between a check and the open in which a file could be lost) */
 	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
-	int fd = open(path, flags | O_CREAT, 0666), e = fd < 0 ? errno : 0;
+	/* 0644: a new log is writable by its owner alone, whatever the umask (refuse_foreign) */
+	int fd = open(path, flags | O_CREAT, 0644), e = fd < 0 ? errno : 0;
 	struct stat st;
 	if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
 		if (outfile_wait_reader(path, flags, path, &fd)) {
@@ -306,6 +350,8 @@ int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(-rc));
 	else if (S_ISREG(st.st_mode) && st.st_size > 0)
 		rc = refuse_existing(path, &st, err, errlen);
+	else if (S_ISREG(st.st_mode))
+		rc = refuse_foreign(path, &st, err, errlen);
 	else if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		snprintf(err, errlen,
 		         "--durability-log '%s' is not a regular file, character device or FIFO",
@@ -501,15 +547,33 @@ void durlog_free(struct durlog *l)
 
 /* ---- reading ---- */
 
-int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen)
+/* Opens the log for reading: a regular file, a FIFO or a character device (a pipe from zcat);
+ * a directory or anything else is named as such. NULL with err. */
+static FILE *open_read(const char *path, char *err, size_t errlen)
 {
-	memset(out, 0, sizeof(*out));
 	FILE *f = fopen(path, "rb");
-	if (!f) {
+	struct stat st;
+	if (!f || fstat(fileno(f), &st)) {
 		snprintf(err, errlen, "--durability-log '%s': %s", path, strerror(errno));
-		return -1;
+		if (f)
+			fclose(f);
+		return NULL;
 	}
-	unsigned char hb[DURLOG_HEADER_LEN], rb[DURLOG_REC_LEN];
+	if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "--durability-log '%s' is a %s, not a durability log", path,
+		         S_ISDIR(st.st_mode)   ? "directory"
+		         : S_ISBLK(st.st_mode) ? "block device"
+		                               : "socket");
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* The header: 0, or -1 with err (empty, too short, not a log). */
+static int read_header(FILE *f, const char *path, struct durlog_header *h, char *err, size_t errlen)
+{
+	unsigned char hb[DURLOG_HEADER_LEN];
 	char why[256];
 	size_t hgot = fread(hb, 1, sizeof(hb), f);
 	if (hgot == 0 && !ferror(f)) {
@@ -519,55 +583,94 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 		    "header is written after the tree's build and its syncfs: a crash during the "
 		    "build leaves the log empty), so it holds no promise to check",
 		    path);
-		fclose(f);
 		return -1;
 	}
 	if (hgot != sizeof(hb)) {
-		snprintf(err, errlen, "--durability-log '%s': too short for a durability log",
-		         path);
-		fclose(f);
+		snprintf(err, errlen, "--durability-log '%s': %s", path,
+		         ferror(f) ? strerror(errno) : "too short for a durability log");
 		return -1;
 	}
-	if (durlog_decode_header(hb, &out->h, why, sizeof(why))) {
+	if (durlog_decode_header(hb, h, why, sizeof(why))) {
 		snprintf(err, errlen, "--durability-log '%s': %s", path, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int keep_rec(struct durlog_read *out, size_t *cap, const struct durlog_rec *r)
+{
+	if (out->n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 1024;
+		struct durlog_rec *p = realloc(out->recs, nc * sizeof(*p));
+		if (!p)
+			return -1;
+		out->recs = p;
+		*cap = nc;
+	}
+	out->recs[out->n++] = *r;
+	return 0;
+}
+
+/* A run of bad slots (at, count) with a good record after it: damage before the log's end,
+ * kept for durlog_check. */
+static int keep_span(struct durlog_read *out, size_t *cap, size_t at, size_t count)
+{
+	if (out->n_bad == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		struct durlog_span *p = realloc(out->bad, nc * sizeof(*p));
+		if (!p)
+			return -1;
+		out->bad = p;
+		*cap = nc;
+	}
+	out->bad[out->n_bad++] = (struct durlog_span){at, count};
+	if (!out->corrupt)
+		out->first_corrupt = at;
+	out->corrupt += count;
+	return 0;
+}
+
+int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	FILE *f = open_read(path, err, errlen);
+	if (!f)
+		return -1;
+	if (read_header(f, path, &out->h, err, errlen)) {
 		fclose(f);
 		return -1;
 	}
-	size_t cap = 0, got, bad_run = 0, at = 0;
-	while ((got = fread(rb, 1, sizeof(rb), f)) > 0) {
+	unsigned char rb[DURLOG_REC_LEN];
+	size_t cap = 0, cap_bad = 0, got, bad_run = 0, at = 0;
+	int nomem = 0;
+	while (!nomem && (got = fread(rb, 1, sizeof(rb), f)) > 0) {
 		struct durlog_rec r;
-		at++;
+		at++; /* the slot: 1 for the first record after the header */
 		if (got < sizeof(rb) || durlog_decode_rec(rb, &r)) {
+			out->partial = got < sizeof(rb) ? got : 0;
 			bad_run++;
 			continue;
 		}
-		if (bad_run && !out->corrupt)
-			out->first_corrupt = at - bad_run; /* a good record after bad ones */
-		out->corrupt += bad_run;
+		if (bad_run)
+			nomem = keep_span(out, &cap_bad, at - bad_run, bad_run);
 		bad_run = 0;
-		if (r.kind == DL_END) {
+		if (out->complete) { /* anything after the end record: not the logger's */
+			if (!out->after_end++)
+				out->first_after_end = at;
+		} else if (r.kind == DL_END) {
 			out->complete = true;
-			continue;
-		}
-		if (out->n == cap) {
-			size_t nc = cap ? 2 * cap : 1024;
-			struct durlog_rec *p = realloc(out->recs, nc * sizeof(*p));
-			if (!p) {
-				snprintf(err, errlen, "out of memory reading '%s'", path);
-				fclose(f);
-				durlog_read_free(out);
-				return -1;
-			}
-			out->recs = p;
-			cap = nc;
-		}
-		out->recs[out->n++] = r;
+			out->end_at = at;
+			out->end_seq = r.seq;
+		} else if (!nomem)
+			nomem = keep_rec(out, &cap, &r);
 	}
 	out->torn = bad_run; /* the bad records at the end only: the log's own torn end */
+	out->slots = at;
 	bool bad = ferror(f);
 	fclose(f);
-	if (bad) {
-		snprintf(err, errlen, "--durability-log '%s': read error", path);
+	if (bad || nomem) {
+		snprintf(err, errlen, "--durability-log '%s': %s", path,
+		         nomem ? "out of memory" : "read error");
 		durlog_read_free(out);
 		return -1;
 	}
@@ -577,6 +680,8 @@ int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_
 void durlog_read_free(struct durlog_read *r)
 {
 	free(r->recs);
+	free(r->bad);
 	r->recs = NULL;
-	r->n = 0;
+	r->bad = NULL;
+	r->n = r->n_bad = 0;
 }

@@ -149,26 +149,29 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 const char *durlog_kind_name(enum durlog_kind k);
 
 /* ---- the same-device rule ---- */
-/* durlog_check_place - the log at path (its directory when it does not exist yet) must not be
- * on the filesystem of any of the n locations: not the same st_dev, and not the same block
- * device behind them (devstat). A character device, FIFO or socket keeps nothing on the
+/* durlog_check_place - the log at path (its directory when it does not exist yet), symbolic
+ * links followed (a dangling one to the file open(2) would create), must not be on the
+ * filesystem of any of the n locations: not the same st_dev, and not the same block device
+ * behind them (devstat). A character device, FIFO or socket keeps nothing on the
  * filesystem its name is in: no rule. 0, or -1 with a message naming the log and the location. */
 int durlog_check_place(const char *path, const char *const *locations, size_t n, char *err,
                        size_t errlen);
 
 /* ---- writing ---- */
-/* durlog_check_new - FILE may be written: it does not exist, is an empty regular file, or is
- * not a regular file (/dev/null, a FIFO). A regular file that holds anything is never
- * overwritten: -EEXIST with a message (docs/output.md, "Durability log"). 0 otherwise (other
- * problems are durlog_open's to report). */
+/* durlog_check_new - FILE may be written: it does not exist, is an empty regular file of the
+ * running user's that no one else may write, or is not a regular file (/dev/null, a FIFO). A
+ * regular file that holds anything is never overwritten: -EEXIST with a message
+ * (docs/output.md, "Durability log"); another user's, or one group or others may write:
+ * -EPERM. 0 otherwise (other problems are durlog_open's to report). */
 int durlog_check_new(const char *path, char *err, size_t errlen);
 /* durlog_open - create FILE, or open an empty one, in place (not through a temporary file: it
  * must be readable after a crash; never truncated: durlog_check_new's rule, checked again on
  * the open file). A character device or FIFO is opened in place too (a FIFO without a reader
  * is waited for: outfile_wait_reader) and l->durable is false: its records are written but
- * never fdatasynced. 0, or -errno with err (-EEXIST: a file that holds something; -EINTR: a
- * stop signal ended the wait for a FIFO's reader; -EINVAL: neither a regular file nor a
- * character device or FIFO). */
+ * never fdatasynced. A new file is made 0644 (before the umask). 0, or -errno with err
+ * (-EEXIST: a file that holds something; -EPERM: another user's, or one others may write;
+ * -EINTR: a stop signal ended the wait for a FIFO's reader; -EINVAL: neither a regular file
+ * nor a character device or FIFO). */
 int durlog_open(struct durlog *l, const char *path, char *err, size_t errlen);
 /* durlog_begin - write the header and main-thread records (setup's), then start the logger
  * over n ring(s) (made here, one per worker). 0, or -errno with err. */
@@ -201,16 +204,31 @@ int durlog_stop(struct durlog *l, struct durlog_stats *st, char *err, size_t err
 void durlog_free(struct durlog *l);
 
 /* ---- reading ---- */
+/* Slots are the 80-byte places after the header, numbered from 1 (the first record). */
+struct durlog_span {
+	size_t at, count; /* slots at..at+count-1 */
+};
+
 struct durlog_read {
 	struct durlog_header h;
-	struct durlog_rec *recs;
+	struct durlog_rec *recs; /* the good records before the end record, in file order */
 	size_t n;
-	size_t torn;    /* records dropped at the end (a bad check, a partial record): torn end */
-	size_t corrupt; /* records that fail their check with a good one after them */
-	size_t first_corrupt; /* the first of them: 1 for the first record after the header */
+	size_t slots;            /* slots in the file (a partial last one counts) */
+	size_t torn;             /* bad slots at the end, after the last good record (a bad check, a
+	                          * partial record): the log's torn end */
+	size_t partial;          /* bytes of a partial last slot (0: none) */
+	struct durlog_span *bad; /* runs of bad slots with a good record after them */
+	size_t n_bad;
+	size_t corrupt;       /* the slots of those runs */
+	size_t first_corrupt; /* the first of them */
 	bool complete;        /* DL_END found */
+	size_t end_at;        /* its slot */
+	uint64_t end_seq;     /* its seq: the records before it */
+	size_t after_end;     /* good records after it (none in a log fsmix wrote) */
+	size_t first_after_end;
 };
-/* durlog_read_file - the whole log; 0, or -1 with err (cannot read it, not a log). */
+/* durlog_read_file - the whole log; 0, or -1 with err (cannot read it, a directory, not a log).
+ * Whether what was read is a log fsmix can have written is durlog_check's (durcheck.h). */
 int durlog_read_file(const char *path, struct durlog_read *out, char *err, size_t errlen);
 void durlog_read_free(struct durlog_read *r);
 

@@ -12,22 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "durmodel_int.h"
 #include "durpromise.h"
-
-/* The model's invariants, checked in debug builds (NDEBUG off) only (a project assertion
- * macro in src/base may replace it). */
-static inline void dm_assert(bool ok, const char *what)
-{
-#ifndef NDEBUG
-	if (!ok) {
-		fprintf(stderr, "fsmix: durmodel: invariant broken: %s\n", what);
-		abort();
-	}
-#else
-	(void)ok, (void)what;
-#endif
-}
 
 static bool grow(void **p, size_t *cap, size_t need, size_t size)
 {
@@ -186,8 +173,8 @@ static void add_pending(struct durmodel *m, struct dm_fs *d, struct dm_file *f, 
 		m->oom = true;
 		return;
 	}
-	dm_assert(f->n_pend == f->head || f->pend[f->n_pend - 1].t_end <= t_end,
-	          "pending writes out of t_end order");
+	FSMIX_ASSERT_MSG(f->n_pend == f->head || f->pend[f->n_pend - 1].t_end <= t_end,
+	                 "pending writes out of t_end order");
 	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, gen};
 	list_add(m, &d->dirty, &f->in_dirty, index_of(d, f));
 }
@@ -288,6 +275,16 @@ static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_ru
 		name_durable(f, ref);
 }
 
+/* A write of generation gen began or completed on f: the newest generation it may hold, on the
+ * 32-bit circle (content.h: the counter goes on from 1 after UINT32_MAX). */
+static void gen_seen(struct dm_file *f, uint32_t gen)
+{
+	if (gen_after(gen, f->gen_max)) {
+		f->wrapped |= gen < f->gen_max;
+		f->gen_max = gen;
+	}
+}
+
 static void born(struct durmodel *m, struct dm_fs *d, struct dm_file *f, const struct durlog_rec *r)
 {
 	reset(f);
@@ -331,7 +328,7 @@ static void replay_ns(struct durmodel *m, struct dm_fs *d, struct dm_file *f,
 	durrange_free(&f->rng);
 	f->min_len = 0;
 	f->gen_unknown = false; /* the new content's generations are known */
-	f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+	gen_seen(f, r->gen);
 	if (f->ns.replaced && r->size) /* (DLF_UNSURE: no row, nothing promised) */
 		add_pending(m, d, f, 0, r->size, r->t_end, r->gen);
 }
@@ -371,7 +368,7 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		born(m, d, f, r);
 		break;
 	case DL_WSTART:
-		f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+		gen_seen(f, r->gen);
 		break;
 	case DL_WRITE:
 		if (r->len > UINT64_MAX - r->off) {
@@ -380,7 +377,7 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		}
 		if (!f->live)
 			break;
-		f->gen_max = r->gen > f->gen_max ? r->gen : f->gen_max;
+		gen_seen(f, r->gen);
 		if (!row) /* a buffered write: pending until a promise covers it */
 			add_pending(m, d, f, r->off, r->off + r->len, r->t_end, r->gen);
 		else

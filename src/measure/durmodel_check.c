@@ -127,7 +127,12 @@ static int check_content(const struct durmodel *m, const struct dm_files *files,
 			if (got == 0)
 				break; /* shrank meanwhile: the length check said so */
 			struct content_finding cf;
-			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf)) {
+			/* a window from 1 (all the file had up to gen_max) is, once the file's
+			 * counter wrapped, every generation (content.h) */
+			if (content_check(buf, (size_t)got, &key, off, gen_min, gen_max, &cf) &&
+			    (gen_min != 1 || !f->wrapped ||
+			     content_check(buf, (size_t)got, &key, off, gen_next(gen_max), gen_max,
+			                   NULL))) {
 				fd->kind = kind_of(cf.verdict);
 				fd->off = cf.off;
 				fd->gen_min = gen_min;
@@ -157,11 +162,11 @@ static int check_data(const struct durmodel *m, const struct dm_files *files, ui
 	int rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd);
 	if (rc != 1 || !m->tail_lost)
 		return rc;
-	if (hi != UINT32_MAX) {
+	if (!f->gen_unknown) {
 		if ((rc = newest_gen(m, files, fs, id, f, size, buf, &top)))
 			return rc;
-		top = top > hi ? top : hi;
-		hi = top < UINT32_MAX - DM_LOST_GENS ? top + DM_LOST_GENS : UINT32_MAX;
+		top = gen_after(top, hi) ? top : hi;
+		hi = gen_add(top, DM_LOST_GENS);
 		if ((rc = check_content(m, files, fs, id, f, size, hi, false, buf, fd)) != 1)
 			return rc;
 	}

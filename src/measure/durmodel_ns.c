@@ -149,7 +149,7 @@ static int count_gens(const struct dm_ns *ns, const struct dm_files *files, uint
 			uint32_t g = content_newest(buf + b, bl, key, off + b);
 			if (!g)
 				continue;
-			int is_new = g >= ns->rep_gen;
+			int is_new = g == ns->rep_gen || gen_after(g, ns->rep_gen); /* the circle */
 			n[is_new]++;
 			if (first[is_new] == UINT64_MAX)
 				first[is_new] = off + b, gen[is_new] = g;

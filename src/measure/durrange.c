@@ -9,18 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The model's invariants, checked in debug builds (NDEBUG off) only: cheap, but on every reduce. */
-static inline void dr_assert(bool ok, const char *what)
-{
-#ifndef NDEBUG
-	if (!ok) {
-		fprintf(stderr, "fsmix: durrange: invariant broken: %s\n", what);
-		abort();
-	}
-#else
-	(void)ok, (void)what;
-#endif
-}
+#include "check.h"
 
 static int cmp_off(const void *a, const void *b)
 {
@@ -82,8 +71,9 @@ static void emit(struct dm_range *out, size_t *k, uint64_t x, uint64_t nx,
 static void check_envelope(const struct dm_range *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		dr_assert(r[i].off < r[i].end, "a range is empty");
-		dr_assert(!i || r[i - 1].end <= r[i].off, "ranges overlap or are out of order");
+		FSMIX_ASSERT_MSG(r[i].off < r[i].end, "a range is empty");
+		FSMIX_ASSERT_MSG(!i || r[i - 1].end <= r[i].off,
+		                 "ranges overlap or are out of order");
 	}
 }
 
@@ -129,7 +119,7 @@ int durrange_finish(struct dm_rangeset *s)
 
 int durrange_put(struct dm_rangeset *s, uint64_t off, uint64_t end, uint32_t gen, struct dm_ref ref)
 {
-	dr_assert(off < end, "an empty range put");
+	FSMIX_ASSERT_MSG(off < end, "an empty range put");
 	if (s->n >= 2 * s->n_env + 64 && durrange_finish(s))
 		return -ENOMEM;
 	if (s->n == s->cap) {

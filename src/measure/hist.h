@@ -47,6 +47,8 @@
 
 #include <stdint.h>
 
+#include "check.h"
+
 /* ---- The one implementation: geometry as functions of the parameters ---- */
 
 /* Number of buckets of an instance with sub_bits S and max_bits M: (M - S + 1) * 2^S. */
@@ -135,18 +137,26 @@ uint64_t hist_rank(uint64_t total, double p);
 	}                                                                                          \
 	static inline uint64_t name##_bucket_low(unsigned i)                                       \
 	{                                                                                          \
+		FSMIX_ASSERT(i <                                                                   \
+		             LOGHIST_BUCKETS(sub_bits, max_bits)); /* an index of this instance */ \
 		return loghist_bucket_low(i, sub_bits);                                            \
 	}                                                                                          \
 	static inline uint64_t name##_bucket_width(unsigned i)                                     \
 	{                                                                                          \
+		FSMIX_ASSERT(i <                                                                   \
+		             LOGHIST_BUCKETS(sub_bits, max_bits)); /* an index of this instance */ \
 		return loghist_bucket_width(i, sub_bits);                                          \
 	}                                                                                          \
 	static inline uint64_t name##_bucket_high(unsigned i)                                      \
 	{                                                                                          \
+		FSMIX_ASSERT(i <                                                                   \
+		             LOGHIST_BUCKETS(sub_bits, max_bits)); /* an index of this instance */ \
 		return loghist_bucket_high(i, sub_bits, max_bits);                                 \
 	}                                                                                          \
 	static inline uint64_t name##_bucket_mid(unsigned i)                                       \
 	{                                                                                          \
+		FSMIX_ASSERT(i <                                                                   \
+		             LOGHIST_BUCKETS(sub_bits, max_bits)); /* an index of this instance */ \
 		return loghist_bucket_mid(i, sub_bits);                                            \
 	}                                                                                          \
 	void name##_reset(struct name *h);                                                         \
@@ -177,6 +187,7 @@ uint64_t hist_rank(uint64_t total, double p);
 	}                                                                                          \
 	unsigned name##_bucket_of_rank(const struct name *h, uint64_t rank)                        \
 	{                                                                                          \
+		FSMIX_ASSERT(rank >= 1); /* ranks are 1-based (hist_rank) */                       \
 		uint64_t cum = 0;                                                                  \
 		unsigned last = 0;                                                                 \
 		for (unsigned i = 0; i < LOGHIST_LEN(h); i++) {                                    \

@@ -10,12 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "compiler.h"
 #include "keys.h"
 #include "lexer.h"
 
 static const char *fail(char err[VALUE_ERR_LEN], const char *fmt, const char *s)
 {
+	/* every caller passes its VALUE_ERR_LEN buffer: a parse that failed never returns NULL,
+	 * which callers read as success */
+	FSMIX_ASSERT(err != NULL);
 	snprintf(err, VALUE_ERR_LEN, fmt, s);
 	return err;
 }

@@ -1,6 +1,8 @@
 /* pool.c - the shared, lock-free file pool (see pool.h for the design and the contracts). */
 #include "pool.h"
 
+#include "check.h"
+
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -47,6 +49,12 @@ void pool_destroy(struct pool *p)
 	p->gens = NULL;
 	p->capacity = 0;
 	p->map_bytes = 0;
+}
+
+/* The state word of slot id, for the assertions (off: not read at all). */
+static inline uint32_t slot_state(const struct pool *p, uint32_t id)
+{
+	return atomic_load_explicit(&p->slots[id].state, memory_order_relaxed);
 }
 
 /* Raise high_water to at least `hw` (several setup threads may race here). */
@@ -112,6 +120,8 @@ static uint32_t free_pop(struct pool *p)
 		uint32_t top = (uint32_t)h;
 		if (top == POOL_NONE)
 			return POOL_NONE;
+		FSMIX_ASSERT_MSG(top < p->capacity, "free stack top %u, capacity %u", top,
+		                 p->capacity);
 		uint32_t next = atomic_load_explicit(&p->slots[top].dir, memory_order_relaxed);
 		uint64_t nh = (((h >> 32) + 1) << 32) | next;
 		if (atomic_compare_exchange_weak_explicit(
@@ -214,13 +224,26 @@ int pool_reserve(struct pool *p, uint32_t *id)
 		} while (!atomic_compare_exchange_weak_explicit(
 		    &p->high_water, &hw, c + 1, memory_order_relaxed, memory_order_relaxed));
 	}
+	/* Ours alone now: popped from the free stack (FREE) or above the old high water (UNUSED);
+	 * anything else is a slot two holders share (a broken free stack: an ABA). */
+	FSMIX_ASSERT_MSG(slot_state(p, c) == POOL_ST_FREE || slot_state(p, c) == POOL_ST_UNUSED,
+	                 "reserved slot %u in state %#x", c, slot_state(p, c));
 	atomic_store_explicit(&p->slots[c].state, POOL_ST_NEW, memory_order_relaxed);
 	*id = c;
 	return 0;
 }
 
+/* Slot id is held by the caller as `want` (the transitions of pool.h). */
+static void assert_held(const struct pool *p, uint32_t id, uint32_t want)
+{
+	FSMIX_ASSERT_MSG(id < p->capacity, "file id %u, capacity %u", id, p->capacity);
+	FSMIX_ASSERT_MSG(slot_state(p, id) == want, "slot %u in state %#x, not %#x", id,
+	                 slot_state(p, id), want);
+}
+
 void pool_publish(struct pool *p, uint32_t id, uint32_t dir, uint64_t size)
 {
+	assert_held(p, id, POOL_ST_NEW); /* reserved by pool_reserve */
 	struct pool_slot *s = &p->slots[id];
 	atomic_store_explicit(&s->dir, dir, memory_order_relaxed);
 	atomic_store_explicit(&s->size, size, memory_order_relaxed);
@@ -231,12 +254,14 @@ void pool_publish(struct pool *p, uint32_t id, uint32_t dir, uint64_t size)
 
 void pool_unreserve(struct pool *p, uint32_t id)
 {
+	assert_held(p, id, POOL_ST_NEW);
 	atomic_store_explicit(&p->slots[id].state, POOL_ST_FREE, memory_order_release);
 	free_push(p, id);
 }
 
 void pool_remove(struct pool *p, uint32_t id)
 {
+	assert_held(p, id, POOL_ST_WRITE); /* a POOL_WRITE pick */
 	atomic_store_explicit(&p->slots[id].state, POOL_ST_FREE, memory_order_release);
 	/* Uncount after hiding (see pool_publish). */
 	atomic_fetch_sub_explicit(&p->live, 1, memory_order_relaxed);

@@ -70,6 +70,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "compiler.h"
 #include "rng.h"
 
@@ -275,10 +276,15 @@ static inline int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode m
 static inline void pool_release(struct pool *p, uint32_t id, enum pool_mode mode)
 {
 	struct pool_slot *s = &p->slots[id];
-	if (mode == POOL_WRITE)
+	if (mode == POOL_WRITE) {
 		atomic_store_explicit(&s->state, POOL_ST_IDLE, memory_order_release);
-	else if (!p->frozen) /* a frozen pool's readers took no share */
-		atomic_fetch_sub_explicit(&s->state, 1, memory_order_release);
+	} else if (!p->frozen) { /* a frozen pool's readers took no share */
+		uint32_t was = atomic_fetch_sub_explicit(&s->state, 1, memory_order_release);
+		/* a read hold: IDLE + n readers, n >= 1 (one unsigned compare on the value the RMW
+		 * returns anyway) */
+		FSMIX_ASSERT_MSG(was - (POOL_ST_IDLE + 1) < POOL_ST_READ_MAX - (POOL_ST_IDLE + 1),
+		                 "file %u released by a reader in state %#x", id, was);
+	}
 }
 
 /* pool_reserve - take a free slot for a file about to be created: from the free stack, else by

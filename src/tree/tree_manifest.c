@@ -7,6 +7,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "fdio.h"
 #include "hash.h"
 #include "pool.h"
@@ -68,6 +69,7 @@ static int mw_flush(struct mwriter *w)
 
 static int mw_put(struct mwriter *w, const void *data, size_t len)
 {
+	FSMIX_ASSERT(len <= sizeof(w->buf)); /* a header or a record */
 	if (w->used + len > sizeof(w->buf)) {
 		int rc = mw_flush(w);
 		if (rc)
@@ -132,8 +134,10 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 	}
 	if (rc == 0)
 		rc = pool_foreach_live(pool, record_visit, w);
-	if (rc == 0 && w->count != count)
-		rc = -EAGAIN; /* the pool changed under us: a caller bug */
+	/* the contract of pool_foreach_live: no picker runs, so the pool cannot change */
+	FSMIX_ASSERT_MSG(rc != 0 || w->count == count,
+	                 "the pool changed while its manifest was written: %llu files, then %llu",
+	                 (unsigned long long)count, (unsigned long long)w->count);
 	if (rc == 0)
 		rc = mw_flush(w);
 	if (rc == 0) {
@@ -285,10 +289,11 @@ static int check_files(struct tree *t, const unsigned char *recs, uint64_t count
 }
 
 /* Reads the whole manifest into *buf (malloc'ed; *len bytes) after checking its size: a
- * header, whole records, a trailer, and no more records than the pool holds. 0 or -errno
- * (-EBADMSG for a wrong size or type, -ENOSPC for too many records) with err set. */
+ * header, whole records of a known version (*rs bytes each, never 0), a trailer, and no more
+ * records than the pool holds. 0 or -errno (-EBADMSG for a wrong size or type, -ENOSPC for too
+ * many records) with err set. */
 static int read_manifest(struct tree *t, const struct pool *pool, unsigned char **buf, size_t *len,
-                         char *err, size_t errlen)
+                         size_t *rs_out, char *err, size_t errlen)
 {
 	*buf = NULL;
 	int fd = openat(t->rootfd, MANIFEST_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -334,6 +339,7 @@ static int read_manifest(struct tree *t, const struct pool *pool, unsigned char 
 		return rc;
 	}
 	*len = (size_t)st.st_size;
+	*rs_out = rs;
 	return 0;
 }
 
@@ -402,11 +408,14 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
 		return -EINVAL;
 	}
 	unsigned char *buf;
-	size_t len;
-	int rc = read_manifest(t, pool, &buf, &len, err, errlen);
+	size_t len = 0, rs = 0; /* set by read_manifest on success */
+	int rc = read_manifest(t, pool, &buf, &len, &rs, err, errlen);
 	if (rc)
 		return rc;
-	size_t rs = rec_size(get32(buf + 8));
+	/* read_manifest's checks: a header, a trailer, whole records of a known size */
+	FSMIX_ASSERT_MSG(rs > 0 && len >= MANIFEST_HDR + MANIFEST_TRAILER &&
+	                     (len - MANIFEST_HDR - MANIFEST_TRAILER) % rs == 0,
+	                 "manifest of %zu bytes, records of %zu", len, rs);
 	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / rs;
 	const unsigned char *recs = buf + MANIFEST_HDR;
 	uint32_t num_dirs = get32(buf + 32);

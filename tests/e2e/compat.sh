@@ -45,7 +45,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	# filesystem must not fill the shared /dev/shm).
 	if [[ ${args[0]:-} == @tmpfs=* ]]; then
 		if ! mount_tmpfs "$loc" "size=${args[0]#@tmpfs=}"; then
-			skipped "$name: scaled run (cannot mount a tmpfs)"
+			skip_env mount "$name: scaled run (cannot mount a tmpfs)"
 			continue
 		fi
 		args=("${args[@]:1}")

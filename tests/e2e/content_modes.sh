@@ -21,8 +21,8 @@ set -u
 
 ratio_tool=${FSMIX_TOOLS:-}/content_ratio
 if [ ! -x "$ratio_tool" ]; then
-	echo "skip: tests/tools/content_ratio was not built (zlib1g-dev missing)"
-	exit 77
+	skip_env tool "tests/tools/content_ratio was not built (zlib1g-dev missing)"
+	summary
 fi
 run_() { timeout 180 "$bin" "$@"; }
 profile() { # LOCATION MODE [REUSE]
@@ -214,5 +214,4 @@ else
 	head -3 "$work/b.out"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+summary

@@ -19,7 +19,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 . "$src/examples/powercut-lib.bash"
 if ! pc_init "$work/pc"; then
-	skipped "crash mode (b): $pc_why"
+	skip_env fuse "crash mode (b): $pc_why"
 	summary
 fi
 trap 'pc_cleanup; cleanup' EXIT

@@ -32,7 +32,7 @@ fi
 
 mnt=$work/powercut-crash
 if ! mount_ext4 "$mnt" 96; then
-	skipped "crash mode (a): no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "crash mode (a): no loop device or mkfs.ext4 here (needs root)"
 	summary
 fi
 dev=$(findmnt -n -o SOURCE --mountpoint "$mnt")
@@ -268,6 +268,6 @@ if command -v mkfs.xfs >/dev/null && truncate -s 320M "$work/xfs.img" && mkfs.xf
 		ok "xfs: crashed at $(jq -r .crash.at_s "$work/xfs.json") s, verify: $(jq -r .checked "$work/xfs-verify.json") promises kept" ||
 		{ bad "xfs: run exit $rc, verify exit $vrc"; tail -4 "$work/xfs.out" "$work/xfs-verify.out" 2>/dev/null | sed 's/^/     /'; }
 else
-	skipped "xfs: no mkfs.xfs, or the xfs image cannot be made and mounted"
+	skip_env xfs "xfs: no mkfs.xfs, or the xfs image cannot be made and mounted"
 fi
 summary

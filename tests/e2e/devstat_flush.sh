@@ -9,7 +9,7 @@ set -u
 tools=${FSMIX_TOOLS:-}
 probe=$tools/devstat_probe writer=$tools/fsync_writer
 if [ -z "$tools" ] || [ ! -x "$probe" ] || [ ! -x "$writer" ]; then
-	skipped "FSMIX_TOOLS (the built tests/tools) not set"
+	skip_env tool "FSMIX_TOOLS (the built tests/tools) not set"
 	summary
 fi
 n=200 # fsyncs per run, each after a 4 KiB append
@@ -49,7 +49,7 @@ if mount_ext4 "$work/barrier" 64; then
 		bad "ext4 with barriers: flush_ios=$f write_ios=$w, expected $((n / 2))..$((4 * n)) flushes and >= $n writes"
 	fi
 else
-	skipped "ext4 with barriers: no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "ext4 with barriers: no loop device or mkfs.ext4 here (needs root)"
 fi
 
 if mount_ext4 "$work/nobarrier" 64 barrier=0; then
@@ -69,7 +69,7 @@ if mount_ext4 "$work/nobarrier" 64 barrier=0; then
 		bad "ext4 barrier=0: flush_ios=$f write_ios=$w, expected <= 5 flushes and >= $n writes"
 	fi
 else
-	skipped "ext4 barrier=0: no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "ext4 barrier=0: no loop device or mkfs.ext4 here (needs root)"
 fi
 
 shm=$(shmdir)

@@ -160,7 +160,7 @@ rc=$?
 head -c $(($(stat -c %s "$work/d.log") - rl / 2)) "$work/d.log" >"$work/cut.log"
 run_ verify "$work/p.ffsb" --durability-log "$work/cut.log" >"$work/cut.out" 2>&1
 rc2=$?
-if [ $rc = 2 ] && grep -q "1 record fail their check before the log's end (the first: record [0-9]*)" "$work/mid.out" &&
+if [ $rc = 2 ] && grep -q "is a bad log: 1 record fail their check before its end record (the first: record [0-9]*)" "$work/mid.out" &&
 	[ $rc2 != 2 ] && grep -q "1 torn record ignored" "$work/cut.out"; then
 	ok "a record spoilt mid-log: refused (exit 2, the record named); a cut end: noted, verified (exit $rc2)"
 else

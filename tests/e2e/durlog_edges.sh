@@ -256,7 +256,7 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
 		ok "--durability-log FILE whose fdatasync fails with EINVAL: exit 1, the errno named" ||
 		bad "--durability-log FILE whose fdatasync fails with EINVAL: exit $rc, $(head -c 400 "$work/i.err")"
 else
-	skipped "a regular log's failing fdatasync: strace is unavailable or cannot trace here"
+	skip_env strace "a regular log's failing fdatasync: strace is unavailable or cannot trace here"
 fi
 
 summary

@@ -46,7 +46,7 @@ if mount_ext4 "$work/full" 16; then
 		[ ! -e "$work/full/fsmix.fs0" ] && ok "ENOSPC (ext4): clean removes the tree of the full disk" ||
 		{ bad "ENOSPC (ext4): clean failed"; show "$work/full.clean" 2; }
 else
-	skipped "ENOSPC (ext4): no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "ENOSPC (ext4): no loop device or mkfs.ext4 here (needs root)"
 fi
 
 # 2. Inodes exhausted (tmpfs nr_inodes=48; plenty of space): creates fail with ENOSPC; clean
@@ -72,7 +72,7 @@ if mount_tmpfs "$work/inodes" "size=64m,nr_inodes=48"; then
 		show "$work/inodes.clean" 1
 	fi
 else
-	skipped "inodes exhausted: cannot mount tmpfs here (needs root)"
+	skip_env mount "inodes exhausted: cannot mount tmpfs here (needs root)"
 fi
 
 # 3. ENOSPC while building (400 files of 4 KB on a 1 MB tmpfs): exit 1 naming the error, and no
@@ -90,7 +90,7 @@ if mount_tmpfs "$work/small" "size=1m"; then
 	victim_check "$work/small" && ok "ENOSPC while building: the victim is unchanged" ||
 		bad "ENOSPC while building: the victim changed"
 else
-	skipped "ENOSPC while building: cannot mount tmpfs here (needs root)"
+	skip_env mount "ENOSPC while building: cannot mount tmpfs here (needs root)"
 fi
 
 # 4. EIO: the ext4 shutdown ioctl (xfs_io -x -c shutdown) once the workers run. After a
@@ -98,7 +98,7 @@ fi
 # first failing call comes after that gets EROFS instead of EIO (CI saw a create fail so), and
 # both are the kernel's honest answer, so either is accepted.
 if ! command -v xfs_io >/dev/null; then
-	skipped "EIO (ext4 shutdown): no xfs_io (xfsprogs)"
+	skip_env xfs "EIO (ext4 shutdown): no xfs_io (xfsprogs)"
 elif mount_ext4 "$work/down" 64; then
 	victim_make "$work/down"
 	run_bg "$work/down" run "$steady" --location "$work/down" --json "$work/down.json"
@@ -113,7 +113,7 @@ elif mount_ext4 "$work/down" 64; then
 	remount "$work/down" && victim_check "$work/down" &&
 		ok "EIO (ext4 shutdown): the victim is unchanged" || bad "EIO (ext4 shutdown): the victim changed"
 else
-	skipped "EIO (ext4 shutdown): no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "EIO (ext4 shutdown): no loop device or mkfs.ext4 here (needs root)"
 fi
 
 # 5a. Read-only remount mid-run: `mount -o remount,ro` under the running workers. The kernel
@@ -145,7 +145,7 @@ if mount_ext4 "$work/ro" 64; then
 			bad "read-only remount: the victim changed"
 	fi
 else
-	skipped "read-only remount: no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "read-only remount: no loop device or mkfs.ext4 here (needs root)"
 fi
 
 # 5b. Emergency read-only remount mid-run: ext4 with errors=remount-ro and an error raised
@@ -168,7 +168,7 @@ if mount_ext4 "$work/ero" 64 errors=remount-ro; then
 		skipped "emergency read-only remount: no $trigger (kernel without ext4 trigger_fs_error)"
 	fi
 else
-	skipped "emergency read-only remount: no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "emergency read-only remount: no loop device or mkfs.ext4 here (needs root)"
 fi
 
 # 6. The location removed under the run (rm -rf of the location, tree included): exit 1 with
@@ -227,7 +227,7 @@ fi
 # end with exit 130, a partial report and the JSON right after the thaw. Thawed at exit whatever
 # happens.
 if ! command -v fsfreeze >/dev/null; then
-	skipped "fsfreeze: no fsfreeze (util-linux)"
+	skip_env tool "fsfreeze: no fsfreeze (util-linux)"
 elif mount_ext4 "$work/frozen" 64; then
 	victim_make "$work/frozen"
 	run_bg "$work/frozen" run "$steady" --location "$work/frozen" --json "$work/frozen.json"
@@ -263,6 +263,6 @@ elif mount_ext4 "$work/frozen" 64; then
 	victim_check "$work/frozen" && ok "fsfreeze + SIGINT: the victim is unchanged" ||
 		bad "fsfreeze + SIGINT: the victim changed"
 else
-	skipped "fsfreeze: no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "fsfreeze: no loop device or mkfs.ext4 here (needs root)"
 fi
 summary

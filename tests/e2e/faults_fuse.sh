@@ -11,7 +11,7 @@ set -u
 tool=${FSMIX_TOOLS:-}/fsfault
 if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
 	[ "$(id -u)" != 0 ]; then
-	skipped "FUSE faults: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+	skip_env fuse "FUSE faults: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
 	summary
 fi
 

@@ -2,9 +2,38 @@
 src=${FSMIX_SOURCE_DIR:?FSMIX_SOURCE_DIR must point at the source tree}
 bin=${FSMIX_BIN:?FSMIX_BIN must point at the fsmix binary}
 pass=0 fail=0 skip=0
+skips=() # the reasons of the skipped checks, for the summary
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skipped() { skip=$((skip + 1)); echo "skip $*"; }
+# Two kinds of skip. skipped REASON: a check that cannot run for a reason any machine may
+# legitimately have, CI's too: a kernel feature (O_DIRECT on tmpfs, kcmp), a build option
+# (sanitizers), a filesystem's refusal, a precondition the test will not force (a package
+# already installed). skip_env KIND REASON: a check that needs something of the environment
+# that the CI machine has -- tests/dev.sh installs its packages and CI runs as root -- so under
+# CI (CI=true, as CI services set it) it FAILS instead of passing unseen. KIND, one of:
+#   root    root privileges              loop     loop devices (losetup, mkfs.ext4, mounting)
+#   mount   mounting tmpfs/ramfs/overlay fuse     /dev/fuse, fusermount3, tests/tools/fsfault
+#   mpi     mpirun and fsmix built with MPI       xfs, btrfs   their mkfs and tools
+#   strace  strace that can trace        gnuplot  gnuplot
+#   tool    another program tests/dev.sh provides (python3, script, fsfreeze, a test tool...)
+skipped() {
+	skip=$((skip + 1))
+	skips+=("$*")
+	echo "skip $*"
+}
+skip_env() {
+	local kind=$1
+	shift
+	case $kind in
+	root | loop | mount | fuse | mpi | xfs | btrfs | strace | gnuplot | tool) ;;
+	*) bad "skip_env: unknown kind '$kind' ($*)"; return ;;
+	esac
+	if [ "${CI:-}" = true ]; then
+		bad "$* [skipped: needs $kind, which the CI machine has]"
+	else
+		skipped "$* [needs $kind]"
+	fi
+}
 
 # Everything a test creates goes below one temp dir; mounts are recorded and undone on exit,
 # whatever happens.
@@ -107,9 +136,14 @@ read_blocksize=4KB
 EOF
 }
 
-# summary: the closing line ctest logs read; exit status 1 on any failure, 77 if all skipped.
+# summary: the closing lines ctest logs read -- the counts, then each skipped check's reason --
+# and the exit status: 1 on any failure, 77 if every check skipped, else 0.
 summary() {
-	echo "$pass passed, $fail failed, $skip skipped"
+	local r
+	echo "e2e $(basename "$0" .sh): $pass passed, $fail failed, $skip skipped"
+	for r in "${skips[@]}"; do
+		echo "  skipped: $r"
+	done
 	[ "$fail" -eq 0 ] || exit 1
 	[ "$pass" -gt 0 ] || exit 77
 	exit 0

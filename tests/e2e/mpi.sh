@@ -11,11 +11,11 @@ if [ -n "${FSMIX_SANITIZERS:-}" ]; then
 	summary
 fi
 if ! command -v mpirun >/dev/null; then
-	skipped "mpi: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+	skip_env mpi "mpi: no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
 	summary
 fi
 if ! ldd "$bin" 2>/dev/null | grep -q libmpi; then
-	skipped "mpi: this fsmix was built without MPI support (cmake -DFSMIX_MPI=ON)"
+	skip_env mpi "mpi: this fsmix was built without MPI support (cmake -DFSMIX_MPI=ON)"
 	summary
 fi
 
@@ -287,7 +287,11 @@ PY
 		ok "rank 1's threads cannot be made: every rank stops at once, exit 1, the others' figures" ||
 		bad "thread limit on rank 1: exit $rc: $(grep -v '^--' "$work/t.err" | head -3)"
 else
-	skipped "thread limit on one rank: no writable pids cgroup here (needs root)"
+	if [ "$(id -u)" != 0 ]; then
+		skip_env root "thread limit on one rank: a pids cgroup needs root"
+	else
+		skipped "thread limit on one rank: no writable pids cgroup here (the pids controller)"
+	fi
 fi
 
 # Ctrl-C to mpirun: OpenMPI sends SIGTERM to every rank; they stop and rank 0 writes the
@@ -336,7 +340,7 @@ if command -v gnuplot >/dev/null; then
 	"$bin" plot "$work/s.json" -o "$work/s.svg" >/dev/null 2>&1 && [ -s "$work/s.svg" ] &&
 		ok "plot draws an MPI sweep" || bad "plot of an MPI sweep"
 else
-	skipped "plot: no gnuplot"
+	skip_env gnuplot "plot: no gnuplot"
 fi
 
 # More locations than rank 0's lock table holds (TREE_MAX_LOCKS, 64): a checked error before any

@@ -13,11 +13,11 @@ if [ -n "${FSMIX_SANITIZERS:-}" ]; then
 	summary
 fi
 if ! command -v mpirun >/dev/null || ! command -v strace >/dev/null; then
-	skipped "mpi_sharedtree: needs mpirun (openmpi-bin) and strace"
+	skip_env mpi "mpi_sharedtree: needs mpirun (openmpi-bin) and strace"
 	summary
 fi
 if ! ldd "$bin" 2>/dev/null | grep -q libmpi; then
-	skipped "mpi_sharedtree: this fsmix was built without MPI support (cmake -DFSMIX_MPI=ON)"
+	skip_env mpi "mpi_sharedtree: this fsmix was built without MPI support (cmake -DFSMIX_MPI=ON)"
 	summary
 fi
 cd "$work" || exit 1

@@ -214,7 +214,7 @@ if mount_tmpfs "$work/small" size=256k; then
 		ok "ENOSPC while building: the JSON says exit 1, error, nothing measured; CSV header only" ||
 		{ bad "ENOSPC setup JSON (exit $rc)"; cat "$out/enospc.err"; head -c 400 "$out/enospc.json"; }
 else
-	skipped "ENOSPC during the build: cannot mount a tmpfs here"
+	skip_env mount "ENOSPC during the build: cannot mount a tmpfs here"
 fi
 # SIGINT while aging towards a fill level the filesystem is far from (it ages until stopped).
 cat >"$work/age.ffsb" <<'EOF'
@@ -312,7 +312,7 @@ if command -v gnuplot >/dev/null; then
 	[ $rc -eq 0 ] && [ -p "$out/fifo.svg" ] && grep -q "<svg" "$out/from-fifo.svg" &&
 		ok "plot -o FIFO: the image streamed to its reader, still a FIFO" || bad "plot -o FIFO (exit $rc)"
 else
-	skipped "plots: gnuplot is not installed"
+	skip_env gnuplot "plots: gnuplot is not installed"
 fi
 
 # ---- 12. bad paths and locations are found before anything is created ----

@@ -20,12 +20,12 @@ if [ -n "${FSMIX_SANITIZERS:-}" ]; then
 	summary
 fi
 if [ "$(id -u)" != 0 ]; then
-	skipped "package: needs root to install the package"
+	skip_env root "package: needs root to install the package"
 	summary
 fi
 for tool in apt-get dpkg dpkg-deb dpkg-shlibdeps cpack man flock lintian readelf; do
 	if ! command -v "$tool" >/dev/null; then
-		skipped "package: no $tool (Debian with dpkg-dev, man-db and lintian: bash tests/dev.sh setup)"
+		skip_env tool "package: no $tool (Debian with dpkg-dev, man-db and lintian: bash tests/dev.sh setup)"
 		summary
 	fi
 done

@@ -31,7 +31,7 @@ for name in $peers; do
 done
 
 if ! command -v strace >/dev/null || ! command -v python3 >/dev/null; then
-	skipped "strace or python3 not installed: system-call mixes not checked"
+	skip_env strace "strace or python3 not installed: system-call mixes not checked"
 	summary
 fi
 

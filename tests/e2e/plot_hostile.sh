@@ -6,8 +6,8 @@
 # backticks and @macros; any command that runs touches a file $work/pwned-*.
 set -u
 . "$(dirname "$0")/lib.bash"
-command -v gnuplot >/dev/null || { skipped "gnuplot is not installed"; summary; }
-command -v python3 >/dev/null || { skipped "python3 is not installed"; summary; }
+command -v gnuplot >/dev/null || { skip_env gnuplot "gnuplot is not installed"; summary; }
+command -v python3 >/dev/null || { skip_env tool "python3 is not installed"; summary; }
 
 # The documents are made from scratch (no run needed): the smallest documents of the schema
 # (docs/output.md) that plot reads.

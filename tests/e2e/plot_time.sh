@@ -5,8 +5,8 @@
 # thinned. Files are checked to be valid PNG/SVG with the expected number of series.
 set -u
 . "$(dirname "$0")/lib.bash"
-command -v gnuplot >/dev/null || { skipped "gnuplot is not installed"; summary; }
-command -v python3 >/dev/null || { skipped "python3 is not installed"; summary; }
+command -v gnuplot >/dev/null || { skip_env gnuplot "gnuplot is not installed"; summary; }
+command -v python3 >/dev/null || { skip_env tool "python3 is not installed"; summary; }
 
 # Counted groups (num_ops), so what is drawn does not depend on the machine's speed.
 cat >"$work/two.ffsb" <<'P'

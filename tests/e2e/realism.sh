@@ -113,7 +113,7 @@ if command -v strace >/dev/null; then
 		bad "hotset:10:90: hottest 10 files got $hs of the stats (uniform: $us)"
 	fi
 else
-	skipped "popularity by strace: strace not installed"
+	skip_env strace "popularity by strace: strace not installed"
 fi
 
 # ---- 5b. ranked picks next to creates and deletes, several threads (also under TSan) --------
@@ -206,5 +206,4 @@ else
 	bad "arrival=poisson: exit $rc"
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+summary

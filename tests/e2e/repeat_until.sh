@@ -95,9 +95,9 @@ ok "bad until arguments: exit 2 with the syntax"
 if [ -n "${FSMIX_SANITIZERS:-}" ]; then
 	skipped "MPI: tested in the default build only (sanitizers: $FSMIX_SANITIZERS)"
 elif ! command -v mpirun >/dev/null; then
-	skipped "MPI: no mpirun"
+	skip_env mpi "MPI: no mpirun"
 elif ! ldd "$bin" 2>/dev/null | grep -q libmpi; then
-	skipped "MPI: this fsmix was built without MPI support"
+	skip_env mpi "MPI: this fsmix was built without MPI support"
 else
 	mloc=$(shmdir)
 	for t in "1000%:4 3 true" "0.0001%:3 3 false"; do

@@ -24,7 +24,7 @@ if mount_ext4 "$work/barrier" 256 && mount_ext4 "$work/nobarrier" 256 "barrier=0
 	grep -q "flush requests .*/sec, .* per sync call" "$work/barrier.out" &&
 		ok "flushes per second and per sync call are printed" || bad "flush rates"
 else
-	skipped "device flushes: no loop-mounted ext4 here (needs root and loop devices)"
+	skip_env loop "device flushes: no loop-mounted ext4 here (needs root and loop devices)"
 fi
 
 loc=$(shmdir)
@@ -120,6 +120,6 @@ if command -v script >/dev/null; then
 	"$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 2 "${paced[@]}" 2>"$work/notty.err" >/dev/null
 	! grep -q "elapsed" "$work/notty.err" && ok "no progress line when stderr is not a terminal" || bad "progress without a tty"
 else
-	skipped "progress line: no script(1) here"
+	skip_env tool "progress line: no script(1) here"
 fi
 summary

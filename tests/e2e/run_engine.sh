@@ -164,7 +164,7 @@ if mount_tmpfs "$work/ro" "ro,size=1m"; then
 	run_status 2 "read-only location" "$work/ro.out" -- run "$src/profiles/default.ffsb" --location "$work/ro" &&
 		grep -q "read-only" "$work/ro.out.err" && ok "read-only location: exit 2" || bad "read-only message"
 else
-	skipped "read-only location: cannot mount a read-only tmpfs here"
+	skip_env mount "read-only location: cannot mount a read-only tmpfs here"
 fi
 
 # A full filesystem: a clean error naming the file, exit 1, no crash.
@@ -180,7 +180,7 @@ if mount_tmpfs "$work/full" "size=2m"; then
 		ok "filesystem full during the run: exit 1, report printed, worker error named" || bad "full during the run"
 	sed 's/^/     /' "$work/full2.out.err" | tail -2
 else
-	skipped "full filesystem: cannot mount a small tmpfs here"
+	skip_env mount "full filesystem: cannot mount a small tmpfs here"
 fi
 
 # The tree depends on the seed only, not on how many builders made it or in which order:
@@ -265,10 +265,10 @@ if command -v strace >/dev/null; then
 			ok "overlay: one checked close() per file, no batches" ||
 			bad "overlay: $ranges close_range calls, $closes file closes"
 	else
-		skipped "overlay: cannot mount an overlay filesystem here"
+		skip_env mount "overlay: cannot mount an overlay filesystem here"
 	fi
 else
-	skipped "build closes: strace is not installed"
+	skip_env strace "build closes: strace is not installed"
 fi
 
 # agefs=1: the nested thread group fills the filesystem to desired_util before the run.
@@ -279,7 +279,7 @@ if mount_tmpfs "$work/age" "size=256m"; then
 		grep -q "aged to" "$work/age.out.err" && [ "$used" -ge 40 ] &&
 		ok "agefs=1 ages the filesystem to desired_util (now ${used}% used)" || bad "aging"
 else
-	skipped "aging: cannot mount a small tmpfs here"
+	skip_env mount "aging: cannot mount a small tmpfs here"
 fi
 
 summary

@@ -19,7 +19,7 @@ if mount_ext4 "$work/ext4" 512; then
 	fi
 	grep -q "\[  fsync\]" "$out" && ok "ext4: fsync latency is reported" || bad "ext4: no fsync row"
 else
-	skipped "ext4: no loop device or mkfs.ext4 here (needs root)"
+	skip_env loop "ext4: no loop device or mkfs.ext4 here (needs root)"
 fi
 
 mkdir -p "$work/ramfs"
@@ -35,6 +35,6 @@ if mount -t ramfs fsmix-e2e "$work/ramfs" 2>/dev/null; then
 		bad "O_DIRECT refusal: exit $rc"; sed 's/^/     /' "$work/ramfs.err"
 	fi
 else
-	skipped "O_DIRECT refusal: cannot mount ramfs here"
+	skip_env mount "O_DIRECT refusal: cannot mount ramfs here"
 fi
 summary

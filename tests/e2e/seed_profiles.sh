@@ -136,7 +136,7 @@ if [ $have_strace = 1 ]; then
 		[ "$n" -eq 20 ] && ok "open_sync=$w: 20 appends opened with $flag" || bad "open_sync=$w: $n opens with $flag"
 	done
 else
-	skipped "strace witness: strace is not installed"
+	skip_env strace "strace witness: strace is not installed"
 fi
 
 # Counted runs end by themselves; time is an upper bound. The count cannot be reached in the

@@ -5,7 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
-	skipped "seed scripts: need root, losetup and mkfs.ext4"
+	skip_env loop "seed scripts: need root, losetup and mkfs.ext4"
 	summary
 fi
 ex=$src/examples

@@ -141,7 +141,7 @@ PROFILE
 		diff <(aged "$work/aged-before") <(aged "$work/aged-after") | head -5
 	fi
 else
-	skipped "aging on a 64 MiB tmpfs: cannot mount one (needs root)"
+	skip_env mount "aging on a 64 MiB tmpfs: cannot mount one (needs root)"
 fi
 
 # ---- item 8: response time under op_period, from each operation's scheduled start -----------

@@ -120,7 +120,7 @@ if command -v fsfreeze >/dev/null && mount_ext4 "$work/frozen" 64 && fsfreeze -f
 		ok "SIGTERM during the build: exit 130, nothing measured, the build stopped ($files of 5000 files)" ||
 		{ bad "SIGTERM during the build: exit $rc"; tail -3 "$out.err" | sed 's/^/     /'; }
 else
-	skipped "SIGTERM during the build: needs root, a loop-mounted ext4 and fsfreeze"
+	skip_env loop "SIGTERM during the build: needs root, a loop-mounted ext4 and fsfreeze"
 fi
 
 # Ctrl-C during the callout: the terminal sends SIGINT to fsmix's process group; the callout,

@@ -11,7 +11,7 @@ set -u
 tool=${FSMIX_TOOLS:-}/fsfault
 if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
 	[ "$(id -u)" != 0 ]; then
-	skipped "signal during --cleanup: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault"
+	skip_env fuse "signal during --cleanup: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault"
 	summary
 fi
 

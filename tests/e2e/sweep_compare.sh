@@ -197,7 +197,7 @@ if command -v gnuplot >/dev/null; then
 		ok "compare plot without latency timing: the p99 panel left out and said so" ||
 		bad "compare plot with enable_stats=0: $(tail -1 "$work/nostats-cmp.err")"
 else
-	skipped "plots: gnuplot is not installed"
+	skip_env gnuplot "plots: gnuplot is not installed"
 fi
 
 # SIGINT during a sweep: it stops, and what finished is written. The third point would take ten

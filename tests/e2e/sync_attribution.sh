@@ -84,6 +84,6 @@ if mount_ext4 "$work/ext4" 256; then
 		bad "create_fsync variant on ext4 failed: $(tail -1 "$work/ext4_fsync.err")"
 	fi
 else
-	skipped "ext4: no loop-mounted ext4 here (needs root and loop devices)"
+	skip_env loop "ext4: no loop-mounted ext4 here (needs root and loop devices)"
 fi
 summary

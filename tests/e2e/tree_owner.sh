@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
-	skipped "tree_owner: needs root and setpriv (to act as uid 65534)"
+	skip_env root "tree_owner: needs root and setpriv (to act as uid 65534)"
 	summary
 fi
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }

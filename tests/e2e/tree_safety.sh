@@ -128,7 +128,7 @@ if mount --bind "$loc/victim" "$loc/fsmix.fs0/data/d000" 2>/dev/null; then
 	[ $? -eq 0 ] && [ ! -e "$loc/fsmix.fs0" ] && [ "$(sums "$loc/victim")" = "$before" ] &&
 		ok "3: once unmounted, clean removes the tree" || bad "3: clean after unmount"
 else
-	skipped "3: bind mounts: cannot mount here"
+	skip_env mount "3: bind mounts: cannot mount here"
 fi
 
 # ---- 4. One process per location -----------------------------------------------------------
@@ -232,7 +232,7 @@ kill_at() {
 }
 
 if ! command -v strace >/dev/null || ! strace -qq -o /dev/null true 2>/dev/null; then
-	skipped "5: kill points: strace is unavailable or cannot trace here"
+	skip_env strace "5: kill points: strace is unavailable or cannot trace here"
 else
 	kills_ok=0 kills=0
 	loc=$(shmdir)
@@ -326,7 +326,7 @@ if mount_tmpfs "$work/noinodes" "nr_inodes=64,size=8m"; then
 	[ ! -e "$loc/fsmix.fs0" ] && ok "6: --cleanup removes the tree with no free inode" ||
 		bad "6: --cleanup without inodes: $(tail -1 "$work/noin2.err")"
 else
-	skipped "6: cannot mount a tmpfs with nr_inodes"
+	skip_env mount "6: cannot mount a tmpfs with nr_inodes"
 fi
 
 # ---- 13. An I/O error reading the marker is an I/O error ----------------------------------------
@@ -344,7 +344,7 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
 			bad "13: EIO ($cmd): exit $rc, $(tail -1 "$work/eio.err")"
 	done
 else
-	skipped "13: EIO: strace is unavailable"
+	skip_env strace "13: EIO: strace is unavailable"
 fi
 bad_emfile=
 for lim in 4 5 6 7 8 9 10 11 12; do

@@ -176,6 +176,6 @@ if mount_ext4 "$work/content-ext4" 64; then
 	check_location ext4 "$work/content-ext4"
 	check_directio "$work/content-ext4"
 else
-	skipped "ext4: no loop ext4 here (needs root, losetup and mkfs.ext4)"
+	skip_env loop "ext4: no loop ext4 here (needs root, losetup and mkfs.ext4)"
 fi
 summary

@@ -57,6 +57,9 @@ struct engine_fs {
 	alignas(CACHELINE) _Atomic uint32_t next_dir;
 	_Atomic uint8_t *dir_ready;
 	uint32_t dir_ready_cap;
+	/* agefs=1: the aging group as its seed files are written (age_blocksize, aging.c); the
+	 * seeding worker's g points here while it seeds, so it lives as long as the worker. */
+	struct plan_group age_seed;
 };
 
 /* The content key of file `disk_id` (its name's number) of fs: the tree's own seed (its id in

@@ -17,6 +17,7 @@ struct dm_pend {
 struct dm_file {
 	uint32_t id;
 	bool live, created, name_durable, gen_unknown;
+	bool wrapped;            /* its generation counter passed UINT32_MAX (to 1) in the run */
 	bool gone, gone_durable; /* deleted (not created since); its unlink covered */
 	bool in_dirty, in_unnamed, in_unlinked; /* on the lists of its filesystem */
 	uint32_t dir, gen_max;
