@@ -17,6 +17,6 @@ const struct sys_desc sys_table[SYS_COUNT] = {
 unsigned op_sync_calls(unsigned flags)
 {
 	if (flags & (OPF_FSYNC | OPF_FDATASYNC))
-		return flags & OPF_TWICE ? 2 : 1;
+		return flags & (OPF_TWICE | OPF_RENAMES) ? 2 : 1;
 	return 0;
 }

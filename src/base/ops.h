@@ -17,11 +17,18 @@ enum op_flags {
 	OPF_APPENDS = 1u << 9,   /* appends to an existing file (allowed in aging groups) */
 	OPF_WSIZE = 1u << 10,    /* writes write_size bytes: the group needs write_size set */
 	OPF_EXT = 1u << 11,      /* fsmix extension: its weight key is rejected by --strict-ffsb */
+	OPF_RENAMES = 1u << 12,  /* moves a pool file's name, or puts a new inode under it
+	                          * (rename, replace_fsync): the pool cannot be frozen, and a lost
+	                          * log tail may hide where a file went */
+	OPF_RESIZES = 1u << 13,  /* sets a pool file's length (truncate): the pool cannot be
+	                          * frozen, a reused tree is checked file by file, and a lost log
+	                          * tail may hide a shorter file */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync() one op issues after its writes (a table fact:
- * reports use it to count sync calls of groups that do not time them). The sync and syncfs
- * ops are not counted here: 0 for them. */
+ * reports use it to count sync calls of groups that do not time them): replace_fsync
+ * (OPF_RENAMES | OPF_FSYNC) two, its file's and its directory's. The sync and syncfs ops are
+ * not counted here: 0 for them. */
 unsigned op_sync_calls(unsigned flags);
 
 enum op_id {

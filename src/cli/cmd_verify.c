@@ -70,6 +70,14 @@ static void print_finding(FILE *o, const struct verify_doc *d, const struct dm_f
 		fprintf(o, ": %" PRIu64 " bytes, acknowledged %" PRIu64, f->off, f->expected_len);
 	else if (f->kind == DM_UNREADABLE)
 		fprintf(o, ": %s (errno %d)", strerror(f->err), f->err);
+	else if (f->kind == DM_MIXED)
+		fprintf(o,
+		        " at offset %" PRIu64
+		        ": generation %u, where the replace wrote %u: old and "
+		        "new content in one file",
+		        f->off, f->gen_found, f->gen_min);
+	else if (f->kind == DM_EMPTIED)
+		fprintf(o, ": 0 bytes, the replace wrote %" PRIu64, f->expected_len);
 	else if (f->kind != DM_MISSING && f->kind != DM_RESURRECTED) {
 		hex(f->expected, f->shown, ex);
 		hex(f->found, f->shown, fo);
@@ -110,10 +118,10 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	fprintf(o,
 	        "  journal: %" PRIu64 " records%s; acknowledged: %" PRIu64 " fsync, %" PRIu64
 	        " fdatasync, %" PRIu64 " O_SYNC/O_DSYNC writes, %" PRIu64 " sync, %" PRIu64
-	        " syncfs, %" PRIu64 " dirsync\n",
+	        " syncfs, %" PRIu64 " dirsync, %" PRIu64 " replace\n",
 	        r->records, r->log_complete ? "" : " (no end record: the run did not end)",
 	        r->acks[DL_FSYNC], r->acks[DL_FDATASYNC], r->osync_writes, r->acks[DL_SYNC],
-	        r->acks[DL_SYNCFS], r->acks[DL_DIRSYNC]);
+	        r->acks[DL_SYNCFS], r->acks[DL_DIRSYNC], r->acks[DL_REPLACE]);
 	fprintf(o,
 	        "  files with a promise: %" PRIu64 " (data %" PRIu64 ", names %" PRIu64
 	        "); files created in the run: %" PRIu64 ", their names promised: %" PRIu64
@@ -200,10 +208,11 @@ static int fill_json(FILE *o, void *arg)
 	kinds_json(d, r->by_kind, r->examples, r->n_examples, &by, &ex);
 	kinds_json(d, r->lost_by_kind, r->lost_examples, r->n_lost_examples, &lost_by, &lost_ex);
 	json_t *acks =
-	    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "fsync", (json_int_t)r->acks[DL_FSYNC],
+	    json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "fsync", (json_int_t)r->acks[DL_FSYNC],
 	              "fdatasync", (json_int_t)r->acks[DL_FDATASYNC], "osync_writes",
 	              (json_int_t)r->osync_writes, "sync", (json_int_t)r->acks[DL_SYNC], "syncfs",
-	              (json_int_t)r->acks[DL_SYNCFS], "dirsync", (json_int_t)r->acks[DL_DIRSYNC]);
+	              (json_int_t)r->acks[DL_SYNCFS], "dirsync", (json_int_t)r->acks[DL_DIRSYNC],
+	              "replace", (json_int_t)r->acks[DL_REPLACE]);
 	json_t *doc = json_pack(
 	    "{s:i, s:s, s:s, s:s, s:b, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
 	    "s:I, s:o, s:o, s:I, s:o, s:o}",

@@ -11,6 +11,28 @@
 #include "durhook.h"
 #include "engine_int.h"
 
+/* Adds r (t_end 0: now) to w's ring. */
+static void add_rec(struct worker *w, struct durlog_rec *r)
+{
+	if (!r->t_end)
+		r->t_end = now_ns();
+	if (!r->t_start)
+		r->t_start = r->t_end;
+	/* --crash-after: a sync that returns once the shutdown has begun promises nothing (ext4
+	 * was seen to acknowledge an fsync 5 ms into the shutdown whose file the replay then
+	 * lacked; and sync(2) reports no error at all). What happened stays recorded. */
+	if (UNLIKELY(engine_crashed(w->eng))) {
+		uint8_t k = r->kind;
+		if (k == DL_FSYNC || k == DL_FDATASYNC || k == DL_SYNC || k == DL_SYNCFS ||
+		    k == DL_DIRSYNC)
+			return;
+		r->flags &= (uint8_t)~DLF_SYNC; /* an O_SYNC write: a plain write */
+		if (k == DL_REPLACE) /* its temporary file's fsync may have come too late */
+			r->flags |= DLF_UNSURE;
+	}
+	durlog_add(w->dl, r);
+}
+
 void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct engine_fs *fs,
                  uint32_t file, uint32_t dir, uint64_t off, uint64_t len, uint64_t size,
                  uint32_t gen, uint64_t t_start, uint64_t t_end)
@@ -19,25 +41,26 @@ void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct eng
 	                       .flags = flags,
 	                       .fs = (uint16_t)(fs - w->eng->fs),
 	                       .t_start = t_start,
-	                       .t_end = t_end ? t_end : now_ns(),
+	                       .t_end = t_end,
 	                       .file = file,
 	                       .dir = dir,
 	                       .off = off,
 	                       .len = len,
 	                       .size = size,
 	                       .gen = gen};
-	if (!r.t_start)
-		r.t_start = r.t_end;
-	/* --crash-after: a sync that returns once the shutdown has begun promises nothing (ext4
-	 * was seen to acknowledge an fsync 5 ms into the shutdown whose file the replay then
-	 * lacked; and sync(2) reports no error at all). What happened stays recorded. */
-	if (UNLIKELY(engine_crashed(w->eng))) {
-		if (kind == DL_FSYNC || kind == DL_FDATASYNC || kind == DL_SYNC ||
-		    kind == DL_SYNCFS || kind == DL_DIRSYNC)
-			return;
-		r.flags &= (uint8_t)~DLF_SYNC; /* an O_SYNC write: a plain write */
-	}
-	durlog_add(w->dl, &r);
+	add_rec(w, &r);
+}
+
+void durhook_add_renamed(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t from,
+                         uint32_t to)
+{
+	struct durlog_rec r = {.kind = DL_RENAME,
+	                       .flags = to == TREE_DIR_TOP ? DLF_TOP : 0,
+	                       .fs = (uint16_t)(fs - w->eng->fs),
+	                       .file = id,
+	                       .dir = to,
+	                       .aux = from};
+	add_rec(w, &r);
 }
 
 /* ---- dirsync=1 ---- */

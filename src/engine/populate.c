@@ -109,9 +109,10 @@ void engine_fs_bounds(const struct plan_fs *pf, uint64_t *files, uint64_t *dirs)
 	*dirs = (uint64_t)pf->num_dirs + EXTRA_DIRS; /* createdir fails beyond that */
 }
 
-/* Will a group write into fs's existing files (write, writeall, append; aging appends)? Then
- * a reused tree is checked file by file: a hard link from outside or a mount over one of its
- * files would let the run write someone else's data. Reads, stats and deletes cannot. */
+/* Will a group write into fs's existing files (write, writeall, append; aging appends;
+ * truncate)? Then a reused tree is checked file by file: a hard link from outside or a mount
+ * over one of its files would let the run write someone else's data. Reads, stats and deletes
+ * cannot. */
 static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 {
 	const struct plan *pl = e->plan;
@@ -124,7 +125,8 @@ static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 		    (gi < pl->n_groups && (!runs || (g->bindfs >= 0 && (size_t)g->bindfs != fsi))))
 			continue;
 		for (int op = 0; op < OP_COUNT; op++)
-			if (g->weight[op] && (op_table[op].flags & writes) == writes)
+			if (g->weight[op] && ((op_table[op].flags & writes) == writes ||
+			                      (op_table[op].flags & OPF_RESIZES)))
 				return true;
 	}
 	return false;

@@ -52,11 +52,23 @@ enum durlog_kind {
 	DL_SYNCFS,    /* syncfs on filesystem fs returned 0 */
 	DL_SYNC,      /* sync(2) returned: every filesystem */
 	DL_END,       /* the run ended: the log is complete (seq = records before it) */
+	/* Kinds added after the first logs (appended: the values above never change, so a log
+	 * of an older fsmix still reads as it did). */
+	DL_RENAME,   /* file renamed from directory aux (TREE_DIR_TOP, UINT32_MAX: data/) to dir,
+	              * keeping its name f<id> */
+	DL_REPLACE,  /* replace_fsync, logged before its rename(2): a temporary file holding
+	              * generation gen of file, size bytes long, was fsynced (acknowledged) and is
+	              * renamed over file in dir; off = the file's length before */
+	DL_TRUNCATE, /* ftruncate of file returned (or failed after --crash-after's shutdown):
+	              * size = its new length, off = the length before */
 	DL_KIND_COUNT
 };
 
 #define DLF_SYNC 1u /* DL_WRITE: O_SYNC or O_DSYNC */
 #define DLF_TOP  2u /* dir is data/ itself (TREE_DIR_TOP) */
+#define DLF_UNSURE                                                                                 \
+	4u /* DL_REPLACE logged after --crash-after's shutdown began: the temporary                \
+	    * file's fsync may have returned too late to promise anything */
 
 /* One record, native. */
 struct durlog_rec {

@@ -217,12 +217,17 @@ static bool cover_data(struct durmodel *m, struct dm_file *f, const struct durlo
 	return f->live && f->head < f->n_pend;
 }
 
+/* A name created, or made anew by a rename or a replace (t_create: its t_end), before r
+ * started: durable where it is now (durmodel_ns.h: no longer under a directory it left, a
+ * replace's window closed). */
 static bool cover_name(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
 {
 	(void)m;
-	if (f->live && f->t_create < r->t_start && in_reach(f, r))
+	if (f->live && f->t_create < r->t_start && in_reach(f, r)) {
 		name_durable(f, ref_of(r));
-	return f->live && !f->name_durable;
+		dm_ns_synced(&f->ns);
+	}
+	return f->live && (!f->name_durable || dm_ns_pending(&f->ns));
 }
 
 static bool cover_unlink(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
@@ -232,7 +237,9 @@ static bool cover_unlink(struct durmodel *m, struct dm_file *f, const struct dur
 		f->gone_durable = true;
 		f->gone_ref = ref_of(r);
 	}
-	return f->gone && !f->gone_durable;
+	/* the entries renames removed, by in_reach's rule: a directory fsync reaches its own */
+	dm_ns_left(&f->ns, r->kind != DL_DIRSYNC, r->dir, r->t_start, ref_of(r));
+	return (f->gone && !f->gone_durable) || dm_ns_leaving(&f->ns);
 }
 
 /* A covering call (sync, syncfs, a directory fsync) on filesystem fs, by its rule. */
@@ -295,6 +302,59 @@ static void born(struct durmodel *m, struct dm_fs *d, struct dm_file *f, const s
 	list_add(m, &d->unnamed, &f->in_unnamed, index_of(d, f));
 }
 
+/* rename and replace_fsync (durmodel_ns.h): the file's name is made anew now; a rename's
+ * removal from the directory it left is an unlink of its own. A replace drops every promise
+ * of the old content: the new one is the temporary file's write, pending here, which the
+ * replace's row (durpromise.def: the temporary file's fsync) settles whole; that the file holds
+ * the old content or the new whole is durmodel_ns.c's rule. */
+static void replay_ns(struct durmodel *m, struct dm_fs *d, struct dm_file *f,
+                      const struct durlog_rec *r)
+{
+	if (!f->live)
+		return;
+	f->t_create = r->t_end;
+	list_add(m, &d->unnamed, &f->in_unnamed, index_of(d, f));
+	if (r->kind == DL_RENAME) {
+		dm_ns_rename(&f->ns, r->aux, r->dir, r->t_end);
+		f->dir = r->dir;
+		list_add(m, &d->unlinked, &f->in_unlinked, index_of(d, f));
+		return;
+	}
+	m->acks[DL_REPLACE]++;
+	dm_ns_replace(&f->ns, r, f->min_len);
+	free(f->pend);
+	f->pend = NULL;
+	f->head = f->n_pend = f->cap_pend = 0;
+	durrange_free(&f->rng);
+	f->min_len = 0;
+	f->gen_unknown = false; /* the new content's generations are known */
+	gen_seen(f, r->gen);
+	if (f->ns.replaced && r->size) /* (DLF_UNSURE: no row, nothing promised) */
+		add_pending(m, d, f, 0, r->size, r->t_end, r->gen);
+}
+
+/* truncate (DL_TRUNCATE) to r->size bytes: nothing at or beyond it is promised any more,
+ * neither content (the settled ranges and the pending writes are cut there) nor length; a
+ * crash may keep the old length, whose tail no promise covers then. A longer file gains a
+ * hole, promised nothing until a later promise's length covers it. */
+static void replay_truncate(struct dm_file *f, const struct durlog_rec *r)
+{
+	uint64_t len = r->size;
+	if (!f->live)
+		return;
+	durrange_cut(&f->rng, len);
+	size_t k = f->head;
+	for (size_t i = f->head; i < f->n_pend; i++)
+		if (f->pend[i].off < len) { /* (the order of t_end kept) */
+			f->pend[k] = f->pend[i];
+			f->pend[k].end = f->pend[k].end < len ? f->pend[k].end : len;
+			k++;
+		}
+	f->n_pend = k;
+	f->min_len = f->min_len < len ? f->min_len : len;
+	dm_ns_truncate(&f->ns, len);
+}
+
 static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
                             const struct dp_row *row)
 {
@@ -323,12 +383,23 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		else
 			m->osync++;
 		break;
-	case DL_DELETE:
+	case DL_DELETE: {
+		struct dm_ns ns = f->ns; /* the directories renames left: it must not be there */
 		reset(f);
+		f->ns = ns;
+		dm_ns_deleted(&f->ns);
 		f->gone = true;
 		f->dir = r->dir;
 		f->t_delete = r->t_end;
 		list_add(m, &d->unlinked, &f->in_unlinked, index_of(d, f));
+		break;
+	}
+	case DL_RENAME:
+	case DL_REPLACE:
+		replay_ns(m, d, f, r);
+		break;
+	case DL_TRUNCATE:
+		replay_truncate(f, r);
 		break;
 	default:
 		break;

@@ -14,6 +14,9 @@
  *     stay gone: found after the crash (and no later create of the id in the log) it is
  *     broken, kind "resurrected". A covering call (sync, syncfs, a directory fsync) covers what
  *     completed before it started.
+ *   - rename, replace_fsync and truncate: their rows, and the rules the columns cannot say
+ *     (where a renamed file may be, the directories it durably left, a replace's old-or-new
+ *     content, what a truncate takes back): durmodel_ns.h.
  *   - a file deleted after its promise (the delete completed) is not expected at all; a file
  *     present when the run started (DL_BASE) is covered by the syncfs fsmix makes before the
  *     run phase (recorded after the DL_BASE records).
@@ -59,6 +62,8 @@ enum dm_kind {
 	DM_UNREADABLE,  /* the file cannot be opened or read (EIO, EBADMSG, ...: a corrupt inode or
 	                 * directory block) where a promise says it is */
 	DM_RESURRECTED, /* a name whose unlink a later call made durable is back */
+	DM_MIXED,       /* replace_fsync: blocks of the new content and of the old in one file */
+	DM_EMPTIED,     /* replace_fsync: an empty file where neither content was empty */
 	DM_KIND_COUNT
 };
 const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */

@@ -18,6 +18,8 @@ const char *dm_kind_name(enum dm_kind k)
 	    [DM_ZEROED] = "zeroed",
 	    [DM_UNREADABLE] = "unreadable",
 	    [DM_RESURRECTED] = "resurrected",
+	    [DM_MIXED] = "mixed",
+	    [DM_EMPTIED] = "emptied",
 	};
 	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
 }
@@ -195,23 +197,51 @@ static struct dm_ref data_ref(const struct dm_file *f)
 	return f->min_len || !f->rng.n ? f->len_ref : f->rng.r[0].ref;
 }
 
-/* One file's promises: its name, its length and content. */
+/* A replaced file (durmodel_ns.h), size bytes long where it was found, against the replace's
+ * rules: true when they decided (a broken promise, or its old content in the open window),
+ * false when the file's usual checks decide. */
+static bool check_replaced(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                           const struct dm_file *f, int64_t size, unsigned char *buf,
+                           struct dm_finding *fd, struct dm_report *rep)
+{
+	struct content_key key = key_of(m, fs, f->id);
+	int rc = dm_ns_check_replace(&f->ns, files, fs, f->dir, f->id, &key, (uint64_t)size, buf,
+	                             CHECK_CHUNK, fd);
+	if (rc < 0) {
+		rep->kept += f->name_durable;
+		fd->off = 0;
+		unreadable(rep, fd, -rc, data_ref(f), 1);
+		return true;
+	}
+	if (rc) /* 1 broken, 2 kept */
+		rep->kept += f->name_durable + (rc == 2);
+	if (rc == 1) /* (a lost tail: the id deleted and made anew may explain it) */
+		add_finding(rep, fd, 1, may_renew(m, f));
+	return rc != 0;
+}
+
+/* One file's promises: its name, its length and content, where it is (a rename not yet durable
+ * may have been lost: durmodel_ns.h). */
 static void check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                       uint32_t id, const struct dm_file *f, unsigned char *buf,
+                       uint32_t id, const struct dm_file *file, unsigned char *buf,
                        struct dm_report *rep)
 {
+	struct dm_file here = *file;
+	const struct dm_file *f = &here;
 	bool data = f->rng.n || f->min_len;
-	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
 	rep->files_expected++;
 	rep->checked += f->name_durable + data;
 	rep->name_promises += f->name_durable;
 	rep->data_promises += data;
 	rep->names_created_promised += f->name_durable && f->created;
-	int64_t size = files->size(files->ctx, fs, f->dir, id);
+	int64_t size = dm_ns_locate(&f->ns, files, fs, id, file->dir, &here.dir);
+	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
 	if (size == -ENOENT) {
-		if (!f->name_durable) {
+		if (!f->name_durable || !dm_ns_named(&f->ns)) {
 			rep->absent_unpromised++;
-			rep->kept += data; /* the model allows it: the name was never promised */
+			/* the model allows it: the name was never promised (or the file moved more
+			 * often than durmodel_ns tracks: its place is unknown) */
+			rep->kept += data + f->name_durable;
 			return;
 		}
 		fd.kind = DM_MISSING;
@@ -228,6 +258,8 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 		rep->kept += f->name_durable;
 		return;
 	}
+	if (f->ns.replaced && check_replaced(m, files, fs, f, size, buf, &fd, rep))
+		return;
 	int rc = 0;
 	bool lost = false;
 	if ((uint64_t)size < f->min_len) {
@@ -254,22 +286,35 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 		rep->kept++;
 }
 
-/* A name whose unlink a later call made durable (durpromise.def's unlinks): it must stay gone.
- * Found: resurrected, unless the log's tail is lost and the run created files (a create of the
- * id after the log's last record). A file that cannot be opened tells nothing of it. */
-static void check_gone(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
-                       const struct dm_file *f, struct dm_report *rep)
+/* A name whose unlink a later call made durable (durpromise.def's unlinks) in dir: it must stay
+ * gone. Found: resurrected, unless the log's tail is lost and the run created files (a create
+ * of the id after the log's last record). A file that cannot be opened tells nothing of it. */
+static void check_gone_in(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                          const struct dm_file *f, uint32_t dir, struct dm_ref ref,
+                          struct dm_report *rep)
 {
 	rep->checked++;
 	rep->unlink_promises++;
-	int64_t size = files->size(files->ctx, fs, f->dir, f->id);
+	int64_t size = files->size(files->ctx, fs, dir, f->id);
 	if (size < 0) {
 		rep->kept++;
 		return;
 	}
 	struct dm_finding fd = {
-	    .kind = DM_RESURRECTED, .fs = fs, .file = f->id, .dir = f->dir, .ref = f->gone_ref};
+	    .kind = DM_RESURRECTED, .fs = fs, .file = f->id, .dir = dir, .ref = ref};
 	add_finding(rep, &fd, 1, m->tail_lost && !(m->h.flags & DLH_NO_CREATES));
+}
+
+/* A deleted file: gone from the directory of its unlink once that is durable, and from every
+ * directory a rename durably left (durmodel_ns.h), whatever became of its unlink. */
+static void check_gone(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                       const struct dm_file *f, struct dm_report *rep)
+{
+	if (f->gone_durable)
+		check_gone_in(m, files, fs, f, f->dir, f->gone_ref, rep);
+	for (size_t i = 0; i < f->ns.n_left; i++)
+		if (f->ns.left[i].dir != f->dir)
+			check_gone_in(m, files, fs, f, f->ns.left[i].dir, f->ns.left[i].ref, rep);
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -310,7 +355,7 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 			const struct dm_file *f = by_id[i];
 			if (f->live && (f->name_durable || f->rng.n || f->min_len))
 				check_file(m, files, fs, f->id, f, buf, rep);
-			else if (f->gone && f->gone_durable)
+			else if (f->gone && (f->gone_durable || f->ns.n_left))
 				check_gone(m, files, fs, f, rep);
 		}
 		free(by_id);

@@ -32,6 +32,8 @@ const struct dp_row *durpromise_of(const struct durlog_rec *r)
 		return &rows[DP_SYNCFS];
 	case DL_DIRSYNC:
 		return &rows[DP_DIRSYNC];
+	case DL_REPLACE: /* DLF_UNSURE: its fsync may have returned too late to promise */
+		return r->flags & DLF_UNSURE ? NULL : &rows[DP_REPLACE];
 	default:
 		return NULL;
 	}

@@ -33,7 +33,8 @@ struct dp_row {
 
 const struct dp_row *durpromise_row(enum dp_id id);
 /* durpromise_of - the row a record replays by (DL_WRITE: only with DLF_SYNC; the log does not
- * tell O_SYNC from O_DSYNC, whose rows promise the same), or NULL when it promises nothing. */
+ * tell O_SYNC from O_DSYNC, whose rows promise the same; DL_REPLACE: not with DLF_UNSURE), or
+ * NULL when it promises nothing. */
 const struct dp_row *durpromise_of(const struct durlog_rec *r);
 /* durpromise_markdown - the table as docs/durability.md prints it (a Markdown table). */
 void durpromise_markdown(FILE *o);

@@ -134,6 +134,25 @@ int durrange_put(struct dm_rangeset *s, uint64_t off, uint64_t end, uint32_t gen
 	return 0;
 }
 
+void durrange_cut(struct dm_rangeset *s, uint64_t len)
+{
+	/* each range cut by itself: the envelope of the cut ranges is the cut envelope, and the
+	 * order (offsets of r[0..n_env), ord of the rest) is kept */
+	size_t k = 0, env = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->r[i].off >= len)
+			continue;
+		s->r[k] = s->r[i];
+		if (s->r[k].end > len)
+			s->r[k].end = len;
+		env += i < s->n_env;
+		k++;
+	}
+	s->n = k;
+	s->n_env = env;
+	check_envelope(s->r, s->n_env);
+}
+
 void durrange_free(struct dm_rangeset *s)
 {
 	free(s->r);

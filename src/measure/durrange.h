@@ -39,6 +39,9 @@ int durrange_put(struct dm_rangeset *s, uint64_t off, uint64_t end, uint32_t gen
                  struct dm_ref ref);
 /* The envelope: r[0..n) sorted, disjoint, each byte's highest generation. 0, or -ENOMEM. */
 int durrange_finish(struct dm_rangeset *s);
+/* Nothing at or beyond byte len is promised any more (a truncate): ranges from len on dropped,
+ * a range across it cut there. O(n), no allocation; the envelope stays one. */
+void durrange_cut(struct dm_rangeset *s, uint64_t len);
 void durrange_free(struct dm_rangeset *s);
 
 #endif

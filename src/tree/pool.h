@@ -56,8 +56,8 @@
  *   - pool_freeze/pool_thaw: setup only, while no picker runs.
  *   - pool_pick/pool_release/pool_reserve/pool_publish/pool_unreserve/pool_remove/pool_set_size/
  *     pool_size/pool_dir/pool_live/pool_high_water: any thread, any time during the run.
- *   - pool_set_size/pool_set_gen only while holding the slot exclusively (POOL_WRITE pick or
- *     reserved, or at setup); pool_size/pool_dir/pool_gen only while holding the slot in any
+ *   - pool_set_size/pool_set_gen/pool_set_dir only while holding the slot exclusively (POOL_WRITE
+ * pick or reserved, or at setup); pool_size/pool_dir/pool_gen only while holding the slot in any
  *     mode (or after the run).
  */
 #ifndef FSMIX_POOL_H
@@ -334,6 +334,12 @@ static inline uint32_t pool_gen_time(const struct pool *p, uint32_t id)
 static inline uint64_t pool_size(const struct pool *p, uint32_t id)
 {
 	return atomic_load_explicit(&p->slots[id].size, memory_order_relaxed);
+}
+
+/* pool_set_dir - record the directory of a file held exclusively (after a rename). */
+static inline void pool_set_dir(struct pool *p, uint32_t id, uint32_t dir)
+{
+	atomic_store_explicit(&p->slots[id].dir, dir, memory_order_relaxed);
 }
 
 /* pool_dir - directory index of a file held in any mode (tree.h: TREE_DIR_TOP = data/ itself). */

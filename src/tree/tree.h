@@ -12,6 +12,8 @@
  *       .fsmix-manifest                   reuse manifest (binary, see tree_write_manifest)
  *       data/f<id>                        files directly in data/ (dir index TREE_DIR_TOP)
  *       data/d<NNN>/f<id>                 NNN = dir index, at least 3 digits (d000, d001, ...)
+ *       data/[d<NNN>/]f<id>.tmp           replace_fsync's temporary file (TREE_TMP_SUFFIX), renamed
+ *                                         over f<id>; a crash may leave it, removal takes it
  *       meta/m<id>[.<gen>]                metadata-op directories
  *
  * and removal (tree_remove, tree_remove_contents) deletes only entries whose name *and* type
@@ -69,6 +71,8 @@ struct pool;
 #define TREE_MAX_DIRFDS 4096
 /* Longest name tree_file_name/tree_file_at produce: "d" + 10 digits + "/f" + 10 digits + NUL. */
 #define TREE_NAME_MAX 32
+/* The suffix of replace_fsync's temporary file f<id>.tmp (TREE_NAME_MAX still holds it). */
+#define TREE_TMP_SUFFIX ".tmp"
 
 /* tree_open flags */
 #define TREE_CREATE  1u /* create <location>/fsmix.fs<index> when it does not exist */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fdio.h"
 #include "tree_impl.h"
@@ -111,6 +112,17 @@ bool tree_is_numbered(const char *s, char letter)
 		if (*s < '0' || *s > '9' || n >= 10)
 			return false;
 	return n > 0;
+}
+
+bool tree_is_file_tmp(const char *s)
+{
+	char name[TREE_NAME_MAX];
+	size_t n = strlen(s), k = sizeof(TREE_TMP_SUFFIX) - 1;
+	if (n <= k || n >= sizeof(name) || strcmp(s + n - k, TREE_TMP_SUFFIX))
+		return false;
+	memcpy(name, s, n - k);
+	name[n - k] = 0;
+	return tree_is_numbered(name, 'f');
 }
 
 bool tree_is_meta_name(const char *s)

@@ -39,9 +39,9 @@ static enum kind classify(enum level lv, const char *name, enum level *child)
 			*child = LV_DDIR;
 			return K_DIR;
 		}
-		return tree_is_numbered(name, 'f') ? K_FILE : K_UNKNOWN;
+		return tree_is_numbered(name, 'f') || tree_is_file_tmp(name) ? K_FILE : K_UNKNOWN;
 	case LV_DDIR:
-		return tree_is_numbered(name, 'f') ? K_FILE : K_UNKNOWN;
+		return tree_is_numbered(name, 'f') || tree_is_file_tmp(name) ? K_FILE : K_UNKNOWN;
 	case LV_META:
 	case LV_MDIR:
 		if (tree_is_meta_name(name)) {

@@ -513,6 +513,16 @@ static void test_check_fields(void)
 	c.recs[5] =
 	    (struct durlog_rec){.kind = DL_DIRSYNC, .worker = 0, .seq = 1, .dir = DURLOG_DIR_META};
 	CHECK_EQ_I(checked(&c, NULL), 0);
+	/* a rename's aux is the directory it left: bounded as dir is */
+	craft_log(&c);
+	c.recs[5].kind = DL_RENAME, c.recs[5].dir = 1, c.recs[5].aux = 10;
+	CHECK_EQ_I(checked(&c, "the directory it left, 10, is beyond the directories of "
+	                       "filesystem 0 (below 10)"),
+	           0);
+	c.recs[5].aux = UINT32_MAX; /* data/ itself (TREE_DIR_TOP) */
+	CHECK_EQ_I(checked(&c, NULL), 0);
+	c.recs[5].aux = 9;
+	CHECK_EQ_I(checked(&c, NULL), 0);
 	craft_log(&c);
 	c.recs[5].fs = 1;
 	CHECK_EQ_I(checked(&c, "filesystem 1, but the log has 1"), 0);

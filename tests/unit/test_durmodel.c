@@ -637,6 +637,55 @@ static void test_range_envelope(void)
 	durrange_free(&s);
 }
 
+/* durrange_cut (a truncate) against a byte-by-byte model: puts and cuts interleaved, before
+ * and after reductions, leave each byte below the shortest cut since its put the highest
+ * generation put there, and nothing at or beyond a cut until a later put. */
+static void test_range_cut(void)
+{
+	enum { SPAN = 4096, PUTS = 2000 };
+	static uint32_t gen[SPAN];
+	memset(gen, 0, sizeof(gen));
+	struct dm_rangeset s = {0};
+	uint64_t x = 2463534242ull;
+	size_t cuts = 0;
+	for (uint64_t i = 0; i < PUTS; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (x % 17 == 0) { /* a truncate */
+			uint64_t len = (x >> 8) % SPAN;
+			durrange_cut(&s, len);
+			for (uint64_t b = len; b < SPAN; b++)
+				gen[b] = 0;
+			cuts++;
+			if (x % 2 == 0) /* also on an envelope */
+				CHECK_EQ_I(durrange_finish(&s), 0);
+			continue;
+		}
+		uint64_t off = x % SPAN, len = 1 + (x >> 20) % 300;
+		uint64_t end = off + len < SPAN ? off + len : SPAN;
+		uint32_t g = 1 + (uint32_t)((x >> 40) % 50);
+		CHECK_EQ_I(durrange_put(&s, off, end, g, (struct dm_ref){.seq = i}), 0);
+		for (uint64_t b = off; b < end; b++)
+			gen[b] = g > gen[b] ? g : gen[b];
+	}
+	CHECK(cuts > 10);
+	durrange_cut(&s, SPAN - 100);
+	for (uint64_t b = SPAN - 100; b < SPAN; b++)
+		gen[b] = 0;
+	CHECK_EQ_I(durrange_finish(&s), 0);
+	size_t bad = 0, k = 0;
+	for (uint64_t b = 0; b < SPAN; b++) {
+		while (k < s.n && s.r[k].end <= b)
+			k++;
+		bool in = k < s.n && s.r[k].off <= b;
+		if (in != (gen[b] != 0) || (in && s.r[k].gen != gen[b]))
+			bad++;
+	}
+	CHECK_EQ_U(bad, 0);
+	durrange_cut(&s, 0);
+	CHECK_EQ_U(s.n, 0);
+	durrange_free(&s);
+}
+
 /* The table: O_SYNC and O_DSYNC promise the same (the log cannot tell them apart), and
  * docs/durability.md prints it as durpromise_markdown does. */
 static void test_promise_table(void)
@@ -725,6 +774,7 @@ int main(void)
 	RUN(test_resurrected_lost_tail);
 	RUN(test_hostile_ids);
 	RUN(test_range_envelope);
+	RUN(test_range_cut);
 	RUN(test_fdatasync_name);
 	RUN(test_promise_table);
 	return test_summary();

@@ -28,6 +28,10 @@ void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct eng
                  uint32_t file, uint32_t dir, uint64_t off, uint64_t len, uint64_t size,
                  uint32_t gen, uint64_t t_start, uint64_t t_end);
 
+/* durhook_add_renamed - the DL_RENAME record (durhook_rename): its aux is the directory left. */
+void durhook_add_renamed(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t from,
+                         uint32_t to);
+
 /* What a DL_DIRSYNC of meta/ names (no file lives there). */
 #define DURHOOK_DIR_META (UINT32_MAX - 1)
 
@@ -78,6 +82,36 @@ static inline void durhook_name(struct worker *w, const struct engine_fs *fs, ui
 	if (durhook_on(w))
 		durhook_add(w, kind, dir == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, dir, 0, 0, 0,
 		            kind == DL_CREATE, 0, 0);
+}
+
+/* rename (DL_RENAME), logged once the rename(2) returned (or failed after --crash-after's
+ * shutdown: it may have happened): file id left directory from for to. */
+static inline void durhook_rename(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                  uint32_t from, uint32_t to)
+{
+	if (durhook_on(w))
+		durhook_add_renamed(w, fs, id, from, to);
+}
+
+/* replace_fsync (DL_REPLACE), logged once its rename(2) returned (as durhook_rename): the
+ * temporary file, generation gen, size bytes, fsynced, renamed over file id of dir, whose
+ * length was old. Its times: the temporary file's fsync (t_sync_call's w->dl_t0) to now. */
+static inline void durhook_replace(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                   uint32_t dir, uint32_t gen, uint64_t old, uint64_t size)
+{
+	if (durhook_on(w))
+		durhook_add(w, DL_REPLACE, dir == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, dir, old, 0,
+		            size, gen, w->dl_t0, 0);
+}
+
+/* truncate (DL_TRUNCATE), logged as durhook_rename: file id of dir is now size bytes long (was
+ * old). */
+static inline void durhook_truncate(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                    uint32_t dir, uint64_t old, uint64_t size)
+{
+	if (durhook_on(w))
+		durhook_add(w, DL_TRUNCATE, dir == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, dir, old, 0,
+		            size, 0, 0, 0);
 }
 
 static inline void durhook_fs_synced(struct worker *w, const struct engine_fs *fs, uint8_t kind)

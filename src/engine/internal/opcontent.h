@@ -4,9 +4,9 @@
  * of the pattern (struct engine: fixed). With content=header the payload pattern stays in the
  * worker's buffer (struct worker: buf, pat_*) and only the 512-byte blocks' headers are written per
  * write; a read or a fill that overwrites part of the buffer spoils the pattern there (buf_spoil),
- * and the next write refills only what it needs (pattern_need). Included by opexec.c only, whose
- * translation unit they stay in: static functions, inlined into the bodies (or not) exactly as when
- * they were written in opexec.c. */
+ * and the next write refills only what it needs (pattern_need). Included by the files of the
+ * bodies only (opexec.c, opns.c), whose translation units they stay in: static inline functions,
+ * inlined into the bodies (or not) as when they were written in opexec.c. */
 #ifndef FSMIX_OPCONTENT_H
 #define FSMIX_OPCONTENT_H
 
@@ -35,7 +35,8 @@ static inline void buf_spoil(struct worker *w, size_t len)
 /* content=header: w->buf + [from, to) to hold the pattern of `key`'s seed (header bytes aside),
  * refilled where a read or a fill spoiled it (content_pattern is periodic in 512-byte blocks,
  * so a block-aligned part can be refilled alone). */
-static void pattern_need(struct worker *w, const struct content_key *key, size_t from, size_t to)
+static inline void pattern_need(struct worker *w, const struct content_key *key, size_t from,
+                                size_t to)
 {
 	if (UNLIKELY(!w->pat_ready || w->pat_seed != key->seed)) {
 		w->pat_seed = key->seed;
@@ -51,7 +52,7 @@ static void pattern_need(struct worker *w, const struct content_key *key, size_t
 }
 
 /* Writes n bytes of the content at c->off (advanced); returns n or -errno. */
-static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
+static inline int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 {
 	const char *src = w->buf;
 	if (c->key.mode == CONTENT_MODE_FIXED && n <= w->eng->fixed_max &&
@@ -80,7 +81,8 @@ static int64_t write_block(struct worker *w, int fd, size_t n, struct wpos *c)
 
 /* Writes `total` bytes at the current offset (c->off) in blocks of bs: FFSB's write(bs) x n +
  * tail. Returns the number of write() calls (transactions) or -errno. */
-static int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs, struct wpos *c)
+static inline int64_t write_blocks(struct worker *w, int fd, uint64_t total, uint64_t bs,
+                                   struct wpos *c)
 {
 	int64_t calls = 0;
 	while (total) {

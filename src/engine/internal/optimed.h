@@ -1,7 +1,7 @@
-/* optimed.h - the timed system call wrappers of the operation bodies (opexec.c): each makes
- * one system call and records its latency when the worker times that call; the sync family
- * (fsync, fdatasync, syncfs, sync) and the sync an op's flags ask for. Included by
- * opexec.c only (static functions: inlined into the bodies). */
+/* optimed.h - the timed system call wrappers of the operation bodies (opexec.c, opns.c): each
+ * makes one system call and records its latency when the worker times that call; the sync
+ * family (fsync, fdatasync, syncfs, sync) and the sync an op's flags ask for. Included by the
+ * files of the bodies only (static inline functions: inlined into the bodies). */
 #ifndef FSMIX_OPTIMED_H
 #define FSMIX_OPTIMED_H
 
@@ -41,8 +41,8 @@ static inline void timed_end(struct worker *w, enum sys_id s, uint64_t t0)
 	}
 }
 
-static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
-                    mode_t mode)
+static inline int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, int flags,
+                           mode_t mode)
 {
 	uint64_t t0 = timed_begin(w, s);
 	int fd = openat(dfd, name, flags, mode);
@@ -50,7 +50,7 @@ static int t_openat(struct worker *w, enum sys_id s, int dfd, const char *name, 
 	return fd < 0 ? -errno : fd;
 }
 
-static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
+static inline ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
 {
 	uint64_t t0 = timed_begin(w, SYS_read);
 	ssize_t r = read(fd, buf, n);
@@ -58,7 +58,7 @@ static ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
 	return r < 0 ? -errno : r;
 }
 
-static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
+static inline ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
 {
 	uint64_t t0 = timed_begin(w, SYS_write);
 	ssize_t r = write(fd, buf, n);
@@ -66,7 +66,7 @@ static ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
 	return r < 0 ? -errno : r;
 }
 
-static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
+static inline off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 {
 	uint64_t t0 = timed_begin(w, SYS_lseek);
 	off_t r = lseek(fd, off, whence);
@@ -74,7 +74,7 @@ static off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 	return r < 0 ? -errno : r;
 }
 
-static int t_close(struct worker *w, int fd)
+static inline int t_close(struct worker *w, int fd)
 {
 	uint64_t t0 = timed_begin(w, SYS_close);
 	int r = close(fd);
@@ -82,7 +82,7 @@ static int t_close(struct worker *w, int fd)
 	return r < 0 ? -errno : 0;
 }
 
-static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
+static inline int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
 {
 	uint64_t t0 = timed_begin(w, SYS_stat);
 	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
@@ -90,7 +90,7 @@ static int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *s
 	return r < 0 ? -errno : 0;
 }
 
-static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
+static inline int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
 {
 	uint64_t t0 = timed_begin(w, s);
 	int r = unlinkat(dfd, name, flags);
@@ -98,7 +98,7 @@ static int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, en
 	return r < 0 ? -errno : 0;
 }
 
-static int t_mkdirat(struct worker *w, int dfd, const char *name)
+static inline int t_mkdirat(struct worker *w, int dfd, const char *name)
 {
 	uint64_t t0 = timed_begin(w, SYS_mkdir);
 	int r = mkdirat(dfd, name, 0700);
@@ -106,7 +106,7 @@ static int t_mkdirat(struct worker *w, int dfd, const char *name)
 	return r < 0 ? -errno : 0;
 }
 
-static int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
+static inline int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
 {
 	uint64_t t0 = timed_begin(w, SYS_rename);
 	int r = renameat(dfd, from, dfd, to);
@@ -114,10 +114,28 @@ static int t_renameat(struct worker *w, int dfd, const char *from, const char *t
 	return r < 0 ? -errno : 0;
 }
 
+/* renameat2 between two directories; flags RENAME_NOREPLACE: never over a name that exists. */
+static inline int t_renameat2(struct worker *w, int ofd, const char *from, int nfd, const char *to,
+                              unsigned flags)
+{
+	uint64_t t0 = timed_begin(w, SYS_rename);
+	int r = renameat2(ofd, from, nfd, to, flags);
+	timed_end(w, SYS_rename, t0);
+	return r < 0 ? -errno : 0;
+}
+
+static inline int t_ftruncate(struct worker *w, int fd, uint64_t len)
+{
+	uint64_t t0 = timed_begin(w, SYS_ftruncate);
+	int r = ftruncate(fd, (off_t)len);
+	timed_end(w, SYS_ftruncate, t0);
+	return r < 0 ? -errno : 0;
+}
+
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
  * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
  * when the group does not time system calls but a latency log is being written. */
-static int t_sync_call(struct worker *w, enum sys_id s, int fd)
+static inline int t_sync_call(struct worker *w, enum sys_id s, int fd)
 {
 	bool tm = w->timed[s];
 	uint64_t t0 = tm || w->ll || w->dl ? now_ns() : 0;
@@ -159,7 +177,7 @@ static inline enum sys_id sync_sys(enum op_id op)
 }
 
 /* Makes that sync call, if any: 0, or -errno (the call that failed is sync_sys(op)). */
-static int sync_after(struct worker *w, enum op_id op, int fd)
+static inline int sync_after(struct worker *w, enum op_id op, int fd)
 {
 	if (!(op_table[op].flags & (OPF_FSYNC | OPF_FDATASYNC)))
 		return 0;

@@ -4,6 +4,7 @@
 #define FSMIX_DURMODEL_INT_H
 
 #include "durmodel.h"
+#include "durmodel_ns.h"
 #include "durrange.h"
 
 /* A completed write not yet covered by a promise. */
@@ -25,6 +26,7 @@ struct dm_file {
 	struct dm_pend *pend; /* pend[head..n_pend) pending, in t_end order */
 	size_t head, n_pend, cap_pend;
 	struct dm_rangeset rng; /* settled writes */
+	struct dm_ns ns;        /* rename, replace_fsync, truncate (durmodel_ns.h) */
 };
 
 /* A list of files (indexes into dm_fs.files). */
@@ -39,8 +41,8 @@ struct dm_fs {
 	uint32_t *slots; /* open addressing: id -> index + 1 (0: empty); a power of two */
 	size_t n_slots;
 	struct dm_list dirty;    /* files with pending writes */
-	struct dm_list unnamed;  /* live files whose name is not durable */
-	struct dm_list unlinked; /* deleted files whose unlink is not durable */
+	struct dm_list unnamed;  /* live files whose name (or its rename, replace) is not durable */
+	struct dm_list unlinked; /* files whose unlink (or a rename's removal) is not durable */
 };
 
 struct durmodel {

@@ -46,6 +46,9 @@ int tree_fmt(char *buf, size_t len, const char *fmt, ...) ATTR_PRINTF(3, 4);
 /* tree_is_numbered - a fixed letter followed by 1..10 decimal digits ("f123", "d007"). */
 bool tree_is_numbered(const char *s, char letter);
 
+/* tree_is_file_tmp - "f<digits>" + TREE_TMP_SUFFIX: replace_fsync's temporary file. */
+bool tree_is_file_tmp(const char *s);
+
 /* tree_is_meta_name - "m<digits>", optionally followed by ".<digits>" (tree_meta_name). */
 bool tree_is_meta_name(const char *s);
 

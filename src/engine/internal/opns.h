@@ -1,0 +1,14 @@
+/* opns.h - the namespace operations (opns.c: rename, replace_fsync; truncate), for opexec.c's table
+ * of bodies. They never run in an aging group (plan.c: aging groups only create, append and
+ * delete), so they work on the benchmark's file set, fs->files, whose ids are the names on
+ * disk. */
+#ifndef FSMIX_OPNS_H
+#define FSMIX_OPNS_H
+
+#include "engine_int.h"
+
+int op_rename(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+
+#endif

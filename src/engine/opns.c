@@ -1,0 +1,200 @@
+/* opns.c - the namespace operations of ops.def (docs/ops.md): rename, replace_fsync (the
+ * atomic-replace commit of databases and editors), and truncate, which changes a file's length
+ * rather than its name but shares their frame. Each holds its file exclusively (a POOL_WRITE
+ * pick), so no reader or writer meets it between its names; the pool learns the new directory
+ * (rename) or the new size and generation (replace_fsync) before the file is released.
+ *
+ * Durability journal (durhook.h): each logs one record once its rename(2) returned -- also when
+ * it failed after --crash-after's shutdown began (then it may have happened: the model keeps
+ * both names possible); a rename that fails otherwise fails the run and is not logged.
+ */
+#include "durhook.h"
+#include "engine.h"
+#include "opcommon.h"
+#include "opcontent.h"
+#include "opns.h"
+#include "optimed.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- rename ---- */
+
+/* Where a renamed file goes: a create's directory (pick_dir), but never the one it is in
+ * (data/ when that was drawn, or d000 for a file of data/). TREE_DIR_TOP both ways (a tree
+ * without directories): nowhere to go. */
+static uint32_t rename_target(struct worker *w, struct engine_fs *fs, uint32_t from)
+{
+	uint32_t to = pick_dir(w, fs);
+	if (to != from)
+		return to;
+	if (from != TREE_DIR_TOP)
+		return TREE_DIR_TOP;
+	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
+}
+
+/* rename: a random file moves to another data directory under its own name f<id> (names are
+ * made from ids, so the id stays the file's identity and the tree's naming holds). renameat2
+ * with RENAME_NOREPLACE: a name there is someone else's, never replaced (EEXIST). dirsync=1:
+ * the new directory, then the old one, fsynced. */
+int op_rename(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id); /* own: --shared-tree */
+	if (rc)
+		return rc;
+	uint32_t from = pool_dir(&fs->files, id), to = rename_target(w, fs, from);
+	if (to == from) {
+		pool_release(&fs->files, id, POOL_WRITE);
+		return OP_SKIPPED;
+	}
+	char a[TREE_NAME_MAX], b[TREE_NAME_MAX];
+	int afd = file_at(w, fs, from, id, a, sizeof(a));
+	int bfd = file_at(w, fs, to, id, b, sizeof(b));
+	rc = t_renameat2(w, afd, a, bfd, b, RENAME_NOREPLACE);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_rename(w, fs, id, from, to);
+	if (rc < 0) {
+		rc = fail(w, op, SYS_rename, -rc, fs, from, id, false);
+	} else {
+		pool_set_dir(&fs->files, id, to); /* held exclusively */
+		if (w->g->dirsync && ((rc = durhook_dirsync(w, fs, to, false)) < 0 ||
+		                      (rc = durhook_dirsync(w, fs, from, false)) < 0))
+			rc = fail(w, op, SYS_fsync, -rc, fs, to, id, false);
+		else
+			r->trans = 1;
+	}
+	pool_release(&fs->files, id, POOL_WRITE);
+	return rc;
+}
+
+/* ---- replace_fsync ---- */
+
+/* The next content generation of a file at gen, as begin_write (opexec.c) counts them: a file
+ * of an old manifest (generation unknown) continues at 2^31. */
+static uint32_t next_gen(uint32_t gen)
+{
+	return gen == POOL_GEN_UNKNOWN ? 1u << 31 : gen == UINT32_MAX ? gen : gen + 1;
+}
+
+/* The temporary file tmp (in dfd) made, written with generation gen of file id for size bytes,
+ * fsynced and closed. A tmp left by a crash is fsmix's by its name (tree.h) and is removed
+ * first. 0, or -errno after latching the failure (tmp removed again). */
+static int write_tmp(struct worker *w, struct engine_fs *fs, enum op_id op, int dfd,
+                     const char *tmp, uint32_t id, uint32_t dir, uint32_t gen, uint64_t size,
+                     struct op_result *r)
+{
+	int fl = open_flags(w, O_CREAT | O_EXCL | O_WRONLY);
+	int fd = t_openat(w, SYS_create, dfd, tmp, fl, 0600);
+	if (fd == -EEXIST && unlinkat(dfd, tmp, 0) == 0)
+		fd = t_openat(w, SYS_create, dfd, tmp, fl, 0600);
+	if (fd < 0)
+		return fail(w, op, SYS_create, -fd, fs, dir, id, false);
+	struct wpos c = {.key = engine_content_key(fs, id), .gen = gen, .off = 0};
+	enum sys_id failed = SYS_write;
+	int64_t k = write_blocks(w, fd, size, w->g->write_blocksize, &c);
+	if (k >= 0) {
+		r->trans = (uint64_t)k;
+		r->bytes_written = size;
+		failed = SYS_fsync;
+		k = t_sync_call(w, SYS_fsync, fd);
+	}
+	if (k < 0) {
+		(void)close(fd);
+	} else if ((k = t_close(w, fd)) < 0) {
+		failed = SYS_close;
+	} else {
+		return 0;
+	}
+	int rc = fail(w, op, failed, (int)-k, fs, dir, id, false);
+	(void)unlinkat(dfd, tmp, 0); /* our own half-made file */
+	return rc;
+}
+
+/* replace_fsync: the atomic replace. The file's next generation, of a create's size, is
+ * written whole to f<id>.tmp beside it, fsynced, renamed over f<id>, and the directory
+ * fsynced: after a crash f<id> holds the old content or the new, whole; once the directory's
+ * fsync returned, the new (docs/durability.md, "Namespace operations"). */
+int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	/* own (--shared-tree): another rank writing the file would write the old inode */
+	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id);
+	if (rc)
+		return rc;
+	struct pool *p = &fs->files;
+	uint32_t dir = pool_dir(p, id), gen = next_gen(pool_gen(p, id));
+	uint64_t old = pool_size(p, id), size = pick_size(w, fs);
+	char name[TREE_NAME_MAX], tmp[TREE_NAME_MAX];
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
+	if (snprintf(tmp, sizeof(tmp), "%s" TREE_TMP_SUFFIX, name) >= (int)sizeof(tmp)) {
+		rc = fail(w, op, SYS_create, ENAMETOOLONG, fs, dir, id, false);
+		goto out;
+	}
+	/* before the first write, as begin_write: a reader after this op accepts gen */
+	pool_set_gen(p, id, gen, (uint32_t)time(NULL));
+	if ((rc = write_tmp(w, fs, op, dfd, tmp, id, dir, gen, size, r)) != 0)
+		goto out;
+	rc = t_renameat(w, dfd, tmp, name);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_replace(w, fs, id, dir, gen, old, size);
+	if (rc < 0) {
+		rc = fail(w, op, SYS_rename, -rc, fs, dir, id, false);
+		(void)unlinkat(dfd, tmp, 0);
+		goto out;
+	}
+	pool_set_size(p, id, size); /* held exclusively */
+	if ((rc = durhook_dirsync(w, fs, dir, false)) < 0)
+		rc = fail(w, op, SYS_fsync, -rc, fs, dir, id, false);
+out:
+	pool_release(p, id, POOL_WRITE);
+	return rc;
+}
+
+/* ---- truncate ---- */
+
+/* truncate: ftruncate() of a random file to a length drawn from its own: half of the time
+ * shorter, uniform in [0, size) (its tail dropped), half longer by 1 to max(size, 4 KiB) bytes
+ * (a hole of zeroes at its end, which no generation describes: verify=1 refuses the op,
+ * plan.c). The content generation stays: what remains is what was written. The length is
+ * recorded in the pool before the release; no sync. */
+int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, false, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t old = pool_size(&fs->files, id), len;
+	if (old && rng_below(&w->rng, 2))
+		len = rng_below(&w->rng, old);
+	else
+		len = old + 1 + rng_below(&w->rng, old > 4096 ? old : 4096);
+	char name[TREE_NAME_MAX];
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	if (fd < 0) {
+		rc = fail(w, op, SYS_open, -fd, fs, dir, id, false);
+		goto out;
+	}
+	rc = t_ftruncate(w, fd, len);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_truncate(w, fs, id, dir, old, len);
+	if (rc < 0) {
+		(void)close(fd);
+		rc = fail(w, op, SYS_ftruncate, -rc, fs, dir, id, false);
+		goto out;
+	}
+	pool_set_size(&fs->files, id, len); /* held exclusively */
+	if ((rc = t_close(w, fd)) < 0)
+		rc = fail(w, op, SYS_close, -rc, fs, dir, id, false);
+	else
+		r->trans = 1;
+out:
+	pool_release(&fs->files, id, POOL_WRITE);
+	return rc;
+}
