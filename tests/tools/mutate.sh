@@ -36,13 +36,14 @@ layers=("$@")
 ((${#layers[@]})) || layers=(base profile tree measure engine report study cli)
 [ -f "$build/CTestTestfile.cmake" ] || { echo "mutate.sh: $build is not a configured build" >&2; exit 2; }
 
-# The tests of each layer: its unit tests, and for the layers with few of them the quickest
+# The tests of each layer: its unit tests (and those of a higher layer that test its modules:
+# test_dist packs measure's statistics), and for the layers with few of them the quickest
 # end-to-end tests that exercise it (each e2e test takes seconds to a minute).
 declare -A LAYER_TESTS=(
-	[base]='unit_test_(content|fdio|outfile|pick|popdist|sizedist|threads)$'
+	[base]='unit_test_(content|fdio|ops|outfile|pick|popdist|sizedist|threads)$'
 	[profile]='unit_test_(keys|lexer|overrides|profile|value|sizedist)$|e2e_bad_profiles$'
 	[tree]='unit_test_(pool|tree)$'
-	[measure]='unit_test_(chist|devstat|hist|interval|results|settle|stats|stats_lazy|tstat|report_data)$'
+	[measure]='unit_test_(chist|devstat|dist|hist|interval|results|settle|stats|stats_lazy|tstat|report_data)$'
 	[engine]='unit_test_(arrival|progress)$|e2e_(run_engine|semantics)$'
 	[report]='unit_test_(report_golden|report_data)$|e2e_reports$'
 	[study]='unit_test_(study|tstat)$'

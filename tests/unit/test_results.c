@@ -229,6 +229,16 @@ static void test_merge_equals_one_run(void)
 	CHECK_EQ_I(results_merge(&b2, &a2), 0);
 	check_results_equal(&b2, &one);
 	CHECK_EQ_U(b2.errors[0].worker, 3);
+	/* a device that reports no flush or discard counters on one side: none in the sum */
+	static struct results c, d;
+	run_of(&c, 0, 3);
+	run_of(&d, 3, THREADS);
+	d.fs[0].dev_delta.has_flush = false;
+	d.fs[0].dev_delta.has_discard = false;
+	CHECK_EQ_I(results_merge(&c, &d), 0);
+	CHECK(!c.fs[0].dev_delta.has_flush && !c.fs[0].dev_delta.has_discard);
+	results_free(&c);
+	results_free(&d);
 	results_free(&a);
 	results_free(&b);
 	results_free(&one);

@@ -177,6 +177,10 @@ static void test_compare_welch(void)
 	CHECK(r && json_is_null(json_object_get(r, "p_value")) &&
 	      json_is_null(json_object_get(r, "ci95_change_pct")) &&
 	      json_is_null(json_object_get(r, "welch")));
+	/* the one run's sample standard deviation is 0, not 0/0 */
+	CHECK(r && json_real_value(json_object_get(json_object_get(r, "new"), "stddev")) == 0 &&
+	      json_object_get(json_object_get(r, "new"), "stddev") != NULL &&
+	      json_is_real(json_object_get(json_object_get(r, "new"), "stddev")));
 	CHECK_CONTAINS(log_text(out), "n/a  n/a");
 	json_decref(doc);
 	json_decref(now);
