@@ -18,7 +18,8 @@ if command -v flock >/dev/null; then
 	for ((i = 0; i < 300; i++)); do flock -n "$loc" true || break; sleep 0.05; done
 	"$bin" run "$prof" -l "$loc" "${small[@]}" --time 0 >/dev/null 2>"$work/f.err"
 	rc=$?
-	kill "$holder" 2>/dev/null
+	# flock(1) waits for its child (sleep), which holds the lock too: end both
+	kill $(ps -o pid= --ppid "$holder") "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 	if [ $rc -eq 2 ] && grep -q "location '$loc' is locked by another process (PID $holder, 'flock'), not fsmix" "$work/f.err" &&
 		! grep -q "fsmix runs" "$work/f.err" && [ ! -e "$loc/fsmix.fs0" ]; then
