@@ -1,4 +1,5 @@
-# fsmix(1) bash completion: subcommands, options, profile files (*.ffsb, and the installed
+# fsmix(1) bash completion: subcommands, options (and the words of --format, --model and
+# --fidelity), profile files (*.ffsb, and the installed
 # profiles), result files (*.json), and for --set / --sweep the profile keys as SECTION.KEY=.
 #
 # Nothing fsmix-specific is copied here: subcommands and options come from `fsmix --help`, keys
@@ -22,6 +23,12 @@ _fsmix_keys() {
 		/^the top level:$/ { sec = "global"; next }
 		/^\[[a-z]+N?\]:$/ { sec = $0; gsub(/[\[\]:]/, "", sec); sub(/N$/, "", sec); next }
 		/^  [a-z]/ && sec != "" { print sec, $1 }'
+}
+
+# _fsmix_valued BIN: the options that take a value, one a line (-t, --time, --durability-log,
+# ...), from `fsmix --help`: an option followed by one space and its value's name.
+_fsmix_valued() {
+	"$1" --help 2>/dev/null | sed -nE 's/^ +(-([a-zA-Z]), )?(--[a-z-]+) [^ ].*/-\2\n\3/p' | grep -v '^-$'
 }
 
 # _fsmix_set_words BIN CUR PROFILE: candidates for the value of --set or --sweep. Without a dot:
@@ -72,7 +79,7 @@ _fsmix_files() {
 }
 
 _fsmix() {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev='' bin cmd='' profile='' w i
+	local cur=${COMP_WORDS[COMP_CWORD]} prev='' bin cmd='' profile='' w i valued
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 	bin=$(_fsmix_bin) || return 0
@@ -82,18 +89,20 @@ _fsmix() {
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
 		[[ $prev == --* ]] || prev=
 	fi
-	# The subcommand and the profile (first non-option word after run/check/clean).
+	# The subcommand and the profile (first non-option word after run/check/clean/verify): a
+	# word that is an option's value (--durability-log FILE, ...) is not the profile.
+	valued=" $(_fsmix_valued "$bin" | tr '\n' ' ') = "
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		if [[ -z $cmd && $w != -* ]]; then
 			cmd=$w
 		elif [[ -z $profile && $w != -* && $w != "=" && -f $w ]]; then
-			case ${COMP_WORDS[i - 1]} in
-			-t | -l | -n | -s | -o | --output | --time | --location | --threads | --set | --seed | --csv | \
-				--json | --format | --interval | --lat-log | --sweep | --repeat | --plot | \
-				--build-threads | =) [[ ${COMP_WORDS[i - 1]} == --json && $cmd == check ]] && profile=$w ;;
-			*) profile=$w ;;
-			esac
+			if [[ $valued == *" ${COMP_WORDS[i - 1]} "* ]]; then
+				# check --json prints the profile as JSON: it takes no value there
+				[[ ${COMP_WORDS[i - 1]} == --json && $cmd == check ]] && profile=$w
+			else
+				profile=$w
+			fi
 		fi
 	done
 	[[ -n $cmd && $cmd == *.ffsb && -z $profile ]] && profile=$cmd # fsmix PROFILE (FFSB style)
@@ -113,14 +122,23 @@ _fsmix() {
 		mapfile -t COMPREPLY < <(compgen -W "text ffsb" -- "$cur")
 		return 0
 		;;
-	--csv | --json | --plot | -o | --output | --lat-log)
+	--model)
+		mapfile -t COMPREPLY < <(compgen -W "linux posix" -- "$cur")
+		return 0
+		;;
+	--fidelity)
+		mapfile -t COMPREPLY < <(compgen -W "exact ffsb6" -- "$cur")
+		return 0
+		;;
+	--csv | --json | --plot | -o | --output | --lat-log | --durability-log)
 		[[ $prev == --json && $cmd == check ]] || {
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return 0
 		}
 		;;
-	-t | --time | -n | --threads | --seed | --interval | --repeat | --build-threads)
+	-t | --time | -n | --threads | --seed | --interval | --repeat | --build-threads | --ramp | \
+		--crash-after)
 		return 0 # a number: nothing to offer
 		;;
 	esac
@@ -142,7 +160,7 @@ _fsmix() {
 	fi
 	compopt -o filenames 2>/dev/null
 	case $cmd in
-	run | check | clean)
+	run | check | clean | verify)
 		[[ -n $profile ]] && return 0
 		mapfile -t COMPREPLY < <(_fsmix_files "$cur" '*.ffsb')
 		# The installed profiles (<prefix>/share/fsmix/profiles) by their name: 'ext4<TAB>'

@@ -1,6 +1,9 @@
 /* run_report.c - the run command's sequence of engine phases and reports (run_report.h). */
 #include "run_report.h"
 
+#include <string.h>
+#include <sys/stat.h>
+
 #include "exitcode.h"
 #include "outfile.h"
 #include "plot.h"
@@ -59,9 +62,39 @@ static enum failure on_closed(void *ctx, struct results *r, enum failure f)
 	return failure_first(f, report_write_outputs(r, &rr->run, rr->json_path, NULL, rr->log));
 }
 
+static int fill_nothing(FILE *f, void *arg)
+{
+	(void)f;
+	(void)arg;
+	return 0;
+}
+
+/* An older regular file at --json, --csv or --plot is emptied before the run (replaced whole by
+ * an empty file, by outfile's rules: a symbolic link through to its target): a run that is
+ * killed before its end -- SIGKILL, or an MPI rank's death, on which mpirun ends every rank --
+ * then leaves no older document to pass for its result (docs/output.md). Devices and FIFOs are
+ * written at the end only. A file that cannot be emptied is said, and the run goes on (the
+ * ranks of a job wait for this one). */
+static void empty_older_outputs(const struct run_reports *rr)
+{
+	const char *paths[] = {rr->json_path, rr->csv_path, rr->plot_path};
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct stat st;
+		char err[MSG_MAX];
+		if (!paths[i] || !strcmp(paths[i], "-") || stat(paths[i], &st) ||
+		    !S_ISREG(st.st_mode) || !st.st_size)
+			continue;
+		if (outfile_write(paths[i], fill_nothing, NULL, err, sizeof(err)))
+			fprintf(rr->log,
+			        "fsmix: warning: cannot empty the older %s before the run: %s\n",
+			        paths[i], err);
+	}
+}
+
 enum failure run_and_report(const struct plan *pl, const struct engine_opts *eo,
                             struct run_reports *rr, struct results *r)
 {
+	empty_older_outputs(rr);
 	const struct engine_observer ob = {.ctx = rr,
 	                                   .on_plan = on_plan,
 	                                   .on_setup = on_setup,

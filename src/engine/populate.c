@@ -280,7 +280,8 @@ static enum failure make_new_tree(struct engine *e, struct engine_fs *fs, unsign
 	rc = tree_set_dirs(&fs->tree, pf->num_dirs, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
-		return rc == -EXDEV || rc == -EPERM ? FAIL_INPUT : FAIL_IO;
+		/* another mount, another user's, a symlink or file in its place: bad input */
+		return rc == -EXDEV || rc == -EPERM || rc == -ENOTDIR ? FAIL_INPUT : FAIL_IO;
 	}
 	enum failure f;
 	if (pf->age) {

@@ -417,10 +417,11 @@ static bool run_ramp(struct engine *e, struct devstat_sample **dev0, struct rusa
 {
 	run_wait(e, e->ramp_end_ns);
 	if (engine_stopping(e)) {
-		fprintf(e->opts->log,
-		        "fsmix: stopped during the ramp (ramp_time=%" PRIu32
-		        " s): nothing was counted\n",
-		        e->plan->ramp_s);
+		char msg[80];
+		snprintf(msg, sizeof(msg),
+		         "stopped during the ramp (ramp_time=%" PRIu32 " s): nothing was measured",
+		         e->plan->ramp_s);
+		engine_fail(e, msg);
 		return false;
 	}
 	free(*dev0);
@@ -655,6 +656,13 @@ enum failure engine_measure(struct engine *e)
 	if (run_phase(e, err, sizeof(err))) {
 		engine_fail(e, err);
 		return FAIL_IO;
+	}
+	if (e->plan->ramp_s && !e->t_count) {
+		/* Stopped during the ramp (ramp_time): the counted run never started, so nothing
+		 * was measured (docs/output.md): no run time, CPU time or rate of the ramp. */
+		e->res->runtime_s = e->res->user_s = e->res->sys_s = 0;
+		e->interrupted = atomic_load(&e->stop) == STOP_SIGNAL;
+		return e->interrupted ? FAIL_INTERRUPTED : FAIL_IO;
 	}
 	e->res->measured = true;
 	return FAIL_NONE;

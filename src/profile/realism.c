@@ -129,9 +129,12 @@ const char *realism_parse_sizedist(const char *text, struct sizedist *d, char er
 				return err;
 			}
 		} else if (kinds[i].second) {
+			/* gamma's SHAPE from 0.001: below it the mass sits at 0 bytes and its
+			 * mean and quantiles are no longer computable in doubles (1e-20 gave a
+			 * mean of 0 B, 1e-300 one of -26 B) */
 			bool sigma = kinds[i].kind == SIZEDIST_LOGNORMAL;
-			if (number(f[2], 0, sigma ? 10 : 1000, true, false, kinds[i].second, &d->b,
-			           err))
+			if (number(f[2], sigma ? 0 : 0.001, sigma ? 10 : 1000, sigma, false,
+			           kinds[i].second, &d->b, err))
 				return err;
 		}
 		if (kinds[i].kind != SIZEDIST_UNIFORM && !(d->a > 0)) {

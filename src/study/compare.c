@@ -160,6 +160,11 @@ struct row {
 	bool tested, pct;
 	struct tstat_welch w;
 	double lo_pct, hi_pct;
+	/* 100 * (NEW AVG - BASE AVG) / BASE AVG (0 when BASE AVG is 0) */
+	double change;
+	/* a figure is not finite: valid documents whose values (1e308) overflow a sum, a
+	 * square or the change; those figures are "n/a (overflow)" and null, the mark '?' */
+	bool overflow;
 };
 
 /* r->tested and its figures from r->base and r->now. */
@@ -195,6 +200,28 @@ static void row_test_text(const struct row *r, char *p, size_t plen, char *ci, s
 		snprintf(ci, cilen, "[%+.4g, %+.4g]", r->w.lo, r->w.hi);
 }
 
+/* v by fmt into buf (16 bytes), or "n/a" when v is not finite (an overflowed figure). */
+static const char *cell(char buf[16], const char *fmt, double v)
+{
+	if (!isfinite(v))
+		return "n/a";
+	snprintf(buf, 16, fmt, v);
+	return buf;
+}
+
+/* v as a JSON real, null when not finite (JSON has no inf: jansson refuses it). */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* v as a CSV field: empty when not finite. */
+static void csv_num(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+}
+
 static void print_rows(FILE *out, const struct row *rows, size_t n, const char *bp, const char *np)
 {
 	fprintf(out, "BASE: %s\nNEW:  %s\n", bp, np);
@@ -203,21 +230,36 @@ static void print_rows(FILE *out, const struct row *rows, size_t n, const char *
 	        "95% CI of change");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		double change =
-		    r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0;
 		char p[16], ci[48];
 		row_test_text(r, p, sizeof(p), ci, sizeof(ci));
+		if (r->overflow) {
+			char c[4][16], ch[16];
+			fprintf(out, "%-24s %-12s %14s %12s %14s %12s %9s  (%c)  %9s  %s\n",
+			        r->label, metric_table[r->m].title,
+			        cell(c[0], "%.6g", r->base.mean),
+			        cell(c[1], "%.4g", r->base.stddev), cell(c[2], "%.6g", r->now.mean),
+			        cell(c[3], "%.4g", r->now.stddev), cell(ch, "%.1f%%", r->change),
+			        r->mark, p, "n/a (overflow)");
+			continue;
+		}
 		fprintf(out, "%-24s %-12s %14.6g %12.4g %14.6g %12.4g %8.1f%%  (%c)  %9s  %s\n",
 		        r->label, metric_table[r->m].title, r->base.mean, r->base.stddev,
-		        r->now.mean, r->now.stddev, change, r->mark, p, ci);
+		        r->now.mean, r->now.stddev, r->change, r->mark, p, ci);
 	}
 	fprintf(out,
 	        "(%s rose with 2*STDDEV reliability, %s fell, 0: within the noise; runs "
 	        "per point: BASE %zu, NEW %zu)\n",
 	        "+:", "-:", n ? rows[0].base.n : 0, n ? rows[0].now.n : 0);
-	fprintf(out,
-	        "(p: two-sided p-value of Welch's t-test; 95%% CI: of NEW AVG - BASE AVG, in "
-	        "%% of BASE AVG; n/a: fewer than 2 runs on a side, or no spread on either)\n\n");
+	fprintf(out, "(p: two-sided p-value of Welch's t-test; 95%% CI: of NEW AVG - BASE AVG, in "
+	             "%% of BASE AVG; n/a: fewer than 2 runs on a side, or no spread on either)\n");
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].overflow) {
+			fprintf(out,
+			        "(n/a (overflow), mark ?: a figure beyond the range of a double "
+			        "(an input value near 1e308))\n");
+			break;
+		}
+	fputc('\n', out);
 }
 
 struct out_ctx {
@@ -236,10 +278,17 @@ static int fill_csv(FILE *f, void *arg)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		report_csv_field(f, r->label);
-		fprintf(f, ",%s,%.6g,%.6g,%zu,%.6g,%.6g,%zu,%.3f,", metric_table[r->m].key,
-		        r->base.mean, r->base.stddev, r->base.n, r->now.mean, r->now.stddev,
-		        r->now.n,
-		        r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0);
+		fprintf(f, ",%s,", metric_table[r->m].key);
+		csv_num(f, "%.6g", r->base.mean);
+		fputc(',', f);
+		csv_num(f, "%.6g", r->base.stddev);
+		fprintf(f, ",%zu,", r->base.n);
+		csv_num(f, "%.6g", r->now.mean);
+		fputc(',', f);
+		csv_num(f, "%.6g", r->now.stddev);
+		fprintf(f, ",%zu,", r->now.n);
+		csv_num(f, "%.3f", r->change);
+		fputc(',', f);
 		if (r->tested)
 			fprintf(f, "%.6g", r->w.p);
 		fputc(',', f);
@@ -270,13 +319,11 @@ static int fill_json(FILE *f, void *arg)
 		fail |=
 		    json_array_append_new(
 		        rows,
-		        json_pack("{sssss{sfsfsI}s{sfsfsI}sfsosososs}", "point", r->label, "metric",
-		                  metric_table[r->m].key, "base", "avg", r->base.mean, "stddev",
-		                  r->base.stddev, "n", (json_int_t)r->base.n, "new", "avg",
-		                  r->now.mean, "stddev", r->now.stddev, "n", (json_int_t)r->now.n,
-		                  "change_pct",
-		                  r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean
-		                               : 0.0,
+		        json_pack("{sssss{sososI}s{sososI}sososososs}", "point", r->label, "metric",
+		                  metric_table[r->m].key, "base", "avg", jreal(r->base.mean),
+		                  "stddev", jreal(r->base.stddev), "n", (json_int_t)r->base.n,
+		                  "new", "avg", jreal(r->now.mean), "stddev", jreal(r->now.stddev),
+		                  "n", (json_int_t)r->now.n, "change_pct", jreal(r->change),
 		                  "p_value", r->tested ? json_real(r->w.p) : json_null(),
 		                  "ci95_change_pct", ci, "welch", welch, "mark", mark)) != 0;
 	}
@@ -333,8 +380,14 @@ static enum failure compare_two(struct doc *a, struct doc *b, const struct compa
 			metric_stat_of(b->runs[i], b->n_runs[i], r->m, &r->now);
 			if (!r->base.n || !r->now.n)
 				continue; /* not measured on one side (e.g. flushes on tmpfs) */
-			r->mark = metric_mark(&r->base, &r->now);
-			row_test(r);
+			r->change =
+			    r->base.mean ? 100.0 * (r->now.mean - r->base.mean) / r->base.mean : 0;
+			r->overflow = !isfinite(r->base.mean) || !isfinite(r->base.stddev) ||
+			              !isfinite(r->now.mean) || !isfinite(r->now.stddev) ||
+			              !isfinite(r->change);
+			r->mark = r->overflow ? '?' : metric_mark(&r->base, &r->now);
+			if (!r->overflow) /* no test of overflowed figures: n/a */
+				row_test(r);
 			n++;
 		}
 	}

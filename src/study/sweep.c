@@ -138,8 +138,10 @@ int sweep_parse_list(const char *spec, struct sweep_dim *d, char *err, size_t er
 			}
 		}
 		p += len;
-		if (*p == ',')
-			p++;
+		if (*p == ',' && !*++p) { /* "1,2,": a comma ends an empty last value */
+			snprintf(err, errlen, "'%s': empty value in the list", spec);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -111,23 +111,35 @@ static void free_push(struct pool *p, uint32_t id)
 	                                                memory_order_relaxed));
 }
 
-/* Treiber pop: returns the top id or POOL_NONE. Acquire pairs with the pusher's release, so the
- * link read below and the slot's state are those the pusher left. */
+bool pool_pop_begin(struct pool *p, struct pool_pop *op)
+{
+	/* Acquire pairs with the pusher's release, so the link read below and the slot's state
+	 * are those the pusher left. */
+	op->head = atomic_load_explicit(&p->free_head, memory_order_acquire);
+	op->top = (uint32_t)op->head;
+	if (op->top == POOL_NONE)
+		return false;
+	FSMIX_ASSERT_MSG(op->top < p->capacity, "free stack top %u, capacity %u", op->top,
+	                 p->capacity);
+	op->next = atomic_load_explicit(&p->slots[op->top].dir, memory_order_relaxed);
+	return true;
+}
+
+bool pool_pop_commit(struct pool *p, struct pool_pop *op)
+{
+	uint64_t nh = (((op->head >> 32) + 1) << 32) | op->next;
+	return atomic_compare_exchange_strong_explicit(&p->free_head, &op->head, nh,
+	                                               memory_order_acquire, memory_order_acquire);
+}
+
+/* Treiber pop: returns the top id or POOL_NONE. */
 static uint32_t free_pop(struct pool *p)
 {
-	uint64_t h = atomic_load_explicit(&p->free_head, memory_order_acquire);
-	for (;;) {
-		uint32_t top = (uint32_t)h;
-		if (top == POOL_NONE)
-			return POOL_NONE;
-		FSMIX_ASSERT_MSG(top < p->capacity, "free stack top %u, capacity %u", top,
-		                 p->capacity);
-		uint32_t next = atomic_load_explicit(&p->slots[top].dir, memory_order_relaxed);
-		uint64_t nh = (((h >> 32) + 1) << 32) | next;
-		if (atomic_compare_exchange_weak_explicit(
-		        &p->free_head, &h, nh, memory_order_acquire, memory_order_acquire))
-			return top;
-	}
+	struct pool_pop op;
+	while (pool_pop_begin(p, &op))
+		if (pool_pop_commit(p, &op))
+			return op.top;
+	return POOL_NONE;
 }
 
 uint32_t pool_collect_holes(struct pool *p)

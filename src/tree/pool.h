@@ -287,6 +287,19 @@ static inline void pool_release(struct pool *p, uint32_t id, enum pool_mode mode
 	}
 }
 
+/* The free stack's pop in its two steps, which free_pop (pool_reserve) runs in a loop; public so
+ * that a test can put other pool calls between them (tests/unit/test_pool.c: the ABA
+ * interleaving). pool_pop_begin reads the head (tag << 32 | top) and the top's link: false when
+ * the stack is empty. pool_pop_commit swings the head to the link with one compare-and-swap,
+ * bumping the tag: false when the head changed since the begin -- also when other pops and
+ * pushes brought the same top back with another link (the ABA problem: the tag differs). */
+struct pool_pop {
+	uint64_t head;
+	uint32_t top, next;
+};
+bool pool_pop_begin(struct pool *p, struct pool_pop *op);
+bool pool_pop_commit(struct pool *p, struct pool_pop *op);
+
 /* pool_reserve - take a free slot for a file about to be created: from the free stack, else by
  * growing high_water. The slot is held exclusively and invisible to pickers until pool_publish
  * or pool_unreserve. Returns 0 with *id, -ENOSPC when all `capacity` slots are in use, or

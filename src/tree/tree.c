@@ -360,6 +360,14 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 				    "'%s/data/%s' is a mount point: fsmix writes only on its "
 				    "tree's own filesystem (unmount it)",
 				    t->root, name);
+			else if (rc == -ENOTDIR) /* open_subdir: a symlink is ENOTDIR too */
+				tree_seterr(
+				    err, errlen,
+				    "'%s/data/%s' is not a directory of fsmix's (a symbolic "
+				    "link or another file): fsmix writes only in directories "
+				    "it made and removes nothing it did not; remove it or "
+				    "use another location",
+				    t->root, name);
 			else
 				tree_seterr(err, errlen, "'%s/data/%s': %s", t->root, name,
 				            strerror(-rc));

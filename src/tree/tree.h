@@ -141,7 +141,9 @@ int tree_check_location(const char *location, char *err, size_t errlen);
  * root does not exist), -ENOTDIR "location '/x' is not a directory", -EROFS "location '/x' is
  * read-only (Read-only file system)", -EACCES "... is not writable", -ELOOP when the root is a
  * symbolic link, -EEXIST when the root exists but has no valid marker (it is not fsmix's),
- * -EBUSY when another process holds the location ("... in use by fsmix (PID 123)"), -EPERM
+ * -EBUSY when another process holds the location ("... in use by another process (PID 123) of
+ * fsmix", or "... locked by another process (PID 123, 'flock'), not fsmix"), -EACCES when the
+ * location cannot be read (so not locked), -EPERM
  * when the root, its marker, data/, meta/ or a leftover .new/.del is another user's or writable
  * by others ("'/x/fsmix.fs0' belongs to nobody (uid 65534), not to root (uid 0), ..."), -EXDEV
  * when data/ or meta/ is another mount, and other -errno (-EIO, -EMFILE, ...) for I/O errors,
@@ -187,8 +189,9 @@ enum failure tree_failure(int rc);
  * the same process only counts a reference and returns the same handle. Returns a handle > 0
  * for tree_unlock_location, -EMFILE for a location more than TREE_MAX_LOCKS held, -EBUSY when
  * another process holds it (err names its PID when /proc/locks tells), or -errno when the location
- * cannot be opened. A filesystem without flock support (some NFS setups) gets a handle without a
- * lock; a location that may not be read (mode -wx) gets 0: no lock. */
+ * cannot be opened: -EACCES or -EPERM for a location that may not be read (mode -wx), where no
+ * lock can be had (tree_check_location refuses it first). A filesystem without flock support
+ * (some NFS setups) gets a handle without a lock. */
 MUST_CHECK int tree_lock_location(const char *location, char *err, size_t errlen);
 
 /* tree_unlock_location - drop one reference taken by tree_lock_location; 0 is ignored. */

@@ -45,6 +45,17 @@ int tree_check_location(const char *location, char *err, size_t errlen)
 		            strerror(e));
 		return -e;
 	}
+	/* The lock (below) is a flock on a descriptor of the location, which open() gives only
+	 * for reading: a location fsmix may write but not read could not be locked, and two
+	 * runs would build one tree under each other. */
+	if (access(location, R_OK)) {
+		int e = errno;
+		tree_seterr(err, errlen,
+		            "location '%s' is not readable (%s): fsmix locks a location through "
+		            "a descriptor open for reading, and uses none it cannot lock",
+		            location, strerror(e));
+		return -e;
+	}
 	return 0;
 }
 
@@ -91,6 +102,39 @@ static long lock_holder(dev_t dev, ino_t ino)
 	return pid ? pid : any;
 }
 
+/* The message for a location locked by pid (0: unknown): fsmix's own lock (another fsmix runs
+ * there) is said so only when the holder is fsmix by its name (/proc/PID/comm); a neighbour's
+ * flock is named as such, with its program's name where it can be read. */
+static void locked_by(const char *location, long pid, char *err, size_t errlen)
+{
+	char comm[32] = "", path[48];
+	(void)snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	FILE *f = pid > 0 ? fopen(path, "re") : NULL;
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!strcmp(comm, "fsmix"))
+		tree_seterr(err, errlen,
+		            "location '%s' is in use by another process (PID %ld) of fsmix: fsmix "
+		            "runs, cleans and sweeps one location at a time",
+		            location, pid);
+	else if (pid > 0)
+		tree_seterr(err, errlen,
+		            "location '%s' is locked by another process (PID %ld%s%s%s), not "
+		            "fsmix: fsmix uses a location only when it holds its lock (flock); "
+		            "wait until that process releases it",
+		            location, pid, comm[0] ? ", '" : "", comm, comm[0] ? "'" : "");
+	else
+		tree_seterr(err, errlen,
+		            "location '%s' is locked by another process (which one cannot be "
+		            "told: it is not in /proc/locks): fsmix uses a location only when it "
+		            "holds its lock (flock)",
+		            location);
+}
+
 int tree_lock_location(const char *location, char *err, size_t errlen)
 {
 	int fd = open(location, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -99,9 +143,11 @@ int tree_lock_location(const char *location, char *err, size_t errlen)
 		int e = errno;
 		if (fd >= 0)
 			(void)close(fd);
-		if (e == EACCES || e == EPERM)
-			return 0; /* a location we may write but not read: no lock can be had */
-		tree_seterr(err, errlen, "location '%s': %s", location, strerror(e));
+		if (e == EACCES || e == EPERM) /* also refused by tree_check_location */
+			tree_seterr(err, errlen, "location '%s' cannot be locked: %s", location,
+			            strerror(e));
+		else
+			tree_seterr(err, errlen, "location '%s': %s", location, strerror(e));
 		return -e;
 	}
 	pthread_mutex_lock(&held_locks_mu);
@@ -132,14 +178,7 @@ int tree_lock_location(const char *location, char *err, size_t errlen)
 		            MAX_HELD_LOCKS);
 		rc = -EMFILE;
 	} else if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
-		long pid = lock_holder(st.st_dev, st.st_ino);
-		char who[48] = "another process";
-		if (pid > 0)
-			(void)snprintf(who, sizeof(who), "another process (PID %ld)", pid);
-		tree_seterr(err, errlen,
-		            "location '%s' is in use by %s: fsmix runs, cleans and sweeps one "
-		            "location at a time",
-		            location, who);
+		locked_by(location, lock_holder(st.st_dev, st.st_ino), err, errlen);
 		rc = -EBUSY;
 	}
 	/* Other flock errors (ENOLCK, EBADF on NFS directories, EOPNOTSUPP): no lock can be

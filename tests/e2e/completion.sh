@@ -83,6 +83,20 @@ want=$(printf '%s\n' "$work/files/b.json" "$work/files/sub")
 [ "$(comp "$bin" compare "$work/files/a.json" "$work/files/")" = "$want" ] && ok "compare: *.json and directories" ||
 	bad "compare: $(comp "$bin" compare "$work/files/a.json" "$work/files/" | tr '\n' ' ')"
 [ -z "$(comp "$bin" run "$prof" "$work/files/")" ] && ok "run takes one profile" || bad "run: a second profile offered"
+# verify takes a profile as run does; an option's value (--durability-log FILE) is not the
+# profile; --model and --fidelity offer their words.
+want=$(printf '%s\n' "$work/files/a.ffsb" "$work/files/sub")
+[ "$(comp "$bin" verify "$work/files/")" = "$want" ] && ok "verify: *.ffsb and directories" ||
+	bad "verify: $(comp "$bin" verify "$work/files/" | tr '\n' ' ')"
+[ "$(comp "$bin" verify --durability-log "$work/files/c.txt" "$work/files/")" = "$want" ] &&
+	ok "verify --durability-log FILE: FILE is not the profile, the profile is still offered" ||
+	bad "verify --durability-log FILE: $(comp "$bin" verify --durability-log "$work/files/c.txt" "$work/files/" | tr '\n' ' ')"
+[ "$(comp "$bin" verify "$prof" --durability-log "$work/files/c")" = "$work/files/c.txt" ] &&
+	ok "--durability-log: any file" || bad "--durability-log: $(comp "$bin" verify "$prof" --durability-log "$work/files/c")"
+[ "$(comp "$bin" verify "$prof" --model "" | tr '\n' ' ')" = "linux posix " ] && ok "--model: linux posix" ||
+	bad "--model: $(comp "$bin" verify "$prof" --model "" | tr '\n' ' ')"
+[ "$(comp "$bin" run "$prof" --fidelity "" | tr '\n' ' ')" = "exact ffsb6 " ] && ok "--fidelity: exact ffsb6" ||
+	bad "--fidelity: $(comp "$bin" run "$prof" --fidelity "" | tr '\n' ' ')"
 # The installed profiles by name: <prefix>/share/fsmix/profiles beside <prefix>/bin/fsmix.
 mkdir -p "$work/prefix/bin" "$work/prefix/share/fsmix/profiles"
 ln -s "$bin" "$work/prefix/bin/fsmix"

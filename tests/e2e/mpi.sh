@@ -237,9 +237,13 @@ assert [r["outcome"] for r in d["mpi"]["per_rank"]] == ["ok", "io", "ok"], d["mp
 PY
 
 # A rank that dies (SIGKILL) cannot take part in anything: mpirun aborts the whole job (it
-# terminates the other ranks) and exits non-zero; no hang.
+# terminates the other ranks) and exits non-zero; no hang. No report is written then, and the
+# previous job's report at --json (exit_status 0) was emptied when the run started: it never
+# passes for this job's result (docs/output.md).
 loc4=$(shmdir)
-mpi run "$src/profiles/default.ffsb" --location "$loc4" "${tiny[@]}" --time 60 "${paced[@]}" >"$work/k.out" 2>"$work/k.err" &
+cp "$work/r.json" "$work/k.json"
+mpi run "$src/profiles/default.ffsb" --location "$loc4" "${tiny[@]}" --time 60 "${paced[@]}" \
+	--json "$work/k.json" >"$work/k.out" 2>"$work/k.err" &
 pid=$!
 victim=
 if wait_for "$work/k.err" "running 1 threads" 60; then
@@ -250,6 +254,9 @@ wait $pid
 rc=$?
 [ -n "$victim" ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "a rank killed: mpirun ends the job (exit $rc), no hang" ||
 	bad "killed rank: victim '$victim', exit $rc"
+[ -n "$victim" ] && [ -f "$work/k.json" ] && [ ! -s "$work/k.json" ] &&
+	ok "a rank killed: the previous job's --json was emptied, no report passes for this one" ||
+	bad "killed rank: --json holds $(head -c 300 "$work/k.json" 2>&1)"
 
 # A rank whose worker threads cannot be made (a pids cgroup on rank 1 only, as thread_limits.sh
 # does) after the barrier: it tells the others, every rank stops at once (never a hang in the

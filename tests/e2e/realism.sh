@@ -69,6 +69,9 @@ bad_value '' '\tarrival=burst\n' "'burst' is not one of fixed, poisson" 'arrival
 bad_value '\tsize_dist=lognormal:16k\n' '' "not a size distribution" 'lognormal without sigma'
 bad_value '\tsize_dist=uniform:8k:4k\n' '' "MIN 8k is larger than MAX 4k" 'uniform min > max'
 bad_value '\tsize_dist=gamma:1x:2\n' '' "MEAN: '1x' has an unknown unit" 'gamma mean unit'
+# a shape whose distribution cannot be computed (it printed "mean -26 B, median 1.0 PiB")
+bad_value '\tsize_dist=gamma:16K:1e-300\n' '' "bad.ffsb:5: error: \[filesystem0\] size_dist: SHAPE '1e-300' is out of range (at least 0.001, at most 1000)" 'gamma:16K:1e-300'
+bad_value '\tsize_dist=gamma:16K:0\n' '' "SHAPE '0' is out of range" 'gamma:16K:0'
 bad_value '\tsize_dist=exponential:4k\n\tsize_weight 4k 1\n' '' "size_dist: cannot be combined with size_weight" 'with size_weight'
 
 # ---- 4. the built tree's sizes follow the distribution ------------------------------------

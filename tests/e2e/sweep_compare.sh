@@ -230,6 +230,14 @@ for a in "--threads 1,,2" "--threads 8-1" "--threads 1-64:x1" "--sweep nokey" "-
 	[ $? -eq 2 ] || bad "'$a' was accepted"
 done
 ok "bad lists, ranges and repeat counts: exit 2"
+# An empty value is one wherever it is: first, between two commas, or after the last comma.
+for a in "1,,2" ",1" "1,2,"; do
+	"$bin" run "$src/profiles/default.ffsb" --location "$loc" "${scaled[@]}" --threads "$a" >/dev/null 2>"$work/badarg.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "'$a': empty value in the list" "$work/badarg.err" &&
+		ok "--threads $a: exit 2, an empty value in the list" ||
+		bad "--threads $a: exit $rc: $(head -2 "$work/badarg.err")"
+done
 "$bin" run "$src/profiles/default.ffsb" --location "$loc" --time 1 --sweep filesystem0.num_files=10,abc >/dev/null 2>"$work/badval.err"
 [ $? -eq 2 ] && grep -q "abc" "$work/badval.err" && ! grep -q "trans/s; tree" "$work/badval.err" &&
 	ok "a bad value in a later point is found before anything runs" || bad "late bad value"

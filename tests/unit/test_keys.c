@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "keys.h"
 #include "ops.h"
@@ -149,6 +151,25 @@ static void test_suggest(void)
 	CHECK_STR(key_suggest("readall_wieght"), "readall_weight");
 	CHECK(key_suggest("zzzzzzzz") == NULL);
 	CHECK(key_suggest("frobnicate") == NULL);
+	/* a short name is allowed 2 edits, though a third of it is 1 */
+	CHECK_STR(key_suggest("tiem"), "time");
+}
+
+/* The reference's ranges as users read them: 2^64-1 for the largest bound, sizes in binary
+ * units where exact. */
+static void test_reference_ranges(void)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	keys_print_markdown(f);
+	fclose(f);
+	CHECK_CONTAINS(text, "| `seed` | integer | unset | 0..2^64-1 |");
+	CHECK_CONTAINS(text, "| `num_ops` | integer | 0 | 0..2^64-1 |");
+	free(text);
 }
 
 /* ---- destinations: every key's value arrives in the plan field named here ---- */
@@ -573,6 +594,7 @@ int main(void)
 	RUN(test_one_weight_per_op);
 	RUN(test_parse_scalar_bounds);
 	RUN(test_suggest);
+	RUN(test_reference_ranges);
 	RUN(test_every_key_has_its_destination);
 	RUN(test_destination_widths);
 	RUN(test_destinations_disjoint);

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -135,6 +136,35 @@ static bool same(const char *a, const char *b)
 	       outfile_id_same(&x, &y);
 }
 
+/* A FIFO without a reader: outfile waits for one (outfile_wait_reader) instead of failing with
+ * ENXIO, and the reader gets the whole document. The reader comes 0.3 s late, so the writer
+ * finds none first (on a machine so slow that it does not, the test still passes). */
+static void test_fifo_waits(void)
+{
+	char err[512] = "";
+	CHECK_EQ_I(mkfifo(at("fifo"), 0600), 0);
+	int fds[2];
+	CHECK_EQ_I(pipe(fds), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		close(fds[0]);
+		usleep(300000);
+		int fd = open(at("fifo"), O_RDONLY);
+		char buf[16] = "";
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		_exit(n == 6 && write(fds[1], buf, 6) == 6 ? 0 : 1);
+	}
+	close(fds[1]);
+	CHECK_EQ_I(write_hello(at("fifo"), err, sizeof(err)), 0);
+	char got[8] = "";
+	CHECK_EQ_I(read(fds[0], got, 6), 6);
+	CHECK_STR(got, "hello\n");
+	int st = -1;
+	CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fds[0]);
+	CHECK_EQ_I(unlink(at("fifo")), 0);
+}
+
 static void test_identity(void)
 {
 	char err[MSG_MAX];
@@ -172,6 +202,7 @@ int main(void)
 	RUN(test_changed_before_commit);
 	RUN(test_abort);
 	RUN(test_identity);
+	RUN(test_fifo_waits);
 	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

@@ -140,6 +140,42 @@ static void test_initial_and_holes(void)
 	pool_destroy(&p);
 }
 
+/* The free stack's ABA interleaving, made deterministic (no threads): a pop (thread A) reads the
+ * head -- top 0, link 1 -- and is delayed before its compare-and-swap; meanwhile "thread B" pops
+ * 0 and 1 and pushes 0 back, so the top is 0 again but its link is now 2. A's CAS must fail (the
+ * head's tag moved on): without the tag it would succeed and make 1, which B holds, the top, to
+ * be handed out twice. The head A reads is made by a push over a pop's head, so a tag dropped
+ * from either the push or the pop shows: 30 runs of test_stress never caught it (issue 30). */
+static void test_aba(void)
+{
+	struct pool p;
+	uint32_t id, b0, b1;
+	CHECK_EQ_I(pool_init(&p, 16), 0);
+	pool_settle_initial(&p, 0, 4);
+	CHECK_EQ_U(pool_collect_holes(&p), 4); /* the free stack: 0 1 2 3, 0 on top */
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);  /* a pop ... */
+	CHECK_EQ_U(id, 0);
+	pool_unreserve(&p, id); /* ... and a push: 0 1 2 3 again */
+	struct pool_pop a;
+	CHECK(pool_pop_begin(&p, &a)); /* thread A: top 0, link 1; then it is delayed */
+	CHECK_EQ_U(a.top, 0);
+	CHECK_EQ_U(a.next, 1);
+	CHECK_EQ_I(pool_reserve(&p, &b0), 0); /* thread B: pops 0 and 1, pushes 0: 0 2 3 */
+	CHECK_EQ_I(pool_reserve(&p, &b1), 0);
+	CHECK_EQ_U(b0, 0);
+	CHECK_EQ_U(b1, 1);
+	pool_unreserve(&p, b0);
+	CHECK(!pool_pop_commit(&p, &a)); /* thread A's CAS: the same top, another tag */
+	/* A starts over and gets 0; the next pop is 2, never 1 (which B still holds) */
+	CHECK(pool_pop_begin(&p, &a));
+	CHECK_EQ_U(a.top, 0);
+	CHECK_EQ_U(a.next, 2);
+	CHECK(pool_pop_commit(&p, &a));
+	CHECK_EQ_I(pool_reserve(&p, &id), 0);
+	CHECK_EQ_U(id, 2);
+	pool_destroy(&p);
+}
+
 /* The scan fallback finds the one idle file among many busy ones. */
 static void test_scan_fallback(void)
 {
@@ -569,6 +605,7 @@ int main(void)
 	RUN(test_put_and_settle);
 	RUN(test_scan_fallback);
 	RUN(test_stress);
+	RUN(test_aba);
 	RUN(test_frozen);
 	RUN(test_frozen_threads);
 	return test_summary();

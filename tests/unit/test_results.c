@@ -100,8 +100,29 @@ static void run_of(struct results *r, unsigned from, unsigned to)
 		                                .p99_op_ns = 1000 * (k + to)};
 	CHECK_EQ_I(results_set_intervals(r, SIZE_MAX, rows, 3 - (from > 0)), 0);
 	r->fs[0].dev.has_device = true;
-	r->fs[0].dev_delta = (struct devstat_sample){
-	    .valid = true, .has_flush = true, .flush_ios = 7 * (to - from), .write_ios = to};
+	/* every device counter adds up over the threads' share, each with its own factor, so a
+	 * counter the merge drops or mixes up shows */
+	uint64_t n = to - from;
+	r->fs[0].dev_delta = (struct devstat_sample){.valid = true,
+	                                             .has_discard = true,
+	                                             .has_flush = true,
+	                                             .read_ios = 2 * n,
+	                                             .read_merges = 3 * n,
+	                                             .read_sectors = 5 * n,
+	                                             .read_ticks_ms = 11 * n,
+	                                             .write_ios = 13 * n,
+	                                             .write_merges = 17 * n,
+	                                             .write_sectors = 19 * n,
+	                                             .write_ticks_ms = 23 * n,
+	                                             .in_flight = 29 * n,
+	                                             .io_ticks_ms = 31 * n,
+	                                             .time_in_queue_ms = 37 * n,
+	                                             .discard_ios = 41 * n,
+	                                             .discard_merges = 43 * n,
+	                                             .discard_sectors = 47 * n,
+	                                             .discard_ticks_ms = 53 * n,
+	                                             .flush_ios = 7 * n,
+	                                             .flush_ticks_ms = 59 * n};
 	r->fs[0].built_files = to - from;
 }
 
@@ -137,6 +158,27 @@ static void check_stats_equal(const struct thread_stats *a, const struct thread_
 	}
 }
 
+/* Every field of the device counters, one by one (merge_dev adds them field by field). */
+static void check_dev_equal(const struct devstat_sample *a, const struct devstat_sample *b)
+{
+	CHECK(a->valid == b->valid && a->has_discard == b->has_discard &&
+	      a->has_flush == b->has_flush);
+	const uint64_t *fa[] = {&a->read_ios,       &a->read_merges,      &a->read_sectors,
+	                        &a->read_ticks_ms,  &a->write_ios,        &a->write_merges,
+	                        &a->write_sectors,  &a->write_ticks_ms,   &a->in_flight,
+	                        &a->io_ticks_ms,    &a->time_in_queue_ms, &a->discard_ios,
+	                        &a->discard_merges, &a->discard_sectors,  &a->discard_ticks_ms,
+	                        &a->flush_ios,      &a->flush_ticks_ms};
+	const uint64_t *fb[] = {&b->read_ios,       &b->read_merges,      &b->read_sectors,
+	                        &b->read_ticks_ms,  &b->write_ios,        &b->write_merges,
+	                        &b->write_sectors,  &b->write_ticks_ms,   &b->in_flight,
+	                        &b->io_ticks_ms,    &b->time_in_queue_ms, &b->discard_ios,
+	                        &b->discard_merges, &b->discard_sectors,  &b->discard_ticks_ms,
+	                        &b->flush_ios,      &b->flush_ticks_ms};
+	for (size_t i = 0; i < sizeof(fa) / sizeof(fa[0]); i++)
+		CHECK_EQ_U(*fa[i], *fb[i]);
+}
+
 static void check_results_equal(const struct results *m, const struct results *one)
 {
 	for (size_t gi = 0; gi < 2; gi++) {
@@ -152,7 +194,7 @@ static void check_results_equal(const struct results *m, const struct results *o
 	CHECK_NEAR(m->user_s, one->user_s, 1e-12);
 	CHECK_NEAR(m->sys_s, one->sys_s, 1e-12);
 	CHECK_NEAR(m->runtime_s, one->runtime_s, 1e-12);
-	CHECK_EQ_U(m->fs[0].dev_delta.flush_ios, one->fs[0].dev_delta.flush_ios);
+	check_dev_equal(&m->fs[0].dev_delta, &one->fs[0].dev_delta);
 	CHECK_EQ_U(m->fs[0].built_files, one->fs[0].built_files);
 	/* the derived figures of the merge are those of the one run */
 	struct results_sums sm, so;
@@ -187,6 +229,16 @@ static void test_merge_equals_one_run(void)
 	CHECK_EQ_I(results_merge(&b2, &a2), 0);
 	check_results_equal(&b2, &one);
 	CHECK_EQ_U(b2.errors[0].worker, 3);
+	/* a device that reports no flush or discard counters on one side: none in the sum */
+	static struct results c, d;
+	run_of(&c, 0, 3);
+	run_of(&d, 3, THREADS);
+	d.fs[0].dev_delta.has_flush = false;
+	d.fs[0].dev_delta.has_discard = false;
+	CHECK_EQ_I(results_merge(&c, &d), 0);
+	CHECK(!c.fs[0].dev_delta.has_flush && !c.fs[0].dev_delta.has_discard);
+	results_free(&c);
+	results_free(&d);
 	results_free(&a);
 	results_free(&b);
 	results_free(&one);

@@ -177,11 +177,53 @@ static void test_compare_welch(void)
 	CHECK(r && json_is_null(json_object_get(r, "p_value")) &&
 	      json_is_null(json_object_get(r, "ci95_change_pct")) &&
 	      json_is_null(json_object_get(r, "welch")));
+	/* the one run's sample standard deviation is 0, not 0/0 */
+	CHECK(r && json_real_value(json_object_get(json_object_get(r, "new"), "stddev")) == 0 &&
+	      json_object_get(json_object_get(r, "new"), "stddev") != NULL &&
+	      json_is_real(json_object_get(json_object_get(r, "new"), "stddev")));
 	CHECK_CONTAINS(log_text(out), "n/a  n/a");
 	json_decref(doc);
 	json_decref(now);
 	json_decref(base);
 	log_text(log);
+	fclose(log);
+	fclose(out);
+}
+
+/* The marks' margin is 2 * (sd_base + sd_new) (docs/sweeps.md): a rise of 4 with both sides'
+ * sample stddev sqrt(2) (margin 5.66) is within the noise, though it exceeds 1 * the sum (2.83);
+ * a rise of 10 is a '+', a fall of 10 a '-'. */
+static void test_compare_mark(void)
+{
+	static const double base_v[2] = {10, 12}, within[2] = {14, 16}, above[2] = {20, 22},
+	                    below[2] = {0, 2};
+	FILE *log = tmpfile(), *out = fopen("/dev/null", "w");
+	struct compare_opts o = {.out = out, .log = log, .json_path = at("mark.json")};
+	json_t *base = trans_doc(base_v, 2);
+	const double *news[3] = {within, above, below};
+	const char *marks[3] = {"0", "+", "-"};
+	for (int i = 0; i < 3; i++) {
+		json_t *now = trans_doc(news[i], 2);
+		CHECK_EQ_I(compare_json(base, "base", now, "now", &o), FAIL_NONE);
+		json_t *doc = json_load_file(at("mark.json"), 0, NULL);
+		const json_t *r = trans_row(doc);
+		CHECK(r != NULL);
+		CHECK_STR(json_string_value(json_object_get(r, "mark")), marks[i]);
+		json_decref(doc);
+		json_decref(now);
+	}
+	/* a figure beyond a double (two runs of 1e308: their sum): '?', null, not refused */
+	static const double huge[2] = {1e308, 1e308};
+	json_t *now = trans_doc(huge, 2);
+	CHECK_EQ_I(compare_json(base, "base", now, "now", &o), FAIL_NONE);
+	json_t *doc = json_load_file(at("mark.json"), 0, NULL);
+	const json_t *r = trans_row(doc);
+	CHECK(r && json_is_null(json_object_get(r, "change_pct")) &&
+	      json_is_null(json_object_get(json_object_get(r, "new"), "avg")));
+	CHECK_STR(json_string_value(json_object_get(r, "mark")), "?");
+	json_decref(doc);
+	json_decref(now);
+	json_decref(base);
 	fclose(log);
 	fclose(out);
 }
@@ -345,6 +387,9 @@ static void test_sweep_list(void)
 	CHECK_EQ_I(sweep_parse_list("1,,2", &d, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, "empty value in the list");
 	sweep_dim_free(&d);
+	CHECK_EQ_I(sweep_parse_list("1,2,", &d, err, sizeof(err)), -1); /* a trailing comma */
+	CHECK_CONTAINS(err, "'1,2,': empty value in the list");
+	sweep_dim_free(&d);
 }
 
 int main(void)
@@ -357,6 +402,7 @@ int main(void)
 	RUN(test_compare_input);
 	RUN(test_compare_outputs);
 	RUN(test_compare_welch);
+	RUN(test_compare_mark);
 	RUN(test_plot);
 	RUN(test_latplot);
 	RUN(test_doc_check);

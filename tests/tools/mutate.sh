@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# mutate.sh - how many one-line changes of the code do the tests catch? (docs/design.md, "How
+# well the tests catch a changed line"). Run by hand, not in CI: it rebuilds once per mutant.
+#
+#   tests/tools/mutate.sh [-B BUILD] [-n PER_LAYER] [-s SEED] [-l] [LAYER...]
+#
+# For each layer (default: base profile tree measure engine report study cli), it lists the
+# one-line mutants of the layer's src/LAYER/*.c -- a comparison flipped (< <= > >= == !=), a
+# constant 0, 1 or 2 changed, a statement line dropped -- draws PER_LAYER of them (default 5)
+# with SEED (default 1: the same sample every time), and for each: applies it, rebuilds fsmix and
+# the layer's unit tests, runs the layer's tests (LAYER_TESTS below, a ctest -R regex) and puts
+# the file back. A mutant is caught when a test fails (or times out), survives when all pass,
+# and is not viable when it does not compile (-Werror: e.g. a comparison that is always true);
+# the score is caught / (caught + survived). The file is restored whatever happens (trap), and
+# the build is brought back to the unchanged sources at the end. -l lists the sample only.
+#
+# BUILD must be a configured build directory of this checkout (default: build). Files that other
+# work owns at the time can be left out with MUTATE_SKIP (a grep -E regex of paths).
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+build=$src/build per=5 seed=1 list=0
+while getopts "B:n:s:lh" o; do
+	case $o in
+	B) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
+	n) per=$OPTARG ;;
+	s) seed=$OPTARG ;;
+	l) list=1 ;;
+	*)
+		sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+		exit 2
+		;;
+	esac
+done
+shift $((OPTIND - 1))
+layers=("$@")
+((${#layers[@]})) || layers=(base profile tree measure engine report study cli)
+[ -f "$build/CTestTestfile.cmake" ] || { echo "mutate.sh: $build is not a configured build" >&2; exit 2; }
+
+# The tests of each layer: its unit tests (and those of a higher layer that test its modules:
+# test_dist packs measure's statistics), and for the layers with few of them the quickest
+# end-to-end tests that exercise it (each e2e test takes seconds to a minute).
+declare -A LAYER_TESTS=(
+	[base]='unit_test_(content|fdio|ops|outfile|pick|popdist|sizedist|threads)$'
+	[profile]='unit_test_(keys|lexer|overrides|profile|value|sizedist)$|e2e_bad_profiles$'
+	[tree]='unit_test_(pool|tree)$'
+	[measure]='unit_test_(chist|devstat|dist|hist|interval|results|settle|stats|stats_lazy|tstat|report_data)$'
+	[engine]='unit_test_(arrival|progress)$|e2e_(run_engine|semantics)$'
+	[report]='unit_test_(report_golden|report_data)$|e2e_reports$'
+	[study]='unit_test_(study|tstat)$'
+	[cli]='unit_test_cli$|e2e_(cli_check|output_status)$'
+	[mpi]='unit_test_(dist|jobpolicy)$'
+)
+skip=${MUTATE_SKIP:-'src/measure/dur(model|log)\.c|src/engine/(verify|crash)\.c|src/cli/cmd_verify\.c'}
+
+# candidates LAYER: "FILE<TAB>LINE<TAB>OP" for every mutant of the layer's sources. Only lines in
+# function bodies (indented), without strings or comments, so a mutant changes code, not text.
+candidates() {
+	local f
+	for f in "$src"/src/"$1"/*.c; do
+		[[ ${f#"$src"/} =~ $skip ]] && continue
+		perl -ne '
+			BEGIN { $prev = "" }
+			chomp; my $l = $_;
+			if ($l =~ /^\t/ && $l !~ /["#]|\/\/|\/\*|^\s*\*/) {
+				my @ops;
+				push @ops, "lt" if $l =~ /(?<![<>=!-])<(?![<=])/;
+				push @ops, "le" if $l =~ /(?<![<>])<=/;
+				push @ops, "gt" if $l =~ /(?<![->=<])>(?![>=])/;
+				push @ops, "ge" if $l =~ /(?<![<>])>=/;
+				push @ops, "eq" if $l =~ /==/;
+				push @ops, "ne" if $l =~ /!=/;
+				push @ops, "c0" if $l =~ /(?<![\w.])0(?![\w.])/;
+				push @ops, "c1" if $l =~ /(?<![\w.])1(?![\w.])/;
+				push @ops, "c2" if $l =~ /(?<![\w.])2(?![\w.])/;
+				# a whole statement (the line before ends one), not a declaration or return
+				push @ops, "drop" if $l =~ /^\t+[a-z_*(].*;\s*$/ && $l !~ /\breturn\b|[{}]/ &&
+				    $l !~ /^\t+(const |static |struct |enum |unsigned |signed |bool |char |int |long |double |float |void |FILE |json_t |[a-z_0-9]+_t )/ &&
+				    $prev =~ /[;{}]\s*$/;
+				print "$ARGV\t$.\t$_\n" for @ops;
+			}
+			$prev = $l;
+		' "$f"
+	done
+}
+
+# mutate FILE LINE OP: the line changed in place; fails when it did not change.
+mutate() {
+	MUT_LINE=$2 MUT_OP=$3 perl -i -pe '
+		if ($. == $ENV{MUT_LINE}) {
+			my $op = $ENV{MUT_OP};
+			if    ($op eq "lt") { s/(?<![<>=!-])<(?![<=])/<=/ }
+			elsif ($op eq "le") { s/(?<![<>])<=/</ }
+			elsif ($op eq "gt") { s/(?<![->=<])>(?![>=])/>=/ }
+			elsif ($op eq "ge") { s/(?<![<>])>=/>/ }
+			elsif ($op eq "eq") { s/==/!=/ }
+			elsif ($op eq "ne") { s/!=/==/ }
+			elsif ($op eq "c0") { s/(?<![\w.])0(?![\w.])/1/ }
+			elsif ($op eq "c1") { s/(?<![\w.])1(?![\w.])/0/ }
+			elsif ($op eq "c2") { s/(?<![\w.])2(?![\w.])/1/ }
+			elsif ($op eq "drop") { s/^(\t+).*$/$1;/ }
+		}' "$1"
+	! cmp -s "$1" "$backup"
+}
+
+# function_of FILE LINE: the name of the function the line is in (the last definition above it).
+function_of() {
+	head -n "$2" "$1" | grep -E '^[a-z].*[a-z_0-9]+\(' | tail -1 | sed -E 's/\(.*//; s/.*[ *]//'
+}
+
+backup=$(mktemp)
+current=
+restore() {
+	if [ -n "$current" ]; then
+		cp "$backup" "$current" # a new mtime: the build sees the change back
+		current=
+	fi
+}
+cleanup() {
+	restore
+	rm -f "$backup"
+}
+trap cleanup EXIT
+trap 'restore; echo "mutate.sh: interrupted, the file is restored" >&2; exit 130' INT TERM HUP
+
+# targets REGEX: fsmix and the unit test executables the regex names.
+targets() {
+	local t=(fsmix) u
+	for u in $(ctest --test-dir "$build" -N -R "$1" | sed -nE 's/.*Test +#[0-9]+: unit_(test_[a-z_]+).*/\1/p'); do
+		t+=("$u")
+	done
+	printf '%s\n' "${t[@]}"
+}
+
+declare -A caught survived unviable
+survivors=()
+for layer in "${layers[@]}"; do
+	re=${LAYER_TESTS[$layer]:-}
+	[ -n "$re" ] || { echo "mutate.sh: no tests known for layer '$layer'" >&2; exit 2; }
+	mapfile -t tg < <(targets "$re")
+	caught[$layer]=0 survived[$layer]=0 unviable[$layer]=0
+	mapfile -t sample < <(candidates "$layer" | shuf -n "$per" --random-source=<(yes "$seed$layer"))
+	for m in "${sample[@]}"; do
+		IFS=$'\t' read -r file line op <<<"$m"
+		rel=${file#"$src"/}
+		what="$layer $rel:$line ($(function_of "$file" "$line")) $op"
+		if ((list)); then
+			echo "$what: $(sed -n "${line}p" "$file" | sed 's/^\t*//')"
+			continue
+		fi
+		cp -p "$file" "$backup"
+		current=$file
+		if ! mutate "$file" "$line" "$op"; then
+			restore
+			continue
+		fi
+		after=$(sed -n "${line}p" "$file" | sed 's/^\t*//')
+		if ! cmake --build "$build" -j2 --target "${tg[@]}" >/dev/null 2>&1; then
+			result="not viable"
+			unviable[$layer]=$((unviable[$layer] + 1))
+		elif ctest --test-dir "$build" -R "$re" --timeout 300 >/dev/null 2>&1; then
+			result=SURVIVED
+			survived[$layer]=$((survived[$layer] + 1))
+			survivors+=("$what: $after")
+		else
+			result=caught
+			caught[$layer]=$((caught[$layer] + 1))
+		fi
+		restore
+		echo "$result  $what: $after"
+	done
+done
+((list)) && exit 0
+echo "mutate.sh: restoring the build"
+cmake --build "$build" -j2 >/dev/null 2>&1 || echo "mutate.sh: the final rebuild failed" >&2
+echo
+printf '%-8s %7s %8s %10s %6s\n' layer caught survived "not viable" score
+for layer in "${layers[@]}"; do
+	c=${caught[$layer]} s=${survived[$layer]}
+	pct=n/a
+	((c + s)) && pct="$((100 * c / (c + s)))%"
+	printf '%-8s %7d %8d %10d %6s\n' "$layer" "$c" "$s" "${unviable[$layer]}" "$pct"
+done
+if ((${#survivors[@]})); then
+	echo
+	echo "Survivors (no test failed):"
+	printf '  %s\n' "${survivors[@]}"
+fi
