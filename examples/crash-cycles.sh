@@ -15,8 +15,12 @@
 # --time TIME --seed N with its durability log on /tmp, the crash, the filesystem unmounted and
 # mounted again (its journal or log tree replayed), unmounted, checked read-only (e2fsck -fn,
 # xfs_repair -n, btrfs check --readonly: its problems counted, nothing repaired), mounted
-# again, fsmix verify --json. One line per cycle and the totals, also in
-# OUT/crash-cycles-FS-MODE-bBARRIER.txt and .dat (whitespace-separated, one cycle a line).
+# again, fsmix verify --json. One line per cycle: the seed, the crash moment (s into the run
+# phase), the run's exit status, the fsyncs and fdatasyncs, O_SYNC/O_DSYNC writes and replaces
+# acknowledged, promises checked, kept and broken, broken by kind, lost tail, the checker's
+# problems (*: the image did not mount, e2fsck -fy's), verify's exit status, and in mode
+# powercut the disk's flushes and the KiB the cut dropped from its cache; then the totals. Also
+# in OUT/crash-cycles-FS-MODE-bBARRIER.txt and .dat (whitespace-separated, one cycle a line).
 #
 # Environment: CRASH_TIME (the run's --time, s; 4), CRASH_AT (the crash moment is drawn from
 # [0, CRASH_AT) s of the run phase; 3), CRASH_MB (the image, MiB; 256, xfs 320), CRASH_OUT
@@ -147,9 +151,9 @@ keep_evidence() {
 
 printf '# %s %s barrier=%s (%s) time=%s at=[0,%s) image=%sMiB profile=%s fsmix=%s kernel=%s\n' \
 	"$fs" "$mode" "$barrier" "${mopts:-defaults}" "$time_s" "$at" "$mb" "$profile" "$pc_fsmix" "$(uname -r)" >"$data"
-printf '# seed at_s run_rc fsyncs osync replaces checked kept broken kinds lost_tail fsck verify_rc\n' >>"$data"
-row() { printf '%-6s %-6s %-4s %-7s %-6s %-6s %-8s %-6s %-7s %-40s %-5s %-5s %s\n' "$@"; }
-row seed at_s run acked osync repl checked kept broken "broken by kind" lost fsck verify | tee "$table"
+printf '# seed at_s run_rc fsyncs osync replaces checked kept broken kinds lost_tail fsck verify_rc flushes dropped_KiB\n' >>"$data"
+row() { printf '%-5s %-5s %-4s %-6s %-6s %-5s %-8s %-6s %-7s %-40s %-5s %-5s %-7s %-8s %s\n' "$@"; }
+row seed at_s run acked osync repl checked kept broken "broken by kind" lost fsck verify flushes dropped | tee "$table"
 failed=0
 for ((i = 0; i < cycles; i++)); do
 	seed=$((seed0 + i)) log=$pc_dir/$tag-$((seed0 + i)).durlog run_rc=- moment=-
@@ -161,10 +165,13 @@ for ((i = 0; i < cycles; i++)); do
 		pc_cleanup
 		continue
 	fi
+	# the disk's flushes and what the cut dropped from its cache (mode powercut)
+	flushes=$(pc_stat flushes 2>/dev/null) dropped=$(pc_stat dropped_bytes 2>/dev/null)
+	flushes=${flushes:--} dropped=${dropped:+$((dropped / 1024))} dropped=${dropped:--}
 	if ! pc_attach; then
 		echo "crash-cycles.sh: cycle $seed: the crashed image does not mount: $(tail -1 "$pc_dir/$pc_name.mount.err")" >&2
-		row "$seed" "$moment" "$run_rc" - - - - - - unmountable - - - | tee -a "$table"
-		echo "$seed $moment $run_rc - - - - - - unmountable - - -" >>"$data"
+		row "$seed" "$moment" "$run_rc" - - - - - - unmountable - - - "$flushes" "$dropped" | tee -a "$table"
+		echo "$seed $moment $run_rc - - - - - - unmountable - - - $flushes $dropped" >>"$data"
 		[ "$strict" = 1 ] && failed=1
 		pc_cleanup
 		rm -f "$pc_img" "$log"
@@ -181,8 +188,8 @@ for ((i = 0; i < cycles; i++)); do
 	[ "$pc_checked" = - ] && kinds="no-verdict"
 	fsck=$pc_fsck_errors
 	[ "$pc_unmountable" = 1 ] && fsck="$fsck*"
-	row "$seed" "$moment" "$run_rc" "$pc_acked" "$osync" "$repl" "$pc_checked" "$kept" "$pc_broken" "$kinds" "$lost" "$fsck" "$pc_verify_rc" | tee -a "$table"
-	echo "$seed $moment $run_rc $pc_acked $osync $repl $pc_checked $kept $pc_broken $kinds $lost $fsck $pc_verify_rc" >>"$data"
+	row "$seed" "$moment" "$run_rc" "$pc_acked" "$osync" "$repl" "$pc_checked" "$kept" "$pc_broken" "$kinds" "$lost" "$fsck" "$pc_verify_rc" "$flushes" "$dropped" | tee -a "$table"
+	echo "$seed $moment $run_rc $pc_acked $osync $repl $pc_checked $kept $pc_broken $kinds $lost $fsck $pc_verify_rc $flushes $dropped" >>"$data"
 	bad=0
 	if [ "$pc_checked" = - ] || { [ "$pc_broken" != 0 ] && [ "$pc_broken" != - ]; }; then bad=1; fi
 	[ "$pc_checked" = - ] && tail -3 "$pc_dir/$pc_name.verify" >&2
@@ -204,12 +211,14 @@ for ((i = 0; i < cycles; i++)); do
 done
 
 awk '!/^#/ { n++; if ($7 == "-") nv++; else { a += $4; o += $5 == "-" ? 0 : $5; r += $6 == "-" ? 0 : $6; c += $7; k += $8; b += $9; if ($9 > 0) hit++; l += $11 == "-" ? 0 : $11 }
+	if ($15 ~ /^[0-9]+$/) { d += $15; nd++ }
 	if ($12 ~ /^[0-9]/ && $12 + 0 > 0) f++
 	m = split($10, kk, ","); for (x = 1; x <= m; x++) if (split(kk[x], p, ":") == 2) kind[p[1]] += p[2] }
 	END {
 		s = ""; for (q in kind) s = s (s == "" ? "" : ",") q ":" kind[q]
 		printf "total: %d cycles (%d without a verdict), %d fsyncs and fdatasyncs, %d O_SYNC/O_DSYNC writes and %d replaces acknowledged; %d promises checked, %d kept, %d broken (in %d cycles)%s, %d lost tail; checker problems in %d cycles\n",
 			n, nv, a, o, r, c, k, b, hit, s == "" ? "" : " by kind " s, l, f
+		if (nd) printf "the cuts dropped %d KiB from the disk cache in all (mean %.0f KiB)\n", d, d / nd
 	}' "$data" | tee -a "$table"
 echo "$fs, $mode, barrier $barrier (${mopts:-defaults}), $(uname -r); table: $table, data: $data" >&2
 exit $failed
