@@ -8,7 +8,8 @@
 #              kernel's btrfs has no shutdown ioctl), or powercut: fsmix-powercut under the
 #              loop device, cut at a moment drawn from [0, AT) (mode (b))
 #     BARRIER  on or off (ext4 barrier=1/barrier=0, btrfs barrier/nobarrier; xfs: on only)
-#     CYCLES   how many crashes (default 20); PROFILE (default profiles/crash-mix.ffsb);
+#     CYCLES   how many crashes (default 20); PROFILE (default profiles/crash-mix.ffsb; "":
+#              the default);
 #              SEED, the first cycle's seed (default 1; cycle i uses SEED + i)
 #
 # Every cycle: a fresh image on /tmp (mkfs, mounted with the barrier option), fsmix run PROFILE
@@ -73,9 +74,6 @@ strict=$([ "$mode" = powercut ] && [ "$barrier" = off ] && echo 0 || echo 1)
 
 pc_fs=$fs
 . "$(dirname "$0")/powercut-lib.bash"
-profile=${profile:-$pc_here/profiles/crash-mix.ffsb}
-[ -f "$profile" ] || { echo "crash-cycles.sh: no profile $profile" >&2; exit 2; }
-profile=$(realpath "$profile")
 case $fs in
 ext4) tools="mkfs.ext4 e2fsck" ;;
 xfs) tools="mkfs.xfs xfs_repair" ;;
@@ -94,6 +92,12 @@ else
 fi
 trap 'pc_cleanup; rm -rf "$pc_dir"' EXIT
 trap 'echo "crash-cycles.sh: interrupted" >&2; exit 130' INT TERM
+if [ -z "$profile" ]; then # the source tree's, else the installed one (FSMIX_PROFILES: elsewhere)
+	profile=${FSMIX_PROFILES:-$pc_here/profiles}/crash-mix.ffsb
+	[ -f "$profile" ] || profile=$(dirname "$pc_fsmix")/../share/fsmix/profiles/crash-mix.ffsb
+fi
+[ -f "$profile" ] || { echo "crash-cycles.sh: no profile $profile (set FSMIX_PROFILES, or name it)" >&2; exit 2; }
+profile=$(realpath "$profile")
 mkdir -p "$out" || exit 2
 tag=crash-cycles-$fs-$mode-b$barrier
 data=$out/$tag.dat table=$out/$tag.txt
