@@ -35,9 +35,10 @@
 #                           $pc_broken; $pc_acked acknowledged fsyncs and fdatasyncs in the log
 #   pc_stat KEY             a counter of $pc_stats (flushes, dropped_bytes, ...)
 #   pc_release              unmount and detach the attached image, remove it
-#   pc_cleanup              undo everything still mounted, attached or running
+#   pc_cleanup              undo everything still mounted, attached or running (a run still
+#                           going, as after Ctrl-C, is ended first: it holds the mount)
 pc_here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-pc_mounts=() pc_loops=() pc_fuses=() pc_pids=()
+pc_mounts=() pc_loops=() pc_fuses=() pc_pids=() pc_runs=()
 pc_fs=${pc_fs:-ext4}
 
 pc_init() {
@@ -63,6 +64,7 @@ pc_init() {
 
 pc_cleanup() {
 	local i
+	for i in "${pc_runs[@]}"; do kill "$i" 2>/dev/null && wait "$i" 2>/dev/null; done
 	for ((i = ${#pc_mounts[@]} - 1; i >= 0; i--)); do
 		mountpoint -q "${pc_mounts[$i]}" && { umount "${pc_mounts[$i]}" 2>/dev/null || umount -l "${pc_mounts[$i]}"; }
 	done
@@ -71,7 +73,7 @@ pc_cleanup() {
 		mountpoint -q "$i" && { fusermount3 -u "$i" 2>/dev/null || { sleep 1; fusermount3 -uz "$i"; }; }
 	done
 	for i in "${pc_pids[@]}"; do kill "$i" 2>/dev/null; done
-	pc_mounts=() pc_loops=() pc_fuses=() pc_pids=()
+	pc_mounts=() pc_loops=() pc_fuses=() pc_pids=() pc_runs=()
 }
 
 # _pc_forget ARRAY VALUE: drop VALUE from the named array (it was undone).
@@ -158,6 +160,7 @@ pc_run_cut() {
 	timeout 600 "$pc_fsmix" run "$profile" --location "$pc_mnt" --durability-log "$log" \
 		--json "$pc_out.json" "$@" >"$pc_out.txt" 2>"$pc_out.err" &
 	local run=$!
+	pc_runs+=("$run")
 	for ((i = 0; i < 600; i++)); do
 		grep -q "^fsmix: running" "$pc_out.err" 2>/dev/null && break
 		kill -0 $run 2>/dev/null || break
@@ -167,6 +170,7 @@ pc_run_cut() {
 	pc_cut
 	wait $run
 	pc_rc=$?
+	_pc_forget pc_runs "$run"
 }
 
 pc_detach() {
