@@ -54,27 +54,27 @@ enum durlog_kind {
 	DL_END,       /* the run ended: the log is complete (seq = records before it) */
 	/* Kinds added after the first logs (appended: the values above never change, so a log
 	 * of an older fsmix still reads as it did). */
-	DL_RENAME,    /* file renamed from directory aux (TREE_DIR_TOP, UINT32_MAX: data/) to dir,
-	               * keeping its name f<id> */
-	DL_REPLACE,   /* replace_fsync, logged before its rename(2): a temporary file holding
-	               * generation gen of file, size bytes long, was fsynced (acknowledged) and is
-	               * renamed over file in dir; off = the file's length before */
-	DL_TRUNCATE,  /* ftruncate of file returned (or failed after --crash-after's shutdown):
-	               * size = its new length, off = the length before */
-	DL_FALLOCATE, /* fallocate of file returned (or failed after --crash-after's shutdown):
-	               * aux = enum durlog_falloc (the mode), extent [off, off+len), size = its
-	               * length after the call */
+	DL_RENAME,   /* file renamed from directory aux (TREE_DIR_TOP, UINT32_MAX: data/) to dir,
+	              * keeping its name f<id> */
+	DL_REPLACE,  /* replace_fsync, logged before its rename(2): a temporary file holding
+	              * generation gen of file, size bytes long, was fsynced (acknowledged) and is
+	              * renamed over file in dir; off = the file's length before */
+	DL_TRUNCATE, /* ftruncate of file returned (or failed after --crash-after's shutdown):
+	              * size = its new length, off = the length before */
+	/* fallocate of file returned (or failed after --crash-after's shutdown): aux = enum
+	 * durlog_falloc (the mode), extent [off, off+len), size = its length after the call */
+	DL_FALLOCATE,
 	DL_KIND_COUNT
 };
 
 /* A DL_FALLOCATE's mode (its aux; any other value is a bad log). */
 enum durlog_falloc {
-	DL_FALLOC_KEEP =
-	    0, /* FALLOC_FL_KEEP_SIZE: blocks allocated, length and content unchanged */
-	DL_FALLOC_PUNCH =
-	    1, /* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE: the extent reads as zeroes */
-	DL_FALLOC_ZERO =
-	    2, /* FALLOC_FL_ZERO_RANGE: the extent reads as zeroes, the length may grow */
+	/* FALLOC_FL_KEEP_SIZE: blocks allocated, length and content unchanged */
+	DL_FALLOC_KEEP = 0,
+	/* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE: the extent reads as zeroes */
+	DL_FALLOC_PUNCH = 1,
+	/* FALLOC_FL_ZERO_RANGE: the extent reads as zeroes, the length may grow */
+	DL_FALLOC_ZERO = 2,
 	DL_FALLOC_COUNT
 };
 
