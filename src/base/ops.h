@@ -20,9 +20,12 @@ enum op_flags {
 	OPF_RENAMES = 1u << 12,  /* moves a pool file's name, or puts a new inode under it
 	                          * (rename, replace_fsync): the pool cannot be frozen, and a lost
 	                          * log tail may hide where a file went */
-	OPF_RESIZES = 1u << 13,  /* sets a pool file's length (truncate): the pool cannot be
-	                          * frozen, a reused tree is checked file by file, and a lost log
-	                          * tail may hide a shorter file */
+	OPF_RESIZES = 1u << 13,  /* sets a pool file's length or blocks (truncate, fallocate,
+	                          * punch_hole, zero_range): the pool cannot be frozen, a reused
+	                          * tree is checked file by file, and a lost log tail may hide a
+	                          * shorter file or a range of zeroes */
+	OPF_HOLES = 1u << 14,    /* leaves bytes of zeroes that no generation describes (truncate
+	                          * longer, punch_hole, zero_range): verify=1 refuses its weight */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync() one op issues after its writes (a table fact:

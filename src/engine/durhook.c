@@ -63,6 +63,21 @@ void durhook_add_renamed(struct worker *w, const struct engine_fs *fs, uint32_t 
 	add_rec(w, &r);
 }
 
+void durhook_add_fallocated(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t dir,
+                            uint32_t mode, uint64_t off, uint64_t len, uint64_t size)
+{
+	struct durlog_rec r = {.kind = DL_FALLOCATE,
+	                       .flags = dir == TREE_DIR_TOP ? DLF_TOP : 0,
+	                       .fs = (uint16_t)(fs - w->eng->fs),
+	                       .file = id,
+	                       .dir = dir,
+	                       .off = off,
+	                       .len = len,
+	                       .size = size,
+	                       .aux = mode};
+	add_rec(w, &r);
+}
+
 /* ---- dirsync=1 ---- */
 
 int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool meta)

@@ -1,6 +1,7 @@
 /* opns.c - the namespace operations of ops.def (docs/ops.md): rename, replace_fsync (the
- * atomic-replace commit of databases and editors), and truncate, which changes a file's length
- * rather than its name but shares their frame. Each holds its file exclusively (a POOL_WRITE
+ * atomic-replace commit of databases and editors), and truncate and the fallocate family
+ * (fallocate, punch_hole, zero_range), which change a file's length or blocks rather than its
+ * name but share their frame. Each holds its file exclusively (a POOL_WRITE
  * pick), so no reader or writer meets it between its names; the pool learns the new directory
  * (rename) or the new size and generation (replace_fsync) before the file is released.
  *
@@ -197,4 +198,89 @@ int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 out:
 	pool_release(&fs->files, id, POOL_WRITE);
 	return rc;
+}
+
+/* ---- fallocate, punch_hole, zero_range ---- */
+
+/* The extent of a fallocate in mode (enum durlog_falloc) of a file size bytes long, into *off,
+ * *len: keep size, past the end (1 to max(size, 4 KiB) bytes at it: an allocation a later
+ * append or extension uses); punch, within the file (from a uniform offset, 1 to 64 KiB, not
+ * past the end; [0, 4 KiB) of an empty file, a no-op); zero, from a uniform offset within it,
+ * 1 to max(size, 4 KiB) bytes (may pass the end: the length grows). Any byte alignment: the
+ * kernel zeroes partial blocks. */
+static void falloc_extent(struct worker *w, uint32_t mode, uint64_t size, uint64_t *off,
+                          uint64_t *len)
+{
+	uint64_t span = size > 4096 ? size : 4096;
+	if (mode == DL_FALLOC_KEEP) {
+		*off = size, *len = 1 + rng_below(&w->rng, span);
+	} else if (mode == DL_FALLOC_PUNCH) {
+		*off = size ? rng_below(&w->rng, size) : 0;
+		uint64_t room = size ? size - *off : 4096;
+		*len = 1 + rng_below(&w->rng, room < 65536 ? room : 65536);
+	} else {
+		*off = size ? rng_below(&w->rng, size) : 0;
+		*len = 1 + rng_below(&w->rng, span);
+	}
+}
+
+/* One fallocate(2) of a random file in mode (enum durlog_falloc), held exclusively: the pool
+ * learns a zero range's new length before the release; no sync. A filesystem without the mode
+ * (EOPNOTSUPP: tmpfs has no zero range) fails the op, and the run, naming the call: a weighted
+ * op that silently did nothing would be counted as done. */
+static int falloc_op(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r,
+                     uint32_t mode)
+{
+	static const int flags[DL_FALLOC_COUNT] = {
+	    [DL_FALLOC_KEEP] = FALLOC_FL_KEEP_SIZE,
+	    [DL_FALLOC_PUNCH] = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	    [DL_FALLOC_ZERO] = FALLOC_FL_ZERO_RANGE,
+	};
+	uint32_t id;
+	int rc = acquire(w, fs, POOL_WRITE, false, &id);
+	if (rc)
+		return rc;
+	uint32_t dir = pool_dir(&fs->files, id);
+	uint64_t size = pool_size(&fs->files, id), off, len;
+	falloc_extent(w, mode, size, &off, &len);
+	if (mode == DL_FALLOC_ZERO && off + len > size)
+		size = off + len;
+	char name[TREE_NAME_MAX];
+	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
+	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
+	if (fd < 0) {
+		rc = fail(w, op, SYS_open, -fd, fs, dir, id, false);
+		goto out;
+	}
+	rc = t_fallocate(w, fd, flags[mode], off, len);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_fallocate(w, fs, id, dir, mode, off, len, size);
+	if (rc < 0) {
+		(void)close(fd);
+		rc = fail(w, op, SYS_fallocate, -rc, fs, dir, id, false);
+		goto out;
+	}
+	pool_set_size(&fs->files, id, size); /* held exclusively */
+	if ((rc = t_close(w, fd)) < 0)
+		rc = fail(w, op, SYS_close, -rc, fs, dir, id, false);
+	else
+		r->trans = 1;
+out:
+	pool_release(&fs->files, id, POOL_WRITE);
+	return rc;
+}
+
+int op_fallocate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return falloc_op(w, fs, op, r, DL_FALLOC_KEEP);
+}
+
+int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return falloc_op(w, fs, op, r, DL_FALLOC_PUNCH);
+}
+
+int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return falloc_op(w, fs, op, r, DL_FALLOC_ZERO);
 }

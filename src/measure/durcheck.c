@@ -126,6 +126,11 @@ static int check_fields(const struct durlog_read *rd, const struct durlog_rec *r
 		         what, r->aux, r->fs, fb->dirs);
 		return -EINVAL;
 	}
+	if (r->kind == DL_FALLOCATE && r->aux >= DL_FALLOC_COUNT) {
+		snprintf(err, errlen, "%s: fallocate mode %" PRIu32 " is none of 0 to %d", what,
+		         r->aux, DL_FALLOC_COUNT - 1);
+		return -EINVAL;
+	}
 	if ((names_dir || r->kind == DL_DIRSYNC) && !dir_ok) {
 		snprintf(err, errlen,
 		         "%s: directory %" PRIu32 " is beyond the directories of filesystem %u "

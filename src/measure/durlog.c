@@ -173,11 +173,12 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 const char *durlog_kind_name(enum durlog_kind k)
 {
 	static const char *const names[DL_KIND_COUNT] = {
-	    [DL_NONE] = "none",     [DL_BASE] = "base",       [DL_WSTART] = "write-start",
-	    [DL_WRITE] = "write",   [DL_FSYNC] = "fsync",     [DL_FDATASYNC] = "fdatasync",
-	    [DL_CREATE] = "create", [DL_DELETE] = "delete",   [DL_DIRSYNC] = "dirsync",
-	    [DL_SYNCFS] = "syncfs", [DL_SYNC] = "sync",       [DL_END] = "end",
-	    [DL_RENAME] = "rename", [DL_REPLACE] = "replace", [DL_TRUNCATE] = "truncate",
+	    [DL_NONE] = "none",           [DL_BASE] = "base",       [DL_WSTART] = "write-start",
+	    [DL_WRITE] = "write",         [DL_FSYNC] = "fsync",     [DL_FDATASYNC] = "fdatasync",
+	    [DL_CREATE] = "create",       [DL_DELETE] = "delete",   [DL_DIRSYNC] = "dirsync",
+	    [DL_SYNCFS] = "syncfs",       [DL_SYNC] = "sync",       [DL_END] = "end",
+	    [DL_RENAME] = "rename",       [DL_REPLACE] = "replace", [DL_TRUNCATE] = "truncate",
+	    [DL_FALLOCATE] = "fallocate",
 	};
 	return (unsigned)k < DL_KIND_COUNT ? names[k] : "?";
 }

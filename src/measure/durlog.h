@@ -61,7 +61,21 @@ enum durlog_kind {
 	              * renamed over file in dir; off = the file's length before */
 	DL_TRUNCATE, /* ftruncate of file returned (or failed after --crash-after's shutdown):
 	              * size = its new length, off = the length before */
+	/* fallocate of file returned (or failed after --crash-after's shutdown): aux = enum
+	 * durlog_falloc (the mode), extent [off, off+len), size = its length after the call */
+	DL_FALLOCATE,
 	DL_KIND_COUNT
+};
+
+/* A DL_FALLOCATE's mode (its aux; any other value is a bad log). */
+enum durlog_falloc {
+	/* FALLOC_FL_KEEP_SIZE: blocks allocated, length and content unchanged */
+	DL_FALLOC_KEEP = 0,
+	/* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE: the extent reads as zeroes */
+	DL_FALLOC_PUNCH = 1,
+	/* FALLOC_FL_ZERO_RANGE: the extent reads as zeroes, the length may grow */
+	DL_FALLOC_ZERO = 2,
+	DL_FALLOC_COUNT
 };
 
 #define DLF_SYNC 1u /* DL_WRITE: O_SYNC or O_DSYNC */

@@ -355,6 +355,38 @@ static void replay_truncate(struct dm_file *f, const struct durlog_rec *r)
 	dm_ns_truncate(&f->ns, len);
 }
 
+/* punch_hole and zero_range (DL_FALLOCATE, durlog_falloc) of [off, end): the extent reads as
+ * zeroes, which no generation describes, and a crash may keep the old content or the zeroes,
+ * so nothing in it is promised any more (settled ranges and pending writes cut there; a pending
+ * write across both edges keeps only its part before the hole -- less checked, never a false
+ * alarm); what later writes put there is promised as usual. The length is as before: a zero
+ * range that grew the file promises its new length only once a later fsync or sync does.
+ * fallocate with keep size changes no byte: nothing to replay. */
+static void replay_fallocate(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
+{
+	if (!f->live || r->aux == DL_FALLOC_KEEP || !r->len)
+		return;
+	uint64_t off = r->off, end = r->off + r->len; /* (durcheck bounds both below 2^63) */
+	if (durrange_punch(&f->rng, off, end))
+		m->oom = true;
+	size_t k = f->head;
+	for (size_t i = f->head; i < f->n_pend; i++) {
+		struct dm_pend p = f->pend[i];
+		if (p.end <= off || p.off >= end) {
+			f->pend[k++] = p; /* (the order of t_end kept) */
+			continue;
+		}
+		if (p.off < off)
+			p.end = off;
+		else if (p.end > end)
+			p.off = end;
+		else
+			continue; /* inside the hole */
+		f->pend[k++] = p;
+	}
+	f->n_pend = k;
+}
+
 static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
                             const struct dp_row *row)
 {
@@ -400,6 +432,9 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		break;
 	case DL_TRUNCATE:
 		replay_truncate(f, r);
+		break;
+	case DL_FALLOCATE:
+		replay_fallocate(m, f, r);
 		break;
 	default:
 		break;

@@ -117,19 +117,25 @@ int durrange_finish(struct dm_rangeset *s)
 	return 0;
 }
 
+/* Room for twice as many ranges (16 at first). 0, or -ENOMEM. */
+static int durrange_grow(struct dm_rangeset *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 16;
+	struct dm_range *q = realloc(s->r, cap * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	s->r = q;
+	s->cap = cap;
+	return 0;
+}
+
 int durrange_put(struct dm_rangeset *s, uint64_t off, uint64_t end, uint32_t gen, struct dm_ref ref)
 {
 	FSMIX_ASSERT_MSG(off < end, "an empty range put");
 	if (s->n >= 2 * s->n_env + 64 && durrange_finish(s))
 		return -ENOMEM;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct dm_range *q = realloc(s->r, cap * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		s->r = q;
-		s->cap = cap;
-	}
+	if (s->n == s->cap && durrange_grow(s))
+		return -ENOMEM;
 	s->r[s->n++] = (struct dm_range){off, end, s->ord++, gen, ref};
 	return 0;
 }
@@ -151,6 +157,38 @@ void durrange_cut(struct dm_rangeset *s, uint64_t len)
 	s->n = k;
 	s->n_env = env;
 	check_envelope(s->r, s->n_env);
+}
+
+int durrange_punch(struct dm_rangeset *s, uint64_t off, uint64_t end)
+{
+	if (off >= end || !s->n)
+		return 0;
+	if (durrange_finish(s) || (s->n == s->cap && durrange_grow(s)))
+		return -ENOMEM;
+	/* sorted and disjoint: at most one range holds the whole hole (the one split) */
+	size_t k = 0, n = s->n;
+	for (size_t i = 0; i < n; i++) {
+		struct dm_range r = s->r[i];
+		if (r.end <= off || r.off >= end) {
+			s->r[k++] = r;
+			continue;
+		}
+		if (r.off < off) {
+			s->r[k] = r;
+			s->r[k++].end = off;
+		}
+		if (r.end > end) { /* (k <= i + 1 here, and one slot is free: room for it) */
+			if (k == i + 1) {
+				memmove(&s->r[i + 2], &s->r[i + 1], (n - i - 1) * sizeof(*s->r));
+				n++, i++;
+			}
+			s->r[k] = r;
+			s->r[k++].off = end;
+		}
+	}
+	s->n = s->n_env = k;
+	check_envelope(s->r, s->n);
+	return 0;
 }
 
 void durrange_free(struct dm_rangeset *s)

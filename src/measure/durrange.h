@@ -42,6 +42,10 @@ int durrange_finish(struct dm_rangeset *s);
 /* Nothing at or beyond byte len is promised any more (a truncate): ranges from len on dropped,
  * a range across it cut there. O(n), no allocation; the envelope stays one. */
 void durrange_cut(struct dm_rangeset *s, uint64_t len);
+/* Nothing in [off, end) is promised any more (a hole punched or zeroed): ranges inside dropped,
+ * ranges across its edges cut there, one across both split in two. The set is reduced to its
+ * envelope first (durrange_finish), then walked: O(n) beyond that; 0, or -ENOMEM. */
+int durrange_punch(struct dm_rangeset *s, uint64_t off, uint64_t end);
 void durrange_free(struct dm_rangeset *s);
 
 #endif

@@ -638,11 +638,12 @@ static void build_content(struct ctx *c, struct plan *pl, const struct plan_opts
 		pl->fs[i].content_mode = pl->content_mode;
 		pl->fs[i].content_pct = pl->content_pct;
 	}
-	/* truncate's holes of zeroes are no generation: a read check would take them for lost data
-	 * (a durability log checks only what was promised, never a hole) */
+	/* holes of zeroes (truncate's, punch_hole's, zero_range's) are no generation: a read check
+	 * would take them for lost data (a durability log checks only what was promised, never a
+	 * hole) */
 	for (size_t gi = 0; pl->verify && gi < pl->n_groups; gi++)
 		for (int op = 0; op < OP_COUNT; op++)
-			if (pl->groups[gi].weight[op] && (op_table[op].flags & OPF_RESIZES))
+			if (pl->groups[gi].weight[op] && (op_table[op].flags & OPF_HOLES))
 				diag_error(
 				    c->d, DIAG_CONFLICT, c->p->tg[gi]->set[key_weight_of(op)].loc,
 				    pl->groups[gi].name, key_table[key_weight_of(op)].name,

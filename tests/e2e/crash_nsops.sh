@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Crash cycles of the namespace operations (docs/durability.md, "Namespace operations"): a
-# profile mixing buffered writes, fdatasync, create_fsync, delete, rename, replace_fsync and
-# truncate is
+# profile mixing buffered writes, fdatasync, create_fsync, delete, rename, replace_fsync,
+# truncate, fallocate, punch_hole and zero_range is
 # cut with `--crash-after random:3` on a small loop ext4 (three cycles on one filesystem, each
 # rebuilding the tree the last cut left) and on xfs (two cycles), then the filesystem is mounted
 # again (its journal replayed) and `fsmix verify` checks the log: every cut exit 0 with the stop
 # reason "crashed", verify exit 0 with no promise broken. Fails on the old binary (no rename or replace_fsync: exit 2 at the profile).
-# Loop devices and mounts need root; skipped with a message where unavailable.
+# More cycles for figures: CRASH_NSOPS_EXT4_SEEDS="$(seq -s' ' 101 120)" and CRASH_NSOPS_XFS_SEEDS
+# name the seeds of each filesystem's cuts. Loop devices and mounts need root; skipped with a message where unavailable.
 set -u
 . "$(dirname "$0")/lib.bash"
 
@@ -29,6 +30,9 @@ delete_weight=1
 rename_weight=2
 replace_fsync_weight=2
 truncate_weight=1
+fallocate_weight=1
+punch_hole_weight=1
+zero_range_weight=1
 readall_weight=1
 write_size=4KB
 write_blocksize=4KB
@@ -54,7 +58,7 @@ cycle() {
 	if [ $rc -eq 0 ] && [ "$(jq -r .stop_reason "$j")" = crashed ] && [ "$(jq '.errors | length' "$j")" = 0 ] &&
 		[ "${renames:-0}" -gt 0 ] && [ $vrc -eq 0 ] && [ "$(jq -r .broken "$v")" = 0 ] &&
 		[ "$(jq -r .checked "$v")" -gt 0 ]; then
-		ok "$fstype cut (seed $seed) at $(jq -r .crash.at_s "$j") s: $renames renames, $(jq -r '[.total.ops[] | select(.name == "replace_fsync") | .count] | add' "$j") replaces; verify: $(jq -r .checked "$v") promises kept, $(jq -r .acknowledged.replace "$v") replaces acknowledged"
+		ok "$fstype cut (seed $seed) at $(jq -r .crash.at_s "$j") s: $renames renames, $(jq -r '[.total.ops[] | select(.name == "replace_fsync") | .count] | add' "$j") replaces, $(jq -r '[.total.ops[] | select(.name == "punch_hole" or .name == "zero_range") | .count] | add' "$j") punches and zero ranges; verify: $(jq -r .checked "$v") promises kept, $(jq -r .acknowledged.replace "$v") replaces acknowledged"
 	else
 		bad "$fstype cut (seed $seed): run exit $rc ($(jq -r .stop_reason "$j" 2>/dev/null)), $renames renames, verify exit $vrc, broken $(jq -r .broken "$v" 2>/dev/null)"
 		tail -4 "$work/cut$seed.out" | sed 's/^/     /'
@@ -65,7 +69,7 @@ cycle() {
 mnt=$work/ns-ext4
 if mount_ext4 "$mnt" 128; then
 	dev=$(findmnt -n -o SOURCE --mountpoint "$mnt")
-	for seed in 31 32 33; do
+	for seed in ${CRASH_NSOPS_EXT4_SEEDS:-31 32 33}; do
 		cycle ext4 "$dev" "$mnt" $seed || break
 	done
 else
@@ -77,7 +81,7 @@ xmnt=$work/ns-xfs
 if command -v mkfs.xfs >/dev/null && [ "$(id -u)" = 0 ] && truncate -s 320M "$work/xfs.img" &&
 	mkfs.xfs -q -f "$work/xfs.img" && xdev=$(losetup -f --show "$work/xfs.img") && loops+=("$xdev") &&
 	mkdir -p "$xmnt" && mount -t xfs "$xdev" "$xmnt" && mounts+=("$xmnt"); then
-	for seed in 41 42; do
+	for seed in ${CRASH_NSOPS_XFS_SEEDS:-41 42}; do
 		cycle xfs "$xdev" "$xmnt" $seed || break
 	done
 else

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The namespace operations rename, replace_fsync and truncate (docs/ops.md, docs/durability.md
-# "Namespace operations"), on tmpfs:
+# The namespace operations rename, replace_fsync, truncate and fallocate's modes (docs/ops.md,
+# docs/durability.md "Namespace operations"), on tmpfs:
 # 1. `fsmix keys` lists their weight keys as fsmix extensions; --strict-ffsb refuses them
 #    (exit 2).
 # 2. A profile mixing buffered writes, create_fsync, delete, rename and replace_fsync, verify=1,
@@ -8,7 +8,9 @@
 #    JSON, the rename syscall timed; the renames take files into several directories; `fsmix verify`
 #    finds every promise kept (exit 0) and counts every replace acknowledged.
 #    truncate (shrink, extend) with verify=1 is refused (exit 2); without, its runs verify clean
-#    and each ftruncate is timed.
+#    and each ftruncate is timed. punch_hole with verify=1 is refused (exit 2), fallocate (keep
+#    size) is not; a logged run with both verifies clean, each fallocate(2) timed; zero_range,
+#    which tmpfs lacks, fails the run (exit 1) naming the op and the call.
 # 3. A doctored tree: a replaced file whose first 4 KiB are put back from before the replace
 #    (a mix of old and new content) is broken of kind "mixed"; replaced files emptied are broken
 #    of kind "emptied" (exit 1 both).
@@ -129,6 +131,52 @@ else
 	bad "truncate: run exit $rc, $(count "$work/trunc.json" truncate 2>/dev/null) truncates, verify exit $vrc"
 	tail -8 "$work/trunc-verify.out" | sed 's/^/     /'
 fi
+
+# 2c. fallocate's modes: punch_hole and zero_range refused with verify=1 (zeroes are no
+# generation), fallocate (keep size) allowed; punches checked by the log; zero_range on tmpfs
+# (no such mode there) fails the run naming the call.
+profile "$mix
+punch_hole_weight=2" "verify=1" >"$work/punch-v.ffsb"
+"$bin" check "$work/punch-v.ffsb" >"$work/punch-v.out" 2>&1
+rc=$?
+profile "$mix
+fallocate_weight=2" "verify=1" >"$work/falloc-v.ffsb"
+loc=$(shmdir)
+timeout 120 "$bin" run "$work/falloc-v.ffsb" --location "$loc" --seed 9 --json "$work/falloc-v.json" \
+	>"$work/falloc-v.out" 2>&1
+frc=$?
+[ $rc -eq 2 ] && grep -q "punch_hole_weight.*verify=1" "$work/punch-v.out" && [ $frc -eq 0 ] &&
+	[ "$(count "$work/falloc-v.json" fallocate 2>/dev/null)" -gt 0 ] 2>/dev/null &&
+	ok "punch_hole with verify=1: exit 2 at its weight; fallocate (keep size) with verify=1: exit 0, $(count "$work/falloc-v.json" fallocate) ops" ||
+	{ bad "verify=1: punch_hole exit $rc, fallocate run exit $frc"; tail -3 "$work/punch-v.out" "$work/falloc-v.out" | sed 's/^/     /'; }
+profile "$mix
+fallocate_weight=1
+punch_hole_weight=3" >"$work/punch.ffsb"
+loc=$(shmdir)
+timeout 120 "$bin" run "$work/punch.ffsb" --location "$loc" --seed 10 --json "$work/punch.json" \
+	--durability-log "$work/punch.durlog" >"$work/punch.out" 2>&1
+rc=$?
+timeout 120 "$bin" verify "$work/punch.ffsb" --location "$loc" --durability-log "$work/punch.durlog" \
+	--json "$work/punch-verify.json" >"$work/punch-verify.out" 2>&1
+vrc=$?
+fa=$(count "$work/punch.json" fallocate 2>/dev/null)
+ph=$(count "$work/punch.json" punch_hole 2>/dev/null)
+n_fa=$((${fa:-0} + ${ph:-0}))
+if [ $rc -eq 0 ] && [ "${ph:-0}" -gt 0 ] &&
+	[ "$(syscall "$work/punch.json" fallocate)" = "$n_fa" ] &&
+	[ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/punch-verify.json")" = 0 ]; then
+	ok "punch_hole: $n_fa fallocate calls timed; verify: $(jq -r .checked "$work/punch-verify.json") promises kept"
+else
+	bad "punch_hole: run exit $rc, $n_fa fallocate calls, verify exit $vrc"
+	tail -8 "$work/punch-verify.out" | sed 's/^/     /'
+fi
+profile "zero_range_weight=1" >"$work/zero.ffsb"
+loc=$(shmdir)
+timeout 120 "$bin" run "$work/zero.ffsb" --location "$loc" --seed 11 >"$work/zero.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "zero_range: fallocate(.*Operation not supported" "$work/zero.out" &&
+	ok "zero_range on tmpfs: exit 1, the op and its call named" ||
+	{ bad "zero_range on tmpfs: exit $rc"; tail -3 "$work/zero.out" | sed 's/^/     /'; }
 
 # 3. Doctored: replaces only, on a reused tree whose files were copied before.
 loc=$(shmdir)

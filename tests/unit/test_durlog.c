@@ -523,6 +523,13 @@ static void test_check_fields(void)
 	CHECK_EQ_I(checked(&c, NULL), 0);
 	c.recs[5].aux = 9;
 	CHECK_EQ_I(checked(&c, NULL), 0);
+	/* a fallocate's aux is its mode: 0 to 2 (durlog_falloc) */
+	craft_log(&c);
+	c.recs[5].kind = DL_FALLOCATE, c.recs[5].dir = 1, c.recs[5].aux = DL_FALLOC_COUNT;
+	c.recs[5].off = 4096, c.recs[5].len = 512, c.recs[5].size = 8192;
+	CHECK_EQ_I(checked(&c, "fallocate mode 3 is none of 0 to 2"), 0);
+	c.recs[5].aux = DL_FALLOC_ZERO;
+	CHECK_EQ_I(checked(&c, NULL), 0);
 	craft_log(&c);
 	c.recs[5].fs = 1;
 	CHECK_EQ_I(checked(&c, "filesystem 1, but the log has 1"), 0);

@@ -686,6 +686,55 @@ static void test_range_cut(void)
 	durrange_free(&s);
 }
 
+/* durrange_punch (punch_hole, zero_range) against a byte-by-byte model: puts and punches
+ * interleaved leave each byte outside every punch since its put the highest generation put
+ * there, and nothing in a punched range until a later put; a punch inside one range splits it. */
+static void test_range_punch(void)
+{
+	enum { SPAN = 4096, PUTS = 2000 };
+	static uint32_t gen[SPAN];
+	memset(gen, 0, sizeof(gen));
+	struct dm_rangeset s = {0};
+	uint64_t x = 3141592653ull;
+	size_t punches = 0;
+	for (uint64_t i = 0; i < PUTS; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t off = x % SPAN, len = 1 + (x >> 20) % 300;
+		uint64_t end = off + len < SPAN ? off + len : SPAN;
+		if (x % 7 == 0) { /* a hole */
+			CHECK_EQ_I(durrange_punch(&s, off, end), 0);
+			for (uint64_t b = off; b < end; b++)
+				gen[b] = 0;
+			punches++;
+			continue;
+		}
+		uint32_t g = 1 + (uint32_t)((x >> 40) % 50);
+		CHECK_EQ_I(durrange_put(&s, off, end, g, (struct dm_ref){.seq = i}), 0);
+		for (uint64_t b = off; b < end; b++)
+			gen[b] = g > gen[b] ? g : gen[b];
+	}
+	CHECK(punches > 100);
+	CHECK_EQ_I(durrange_finish(&s), 0);
+	size_t bad = 0, k = 0;
+	for (uint64_t b = 0; b < SPAN; b++) {
+		while (k < s.n && s.r[k].end <= b)
+			k++;
+		bool in = k < s.n && s.r[k].off <= b;
+		if (in != (gen[b] != 0) || (in && s.r[k].gen != gen[b]))
+			bad++;
+	}
+	CHECK_EQ_U(bad, 0);
+	durrange_free(&s);
+	/* one range, a hole in its middle: two ranges either side */
+	CHECK_EQ_I(durrange_put(&s, 0, 100, 3, (struct dm_ref){0}), 0);
+	CHECK_EQ_I(durrange_punch(&s, 40, 60), 0);
+	CHECK_EQ_U(s.n, 2);
+	CHECK(s.r[0].off == 0 && s.r[0].end == 40 && s.r[1].off == 60 && s.r[1].end == 100);
+	CHECK_EQ_I(durrange_punch(&s, 0, 1000), 0);
+	CHECK_EQ_U(s.n, 0);
+	durrange_free(&s);
+}
+
 /* The table: O_SYNC and O_DSYNC promise the same (the log cannot tell them apart), and
  * docs/durability.md prints it as durpromise_markdown does. */
 static void test_promise_table(void)
@@ -775,6 +824,7 @@ int main(void)
 	RUN(test_hostile_ids);
 	RUN(test_range_envelope);
 	RUN(test_range_cut);
+	RUN(test_range_punch);
 	RUN(test_fdatasync_name);
 	RUN(test_promise_table);
 	return test_summary();

@@ -420,6 +420,60 @@ static void test_truncate(void)
 	CHECK_EQ_U(verify()->broken, 0);
 }
 
+static void j_falloc(uint32_t file, uint32_t mode, uint64_t off, uint64_t len, uint64_t size)
+{
+	struct durlog_rec *r = rec(DL_FALLOCATE, file);
+	r->aux = mode, r->off = off, r->len = len, r->size = size;
+}
+
+/* punch_hole and zero_range: nothing in the range is promised (zeroes or the old content both
+ * kept), the bytes around it still are; a pending write across the hole keeps its part before
+ * it; a write into the hole later is promised again; a zero range's new length only once an
+ * fsync records it. fallocate with keep size promises as before: zeroes in a promised range
+ * are still broken, as they are where no punch was logged. */
+static void test_fallocate(void)
+{
+	reset_all();
+	created_synced();
+	memset(at(0, 0, false)->data + 1000, 0, 4000);
+	CHECK_EQ_U(verify()->broken, 1); /* no punch logged: torn (zeroes mid-block) */
+	j_falloc(0, DL_FALLOC_KEEP, FSIZE, 4096, FSIZE);
+	CHECK_EQ_U(verify()->broken, 1); /* keep size changes no byte */
+	j_falloc(0, DL_FALLOC_PUNCH, 1000, 4000, FSIZE);
+	CHECK_EQ_U(verify()->broken, 0);
+	put(0, 0, 1, 0, FSIZE); /* the punch lost: the old content */
+	CHECK_EQ_U(verify()->broken, 0);
+	memset(at(0, 0, false)->data + 5000, 0, 100); /* beyond the hole: still promised */
+	CHECK_EQ_U(verify()->broken, 1);
+
+	reset_all();
+	created_synced();
+	struct durlog_rec *w = rec(DL_WRITE, 0); /* pending, across the hole */
+	w->gen = 2, w->len = FSIZE, w->size = FSIZE;
+	j_falloc(0, DL_FALLOC_ZERO, 2048, 2048, FSIZE);
+	w = rec(DL_WRITE, 0); /* into the hole, after it */
+	w->gen = 3, w->off = 3000, w->len = 100, w->size = FSIZE;
+	struct durlog_rec *f = rec(DL_FSYNC, 0);
+	f->gen = 3, f->size = FSIZE;
+	put(0, 0, 2, 0, 2048);
+	memset(at(0, 0, false)->data + 2048, 0, 2048);
+	put(0, 0, 3, 3000, 100);
+	CHECK_EQ_U(verify()->broken, 0);
+	put(0, 0, 1, 0, 2048); /* before the hole: generation 2 promised */
+	CHECK_EQ_U(verify()->by_kind[DM_STALE], 1);
+	put(0, 0, 2, 0, 2048);
+	memset(at(0, 0, false)->data + 3000, 0, 100); /* the later write lost */
+	CHECK_EQ_U(verify()->by_kind[DM_ZEROED], 1);
+
+	reset_all();
+	created_synced();
+	j_falloc(0, DL_FALLOC_ZERO, 6000, 4000, 10000); /* grows the file to 10000 */
+	CHECK_EQ_U(verify()->broken, 0);                /* the old length kept */
+	f = rec(DL_FSYNC, 0);
+	f->gen = 1, f->size = 10000;
+	CHECK_EQ_U(verify()->by_kind[DM_SHORT], 1);
+}
+
 int main(void)
 {
 	RUN(test_rename_unsynced);
@@ -431,5 +485,6 @@ int main(void)
 	RUN(test_replace_unsure);
 	RUN(test_replace_lost_tail);
 	RUN(test_truncate);
+	RUN(test_fallocate);
 	return test_summary();
 }

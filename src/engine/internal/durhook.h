@@ -28,6 +28,10 @@ void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct eng
                  uint32_t file, uint32_t dir, uint64_t off, uint64_t len, uint64_t size,
                  uint32_t gen, uint64_t t_start, uint64_t t_end);
 
+/* durhook_add_fallocated - the DL_FALLOCATE record (durhook_fallocate): its aux is the mode. */
+void durhook_add_fallocated(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t dir,
+                            uint32_t mode, uint64_t off, uint64_t len, uint64_t size);
+
 /* durhook_add_renamed - the DL_RENAME record (durhook_rename): its aux is the directory left. */
 void durhook_add_renamed(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t from,
                          uint32_t to);
@@ -112,6 +116,16 @@ static inline void durhook_truncate(struct worker *w, const struct engine_fs *fs
 	if (durhook_on(w))
 		durhook_add(w, DL_TRUNCATE, dir == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, dir, old, 0,
 		            size, 0, 0, 0);
+}
+
+/* fallocate, punch_hole, zero_range (DL_FALLOCATE): file id of dir had [off, off+len)
+ * allocated in mode (enum durlog_falloc) and is size bytes long after it. */
+static inline void durhook_fallocate(struct worker *w, const struct engine_fs *fs, uint32_t id,
+                                     uint32_t dir, uint32_t mode, uint64_t off, uint64_t len,
+                                     uint64_t size)
+{
+	if (durhook_on(w))
+		durhook_add_fallocated(w, fs, id, dir, mode, off, len, size);
 }
 
 static inline void durhook_fs_synced(struct worker *w, const struct engine_fs *fs, uint8_t kind)

@@ -1,7 +1,7 @@
-/* opns.h - the namespace operations (opns.c: rename, replace_fsync; truncate), for opexec.c's table
- * of bodies. They never run in an aging group (plan.c: aging groups only create, append and
- * delete), so they work on the benchmark's file set, fs->files, whose ids are the names on
- * disk. */
+/* opns.h - the namespace operations (opns.c: rename, replace_fsync; truncate, fallocate,
+ * punch_hole, zero_range), for opexec.c's table of bodies. They never run in an aging group
+ * (plan.c: aging groups only create, append and delete), so they work on the benchmark's file set,
+ * fs->files, whose ids are the names on disk. */
 #ifndef FSMIX_OPNS_H
 #define FSMIX_OPNS_H
 
@@ -10,5 +10,8 @@
 int op_rename(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_fallocate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 
 #endif

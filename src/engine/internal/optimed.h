@@ -132,6 +132,14 @@ static inline int t_ftruncate(struct worker *w, int fd, uint64_t len)
 	return r < 0 ? -errno : 0;
 }
 
+static inline int t_fallocate(struct worker *w, int fd, int mode, uint64_t off, uint64_t len)
+{
+	uint64_t t0 = timed_begin(w, SYS_fallocate);
+	int r = fallocate(fd, mode, (off_t)off, (off_t)len);
+	timed_end(w, SYS_fallocate, t0);
+	return r < 0 ? -errno : 0;
+}
+
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
  * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
  * when the group does not time system calls but a latency log is being written. */
