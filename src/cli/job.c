@@ -13,6 +13,7 @@
 #include "dist.h"
 #include "distrun.h"
 #include "jobpolicy.h"
+#include "load.h"
 #include "options.h"
 #include "overrides.h"
 #include "preflight.h"
@@ -177,10 +178,7 @@ static char *describe(const struct cli *c, size_t *len)
 	struct diag d;
 	bool loaded = false;
 	if (c->profile) {
-		struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
-		                       .content_checked = c->durability_log_path != NULL};
-		diag_init(&d);
-		loaded = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d) == 0;
+		loaded = load_profile(c, false, &p, &pl, &d) == 0;
 		if (loaded)
 			plan_free(&pl);
 		diag_free(&d);
