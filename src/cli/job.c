@@ -106,12 +106,12 @@ static void describe_options(const struct cli *c, FILE *f)
 	fprintf(f, "action=%s\ncommand=%s\n", actions[c->action],
 	        c->command ? c->command->name : "");
 	char val[PATH_MAX + 16];
-	for (size_t i = 0; i < n_option_rows && i < 64; i++) {
+	for (size_t i = 0; i < n_option_rows; i++) {
 		const struct option_row *o = &option_rows[i];
 		bool dup = false; /* an option of two rows (--json FILE and --json) once */
 		for (size_t j = 0; j < i; j++)
-			dup |= (c->given >> j & 1) && !strcmp(option_rows[j].name, o->name);
-		if (!(c->given >> i & 1) || dup || !strcmp(o->name, "mpi") ||
+			dup |= c->given[j] && !strcmp(option_rows[j].name, o->name);
+		if (!c->given[i] || dup || !strcmp(o->name, "mpi") ||
 		    (o->section == SEC_OVERRIDES && strcmp(o->name, "strict-ffsb")) ||
 		    !strcmp(o->name, "threads") || !strcmp(o->name, "sweep"))
 			continue;

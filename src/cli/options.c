@@ -795,6 +795,3 @@ const char *const section_man_heading[N_SECTIONS] = {
     [SEC_KEYS] = "Keys options",
     [SEC_GENERAL] = "Help",
 };
-
-/* struct cli has one bit per row (given). */
-_Static_assert(sizeof(option_rows) / sizeof(option_rows[0]) <= 64, "at most 64 option rows");
