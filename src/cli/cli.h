@@ -43,7 +43,7 @@ struct cli {
 	const struct command *command; /* NULL: no command word and no profile */
 	int argc;                      /* the whole command line, for the reports */
 	char **argv;
-	uint64_t given; /* bit i: the option table's row i was given (options.h) */
+	bool *given; /* [n_option_rows]: the option table's row i was given (options.h); cli_free */
 
 	const char *profile;
 	const char *key; /* keys KEY */

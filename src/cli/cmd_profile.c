@@ -6,9 +6,8 @@
 #include "commands.h"
 #include "diag.h"
 #include "keys.h"
-#include "overrides.h"
+#include "load.h"
 #include "plan.h"
-#include "preflight.h"
 #include "profile.h"
 
 enum failure cmd_check(struct cli *c)
@@ -17,14 +16,9 @@ enum failure cmd_check(struct cli *c)
 	struct plan pl;
 	struct diag d;
 	/* check takes no --durability-log (run and verify do, and refuse content=fixed with it
-	 * there, before anything is built); --verify is an override, which check sees */
-	struct plan_opts po = {.strict_ffsb = c->strict_ffsb};
-	diag_init(&d);
-	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
-	if (rc == 0 && preflight_nesting(&p, &pl, &d)) { /* nested locations: a check-time error */
-		plan_free(&pl);
-		rc = -1;
-	}
+	 * there, before anything is built); --verify is an override, which check sees. Nested
+	 * locations are a check-time error. */
+	int rc = load_profile(c, true, &p, &pl, &d);
 	if (c->json) {
 		if (p.file)
 			profile_json_print(stdout, &p, rc ? NULL : &pl, &d);

@@ -8,9 +8,9 @@
 #include "engine.h"
 #include "exitcode.h"
 #include "job.h"
+#include "load.h"
 #include "overrides.h"
 #include "plan.h"
-#include "preflight.h"
 #include "profile.h"
 #include "report_data.h"
 #include "run_report.h"
@@ -20,14 +20,7 @@
  * with p, pl and d to free, or FAIL_INPUT with p and d to free (and "nothing was run" said). */
 static enum failure load(const struct cli *c, struct profile *p, struct plan *pl, struct diag *d)
 {
-	struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
-	                       .content_checked = c->durability_log_path != NULL};
-	diag_init(d);
-	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, p, pl, d);
-	if (rc == 0 && preflight_nesting(p, pl, d)) { /* nested locations, as fsmix check says */
-		plan_free(pl);
-		rc = -1;
-	}
+	int rc = load_profile(c, true, p, pl, d); /* nested locations, as fsmix check says */
 	diag_print(d, stderr);
 	if (rc == 0)
 		return FAIL_NONE;
@@ -104,7 +97,7 @@ static enum failure run_sweep(struct cli *c)
 	struct sweep_spec s = {.profile_path = c->profile,
 	                       .ovr = c->ovr,
 	                       .n_ovr = c->n_ovr,
-	                       .po = {.strict_ffsb = c->strict_ffsb},
+	                       .po = plan_opts_of(c), /* no --durability-log in a sweep */
 	                       .n_dims = c->n_dims,
 	                       .repeat = c->repeat ? c->repeat : 1,
 	                       .until_pct = c->until_pct,

@@ -19,6 +19,7 @@
 #include "durmodel.h"
 #include "engine.h"
 #include "exitcode.h"
+#include "load.h"
 #include "outfile.h"
 #include "plan.h"
 #include "profile.h"
@@ -330,8 +331,6 @@ enum failure cmd_verify(struct cli *c)
 	struct profile p;
 	struct plan pl;
 	struct diag d;
-	struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
-	                       .content_checked = c->durability_log_path != NULL};
 	static struct dm_report rep; /* 60 examples: too big for the stack */
 	struct verify_doc doc = {c, &pl, &rep, -1,
 	                         "verify has not finished (it is running, or it "
@@ -343,8 +342,7 @@ enum failure cmd_verify(struct cli *c)
 		fprintf(stderr, "fsmix: --json %s\n", err);
 		return FAIL_IO;
 	}
-	diag_init(&d);
-	int rc = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d);
+	int rc = load_profile(c, false, &p, &pl, &d);
 	diag_print(&d, stderr);
 	enum failure f = FAIL_NONE;
 	if (rc) {

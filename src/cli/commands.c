@@ -233,7 +233,7 @@ static int option_misuse(const struct cli *c, char *err, size_t errlen)
 	unsigned cmd = CMD_BIT(c->command->id);
 	for (size_t i = 0; i < n_option_rows; i++) {
 		const struct option_row *r = &option_rows[i];
-		if (!(c->given & ((uint64_t)1 << i)) || (r->commands & cmd))
+		if (!c->given[i] || (r->commands & cmd))
 			continue;
 		if (r->misuse)
 			snprintf(err, errlen, r->misuse, c->command->name);

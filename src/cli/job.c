@@ -13,6 +13,7 @@
 #include "dist.h"
 #include "distrun.h"
 #include "jobpolicy.h"
+#include "load.h"
 #include "options.h"
 #include "overrides.h"
 #include "preflight.h"
@@ -105,12 +106,12 @@ static void describe_options(const struct cli *c, FILE *f)
 	fprintf(f, "action=%s\ncommand=%s\n", actions[c->action],
 	        c->command ? c->command->name : "");
 	char val[PATH_MAX + 16];
-	for (size_t i = 0; i < n_option_rows && i < 64; i++) {
+	for (size_t i = 0; i < n_option_rows; i++) {
 		const struct option_row *o = &option_rows[i];
 		bool dup = false; /* an option of two rows (--json FILE and --json) once */
 		for (size_t j = 0; j < i; j++)
-			dup |= (c->given >> j & 1) && !strcmp(option_rows[j].name, o->name);
-		if (!(c->given >> i & 1) || dup || !strcmp(o->name, "mpi") ||
+			dup |= c->given[j] && !strcmp(option_rows[j].name, o->name);
+		if (!c->given[i] || dup || !strcmp(o->name, "mpi") ||
 		    (o->section == SEC_OVERRIDES && strcmp(o->name, "strict-ffsb")) ||
 		    !strcmp(o->name, "threads") || !strcmp(o->name, "sweep"))
 			continue;
@@ -177,10 +178,7 @@ static char *describe(const struct cli *c, size_t *len)
 	struct diag d;
 	bool loaded = false;
 	if (c->profile) {
-		struct plan_opts po = {.strict_ffsb = c->strict_ffsb,
-		                       .content_checked = c->durability_log_path != NULL};
-		diag_init(&d);
-		loaded = profile_load(c->profile, c->ovr, c->n_ovr, &po, &p, &pl, &d) == 0;
+		loaded = load_profile(c, false, &p, &pl, &d) == 0;
 		if (loaded)
 			plan_free(&pl);
 		diag_free(&d);

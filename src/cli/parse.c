@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -12,11 +13,12 @@
 /* One getopt entry per option name (the first row of that name); val is that row + LONG_BASE,
  * above every short option's character. */
 #define LONG_BASE 256
-#define MAX_ROWS  64 /* c->given has a bit per row */
 
+/* getopt's view of the option table, as large as the table: at most one long option per row
+ * and the end mark; ':' first, at most two characters per row ("x:") and '\0'. */
 struct getopt_tables {
-	struct option longs[MAX_ROWS + 1];
-	char shorts[2 * MAX_ROWS + 2];
+	struct option *longs; /* [n_option_rows + 1] */
+	char *shorts;         /* [2 * n_option_rows + 2] */
 };
 
 static int first_row_named(const char *name)
@@ -103,10 +105,10 @@ static int take_command(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+/* cli_parse with getopt's tables t (built). */
+static enum failure parse(int argc, char **argv, struct cli *c, const struct getopt_tables *t,
+                          char *err, size_t errlen)
 {
-	static struct getopt_tables t;
-	build_getopt_tables(&t);
 	c->argc = argc;
 	c->argv = argv;
 	/* getopt reads from after the command word (which stands in for the program name), and
@@ -117,7 +119,7 @@ enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t e
 	optind = 0;
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, t->shorts, t->longs, NULL)) != -1) {
 		int row = ch == ':'   ? -1
 		          : ch == '?' ? hidden_row(argv[optind - 1])
 		                      : row_of(ch, c, optarg);
@@ -135,7 +137,7 @@ enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t e
 		if (r->arg == ARG_NEXT && !value && optind < argc &&
 		    (argv[optind][0] != '-' || !strcmp(argv[optind], "-")))
 			value = argv[optind++];
-		c->given |= (uint64_t)1 << row;
+		c->given[row] = true;
 		enum set_result sr = r->set(c, value, err, errlen);
 		if (sr == SET_BAD)
 			return FAIL_INPUT;
@@ -152,4 +154,29 @@ enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t e
 	}
 	c->action = ACT_COMMAND;
 	return command_check(c, argv + optind, argc - optind, err, errlen);
+}
+
+enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+{
+	struct getopt_tables t = {malloc((n_option_rows + 1) * sizeof(*t.longs)),
+	                          malloc(2 * n_option_rows + 2)};
+	c->given = calloc(n_option_rows, sizeof(*c->given));
+	enum failure f = FAIL_UNSUPPORTED;
+	if (t.longs && t.shorts && c->given) {
+		build_getopt_tables(&t);
+		f = parse(argc, argv, c, &t, err, errlen);
+	} else {
+		snprintf(err, errlen, "out of memory for the option table");
+	}
+	free(t.longs);
+	free(t.shorts);
+	return f;
+}
+
+void cli_free(struct cli *c)
+{
+	for (size_t d = 0; d < c->n_dims; d++)
+		sweep_dim_free(&c->dims[d]);
+	free(c->given);
+	c->given = NULL;
 }

@@ -12,4 +12,8 @@
  * c->action set, or FAIL_INPUT with the message for "fsmix: MESSAGE" in err. */
 enum failure cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
 
+/* cli_free - what cli_parse allocated in c (the options given, the sweep's dimensions); c may
+ * then be zeroed and parsed again. */
+void cli_free(struct cli *c);
+
 #endif

@@ -223,118 +223,6 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 	return FAIL_NONE;
 }
 
-/* CPUs with a read sink of their own; beyond, CPUs share one (read_dst: cpu % sink_n). */
-#define MAX_READ_SINKS 1024
-
-/* The largest worker buffer of the run phase (each worker's is worker_buf_len of its group). */
-static size_t run_buf_max(const struct engine *e)
-{
-	size_t len = 0;
-	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
-		size_t l = worker_buf_len(&e->plan->groups[gi]);
-		len = l > len ? l : len;
-	}
-	return len;
-}
-
-/* content=fixed's payload (struct engine: fixed), made read-only once filled, so that a write
- * path that wrote into it would fault rather than change what other workers send. Returns 0, or
- * -1 with err. */
-static int fixed_payload_make(struct engine *e, char *err, size_t errlen)
-{
-	size_t max = run_buf_max(e);
-	void *m = mmap(NULL, max + 512, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED) {
-		snprintf(err, errlen, "out of memory for the %zu-byte write payload: %s", max + 512,
-		         strerror(errno));
-		return -1;
-	}
-	const struct content_key fixed = {.mode = CONTENT_MODE_FIXED};
-	content_fill(m, max + 512, &fixed, 1, 0);
-	(void)mprotect(m, max + 512, PROT_READ); /* a guard only: the bytes are right either way */
-	e->fixed = m;
-	e->fixed_max = max;
-	return 0;
-}
-
-/* The read sinks (struct engine): one per CPU, each as large as the largest worker buffer of the
- * run phase. A mapping of sink_n * sink_len bytes, of which only the sinks of the CPUs that read
- * touch memory. Returns 0, or -1 with err. */
-static int read_sink_make(struct engine *e, char *err, size_t errlen)
-{
-	size_t len = run_buf_max(e);
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	size_t n = cpus < 1 ? 1 : cpus > MAX_READ_SINKS ? MAX_READ_SINKS : (size_t)cpus;
-	void *m = mmap(NULL, n * len, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED) {
-		snprintf(err, errlen, "out of memory for %zu read buffers of %zu bytes: %s", n, len,
-		         strerror(errno));
-		return -1;
-	}
-	e->sink = m;
-	e->sink_len = len;
-	e->sink_n = n;
-	return 0;
-}
-
-/* The run phase's n workers, each with what the run asks of it: a --lat-log buffer, interval
- * rows (--interval or the status line). Returns 0, or -1 with err. */
-static int run_workers_make(struct engine *e, size_t n, char *err, size_t errlen)
-{
-	const struct plan *pl = e->plan;
-	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
-	if (!e->workers) {
-		snprintf(err, errlen, "out of memory for %zu workers", n);
-		return -1;
-	}
-	/* ThreadSanitizer's read() interceptor counts the kernel's writes into the buffer as the
-	 * calling thread's, so workers reading into one sink at once would look like a data race:
-	 * a TSan build gives each worker its own read buffer, as verify=1 does. */
-	if (!pl->verify && !FSMIX_TSAN && read_sink_make(e, err, errlen))
-		return -1;
-	if (pl->content_mode == CONTENT_MODE_FIXED && fixed_payload_make(e, err, errlen))
-		return -1;
-	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
-		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
-			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
-			                           e->group_ranges[gi], (unsigned)k, err, errlen);
-			if (!e->workers[k])
-				return -1;
-			e->n_workers = k + 1;
-		}
-	for (size_t i = 0; i < n; i++)
-		if (e->workers[i]->g->num_ops)
-			atomic_fetch_add(&e->counting, 1);
-	if (e->latlog_open) { /* opened by engine_run before setup */
-		for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
-			for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
-				struct worker *w = e->workers[k];
-				w->ll = malloc(sizeof(*w->ll));
-				if (!w->ll || latlog_buf_init(w->ll, &e->latlog, (unsigned)gi, t)) {
-					free(w->ll);
-					w->ll = NULL;
-					snprintf(err, errlen,
-					         "out of memory for --lat-log buffers");
-					return -1;
-				}
-			}
-	}
-	e->progress = pl->time_s > 1 && isatty(fileno(e->opts->log));
-	if (e->opts->interval_s > 0 || e->progress) {
-		e->ival_len_ns =
-		    e->opts->interval_s > 0 ? (uint64_t)(e->opts->interval_s * 1e9) : 1000000000u;
-		for (size_t i = 0; i < n; i++) {
-			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
-			if (!e->workers[i]->ival) {
-				snprintf(err, errlen, "out of memory for interval rows");
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
-
 /* Device counters bracket the run phase (after setup and its syncfs): the counters before it,
  * one per filesystem (NULL when out of memory: no device figures), then their deltas. */
 static struct devstat_sample *run_devices_before(struct engine *e)
@@ -441,7 +329,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	size_t n = 0;
 	for (size_t gi = 0; gi < pl->n_groups; gi++)
 		n += pl->groups[gi].num_threads;
-	int rc = run_workers_make(e, n, err, errlen);
+	int rc = crew_make(e, n, err, errlen);
 	if (!rc)
 		rc = durjournal_begin(e, err, errlen);
 	if (!rc) {

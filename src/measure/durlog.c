@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "devstat.h"
 #include "fdio.h"
 #include "hash.h"
@@ -18,85 +19,44 @@
 
 static const char magic[8] = {'F', 'S', 'M', 'I', 'X', 'D', 'U', 'R'};
 
-/* ---- little-endian fields ---- */
-
-static void put16(unsigned char *p, uint16_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint16_t get16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v = 0;
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 void durlog_encode_rec(const struct durlog_rec *r, unsigned char out[DURLOG_REC_LEN])
 {
 	out[0] = r->kind;
 	out[1] = r->flags;
-	put16(out + 2, r->fs);
-	put32(out + 4, r->worker);
-	put64(out + 8, r->seq);
-	put64(out + 16, r->t_start);
-	put64(out + 24, r->t_end);
-	put32(out + 32, r->file);
-	put32(out + 36, r->dir);
-	put64(out + 40, r->off);
-	put64(out + 48, r->len);
-	put64(out + 56, r->size);
-	put32(out + 64, r->gen);
-	put32(out + 68, r->aux);
-	put64(out + 72, hash_fnv1a(HASH_FNV1A_SEED, out, 72));
+	le_put16(out + 2, r->fs);
+	le_put32(out + 4, r->worker);
+	le_put64(out + 8, r->seq);
+	le_put64(out + 16, r->t_start);
+	le_put64(out + 24, r->t_end);
+	le_put32(out + 32, r->file);
+	le_put32(out + 36, r->dir);
+	le_put64(out + 40, r->off);
+	le_put64(out + 48, r->len);
+	le_put64(out + 56, r->size);
+	le_put32(out + 64, r->gen);
+	le_put32(out + 68, r->aux);
+	le_put64(out + 72, hash_fnv1a(HASH_FNV1A_SEED, out, 72));
 }
 
 int durlog_decode_rec(const unsigned char in[DURLOG_REC_LEN], struct durlog_rec *r)
 {
-	if (get64(in + 72) != hash_fnv1a(HASH_FNV1A_SEED, in, 72) || in[0] == DL_NONE ||
+	if (le_get64(in + 72) != hash_fnv1a(HASH_FNV1A_SEED, in, 72) || in[0] == DL_NONE ||
 	    in[0] >= DL_KIND_COUNT)
 		return -EBADMSG;
 	r->kind = in[0];
 	r->flags = in[1];
-	r->fs = get16(in + 2);
-	r->worker = get32(in + 4);
-	r->seq = get64(in + 8);
-	r->t_start = get64(in + 16);
-	r->t_end = get64(in + 24);
-	r->file = get32(in + 32);
-	r->dir = get32(in + 36);
-	r->off = get64(in + 40);
-	r->len = get64(in + 48);
-	r->size = get64(in + 56);
-	r->gen = get32(in + 64);
-	r->aux = get32(in + 68);
+	r->fs = le_get16(in + 2);
+	r->worker = le_get32(in + 4);
+	r->seq = le_get64(in + 8);
+	r->t_start = le_get64(in + 16);
+	r->t_end = le_get64(in + 24);
+	r->file = le_get32(in + 32);
+	r->dir = le_get32(in + 36);
+	r->off = le_get64(in + 40);
+	r->len = le_get64(in + 48);
+	r->size = le_get64(in + 56);
+	r->gen = le_get32(in + 64);
+	r->aux = le_get32(in + 68);
 	return 0;
 }
 
@@ -104,26 +64,27 @@ void durlog_encode_header(const struct durlog_header *h, unsigned char out[DURLO
 {
 	memset(out, 0, DURLOG_HEADER_LEN);
 	memcpy(out, magic, 8);
-	put32(out + 8, DURLOG_VERSION);
-	put32(out + 12, DURLOG_HEADER_LEN);
-	put32(out + 16, DURLOG_REC_LEN);
-	put32(out + 20, h->flags);
-	put64(out + 24, h->mono_ns);
-	put64(out + 32, h->real_ns);
-	put32(out + 40, h->n_fs);
-	put32(out + 44, h->n_workers);
-	put64(out + 48, h->run_id); /* zero before run ids: bytes 48..63 were reserved */
+	le_put32(out + 8, DURLOG_VERSION);
+	le_put32(out + 12, DURLOG_HEADER_LEN);
+	le_put32(out + 16, DURLOG_REC_LEN);
+	le_put32(out + 20, h->flags);
+	le_put64(out + 24, h->mono_ns);
+	le_put64(out + 32, h->real_ns);
+	le_put32(out + 40, h->n_fs);
+	le_put32(out + 44, h->n_workers);
+	le_put64(out + 48, h->run_id); /* zero before run ids: bytes 48..63 were reserved */
 	for (uint32_t i = 0; i < h->n_fs && i < DURLOG_MAX_FS; i++) {
 		unsigned char *p = out + 64 + 32 * i;
-		put32(p,
-		      h->fs[i].index); /* then the content mode and percentage (docs/output.md) */
+		le_put32(
+		    p, h->fs[i].index); /* then the content mode and percentage (docs/output.md) */
 		p[4] = h->fs[i].content_mode; /* bytes 4..7 were zero before content modes */
 		p[5] = h->fs[i].content_pct;
-		put64(p + 8, h->fs[i].tree_id);
-		put64(p + 16, h->fs[i].content_seed);
-		put64(p + 24, h->fs[i].spec_hash);
+		le_put64(p + 8, h->fs[i].tree_id);
+		le_put64(p + 16, h->fs[i].content_seed);
+		le_put64(p + 24, h->fs[i].spec_hash);
 	}
-	put64(out + DURLOG_HEADER_LEN - 8, hash_fnv1a(HASH_FNV1A_SEED, out, DURLOG_HEADER_LEN - 8));
+	le_put64(out + DURLOG_HEADER_LEN - 8,
+	         hash_fnv1a(HASH_FNV1A_SEED, out, DURLOG_HEADER_LEN - 8));
 }
 
 int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlog_header *h,
@@ -134,25 +95,25 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 		snprintf(err, errlen, "not a durability log (no FSMIXDUR magic)");
 		return -1;
 	}
-	h->version = get32(in + 8);
-	if (h->version != DURLOG_VERSION || get32(in + 12) != DURLOG_HEADER_LEN ||
-	    get32(in + 16) != DURLOG_REC_LEN) {
+	h->version = le_get32(in + 8);
+	if (h->version != DURLOG_VERSION || le_get32(in + 12) != DURLOG_HEADER_LEN ||
+	    le_get32(in + 16) != DURLOG_REC_LEN) {
 		snprintf(err, errlen,
 		         "durability log version %u is not supported (this fsmix reads %d)",
 		         h->version, DURLOG_VERSION);
 		return -1;
 	}
-	if (get64(in + DURLOG_HEADER_LEN - 8) !=
+	if (le_get64(in + DURLOG_HEADER_LEN - 8) !=
 	    hash_fnv1a(HASH_FNV1A_SEED, in, DURLOG_HEADER_LEN - 8)) {
 		snprintf(err, errlen, "the durability log's header is corrupt (bad checksum)");
 		return -1;
 	}
-	h->flags = get32(in + 20);
-	h->mono_ns = get64(in + 24);
-	h->real_ns = get64(in + 32);
-	h->n_fs = get32(in + 40);
-	h->n_workers = get32(in + 44);
-	h->run_id = get64(in + 48);
+	h->flags = le_get32(in + 20);
+	h->mono_ns = le_get64(in + 24);
+	h->real_ns = le_get64(in + 32);
+	h->n_fs = le_get32(in + 40);
+	h->n_workers = le_get32(in + 44);
+	h->run_id = le_get64(in + 48);
 	if (h->n_fs > DURLOG_MAX_FS) {
 		snprintf(err, errlen, "the durability log's header is corrupt (%u filesystems)",
 		         h->n_fs);
@@ -160,12 +121,12 @@ int durlog_decode_header(const unsigned char in[DURLOG_HEADER_LEN], struct durlo
 	}
 	for (uint32_t i = 0; i < h->n_fs; i++) {
 		const unsigned char *p = in + 64 + 32 * i;
-		h->fs[i].index = get32(p);
+		h->fs[i].index = le_get32(p);
 		h->fs[i].content_mode = p[4];
 		h->fs[i].content_pct = p[5];
-		h->fs[i].tree_id = get64(p + 8);
-		h->fs[i].content_seed = get64(p + 16);
-		h->fs[i].spec_hash = get64(p + 24);
+		h->fs[i].tree_id = le_get64(p + 8);
+		h->fs[i].content_seed = le_get64(p + 16);
+		h->fs[i].spec_hash = le_get64(p + 24);
 	}
 	return 0;
 }

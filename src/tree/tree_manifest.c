@@ -7,6 +7,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "check.h"
 #include "fdio.h"
 #include "hash.h"
@@ -26,27 +27,6 @@
 static size_t rec_size(uint32_t version)
 {
 	return version == 2 ? MANIFEST_REC : version == 1 ? MANIFEST_REC_V1 : 0;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-static void put64(unsigned char *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
 }
 
 /* Buffered manifest writer (64 KiB), fed by pool_foreach_live. */
@@ -91,11 +71,11 @@ static int record_visit(uint32_t id, uint32_t dir, uint64_t size, void *arg)
 {
 	struct mwriter *w = arg;
 	unsigned char rec[MANIFEST_REC];
-	put32(rec, id);
-	put32(rec + 4, dir);
-	put64(rec + 8, size);
-	put32(rec + 16, pool_gen(w->pool, id));
-	put32(rec + 20, pool_gen_time(w->pool, id));
+	ne_put32(rec, id);
+	ne_put32(rec + 4, dir);
+	ne_put64(rec + 8, size);
+	ne_put32(rec + 16, pool_gen(w->pool, id));
+	ne_put32(rec + 20, pool_gen_time(w->pool, id));
 	w->count++;
 	return mw_put(w, rec, sizeof(rec));
 }
@@ -123,13 +103,13 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 	if (rc == 0) {
 		unsigned char hdr[MANIFEST_HDR] = {0};
 		memcpy(hdr, MANIFEST_MAGIC, 8);
-		put32(hdr + 8, MANIFEST_VERSION);
-		put32(hdr + 12, MANIFEST_BYTEORDER);
-		put64(hdr + 16, spec_hash);
-		put64(hdr + 24, t->tree_id);
-		put32(hdr + 32, t->num_dirs);
-		put32(hdr + 36, 0);
-		put64(hdr + 40, count);
+		ne_put32(hdr + 8, MANIFEST_VERSION);
+		ne_put32(hdr + 12, MANIFEST_BYTEORDER);
+		ne_put64(hdr + 16, spec_hash);
+		ne_put64(hdr + 24, t->tree_id);
+		ne_put32(hdr + 32, t->num_dirs);
+		ne_put32(hdr + 36, 0);
+		ne_put64(hdr + 40, count);
 		rc = mw_put(w, hdr, sizeof(hdr));
 	}
 	if (rc == 0)
@@ -142,7 +122,7 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 		rc = mw_flush(w);
 	if (rc == 0) {
 		unsigned char tr[MANIFEST_TRAILER];
-		put64(tr, w->sum);
+		ne_put64(tr, w->sum);
 		rc = fd_write_all(w->fd, tr, sizeof(tr));
 	}
 	if (rc == 0 && fsync(w->fd))
@@ -217,8 +197,8 @@ static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
 static int check_file(struct tree *t, const unsigned char *rec, unsigned flags, char *err,
                       size_t errlen)
 {
-	uint32_t id = get32(rec), dir = get32(rec + 4);
-	uint64_t size = get64(rec + 8);
+	uint32_t id = ne_get32(rec), dir = ne_get32(rec + 4);
+	uint64_t size = ne_get64(rec + 8);
 	char name[TREE_NAME_MAX], path[PATH_MAX];
 	struct statx sx;
 	int dfd = tree_file_at(t, dir, id, name, sizeof(name));
@@ -321,7 +301,7 @@ static int read_manifest(struct tree *t, const struct pool *pool, unsigned char 
 	(void)close(fd);
 	if (rc == 0 && got != (size_t)st.st_size)
 		rc = -EBADMSG;
-	size_t rs = rc == 0 ? rec_size(get32(*buf + 8)) : 0;
+	size_t rs = rc == 0 ? rec_size(ne_get32(*buf + 8)) : 0;
 	if (rc == 0 && (!rs || (fsize - MANIFEST_HDR - MANIFEST_TRAILER) % rs))
 		rc = -EBADMSG;
 	else if (rc == 0 && (fsize - MANIFEST_HDR - MANIFEST_TRAILER) / rs > pool->capacity)
@@ -348,24 +328,24 @@ static int read_manifest(struct tree *t, const struct pool *pool, unsigned char 
 static int check_header(const struct tree *t, const unsigned char *buf, size_t len, uint64_t count,
                         uint64_t spec_hash, char *err, size_t errlen)
 {
-	uint32_t num_dirs = get32(buf + 32);
-	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || !rec_size(get32(buf + 8)) ||
-	    get32(buf + 12) != MANIFEST_BYTEORDER || get64(buf + 40) != count ||
-	    hash_fnv1a(HASH_FNV1A_SEED, buf, len - MANIFEST_TRAILER) != get64(buf + len - 8)) {
+	uint32_t num_dirs = ne_get32(buf + 32);
+	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || !rec_size(ne_get32(buf + 8)) ||
+	    ne_get32(buf + 12) != MANIFEST_BYTEORDER || ne_get64(buf + 40) != count ||
+	    hash_fnv1a(HASH_FNV1A_SEED, buf, len - MANIFEST_TRAILER) != ne_get64(buf + len - 8)) {
 		tree_seterr(err, errlen, "'%s/%s': corrupt or truncated", t->root, MANIFEST_NAME);
 		return -EBADMSG;
 	}
-	if (get64(buf + 24) != t->tree_id) {
+	if (ne_get64(buf + 24) != t->tree_id) {
 		tree_seterr(err, errlen,
 		            "manifest belongs to another tree (id %016llx, this is %016llx)",
-		            (unsigned long long)get64(buf + 24), (unsigned long long)t->tree_id);
+		            (unsigned long long)ne_get64(buf + 24), (unsigned long long)t->tree_id);
 		return -ESTALE;
 	}
-	if (get64(buf + 16) != spec_hash) {
+	if (ne_get64(buf + 16) != spec_hash) {
 		tree_seterr(err, errlen,
 		            "manifest was written for a different filesystem spec (hash %016llx, "
 		            "expected %016llx)",
-		            (unsigned long long)get64(buf + 16), (unsigned long long)spec_hash);
+		            (unsigned long long)ne_get64(buf + 16), (unsigned long long)spec_hash);
 		return -ESTALE;
 	}
 	if (t->num_dirs && t->num_dirs != num_dirs) {
@@ -382,9 +362,9 @@ static int check_records(const struct tree *t, const unsigned char *recs, uint64
                          uint32_t num_dirs, const struct pool *pool, char *err, size_t errlen)
 {
 	for (uint64_t i = 0; i < count; i++) {
-		uint32_t id = get32(recs + i * rs);
-		uint32_t dir = get32(recs + i * rs + 4);
-		if ((i && id <= get32(recs + (i - 1) * rs)) ||
+		uint32_t id = ne_get32(recs + i * rs);
+		uint32_t dir = ne_get32(recs + i * rs + 4);
+		if ((i && id <= ne_get32(recs + (i - 1) * rs)) ||
 		    (dir != TREE_DIR_TOP && dir >= num_dirs)) {
 			tree_seterr(err, errlen, "'%s/%s': corrupt (record %llu)", t->root,
 			            MANIFEST_NAME, (unsigned long long)i);
@@ -418,7 +398,7 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
 	                 "manifest of %zu bytes, records of %zu", len, rs);
 	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / rs;
 	const unsigned char *recs = buf + MANIFEST_HDR;
-	uint32_t num_dirs = get32(buf + 32);
+	uint32_t num_dirs = ne_get32(buf + 32);
 	rc = check_header(t, buf, len, count, spec_hash, err, errlen);
 	if (rc == 0)
 		rc = check_records(t, recs, count, rs, num_dirs, pool, err, errlen);
@@ -430,12 +410,12 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
 		rc = check_files(t, recs, count, rs, flags, err, errlen);
 	for (uint64_t i = 0; rc == 0 && i < count; i++) {
 		const unsigned char *rec = recs + i * rs;
-		rc = pool_add_initial(pool, get32(rec), get32(rec + 4), get64(rec + 8));
+		rc = pool_add_initial(pool, ne_get32(rec), ne_get32(rec + 4), ne_get64(rec + 8));
 		/* A version 1 manifest does not know the generations (POOL_GEN_UNKNOWN). */
 		if (rc == 0 && rs == MANIFEST_REC)
-			pool_set_gen(pool, get32(rec), get32(rec + 16), get32(rec + 20));
+			pool_set_gen(pool, ne_get32(rec), ne_get32(rec + 16), ne_get32(rec + 20));
 		if (rc) /* cannot happen after the checks above; keep the contract anyway */
-			tree_seterr(err, errlen, "file id %u: %s", get32(rec), strerror(-rc));
+			tree_seterr(err, errlen, "file id %u: %s", ne_get32(rec), strerror(-rc));
 	}
 	if (rc == 0)
 		(void)pool_collect_holes(pool);

@@ -36,8 +36,7 @@ static enum failure parse(const char *first, ...)
 		argv[argc++] = (char *)w;
 	va_end(ap);
 	argv[argc] = NULL;
-	for (size_t d = 0; d < cl.n_dims; d++)
-		sweep_dim_free(&cl.dims[d]);
+	cli_free(&cl);
 	memset(&cl, 0, sizeof(cl));
 	err[0] = '\0';
 	return cli_parse(argc, argv, &cl, err, sizeof(err));

@@ -336,6 +336,10 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 void worker_free(struct worker *w);
 
 /* crew.c */
+/* crew_make - the run phase's n workers in e->workers (and e->n_workers as they are made), each
+ * with what the run asks of it: its buffer, a --lat-log buffer, interval rows (--interval or the
+ * status line); the read sinks and content=fixed's payload they share. 0, or -1 with err. */
+int crew_make(struct engine *e, size_t n, char *err, size_t errlen);
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
  * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
