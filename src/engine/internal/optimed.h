@@ -114,32 +114,6 @@ static inline int t_renameat(struct worker *w, int dfd, const char *from, const 
 	return r < 0 ? -errno : 0;
 }
 
-/* renameat2 between two directories; flags RENAME_NOREPLACE: never over a name that exists. */
-static inline int t_renameat2(struct worker *w, int ofd, const char *from, int nfd, const char *to,
-                              unsigned flags)
-{
-	uint64_t t0 = timed_begin(w, SYS_rename);
-	int r = renameat2(ofd, from, nfd, to, flags);
-	timed_end(w, SYS_rename, t0);
-	return r < 0 ? -errno : 0;
-}
-
-static inline int t_ftruncate(struct worker *w, int fd, uint64_t len)
-{
-	uint64_t t0 = timed_begin(w, SYS_ftruncate);
-	int r = ftruncate(fd, (off_t)len);
-	timed_end(w, SYS_ftruncate, t0);
-	return r < 0 ? -errno : 0;
-}
-
-static inline int t_fallocate(struct worker *w, int fd, int mode, uint64_t off, uint64_t len)
-{
-	uint64_t t0 = timed_begin(w, SYS_fallocate);
-	int r = fallocate(fd, mode, (off_t)off, (off_t)len);
-	timed_end(w, SYS_fallocate, t0);
-	return r < 0 ? -errno : 0;
-}
-
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
  * in them is summed per operation for --lat-log (its sync_ns column), so they are also clocked
  * when the group does not time system calls but a latency log is being written. */
