@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""A second, minimal reader of fsmix's durability log (issue 26).
+
+Written from the documentation alone (docs/output.md: "Durability log", "fsmix verify",
+"Verifiable content", "Content modes"; docs/durability.md: "Durability model", the table of
+promises, "Namespace operations", "A log fsmix can have written", "A log without its end
+record"), never from src/, so that it checks that the docs are complete and right.
+
+  durlog_reader.py --durability-log LOG --location L [--location L1 ...] [--model linux|posix]
+                   [--json]
+
+What it checks, per file of the log: the name (present where a promise says), the length
+(at least the acknowledged one), and, in content modes random, header, zero and
+compressible, the 24-byte header of every 512-byte block that promised bytes cover (file id,
+generation within the acceptable window, block offset), plus that no promised payload word
+reads as eight zero bytes (random and header modes: such a word is no content). It does not
+recompute the check word (its hash is not documented) nor the payload stream (its PRNG is not
+documented), so a torn block whose header is good, and a stale tail of a block, are not seen.
+Deleted files whose unlink is durable must stay gone (resurrected).
+
+Output: one line per file, `fsN fID verdict [kind]` with verdict kept, broken or
+not-promised, and a summary; --json prints {"files": [...], "summary": {...}}.
+Exit status: 0 nothing broken, 1 something broken, 2 a log it cannot read.
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+
+FNV_BASIS = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+M64 = (1 << 64) - 1
+M32 = (1 << 32) - 1
+DATA_DIR = 0xFFFFFFFF
+MAIN = 0xFFFFFFFF
+KINDS = {1: "base", 2: "write-start", 3: "write", 4: "fsync", 5: "fdatasync", 6: "create",
+         7: "delete", 8: "dirsync", 9: "syncfs", 10: "sync", 11: "end", 12: "rename",
+         13: "replace", 14: "truncate"}
+REC = struct.Struct("<BBHIQQQIIQQQII")  # 72 bytes, then the u64 FNV-1a
+BLOCK = 512
+TRACKED_DIRS = 4  # "four are tracked" (docs/durability.md, Namespace operations)
+
+
+class BadLog(Exception):
+    pass
+
+
+def fnv1a(data):
+    h = FNV_BASIS
+    for b in data:
+        h = ((h ^ b) * FNV_PRIME) & M64
+    return h
+
+
+def gen_in(g, lo, hi):
+    """g in [lo, hi] on the 32-bit circle; hi None: unbounded (within 2^31 of lo)."""
+    if g == 0:
+        return False
+    if hi is None:
+        return (g - lo) & M32 < (1 << 31)
+    return (g - lo) & M32 <= (hi - lo) & M32
+
+
+def parse(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 64 or data[:8] != b"FSMIXDUR":
+        raise BadLog("not a durability log")
+    version, hlen, rlen, flags, mono, real, nfs, nworkers, runid = struct.unpack_from(
+        "<IIIIQQIIQ", data, 8)
+    if rlen != 80 or hlen < 72 or len(data) < hlen:
+        raise BadLog("header lengths %d/%d" % (hlen, rlen))
+    if fnv1a(data[:hlen - 8]) != struct.unpack_from("<Q", data, hlen - 8)[0]:
+        raise BadLog("header fails its check")
+    fss = {}
+    for i in range(nfs):
+        idx, mode, pct, tree, seed, spec = struct.unpack_from("<IBBxxQQQ", data, 64 + 32 * i)
+        fss[idx] = {"mode": mode, "pct": pct, "tree": tree}
+    hdr = {"version": version, "flags": flags, "nworkers": nworkers, "fs": fss, "runid": runid}
+    recs, torn = [], 0
+    for pos in range(hlen, len(data) - len(data[hlen:]) % rlen, rlen):
+        raw = data[pos:pos + rlen]
+        if fnv1a(raw[:72]) != struct.unpack_from("<Q", raw, 72)[0]:
+            torn += 1  # the docs: a torn tail is skipped (this reader does not judge where)
+            continue
+        (kind, fl, fs, worker, seq, t0, t1, file, d, off, ln, size, gen,
+         resv) = REC.unpack_from(raw)
+        recs.append({"n": len(recs) + torn + 1, "kind": KINDS.get(kind, kind), "flags": fl,
+                     "fs": fs, "worker": worker, "seq": seq, "t0": t0, "t1": t1,
+                     "file": file, "dir": d, "off": off, "len": ln, "size": size,
+                     "gen": gen, "resv": resv})
+    if not recs:
+        raise BadLog("no good record")
+    return hdr, recs, torn
+
+
+class File:
+    """One life of a file id: from its base or create record to its delete (or the end)."""
+
+    def __init__(self, fs, fid, d, created, t1):
+        self.fs, self.id, self.dir, self.created = fs, fid, d, created
+        self.t_made = t1             # when its current name was made (create, rename)
+        self.cands = [d]             # directories it may be in (the durable one first)
+        self.left = []               # (dir, t1) renamed away from, not yet durably left
+        self.left_durable = []       # directories it durably left
+        self.name_promised = False
+        self.pending = []            # unsettled writes: [off, end, gen, size, t1]
+        self.settled = []            # promised content: [off, end, gen_min]
+        self.length = 0              # promised length
+        self.gen_max = 0             # the newest generation a write of it began
+        self.deleted = None          # t1 of its unlink
+        self.unlink_durable = False
+        self.replace = None          # (gen, size, confirmed by its dirsync)
+        self.recreated = False
+
+    def key(self):
+        return (self.fs, self.id)
+
+
+class Model:
+    def __init__(self, hdr, recs, model):
+        self.hdr, self.model = hdr, model
+        self.recs = sorted(recs, key=lambda r: (r["t1"], r["worker"], r["seq"]))
+        self.live = {}
+        self.lives = []
+        self.complete = any(r["kind"] == "end" for r in recs)
+
+    def life(self, r):
+        return self.live.get((r["fs"], r["file"]))
+
+    def new(self, r, created):
+        old = self.live.get((r["fs"], r["file"]))
+        if old is not None and old.deleted is None:
+            old.deleted = r["t1"]  # an id taken again while live: treat as gone
+        if old is not None:
+            old.recreated = True
+        f = File(r["fs"], r["file"], r["dir"], created, r["t1"])
+        self.live[f.key()] = f
+        self.lives.append(f)
+        return f
+
+    def settle(self, f, ws, length=None):
+        for w in ws:
+            f.settled.append([w[0], w[1], w[2]])
+            f.length = max(f.length, w[3])
+        if length is not None:
+            f.length = max(f.length, length)
+
+    def name_durable(self, f, t_start=None):
+        f.name_promised = True
+        if t_start is None or f.t_made < t_start:
+            f.cands = [f.dir]
+
+    def cover_all(self, r, fs_only):
+        """sync / syncfs: what completed before the call started."""
+        for f in self.lives:
+            if fs_only and f.fs != r["fs"]:
+                continue
+            if f.deleted is not None:
+                if f.deleted < r["t0"]:
+                    f.unlink_durable = True
+                self.cover_left(f, None, r["t0"])
+                continue
+            ws = [w for w in f.pending if w[4] < r["t0"]]
+            f.pending = [w for w in f.pending if w[4] >= r["t0"]]
+            self.settle(f, ws)
+            if f.t_made < r["t0"]:
+                self.name_durable(f)
+            self.cover_left(f, None, r["t0"])
+
+    def cover_left(self, f, d, t0):
+        keep = []
+        for (ld, t) in f.left:
+            if t < t0 and (d is None or ld == d):
+                f.left_durable.append(ld)
+            else:
+                keep.append((ld, t))
+        f.left = keep
+
+    def replay(self):
+        for r in self.recs:
+            k = r["kind"]
+            if k == "base":
+                f = self.new(r, False)
+                f.length = r["size"]
+                f.gen_max = r["gen"]
+                if r["size"]:
+                    f.settled.append([0, r["size"], 1 if r["gen"] else None])
+                f.base_unknown = r["gen"] == 0
+            elif k == "create":
+                self.new(r, True)
+            elif k == "write-start":
+                f = self.life(r)
+                if f:
+                    f.gen_max = max(f.gen_max, r["gen"]) if f.gen_max else r["gen"]
+            elif k == "write":
+                f = self.life(r)
+                if not f:
+                    continue
+                w = [r["off"], r["off"] + r["len"], r["gen"], r["size"], r["t1"]]
+                if r["flags"] & 1:
+                    self.settle(f, [w], r["off"] + r["len"])
+                    if self.model == "linux":
+                        self.name_durable(f, None if f.created else 0)
+                else:
+                    f.pending.append(w)
+            elif k in ("fsync", "fdatasync"):
+                f = self.life(r)
+                if not f:
+                    continue
+                ws = [w for w in f.pending if w[4] <= r["t1"]]
+                f.pending = [w for w in f.pending if w[4] > r["t1"]]
+                self.settle(f, ws, r["size"])
+                if self.model == "linux" and not f.name_promised and len(f.cands) == 1:
+                    f.name_promised = True  # its own name, not a rename's (not by fsync)
+            elif k == "delete":
+                f = self.life(r)
+                if f:
+                    f.deleted = r["t1"]
+                    f.dir = r["dir"]
+            elif k == "dirsync":
+                for f in self.lives:
+                    if f.fs != r["fs"]:
+                        continue
+                    if f.deleted is not None:
+                        if f.dir == r["dir"] and f.deleted < r["t0"]:
+                            f.unlink_durable = True
+                        self.cover_left(f, r["dir"], r["t0"])
+                        continue
+                    if f.dir == r["dir"] and f.t_made < r["t0"]:
+                        self.name_durable(f)
+                    if f.replace and not f.replace[2] and f.dir == r["dir"] and \
+                            f.replace_t1 <= r["t1"]:
+                        f.replace = (f.replace[0], f.replace[1], True)
+                    self.cover_left(f, r["dir"], r["t0"])
+            elif k in ("sync", "syncfs"):
+                self.cover_all(r, k == "syncfs")
+            elif k == "rename":
+                f = self.life(r)
+                if not f:
+                    continue
+                f.left.append((f.dir, r["t1"]))
+                if f.dir in f.left_durable:
+                    pass
+                f.left_durable = [d for d in f.left_durable if d != r["dir"]]
+                f.dir, f.t_made = r["dir"], r["t1"]
+                f.cands = (f.cands + [r["dir"]])[-(TRACKED_DIRS + 1):]
+            elif k == "replace":
+                f = self.life(r)
+                if not f:
+                    continue
+                f.gen_max = r["gen"] if not f.gen_max else max(f.gen_max, r["gen"])
+                if r["flags"] & 4:
+                    continue
+                f.old = (list(f.settled), f.length)
+                f.pending = []
+                f.settled = [[0, r["size"], r["gen"]]] if r["size"] else []
+                f.length = r["size"]
+                f.replace = (r["gen"], r["size"], False)
+                f.replace_t1 = r["t1"]
+                f.t_made = r["t1"]
+                if f.dir not in f.cands:
+                    f.cands.append(f.dir)
+            elif k == "truncate":
+                f = self.life(r)
+                if not f:
+                    continue
+                n = r["size"]
+                f.settled = [[a, min(b, n), g] for a, b, g in f.settled if a < n]
+                f.pending = [[a, min(b, n), g, min(s, n), t] for a, b, g, s, t in f.pending
+                             if a < n]
+                f.length = min(f.length, n)
+                if f.replace:
+                    f.replace = (f.replace[0], min(f.replace[1], n), f.replace[2])
+
+
+def path_of(loc, fs, d, fid):
+    sub = "data" if d == DATA_DIR else os.path.join("data", "d%03d" % d)
+    return os.path.join(loc, "fsmix.fs%d" % fs, sub, "f%d" % fid)
+
+
+def check_blocks(f, data, mode, lo_hi):
+    """First finding in the promised blocks: (kind, offset) or None."""
+    for a, b, gmin in f.settled:
+        blk = (a + BLOCK - 1) // BLOCK * BLOCK if a % BLOCK else a
+        # header words of blocks whose first 16 bytes the promise covers
+        for off in range(blk, b - 15, BLOCK):
+            if off + 16 > len(data):
+                return ("short", len(data))
+            w0, w1 = struct.unpack_from("<QQ", data, off)
+            if mode in (0, 1, 2, 4):
+                if w0 == 0 and w1 == 0:
+                    return ("zeroed", off)
+                fid, g = w0 & M32, w0 >> 32
+                lo = gmin if gmin is not None else 1
+                hi = lo_hi
+                if fid != f.id or w1 != off:
+                    return ("wrong", off)
+                if gmin is None:
+                    continue
+                if not gen_in(g, lo, hi):
+                    if (lo - g) & M32 < (1 << 31):
+                        return ("stale", off)
+                    return ("wrong", off)
+        if mode in (0, 4):  # a promised payload word of eight zero bytes is no content
+            start = (a + 7) // 8 * 8
+            for off in range(start, min(b, len(data)) - 7, 8):
+                if off % BLOCK >= 24 and data[off:off + 8] == b"\0" * 8:
+                    return ("zeroed", off)
+    return None
+
+
+def judge(m, f, locs):
+    """The verdict of one life: (verdict, kind)."""
+    loc = locs[f.fs] if f.fs < len(locs) else locs[0]
+    if f.deleted is not None:
+        if f.recreated and m.live.get(f.key()) is not f:
+            pass  # a later create of the id: that one is checked (docs: not resurrected)
+        dirs = ([f.dir] if f.unlink_durable else []) + f.left_durable
+        if f.recreated:
+            return ("not-promised", None)
+        for d in dirs:
+            if os.path.exists(path_of(loc, f.fs, d, f.id)):
+                if not m.complete and not (m.hdr["flags"] & 8):
+                    return ("lost-tail", "resurrected")
+                return ("broken", "resurrected")
+        return ("kept", None) if dirs else ("not-promised", None)
+    promised_data = bool(f.settled) or f.length > 0
+    if not f.name_promised and not promised_data:
+        return ("not-promised", None)
+    order = [f.dir] + [d for d in reversed(f.cands) if d != f.dir]
+    found = None
+    for d in order:
+        p = path_of(loc, f.fs, d, f.id)
+        if os.path.lexists(p):
+            found = p
+            break
+    if found is None:
+        if not f.name_promised:
+            return ("not-promised", None)
+        if not m.complete and (not (m.hdr["flags"] & 4) or f.created):
+            return ("lost-tail", "missing")
+        return ("broken", "missing")
+    try:
+        with open(found, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return ("broken", "unreadable")
+    mode = m.hdr["fs"].get(f.fs, {"mode": 0})["mode"]
+    hi = None if not m.complete or not f.gen_max else f.gen_max
+    res = None
+    if f.replace and f.replace[1]:
+        res = check_replace(f, data, mode, hi)
+        if res == "old":
+            return ("kept", None)
+    if res is None:
+        if len(data) < f.length:
+            res = ("short", len(data))
+        else:
+            res = check_blocks(f, data, mode, hi)
+    if res is None:
+        return ("kept", None)
+    if not m.complete and (not (m.hdr["flags"] & 8) or f.created) and res[0] != "wrong":
+        return ("lost-tail", res[0])
+    return ("broken", res[0])
+
+
+def check_replace(f, data, mode, hi):
+    """A replaced file: the new content whole, or (before its dirsync) the old."""
+    gen, size, confirmed = f.replace
+    if mode not in (0, 1, 2, 4):
+        return None
+    new = old = 0
+    first_old = None
+    for off in range(0, min(size, len(data)) - 15, BLOCK):
+        w0, w1 = struct.unpack_from("<QQ", data, off)
+        if w0 == 0 and w1 == 0:
+            continue
+        if gen_in(w0 >> 32, gen, hi):
+            new += 1
+        else:
+            old += 1
+            first_old = off if first_old is None else first_old
+    if new and old:
+        return ("mixed", first_old)
+    if not confirmed and not new:
+        if len(data) == 0 and f.old[1] > 0:
+            return ("emptied", 0)
+        return "old"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--durability-log", required=True)
+    ap.add_argument("--location", action="append", required=True)
+    ap.add_argument("--model", default="linux", choices=["linux", "posix"])
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    try:
+        hdr, recs, torn = parse(a.durability_log)
+    except (BadLog, OSError) as e:
+        print("durlog_reader: %s: %s" % (a.durability_log, e), file=sys.stderr)
+        return 2
+    m = Model(hdr, recs, a.model)
+    m.replay()
+    out, summary = [], {"files": 0, "kept": 0, "broken": 0, "not-promised": 0,
+                        "lost-tail": 0, "broken_by_kind": {}}
+    for f in m.lives:
+        v, kind = judge(m, f, a.location)
+        state = "deleted" if f.deleted is not None else "live"
+        out.append({"fs": f.fs, "file": f.id, "state": state, "verdict": v, "kind": kind})
+        summary["files"] += 1
+        summary[v] += 1
+        if v == "broken":
+            summary["broken_by_kind"][kind] = summary["broken_by_kind"].get(kind, 0) + 1
+    summary.update(records=len(recs), torn_records=torn, log_complete=m.complete)
+    if a.json:
+        json.dump({"files": out, "summary": summary}, sys.stdout, indent=1)
+        print()
+    else:
+        for o in out:
+            print("fs%d f%d %s %s%s" % (o["fs"], o["file"], o["state"], o["verdict"],
+                                        " " + o["kind"] if o["kind"] else ""))
+        print("durlog_reader: %d files: kept %d, broken %d, not promised %d, lost tail %d"
+              % (summary["files"], summary["kept"], summary["broken"],
+                 summary["not-promised"], summary["lost-tail"]))
+    return 1 if summary["broken"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
