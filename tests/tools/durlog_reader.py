@@ -338,7 +338,7 @@ def judge(m, f, locs):
             break
     if found is None:
         if not f.name_promised:
-            return ("not-promised", None)
+            return ("kept", None)  # its name was never promised: absent is allowed
         if not m.complete and (not (m.hdr["flags"] & 4) or f.created):
             return ("lost-tail", "missing")
         return ("broken", "missing")
@@ -408,6 +408,8 @@ def main():
     out, summary = [], {"files": 0, "kept": 0, "broken": 0, "not-promised": 0,
                         "lost-tail": 0, "broken_by_kind": {}}
     for f in m.lives:
+        if m.live.get(f.key()) is not f:
+            continue  # an id made anew: its last life is what the tree can show
         v, kind = judge(m, f, a.location)
         state = "deleted" if f.deleted is not None else "live"
         out.append({"fs": f.fs, "file": f.id, "state": state, "verdict": v, "kind": kind})
@@ -417,7 +419,8 @@ def main():
             summary["broken_by_kind"][kind] = summary["broken_by_kind"].get(kind, 0) + 1
     summary.update(records=len(recs), torn_records=torn, log_complete=m.complete)
     if a.json:
-        json.dump({"files": out, "summary": summary}, sys.stdout, indent=1)
+        files = [[o["fs"], o["file"], o["verdict"].replace("-", "_"), o["kind"]] for o in out]
+        json.dump({"files": files, "summary": summary}, sys.stdout, indent=1)
         print()
     else:
         for o in out:
