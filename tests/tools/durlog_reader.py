@@ -189,7 +189,7 @@ class Model:
                     f.settled.append([0, r["size"], 1 if r["gen"] else None])
                 f.base_unknown = r["gen"] == 0
             elif k == "create":
-                self.new(r, True)
+                self.new(r, True).gen_max = 1  # "1 as created"; no write-start for it
             elif k == "write-start":
                 f = self.life(r)
                 if f:
@@ -201,8 +201,8 @@ class Model:
                 w = [r["off"], r["off"] + r["len"], r["gen"], r["size"], r["t1"]]
                 if r["flags"] & 1:
                     self.settle(f, [w], r["off"] + r["len"])
-                    if self.model == "linux":
-                        self.name_durable(f, None if f.created else 0)
+                    if self.model == "linux" and len(f.cands) == 1:
+                        f.name_promised = True  # its own name, as fsync (not a rename's)
                 else:
                     f.pending.append(w)
             elif k in ("fsync", "fdatasync"):
@@ -423,26 +423,28 @@ def judge(m, f, locs):
 
 
 def check_replace(f, data, mode, hi):
-    """A replaced file: the new content whole, or (before its dirsync) the old."""
+    """A replaced file: the new content whole, or (before its dirsync returned) the old. An
+    empty file where the new content is not: emptied, unless the old may have been empty and
+    the dirsync had not returned. Blocks of the new generation (or later) and blocks of older
+    ones anywhere in the file as found: mixed. "old": the old content, not checked further."""
     gen, size, confirmed = f.replace
+    if len(data) == 0:
+        return "old" if not confirmed and f.old[1] == 0 else ("emptied", 0)
     if mode not in (0, 1, 2, 4):
         return None
     new = old = 0
-    first_old = None
-    for off in range(0, min(size, len(data)) - 15, BLOCK):
-        w0, w1 = struct.unpack_from("<QQ", data, off)
-        if w0 == 0 and w1 == 0:
-            continue
-        if gen_in(w0 >> 32, gen, hi):
-            new += 1
-        else:
-            old += 1
-            first_old = off if first_old is None else first_old
+    first = [None, None]
+    for off in range(0, len(data) - 7, BLOCK):
+        w0 = struct.unpack_from("<Q", data, off)[0]
+        if w0 & M32 != f.id or not w0 >> 32:
+            continue  # no generation of this file (zeroes, garbage): the usual checks say
+        is_new = gen_in(w0 >> 32, gen, hi)
+        new, old = new + is_new, old + (not is_new)
+        if first[is_new] is None:
+            first[is_new] = off
     if new and old:
-        return ("mixed", first_old)
+        return ("mixed", max(first))
     if not confirmed and not new:
-        if len(data) == 0 and f.old[1] > 0:
-            return ("emptied", 0)
         return "old"
     return None
 
