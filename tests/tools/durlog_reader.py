@@ -407,7 +407,7 @@ def judge(m, f, locs):
     hi = None if not m.complete or not f.gen_max else f.gen_max
     res = None
     if f.replace and f.replace[1]:
-        res = check_replace(f, data, mode, hi)
+        res = check_replace(f, data, mode)
         if res == "old":
             return ("kept", None)
     if res is None:
@@ -422,7 +422,7 @@ def judge(m, f, locs):
     return ("broken", res[0])
 
 
-def check_replace(f, data, mode, hi):
+def check_replace(f, data, mode):
     """A replaced file: the new content whole, or (before its dirsync returned) the old. An
     empty file where the new content is not: emptied, unless the old may have been empty and
     the dirsync had not returned. Blocks of the new generation (or later) and blocks of older
@@ -438,7 +438,7 @@ def check_replace(f, data, mode, hi):
         w0 = struct.unpack_from("<Q", data, off)[0]
         if w0 & M32 != f.id or not w0 >> 32:
             continue  # no generation of this file (zeroes, garbage): the usual checks say
-        is_new = gen_in(w0 >> 32, gen, hi)
+        is_new = gen_in(w0 >> 32, gen, None)  # "its generation or later", unbounded
         new, old = new + is_new, old + (not is_new)
         if first[is_new] is None:
             first[is_new] = off
