@@ -9,14 +9,18 @@ record"), never from src/, so that it checks that the docs are complete and righ
   durlog_reader.py --durability-log LOG --location L [--location L1 ...] [--model linux|posix]
                    [--json]
 
-What it checks, per file of the log: the name (present where a promise says), the length
-(at least the acknowledged one), and, in content modes random, header, zero and
-compressible, the 24-byte header of every 512-byte block that promised bytes cover (file id,
-generation within the acceptable window, block offset), plus that no promised payload word
-reads as eight zero bytes (random and header modes: such a word is no content). It does not
-recompute the check word (its hash is not documented) nor the payload stream (its PRNG is not
-documented), so a torn block whose header is good, and a stale tail of a block, are not seen.
-Deleted files whose unlink is durable must stay gone (resurrected).
+What it checks, per file of the log (the last life of each id): the name (present in one of
+the directories the model allows), the length (at least the acknowledged one), and in content
+modes random, header, zero and compressible the header bytes of every promised block, byte by
+byte (file id, generation within the acceptable window, block offset); in header mode every
+promised payload byte against the pattern all blocks share (learned from the tree); in random
+mode that no promised payload word is eight zero bytes; a replaced file's blocks, new or old
+(mixed, emptied). It does not recompute the check word (its hash is not documented) nor the
+random payload stream (its PRNG neither): a torn or stale random payload under a good header is
+not seen, and a kind may differ from verify's where verify reads more of a block. Deleted files
+whose unlink is durable must stay gone (resurrected). --model posix only drops the name
+promises of fsync, fdatasync and O_SYNC writes. The bad-log rules (sequence gaps, records after
+end, where torn records may lie) are not checked: torn records are skipped wherever they are.
 
 Output: one line per file, `fsN fID verdict [kind]` with verdict kept, broken or
 not-promised, and a summary; --json prints {"files": [...], "summary": {...}}.
