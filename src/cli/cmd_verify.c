@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -201,6 +202,23 @@ static void kinds_json(const struct verify_doc *d, const uint64_t by_kind[DM_KIN
 	}
 }
 
+/* Every checked file's verdict, for a file-by-file comparison: [fs, file, verdict, kind]. */
+static json_t *files_json(const struct dm_report *r)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < r->n_verdicts; i++) {
+		const struct dm_verdict *v = &r->verdicts[i];
+		bool kept = v->kind == DM_KIND_COUNT;
+		json_array_append_new(a, json_pack("[I, I, s, s?]", (json_int_t)v->fs,
+		                                   (json_int_t)v->file,
+		                                   kept      ? "kept"
+		                                   : v->lost ? "lost_tail"
+		                                             : "broken",
+		                                   kept ? NULL : dm_kind_name(v->kind)));
+	}
+	return a ? a : json_null();
+}
+
 static int fill_json(FILE *o, void *arg)
 {
 	const struct verify_doc *d = arg;
@@ -232,6 +250,7 @@ static int fill_json(FILE *o, void *arg)
 		return -1;
 	json_object_set_new(doc, "exit_status", json_integer(d->exit_status));
 	json_object_set_new(doc, "error", json_null());
+	json_object_set_new(doc, "files", files_json(r));
 	int rc = json_dumpf(doc, o, JSON_INDENT(2));
 	fputc('\n', o);
 	json_decref(doc);
@@ -362,6 +381,8 @@ enum failure cmd_verify(struct cli *c)
 		               NULL); /* 1: a promise broken */
 	} else
 		f = write_json(&doc, f, err);
+	free(rep.verdicts);
+	rep.verdicts = NULL;
 	plan_free(&pl);
 	profile_free(&p);
 	diag_free(&d);

@@ -56,8 +56,8 @@ enum durlog_kind {
 	 * of an older fsmix still reads as it did). */
 	DL_RENAME,   /* file renamed from directory aux (TREE_DIR_TOP, UINT32_MAX: data/) to dir,
 	              * keeping its name f<id> */
-	DL_REPLACE,  /* replace_fsync, logged before its rename(2): a temporary file holding
-	              * generation gen of file, size bytes long, was fsynced (acknowledged) and is
+	DL_REPLACE,  /* replace_fsync, logged once its rename(2) returned: a temporary file holding
+	              * generation gen of file, size bytes long, was fsynced (acknowledged) and was
 	              * renamed over file in dir; off = the file's length before */
 	DL_TRUNCATE, /* ftruncate of file returned (or failed after --crash-after's shutdown):
 	              * size = its new length, off = the length before */

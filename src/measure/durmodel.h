@@ -82,6 +82,14 @@ struct dm_finding {
 	struct dm_ref ref;
 };
 
+/* One file's verdict (durmodel_check, in the order of the check): kind DM_KIND_COUNT when every
+ * promise of the file was kept, else its first finding's kind, broken or (lost) lost tail. */
+struct dm_verdict {
+	uint32_t fs, file;
+	uint8_t kind;
+	bool lost;
+};
+
 struct dm_report {
 	enum dm_model model;
 	uint64_t records;               /* journal records read */
@@ -107,6 +115,8 @@ struct dm_report {
 	uint64_t lost_by_kind[DM_KIND_COUNT];
 	struct dm_finding lost_examples[DM_KIND_COUNT][DM_EXAMPLES];
 	size_t n_lost_examples[DM_KIND_COUNT];
+	struct dm_verdict *verdicts; /* one per file checked (malloc'ed: free() it) */
+	size_t n_verdicts;
 };
 
 /* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such file).
@@ -126,7 +136,8 @@ struct durmodel;
  * O(records) whatever the ids, offsets and generations the records name. */
 struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec *recs, size_t n,
                                 bool complete, enum dm_model model);
-/* durmodel_check - check every promise against the files; fills rep. A file that cannot be
+/* durmodel_check - check every promise against the files; fills rep (zeroed, or a report of an
+ * earlier check: its verdicts are freed). A file that cannot be
  * opened or read (size or read giving -errno other than -ENOENT) breaks its promises as
  * DM_UNREADABLE, and the check goes on. 0 (-ENOMEM with err set when out of memory). */
 int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,

@@ -324,17 +324,35 @@ static int cmp_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The verdict of the file just checked: the first kind whose count grew since before (kept when
+ * none did), for a per-file listing (verify's JSON "files"). */
+static void add_verdict(struct dm_report *rep, const struct dm_file *f, uint32_t fs,
+                        const uint64_t before[DM_KIND_COUNT], const uint64_t lost[DM_KIND_COUNT])
+{
+	struct dm_verdict *v = &rep->verdicts[rep->n_verdicts++];
+	*v = (struct dm_verdict){.fs = fs, .file = f->id, .kind = DM_KIND_COUNT};
+	for (int k = 0; k < DM_KIND_COUNT && v->kind == DM_KIND_COUNT; k++)
+		if (rep->by_kind[k] != before[k] || rep->lost_by_kind[k] != lost[k])
+			*v = (struct dm_verdict){fs, f->id, (uint8_t)k,
+			                         rep->by_kind[k] == before[k]};
+}
+
 int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
                    char *err, size_t errlen)
 {
+	free(rep->verdicts);
 	memset(rep, 0, sizeof(*rep));
+	size_t n_all = 1;
+	for (uint32_t fs = 0; fs < m->h.n_fs && fs < DURLOG_MAX_FS; fs++)
+		n_all += m->fs[fs].n_files;
+	rep->verdicts = malloc(n_all * sizeof(*rep->verdicts));
 	rep->model = m->model;
 	rep->records = m->records;
 	memcpy(rep->acks, m->acks, sizeof(rep->acks));
 	rep->osync_writes = m->osync;
 	rep->created = m->created;
 	rep->tail_lost = m->tail_lost;
-	unsigned char *buf = malloc(CHECK_CHUNK);
+	unsigned char *buf = rep->verdicts ? malloc(CHECK_CHUNK) : NULL;
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -353,10 +371,16 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 		qsort(by_id, d->n_files, sizeof(*by_id), cmp_id);
 		for (uint32_t i = 0; i < d->n_files; i++) {
 			const struct dm_file *f = by_id[i];
+			uint64_t before[DM_KIND_COUNT], lost[DM_KIND_COUNT];
+			memcpy(before, rep->by_kind, sizeof(before));
+			memcpy(lost, rep->lost_by_kind, sizeof(lost));
 			if (f->live && (f->name_durable || f->rng.n || f->min_len))
 				check_file(m, files, fs, f->id, f, buf, rep);
 			else if (f->gone && (f->gone_durable || f->ns.n_left))
 				check_gone(m, files, fs, f, rep);
+			else
+				continue;
+			add_verdict(rep, f, fs, before, lost);
 		}
 		free(by_id);
 	}

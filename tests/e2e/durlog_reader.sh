@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# A second reader of the durability log (tests/tools/durlog_reader.py, written from
+# docs/output.md and docs/durability.md alone) must agree with `fsmix verify` file by file
+# (issue 26): verify's JSON lists every checked file's verdict ("files"), the reader prints its
+# own, and every file either lists is compared (verdict and kind).
+#   a. profiles/crash-mix.ffsb, 2 s on tmpfs, a run that ended: every file kept by both.
+#   b. the same tree doctored: a promised file truncated, one with a zeroed block, one removed:
+#      both report exactly those three broken (short, zeroed, missing), the rest kept.
+#   c. a power cut (fsmix-powercut) under ext4 mounted barrier=0, the cut mid-run, remounted:
+#      the verdicts agree file by file, broken or kept (three cuts, the last in content=random).
+set -u
+. "$(dirname "$0")/lib.bash"
+reader=$src/tests/tools/durlog_reader.py
+command -v python3 >/dev/null || { skip_env tool "the reader needs python3"; summary; }
+
+# agree NAME VERIFY_JSON READER_JSON: compare the verdicts (kept, broken, lost tail) file by file;
+# prints the counts, then one line per disagreement and per file broken by both with another
+# kind (the reader sees less of a block: its kind may differ). Status 0 when the verdicts agree.
+agree() {
+	python3 - "$2" "$3" <<'EOF'
+import json, sys
+v = json.load(open(sys.argv[1]))["files"]
+r = json.load(open(sys.argv[2]))["files"]
+vf = {(a, b): (c, d) for a, b, c, d in v}
+rf = {(a, b): (c, d) for a, b, c, d in r if c != "not_promised"}
+keys = sorted(set(vf) | set(rf))
+verdict = lambda m, k: m.get(k, ("absent", None))[0]
+bad = [k for k in keys if verdict(vf, k) != verdict(rf, k)]
+kinds = [k for k in keys if k not in bad and vf.get(k) != rf.get(k)]
+broken = sum(1 for k in keys if verdict(vf, k) == "broken")
+print("compared %d agree %d disagree %d (broken %d; of the agreeing, %d of another kind)"
+      % (len(keys), len(keys) - len(bad), len(bad), broken, len(kinds)))
+for k in bad + kinds:
+    print("  fs%d f%d: verify %s, reader %s" % (k[0], k[1], vf.get(k), rf.get(k)))
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# broken_set JSON: the "fsN fID kind" of every broken file, sorted.
+broken_set() {
+	python3 -c 'import json, sys
+for a, b, c, d in json.load(open(sys.argv[1]))["files"]:
+    if c == "broken": print("fs%d f%d %s" % (a, b, d))' "$1" | sort
+}
+
+# a. A run that ended: everything kept by both.
+loc=$(shmdir)
+log=$work/a.durlog
+"$bin" run "$src/profiles/crash-mix.ffsb" --location "$loc" --set time=2 --seed 7 \
+	--durability-log "$log" >"$work/a.run" 2>&1 || { bad "a: the run failed"; tail -3 "$work/a.run"; }
+"$bin" verify "$src/profiles/crash-mix.ffsb" --location "$loc" --durability-log "$log" \
+	--json "$work/a.verify.json" >"$work/a.verify" 2>&1
+vrc=$?
+python3 "$reader" --durability-log "$log" --location "$loc" --json >"$work/a.reader.json"
+rrc=$?
+res=$(agree a "$work/a.verify.json" "$work/a.reader.json")
+arc=$?
+[ $vrc = 0 ] && [ $rrc = 0 ] && [ $arc = 0 ] && [ "$(jq '.files | length' "$work/a.verify.json")" -gt 50 ] &&
+	ok "a: a run that ended: verify and the reader keep every file: $(head -1 <<<"$res")" ||
+	{ bad "a: verify exit $vrc, reader exit $rrc: $res"; tail -3 "$work/a.verify"; }
+
+# b. The tree doctored: three files of the tree as built that are still there and kept.
+pick=$(jq -r '.files[] | select(.[2] == "kept" and .[1] < 60) | .[1]' "$work/a.verify.json" |
+	while read -r id; do
+		p=$(find "$loc/fsmix.fs0/data" -name "f$id" -type f -size +2k | head -1)
+		[ -n "$p" ] && echo "$id $p"
+	done | head -3)
+if [ "$(wc -l <<<"$pick")" = 3 ]; then
+	read -r id1 p1 <<<"$(sed -n 1p <<<"$pick")"
+	read -r id2 p2 <<<"$(sed -n 2p <<<"$pick")"
+	read -r id3 p3 <<<"$(sed -n 3p <<<"$pick")"
+	truncate -s 1000 "$p1"
+	dd if=/dev/zero of="$p2" bs=512 seek=2 count=1 conv=notrunc status=none
+	rm "$p3"
+	"$bin" verify "$src/profiles/crash-mix.ffsb" --location "$loc" --durability-log "$log" \
+		--json "$work/b.verify.json" >"$work/b.verify" 2>&1
+	vrc=$?
+	python3 "$reader" --durability-log "$log" --location "$loc" --json >"$work/b.reader.json"
+	rrc=$?
+	res=$(agree b "$work/b.verify.json" "$work/b.reader.json")
+	arc=$?
+	want=$(printf 'fs0 f%s short\nfs0 f%s zeroed\nfs0 f%s missing\n' "$id1" "$id2" "$id3" | sort)
+	[ $vrc = 1 ] && [ $rrc = 1 ] && [ $arc = 0 ] && [ "$(broken_set "$work/b.verify.json")" = "$want" ] &&
+		[ "$(broken_set "$work/b.reader.json")" = "$want" ] &&
+		ok "b: a truncated, a zeroed and a removed file: both report exactly those broken: $(head -1 <<<"$res")" ||
+		{ bad "b: verify exit $vrc, reader exit $rrc: $res"; echo "   want: $want" | tr '\n' ' '; echo;
+			echo "   verify: $(broken_set "$work/b.verify.json" | tr '\n' ';')"; echo "   reader: $(broken_set "$work/b.reader.json" | tr '\n' ';')"; }
+else
+	bad "b: fewer than three files of the built tree to doctor: $pick"
+fi
+
+# c. A power cut with barrier=0 (ext4 on fsmix-powercut's disk): the verdicts agree.
+. "$src/examples/powercut-lib.bash"
+if ! pc_init "$work/pc"; then
+	skip_env fuse "c: a power cut under barrier=0: $pc_why"
+	summary
+fi
+trap 'pc_cleanup; cleanup' EXIT
+for seed in 21 22 23; do
+	name=reader-cut-$seed log=$work/c$seed.durlog
+	content=() # the default (header); the last cut in content=random, every payload byte checked
+	[ $seed = 23 ] && content=(--set content=random)
+	if ! pc_disk $name 128 --seed $seed --destage-delay 1000 || ! pc_mkfs barrier=0; then
+		bad "c: cannot set up the disk"
+		pc_cleanup
+		continue
+	fi
+	sleep 1.5 # mkfs destaged: the cut takes what the run wrote, not the filesystem
+	pc_run_cut "$src/profiles/crash-mix.ffsb" 1.5 "$log" --set time=4 --seed $seed "${content[@]}"
+	pc_detach
+	if ! pc_attach; then
+		skipped "c: seed $seed: the persisted image does not mount: $(tail -1 "$pc_dir/$name.mount.err")"
+		pc_cleanup
+		continue
+	fi
+	pc_verify "$src/profiles/crash-mix.ffsb" "$log" "${content[@]}"
+	python3 "$reader" --durability-log "$log" --location "$pc_mnt" --json >"$pc_dir/$name.reader.json"
+	rrc=$?
+	if [ "$pc_verify_rc" = 2 ]; then
+		skipped "c: seed $seed: verify exit 2 (nothing to check: $(tail -1 "$pc_dir/$name.verify"))"
+	else
+		res=$(agree c "$pc_dir/$name.verify.json" "$pc_dir/$name.reader.json")
+		[ $? = 0 ] && [ "$rrc" = "$pc_verify_rc" ] &&
+			ok "c: seed $seed: barrier=0, cut 1.5 s in: verify (exit $pc_verify_rc, $pc_broken of $pc_checked promises broken) and the reader agree: $(head -1 <<<"$res")" ||
+			{ bad "c: seed $seed: verify exit $pc_verify_rc, reader exit $rrc: $res"; }
+		sed -n '2,$p' <<<"$res"
+	fi
+	pc_release
+done
+summary

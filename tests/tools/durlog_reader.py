@@ -1,0 +1,498 @@
+#!/usr/bin/env python3
+"""A second, minimal reader of fsmix's durability log (issue 26).
+
+Written from the documentation alone (docs/output.md: "Durability log", "fsmix verify",
+"Verifiable content", "Content modes"; docs/durability.md: "Durability model", the table of
+promises, "Namespace operations", "A log fsmix can have written", "A log without its end
+record"), never from src/, so that it checks that the docs are complete and right.
+
+  durlog_reader.py --durability-log LOG --location L [--location L1 ...] [--model linux|posix]
+                   [--json]
+
+What it checks, per file of the log (the last life of each id): the name (present in one of
+the directories the model allows), the length (at least the acknowledged one), and in content
+modes random, header, zero and compressible the header bytes of every promised block, byte by
+byte (file id, generation within the acceptable window, block offset); in header mode every
+promised payload byte against the pattern all blocks share (learned from the tree); in random
+mode that no promised payload word is eight zero bytes; a replaced file's blocks, new or old
+(mixed, emptied). It does not recompute the check word (its hash is not documented) nor the
+random payload stream (its PRNG neither): a torn or stale random payload under a good header is
+not seen, and a kind may differ from verify's where verify reads more of a block. Deleted files
+whose unlink is durable must stay gone (resurrected). --model posix only drops the name
+promises of fsync, fdatasync and O_SYNC writes. The bad-log rules (sequence gaps, records after
+end, where torn records may lie) are not checked: torn records are skipped wherever they are.
+
+Output: one line per file, `fsN fID verdict [kind]` with verdict kept, broken or
+not-promised, and a summary; --json prints {"files": [...], "summary": {...}}.
+Exit status: 0 nothing broken, 1 something broken, 2 a log it cannot read.
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+
+FNV_BASIS = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+M64 = (1 << 64) - 1
+M32 = (1 << 32) - 1
+DATA_DIR = 0xFFFFFFFF
+MAIN = 0xFFFFFFFF
+KINDS = {1: "base", 2: "write-start", 3: "write", 4: "fsync", 5: "fdatasync", 6: "create",
+         7: "delete", 8: "dirsync", 9: "syncfs", 10: "sync", 11: "end", 12: "rename",
+         13: "replace", 14: "truncate"}
+REC = struct.Struct("<BBHIQQQIIQQQII")  # 72 bytes, then the u64 FNV-1a
+BLOCK = 512
+TRACKED_DIRS = 4  # "four are tracked" (docs/durability.md, Namespace operations)
+
+
+class BadLog(Exception):
+    pass
+
+
+def fnv1a(data):
+    h = FNV_BASIS
+    for b in data:
+        h = ((h ^ b) * FNV_PRIME) & M64
+    return h
+
+
+def gen_in(g, lo, hi):
+    """g in [lo, hi] on the 32-bit circle; hi None: unbounded (within 2^31 of lo)."""
+    if g == 0:
+        return False
+    if hi is None:
+        return (g - lo) & M32 < (1 << 31)
+    return (g - lo) & M32 <= (hi - lo) & M32
+
+
+def parse(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 64 or data[:8] != b"FSMIXDUR":
+        raise BadLog("not a durability log")
+    version, hlen, rlen, flags, mono, real, nfs, nworkers, runid = struct.unpack_from(
+        "<IIIIQQIIQ", data, 8)
+    if rlen != 80 or hlen < 72 or len(data) < hlen:
+        raise BadLog("header lengths %d/%d" % (hlen, rlen))
+    if fnv1a(data[:hlen - 8]) != struct.unpack_from("<Q", data, hlen - 8)[0]:
+        raise BadLog("header fails its check")
+    fss = {}
+    for i in range(nfs):
+        idx, mode, pct, tree, seed, spec = struct.unpack_from("<IBBxxQQQ", data, 64 + 32 * i)
+        fss[idx] = {"mode": mode, "pct": pct, "tree": tree}
+    hdr = {"version": version, "flags": flags, "nworkers": nworkers, "fs": fss, "runid": runid}
+    recs, torn = [], 0
+    for pos in range(hlen, len(data) - len(data[hlen:]) % rlen, rlen):
+        raw = data[pos:pos + rlen]
+        if fnv1a(raw[:72]) != struct.unpack_from("<Q", raw, 72)[0]:
+            torn += 1  # the docs: a torn tail is skipped (this reader does not judge where)
+            continue
+        (kind, fl, fs, worker, seq, t0, t1, file, d, off, ln, size, gen,
+         resv) = REC.unpack_from(raw)
+        recs.append({"n": len(recs) + torn + 1, "kind": KINDS.get(kind, kind), "flags": fl,
+                     "fs": fs, "worker": worker, "seq": seq, "t0": t0, "t1": t1,
+                     "file": file, "dir": d, "off": off, "len": ln, "size": size,
+                     "gen": gen, "resv": resv})
+    if not recs:
+        raise BadLog("no good record")
+    return hdr, recs, torn
+
+
+class File:
+    """One life of a file id: from its base or create record to its delete (or the end)."""
+
+    def __init__(self, fs, fid, d, created, t1):
+        self.fs, self.id, self.dir, self.created = fs, fid, d, created
+        self.t_made = t1             # when its current name was made (create, rename)
+        self.cands = [d]             # directories it may be in (the durable one first)
+        self.left = []               # (dir, t1) renamed away from, not yet durably left
+        self.left_durable = []       # directories it durably left
+        self.name_promised = False
+        self.pending = []            # unsettled writes: [off, end, gen, size, t1]
+        self.settled = []            # promised content: [off, end, gen_min]
+        self.length = 0              # promised length
+        self.gen_max = 0             # the newest generation a write of it began
+        self.deleted = None          # t1 of its unlink
+        self.unlink_durable = False
+        self.replace = None          # (gen, size, confirmed by its dirsync)
+        self.recreated = False
+
+    def key(self):
+        return (self.fs, self.id)
+
+
+class Model:
+    def __init__(self, hdr, recs, model):
+        self.hdr, self.model = hdr, model
+        self.recs = sorted(recs, key=lambda r: (r["t1"], r["worker"], r["seq"]))
+        self.live = {}
+        self.lives = []
+        self.complete = any(r["kind"] == "end" for r in recs)
+
+    def life(self, r):
+        return self.live.get((r["fs"], r["file"]))
+
+    def new(self, r, created):
+        old = self.live.get((r["fs"], r["file"]))
+        if old is not None and old.deleted is None:
+            old.deleted = r["t1"]  # an id taken again while live: treat as gone
+        if old is not None:
+            old.recreated = True
+        f = File(r["fs"], r["file"], r["dir"], created, r["t1"])
+        self.live[f.key()] = f
+        self.lives.append(f)
+        return f
+
+    def settle(self, f, ws, length=None):
+        for w in ws:
+            f.settled.append([w[0], w[1], w[2]])
+            f.length = max(f.length, w[3])
+        if length is not None:
+            f.length = max(f.length, length)
+
+    def name_durable(self, f, t_start=None):
+        f.name_promised = True
+        if t_start is None or f.t_made < t_start:
+            f.cands = [f.dir]
+
+    def cover_all(self, r, fs_only):
+        """sync / syncfs: what completed before the call started."""
+        for f in self.lives:
+            if fs_only and f.fs != r["fs"]:
+                continue
+            if f.deleted is not None:
+                if f.deleted < r["t0"]:
+                    f.unlink_durable = True
+                self.cover_left(f, None, r["t0"])
+                continue
+            ws = [w for w in f.pending if w[4] < r["t0"]]
+            f.pending = [w for w in f.pending if w[4] >= r["t0"]]
+            self.settle(f, ws)
+            if f.t_made < r["t0"]:
+                self.name_durable(f)
+            self.cover_left(f, None, r["t0"])
+
+    def cover_left(self, f, d, t0):
+        keep = []
+        for (ld, t) in f.left:
+            if t < t0 and (d is None or ld == d):
+                f.left_durable.append(ld)
+            else:
+                keep.append((ld, t))
+        f.left = keep
+
+    def replay(self):
+        for r in self.recs:
+            k = r["kind"]
+            if k == "base":
+                f = self.new(r, False)
+                f.length = r["size"]
+                f.gen_max = r["gen"]
+                if r["size"]:
+                    f.settled.append([0, r["size"], 1 if r["gen"] else None])
+                f.base_unknown = r["gen"] == 0
+            elif k == "create":
+                self.new(r, True).gen_max = 1  # "1 as created"; no write-start for it
+            elif k == "write-start":
+                f = self.life(r)
+                if f:
+                    f.gen_max = max(f.gen_max, r["gen"]) if f.gen_max else r["gen"]
+            elif k == "write":
+                f = self.life(r)
+                if not f:
+                    continue
+                w = [r["off"], r["off"] + r["len"], r["gen"], r["size"], r["t1"]]
+                if r["flags"] & 1:
+                    self.settle(f, [w], r["off"] + r["len"])
+                    if self.model == "linux" and len(f.cands) == 1:
+                        f.name_promised = True  # its own name, as fsync (not a rename's)
+                else:
+                    f.pending.append(w)
+            elif k in ("fsync", "fdatasync"):
+                f = self.life(r)
+                if not f:
+                    continue
+                ws = [w for w in f.pending if w[4] <= r["t1"]]
+                f.pending = [w for w in f.pending if w[4] > r["t1"]]
+                self.settle(f, ws, r["size"])
+                if self.model == "linux" and not f.name_promised and len(f.cands) == 1:
+                    f.name_promised = True  # its own name, not a rename's (not by fsync)
+            elif k == "delete":
+                f = self.life(r)
+                if f:
+                    f.deleted = r["t1"]
+                    f.dir = r["dir"]
+            elif k == "dirsync":
+                for f in self.lives:
+                    if f.fs != r["fs"]:
+                        continue
+                    if f.deleted is not None:
+                        if f.dir == r["dir"] and f.deleted < r["t0"]:
+                            f.unlink_durable = True
+                        self.cover_left(f, r["dir"], r["t0"])
+                        continue
+                    if f.dir == r["dir"] and f.t_made < r["t0"]:
+                        self.name_durable(f)
+                    if f.replace and not f.replace[2] and f.dir == r["dir"] and \
+                            f.replace_t1 <= r["t1"]:
+                        f.replace = (f.replace[0], f.replace[1], True)
+                    self.cover_left(f, r["dir"], r["t0"])
+            elif k in ("sync", "syncfs"):
+                self.cover_all(r, k == "syncfs")
+            elif k == "rename":
+                f = self.life(r)
+                if not f:
+                    continue
+                f.left.append((f.dir, r["t1"]))
+                if f.dir in f.left_durable:
+                    pass
+                f.left_durable = [d for d in f.left_durable if d != r["dir"]]
+                f.dir, f.t_made = r["dir"], r["t1"]
+                f.cands = (f.cands + [r["dir"]])[-(TRACKED_DIRS + 1):]
+            elif k == "replace":
+                f = self.life(r)
+                if not f:
+                    continue
+                f.gen_max = r["gen"] if not f.gen_max else max(f.gen_max, r["gen"])
+                if r["flags"] & 4:
+                    continue
+                f.old = (list(f.settled), f.length)
+                f.pending = []
+                f.settled = [[0, r["size"], r["gen"]]] if r["size"] else []
+                f.length = r["size"]
+                f.replace = (r["gen"], r["size"], False)
+                f.replace_t1 = r["t1"]
+                f.t_made = r["t1"]
+                if f.dir not in f.cands:
+                    f.cands.append(f.dir)
+            elif k == "truncate":
+                f = self.life(r)
+                if not f:
+                    continue
+                n = r["size"]
+                f.settled = [[a, min(b, n), g] for a, b, g in f.settled if a < n]
+                f.pending = [[a, min(b, n), g, min(s, n), t] for a, b, g, s, t in f.pending
+                             if a < n]
+                f.length = min(f.length, n)
+                if f.replace:
+                    f.replace = (f.replace[0], min(f.replace[1], n), f.replace[2])
+
+
+def path_of(loc, fs, d, fid):
+    sub = "data" if d == DATA_DIR else os.path.join("data", "d%03d" % d)
+    return os.path.join(loc, "fsmix.fs%d" % fs, sub, "f%d" % fid)
+
+
+PATTERNS = {}  # content=header: the payload (bytes 24..511) of each filesystem, learned
+
+
+def learn(fs, data):
+    """content=header's payload is "the same in every block, file and generation" (docs): the
+    payload most blocks of the files read so far hold (the seed's PRNG is not documented)."""
+    votes = PATTERNS.setdefault(fs, {})
+    if isinstance(votes, bytes):
+        return votes
+    for off in range(0, len(data) - BLOCK + 1, BLOCK):
+        p = data[off + 24:off + BLOCK]
+        votes[p] = votes.get(p, 0) + 1
+    if votes:
+        best = max(votes, key=votes.get)
+        if votes[best] >= 8 and any(best):
+            PATTERNS[fs] = best
+        return best
+    return None
+
+
+def header_state(f, data, blk, s, e, lo, hi):
+    """The header bytes of the block at blk that [s, e) covers: None (none), ok, zeroed, stale
+    or wrong. Word 0: file id (low 32 bits), generation (high); word 1: the block's offset."""
+    lo_b, hi_b = max(s, blk), min(e, blk + 16)
+    if lo_b >= hi_b:
+        return None
+    want = struct.pack("<IIQ", f.id, 0, blk)
+    zero = not any(data[lo_b:hi_b])  # zeroes where content is not (its offset's high bytes are)
+    gen_bytes = {}
+    for p in range(lo_b, hi_b):
+        i = p - blk
+        if 4 <= i < 8:
+            gen_bytes[i - 4] = data[p]
+        elif data[p] != want[i]:
+            return "zeroed" if zero else "wrong"
+    if not gen_bytes or lo is None:
+        return "ok"
+    g = sum(b << (8 * i) for i, b in gen_bytes.items())
+    if len(gen_bytes) == 4:
+        if gen_in(g, lo, hi):
+            return "ok"
+        if zero:
+            return "zeroed"  # generation 0 is never written
+        return "stale" if g and (lo - g) & M32 < (1 << 31) else "wrong"
+    mask = sum(0xFF << (8 * i) for i in gen_bytes)
+    top = hi if hi is not None else (lo + 4096) & M32
+    n = (top - lo) & M32
+    if n > 1 << 16:
+        return "ok"  # a partial generation in a window too wide to search: accepted
+    for d in range(n + 1):
+        if ((lo + d) & M32) & mask == g:
+            return "ok"
+    return "zeroed" if zero else "wrong"
+
+
+def check_blocks(f, data, mode, hi):
+    """First finding in the promised ranges: (kind, offset) or None. Checked: the header's file,
+    generation and offset bytes; in header mode every payload byte against the pattern; in
+    random mode that no whole payload word is eight zero bytes. Not checked: the check word
+    (word 2: its hash is not documented) and random payload bytes (its stream neither)."""
+    pattern = learn(f.fs, data) if mode == 4 else None
+    for a, b, gmin in f.settled:
+        for blk in range(a - a % BLOCK, b, BLOCK):
+            s, e = max(a, blk), min(b, blk + BLOCK)
+            if e > len(data):
+                return ("short", len(data))
+            hs = header_state(f, data, blk, s, e, gmin, hi) if mode in (0, 1, 2, 4) else None
+            if hs not in (None, "ok"):
+                return (hs, max(s, blk))
+            bad = None
+            for p in range(max(s, blk + 24), e):
+                i = p - blk
+                if mode == 4 and pattern is not None and data[p] != pattern[i - 24]:
+                    bad = p
+                    break
+                if mode == 0 and i % 8 == 0 and p + 8 <= e and data[p:p + 8] == b"\0" * 8:
+                    bad = p
+                    break
+            if bad is None:
+                continue
+            if hs == "ok" and blk + 16 <= e and s <= blk:
+                return ("torn", bad)  # a good header, bad bytes after it
+            rest = data[bad:min(len(data), blk + BLOCK)]
+            return ("zeroed" if not any(rest) else "wrong", bad)
+    return None
+
+
+def judge(m, f, locs):
+    """The verdict of one life: (verdict, kind)."""
+    loc = locs[f.fs] if f.fs < len(locs) else locs[0]
+    if f.deleted is not None:
+        if f.recreated and m.live.get(f.key()) is not f:
+            pass  # a later create of the id: that one is checked (docs: not resurrected)
+        dirs = ([f.dir] if f.unlink_durable else []) + f.left_durable
+        if f.recreated:
+            return ("not-promised", None)
+        for d in dirs:
+            if os.path.exists(path_of(loc, f.fs, d, f.id)):
+                if not m.complete and not (m.hdr["flags"] & 8):
+                    return ("lost-tail", "resurrected")
+                return ("broken", "resurrected")
+        return ("kept", None) if dirs else ("not-promised", None)
+    promised_data = bool(f.settled) or f.length > 0
+    if not f.name_promised and not promised_data:
+        return ("not-promised", None)
+    order = [f.dir] + [d for d in reversed(f.cands) if d != f.dir]
+    found = None
+    for d in order:
+        p = path_of(loc, f.fs, d, f.id)
+        if os.path.lexists(p):
+            found = p
+            break
+    if found is None:
+        if not f.name_promised:
+            return ("kept", None)  # its name was never promised: absent is allowed
+        if not m.complete and (not (m.hdr["flags"] & 4) or f.created):
+            return ("lost-tail", "missing")
+        return ("broken", "missing")
+    try:
+        with open(found, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return ("broken", "unreadable")
+    mode = m.hdr["fs"].get(f.fs, {"mode": 0})["mode"]
+    hi = None if not m.complete or not f.gen_max else f.gen_max
+    res = None
+    if f.replace and f.replace[1]:
+        res = check_replace(f, data, mode)
+        if res == "old":
+            return ("kept", None)
+    if res is None:
+        if len(data) < f.length:
+            res = ("short", len(data))
+        else:
+            res = check_blocks(f, data, mode, hi)
+    if res is None:
+        return ("kept", None)
+    if not m.complete and (not (m.hdr["flags"] & 8) or f.created) and res[0] != "wrong":
+        return ("lost-tail", res[0])
+    return ("broken", res[0])
+
+
+def check_replace(f, data, mode):
+    """A replaced file: the new content whole, or (before its dirsync returned) the old. An
+    empty file where the new content is not: emptied, unless the old may have been empty and
+    the dirsync had not returned. Blocks of the new generation (or later) and blocks of older
+    ones anywhere in the file as found: mixed. "old": the old content, not checked further."""
+    gen, size, confirmed = f.replace
+    if len(data) == 0:
+        return "old" if not confirmed and f.old[1] == 0 else ("emptied", 0)
+    if mode not in (0, 1, 2, 4):
+        return None
+    new = old = 0
+    first = [None, None]
+    for off in range(0, len(data) - 7, BLOCK):
+        w0 = struct.unpack_from("<Q", data, off)[0]
+        if w0 & M32 != f.id or not w0 >> 32:
+            continue  # no generation of this file (zeroes, garbage): the usual checks say
+        is_new = gen_in(w0 >> 32, gen, None)  # "its generation or later", unbounded
+        new, old = new + is_new, old + (not is_new)
+        if first[is_new] is None:
+            first[is_new] = off
+    if new and old:
+        return ("mixed", max(first))
+    if not confirmed and not new:
+        return "old"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--durability-log", required=True)
+    ap.add_argument("--location", action="append", required=True)
+    ap.add_argument("--model", default="linux", choices=["linux", "posix"])
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    try:
+        hdr, recs, torn = parse(a.durability_log)
+    except (BadLog, OSError) as e:
+        print("durlog_reader: %s: %s" % (a.durability_log, e), file=sys.stderr)
+        return 2
+    m = Model(hdr, recs, a.model)
+    m.replay()
+    out, summary = [], {"files": 0, "kept": 0, "broken": 0, "not-promised": 0,
+                        "lost-tail": 0, "broken_by_kind": {}}
+    for f in m.lives:
+        if m.live.get(f.key()) is not f:
+            continue  # an id made anew: its last life is what the tree can show
+        v, kind = judge(m, f, a.location)
+        state = "deleted" if f.deleted is not None else "live"
+        out.append({"fs": f.fs, "file": f.id, "state": state, "verdict": v, "kind": kind})
+        summary["files"] += 1
+        summary[v] += 1
+        if v == "broken":
+            summary["broken_by_kind"][kind] = summary["broken_by_kind"].get(kind, 0) + 1
+    summary.update(records=len(recs), torn_records=torn, log_complete=m.complete)
+    if a.json:
+        files = [[o["fs"], o["file"], o["verdict"].replace("-", "_"), o["kind"]] for o in out]
+        json.dump({"files": files, "summary": summary}, sys.stdout, indent=1)
+        print()
+    else:
+        for o in out:
+            print("fs%d f%d %s %s%s" % (o["fs"], o["file"], o["state"], o["verdict"],
+                                        " " + o["kind"] if o["kind"] else ""))
+        print("durlog_reader: %d files: kept %d, broken %d, not promised %d, lost tail %d"
+              % (summary["files"], summary["kept"], summary["broken"],
+                 summary["not-promised"], summary["lost-tail"]))
+    return 1 if summary["broken"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
