@@ -40,7 +40,7 @@ DATA_DIR = 0xFFFFFFFF
 MAIN = 0xFFFFFFFF
 KINDS = {1: "base", 2: "write-start", 3: "write", 4: "fsync", 5: "fdatasync", 6: "create",
          7: "delete", 8: "dirsync", 9: "syncfs", 10: "sync", 11: "end", 12: "rename",
-         13: "replace", 14: "truncate"}
+         13: "replace", 14: "truncate", 15: "fallocate"}
 REC = struct.Struct("<BBHIQQQIIQQQII")  # 72 bytes, then the u64 FNV-1a
 BLOCK = 512
 TRACKED_DIRS = 4  # "four are tracked" (docs/durability.md, Namespace operations)
@@ -277,6 +277,27 @@ class Model:
                 f.length = min(f.length, n)
                 if f.replace:
                     f.replace = (f.replace[0], min(f.replace[1], n), f.replace[2])
+            elif k == "fallocate" and r["resv"] in (1, 2):
+                # punch hole (1), zero range (2): docs/durability.md, "nothing in the range is
+                # promised any more"; a pending write keeps its part before the hole, or after
+                # it when it starts inside (a later fsync promises what remains)
+                f = self.life(r)
+                if not f:
+                    continue
+                lo, hi = r["off"], r["off"] + r["len"]
+                f.settled = [[a, b, g] for a, b, g in f.settled if b <= lo or a >= hi] + \
+                    [[a, lo, g] for a, b, g in f.settled if a < lo < b] + \
+                    [[hi, b, g] for a, b, g in f.settled if a < hi < b]
+                kept = []
+                for w in f.pending:
+                    a, b = w[0], w[1]
+                    if b <= lo or a >= hi:
+                        kept.append(w)
+                    elif a < lo:
+                        kept.append([a, lo] + w[2:])
+                    elif b > hi:
+                        kept.append([hi, b] + w[2:])
+                f.pending = kept
 
 
 def path_of(loc, fs, d, fid):
