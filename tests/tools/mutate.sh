@@ -11,7 +11,7 @@
 # the layer's unit tests, runs the layer's tests (LAYER_TESTS below, a ctest -R regex) and puts
 # the file back. A mutant is caught when a test fails (or times out), survives when all pass,
 # and is not viable when it does not compile (-Werror: e.g. a comparison that is always true).
-# A survivor listed in tests/tools/mutate-equivalent.txt (its id and why no test can tell it
+# A survivor listed in tests/tools/mutate_equivalent.txt (its id and why no test can tell it
 # from the original) is equivalent; the score is caught / (caught + survived - equivalent).
 # With -A, a mutant that drops a release (free, json_decref, *_free) is built and tested in
 # ASAN_BUILD, a configured FSMIX_SANITIZE=address build of this checkout, where LeakSanitizer
@@ -33,7 +33,7 @@ while getopts "A:B:n:s:lh" o; do
 	s) seed=$OPTARG ;;
 	l) list=1 ;;
 	*)
-		sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
 		exit 2
 		;;
 	esac
@@ -47,7 +47,7 @@ if [ -n "$asan" ] && ! grep -q '^FSMIX_SANITIZE:STRING=.*address' "$asan/CMakeCa
 	exit 2
 fi
 # The equivalent mutants: "ID :: REASON" lines (# starts a comment).
-equivalent_list=$src/tests/tools/mutate-equivalent.txt
+equivalent_list=$src/tests/tools/mutate_equivalent.txt
 is_equivalent() {
 	[ -f "$equivalent_list" ] && grep -v '^#' "$equivalent_list" | sed 's/ :: .*//' | grep -qxF -- "$1"
 }
@@ -59,10 +59,10 @@ declare -A LAYER_TESTS=(
 	[base]='unit_test_(content|fdio|ops|outfile|pick|popdist|sizedist|threads)$'
 	[profile]='unit_test_(keys|lexer|overrides|profile|value|sizedist)$|e2e_bad_profiles$'
 	[tree]='unit_test_(pool|tree)$'
-	[measure]='unit_test_(chist|devstat|dist|hist|interval|results|settle|stats|stats_lazy|tstat|report_data|durmodel|durmodel_ns|content_durmodel)$'
+	[measure]='unit_test_(chist|devstat|dist|hist|interval|latlog|results|settle|stats|stats_lazy|tstat|report_data|durmodel|durmodel_ns|content_durmodel)$'
 	[engine]='unit_test_(arrival|progress)$|e2e_(run_engine|semantics)$'
 	[report]='unit_test_(report_golden|report_data)$|e2e_reports$'
-	[study]='unit_test_(study|tstat)$'
+	[study]='unit_test_(study|tstat)$|e2e_sweep_compare$'
 	[cli]='unit_test_cli$|e2e_(cli_check|output_status)$'
 	[mpi]='unit_test_(dist|jobpolicy)$'
 )
