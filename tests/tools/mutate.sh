@@ -2,7 +2,7 @@
 # mutate.sh - how many one-line changes of the code do the tests catch? (docs/design.md, "How
 # well the tests catch a changed line"). Run by hand, not in CI: it rebuilds once per mutant.
 #
-#   tests/tools/mutate.sh [-B BUILD] [-n PER_LAYER] [-s SEED] [-l] [LAYER...]
+#   tests/tools/mutate.sh [-B BUILD] [-A ASAN_BUILD] [-n PER_LAYER] [-s SEED] [-l] [LAYER...]
 #
 # For each layer (default: base profile tree measure engine report study cli), it lists the
 # one-line mutants of the layer's src/LAYER/*.c -- a comparison flipped (< <= > >= == !=), a
@@ -10,23 +10,30 @@
 # with SEED (default 1: the same sample every time), and for each: applies it, rebuilds fsmix and
 # the layer's unit tests, runs the layer's tests (LAYER_TESTS below, a ctest -R regex) and puts
 # the file back. A mutant is caught when a test fails (or times out), survives when all pass,
-# and is not viable when it does not compile (-Werror: e.g. a comparison that is always true);
-# the score is caught / (caught + survived). The file is restored whatever happens (trap), and
-# the build is brought back to the unchanged sources at the end. -l lists the sample only.
+# and is not viable when it does not compile (-Werror: e.g. a comparison that is always true).
+# A survivor listed in tests/tools/mutate_equivalent.txt (its id and why no test can tell it
+# from the original) is equivalent; the score is caught / (caught + survived - equivalent).
+# With -A, a mutant that drops a release (free, json_decref, *_free) is built and tested in
+# ASAN_BUILD, a configured FSMIX_SANITIZE=address build of this checkout, where LeakSanitizer
+# fails a test that leaks. The file is restored whatever happens (trap), and the builds are
+# brought back to the unchanged sources at the end. -l lists the sample only.
 #
+# A mutant's id is "FILE (FUNCTION) OP: ORIGINAL LINE" (the line without its indentation),
+# as printed after each result; it does not change when lines above it move.
 # BUILD must be a configured build directory of this checkout (default: build). Files that other
 # work owns at the time can be left out with MUTATE_SKIP (a grep -E regex of paths).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build=$src/build per=5 seed=1 list=0
-while getopts "B:n:s:lh" o; do
+build=$src/build asan= per=5 seed=1 list=0
+while getopts "A:B:n:s:lh" o; do
 	case $o in
+	A) asan=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	B) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	n) per=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	l) list=1 ;;
 	*)
-		sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,/^[^#]/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
 		exit 2
 		;;
 	esac
@@ -35,6 +42,15 @@ shift $((OPTIND - 1))
 layers=("$@")
 ((${#layers[@]})) || layers=(base profile tree measure engine report study cli)
 [ -f "$build/CTestTestfile.cmake" ] || { echo "mutate.sh: $build is not a configured build" >&2; exit 2; }
+if [ -n "$asan" ] && ! grep -q '^FSMIX_SANITIZE:STRING=.*address' "$asan/CMakeCache.txt" 2>/dev/null; then
+	echo "mutate.sh: $asan is not a configured FSMIX_SANITIZE=address build" >&2
+	exit 2
+fi
+# The equivalent mutants: "ID :: REASON" lines (# starts a comment).
+equivalent_list=$src/tests/tools/mutate_equivalent.txt
+is_equivalent() {
+	[ -f "$equivalent_list" ] && grep -v '^#' "$equivalent_list" | sed 's/ :: .*//' | grep -qxF -- "$1"
+}
 
 # The tests of each layer: its unit tests (and those of a higher layer that test its modules:
 # test_dist packs measure's statistics), and for the layers with few of them the quickest
@@ -43,10 +59,10 @@ declare -A LAYER_TESTS=(
 	[base]='unit_test_(content|fdio|ops|outfile|pick|popdist|sizedist|threads)$'
 	[profile]='unit_test_(keys|lexer|overrides|profile|value|sizedist)$|e2e_bad_profiles$'
 	[tree]='unit_test_(pool|tree)$'
-	[measure]='unit_test_(chist|devstat|dist|hist|interval|results|settle|stats|stats_lazy|tstat|report_data)$'
+	[measure]='unit_test_(chist|devstat|dist|hist|interval|latlog|results|settle|stats|stats_lazy|tstat|report_data|durmodel|durmodel_ns|content_durmodel)$'
 	[engine]='unit_test_(arrival|progress)$|e2e_(run_engine|semantics)$'
 	[report]='unit_test_(report_golden|report_data)$|e2e_reports$'
-	[study]='unit_test_(study|tstat)$'
+	[study]='unit_test_(study|tstat)$|e2e_sweep_compare$'
 	[cli]='unit_test_cli$|e2e_(cli_check|output_status)$'
 	[mpi]='unit_test_(dist|jobpolicy)$'
 )
@@ -131,20 +147,22 @@ targets() {
 	printf '%s\n' "${t[@]}"
 }
 
-declare -A caught survived unviable
-survivors=()
+declare -A caught survived unviable equivalent
+survivors=() asan_tg=()
 for layer in "${layers[@]}"; do
 	re=${LAYER_TESTS[$layer]:-}
 	[ -n "$re" ] || { echo "mutate.sh: no tests known for layer '$layer'" >&2; exit 2; }
 	mapfile -t tg < <(targets "$re")
-	caught[$layer]=0 survived[$layer]=0 unviable[$layer]=0
+	caught[$layer]=0 survived[$layer]=0 unviable[$layer]=0 equivalent[$layer]=0
 	mapfile -t sample < <(candidates "$layer" | shuf -n "$per" --random-source=<(yes "$seed$layer"))
 	for m in "${sample[@]}"; do
 		IFS=$'\t' read -r file line op <<<"$m"
 		rel=${file#"$src"/}
+		before=$(sed -n "${line}p" "$file" | sed 's/^[[:space:]]*//')
+		id="$rel ($(function_of "$file" "$line")) $op: $before"
 		what="$layer $rel:$line ($(function_of "$file" "$line")) $op"
 		if ((list)); then
-			echo "$what: $(sed -n "${line}p" "$file" | sed 's/^\t*//')"
+			echo "$what: $before"
 			continue
 		fi
 		cp -p "$file" "$backup"
@@ -154,31 +172,48 @@ for layer in "${layers[@]}"; do
 			continue
 		fi
 		after=$(sed -n "${line}p" "$file" | sed 's/^\t*//')
-		if ! cmake --build "$build" -j2 --target "${tg[@]}" >/dev/null 2>&1; then
+		b=$build
+		if [ -n "$asan" ] && [ "$op" = drop ] &&
+		    [[ $before =~ (^|[^a-z_])(free|json_decref|[a-z_]+_free)\( ]]; then
+			b=$asan # a release dropped: a leak, which LeakSanitizer reports
+			asan_tg+=("${tg[@]}")
+		fi
+		if ! cmake --build "$b" -j2 --target "${tg[@]}" >/dev/null 2>&1; then
 			result="not viable"
 			unviable[$layer]=$((unviable[$layer] + 1))
-		elif ctest --test-dir "$build" -R "$re" --timeout 300 >/dev/null 2>&1; then
-			result=SURVIVED
-			survived[$layer]=$((survived[$layer] + 1))
-			survivors+=("$what: $after")
+		elif ctest --test-dir "$b" -R "$re" --timeout 300 >/dev/null 2>&1; then
+			if is_equivalent "$id"; then
+				result=equivalent
+				equivalent[$layer]=$((equivalent[$layer] + 1))
+			else
+				result=SURVIVED
+				survived[$layer]=$((survived[$layer] + 1))
+				survivors+=("$what: $after")
+			fi
 		else
 			result=caught
 			caught[$layer]=$((caught[$layer] + 1))
+			is_equivalent "$id" && echo "mutate.sh: caught, yet listed as equivalent: $id" >&2
 		fi
 		restore
 		echo "$result  $what: $after"
+		echo "    id: $id"
 	done
 done
 ((list)) && exit 0
 echo "mutate.sh: restoring the build"
 cmake --build "$build" -j2 >/dev/null 2>&1 || echo "mutate.sh: the final rebuild failed" >&2
+if ((${#asan_tg[@]})); then
+	cmake --build "$asan" -j2 --target "${asan_tg[@]}" >/dev/null 2>&1 || echo "mutate.sh: the final ASan rebuild failed" >&2
+fi
 echo
-printf '%-8s %7s %8s %10s %6s\n' layer caught survived "not viable" score
+printf '%-8s %7s %8s %10s %10s %6s\n' layer caught survived equivalent "not viable" score
 for layer in "${layers[@]}"; do
 	c=${caught[$layer]} s=${survived[$layer]}
 	pct=n/a
 	((c + s)) && pct="$((100 * c / (c + s)))%"
-	printf '%-8s %7d %8d %10d %6s\n' "$layer" "$c" "$s" "${unviable[$layer]}" "$pct"
+	printf '%-8s %7d %8d %10d %10d %6s\n' "$layer" "$c" "$s" "${equivalent[$layer]}" \
+	    "${unviable[$layer]}" "$pct"
 done
 if ((${#survivors[@]})); then
 	echo

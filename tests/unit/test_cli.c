@@ -75,6 +75,18 @@ static void test_misuse(void)
 	CHECK(cl.lat_log_path && !strcmp(cl.lat_log_path, "x"));
 }
 
+/* A command's own argument rules (commands.c): compare keeps its files, verify needs the log. */
+static void test_command_args(void)
+{
+	CHECK_EQ_I(parse("compare", "a.json", "b.json", "c.json", NULL), FAIL_NONE);
+	CHECK_EQ_U(cl.n_files, 3);
+	CHECK(cl.files && !strcmp(cl.files[0], "a.json") && !strcmp(cl.files[2], "c.json"));
+	check_misuse(parse("compare", "a.json", NULL),
+	             "compare needs BASE.json and at least one NEW.json");
+	check_misuse(parse("verify", "p", "--location", "x", NULL),
+	             "verify needs --durability-log FILE (the log of the run to check)");
+}
+
 /* --threads N (an override) and --threads LIST (a sweep, run only); --json FILE (run) and
  * --json (check). */
 static void test_forms(void)
@@ -223,6 +235,10 @@ static void test_generated(void)
 		CHECK(strstr(help, commands[i].synopsis[0]) != NULL);
 	CHECK(!strncmp(help, "usage: fsmix run PROFILE [options]", 34));
 	CHECK(strstr(man, ".SH SYNOPSIS\n") && strstr(man, ".SH OPTIONS\n"));
+	/* an option's heading is a line of its own, with or without a value */
+	CHECK(strstr(man, ".TP\n\\fB\\-\\-force\\fR\n(compare) ") != NULL);
+	CHECK(strstr(man, ".TP\n\\fB\\-\\-durability\\-log\\fR \\fIFILE\\fR\n(run, verify) ") !=
+	      NULL);
 	free(help);
 	free(man);
 }
@@ -231,6 +247,7 @@ int main(void)
 {
 	RUN(test_exit_status_of);
 	RUN(test_misuse);
+	RUN(test_command_args);
 	RUN(test_forms);
 	RUN(test_repeat_until);
 	RUN(test_abbreviations);

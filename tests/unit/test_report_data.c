@@ -2,6 +2,7 @@
  * reasons, msec_range counts, quoting, atomic writing and errors. */
 #include "results_fixture.h"
 #include "report_data.h"
+#include "report_job.h"
 #include "test.h"
 
 #include <dirent.h>
@@ -398,6 +399,32 @@ static size_t dir_entries(const char *dir)
 	return n;
 }
 
+/* A distributed run's devices: each names its host and filesystem; one with a name (of any
+ * length) and counters read before and after gets them, one without a name or with counters
+ * that could not be read gets none. */
+static void test_job_devices(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	char hosts[1][JOBSUM_HOST_MAX] = {"node1"};
+	struct jobsum_device dev[3] = {
+	    {.devname = "x", .fstype = "ext4", .delta = {.valid = true, .write_ios = 7}},
+	    {.devname = "", .fstype = "tmpfs", .delta = {.valid = true, .write_ios = 7}},
+	    {.devname = "sdb", .fstype = "xfs"}};
+	struct jobsum j = {.n_hosts = 1, .host_names = hosts, .devices = dev, .n_devices = 3};
+	json_t *o = report_job_json(&j, &f.r), *d = json_object_get(o, "devices");
+	CHECK_EQ_U(json_array_size(d), 3);
+	json_t *named = json_array_get(d, 0), *none = json_array_get(d, 1),
+	       *unread = json_array_get(d, 2);
+	CHECK_STR(gets(named, "host"), "node1");
+	CHECK_STR(gets(named, "device"), "x");
+	CHECK_EQ_I(geti(json_object_get(named, "counters"), "write_ios"), 7);
+	CHECK(json_is_null(json_object_get(none, "device")) && !json_object_get(none, "counters"));
+	CHECK(json_object_get(unread, "device") && !json_object_get(unread, "counters"));
+	json_decref(o);
+	fake_free(&f);
+}
+
 static void test_files(void)
 {
 	static struct fake f;
@@ -532,6 +559,7 @@ int main(void)
 {
 	RUN(test_json_values);
 	RUN(test_json_unattributed_fsync);
+	RUN(test_job_devices);
 	RUN(test_files);
 	return test_summary();
 }

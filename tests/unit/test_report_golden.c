@@ -431,6 +431,24 @@ static void test_ffsb_accounting(void)
 	fake_free(&f);
 }
 
+/* The CPU line is there whenever the run took any time, also under a second; a run of no time
+ * has no rate to give. */
+static void test_cpu_line(void)
+{
+	static struct fake f;
+	golden_setup(&f);
+	const double runtimes[] = {0.5, 1.0, 0};
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++) {
+		f.r.runtime_s = runtimes[i];
+		char *text = render_text(&f, false);
+		if (!strstr(text, "\nCPU: user 1.50 s") != (runtimes[i] == 0))
+			TEST_FAIL("runtime %g s: the CPU line is %sthere", runtimes[i],
+			          runtimes[i] == 0 ? "" : "not ");
+		free(text);
+	}
+	fake_free(&f);
+}
+
 static void test_golden_csv(void)
 {
 	static struct fake f;
@@ -750,6 +768,7 @@ int main(void)
 	RUN(test_golden_ffsb_aging);
 	RUN(test_golden_csv);
 	RUN(test_ffsb_accounting);
+	RUN(test_cpu_line);
 	RUN(test_ffsb_parse);
 	return test_summary();
 }

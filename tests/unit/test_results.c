@@ -314,6 +314,8 @@ static void test_lazy(void)
 	CHECK_EQ_I(results_init_lazy(&lazy, &plan), 0);
 	CHECK_EQ_I(results_init(&eager, &plan), 0);
 	CHECK(!lazy.groups[0].st_ready && !lazy.groups[1].st_ready);
+	for (size_t gi = 0; gi < 2; gi++) /* each group keeps the plan's index (the report's) */
+		CHECK(lazy.groups[gi].index == gi && eager.groups[gi].index == gi);
 	CHECK(eager.groups[0].st_ready && eager.groups[1].st_ready);
 	run_of(&src, 0, 2);
 	CHECK_EQ_I(results_merge(&lazy, &src), 0);

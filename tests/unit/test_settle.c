@@ -134,6 +134,19 @@ static void test_steady(void)
 	CHECK(s.checked && s.settled && s.cv_pct == 0 && s.noise_sd == 0);
 }
 
+/* a middle third of no transactions (a stall) and a last third of some: the change from a
+ * middle of 0 is no number (NaN), not an infinity */
+static void test_stalled_middle(void)
+{
+	const double t[9] = {5, 5, 5, 0, 0, 0, 3, 3, 3};
+	struct interval_row rows[9];
+	struct settle s;
+	settle_of(rows, rows_of(rows, t, 9), &s);
+	CHECK(s.checked && s.mid_mean == 0 && s.last_mean == 3);
+	CHECK(isnan(s.change_pct));
+	CHECK(!s.settled);
+}
+
 int main(void)
 {
 	RUN(test_settled_after_warmup);
@@ -143,5 +156,6 @@ int main(void)
 	RUN(test_stretched_row);
 	RUN(test_too_few);
 	RUN(test_steady);
+	RUN(test_stalled_middle);
 	return test_summary();
 }

@@ -323,6 +323,45 @@ static void test_latplot(void)
 	fclose(log);
 }
 
+/* A kind of at least LATPLOT_LINE_MIN operations gets its median and p99 lines: one point per
+ * LATPLOT_LINE_COLS-th of the time, and the percentiles found also in the top row in use (here
+ * every operation has the same latency: one row). */
+static void test_latplot_lines(void)
+{
+	size_t cap = 64 * 2000, len = 0;
+	char *text = malloc(cap), err[256];
+	for (int i = 0; i < 2000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%d.%03d 0 0 read 50000 4096 0\n",
+		                        i / 1000, i % 1000);
+	struct latplot lp;
+	CHECK_EQ_I(latplot_read(&lp, text, len, "lines.log", err, sizeof(err)), FAIL_NONE);
+	char *data = NULL, *script = NULL;
+	size_t dlen = 0, slen = 0;
+	FILE *d = open_memstream(&data, &dlen), *g = open_memstream(&script, &slen);
+	CHECK_EQ_I(latplot_script(&lp, d, "lines.dat", g, "t"), 0);
+	fclose(d);
+	fclose(g);
+	CHECK_CONTAINS(script, "title 'median; p99 dashed'");
+	CHECK_CONTAINS(script, "'' index 2 using 1:2 with lines");
+	/* the lines' block (the points' rows carry a colour, 0xAARRGGBB): LATPLOT_LINE_COLS
+	 * points, each with a median and a p99 of about 0.05 ms, none left at -1 */
+	size_t points = 0;
+	for (const char *l = data; *l; l = strchr(l, '\n') + 1) {
+		double t, p50, p99;
+		const char *colour = strstr(l, " 0x");
+		if (*l == '\n' || (colour && colour < strchr(l, '\n')))
+			continue;
+		CHECK_EQ_I(sscanf(l, "%lf %lf %lf", &t, &p50, &p99), 3);
+		CHECK(p50 > 0.04 && p50 < 0.06 && p99 == p50);
+		points++;
+	}
+	CHECK_EQ_U(points, LATPLOT_LINE_COLS);
+	free(data);
+	free(script);
+	latplot_free(&lp);
+	free(text);
+}
+
 static void test_doc_check(void)
 {
 	static const char good[] =
@@ -405,6 +444,7 @@ int main(void)
 	RUN(test_compare_mark);
 	RUN(test_plot);
 	RUN(test_latplot);
+	RUN(test_latplot_lines);
 	RUN(test_doc_check);
 	RUN(test_sweep_list);
 	unlink(at("base.json"));

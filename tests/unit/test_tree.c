@@ -13,6 +13,7 @@
 
 #include "failure.h"
 #include "hash.h"
+#include "instance.h"
 #include "pool.h"
 #include "tree.h"
 #include "test.h"
@@ -1078,9 +1079,30 @@ static void case_purge_stop(void)
 	tree_close(&t2);
 }
 
+/* tree_instance_find: every rank of the filesystem's trees once (a tree and its interrupted
+ * .new or .del alike), in order; other filesystems' trees and the rankless tree are not ranks. */
+static void case_instances(void)
+{
+	static const char *const dirs[] = {"fsmix.fs0.r2",      "fsmix.fs0.r0", "fsmix.fs0.r2.new",
+	                                   "fsmix.fs0.r10.del", "fsmix.fs1.r5", "fsmix.fs0"};
+	char p[PATH_MAX];
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		PATHF(p, "%s/%s", base, dirs[i]);
+		CHECK_EQ_I(mkdir(p, 0755), 0);
+	}
+	int *ranks = NULL;
+	CHECK_EQ_I(tree_instance_find(base, 0, &ranks), 3);
+	CHECK(ranks && ranks[0] == 0 && ranks[1] == 2 && ranks[2] == 10);
+	free(ranks);
+	CHECK_EQ_I(tree_instance_find(base, 1, &ranks), 1);
+	CHECK(ranks && ranks[0] == 5);
+	free(ranks);
+}
+
 int main(void)
 {
 	RUN(test_names);
+	ON_EACH_BASE(case_instances);
 	ON_EACH_BASE(case_canaries);
 	ON_EACH_BASE(case_unknown_inside);
 	ON_EACH_BASE(case_errors);
