@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench_checks.sh - what checking costs: the durability log and verify=1 (prints figures;
+# asserts nothing).
+#
+#   bash tests/bench/bench_checks.sh [BUILD_DIR]
+#
+# The scaled 2010 profile (2000 files, 100 dirs, directio=0) on tmpfs (/dev/shm), BENCH_THREADS
+# threads (default 16), one binary, two paired comparisons in one session (the machine is shared
+# and noisy: only ratios within one run mean anything):
+#   log     without --durability-log (content=auto: fixed) against with it (the log on /tmp,
+#           another filesystem; content=auto: header), i.e. the log with the content it needs.
+#           Target (issue 26, item 8): >= 0.95x.
+#   verify  verify=0 (content fixed) against verify=1 (content header, every read checked).
+#           Target: >= 0.97x.
+# Each comparison runs BENCH_REPS rounds (default 8) of four BENCH_SECONDS runs (default 5),
+# A-B-B-A then B-A-A-B; a round's ratio is (B1 + B2) / (A1 + A2) of trans/s; printed: the
+# median of A and B, the median ratio with its distribution-free confidence interval (order
+# statistics; for 8 rounds the whole range, 99 %), the A/A noise (two runs of one variant in
+# one round), and whether the median ratio meets the target; the same for transactions per CPU
+# second (user + system time of the run phase, the logger thread's included): less sensitive
+# than trans/s to what else the machine runs, since a check's cost is CPU time on a tmpfs.
+# BENCH_ONLY=log or verify runs one. Needs jq.
+#
+# Figures here (2 shared CPUs, 3-4 other jobs; 16 threads, 8 rounds x 5 s):
+#   before (f529743)  log 0.8xx, verify 0.9xx   -- see docs/durability.md, "What checking costs"
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build}
+fsmix=$build/src/fsmix
+reps=${BENCH_REPS:-8}
+secs=${BENCH_SECONDS:-5}
+threads=${BENCH_THREADS:-16}
+prof=$top/profiles/ext4-barrier-2010.ffsb
+scaled=(--set filesystem0.num_files=2000 --set filesystem0.num_dirs=100 --set directio=0)
+[ -x "$fsmix" ] || { echo "no fsmix: $fsmix" >&2; exit 2; }
+work=$(mktemp -d /dev/shm/fsmix-bench-checks.XXXXXX)
+logdir=$(mktemp -d /tmp/fsmix-bench-checks.XXXXXX)
+trap 'rm -rf "$work" "$logdir"' EXIT
+
+# paired: stdin has one line per round, "a1 b1 b2 a2" in run order; prints median A, median B,
+# median ratio (b1+b2)/(a1+a2), the interval [r(k), r(n+1-k)] with k the largest such that
+# P(Binomial(n, 1/2) < k) <= 2.5 % (for n <= 5 the whole range), its confidence in %, and the
+# A/A noise: median |second / first - 1| of one variant's two runs in a round.
+paired() {
+	awk '{ r[NR] = ($2 + $3) / ($1 + $4); a[NR] = ($1 + $4) / 2; b[NR] = ($2 + $3) / 2
+	       x = $4 / $1 - 1; y = $3 / $2 - 1; aa[2 * NR - 1] = x < 0 ? -x : x; aa[2 * NR] = y < 0 ? -y : y }
+	function sortv(v, m,   i, j, t) { for (i = 2; i <= m; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
+	function med(v, m) { return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+	END {
+		m = NR; if (!m) { print "0 0 0 0 0 0 0"; exit }
+		sortv(r, m); sortv(a, m); sortv(b, m); sortv(aa, 2 * m)
+		k = 1; cum = 0; p = 0.5 ^ m; conf = 1 - 2 * p
+		for (j = 0; j < m; j++) {
+			cum += p; if (cum > 0.025) break
+			k = j + 1; conf = 1 - 2 * cum; p = p * (m - j) / (j + 1)
+		}
+		printf "%.0f %.0f %.4f %.4f %.4f %.1f %.4f\n", med(a, m), med(b, m), med(r, m), r[k], r[m + 1 - k], 100 * conf, med(aa, 2 * m)
+	}'
+}
+
+# one run of variant $1 (a or b) of comparison $2; prints "trans/s transactions-per-CPU-second"
+# (the run phase's transactions over its user + system CPU time, the logger thread's included)
+run1() {
+	local extra=()
+	case $2/$1 in
+	log/b) extra=(--durability-log "$logdir/d.log") ;;
+	verify/b) extra=(--set verify=1) ;;
+	esac
+	rm -f "$logdir/d.log"
+	"$fsmix" run "$prof" --location "$work" --time "$secs" "${scaled[@]}" --threads "$threads" \
+		"${extra[@]}" --json "$work/j" >/dev/null 2>"$work/err"
+	jq -r '"\(.groups[0].trans_per_s) \(.groups[0].transactions / (.cpu.user_s + .cpu.sys_s))"' "$work/j"
+	"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
+}
+
+# one line of results: LABEL, TARGET, then paired's fields
+result() {
+	local a b r lo hi conf aa met
+	read -r a b r lo hi conf aa
+	met=$(awk -v r="$r" -v t="$2" 'BEGIN { print (r >= t) ? "met" : "NOT met" }')
+	printf '  %-22s off %8.0f | on %8.0f | on/off %.3f, %.0f%% CI [%.3f, %.3f] | A/A noise %4.1f%% | target >= %s: %s\n' \
+		"$1" "$a" "$b" "$r" "$conf" "$lo" "$hi" "$(echo "100*$aa" | bc -l)" "$2" "$met"
+}
+
+compare() {
+	local c=$1 target=$2 i v
+	: >"$work/t_pairs"; : >"$work/c_pairs"
+	for ((i = 0; i < reps; i++)); do
+		: >"$work/round"
+		for v in $([ $((i % 2)) -eq 0 ] && echo a b b a || echo b a a b); do
+			echo "$v $(run1 "$v" "$c")" >>"$work/round"
+		done
+		# "a1 b1 b2 a2" whatever the round's order was
+		for k in 2 3; do
+			awk -v k=$k '$1 == "a" { a[++na] = $k } $1 == "b" { b[++nb] = $k }
+				END { print a[1], b[1], b[2], a[2] }' "$work/round"
+		done | { read -r l1; read -r l2; echo "$l1" >>"$work/t_pairs"; echo "$l2" >>"$work/c_pairs"; }
+	done
+	printf '%s, 2010 scaled, tmpfs, %d threads, %d rounds x 4 runs x %d s:\n' "$c" "$threads" "$reps" "$secs"
+	paired <"$work/t_pairs" | result "trans/s:" "$target"
+	paired <"$work/c_pairs" | result "trans per CPU second:" "$target"
+	printf '  trans/s by round (off1 on1 on2 off2):'; awk '{ printf " [%.0f %.0f %.0f %.0f]", $1, $2, $3, $4 }' "$work/t_pairs"; echo
+}
+
+case ${BENCH_ONLY:-all} in
+log) compare log 0.95 ;;
+verify) compare verify 0.97 ;;
+*) compare log 0.95; compare verify 0.97 ;;
+esac
