@@ -50,8 +50,12 @@ for kind in tmpfs tmp; do
 	for prof in "$p"/*.ffsb; do
 		name=$(basename "$prof" .ffsb)
 		if [ $kind = tmpfs ]; then d=$(shmdir); else d=$(mktemp -d "$work/tmp.XXXXXX"); fi
+		# tmpfs has no FALLOC_FL_ZERO_RANGE: crash-mix's zero_range would fail there, as its
+		# header says (docs/ops.md), so that one op is left out on tmpfs
+		extra=()
+		[ $kind = tmpfs ] && [ "$name" = crash-mix ] && extra=(--set threadgroup0.zero_range_weight=0)
 		# shellcheck disable=SC2046
-		timeout 120 "$bin" run "$prof" --location "$d" $(scale_args "$prof") \
+		timeout 120 "$bin" run "$prof" --location "$d" $(scale_args "$prof") "${extra[@]}" \
 			>"$work/$name.$kind.out" 2>"$work/$name.$kind.err"
 		rc=$?
 		if [ $rc -eq 0 ] && grep -q "Transactions per Second" "$work/$name.$kind.out"; then
