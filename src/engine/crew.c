@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "content.h"
 #include "engine.h"
 #include "engine_int.h"
@@ -81,6 +82,7 @@ int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for %zu workers", n);
 		return -1;
 	}
+	e->n_workers = 0; /* counts the workers made below, for the frees after a failure */
 	/* ThreadSanitizer's read() interceptor counts the kernel's writes into the buffer as the
 	 * calling thread's, so workers reading into one sink at once would look like a data race:
 	 * a TSan build gives each worker its own read buffer, as verify=1 does. */
@@ -95,10 +97,10 @@ int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 			if (!e->workers[k])
 				return -1;
 			e->n_workers = k + 1;
+			if (pl->groups[gi].num_ops) /* a counted group's worker (its w->g) */
+				atomic_fetch_add(&e->counting, 1);
 		}
-	for (size_t i = 0; i < n; i++)
-		if (e->workers[i]->g->num_ops)
-			atomic_fetch_add(&e->counting, 1);
+	FSMIX_ASSERT_MSG(e->n_workers == n, "%zu workers made for %zu threads", e->n_workers, n);
 	if (e->latlog_open) { /* opened by engine_run before setup */
 		for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 			for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
@@ -117,7 +119,7 @@ int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 	if (e->opts->interval_s > 0 || e->progress) {
 		e->ival_len_ns =
 		    e->opts->interval_s > 0 ? (uint64_t)(e->opts->interval_s * 1e9) : 1000000000u;
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < e->n_workers; i++) {
 			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
 			if (!e->workers[i]->ival) {
 				snprintf(err, errlen, "out of memory for interval rows");
