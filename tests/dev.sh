@@ -97,9 +97,9 @@ test_all() {
 	built_in build-clang "clang" -DCMAKE_C_COMPILER=clang &&
 		ctest_in build-clang "clang unit tests" -L unit
 	build build-asan -DFSMIX_SANITIZE="address;undefined"
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
 	build build-tsan -DFSMIX_SANITIZE=thread
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer"
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
 	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each: 3 x 30 s by
 	# default.
 	echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
