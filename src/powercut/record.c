@@ -1,0 +1,340 @@
+/* record.c - fsmix-powercut's record of a disk's input: writing and reading (record.h). */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "byteorder.h"
+
+#define FNV_SEED  0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+#define REC_BUF   (4u << 20) /* buffered entries: one write(2) per 4 MiB or per flush */
+
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * FNV_PRIME;
+	return h;
+}
+
+uint32_t pc_rec_sum(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = FNV_SEED;
+	size_t i = 0;
+	/* a word at a time: the data is most of what the daemon records, and byte-wise FNV
+	 * would cost a CPU core's second per ~700 MB */
+	for (; i + 8 <= len; i += 8)
+		h = (h ^ le_get64(p + i)) * FNV_PRIME;
+	h = fnv(h, p + i, len - i);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static uint32_t head_sum(const unsigned char *h)
+{
+	uint64_t v = fnv(fnv(FNV_SEED, h, 24), h + 24, 4);
+	return (uint32_t)v;
+}
+
+static void put_head(unsigned char *h, unsigned type, uint32_t len, uint64_t off, uint64_t ns,
+                     uint32_t sum)
+{
+	memset(h, 0, PC_REC_ENTRY);
+	h[0] = (unsigned char)type;
+	le_put32(h + 4, len);
+	le_put64(h + 8, off);
+	le_put64(h + 16, ns);
+	le_put32(h + 24, sum);
+	le_put32(h + 28, head_sum(h));
+}
+
+/* Writes all of iov (a short write is continued); 0 or -errno. */
+static int write_all(int fd, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		while (n > 0 && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++, n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/* The buffer and then data (len bytes, may be NULL) written out; the buffer emptied. */
+static int drain(struct pc_rec *r, const void *data, size_t len)
+{
+	struct iovec iov[2] = {{r->buf, r->len}, {(void *)data, len}};
+	int rc = r->err ? -r->err : write_all(r->fd, iov, data && len ? 2 : 1);
+	r->len = 0;
+	if (rc && !r->err)
+		r->err = -rc;
+	return rc;
+}
+
+int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, uint64_t now)
+{
+	struct timespec rt;
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->cap = REC_BUF;
+	r->buf = malloc(r->cap);
+	if (!r->buf)
+		return -ENOMEM;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	unsigned char *h = r->buf;
+	memset(h, 0, PC_REC_HEAD);
+	memcpy(h, PC_REC_MAGIC, 8);
+	le_put16(h + 8, PC_REC_VERSION);
+	le_put16(h + 10, PC_REC_HEAD);
+	le_put32(h + 12, flags);
+	le_put64(h + 16, disk_size);
+	le_put64(h + 24, now);
+	le_put64(h + 32, (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec);
+	le_put32(h + 40, PC_REC_SECTOR);
+	le_put64(h + 56, fnv(FNV_SEED, h, 56));
+	r->len = PC_REC_HEAD;
+	r->bytes = PC_REC_HEAD;
+	return drain(r, NULL, 0);
+}
+
+static int entry(struct pc_rec *r, unsigned type, uint64_t off, const void *data, uint32_t len,
+                 uint64_t now)
+{
+	if (r->err)
+		return -r->err;
+	if (r->len + PC_REC_ENTRY > r->cap && drain(r, NULL, 0))
+		return -r->err;
+	put_head(r->buf + r->len, type, len, off, now, len ? pc_rec_sum(data, len) : 0);
+	r->len += PC_REC_ENTRY;
+	r->entries++;
+	r->bytes += PC_REC_ENTRY + (uint64_t)len;
+	if (len && r->len + len > r->cap) /* too big to buffer: straight after the buffer */
+		return drain(r, data, len);
+	memcpy(r->buf + r->len, data, len);
+	r->len += len;
+	return 0;
+}
+
+int pc_rec_write(struct pc_rec *r, uint64_t off, const void *data, uint32_t len, uint64_t now)
+{
+	return entry(r, PC_REC_WRITE, off, data, len, now);
+}
+
+int pc_rec_flush(struct pc_rec *r, uint64_t now)
+{
+	int rc = entry(r, PC_REC_FLUSH, 0, NULL, 0, now);
+	return rc ? rc : drain(r, NULL, 0);
+}
+
+int pc_rec_cut(struct pc_rec *r, uint64_t now)
+{
+	int rc = entry(r, PC_REC_CUT, 0, NULL, 0, now);
+	return rc ? rc : drain(r, NULL, 0);
+}
+
+int pc_rec_close(struct pc_rec *r, uint64_t now)
+{
+	int rc = entry(r, PC_REC_END, r->entries, NULL, 0, now);
+	if (!rc)
+		rc = drain(r, NULL, 0);
+	if (!rc && fsync(r->fd))
+		rc = -errno;
+	free(r->buf);
+	r->buf = NULL;
+	return rc;
+}
+
+/* ---- reading ---- */
+
+static int check_header(struct pc_record *rec, const char *path, char *why, size_t wl)
+{
+	const unsigned char *h = rec->map;
+	if (rec->size < PC_REC_HEAD || memcmp(h, PC_REC_MAGIC, 8)) {
+		snprintf(why, wl, "%s: not a record of fsmix-powercut (no %s header)", path,
+		         PC_REC_MAGIC);
+		return -1;
+	}
+	if (le_get64(h + 56) != fnv(FNV_SEED, h, 56)) {
+		snprintf(why, wl, "%s: corrupt header (checksum)", path);
+		return -1;
+	}
+	if (le_get16(h + 8) != PC_REC_VERSION || le_get16(h + 10) != PC_REC_HEAD) {
+		snprintf(why, wl, "%s: record format version %u, this fsmix-powercut reads %u",
+		         path, le_get16(h + 8), PC_REC_VERSION);
+		return -1;
+	}
+	rec->flags = le_get32(h + 12);
+	rec->disk_size = le_get64(h + 16);
+	rec->start_ns = le_get64(h + 24);
+	if (le_get32(h + 40) != PC_REC_SECTOR || !rec->disk_size ||
+	    rec->disk_size % PC_REC_SECTOR) {
+		snprintf(why, wl, "%s: corrupt header (sector size %u, disk size %" PRIu64 ")",
+		         path, le_get32(h + 40), rec->disk_size);
+		return -1;
+	}
+	return 0;
+}
+
+/* One entry head at pos: checked, kept (but the end); *next is where the next one starts.
+ * 1 the end, 0 another, -1 bad (why). */
+static int one_entry(struct pc_record *rec, size_t pos, size_t *next, uint64_t *last_ns,
+                     const char *path, char *why, size_t wl)
+{
+	const unsigned char *h = rec->map + pos;
+	if (rec->size - pos < PC_REC_ENTRY) {
+		snprintf(why, wl,
+		         "%s: truncated at byte %zu (no end entry: the recording daemon did "
+		         "not finish)",
+		         path, pos);
+		return -1;
+	}
+	unsigned type = h[0];
+	uint32_t len = le_get32(h + 4), sum = le_get32(h + 24);
+	uint64_t off = le_get64(h + 8), ns = le_get64(h + 16);
+	if (le_get32(h + 28) != head_sum(h) || type < PC_REC_WRITE || type > PC_REC_END || h[1] ||
+	    h[2] || h[3] || (type != PC_REC_WRITE && (len || sum))) {
+		snprintf(why, wl, "%s: corrupt entry %zu at byte %zu", path, rec->n, pos);
+		return -1;
+	}
+	if (ns < *last_ns) {
+		snprintf(why, wl, "%s: corrupt entry %zu at byte %zu: its time goes backwards",
+		         path, rec->n, pos);
+		return -1;
+	}
+	*last_ns = ns;
+	if (type == PC_REC_WRITE && (!len || off > rec->disk_size || len > rec->disk_size - off)) {
+		snprintf(why, wl,
+		         "%s: corrupt entry %zu at byte %zu: a write of %" PRIu32
+		         " bytes at %" PRIu64 " on a disk of %" PRIu64,
+		         path, rec->n, pos, len, off, rec->disk_size);
+		return -1;
+	}
+	if (rec->size - pos - PC_REC_ENTRY < len) {
+		snprintf(why, wl, "%s: truncated at byte %zu (entry %zu's data cut short)", path,
+		         rec->size, rec->n);
+		return -1;
+	}
+	if (len && pc_rec_sum(h + PC_REC_ENTRY, len) != sum) {
+		snprintf(why, wl, "%s: corrupt data of entry %zu at byte %zu (checksum)", path,
+		         rec->n, pos);
+		return -1;
+	}
+	*next = pos + PC_REC_ENTRY + len;
+	if (type == PC_REC_END) {
+		if (off != rec->n || *next != rec->size) {
+			snprintf(why, wl,
+			         "%s: corrupt end at byte %zu (%" PRIu64 " entries said, %zu "
+			         "read; %zu bytes after it)",
+			         path, pos, off, rec->n, rec->size - *next);
+			return -1;
+		}
+		return 1;
+	}
+	if (rec->cut) {
+		snprintf(why, wl, "%s: corrupt entry %zu at byte %zu: after the power cut", path,
+		         rec->n, pos);
+		return -1;
+	}
+	rec->e[rec->n++] = (struct pc_rec_entry){
+	    .off = off, .data = pos + PC_REC_ENTRY, .ns = ns, .len = len, .type = (uint8_t)type};
+	return 0;
+}
+
+static int check_entries(struct pc_record *rec, const char *path, char *why, size_t wl)
+{
+	size_t pos = PC_REC_HEAD, cap = 0;
+	uint64_t last_ns = 0;
+	for (;;) {
+		if (rec->n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			void *p = realloc(rec->e, cap * sizeof(*rec->e));
+			if (!p) {
+				snprintf(why, wl, "%s: out of memory", path);
+				return -1;
+			}
+			rec->e = p;
+		}
+		int rc = one_entry(rec, pos, &pos, &last_ns, path, why, wl);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+		const struct pc_rec_entry *e = &rec->e[rec->n - 1];
+		if (e->type == PC_REC_WRITE)
+			rec->writes++, rec->write_bytes += e->len;
+		else if (e->type == PC_REC_FLUSH)
+			rec->nflush++;
+		else
+			rec->cut = true;
+	}
+}
+
+int pc_record_load(struct pc_record *rec, const char *path, char *why, size_t wl)
+{
+	struct stat st;
+	memset(rec, 0, sizeof(*rec));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(why, wl, "%s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rec->size = (size_t)st.st_size;
+	void *m = rec->size ? mmap(NULL, rec->size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (m == MAP_FAILED) {
+		snprintf(why, wl, "%s: %s", path,
+		         rec->size ? strerror(errno) : "empty: not a record of fsmix-powercut");
+		rec->size = 0;
+		return -1;
+	}
+	rec->map = m;
+	madvise(m, rec->size, MADV_SEQUENTIAL);
+	if (check_header(rec, path, why, wl) || check_entries(rec, path, why, wl)) {
+		pc_record_free(rec);
+		return -1;
+	}
+	madvise(m, rec->size, MADV_RANDOM);
+	rec->flush = malloc((rec->nflush + 1) * sizeof(*rec->flush));
+	if (!rec->flush) {
+		snprintf(why, wl, "%s: out of memory", path);
+		pc_record_free(rec);
+		return -1;
+	}
+	for (size_t i = 0, k = 0; i < rec->n; i++)
+		if (rec->e[i].type == PC_REC_FLUSH)
+			rec->flush[k++] = i;
+	return 0;
+}
+
+void pc_record_free(struct pc_record *rec)
+{
+	if (rec->map)
+		munmap((void *)rec->map, rec->size);
+	free(rec->e);
+	free(rec->flush);
+	memset(rec, 0, sizeof(*rec));
+}
+
+void pc_record_epoch(const struct pc_record *rec, size_t k, size_t *lo, size_t *hi)
+{
+	*lo = k == 0 ? 0 : rec->flush[k - 1] + 1;
+	*hi = k < rec->nflush ? rec->flush[k] : rec->n;
+}
