@@ -113,7 +113,7 @@ static int stats_text(char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n,
 		              "record_entries %" PRIu64 "\nrecord_bytes %" PRIu64
 		              "\nrecord_failed %d\n",
-		              rec.entries, rec.bytes, rec.err ? 1 : 0);
+		              rec.entries, rec.bytes, atomic_load(&rec.err) ? 1 : 0);
 	return n;
 }
 
@@ -350,6 +350,8 @@ static void *pc_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	cfg->entry_timeout = 0;
 	cfg->negative_timeout = 0;
 	/* after fuse_main's fork (daemon mode): the thread is started here, in the daemon */
+	if (rec_fd >= 0)
+		pc_rec_start(&rec);
 	if (opt.delay_ms >= 0 && !pthread_create(&destager, NULL, destage_main, NULL))
 		destager_started = true;
 	return NULL;
@@ -368,7 +370,7 @@ static void pc_destroy(void *private_data)
 	if (!cache.dead && pc_cache_flush(&cache, &store, false))
 		fprintf(stderr, "fsmix-powercut: cannot write the cache back to %s\n", opt.backing);
 	if (rec_fd >= 0) {
-		int rc = rec.err ? -rec.err : pc_rec_close(&rec, mono_ns());
+		int rc = pc_rec_close(&rec, mono_ns());
 		if (rc)
 			fprintf(stderr, "fsmix-powercut: --record %s is incomplete: %s\n",
 			        opt.record_path, strerror(-rc));

@@ -4,12 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@
 
 #define FNV_SEED  0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
-#define REC_BUF   (4u << 20) /* buffered entries: one write(2) per 4 MiB or per flush */
+#define REC_BUF   (4u << 20) /* two buffers of entries: one write(2) per 4 MiB */
 
 static uint64_t fnv(uint64_t h, const unsigned char *p, size_t len)
 {
@@ -57,49 +58,100 @@ static void put_head(unsigned char *h, unsigned type, uint32_t len, uint64_t off
 	le_put32(h + 28, head_sum(h));
 }
 
-/* Writes all of iov (a short write is continued); 0 or -errno. */
-static int write_all(int fd, struct iovec *iov, int n)
+/* Writes all of len bytes of p (a short write is continued); 0 or -errno. */
+static int write_all(int fd, const unsigned char *p, size_t len)
 {
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
+	while (len) {
+		ssize_t w = write(fd, p, len);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
 			return w < 0 ? -errno : -EIO;
-		while (n > 0 && (size_t)w >= iov->iov_len) {
-			w -= (ssize_t)iov->iov_len;
-			iov++, n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + w;
-			iov->iov_len -= (size_t)w;
-		}
+		p += w, len -= (size_t)w;
 	}
 	return 0;
 }
 
-/* The buffer and then data (len bytes, may be NULL) written out; the buffer emptied. */
-static int drain(struct pc_rec *r, const void *data, size_t len)
+static void fail(struct pc_rec *r, int rc)
 {
-	struct iovec iov[2] = {{r->buf, r->len}, {(void *)data, len}};
-	int rc = r->err ? -r->err : write_all(r->fd, iov, data && len ? 2 : 1);
+	int none = 0;
+	if (rc)
+		atomic_compare_exchange_strong(&r->err, &none, -rc);
+}
+
+/* The writer thread: writes each full buffer handed over, while the daemon fills the other. */
+static void *writer(void *arg)
+{
+	struct pc_rec *r = arg;
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (!r->pending && !r->quit)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (!r->pending)
+			break;
+		const unsigned char *p = r->buf[!r->cur];
+		size_t n = r->pending_len;
+		pthread_mutex_unlock(&r->mu);
+		if (!atomic_load(&r->err))
+			fail(r, write_all(r->fd, p, n));
+		pthread_mutex_lock(&r->mu);
+		r->pending = false;
+		pthread_cond_broadcast(&r->cv);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* The current buffer handed to the writer (waiting while it still writes the other: the
+ * record's bandwidth bounds the disk's), or written here without a writer thread. */
+static void handoff(struct pc_rec *r)
+{
+	if (!r->threaded) {
+		if (!atomic_load(&r->err))
+			fail(r, write_all(r->fd, r->buf[r->cur], r->len));
+		r->len = 0;
+		return;
+	}
+	pthread_mutex_lock(&r->mu);
+	while (r->pending)
+		pthread_cond_wait(&r->cv, &r->mu);
+	r->pending = true;
+	r->pending_len = r->len;
+	r->cur = !r->cur;
 	r->len = 0;
-	if (rc && !r->err)
-		r->err = -rc;
-	return rc;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* len bytes of p appended to the buffers. */
+static void put(struct pc_rec *r, const void *p, size_t len)
+{
+	const unsigned char *q = p;
+	while (len) {
+		size_t n = r->cap - r->len < len ? r->cap - r->len : len;
+		memcpy(r->buf[r->cur] + r->len, q, n);
+		r->len += n, q += n, len -= n;
+		if (r->len == r->cap)
+			handoff(r);
+	}
 }
 
 int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, uint64_t now)
 {
 	struct timespec rt;
+	unsigned char h[PC_REC_HEAD];
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
 	r->cap = REC_BUF;
-	r->buf = malloc(r->cap);
-	if (!r->buf)
+	atomic_init(&r->err, 0);
+	r->buf[0] = malloc(r->cap);
+	r->buf[1] = malloc(r->cap);
+	if (!r->buf[0] || !r->buf[1]) {
+		free(r->buf[0]);
+		free(r->buf[1]);
 		return -ENOMEM;
+	}
 	clock_gettime(CLOCK_REALTIME, &rt);
-	unsigned char *h = r->buf;
 	memset(h, 0, PC_REC_HEAD);
 	memcpy(h, PC_REC_MAGIC, 8);
 	le_put16(h + 8, PC_REC_VERSION);
@@ -110,27 +162,30 @@ int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, ui
 	le_put64(h + 32, (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec);
 	le_put32(h + 40, PC_REC_SECTOR);
 	le_put64(h + 56, fnv(FNV_SEED, h, 56));
-	r->len = PC_REC_HEAD;
 	r->bytes = PC_REC_HEAD;
-	return drain(r, NULL, 0);
+	return write_all(fd, h, PC_REC_HEAD);
+}
+
+void pc_rec_start(struct pc_rec *r)
+{
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	r->threaded = pthread_create(&r->thread, NULL, writer, r) == 0;
 }
 
 static int entry(struct pc_rec *r, unsigned type, uint64_t off, const void *data, uint32_t len,
                  uint64_t now)
 {
-	if (r->err)
-		return -r->err;
-	if (r->len + PC_REC_ENTRY > r->cap && drain(r, NULL, 0))
-		return -r->err;
-	put_head(r->buf + r->len, type, len, off, now, len ? pc_rec_sum(data, len) : 0);
-	r->len += PC_REC_ENTRY;
+	unsigned char h[PC_REC_ENTRY];
+	int err = atomic_load(&r->err);
+	if (err)
+		return -err;
+	put_head(h, type, len, off, now, len ? pc_rec_sum(data, len) : 0);
+	put(r, h, PC_REC_ENTRY);
+	put(r, data, len);
 	r->entries++;
 	r->bytes += PC_REC_ENTRY + (uint64_t)len;
-	if (len && r->len + len > r->cap) /* too big to buffer: straight after the buffer */
-		return drain(r, data, len);
-	memcpy(r->buf + r->len, data, len);
-	r->len += len;
-	return 0;
+	return -atomic_load(&r->err);
 }
 
 int pc_rec_write(struct pc_rec *r, uint64_t off, const void *data, uint32_t len, uint64_t now)
@@ -140,25 +195,33 @@ int pc_rec_write(struct pc_rec *r, uint64_t off, const void *data, uint32_t len,
 
 int pc_rec_flush(struct pc_rec *r, uint64_t now)
 {
-	int rc = entry(r, PC_REC_FLUSH, 0, NULL, 0, now);
-	return rc ? rc : drain(r, NULL, 0);
+	return entry(r, PC_REC_FLUSH, 0, NULL, 0, now);
 }
 
 int pc_rec_cut(struct pc_rec *r, uint64_t now)
 {
-	int rc = entry(r, PC_REC_CUT, 0, NULL, 0, now);
-	return rc ? rc : drain(r, NULL, 0);
+	return entry(r, PC_REC_CUT, 0, NULL, 0, now);
 }
 
 int pc_rec_close(struct pc_rec *r, uint64_t now)
 {
 	int rc = entry(r, PC_REC_END, r->entries, NULL, 0, now);
-	if (!rc)
-		rc = drain(r, NULL, 0);
+	if (r->len)
+		handoff(r);
+	if (r->threaded) {
+		pthread_mutex_lock(&r->mu);
+		r->quit = true;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->thread, NULL);
+		r->threaded = false;
+	}
+	rc = rc ? rc : -atomic_load(&r->err);
 	if (!rc && fsync(r->fd))
 		rc = -errno;
-	free(r->buf);
-	r->buf = NULL;
+	free(r->buf[0]);
+	free(r->buf[1]);
+	r->buf[0] = r->buf[1] = NULL;
 	return rc;
 }
 

@@ -24,6 +24,8 @@
 #ifndef FSMIX_POWERCUT_RECORD_H
 #define FSMIX_POWERCUT_RECORD_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,20 +44,32 @@ enum { PC_REC_WRITE = 1, PC_REC_FLUSH = 2, PC_REC_CUT = 3, PC_REC_END = 4 };
 
 /* ---- writing (the daemon) ---- */
 
+/* Two buffers: the daemon fills buf[cur] (len bytes) under its own lock; a full one goes to
+ * the writer thread (pending), which writes it while the other fills, so the disk's requests
+ * wait for the record's file only when it falls a whole buffer behind. */
 struct pc_rec {
 	int fd;
-	unsigned char *buf; /* buffered entries, written out when full and at each flush */
+	unsigned char *buf[2];
 	size_t len, cap;
+	int cur;
+	pthread_t thread;
+	pthread_mutex_t mu; /* pending, pending_len, cur's flip, quit */
+	pthread_cond_t cv;
+	bool threaded, pending, quit;
+	size_t pending_len;
 	uint64_t entries, bytes; /* entries and bytes so far (the header's included) */
-	int err;                 /* the first write error (errno); recording stopped */
+	atomic_int err;          /* the first write error (errno); recording stopped */
 };
 
 /* pc_rec_open - start a record in fd (an empty file the caller made): the header written.
  * 0 or -errno. */
 int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, uint64_t now);
-/* pc_rec_write, pc_rec_flush, pc_rec_cut - one entry (now: CLOCK_MONOTONIC ns). A flush
- * writes the buffer out (no fsync: the record is on another filesystem, which outlives the
- * disk). After a write error nothing more is recorded (r->err says why); they return it. */
+/* pc_rec_start - the writer thread started (after the daemon's fork: threads do not survive
+ * it); without it (pthread_create failed) every full buffer is written by the caller. */
+void pc_rec_start(struct pc_rec *r);
+/* pc_rec_write, pc_rec_flush, pc_rec_cut - one entry (now: CLOCK_MONOTONIC ns), buffered: the
+ * record is complete once closed (its file outlives the recorded disk; nothing needs it
+ * earlier). After a write error nothing more is recorded (r->err says why); they return it. */
 int pc_rec_write(struct pc_rec *r, uint64_t off, const void *data, uint32_t len, uint64_t now);
 int pc_rec_flush(struct pc_rec *r, uint64_t now);
 int pc_rec_cut(struct pc_rec *r, uint64_t now);

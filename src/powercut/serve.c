@@ -296,6 +296,19 @@ static int sv_materialize(const char *out)
 	return 0;
 }
 
+/* What the state holds, on stderr. */
+static void sv_summary(const struct pc_spec *sp)
+{
+	fprintf(stderr,
+	        "fsmix-powercut serve: state %zu of 0..%zu: %zu writes applied, %zu of the %zu "
+	        "after flush %zu",
+	        sp->k, srec.nflush, sst.applied, sst.volatile_applied, sst.volatile_total, sp->k);
+	if (sp->torn)
+		fprintf(stderr, ", the last torn: %" PRIu64 " sectors new, %" PRIu64 " old",
+		        sst.torn_new, sst.torn_old);
+	fputc('\n', stderr);
+}
+
 int pc_serve_main(int argc, char **argv)
 {
 	struct sv_args a = {.spec.subset = PC_SUB_NONE};
@@ -325,17 +338,11 @@ int pc_serve_main(int argc, char **argv)
 		fprintf(stderr, "fsmix-powercut serve: %s\n", why);
 		return strcmp(why, "out of memory") ? 2 : 1;
 	}
-	fprintf(stderr,
-	        "fsmix-powercut serve: state %zu of 0..%zu: %zu writes applied, %zu of the %zu "
-	        "after flush %zu",
-	        a.spec.k, srec.nflush, sst.applied, sst.volatile_applied, sst.volatile_total,
-	        a.spec.k);
-	if (a.spec.torn)
-		fprintf(stderr, ", the last torn: %" PRIu64 " sectors new, %" PRIu64 " old",
-		        sst.torn_new, sst.torn_old);
-	fputc('\n', stderr);
+	if (a.out && (rc = sv_materialize(a.out)) != 0)
+		return rc;
+	sv_summary(&a.spec);
 	if (a.out)
-		return sv_materialize(a.out);
+		return 0;
 	rc = fuse_main(a.fuse_argc, a.fuse_argv, &sv_ops, NULL);
 	pc_state_free(&sst);
 	pc_record_free(&srec);
