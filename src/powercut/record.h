@@ -77,8 +77,9 @@ int pc_rec_cut(struct pc_rec *r, uint64_t now);
  * caller's). 0 or -errno (then the record has no end and readers refuse it). */
 int pc_rec_close(struct pc_rec *r, uint64_t now);
 
-/* pc_rec_sum - the data checksum of an entry: FNV-1a over 64-bit little-endian words (the
- * tail bytes one by one), its two halves folded. */
+/* pc_rec_sum - the data checksum of an entry: four lanes of Fletcher-style sums (a += word,
+ * b += a) over 32-byte strides of 64-bit little-endian words, folded with the tail bytes and
+ * the length by FNV-1a 64, its two halves xored. */
 uint32_t pc_rec_sum(const void *data, size_t len);
 
 /* ---- reading ---- */
