@@ -112,8 +112,9 @@ static int stats_text(char *buf, size_t len)
 	if (rec_fd >= 0 && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n,
 		              "record_entries %" PRIu64 "\nrecord_bytes %" PRIu64
-		              "\nrecord_failed %d\n",
-		              rec.entries, rec.bytes, atomic_load(&rec.err) ? 1 : 0);
+		              "\nrecord_stall_ms %" PRIu64 "\nrecord_failed %d\n",
+		              rec.entries, rec.bytes, rec.stall_ns / 1000000,
+		              atomic_load(&rec.err) ? 1 : 0);
 	return n;
 }
 

@@ -56,13 +56,15 @@ struct pc_rec {
 	pthread_mutex_t mu; /* pending, pending_len, cur's flip, quit */
 	pthread_cond_t cv;
 	bool threaded, pending, quit;
+	bool direct; /* the file is open O_DIRECT (the buffers are page-aligned) */
 	size_t pending_len;
 	uint64_t entries, bytes; /* entries and bytes so far (the header's included) */
+	uint64_t stall_ns;       /* time the daemon waited for the writer (a buffer behind) */
 	atomic_int err;          /* the first write error (errno); recording stopped */
 };
 
-/* pc_rec_open - start a record in fd (an empty file the caller made): the header written.
- * 0 or -errno. */
+/* pc_rec_open - start a record in fd (an empty file the caller made; switched to O_DIRECT
+ * where its filesystem allows): the header buffered. 0 or -ENOMEM. */
 int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, uint64_t now);
 /* pc_rec_start - the writer thread started (after the daemon's fork: threads do not survive
  * it); without it (pthread_create failed) every full buffer is written by the caller. */

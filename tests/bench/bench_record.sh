@@ -5,7 +5,7 @@
 #
 # The scaled 2010 profile (profiles/ext4-barrier-2010.ffsb with 1000 files in 50 directories,
 # BENCH_THREADS threads, default 8) on ext4 (barrier=1) on a loop device (direct I/O) over a
-# fresh fsmix-powercut disk of BENCH_MB (default 512) MB, destage delay 1000 ms, each run on a
+# fresh fsmix-powercut disk of BENCH_MB (default 1024) MB, destage delay 1000 ms, each run on a
 # new disk: A without --record, B with --record (the record on BENCH_DIR, default /tmp, beside
 # the backing image, never on the disk it records). BENCH_REPS rounds (default 2) of four
 # BENCH_SECONDS runs (default 10), A-B-B-A then B-A-A-B (only ratios within one session mean
@@ -21,7 +21,7 @@ export FSMIX=$build/src/fsmix FSMIX_POWERCUT=$build/src/fsmix-powercut
 reps=${BENCH_REPS:-2}
 secs=${BENCH_SECONDS:-10}
 threads=${BENCH_THREADS:-8}
-mb=${BENCH_MB:-512}
+mb=${BENCH_MB:-1024}
 prof=$top/profiles/ext4-barrier-2010.ffsb
 scaled=(--set filesystem0.num_files=1000 --set filesystem0.num_dirs=50 --set filesystem0.reuse=0)
 . "$top/examples/powercut-lib.bash"
@@ -30,8 +30,9 @@ command -v jq >/dev/null || { echo "bench_record: needs jq" >&2; exit 3; }
 trap 'pc_cleanup; rm -rf "$pc_dir"' EXIT
 trap 'exit 130' INT TERM
 
-# one run of variant $1 (a: no record, b: --record); prints "trans/s" and, for b, the record's
-# bytes, the disk's write bytes and fsmix's bytes written
+# one run of variant $1 (a: no record, b: --record); prints "trans/s trans-per-CPU-second" (fsmix's
+# and the daemon's CPU time) and, for b, the record's bytes, the disk's write bytes and fsmix's
+# bytes written
 run1() {
 	local rec=${BENCH_RECORD_DIR:-$pc_dir}/fsmix-bench.rec extra=()
 	rm -f "$rec"
@@ -41,9 +42,11 @@ run1() {
 	"$FSMIX" run "$prof" --location "$pc_mnt" --time "$secs" "${scaled[@]}" --threads "$threads" \
 		--json "$pc_dir/j" >/dev/null 2>"$pc_dir/err" ||
 		{ echo "bench_record: fsmix run failed:" >&2; tail -3 "$pc_dir/err" >&2; exit 1; }
+	# the daemon's CPU time (all its threads: the record's writer too), before it ends
+	local dcpu tps wrote
+	dcpu=$(awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$pc_pid/stat")
 	pc_detach
-	local tps wrote
-	tps=$(jq -r '.groups[0].trans_per_s' "$pc_dir/j")
+	tps=$(jq -r --arg d "$dcpu" '"\(.groups[0].trans_per_s) \(.groups[0].transactions / (.cpu.user_s + .cpu.sys_s + ($d | tonumber)))"' "$pc_dir/j")
 	wrote=$(jq -r '.groups[0].bytes_written' "$pc_dir/j")
 	if [ "$1" = b ]; then
 		echo "$tps $(stat -c %s "$rec") $(pc_stat write_bytes) $wrote"
@@ -53,30 +56,38 @@ run1() {
 	rm -f "$pc_img" "$rec"
 }
 
-: >"$pc_dir/pairs"
+: >"$pc_dir/pairs2"
+: >"$pc_dir/pairs3"
 : >"$pc_dir/sizes"
 for ((i = 0; i < reps; i++)); do
 	: >"$pc_dir/round"
 	for v in $([ $((i % 2)) -eq 0 ] && echo a b b a || echo b a a b); do
-		line=$(run1 $v)
+		line=$(run1 $v) || exit 1
 		echo "$v $line" >>"$pc_dir/round"
-		[ $v = b ] && echo "${line#* }" >>"$pc_dir/sizes"
-		echo "$line" | awk -v r=$((i + 1)) -v v=$v '{ printf "  round %d %s: %.0f trans/s", r, v, $1
-			if (NF > 1) printf "; record %.1f MB, the disk received %.1f MB, fsmix wrote %.1f MB", $2 / 1048576, $3 / 1048576, $4 / 1048576
+		[ $v = b ] && echo "$line" | cut -d' ' -f3- >>"$pc_dir/sizes"
+		echo "$line" | awk -v r=$((i + 1)) -v v=$v '{ printf "  round %d %s: %.0f trans/s, %.0f trans per CPU second", r, v, $1, $2
+			if (NF > 2) printf "; record %.1f MB, the disk received %.1f MB, fsmix wrote %.1f MB", $3 / 1048576, $4 / 1048576, $5 / 1048576
 			printf "\n" }' >&2
 	done
-	awk '$1 == "a" { a[++na] = $2 } $1 == "b" { b[++nb] = $2 } END { print a[1], b[1], b[2], a[2] }' \
-		"$pc_dir/round" >>"$pc_dir/pairs"
+	for k in 2 3; do
+		awk -v k=$k '$1 == "a" { a[++na] = $k } $1 == "b" { b[++nb] = $k } END { print a[1], b[1], b[2], a[2] }' \
+			"$pc_dir/round" >>"$pc_dir/pairs$k"
+	done
 done
 
 printf 'fsmix-powercut --record: 2010 scaled (1000 files), ext4 barrier=1 on a %d MB powercut disk,\n' "$mb"
 printf '%d threads, %d rounds x 4 runs x %d s (ABBA / BAAB):\n' "$threads" "$reps" "$secs"
-awk '{ r[NR] = ($2 + $3) / ($1 + $4); a[NR] = ($1 + $4) / 2; b[NR] = ($2 + $3) / 2 }
+# ratio LABEL: the pairs "a1 b1 b2 a2" on stdin; the medians and the median ratio of the rounds
+ratio() {
+	awk -v label="$1" '{ r[NR] = ($2 + $3) / ($1 + $4); a[NR] = ($1 + $4) / 2; b[NR] = ($2 + $3) / 2 }
 	function sortv(v, m,   i, j, t) { for (i = 2; i <= m; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
 	function med(v, m) { return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
 	END { m = NR; sortv(r, m); sortv(a, m); sortv(b, m)
-		printf "  trans/s: without %.0f | with %.0f | with/without %.3f (rounds %.3f .. %.3f) | target >= 0.8: %s\n",
-			med(a, m), med(b, m), med(r, m), r[1], r[m], (med(r, m) >= 0.8) ? "met" : "NOT met" }' "$pc_dir/pairs"
+		printf "  %-24s without %6.0f | with %6.0f | with/without %.3f (rounds %.3f .. %.3f) | target >= 0.8: %s\n",
+			label, med(a, m), med(b, m), med(r, m), r[1], r[m], (med(r, m) >= 0.8) ? "met" : "NOT met" }'
+}
+ratio "trans/s:" <"$pc_dir/pairs2"
+ratio "trans per CPU second:" <"$pc_dir/pairs3"
 awk '{ d = $1 / $2; f = $1 / $3; if (NR == 1 || d > dmax) dmax = d; if (NR == 1 || f > fmax) fmax = f
 	if (NR == 1 || $1 > big) big = $1 }
 	END { printf "  record size: up to %.3fx the bytes the disk received, %.3fx the bytes fsmix wrote (largest record %.1f MB) | target < 4: %s\n",
