@@ -18,7 +18,6 @@
 
 #define FNV_SEED  0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
-#define REC_BUF   (4u << 20) /* two buffers of entries: one write(2) per 4 MiB */
 
 static uint64_t fnv(uint64_t h, const unsigned char *p, size_t len)
 {
@@ -27,17 +26,29 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t len)
 	return h;
 }
 
+/* A little-endian 64-bit word at p: one load on a little-endian host. */
+static inline uint64_t word(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
 uint32_t pc_rec_sum(const void *data, size_t len)
 {
 	const unsigned char *p = data;
 	uint64_t a[4] = {1, 2, 3, 4}, b[4] = {0, 0, 0, 0}, h = FNV_SEED;
 	size_t i = 0;
-	/* Fletcher-style sums of 64-bit words in four independent lanes: the data is most of
-	 * what the daemon records, on its one request thread, and a multiply chain (FNV-1a) per
-	 * byte or word cost it a measurable share; b makes the sum depend on the order */
+	/* Fletcher-style sums of 64-bit words in four independent lanes (the compiler makes them
+	 * vector adds): the data is most of what the daemon records, on its one request thread;
+	 * FNV-1a's multiply chain took 14 % of that thread under bench_record.sh. b makes the sum
+	 * depend on the order */
 	for (; i + 32 <= len; i += 32)
 		for (int l = 0; l < 4; l++) {
-			a[l] += le_get64(p + i + 8 * l);
+			a[l] += word(p + i + 8 * l);
 			b[l] += a[l];
 		}
 	for (int l = 0; l < 4; l++)
@@ -106,31 +117,31 @@ static void fail(struct pc_rec *r, int rc)
 		atomic_compare_exchange_strong(&r->err, &none, -rc);
 }
 
-/* The writer thread: writes each full buffer handed over, while the daemon fills the other. */
+/* The writer thread: writes the full buffers, oldest first, while the daemon fills the next. */
 static void *writer(void *arg)
 {
 	struct pc_rec *r = arg;
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
-		while (!r->pending && !r->quit)
+		while (!r->nfull && !r->quit)
 			pthread_cond_wait(&r->cv, &r->mu);
-		if (!r->pending)
+		if (!r->nfull)
 			break;
-		const unsigned char *p = r->buf[!r->cur];
-		size_t n = r->pending_len;
+		unsigned i = (r->cur + PC_REC_NBUF - r->nfull) % PC_REC_NBUF;
+		size_t n = r->lens[i];
 		pthread_mutex_unlock(&r->mu);
 		if (!atomic_load(&r->err))
-			fail(r, write_out(r, p, n));
+			fail(r, write_out(r, r->buf[i], n));
 		pthread_mutex_lock(&r->mu);
-		r->pending = false;
+		r->nfull--;
 		pthread_cond_broadcast(&r->cv);
 	}
 	pthread_mutex_unlock(&r->mu);
 	return NULL;
 }
 
-/* The current buffer handed to the writer (waiting while it still writes the other: the
- * record's bandwidth bounds the disk's), or written here without a writer thread. */
+/* The current buffer handed to the writer (waiting while the ring is full: the record's
+ * bandwidth then bounds the disk's), or written here without a writer thread. */
 static void handoff(struct pc_rec *r)
 {
 	if (!r->threaded) {
@@ -140,18 +151,18 @@ static void handoff(struct pc_rec *r)
 		return;
 	}
 	pthread_mutex_lock(&r->mu);
-	if (r->pending) { /* the writer is a whole buffer behind: the disk waits for it */
+	if (r->nfull == PC_REC_NBUF - 1) {
 		struct timespec a, b;
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		while (r->pending)
+		while (r->nfull == PC_REC_NBUF - 1)
 			pthread_cond_wait(&r->cv, &r->mu);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		r->stall_ns +=
 		    (uint64_t)((b.tv_sec - a.tv_sec) * 1000000000 + (b.tv_nsec - a.tv_nsec));
 	}
-	r->pending = true;
-	r->pending_len = r->len;
-	r->cur = !r->cur;
+	r->lens[r->cur] = r->len;
+	r->nfull++;
+	r->cur = (r->cur + 1) % PC_REC_NBUF;
 	r->len = 0;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
@@ -176,15 +187,17 @@ int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, ui
 	unsigned char h[PC_REC_HEAD];
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
-	r->cap = REC_BUF;
+	r->cap = PC_REC_BUF;
 	atomic_init(&r->err, 0);
-	void *b0 = NULL, *b1 = NULL;
-	if (posix_memalign(&b0, 4096, r->cap) || posix_memalign(&b1, 4096, r->cap)) {
-		free(b0);
-		return -ENOMEM;
+	for (int i = 0; i < PC_REC_NBUF; i++) {
+		void *b = NULL;
+		if (posix_memalign(&b, 4096, r->cap)) {
+			while (i--)
+				free(r->buf[i]);
+			return -ENOMEM;
+		}
+		r->buf[i] = b;
 	}
-	r->buf[0] = b0;
-	r->buf[1] = b1;
 	/* O_DIRECT where the filesystem takes it: the record is written once and read later, and
 	 * through the page cache its copy and page allocation cost the daemon's CPU (on this
 	 * 2-core test machine, a buffered record of ~80 MB/s took a quarter of its throughput) */
@@ -259,9 +272,10 @@ int pc_rec_close(struct pc_rec *r, uint64_t now)
 	rc = rc ? rc : -atomic_load(&r->err);
 	if (!rc && fsync(r->fd))
 		rc = -errno;
-	free(r->buf[0]);
-	free(r->buf[1]);
-	r->buf[0] = r->buf[1] = NULL;
+	for (int i = 0; i < PC_REC_NBUF; i++) {
+		free(r->buf[i]);
+		r->buf[i] = NULL;
+	}
 	return rc;
 }
 

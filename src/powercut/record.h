@@ -44,22 +44,26 @@ enum { PC_REC_WRITE = 1, PC_REC_FLUSH = 2, PC_REC_CUT = 3, PC_REC_END = 4 };
 
 /* ---- writing (the daemon) ---- */
 
-/* Two buffers: the daemon fills buf[cur] (len bytes) under its own lock; a full one goes to
- * the writer thread (pending), which writes it while the other fills, so the disk's requests
- * wait for the record's file only when it falls a whole buffer behind. */
+#define PC_REC_NBUF 8 /* buffers of PC_REC_BUF bytes: 32 MiB in all */
+#define PC_REC_BUF  (4u << 20)
+
+/* A ring of buffers: the daemon fills buf[cur] (len bytes) under its own lock; a full one goes
+ * to the writer thread (nfull of them wait, the oldest at cur - nfull), which writes them while
+ * the next fills, so a disk request waits for the record's file only when the writer is the
+ * whole ring behind (stall_ns). */
 struct pc_rec {
 	int fd;
-	unsigned char *buf[2];
+	unsigned char *buf[PC_REC_NBUF];
+	size_t lens[PC_REC_NBUF]; /* of the full buffers */
 	size_t len, cap;
-	int cur;
+	unsigned cur, nfull;
 	pthread_t thread;
-	pthread_mutex_t mu; /* pending, pending_len, cur's flip, quit */
+	pthread_mutex_t mu; /* nfull, lens, cur's moves, quit */
 	pthread_cond_t cv;
-	bool threaded, pending, quit;
-	bool direct; /* the file is open O_DIRECT (the buffers are page-aligned) */
-	size_t pending_len;
+	bool threaded, quit;
+	bool direct;             /* the file is open O_DIRECT (the buffers are page-aligned) */
 	uint64_t entries, bytes; /* entries and bytes so far (the header's included) */
-	uint64_t stall_ns;       /* time the daemon waited for the writer (a buffer behind) */
+	uint64_t stall_ns;       /* time the daemon waited for the writer (the ring full) */
 	atomic_int err;          /* the first write error (errno); recording stopped */
 };
 
