@@ -367,7 +367,8 @@ static void pc_destroy(void *private_data)
 	pthread_mutex_unlock(&lock);
 	if (destager_started)
 		pthread_join(destager, NULL);
-	/* unmounted without a cut: a clean power-off writes the cache back */
+	/* unmounted without a cut: a clean power-off writes the cache back, all of it */
+	cache.reorder = 0;
 	if (!cache.dead && pc_cache_flush(&cache, &store, false))
 		fprintf(stderr, "fsmix-powercut: cannot write the cache back to %s\n", opt.backing);
 	if (rec_fd >= 0) {
@@ -441,14 +442,16 @@ int main(int argc, char **argv)
 		pc_drop_backing(&opt, backing_fd, created);
 		return 1;
 	}
+	cache.reorder = opt.reorder ? PC_REORDER_LAG : 0;
 	fprintf(stderr,
 	        "fsmix-powercut: %s/disk.img: %" PRIu64 " bytes on %s, cache %" PRIu64
 	        " bytes, destage delay %s%" PRId64
-	        " ms, persist on cut %u %%, flush latency %" PRIu64 " us, seed %" PRIu64 "%s\n",
+	        " ms, persist on cut %u %%, flush latency %" PRIu64 " us, seed %" PRIu64 "%s%s\n",
 	        opt.mountpoint, disk_size, opt.backing, opt.cache_bytes,
 	        opt.delay_ms < 0 ? "off: " : "", opt.delay_ms < 0 ? 0 : opt.delay_ms,
 	        opt.persist_pct, opt.flush_us, opt.seed,
-	        opt.ignore_flush ? ", IGNORING FLUSHES" : "");
+	        opt.ignore_flush ? ", IGNORING FLUSHES" : "",
+	        opt.reorder ? ", REORDERING ACROSS FLUSHES" : "");
 	rc = fuse_main(fuse_argc, fuse_argv, &pc_ops, NULL);
 	pc_cache_free(&cache);
 	/* fuse_main's 1 to 6: its options, the mount point, the mount, daemonizing or the signal

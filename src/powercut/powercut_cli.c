@@ -43,6 +43,9 @@ static const char usage[] =
     "  --flush-latency US     each flush takes US microseconds more, holding every other\n"
     "                         request (default 0: only its writes to BACKING)\n"
     "  --ignore-flush         a broken disk: flushes succeed and persist nothing\n"
+    "  --reorder-across-flush a broken disk: a flush returns at once and persists only\n"
+    "                         what came before the 4th flush back; the cut keeps the\n"
+    "                         writes since the last flush and loses what they acknowledged\n"
     "  --seed N               seed of the random choices (default: from the clock; printed)\n"
     "  --stats FILE           write the counters to FILE at exit\n"
     "  --record FILE          record every write (with its data), flush and cut the disk\n"
@@ -380,6 +383,8 @@ int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse
 		}
 		if (!strcmp(a, "--ignore-flush")) {
 			o->ignore_flush = true;
+		} else if (!strcmp(a, "--reorder-across-flush")) {
+			o->reorder = true;
 		} else if (!strcmp(a, "-f") || !strcmp(a, "--foreground") || !strcmp(a, "-d")) {
 			fuse_argv[n++] = argv[i];
 		} else if (!strcmp(a, "-o") && i + 1 < argc && n < 56) {

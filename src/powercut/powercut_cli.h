@@ -15,6 +15,7 @@ struct pc_opts {
 	unsigned persist_pct;    /* --persist-on-cut */
 	uint64_t flush_us;       /* --flush-latency: what a flush costs besides its writes */
 	bool ignore_flush;       /* --ignore-flush */
+	bool reorder;            /* --reorder-across-flush */
 	uint64_t seed;           /* --seed */
 	bool seed_given;
 };
