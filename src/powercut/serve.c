@@ -37,14 +37,58 @@ static const char serve_usage[] =
     "read; writes to disk.img (a mount's journal replay) are kept in memory and lost at\n"
     "the unmount, or refused with EROFS under --read-only. --materialize writes the state\n"
     "to OUT (a new file, sparse) instead. The same arguments give the same bytes.\n"
+    "Write 'state K [SUBSET] [torn SEED]' to MOUNTPOINT/control to serve another state\n"
+    "(the disk's own writes dropped), only while nothing holds disk.img's loop device open.\n"
     "Exit status: 0 ok, 1 failure, 2 bad usage or a record that is truncated, corrupt or of\n"
     "another version, a state the record does not have, an IMAGE of the wrong size.\n";
 
 static struct pc_record srec;
 static struct pc_state sst;
+static const unsigned char *sbase; /* the base image mapped, or NULL: zeroes */
 static bool read_only;
 
-/* ---- the FUSE filesystem: one file, disk.img ---- */
+/* ---- the FUSE filesystem: disk.img and control ---- */
+
+static void sv_summary(const struct pc_spec *sp);
+
+/* "state K [SUBSET] [torn SEED]" written to control: the state rebuilt, the disk's own
+ * writes dropped. -EINVAL for a bad line or a state the record does not have (said on
+ * standard error), -ENOMEM; the state served is then unchanged. */
+static int sv_control(const char *buf, size_t len)
+{
+	char line[128], *save, why[512];
+	struct pc_spec sp = {.subset = PC_SUB_NONE};
+	struct pc_state next;
+	snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1),
+	         buf);
+	char *w = strtok_r(line, " \n", &save), *k = strtok_r(NULL, " \n", &save), *end;
+	if (!w || strcmp(w, "state") || !k)
+		return -EINVAL;
+	errno = 0;
+	unsigned long long v = strcmp(k, "last") ? strtoull(k, &end, 10) : srec.nflush;
+	if (strcmp(k, "last") && (*k < '0' || *k > '9' || *end || errno))
+		return -EINVAL;
+	sp.k = (size_t)v;
+	for (w = strtok_r(NULL, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+		if (!strcmp(w, "torn")) {
+			char *seed = strtok_r(NULL, " \n", &save);
+			if (!seed || *seed < '0' || *seed > '9')
+				return -EINVAL;
+			sp.torn = true;
+			sp.torn_seed = strtoull(seed, NULL, 10);
+		} else if (!pc_spec_parse(w, &sp)) {
+			return -EINVAL;
+		}
+	}
+	if (pc_state_build(&next, &srec, sbase, &sp, why, sizeof(why))) {
+		fprintf(stderr, "fsmix-powercut serve: control: %s\n", why);
+		return strcmp(why, "out of memory") ? -EINVAL : -ENOMEM;
+	}
+	pc_state_free(&sst);
+	sst = next;
+	sv_summary(&sp);
+	return 0;
+}
 
 static int sv_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
@@ -55,6 +99,11 @@ static int sv_getattr(const char *path, struct stat *st, struct fuse_file_info *
 	if (!strcmp(path, "/")) {
 		st->st_mode = S_IFDIR | 0755;
 		st->st_nlink = 2;
+		return 0;
+	}
+	if (!strcmp(path, "/control")) {
+		st->st_mode = S_IFREG | 0200;
+		st->st_nlink = 1;
 		return 0;
 	}
 	if (strcmp(path, "/disk.img"))
@@ -75,11 +124,14 @@ static int sv_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 	fill(buf, ".", NULL, 0, 0);
 	fill(buf, "..", NULL, 0, 0);
 	fill(buf, "disk.img", NULL, 0, 0);
+	fill(buf, "control", NULL, 0, 0);
 	return 0;
 }
 
 static int sv_open(const char *path, struct fuse_file_info *fi)
 {
+	if (!strcmp(path, "/control"))
+		return (fi->flags & O_ACCMODE) == O_RDONLY ? -EACCES : 0;
 	if (strcmp(path, "/disk.img"))
 		return -ENOENT;
 	if (read_only && (fi->flags & O_ACCMODE) != O_RDONLY)
@@ -90,7 +142,9 @@ static int sv_open(const char *path, struct fuse_file_info *fi)
 
 static int sv_read(const char *path, char *buf, size_t len, off_t off, struct fuse_file_info *fi)
 {
-	(void)path, (void)fi;
+	(void)fi;
+	if (strcmp(path, "/disk.img"))
+		return -EBADF;
 	if ((uint64_t)off >= sst.size)
 		return 0;
 	if ((uint64_t)off + len > sst.size)
@@ -102,7 +156,11 @@ static int sv_read(const char *path, char *buf, size_t len, off_t off, struct fu
 static int sv_write(const char *path, const char *buf, size_t len, off_t off,
                     struct fuse_file_info *fi)
 {
-	(void)path, (void)fi;
+	(void)fi;
+	if (!strcmp(path, "/control")) {
+		int rc = sv_control(buf, len);
+		return rc ? rc : (int)len;
+	}
 	if (read_only)
 		return -EROFS;
 	if ((uint64_t)off + len > sst.size)
@@ -119,7 +177,9 @@ static int sv_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 
 static int sv_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 {
-	(void)path, (void)fi;
+	(void)fi;
+	if (!strcmp(path, "/control"))
+		return 0; /* `echo ... > control` truncates first */
 	return (uint64_t)size == sst.size ? 0 : -EPERM;
 }
 
@@ -334,6 +394,7 @@ int pc_serve_main(int argc, char **argv)
 	a.spec.k = (size_t)k;
 	if ((rc = sv_base(&a, &base)) != 0)
 		return rc;
+	sbase = base;
 	if (pc_state_build(&sst, &srec, base, &a.spec, why, sizeof(why))) {
 		fprintf(stderr, "fsmix-powercut serve: %s\n", why);
 		return strcmp(why, "out of memory") ? 2 : 1;

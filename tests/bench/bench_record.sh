@@ -13,7 +13,16 @@
 # B/A of the rounds ((B1 + B2) / (A1 + A2)) and its range, against the target >= 0.8x
 # (issue 27); and for every B run the record's size against the bytes the disk received
 # (its write requests' data) and against the bytes fsmix wrote, against the target < 4x.
-# Needs root, /dev/fuse, loop devices, mkfs.ext4, jq.
+# BENCH_RECORD_DIR puts the record elsewhere (default: beside the backing image). Needs root,
+# /dev/fuse, loop devices, mkfs.ext4, jq.
+#
+# Figures here (2 shared CPUs, load 9 to 20 from other jobs; 3 rounds x 10 s, 1 GiB disk):
+#   record through the page cache, two buffers     trans/s 0.6-0.75x (two partial runs)
+#   O_DIRECT, two buffers (45f7835)                trans/s 0.860x (0.747 .. 0.933)
+#   O_DIRECT, ring of 8, word-load checksum (8418ecf)
+#                                                  trans/s 1.052x (0.977 .. 1.412),
+#                                                  per CPU second 0.874x (0.865 .. 1.085)
+#   record size 1.003x the disk's write bytes, 1.37x fsmix's bytes written (1.55 GB largest)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}

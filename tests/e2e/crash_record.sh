@@ -9,7 +9,8 @@
 #      and attached to a loop device: it mounts (journal replay, kept in memory), unmounts,
 #      and e2fsck -fn finds it clean; the record and the base are untouched.
 #   4. Same inputs, same bytes: a random subset with a torn last write, materialized twice
-#      and served once, three identical images; another seed gives another.
+#      and served once, three identical images; another seed gives another; switched to
+#      through the control file of a served state, the attached loop device reads the same.
 #   5. A record that began on an existing image (not made by --size): serve needs --base; with
 #      a copy of the image as it was, the last state is the final image.
 #   6. Bad input: a truncated record, a corrupt byte (data, entry head, header), an empty file,
@@ -132,7 +133,27 @@ cmp -s "$work/d1.img" "$work/d2.img" && cmp -s "$work/d1.img" "$pc_dir/det/disk.
 unserve "$pc_dir/det"
 cmp -s "$work/d1.img" "$work/d3.img" && echo "note another seed gave the same state (few writes after flush $k)" ||
 	ok "another seed gives another state"
-rm -f "$work"/d?.img "$work/last.img"
+
+# 4b. Another state through the control file, the loop device attached all along (what a
+# driver does state after state): it then reads as that state materialized; a bad line and a
+# state the record lacks are refused (EINVAL) and the state stays.
+sw=$pc_dir/switch
+if serve_fuse "$sw" --record "$rec" --state 0 && dev=$(losetup -f --show --direct-io=on "$sw/disk.img"); then
+	pc_loops+=("$dev")
+	echo "state $k random:7 torn 9" >"$sw/control" &&
+		dd if="$dev" of="$work/sw.img" bs=1M iflag=direct status=none && cmp -s "$work/sw.img" "$work/d1.img" &&
+		ok "state $k random:7 torn 9 through control: the attached loop device reads as the materialized state" ||
+		bad "the state switched through control differs from the materialized one"
+	! echo "state $((flushes + 1))" 2>/dev/null >"$sw/control" && ! echo "nonsense" 2>/dev/null >"$sw/control" &&
+		dd if="$dev" of="$work/sw.img" bs=1M iflag=direct status=none && cmp -s "$work/sw.img" "$work/d1.img" &&
+		ok "control refuses a state the record lacks and a bad line; the state served stays" ||
+		bad "control accepted a bad line, or the state changed"
+	losetup -d "$dev" && _pc_forget pc_loops "$dev"
+	unserve "$sw"
+else
+	bad "cannot serve a state and attach it for the switch"
+fi
+rm -f "$work"/d?.img "$work/last.img" "$work/sw.img"
 
 # 5. A record that began on an existing image.
 e=$pc_dir/exist
