@@ -200,7 +200,8 @@ int pc_rec_open(struct pc_rec *r, int fd, uint64_t disk_size, uint32_t flags, ui
 	}
 	/* O_DIRECT where the filesystem takes it: the record is written once and read later, and
 	 * through the page cache its copy and page allocation cost the daemon's CPU (on this
-	 * 2-core test machine, a buffered record of ~80 MB/s took a quarter of its throughput) */
+	 * 2-core test machine a buffered record of ~80 MB/s was seen at 0.6-0.75x the run's
+	 * throughput, in partial runs beside other load: tests/bench/bench_record.sh) */
 	int fl = fcntl(fd, F_GETFL);
 	r->direct = fl >= 0 && fcntl(fd, F_SETFL, fl | O_DIRECT) == 0;
 	clock_gettime(CLOCK_REALTIME, &rt);

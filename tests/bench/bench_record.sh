@@ -17,7 +17,8 @@
 # /dev/fuse, loop devices, mkfs.ext4, jq.
 #
 # Figures here (2 shared CPUs, load 9 to 20 from other jobs; 3 rounds x 10 s, 1 GiB disk):
-#   record through the page cache, two buffers     trans/s 0.6-0.75x (two partial runs)
+#   record through the page cache, two buffers     trans/s 0.6-0.75x (partial runs, partly
+#                                                  beside a second bench by mistake: indicative)
 #   O_DIRECT, two buffers (45f7835)                trans/s 0.860x (0.747 .. 0.933)
 #   O_DIRECT, ring of 8, word-load checksum (8418ecf)
 #                                                  trans/s 1.052x (0.977 .. 1.412),
