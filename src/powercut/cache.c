@@ -167,6 +167,7 @@ int pc_cache_write(struct pc_cache *c, const struct pc_store *s, uint64_t off, c
 				return rc;
 		}
 		memcpy(pc_data(c, slot) + in, p, n);
+		c->slots[slot].epoch = c->epoch;
 		p += n;
 		off += n;
 		len -= n;
@@ -210,11 +211,16 @@ int pc_cache_flush(struct pc_cache *c, const struct pc_store *s, bool ignore)
 		c->st.flushes_ignored++;
 		return 0;
 	}
-	while (c->n) {
-		int rc = pc_writeback(c, s, c->dense[c->n - 1], &c->st.flushed_bytes);
+	/* from the end: a removal moves the last entry, already seen, into the hole */
+	for (size_t i = c->n; i-- > 0;) {
+		const struct pc_entry *e = &c->slots[c->dense[i]];
+		if (c->reorder && c->epoch - e->epoch < c->reorder)
+			continue; /* written too lately: this flush leaves it cached */
+		int rc = pc_writeback(c, s, c->dense[i], &c->st.flushed_bytes);
 		if (rc)
 			return rc;
 	}
+	c->epoch++;
 	return 0;
 }
 
@@ -259,6 +265,17 @@ int pc_cache_cut(struct pc_cache *c, const struct pc_store *s, unsigned persist_
 		return -EIO;
 	c->st.cuts++;
 	int first = 0;
+	for (size_t i = c->n; c->reorder && i-- > 0;) {
+		size_t slot = c->dense[i];
+		if (c->slots[slot].epoch == c->epoch) { /* written since the last flush: kept */
+			int rc = pc_writeback(c, s, slot, &c->st.cut_persisted_bytes);
+			if (!rc)
+				continue;
+			first = first ? first : rc;
+		}
+		c->st.dropped_bytes += PC_BLOCK; /* what the last flush acknowledged: lost */
+		pc_remove(c, slot);
+	}
 	while (c->n) {
 		size_t slot = c->dense[pc_below(c, c->n)]; /* random order */
 		if (persist_pct && pc_below(c, 100) < persist_pct) {

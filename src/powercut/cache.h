@@ -18,6 +18,11 @@
 #include <stdint.h>
 
 #define PC_BLOCK 4096u
+/* How many flushes late --reorder-across-flush persists: an ext4 fsync is about two flushes
+ * (the commit's preflush and its FUA), so the cut loses the last two or so transactions, not
+ * only the last commit block (which lost one acknowledged fsync in three cuts of
+ * tests/e2e/crash_reorder.sh, too rarely to be seen) */
+#define PC_REORDER_LAG 4u
 
 /* The backing image: read or write block number blk (PC_BLOCK bytes); 0 or -errno. */
 struct pc_store {
@@ -43,6 +48,7 @@ struct pc_entry {
 	uint64_t blk;
 	uint64_t since_ns; /* first write since the block was last durable */
 	uint32_t dense;    /* its index in pc_cache.dense */
+	uint32_t epoch;    /* pc_cache.epoch at its last write: the flushes before it */
 	bool used;
 };
 
@@ -57,6 +63,13 @@ struct pc_cache {
 	uint64_t *pick; /* scratch for pc_cache_destage: max_blocks block numbers */
 	uint64_t rng;   /* splitmix64 state: which blocks destage and persist */
 	bool dead;      /* after pc_cache_cut: every read, write and flush fails with EIO */
+	/* --reorder-across-flush, a broken disk (0: off): a flush is acknowledged at once and
+	 * persists only the blocks last written before the reorder-th flush back (1: the one
+	 * before it), and the cut persists the blocks written since the last flush and drops the
+	 * older ones: writes issued after a flush reach the store while those it acknowledged
+	 * are lost */
+	unsigned reorder;
+	uint32_t epoch; /* flushes so far (wraps; only equality and "before" of neighbours) */
 	struct pc_stats st;
 };
 
@@ -71,14 +84,16 @@ int pc_cache_write(struct pc_cache *c, const struct pc_store *s, uint64_t off, c
 int pc_cache_read(struct pc_cache *c, const struct pc_store *s, uint64_t off, void *buf,
                   size_t len);
 /* pc_cache_flush - every cached block written to s and the cache emptied (ignore: counted, and
- * nothing is written: --ignore-flush). */
+ * nothing is written: --ignore-flush; c->reorder: only the blocks last written at least
+ * c->reorder flushes ago). */
 int pc_cache_flush(struct pc_cache *c, const struct pc_store *s, bool ignore);
 /* pc_cache_destage - at most max blocks cached since before now - delay_ns written to s, in
  * random order, and removed; *done gets how many. */
 int pc_cache_destage(struct pc_cache *c, const struct pc_store *s, uint64_t now, uint64_t delay_ns,
                      size_t max, size_t *done);
 /* pc_cache_cut - the power cut: each cached block is written to s with probability
- * persist_pct/100, in random order, the others lost; the cache is empty and dead after it. */
+ * persist_pct/100, in random order, the others lost (c->reorder: the blocks written since the
+ * last flush are written, the others lost); the cache is empty and dead after it. */
 int pc_cache_cut(struct pc_cache *c, const struct pc_store *s, unsigned persist_pct);
 /* pc_cache_has - whether block blk is in the cache (tests). */
 bool pc_cache_has(const struct pc_cache *c, uint64_t blk);

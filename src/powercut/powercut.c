@@ -33,6 +33,7 @@
 
 #include "cache.h"
 #include "powercut_cli.h"
+#include "record.h"
 
 #ifndef FSMIX_VERSION
 #define FSMIX_VERSION "unknown"
@@ -47,12 +48,28 @@ static pthread_t destager;
 static bool destager_started;
 static int backing_fd = -1;
 static uint64_t disk_size;
+static struct pc_rec rec; /* --record: what the disk receives, in arrival order */
+static int rec_fd = -1;   /* -1: not recording */
 
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A record entry's result: the first failure stops the recording, said once (the record then
+ * has no end entry, and readers refuse it as truncated); the disk serves on. Under the lock. */
+static void rec_note(int rc)
+{
+	static bool said;
+	if (rc && !said) {
+		said = true;
+		fprintf(stderr,
+		        "fsmix-powercut: --record %s: %s; recording stopped, the record is "
+		        "incomplete\n",
+		        opt.record_path, strerror(-rc));
+	}
 }
 
 /* ---- the backing image ---- */
@@ -82,7 +99,7 @@ static const struct pc_store store = {NULL, store_read, store_write};
 static int stats_text(char *buf, size_t len)
 {
 	const struct pc_stats *s = &cache.st;
-	return snprintf(
+	int n = snprintf(
 	    buf, len,
 	    "writes %" PRIu64 "\nwrite_bytes %" PRIu64 "\nreads %" PRIu64 "\nread_bytes %" PRIu64
 	    "\nflushes %" PRIu64 "\nflushes_ignored %" PRIu64 "\nflushed_bytes %" PRIu64
@@ -92,6 +109,13 @@ static int stats_text(char *buf, size_t len)
 	    s->writes, s->write_bytes, s->reads, s->read_bytes, s->flushes, s->flushes_ignored,
 	    s->flushed_bytes, s->destaged_bytes, s->evicted_bytes, s->cached_bytes, s->max_cached,
 	    s->cuts, s->cut_persisted_bytes, s->dropped_bytes);
+	if (rec_fd >= 0 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+		              "record_entries %" PRIu64 "\nrecord_bytes %" PRIu64
+		              "\nrecord_stall_ms %" PRIu64 "\nrecord_failed %d\n",
+		              rec.entries, rec.bytes, rec.stall_ns / 1000000,
+		              atomic_load(&rec.err) ? 1 : 0);
+	return n;
 }
 
 /* ---- the FUSE filesystem ---- */
@@ -224,6 +248,8 @@ static int control(const char *cmd, size_t len)
 			pct = (unsigned)v;
 		}
 		rc = cache.dead ? -EIO : pc_cache_cut(&cache, &store, pct);
+		if (!rc && rec_fd >= 0)
+			rec_note(pc_rec_cut(&rec, mono_ns()));
 		if (!rc)
 			fprintf(stderr,
 			        "fsmix-powercut: power cut: %" PRIu64 " bytes lost, %" PRIu64
@@ -231,6 +257,8 @@ static int control(const char *cmd, size_t len)
 			        cache.st.dropped_bytes, cache.st.cut_persisted_bytes);
 	} else if (!strcmp(word, "flush") || !strcmp(word, "flush\n")) {
 		rc = pc_cache_flush(&cache, &store, false);
+		if (!rc && rec_fd >= 0)
+			rec_note(pc_rec_flush(&rec, mono_ns()));
 	}
 out:
 	pthread_mutex_unlock(&lock);
@@ -251,7 +279,10 @@ static int pc_write(const char *path, const char *buf, size_t len, off_t off,
 	if ((uint64_t)off + len > disk_size)
 		return -ENOSPC;
 	pthread_mutex_lock(&lock);
-	int rc = pc_cache_write(&cache, &store, (uint64_t)off, buf, len, mono_ns());
+	uint64_t now = mono_ns();
+	int rc = pc_cache_write(&cache, &store, (uint64_t)off, buf, len, now);
+	if (!rc && rec_fd >= 0) /* FUSE writes are at most max_write (128 KiB), far below 4 GiB */
+		rec_note(pc_rec_write(&rec, (uint64_t)off, buf, (uint32_t)len, now));
 	pthread_mutex_unlock(&lock);
 	return rc ? rc : (int)len;
 }
@@ -264,6 +295,8 @@ static int pc_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 		return 0;
 	pthread_mutex_lock(&lock);
 	int rc = pc_cache_flush(&cache, &store, opt.ignore_flush);
+	if (!rc && rec_fd >= 0) /* recorded as it arrived, ignored or not */
+		rec_note(pc_rec_flush(&rec, mono_ns()));
 	pthread_mutex_unlock(&lock);
 	if (!rc && opt.flush_us && !opt.ignore_flush) /* a drive's flush: the queue waits */
 		usleep((useconds_t)opt.flush_us);
@@ -318,6 +351,8 @@ static void *pc_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	cfg->entry_timeout = 0;
 	cfg->negative_timeout = 0;
 	/* after fuse_main's fork (daemon mode): the thread is started here, in the daemon */
+	if (rec_fd >= 0)
+		pc_rec_start(&rec);
 	if (opt.delay_ms >= 0 && !pthread_create(&destager, NULL, destage_main, NULL))
 		destager_started = true;
 	return NULL;
@@ -332,9 +367,21 @@ static void pc_destroy(void *private_data)
 	pthread_mutex_unlock(&lock);
 	if (destager_started)
 		pthread_join(destager, NULL);
-	/* unmounted without a cut: a clean power-off writes the cache back */
+	/* unmounted without a cut: a clean power-off writes the cache back, all of it */
+	cache.reorder = 0;
 	if (!cache.dead && pc_cache_flush(&cache, &store, false))
 		fprintf(stderr, "fsmix-powercut: cannot write the cache back to %s\n", opt.backing);
+	if (rec_fd >= 0) {
+		int rc = pc_rec_close(&rec, mono_ns());
+		if (rc)
+			fprintf(stderr, "fsmix-powercut: --record %s is incomplete: %s\n",
+			        opt.record_path, strerror(-rc));
+		else
+			fprintf(stderr,
+			        "fsmix-powercut: recorded %" PRIu64 " entries, %" PRIu64
+			        " bytes in %s\n",
+			        rec.entries, rec.bytes, opt.record_path);
+	}
 	char text[4096];
 	stats_text(text, sizeof(text));
 	fprintf(stderr, "fsmix-powercut: %s", text);
@@ -371,27 +418,45 @@ int main(int argc, char **argv)
 	backing_fd = pc_open_backing(&opt, &disk_size, &created, &rc);
 	if (backing_fd < 0)
 		return rc;
+	if (opt.record_path) {
+		rec_fd = pc_open_record(&opt, &rc);
+		uint32_t flags = (created ? PC_RECF_ZERO_BASE : 0) |
+		                 (opt.ignore_flush ? PC_RECF_IGNORE_FLUSH : 0);
+		int err = rec_fd < 0 ? 0 : pc_rec_open(&rec, rec_fd, disk_size, flags, mono_ns());
+		if (err)
+			fprintf(stderr, "fsmix-powercut: --record %s: %s\n", opt.record_path,
+			        strerror(-err));
+		if (rec_fd < 0 || err) {
+			pc_drop_record(&opt, rec_fd, true);
+			pc_drop_backing(&opt, backing_fd, created);
+			return rec_fd < 0 ? rc : 1;
+		}
+	}
 	if (!opt.seed_given)
 		opt.seed = mono_ns() ^ ((uint64_t)getpid() << 32);
 	size_t blocks = (size_t)(opt.cache_bytes / PC_BLOCK);
 	if (pc_cache_init(&cache, blocks ? blocks : 1, opt.seed)) {
 		fprintf(stderr, "fsmix-powercut: out of memory for a %" PRIu64 "-byte cache\n",
 		        opt.cache_bytes);
+		pc_drop_record(&opt, rec_fd, true);
 		pc_drop_backing(&opt, backing_fd, created);
 		return 1;
 	}
+	cache.reorder = opt.reorder ? PC_REORDER_LAG : 0;
 	fprintf(stderr,
 	        "fsmix-powercut: %s/disk.img: %" PRIu64 " bytes on %s, cache %" PRIu64
 	        " bytes, destage delay %s%" PRId64
-	        " ms, persist on cut %u %%, flush latency %" PRIu64 " us, seed %" PRIu64 "%s\n",
+	        " ms, persist on cut %u %%, flush latency %" PRIu64 " us, seed %" PRIu64 "%s%s\n",
 	        opt.mountpoint, disk_size, opt.backing, opt.cache_bytes,
 	        opt.delay_ms < 0 ? "off: " : "", opt.delay_ms < 0 ? 0 : opt.delay_ms,
 	        opt.persist_pct, opt.flush_us, opt.seed,
-	        opt.ignore_flush ? ", IGNORING FLUSHES" : "");
+	        opt.ignore_flush ? ", IGNORING FLUSHES" : "",
+	        opt.reorder ? ", REORDERING ACROSS FLUSHES" : "");
 	rc = fuse_main(fuse_argc, fuse_argv, &pc_ops, NULL);
 	pc_cache_free(&cache);
 	/* fuse_main's 1 to 6: its options, the mount point, the mount, daemonizing or the signal
 	 * handlers failed; no request was served (7: the filesystem ran, BACKING holds its data) */
+	pc_drop_record(&opt, rec_fd, rc >= 1 && rc <= 6);
 	pc_drop_backing(&opt, backing_fd, created && rc >= 1 && rc <= 6);
 	return rc ? 1 : 0;
 }

@@ -21,6 +21,9 @@ static const char usage[] =
     "Usage: fsmix-powercut [OPTIONS] BACKING MOUNTPOINT\n"
     "       fsmix-powercut cut MOUNTPOINT [PCT]\n"
     "       fsmix-powercut stats MOUNTPOINT\n"
+    "       fsmix-powercut serve --record FILE [--base IMAGE] --state K [...] MOUNTPOINT\n"
+    "       fsmix-powercut serve --record FILE [--base IMAGE] --state K [...] --materialize OUT\n"
+    "       fsmix-powercut inspect [--states] FILE\n"
     "A disk with a volatile write cache, for power-cut experiments: mounts a FUSE filesystem\n"
     "at MOUNTPOINT whose file disk.img (for losetup) is BACKING behind a cache in memory.\n"
     "A flush (fsync of disk.img) makes every earlier write durable in BACKING; cached writes\n"
@@ -40,8 +43,14 @@ static const char usage[] =
     "  --flush-latency US     each flush takes US microseconds more, holding every other\n"
     "                         request (default 0: only its writes to BACKING)\n"
     "  --ignore-flush         a broken disk: flushes succeed and persist nothing\n"
+    "  --reorder-across-flush a broken disk: a flush returns at once and persists only\n"
+    "                         what came before the 4th flush back; the cut keeps the\n"
+    "                         writes since the last flush and loses what they acknowledged\n"
     "  --seed N               seed of the random choices (default: from the clock; printed)\n"
     "  --stats FILE           write the counters to FILE at exit\n"
+    "  --record FILE          record every write (with its data), flush and cut the disk\n"
+    "                         receives, in order, timed, to FILE (made anew: never an\n"
+    "                         existing file; not on the recorded disk): for 'serve'\n"
     "  -f, --foreground       stay in the foreground (default: detach once mounted)\n"
     "  -o OPTIONS             FUSE mount options\n"
     "  -h, --help             print this help;  -V, --version  print the version\n"
@@ -55,9 +64,10 @@ static const char usage[] =
     "Commands: 'cut MOUNTPOINT [PCT]' cuts the power (writes \"cut [PCT]\" to\n"
     "MOUNTPOINT/control); 'stats MOUNTPOINT' prints the counters (MOUNTPOINT/stats).\n"
     "Both act only on a live mount of fsmix-powercut (/proc/self/mountinfo says so).\n"
+    "'serve' serves crash state K of a record ('serve --help'); 'inspect' describes one.\n"
     "Exit status: 0 ok, 1 failure, 2 bad usage (or a BACKING that cannot be used, a\n"
-    "MOUNTPOINT that is no mount of fsmix-powercut), 3 BACKING is in use by another\n"
-    "fsmix-powercut. See fsmix-powercut(1), docs/durability.md.\n";
+    "MOUNTPOINT that is no mount of fsmix-powercut, a --record FILE refused), 3 BACKING is\n"
+    "in use by another fsmix-powercut. See fsmix-powercut(1), docs/durability.md.\n";
 
 /* SIZE with an optional K, M or G (powers of 1024). */
 static bool parse_size(const char *s, uint64_t *out)
@@ -171,6 +181,102 @@ static int our_mount(const char *dir)
 	return ours ? 0 : 2;
 }
 
+/* The type of the filesystem mounted from device dev ("fuse.powercut", "ext4", ...) into type,
+ * from /proc/self/mountinfo; false if none is listed. */
+static bool dev_fstype(dev_t dev, char *type, size_t len)
+{
+	char line[3 * PATH_MAX], f[PATH_MAX];
+	bool found = false;
+	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	while (fp && !found && fgets(line, sizeof(line), fp)) {
+		const char *p = line;
+		unsigned maj, min;
+		bool sep = false;
+		if (!mi_field(&p, f, sizeof(f)) || !mi_field(&p, f, sizeof(f)) ||
+		    !mi_field(&p, f, sizeof(f)) || sscanf(f, "%u:%u", &maj, &min) != 2 ||
+		    makedev(maj, min) != dev)
+			continue;
+		while (!sep && mi_field(&p, f, sizeof(f)))
+			sep = !strcmp(f, "-");
+		found = sep && mi_field(&p, f, sizeof(f)) && snprintf(type, len, "%s", f) > 0;
+	}
+	if (fp)
+		fclose(fp);
+	return found;
+}
+
+/* Why a record in directory dir would record into a disk of fsmix-powercut's (NULL: it would
+ * not): dir on a fuse.powercut mount, or on a loop device whose backing file is on one. */
+static const char *on_a_disk(const char *dir)
+{
+	char type[64], path[PATH_MAX + 64], file[PATH_MAX];
+	struct stat st;
+	if (stat(dir, &st))
+		return NULL;
+	if (dev_fstype(st.st_dev, type, sizeof(type)) && !strcmp(type, PC_FSTYPE))
+		return "is on a mount of fsmix-powercut";
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_dev),
+	         minor(st.st_dev));
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL; /* not a loop device */
+	bool got = fgets(file, sizeof(file), f) != NULL;
+	fclose(f);
+	file[got ? strcspn(file, "\n") : 0] = '\0';
+	if (got && !stat(file, &st) && dev_fstype(st.st_dev, type, sizeof(type)) &&
+	    !strcmp(type, PC_FSTYPE))
+		return "is on a filesystem on a loop device over a disk of fsmix-powercut";
+	return NULL;
+}
+
+int pc_open_record(const struct pc_opts *o, int *status)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX], rmnt[PATH_MAX];
+	struct stat st;
+	const char *why = NULL, *slash = strrchr(o->record_path, '/');
+	*status = 2;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - o->record_path) : 1,
+	         slash ? o->record_path : ".");
+	if (slash == o->record_path)
+		snprintf(dir, sizeof(dir), "/");
+	size_t n = realpath(o->mountpoint, rmnt) ? strlen(rmnt) : 0;
+	if (lstat(o->record_path, &st) == 0)
+		why = "exists: a record is never written over (remove it or name another)";
+	else if (!realpath(dir, rdir))
+		why = "its directory cannot be resolved";
+	else if (n && !strncmp(rdir, rmnt, n) && (rdir[n] == '\0' || rdir[n] == '/' || n == 1))
+		why = "is inside MOUNTPOINT, the daemon's own mount";
+	else
+		why = on_a_disk(rdir);
+	if (why) {
+		fprintf(stderr, "fsmix-powercut: --record %s: %s%s; nothing mounted\n",
+		        o->record_path, why,
+		        strncmp(why, "is on", 5)
+		            ? ""
+		            : ": recording would write to the disk it records");
+		return -1;
+	}
+	int fd = open(o->record_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "fsmix-powercut: --record %s: %s; nothing mounted\n",
+		        o->record_path, strerror(errno));
+		*status = errno == ENOENT || errno == EEXIST || errno == EISDIR ? 2 : 1;
+	}
+	return fd;
+}
+
+void pc_drop_record(const struct pc_opts *o, int fd, bool drop)
+{
+	struct stat a, b;
+	if (fd < 0)
+		return;
+	if (drop && fstat(fd, &a) == 0 && stat(o->record_path, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && unlink(o->record_path) == 0)
+		fprintf(stderr, "fsmix-powercut: %s removed (made by this run, never served)\n",
+		        o->record_path);
+	close(fd);
+}
+
 /* `cut MOUNTPOINT [PCT]` and `stats MOUNTPOINT`, on a live mount of fsmix-powercut only. */
 static int command(int argc, char **argv)
 {
@@ -242,6 +348,8 @@ static int option(char **argv, int argc, int *i, struct pc_opts *o)
 		ok = parse_uint(v, UINT64_MAX, &o->seed) && (o->seed_given = true);
 	else if (!strcmp(name, "--stats"))
 		o->stats_path = v;
+	else if (!strcmp(name, "--record"))
+		o->record_path = v;
 	else
 		return -1;
 	if (!ok) {
@@ -258,6 +366,10 @@ int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse
 	int npos = 0, n = 0;
 	if (argc >= 2 && (!strcmp(argv[1], "cut") || !strcmp(argv[1], "stats")))
 		return command(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "serve"))
+		return pc_serve_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "inspect"))
+		return pc_inspect_main(argc - 1, argv + 1);
 	fuse_argv[n++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -271,6 +383,8 @@ int pc_cli(int argc, char **argv, struct pc_opts *o, char **fuse_argv, int *fuse
 		}
 		if (!strcmp(a, "--ignore-flush")) {
 			o->ignore_flush = true;
+		} else if (!strcmp(a, "--reorder-across-flush")) {
+			o->reorder = true;
 		} else if (!strcmp(a, "-f") || !strcmp(a, "--foreground") || !strcmp(a, "-d")) {
 			fuse_argv[n++] = argv[i];
 		} else if (!strcmp(a, "-o") && i + 1 < argc && n < 56) {

@@ -8,13 +8,15 @@
 
 struct pc_opts {
 	const char *backing, *mountpoint, *stats_path;
-	uint64_t size;        /* --size: create BACKING of this size (0: it must exist) */
-	uint64_t cache_bytes; /* --cache-size */
-	int64_t delay_ms;     /* --destage-delay, -1: never */
-	unsigned persist_pct; /* --persist-on-cut */
-	uint64_t flush_us;    /* --flush-latency: what a flush costs besides its writes */
-	bool ignore_flush;    /* --ignore-flush */
-	uint64_t seed;        /* --seed */
+	const char *record_path; /* --record FILE, or NULL */
+	uint64_t size;           /* --size: create BACKING of this size (0: it must exist) */
+	uint64_t cache_bytes;    /* --cache-size */
+	int64_t delay_ms;        /* --destage-delay, -1: never */
+	unsigned persist_pct;    /* --persist-on-cut */
+	uint64_t flush_us;       /* --flush-latency: what a flush costs besides its writes */
+	bool ignore_flush;       /* --ignore-flush */
+	bool reorder;            /* --reorder-across-flush */
+	uint64_t seed;           /* --seed */
 	bool seed_given;
 };
 
@@ -41,5 +43,21 @@ int pc_open_backing(const struct pc_opts *o, uint64_t *size, bool *created, int 
 /* pc_drop_backing - close fd, the backing file; when this process made it (created), remove
  * it too, if o->backing still names that file: a daemon that never mounted leaves nothing. */
 void pc_drop_backing(const struct pc_opts *o, int fd, bool created);
+
+/* pc_open_record - create o->record_path (O_EXCL: never an existing file) for --record, after
+ * refusing a place where recording would write to the disk it records or to the daemon's own
+ * mount: inside MOUNTPOINT, on a fuse.powercut mount, or on a filesystem on a loop device over
+ * a file on such a mount. The descriptor, or -1 (printed) with the exit status in *status: 2 a
+ * refused or unusable path, 1 another failure. */
+int pc_open_record(const struct pc_opts *o, int *status);
+
+/* pc_drop_record - close fd (if >= 0), the record; remove it too when drop (the daemon never
+ * served) and o->record_path still names that file. */
+void pc_drop_record(const struct pc_opts *o, int fd, bool drop);
+
+/* pc_serve_main - `fsmix-powercut serve ...` and `inspect ...` (serve.c): argv[0] is the
+ * command's name. Returns the exit status. */
+int pc_serve_main(int argc, char **argv);
+int pc_inspect_main(int argc, char **argv);
 
 #endif
