@@ -6,7 +6,9 @@
 # 2. metaop, whose directory renames no record says, is refused with --durability-log (exit 2
 #    at its weight, run and verify alike); the old binary accepted it and checked none of its
 #    directories.
-# 3. A mix of mkdir, rmdir, createdir, create_fsync, write and delete with dirsync=1 and the log:
+# 3. A mix of mkdir, rmdir, createdir, create_fsync, write and delete with dirsync=1 and the log
+#    (one thread: its ops follow the seed, so the tree left holds both directories made and
+#    directories removed, whatever the machine's speed):
 #    exit 0, each op counted and its mkdir(2)/rmdir(2) timed; the log holds a mkdir record
 #    (kind 18) per mkdir and per createdir (those with data/ as their parent) and an rmdir
 #    record (kind 19) per rmdir; `fsmix verify` keeps every promise, counting the directories.
@@ -38,8 +40,8 @@ min_filesize=4KB
 max_filesize=12KB
 [end0]
 [threadgroup0]
-num_threads=3
-num_ops=120
+num_threads=1
+num_ops=300
 dirsync=1
 $1
 write_size=4KB
@@ -51,7 +53,7 @@ enable_stats=1
 [end0]
 EOF2
 }
-mix="mkdir_weight=2
+mix="mkdir_weight=3
 rmdir_weight=3
 createdir_weight=1
 create_fsync_weight=2
