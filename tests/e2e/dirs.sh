@@ -16,6 +16,9 @@
 #    meta/m<id> named); a directory whose rmdir was covered made again: resurrected; a
 #    directory createdir made, covered, removed with its files: missing.
 # 5. `fsmix clean` removes a tree whose meta/ holds mkdir's directories.
+# 6. --model posix: a file whose name only a fsync of its new directory (createdir's) promised,
+#    lost with that directory whose own entry nothing promised, broke nothing (the log of such
+#    a run made by rewriting data/'s fsync records); the old binary called each file missing.
 # Fails on the old binary (no mkdir or rmdir op: exit 2 at the profile; metaop accepted).
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -184,4 +187,53 @@ fi
 rc=$?
 [ $rc -eq 0 ] && [ ! -e "$root" ] && ok "fsmix clean removes a tree whose meta/ holds mkdir's directories" ||
 	{ bad "clean: exit $rc"; tail -3 "$work/clean.out" | sed 's/^/     /'; }
+
+# 6. --model posix: a name made in a directory createdir made is promised only with the
+# directory's own entry. One thread, dirsync=1, createdir and creates; then every fsync of
+# data/ in the log is made one of d000 (its record's dir rewritten, its check recomputed: the
+# log of a run whose createdir group had no dirsync), so no entry of data/ made in the run is
+# promised, while the names in the new directories are (their directories' fsyncs). A new
+# directory removed with its files: kept, the files lost with it (the old binary: missing).
+cat >"$work/posix.ffsb" <<EOF2
+$(profile "createdir_weight=1
+create_weight=3
+delete_weight=1")
+EOF2
+loc=$(shmdir)
+timeout 120 "$bin" run "$work/posix.ffsb" --location "$loc" --seed 9 \
+	--durability-log "$work/posix.durlog" >"$work/posix.out" 2>&1 || bad "posix: the run failed: $(tail -1 "$work/posix.out")"
+python3 - "$work/posix.durlog" <<'EOF2'
+import struct, sys
+p = sys.argv[1]
+d = bytearray(open(p, 'rb').read())
+def fnv(b):
+    h = 0xcbf29ce484222325
+    for c in b:
+        h = ((h ^ c) * 0x100000001b3) & ((1 << 64) - 1)
+    return h
+for o in range(2120, len(d) - 79, 80):
+    if d[o] == 8 and struct.unpack_from('<I', d, o + 36)[0] == 0xffffffff:
+        d[o + 1] &= ~2 & 0xff
+        struct.pack_into('<I', d, o + 36, 0)
+        struct.pack_into('<Q', d, o + 72, fnv(d[o:o + 72]))
+open(p, 'wb').write(d)
+EOF2
+nd=
+for p in "$loc"/fsmix.fs0/data/d*; do
+	n=${p##*/d}
+	[ "$((10#$n))" -ge 2 ] && [ -n "$(find "$p" -type f)" ] && { nd=$p; break; }
+done
+if [ -n "$nd" ]; then
+	nf=$(find "$nd" -type f | wc -l)
+	rm -rf "$nd"
+	timeout 120 "$bin" verify "$work/posix.ffsb" --location "$loc" --durability-log "$work/posix.durlog" \
+		--model posix --json "$work/posix.json" >"$work/posix-v.out" 2>&1
+	vrc=$?
+	[ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/posix.json")" = 0 ] &&
+		[ "$(jq -r .absent_unpromised "$work/posix.json")" -ge "$nf" ] &&
+		ok "posix: ${nd##*/} lost with its $nf files, whose names only its own fsync promised: no promise broken" ||
+		{ bad "posix: ${nd##*/} lost with its files: verify exit $vrc, broken $(jq -r .broken "$work/posix.json" 2>/dev/null)"; tail -5 "$work/posix-v.out" | sed 's/^/     /'; }
+else
+	bad "posix: no directory createdir made holds a file"
+fi
 summary
