@@ -19,6 +19,7 @@
 # 6. --model posix: a file whose name only a fsync of its new directory (createdir's) promised,
 #    lost with that directory whose own entry nothing promised, broke nothing (the log of such
 #    a run made by rewriting data/'s fsync records); the old binary called each file missing.
+# 7. A mkdir record whose parent is neither meta/ nor data/ makes a bad log (exit 2).
 # Fails on the old binary (no mkdir or rmdir op: exit 2 at the profile; metaop accepted).
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -236,4 +237,25 @@ if [ -n "$nd" ]; then
 else
 	bad "posix: no directory createdir made holds a file"
 fi
+# 7. A mkdir record whose parent is neither meta/ nor data/: a bad log (exit 2), named.
+python3 - "$work/posix.durlog" <<'EOF2'
+import struct, sys
+p = sys.argv[1]
+d = bytearray(open(p, 'rb').read())
+def fnv(b):
+    h = 0xcbf29ce484222325
+    for c in b:
+        h = ((h ^ c) * 0x100000001b3) & ((1 << 64) - 1)
+    return h
+o = next(o for o in range(2120, len(d) - 79, 80) if d[o] == 18)
+struct.pack_into('<I', d, o + 36, 7)
+struct.pack_into('<Q', d, o + 72, fnv(d[o:o + 72]))
+open(p, 'wb').write(d)
+EOF2
+timeout 60 "$bin" verify "$work/posix.ffsb" --location "$loc" --durability-log "$work/posix.durlog" \
+	>"$work/badparent.out" 2>&1
+vrc=$?
+[ $vrc -eq 2 ] && grep -q "bad log: record .*(.*mkdir): parent directory 7 is neither meta/" "$work/badparent.out" &&
+	ok "a mkdir record with parent 7: a bad log, exit 2, the record named" ||
+	{ bad "mkdir with parent 7: verify exit $vrc"; tail -2 "$work/badparent.out" | sed 's/^/     /'; }
 summary
