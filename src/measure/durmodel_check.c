@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "durcheck.h"
 #include "durmodel_int.h"
 #include "tree.h"
 
@@ -355,8 +356,8 @@ static void add_verdict(struct dm_report *rep, const struct dm_file *f, uint32_t
 /* A directory the run made or removed (x: its entry in a table of directories, durmodel_int.h):
  * made with its entry promised, it must be there (missing); removed with its removal promised,
  * it must not (resurrected). A log whose tail is lost: an rmdir, or a mkdir of the id, after its
- * last record may explain either (lost tail). One that cannot be looked up: unreadable where it
- * must be, nothing told where it must not. False when nothing of it is promised. */
+ * last record may explain either of meta/ (lost tail). One that cannot be looked up: unreadable
+ * where it must be, nothing told where it must not. False when nothing of it is promised. */
 static bool check_dir(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
                       const struct dm_file *x, struct dm_report *rep)
 {
@@ -374,7 +375,9 @@ static bool check_dir(const struct durmodel *m, const struct dm_files *files, ui
 	} else {
 		fd.kind = made ? DM_MISSING : DM_RESURRECTED;
 		fd.ref = made ? x->name_ref : x->gone_ref;
-		add_finding(rep, &fd, 1, m->tail_lost);
+		/* (createdir's directories of data/ are never removed: nothing lost explains one)
+		 */
+		add_finding(rep, &fd, 1, m->tail_lost && x->dir == DURLOG_DIR_META);
 	}
 	return true;
 }

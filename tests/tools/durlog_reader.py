@@ -501,7 +501,9 @@ def judge_dir(m, x, locs):
     if there == x.made:
         return ("kept", None)
     kind = "missing" if x.made else "resurrected"
-    return ("lost-tail" if not m.complete else "broken", kind)
+    # a lost tail may hide an rmdir or mkdir of meta/; createdir's directories are never removed
+    lost = not m.complete and x.parent == META_DIR
+    return ("lost-tail" if lost else "broken", kind)
 
 
 def check_replace(f, data, mode):

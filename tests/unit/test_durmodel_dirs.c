@@ -156,6 +156,13 @@ static void test_mkdir(void)
 	struct dm_report *r = verify_as(DM_LINUX, false);
 	CHECK_EQ_U(r->broken, 0);
 	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+	/* ...but nothing removes a directory createdir made: broken all the same */
+	reset_all();
+	rec(DL_MKDIR, 4, TOP)->flags = DLF_TOP;
+	rec(DL_SYNC, 0, 0);
+	r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
 }
 
 /* rmdir of meta/m3 after its mkdir was made durable: uncovered, it may be undone; covered, the
