@@ -17,6 +17,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "durcheck.h"
 #include "durmodel.h"
 #include "engine.h"
 #include "exitcode.h"
@@ -49,7 +50,11 @@ static void file_path(const struct plan *pl, const struct dm_finding *f, char *b
 {
 	const char *loc = f->fs < pl->n_fs ? pl->fs[f->fs].location : "?";
 	unsigned index = f->fs < pl->n_fs ? pl->fs[f->fs].index : f->fs;
-	if (f->dir == TREE_DIR_TOP)
+	if (f->is_dir && f->dir == DURLOG_DIR_META)
+		snprintf(buf, len, "%s/fsmix.fs%u/meta/m%u", loc, index, f->file);
+	else if (f->is_dir)
+		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u", loc, index, f->file);
+	else if (f->dir == TREE_DIR_TOP)
 		snprintf(buf, len, "%s/fsmix.fs%u/data/f%u", loc, index, f->file);
 	else
 		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u/f%u", loc, index, f->dir, f->file);
@@ -130,6 +135,11 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	        "; unlinks promised: %" PRIu64 "\n",
 	        r->files_expected, r->data_promises, r->name_promises, r->created,
 	        r->names_created_promised, r->unlink_promises);
+	if (r->acks[DL_MKDIR] || r->acks[DL_RMDIR])
+		fprintf(o,
+		        "  directories: %" PRIu64 " made, %" PRIu64 " removed; promised (made or "
+		        "removed): %" PRIu64 "\n",
+		        r->acks[DL_MKDIR], r->acks[DL_RMDIR], r->dir_promises);
 	if (r->model == DM_POSIX && r->created && !r->acks[DL_DIRSYNC])
 		fprintf(o,
 		        "  posix model: no directory was fsynced (dirsync=0), so no name of a file "
@@ -202,13 +212,27 @@ static void kinds_json(const struct verify_doc *d, const uint64_t by_kind[DM_KIN
 	}
 }
 
-/* Every checked file's verdict, for a file-by-file comparison: [fs, file, verdict, kind]. */
-static json_t *files_json(const struct dm_report *r)
+/* Every checked file's verdict, for a file-by-file comparison: [fs, file, verdict, kind]; dirs:
+ * every checked directory's, [fs, "meta" or "data" (its parent), id, verdict, kind]. */
+static json_t *files_json(const struct dm_report *r, bool dirs)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; a && i < r->n_verdicts; i++) {
 		const struct dm_verdict *v = &r->verdicts[i];
 		bool kept = v->kind == DM_KIND_COUNT;
+		if (v->is_dir != dirs)
+			continue;
+		if (dirs) {
+			json_array_append_new(
+			    a, json_pack("[I, s, I, s, s?]", (json_int_t)v->fs,
+			                 v->parent == DURLOG_DIR_META ? "meta" : "data",
+			                 (json_int_t)v->file,
+			                 kept      ? "kept"
+			                 : v->lost ? "lost_tail"
+			                           : "broken",
+			                 kept ? NULL : dm_kind_name(v->kind)));
+			continue;
+		}
 		json_array_append_new(a, json_pack("[I, I, s, s?]", (json_int_t)v->fs,
 		                                   (json_int_t)v->file,
 		                                   kept      ? "kept"
@@ -250,7 +274,11 @@ static int fill_json(FILE *o, void *arg)
 		return -1;
 	json_object_set_new(doc, "exit_status", json_integer(d->exit_status));
 	json_object_set_new(doc, "error", json_null());
-	json_object_set_new(doc, "files", files_json(r));
+	json_object_set_new(doc, "files", files_json(r, false));
+	json_object_set_new(doc, "directories", files_json(r, true));
+	json_object_set_new(doc, "dir_promises", json_integer((json_int_t)r->dir_promises));
+	json_object_set_new(acks, "mkdir", json_integer((json_int_t)r->acks[DL_MKDIR]));
+	json_object_set_new(acks, "rmdir", json_integer((json_int_t)r->acks[DL_RMDIR]));
 	int rc = json_dumpf(doc, o, JSON_INDENT(2));
 	fputc('\n', o);
 	json_decref(doc);

@@ -145,8 +145,8 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen, bool
  * -- so the next run reuses it and verify=1 checks it across runs. Without verify a changed
  * tree is rebuilt by the next run, as it always was; never in a sweep (keep_manifest: every
  * point starts from the same tree), after an operation failed (a write may have stopped half
- * way; a content mismatch is no such failure: the tree stays, to be looked at), or where metaop
- * or createdir made directories the manifest does not describe. */
+ * way; a content mismatch is no such failure: the tree stays, to be looked at), or where metaop,
+ * createdir, mkdir or rmdir made directories the manifest does not describe. */
 static void keep_changed_trees(struct engine *e)
 {
 	const struct plan *pl = e->plan;
@@ -163,8 +163,10 @@ static void keep_changed_trees(struct engine *e)
 		bool dirs = false;
 		for (size_t gi = 0; gi < pl->n_groups; gi++) {
 			const struct plan_group *g = &pl->groups[gi];
-			if (g->bindfs < 0 || (size_t)g->bindfs == i)
-				dirs |= g->weight[OP_metaop] || g->weight[OP_createdir];
+			if (g->bindfs >= 0 && (size_t)g->bindfs != i)
+				continue;
+			for (int op = 0; op < OP_COUNT; op++) /* metaop, createdir, mkdir, rmdir */
+				dirs |= g->weight[op] && (op_table[op].flags & OPF_META);
 		}
 		if (!fs->modified || fs->pf->age || dirs || !fs->pf->reuse || fs->tree.rootfd < 0)
 			continue;

@@ -178,7 +178,9 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 }
 
 /* createdir: a new data directory d<N> that later creates may fill (FFSB printed a line per
- * call; fsmix does not); dirsync: data/ fsynced before a file can be created in it. */
+ * call; fsmix does not); dirsync: data/ fsynced before a file can be created in it. Journaled
+ * (DL_MKDIR, parent data/) before a file can be: the model ties the names made in it to its own
+ * (docs/durability.md, "Directories"). */
 static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t d = atomic_fetch_add_explicit(&fs->next_dir, 1, memory_order_relaxed);
@@ -188,6 +190,8 @@ static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, s
 		return fail(w, op, SYS_mkdir, EMLINK, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	tree_dir_name(d, name, sizeof(name));
 	int rc = t_mkdirat(w, tree_data_dirfd(&fs->tree, TREE_DIR_TOP), name);
+	if (rc == 0 || engine_crashed(w->eng)) /* (durhook_dir: no file goes in it before) */
+		durhook_dir(w, fs, DL_MKDIR, d, TREE_DIR_TOP);
 	if (rc < 0)
 		return fail(w, op, SYS_mkdir, -rc, fs, TREE_DIR_TOP, UINT32_MAX, false);
 	if (w->g->dirsync && (rc = durhook_dirsync(w, fs, TREE_DIR_TOP, false)) < 0)

@@ -1,9 +1,9 @@
 /* opns.c - the namespace operations of ops.def (docs/ops.md): rename, replace_fsync (the
- * atomic-replace commit of databases and editors), and truncate and the fallocate family
- * (fallocate, punch_hole, zero_range), which change a file's length or blocks rather than its
- * name but share their frame. Each holds its file exclusively (a POOL_WRITE
- * pick), so no reader or writer meets it between its names; the pool learns the new directory
- * (rename) or the new size and generation (replace_fsync) before the file is released.
+ * atomic-replace commit of databases and editors), mkdir and rmdir, and truncate and the fallocate
+ * family (fallocate, punch_hole, zero_range), which change a file's length or blocks rather than
+ * its name but share their frame. Each holds its file exclusively (a POOL_WRITE pick), so no reader
+ * or writer meets it between its names; the pool learns the new directory (rename) or the new size
+ * and generation (replace_fsync) before the file is released.
  *
  * Durability journal (durhook.h): each logs one record once its rename(2) returned -- also when
  * it failed after --crash-after's shutdown began (then it may have happened: the model keeps
@@ -311,4 +311,58 @@ int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	return falloc_op(w, fs, op, r, DL_FALLOC_ZERO);
+}
+
+/* ---- mkdir, rmdir ---- */
+
+/* mkdir: an empty directory m<id> in meta/, from the pool metaop's directories share (its names
+ * are fsmix's by tree_is_meta_name: clean and purge remove them). No file ever goes into one,
+ * so rmdir may remove any of them: no use counts. dirsync=1: meta/ fsynced, which makes the
+ * new entry durable (docs/durability.md, "Directories"). */
+int op_mkdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	if (pool_reserve(&fs->meta, &id))
+		return fail(w, op, SYS_mkdir, EMFILE, fs, 0, 0, true);
+	char name[TREE_NAME_MAX];
+	tree_meta_name(id, 0, name, sizeof(name));
+	int rc = t_mkdirat(w, tree_meta_dirfd(&fs->tree), name);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_dir(w, fs, DL_MKDIR, id, DURHOOK_DIR_META);
+	if (rc < 0) {
+		rc = fail(w, op, SYS_mkdir, -rc, fs, 0, id, true);
+		pool_unreserve(&fs->meta, id);
+		return rc;
+	}
+	pool_publish(&fs->meta, id, 0, 0);
+	if (w->g->dirsync && (rc = durhook_dirsync(w, fs, 0, true)) < 0)
+		return fail(w, op, SYS_fsync, -rc, fs, 0, id, true);
+	r->trans = 1;
+	return 0;
+}
+
+/* rmdir: a random directory of meta/ (mkdir's, or metaop's: its name by the generation metaop's
+ * rename left in the pool's size field), held exclusively; none: skipped. dirsync=1: meta/
+ * fsynced, which makes the removal durable. */
+int op_rmdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	uint32_t id;
+	if (pool_pick(&fs->meta, &w->rng, POOL_WRITE, &id))
+		return OP_SKIPPED;
+	uint32_t gen = (uint32_t)pool_size(&fs->meta, id);
+	char name[TREE_NAME_MAX];
+	tree_meta_name(id, gen, name, sizeof(name));
+	int rc = t_unlinkat(w, tree_meta_dirfd(&fs->tree), name, AT_REMOVEDIR, SYS_rmdir);
+	if (rc == 0 || engine_crashed(w->eng))
+		durhook_dir(w, fs, DL_RMDIR, id, DURHOOK_DIR_META);
+	if (rc < 0) {
+		rc = fail(w, op, SYS_rmdir, -rc, fs, gen, id, true);
+		pool_release(&fs->meta, id, POOL_WRITE);
+		return rc;
+	}
+	pool_remove(&fs->meta, id);
+	if (w->g->dirsync && (rc = durhook_dirsync(w, fs, 0, true)) < 0)
+		return fail(w, op, SYS_fsync, -rc, fs, 0, id, true);
+	r->trans = 1;
+	return 0;
 }

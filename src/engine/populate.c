@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "durcheck.h"
 #include "hash.h"
 
 /* Largest pool capacities: 2^26 data files (1 GiB of address space, 16 bytes a slot) and 2^22
@@ -19,6 +20,8 @@
  * inode count. */
 #define FILES_CAPACITY (1u << 26)
 #define META_CAPACITY  (1u << 22)
+_Static_assert(META_CAPACITY == DURLOG_META_MAX,
+               "verify bounds meta/'s ids by the pool's capacity");
 _Static_assert(ENGINE_AGED_ID_BASE >= FILES_CAPACITY, "aged names must not meet the benchmark's");
 /* Directories createdir may add per filesystem (one byte each, reserved lazily). */
 #define EXTRA_DIRS (1u << 20)
@@ -142,7 +145,10 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 	                   : pf->init_size || pf->init_util > 0 ? UINT64_MAX
 	                                                        : 0;
 	uint32_t files = pool_capacity(e, fs, initial, OPF_CREATES, -1, 1, FILES_CAPACITY);
-	uint32_t meta = pool_capacity(e, fs, 0, 0, OP_metaop, 2, META_CAPACITY);
+	/* meta/: metaop's directories (two an op) and mkdir's (one) */
+	uint64_t dirs = (uint64_t)pool_capacity(e, fs, 0, 0, OP_metaop, 2, META_CAPACITY) +
+	                pool_capacity(e, fs, 0, 0, OP_mkdir, 1, META_CAPACITY);
+	uint32_t meta = dirs > META_CAPACITY ? META_CAPACITY : (uint32_t)dirs;
 	int rc = pool_init(&fs->files, files);
 	if (rc == 0)
 		rc = pool_init(&fs->meta, meta);

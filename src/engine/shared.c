@@ -15,6 +15,8 @@ enum failure shared_refusal(const struct engine *e, char *err, size_t errlen)
 	for (size_t gi = 0; gi < pl->n_groups && !what; gi++)
 		if (pl->groups[gi].weight[OP_createdir])
 			what = "createdir (the ranks' new directories would collide)";
+		else if (pl->groups[gi].weight[OP_mkdir] || pl->groups[gi].weight[OP_rmdir])
+			what = "mkdir and rmdir (the ranks' directories in meta/ would collide)";
 	if (!what)
 		return FAIL_NONE;
 	snprintf(err, errlen, "--shared-tree does not support %s", what);

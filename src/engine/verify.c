@@ -122,6 +122,24 @@ static int64_t v_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint6
 	return (int64_t)got;
 }
 
+/* Directory id under parent (meta/m<id>, or createdir's data/d<id>): 0 when a directory is there,
+ * -ENOENT when nothing (or something else: not fsmix's) is, -errno when it cannot be looked
+ * up. */
+static int v_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
+{
+	struct vfiles *v = ctx;
+	char name[TREE_NAME_MAX], rel[TREE_NAME_MAX + 8];
+	int rc = parent == DURLOG_DIR_META ? tree_meta_name(id, 0, name, sizeof(name))
+	                                   : tree_dir_name(id, name, sizeof(name));
+	if (rc < 0)
+		return rc;
+	snprintf(rel, sizeof(rel), "%s/%s", parent == DURLOG_DIR_META ? "meta" : "data", name);
+	struct stat st;
+	if (fstatat(v->roots[fs], rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOENT;
+}
+
 /* The log's header against the plan and the trees: 0, or -1 (printed). */
 static int match_trees(const struct plan *pl, const struct durlog_read *rd, const char *path,
                        struct vfiles *v, FILE *log)
@@ -246,7 +264,7 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_IO;
 		goto out;
 	}
-	struct dm_files files = {&v, v_size, v_read};
+	struct dm_files files = {&v, v_size, v_read, v_dir};
 	if (durmodel_check(m, &files, rep, err, sizeof(err))) {
 		fprintf(log, "fsmix: verify: %s\n", err);
 		f = FAIL_IO;

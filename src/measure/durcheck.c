@@ -86,6 +86,33 @@ static uint64_t id_reach(const struct durlog_read *rd)
 	       ((uint64_t)rd->h.n_workers + 1) * (DURLOG_RING + 1);
 }
 
+/* A DL_MKDIR or DL_RMDIR (durlog.h): a directory of meta/, its id below what the log's records
+ * can have made (ids are taken lowest first, as files') and the meta pool's capacity; or one
+ * createdir made in data/ (never removed), its index below the directories fb allows. */
+static int check_dir_rec(const struct durlog_read *rd, const struct durlog_rec *r,
+                         const struct durlog_fs_bounds *fb, const char *what, char *err,
+                         size_t errlen)
+{
+	uint64_t reach = id_reach(rd) < DURLOG_META_MAX ? id_reach(rd) : DURLOG_META_MAX;
+	if (r->dir == TREE_DIR_TOP && r->kind == DL_MKDIR)
+		reach = fb->dirs;
+	else if (r->dir != DURLOG_DIR_META) {
+		snprintf(err, errlen,
+		         "%s: parent directory %" PRIu32 " is neither meta/ (%" PRIu32
+		         ") nor, for a mkdir, data/ (%" PRIu32 ")",
+		         what, r->dir, (uint32_t)DURLOG_DIR_META, (uint32_t)TREE_DIR_TOP);
+		return -EINVAL;
+	}
+	if (r->file >= reach) {
+		snprintf(err, errlen,
+		         "%s: directory id %" PRIu32
+		         " is beyond the directories filesystem %u can have (below %" PRIu64 ")",
+		         what, r->file, r->fs, reach);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Record r (at slot) names filesystems, files, directories and extents within b; base[fs] is
  * 1 + the highest file id of fs's base records so far (they come first). */
 static int check_fields(const struct durlog_read *rd, const struct durlog_rec *r, size_t slot,
@@ -100,6 +127,8 @@ static int check_fields(const struct durlog_read *rd, const struct durlog_rec *r
 		return -EINVAL;
 	}
 	const struct durlog_fs_bounds *fb = &b->fs[r->fs];
+	if (r->kind == DL_MKDIR || r->kind == DL_RMDIR)
+		return check_dir_rec(rd, r, fb, what, err, errlen);
 	bool names_file = r->kind != DL_DIRSYNC && r->kind != DL_SYNCFS && r->kind != DL_SYNC;
 	bool names_dir = names_file && r->kind != DL_WSTART;
 	uint64_t reach = base[r->fs] + id_reach(rd);

@@ -36,6 +36,8 @@ struct durlog_bounds {
 
 /* What a DL_DIRSYNC of meta/ names (durhook.h: DURHOOK_DIR_META). */
 #define DURLOG_DIR_META (UINT32_MAX - 1)
+/* Directories meta/ can hold (the meta pool's capacity: populate.c's META_CAPACITY). */
+#define DURLOG_META_MAX (1u << 22)
 /* No file offset or length reaches this (off_t is signed 64-bit). */
 #define DURLOG_OFF_MAX ((uint64_t)INT64_MAX)
 

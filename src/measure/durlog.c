@@ -40,8 +40,9 @@ void durlog_encode_rec(const struct durlog_rec *r, unsigned char out[DURLOG_REC_
 
 int durlog_decode_rec(const unsigned char in[DURLOG_REC_LEN], struct durlog_rec *r)
 {
+	/* (a kind without a name: a value no fsmix of this version writes) */
 	if (le_get64(in + 72) != hash_fnv1a(HASH_FNV1A_SEED, in, 72) || in[0] == DL_NONE ||
-	    in[0] >= DL_KIND_COUNT)
+	    !strcmp(durlog_kind_name((enum durlog_kind)in[0]), "?"))
 		return -EBADMSG;
 	r->kind = in[0];
 	r->flags = in[1];
@@ -139,9 +140,9 @@ const char *durlog_kind_name(enum durlog_kind k)
 	    [DL_CREATE] = "create",       [DL_DELETE] = "delete",   [DL_DIRSYNC] = "dirsync",
 	    [DL_SYNCFS] = "syncfs",       [DL_SYNC] = "sync",       [DL_END] = "end",
 	    [DL_RENAME] = "rename",       [DL_REPLACE] = "replace", [DL_TRUNCATE] = "truncate",
-	    [DL_FALLOCATE] = "fallocate",
+	    [DL_FALLOCATE] = "fallocate", [DL_MKDIR] = "mkdir",     [DL_RMDIR] = "rmdir",
 	};
-	return (unsigned)k < DL_KIND_COUNT ? names[k] : "?";
+	return (unsigned)k < DL_KIND_COUNT && names[k] ? names[k] : "?";
 }
 
 /* ---- the same-device rule ---- */

@@ -64,6 +64,13 @@ enum durlog_kind {
 	/* fallocate of file returned (or failed after --crash-after's shutdown): aux = enum
 	 * durlog_falloc (the mode), extent [off, off+len), size = its length after the call */
 	DL_FALLOCATE,
+	/* (lead: 16 and 17 are the link helper's DL_LINK and DL_UNLINK; this note goes when the
+	 * branches merge) */
+	/* a directory made (mkdir(2) returned, or failed after --crash-after's shutdown): file =
+	 * its id, dir = its parent: DURLOG_DIR_META (mkdir op: meta/m<id>) or TREE_DIR_TOP with
+	 * DLF_TOP (createdir: data/d<id>) */
+	DL_MKDIR = 18,
+	DL_RMDIR = 19, /* a directory removed (rmdir op, meta/m<id>): file, dir as DL_MKDIR */
 	DL_KIND_COUNT
 };
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "durcheck.h"
 #include "durmodel_int.h"
 #include "durpromise.h"
 
@@ -75,9 +76,8 @@ static bool rehash(struct dm_fs *d)
 
 /* The file of id on filesystem fs, made (empty) when the log names it first: NULL when out of
  * memory. The pointer holds until the next new file. */
-static struct dm_file *file_of(struct durmodel *m, uint32_t fs, uint32_t id)
+static struct dm_file *entry_of(struct durmodel *m, struct dm_fs *d, uint32_t id)
 {
-	struct dm_fs *d = &m->fs[fs];
 	size_t k = 0;
 	if (d->n_slots) {
 		for (k = slot_of(id, d->n_slots); d->slots[k]; k = (k + 1) & (d->n_slots - 1))
@@ -107,6 +107,21 @@ static struct dm_file *file_of(struct durmodel *m, uint32_t fs, uint32_t id)
 	f->id = id;
 	d->slots[k] = ++d->n_files;
 	return f;
+}
+
+static struct dm_file *file_of(struct durmodel *m, uint32_t fs, uint32_t id)
+{
+	return entry_of(m, &m->fs[fs], id);
+}
+
+struct dm_file *dm_find(const struct dm_fs *d, uint32_t id)
+{
+	if (!d->n_slots)
+		return NULL;
+	for (size_t k = slot_of(id, d->n_slots); d->slots[k]; k = (k + 1) & (d->n_slots - 1))
+		if (d->files[d->slots[k] - 1].id == id)
+			return &d->files[d->slots[k] - 1];
+	return NULL;
 }
 
 static void list_add(struct durmodel *m, struct dm_list *l, bool *in, uint32_t idx)
@@ -187,6 +202,17 @@ static void name_durable(struct dm_file *f, struct dm_ref ref)
 	}
 }
 
+/* A name in data directory dir of filesystem fs was promised (ref): where the mkdir row says so
+ * (durpromise.def; linux: the journal or log commits in order, and nothing went into the
+ * directory before its mkdir returned), the directory's own entry in data/ too, when the run
+ * made it (createdir). */
+static void parent_durable(struct durmodel *m, uint32_t fs, uint32_t dir, struct dm_ref ref)
+{
+	struct dm_file *x = m->dir_names ? dm_find(&m->datadirs[fs], dir) : NULL;
+	if (x)
+		name_durable(x, ref);
+}
+
 /* The files of list l that still need cov (keep), the others dropped from it. */
 typedef bool (*dm_keep_fn)(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r);
 
@@ -242,17 +268,30 @@ static bool cover_unlink(struct durmodel *m, struct dm_file *f, const struct dur
 	return (f->gone && !f->gone_durable) || dm_ns_leaving(&f->ns);
 }
 
-/* A covering call (sync, syncfs, a directory fsync) on filesystem fs, by its rule. */
+/* The names and unlinks of table d (files, or directories) a covering call reaches. */
+static void cover_names(struct durmodel *m, struct dm_fs *d, const struct dp_rule *u,
+                        const struct durlog_rec *r)
+{
+	if (u->names)
+		walk(m, d, &d->unnamed, offsetof(struct dm_file, in_unnamed), cover_name, r);
+	if (u->unlinks)
+		walk(m, d, &d->unlinked, offsetof(struct dm_file, in_unlinked), cover_unlink, r);
+}
+
+/* A covering call (sync, syncfs, a directory fsync) on filesystem fs, by its rule: the files'
+ * writes and names, and the directories made and removed (in_reach: a directory fsync reaches
+ * the ones its directory is the parent of). */
 static void cover(struct durmodel *m, uint32_t fs, const struct dp_rule *u,
                   const struct durlog_rec *r)
 {
 	struct dm_fs *d = &m->fs[fs];
 	if (u->data == DPD_WHOLE)
 		walk(m, d, &d->dirty, offsetof(struct dm_file, in_dirty), cover_data, r);
-	if (u->names)
-		walk(m, d, &d->unnamed, offsetof(struct dm_file, in_unnamed), cover_name, r);
-	if (u->unlinks)
-		walk(m, d, &d->unlinked, offsetof(struct dm_file, in_unlinked), cover_unlink, r);
+	cover_names(m, d, u, r);
+	cover_names(m, &m->metas[fs], u, r);
+	cover_names(m, &m->datadirs[fs], u, r);
+	if (u->names && r->kind == DL_DIRSYNC)
+		parent_durable(m, fs, r->dir, ref_of(r));
 }
 
 /* A call on one file (fsync, fdatasync, an O_SYNC write), by its rule. */
@@ -271,8 +310,10 @@ static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_ru
 			f->len_ref = ref;
 		}
 	}
-	if (u->names)
+	if (u->names) {
 		name_durable(f, ref);
+		parent_durable(m, r->fs, f->dir, ref);
+	}
 }
 
 /* A write of generation gen began or completed on f: the newest generation it may hold, on the
@@ -443,8 +484,35 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		cover_file(m, f, &row->rule[m->model == DM_POSIX], r);
 }
 
+/* mkdir and rmdir (DL_MKDIR, DL_RMDIR): a directory's entry made or removed, nothing promised by
+ * itself (durpromise.def's rows): the covering calls make it durable, as a file's name or its
+ * unlink. */
+static void replay_dir(struct durmodel *m, const struct durlog_rec *r)
+{
+	struct dm_fs *d = r->dir == DURLOG_DIR_META ? &m->metas[r->fs] : &m->datadirs[r->fs];
+	struct dm_file *x = entry_of(m, d, r->file);
+	if (!x)
+		return;
+	m->acks[r->kind]++;
+	reset(x);
+	x->dir = r->dir;
+	if (r->kind == DL_MKDIR) {
+		x->live = x->created = true;
+		x->t_create = r->t_end;
+		list_add(m, &d->unnamed, &x->in_unnamed, index_of(d, x));
+	} else {
+		x->gone = true;
+		x->t_delete = r->t_end;
+		list_add(m, &d->unlinked, &x->in_unlinked, index_of(d, x));
+	}
+}
+
 static void replay(struct durmodel *m, const struct durlog_rec *r)
 {
+	if (r->kind == DL_MKDIR || r->kind == DL_RMDIR) {
+		replay_dir(m, r);
+		return;
+	}
 	const struct dp_row *row = durpromise_of(r);
 	if (row && row->reach != DPR_FILE)
 		m->acks[r->kind]++;
@@ -471,6 +539,7 @@ struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec
 		return NULL;
 	}
 	m->model = model;
+	m->dir_names = durpromise_row(DP_MKDIR)->rule[model == DM_POSIX].names;
 	m->tail_lost = !complete;
 	m->h = *h;
 	m->records = n;
@@ -496,8 +565,10 @@ void durmodel_free(struct durmodel *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < DURLOG_MAX_FS; i++) {
-		struct dm_fs *d = &m->fs[i];
+	for (size_t i = 0; i < 3 * DURLOG_MAX_FS; i++) {
+		struct dm_fs *d = i < DURLOG_MAX_FS       ? &m->fs[i]
+		                  : i < 2 * DURLOG_MAX_FS ? &m->metas[i - DURLOG_MAX_FS]
+		                                          : &m->datadirs[i - 2 * DURLOG_MAX_FS];
 		for (uint32_t k = 0; k < d->n_files; k++)
 			reset(&d->files[k]);
 		free(d->files);

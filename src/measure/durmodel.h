@@ -14,6 +14,13 @@
  *     stay gone: found after the crash (and no later create of the id in the log) it is
  *     broken, kind "resurrected". A covering call (sync, syncfs, a directory fsync) covers what
  *     completed before it started.
+ *   - directories (mkdir, rmdir, createdir: DL_MKDIR, DL_RMDIR): as names, by the same
+ *     covering calls (a directory fsync reaches the directories its directory is the parent
+ *     of): a covered mkdir's directory must be there (missing), a covered rmdir's must stay
+ *     gone (resurrected); uncovered, either. A name made in a directory createdir made is
+ *     promised only with the directory's own entry: under linux a promise of the name promises
+ *     the directory too (the mkdir row's names column), under posix a file found in none is
+ *     not broken until the directory's entry was promised as well.
  *   - rename, replace_fsync and truncate: their rows, and the rules the columns cannot say
  *     (where a renamed file may be, the directories it durably left, a replace's old-or-new
  *     content, what a truncate takes back): durmodel_ns.h.
@@ -76,7 +83,9 @@ struct dm_finding {
 	uint64_t off;          /* first bad byte (short: the length found) */
 	uint64_t expected_len; /* short: the acknowledged length */
 	uint32_t gen_min, gen_max, gen_found;
-	int err; /* unreadable: the errno */
+	int err;     /* unreadable: the errno */
+	bool is_dir; /* a directory the run made or removed: file its id, dir its parent
+	              * (DURLOG_DIR_META: meta/m<file>; TREE_DIR_TOP: data/d<file>) */
 	size_t shown;
 	uint8_t expected[CONTENT_SHOW], found[CONTENT_SHOW];
 	struct dm_ref ref;
@@ -88,6 +97,8 @@ struct dm_verdict {
 	uint32_t fs, file;
 	uint8_t kind;
 	bool lost;
+	bool is_dir;     /* a directory's verdict (file its id) */
+	uint32_t parent; /* ...its parent, as dm_finding's dir */
 };
 
 struct dm_report {
@@ -102,6 +113,7 @@ struct dm_report {
 	uint64_t checked, kept, broken; /* promises: one per file for data, one for its name, one
 	                                 * for a name whose unlink is durable */
 	uint64_t data_promises, name_promises, unlink_promises;
+	uint64_t dir_promises; /* directories: a made one's entry, a removed one's removal */
 	uint64_t names_created_promised; /* names of files created in the run that are promised */
 	uint64_t created;                /* files created in the run */
 	uint64_t absent_unpromised;      /* files not found whose names were not promised */
@@ -126,6 +138,10 @@ struct dm_files {
 	int64_t (*size)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file);
 	int64_t (*read)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
 	                void *buf, size_t len);
+	/* dir: directory id under parent (DURLOG_DIR_META: meta/m<id>; TREE_DIR_TOP: data/d<id>):
+	 * 0 when it is there (a directory), -ENOENT when not, -errno when it cannot be looked up.
+	 * NULL: directories are not checked. */
+	int (*dir)(void *ctx, uint32_t fs, uint32_t parent, uint32_t id);
 };
 
 struct durmodel;

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "durcheck.h"
 #include "durmodel_int.h"
+#include "tree.h"
 
 const char *dm_kind_name(enum dm_kind k)
 {
@@ -220,6 +222,17 @@ static bool check_replaced(const struct durmodel *m, const struct dm_files *file
 	return rc != 0;
 }
 
+/* Whether a name promised in data directory dir of fs holds: the directory was not made in the
+ * run, or its entry is promised too, or it is there (durmodel.h: a name in a directory the run
+ * made is promised only with the directory's own entry; lost with it, it broke nothing). */
+static bool dir_named(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      uint32_t dir)
+{
+	const struct dm_file *x = dm_find(&m->datadirs[fs], dir);
+	return !x || !x->live || x->name_durable || !files->dir ||
+	       files->dir(files->ctx, fs, TREE_DIR_TOP, dir) != -ENOENT;
+}
+
 /* One file's promises: its name, its length and content, where it is (a rename not yet durable
  * may have been lost: durmodel_ns.h). */
 static void check_file(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
@@ -237,7 +250,7 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 	int64_t size = dm_ns_locate(&f->ns, files, fs, id, file->dir, &here.dir);
 	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
 	if (size == -ENOENT) {
-		if (!f->name_durable || !dm_ns_named(&f->ns)) {
+		if (!f->name_durable || !dm_ns_named(&f->ns) || !dir_named(m, files, fs, f->dir)) {
 			rep->absent_unpromised++;
 			/* the model allows it: the name was never promised (or the file moved more
 			 * often than durmodel_ns tracks: its place is unknown) */
@@ -327,14 +340,46 @@ static int cmp_id(const void *a, const void *b)
 /* The verdict of the file just checked: the first kind whose count grew since before (kept when
  * none did), for a per-file listing (verify's JSON "files"). */
 static void add_verdict(struct dm_report *rep, const struct dm_file *f, uint32_t fs,
-                        const uint64_t before[DM_KIND_COUNT], const uint64_t lost[DM_KIND_COUNT])
+                        const uint64_t before[DM_KIND_COUNT], const uint64_t lost[DM_KIND_COUNT],
+                        bool is_dir)
 {
 	struct dm_verdict *v = &rep->verdicts[rep->n_verdicts++];
-	*v = (struct dm_verdict){.fs = fs, .file = f->id, .kind = DM_KIND_COUNT};
+	*v = (struct dm_verdict){
+	    .fs = fs, .file = f->id, .kind = DM_KIND_COUNT, .is_dir = is_dir, .parent = f->dir};
 	for (int k = 0; k < DM_KIND_COUNT && v->kind == DM_KIND_COUNT; k++)
-		if (rep->by_kind[k] != before[k] || rep->lost_by_kind[k] != lost[k])
-			*v = (struct dm_verdict){fs, f->id, (uint8_t)k,
-			                         rep->by_kind[k] == before[k]};
+		if (rep->by_kind[k] != before[k] || rep->lost_by_kind[k] != lost[k]) {
+			v->kind = (uint8_t)k;
+			v->lost = rep->by_kind[k] == before[k];
+		}
+}
+
+/* A directory the run made or removed (x: its entry in a table of directories, durmodel_int.h):
+ * made with its entry promised, it must be there (missing); removed with its removal promised,
+ * it must not (resurrected). A log whose tail is lost: an rmdir, or a mkdir of the id, after its
+ * last record may explain either of meta/ (lost tail). One that cannot be looked up: unreadable
+ * where it must be, nothing told where it must not. False when nothing of it is promised. */
+static bool check_dir(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                      const struct dm_file *x, struct dm_report *rep)
+{
+	bool made = x->live && x->name_durable, gone = x->gone && x->gone_durable;
+	if (!made && !gone)
+		return false;
+	rep->checked++;
+	rep->dir_promises++;
+	int rc = files->dir(files->ctx, fs, x->dir, x->id);
+	struct dm_finding fd = {.fs = fs, .file = x->id, .dir = x->dir, .is_dir = true};
+	if ((made && rc == 0) || (gone && rc < 0)) {
+		rep->kept++;
+	} else if (made && rc != -ENOENT) {
+		unreadable(rep, &fd, -rc, x->name_ref, 1);
+	} else {
+		fd.kind = made ? DM_MISSING : DM_RESURRECTED;
+		fd.ref = made ? x->name_ref : x->gone_ref;
+		/* (createdir's directories of data/ are never removed: nothing lost explains one)
+		 */
+		add_finding(rep, &fd, 1, m->tail_lost && x->dir == DURLOG_DIR_META);
+	}
+	return true;
 }
 
 int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
@@ -344,7 +389,7 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 	memset(rep, 0, sizeof(*rep));
 	size_t n_all = 1;
 	for (uint32_t fs = 0; fs < m->h.n_fs && fs < DURLOG_MAX_FS; fs++)
-		n_all += m->fs[fs].n_files;
+		n_all += (size_t)m->fs[fs].n_files + m->metas[fs].n_files + m->datadirs[fs].n_files;
 	rep->verdicts = malloc(n_all * sizeof(*rep->verdicts));
 	rep->model = m->model;
 	rep->records = m->records;
@@ -380,9 +425,19 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 				check_gone(m, files, fs, f, rep);
 			else
 				continue;
-			add_verdict(rep, f, fs, before, lost);
+			add_verdict(rep, f, fs, before, lost, false);
 		}
 		free(by_id);
+		for (int t = 0; t < 2 && files->dir; t++) { /* meta/'s, then data/'s */
+			const struct dm_fs *dd = t ? &m->datadirs[fs] : &m->metas[fs];
+			for (uint32_t i = 0; i < dd->n_files; i++) { /* (in the order made) */
+				uint64_t before[DM_KIND_COUNT], lost[DM_KIND_COUNT];
+				memcpy(before, rep->by_kind, sizeof(before));
+				memcpy(lost, rep->lost_by_kind, sizeof(lost));
+				if (check_dir(m, files, fs, &dd->files[i], rep))
+					add_verdict(rep, &dd->files[i], fs, before, lost, true);
+			}
+		}
 	}
 	free(buf);
 	return 0;

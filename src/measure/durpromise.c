@@ -74,7 +74,10 @@ void durpromise_markdown(FILE *o)
 			const struct dp_rule *u = &r->rule[m];
 			fprintf(o, "| %s | %s | %s | %s | %s | %s | %s |\n", m ? "" : r->call,
 			        m ? "" : r->record, m ? "posix" : "linux",
-			        reach_text(r->reach, u->data), names_text(r->reach, u->names),
+			        reach_text(r->reach, u->data),
+			        i == DP_MKDIR && u->names
+			            ? "its own entry, with any name promised in it"
+			            : names_text(r->reach, u->names),
 			        unlinks_text(r->reach, u->unlinks), m ? "-" : r->kernel);
 		}
 	}

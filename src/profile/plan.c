@@ -641,6 +641,16 @@ static void build_content(struct ctx *c, struct plan *pl, const struct plan_opts
 	/* holes of zeroes (truncate's, punch_hole's, zero_range's) are no generation: a read check
 	 * would take them for lost data (a durability log checks only what was promised, never a
 	 * hole) */
+	/* metaop renames directories of meta/, which no record says: a durability log would be
+	 * blind to them (mkdir and rmdir are its checked kin) */
+	for (size_t gi = 0; o->content_checked && gi < pl->n_groups; gi++)
+		if (pl->groups[gi].weight[OP_metaop])
+			diag_error(c->d, DIAG_CONFLICT,
+			           c->p->tg[gi]->set[key_weight_of(OP_metaop)].loc,
+			           pl->groups[gi].name, key_table[key_weight_of(OP_metaop)].name,
+			           "metaop renames directories that the durability log does not "
+			           "record, so fsmix verify could not check them: use mkdir_weight "
+			           "and rmdir_weight, whose directories it checks");
 	for (size_t gi = 0; pl->verify && gi < pl->n_groups; gi++)
 		for (int op = 0; op < OP_COUNT; op++)
 			if (pl->groups[gi].weight[op] && (op_table[op].flags & OPF_HOLES))

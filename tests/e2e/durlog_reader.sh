@@ -3,9 +3,12 @@
 # docs/output.md and docs/durability.md alone) must agree with `fsmix verify` file by file
 # (issue 26): verify's JSON lists every checked file's verdict ("files"), the reader prints its
 # own, and every file either lists is compared (verdict and kind).
+# The mix adds mkdir, rmdir, createdir and syncfs (which covers the directories) to
+# profiles/crash-mix.ffsb, and the directories' verdicts ("directories") are compared too.
 #   a. profiles/crash-mix.ffsb, 2 s on tmpfs, a run that ended: every file kept by both.
 #   b. the same tree doctored: a promised file truncated, one with a zeroed block, one removed:
-#      both report exactly those three broken (short, zeroed, missing), the rest kept.
+#      both report exactly those three broken (short, zeroed, missing), the rest kept; and a
+#      directory of meta/ whose mkdir was covered removed: both report it missing.
 #   c. a power cut (fsmix-powercut) under ext4 mounted barrier=0, the cut mid-run, remounted:
 #      the verdicts agree file by file, broken or kept (three cuts, the last in content=random).
 set -u
@@ -23,15 +26,24 @@ v = json.load(open(sys.argv[1]))["files"]
 r = json.load(open(sys.argv[2]))["files"]
 vf = {(a, b): (c, d) for a, b, c, d in v}
 rf = {(a, b): (c, d) for a, b, c, d in r if c != "not_promised"}
-keys = sorted(set(vf) | set(rf))
+# the directories: keyed (fs, "dir", parent, id) beside the files' (fs, id)
+vd = json.load(open(sys.argv[1])).get("directories")
+rd = json.load(open(sys.argv[2])).get("directories")
+if vd is None or rd is None:
+    print("no directories in %s" % ("verify's JSON" if vd is None else "the reader's"))
+    sys.exit(1)
+vf.update({(a, "dir", b, c): (d, e) for a, b, c, d, e in vd})
+rf.update({(a, "dir", b, c): (d, e) for a, b, c, d, e in rd if d != "not_promised"})
+keys = sorted(set(vf) | set(rf), key=str)
 verdict = lambda m, k: m.get(k, ("absent", None))[0]
 bad = [k for k in keys if verdict(vf, k) != verdict(rf, k)]
 kinds = [k for k in keys if k not in bad and vf.get(k) != rf.get(k)]
 broken = sum(1 for k in keys if verdict(vf, k) == "broken")
-print("compared %d agree %d disagree %d (broken %d; of the agreeing, %d of another kind)"
-      % (len(keys), len(keys) - len(bad), len(bad), broken, len(kinds)))
+ndirs = sum(1 for k in keys if len(k) == 4)
+print("compared %d (%d directories) agree %d disagree %d (broken %d; of the agreeing, %d of "
+      "another kind)" % (len(keys), ndirs, len(keys) - len(bad), len(bad), broken, len(kinds)))
 for k in bad + kinds:
-    print("  fs%d f%d: verify %s, reader %s" % (k[0], k[1], vf.get(k), rf.get(k)))
+    print("  %s: verify %s, reader %s" % (k, vf.get(k), rf.get(k)))
 sys.exit(1 if bad else 0)
 EOF
 }
@@ -47,7 +59,9 @@ for a, b, c, d in json.load(open(sys.argv[1]))["files"]:
 # against verify's (a disagreement in 1 of ~120 files after a barrier=0 cut was seen with them):
 # these runs leave them out, so the comparison covers what the reader was checked on.
 mix=(--set threadgroup0.truncate_weight=0 --set threadgroup0.fallocate_weight=0
-	--set threadgroup0.punch_hole_weight=0 --set threadgroup0.zero_range_weight=0)
+	--set threadgroup0.punch_hole_weight=0 --set threadgroup0.zero_range_weight=0
+	--set threadgroup0.mkdir_weight=2 --set threadgroup0.rmdir_weight=1
+	--set threadgroup0.createdir_weight=1 --set threadgroup0.syncfs_weight=1)
 
 # a. A run that ended: everything kept by both.
 loc=$(shmdir)
@@ -62,6 +76,7 @@ rrc=$?
 res=$(agree a "$work/a.verify.json" "$work/a.reader.json")
 arc=$?
 [ $vrc = 0 ] && [ $rrc = 0 ] && [ $arc = 0 ] && [ "$(jq '.files | length' "$work/a.verify.json")" -gt 50 ] &&
+	[ "$(jq '.directories | length' "$work/a.verify.json")" -gt 0 ] &&
 	ok "a: a run that ended: verify and the reader keep every file: $(head -1 <<<"$res")" ||
 	{ bad "a: verify exit $vrc, reader exit $rrc: $res"; tail -3 "$work/a.verify"; }
 
@@ -78,6 +93,9 @@ if [ "$(wc -l <<<"$pick")" = 3 ]; then
 	truncate -s 1000 "$p1"
 	dd if=/dev/zero of="$p2" bs=512 seek=2 count=1 conv=notrunc status=none
 	rm "$p3"
+	mdir=$(jq -r '.directories[] | select(.[1] == "meta" and .[3] == "kept") | .[2]' "$work/a.verify.json" |
+		while read -r id; do [ -d "$loc/fsmix.fs0/meta/m$id" ] && echo "$id"; done | head -1)
+	[ -n "$mdir" ] && rmdir "$loc/fsmix.fs0/meta/m$mdir"
 	"$bin" verify "$src/profiles/crash-mix.ffsb" --location "$loc" --durability-log "$log" "${mix[@]}" \
 		--json "$work/b.verify.json" >"$work/b.verify" 2>&1
 	vrc=$?
@@ -87,8 +105,9 @@ if [ "$(wc -l <<<"$pick")" = 3 ]; then
 	arc=$?
 	want=$(printf 'fs0 f%s short\nfs0 f%s zeroed\nfs0 f%s missing\n' "$id1" "$id2" "$id3" | sort)
 	[ $vrc = 1 ] && [ $rrc = 1 ] && [ $arc = 0 ] && [ "$(broken_set "$work/b.verify.json")" = "$want" ] &&
-		[ "$(broken_set "$work/b.reader.json")" = "$want" ] &&
-		ok "b: a truncated, a zeroed and a removed file: both report exactly those broken: $(head -1 <<<"$res")" ||
+		[ "$(broken_set "$work/b.reader.json")" = "$want" ] && [ -n "$mdir" ] &&
+		[ "$(jq -c '[.directories[] | select(.[3] == "broken")]' "$work/b.verify.json")" = "[[0,\"meta\",$mdir,\"broken\",\"missing\"]]" ] &&
+		ok "b: a truncated, a zeroed and a removed file, a removed directory meta/m$mdir: both report exactly those broken: $(head -1 <<<"$res")" ||
 		{ bad "b: verify exit $vrc, reader exit $rrc: $res"; echo "   want: $want" | tr '\n' ' '; echo;
 			echo "   verify: $(broken_set "$work/b.verify.json" | tr '\n' ';')"; echo "   reader: $(broken_set "$work/b.reader.json" | tr '\n' ';')"; }
 else

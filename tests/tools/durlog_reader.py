@@ -18,12 +18,16 @@ mode that no promised payload word is eight zero bytes; a replaced file's blocks
 (mixed, emptied). It does not recompute the check word (its hash is not documented) nor the
 random payload stream (its PRNG neither): a torn or stale random payload under a good header is
 not seen, and a kind may differ from verify's where verify reads more of a block. Deleted files
-whose unlink is durable must stay gone (resurrected). --model posix only drops the name
+whose unlink is durable must stay gone (resurrected). Directories (mkdir and rmdir records,
+docs/durability.md "Directories"): a covered mkdir's must be there (missing), a covered rmdir's
+must stay gone (resurrected); a name promised in a directory createdir made promises the
+directory too under linux, and under posix is promised only with it (or when it is there). --model posix only drops the name
 promises of fsync, fdatasync and O_SYNC writes. The bad-log rules (sequence gaps, records after
 end, where torn records may lie) are not checked: torn records are skipped wherever they are.
 
 Output: one line per file, `fsN fID verdict [kind]` with verdict kept, broken or
-not-promised, and a summary; --json prints {"files": [...], "summary": {...}}.
+not-promised, one per directory, `fsN meta|data ID verdict [kind]`, and a summary; --json
+prints {"files": [...], "directories": [...], "summary": {...}}.
 Exit status: 0 nothing broken, 1 something broken, 2 a log it cannot read.
 """
 import argparse
@@ -40,7 +44,8 @@ DATA_DIR = 0xFFFFFFFF
 MAIN = 0xFFFFFFFF
 KINDS = {1: "base", 2: "write-start", 3: "write", 4: "fsync", 5: "fdatasync", 6: "create",
          7: "delete", 8: "dirsync", 9: "syncfs", 10: "sync", 11: "end", 12: "rename",
-         13: "replace", 14: "truncate", 15: "fallocate"}
+         13: "replace", 14: "truncate", 15: "fallocate", 18: "mkdir", 19: "rmdir"}
+META_DIR = 0xFFFFFFFE  # a mkdir's, rmdir's or dirsync's parent meta/
 REC = struct.Struct("<BBHIQQQIIQQQII")  # 72 bytes, then the u64 FNV-1a
 BLOCK = 512
 TRACKED_DIRS = 4  # "four are tracked" (docs/durability.md, Namespace operations)
@@ -122,8 +127,19 @@ class File:
         return (self.fs, self.id)
 
 
+class Dir:
+    """One directory id under its parent (meta/ or data/): its last mkdir or rmdir."""
+
+    def __init__(self, fs, parent, did):
+        self.fs, self.parent, self.id = fs, parent, did
+        self.made = False     # its last record a mkdir (else an rmdir)
+        self.t1 = 0           # when that returned
+        self.promised = False  # covered
+
+
 class Model:
     def __init__(self, hdr, recs, model):
+        self.dirs = {}
         self.hdr, self.model = hdr, model
         self.recs = sorted(recs, key=lambda r: (r["t1"], r["worker"], r["seq"]))
         self.live = {}
@@ -151,8 +167,22 @@ class Model:
         if length is not None:
             f.length = max(f.length, length)
 
+    def dir_promised(self, fs, d):
+        """linux: a name promised in a directory createdir made promises the directory."""
+        x = self.dirs.get((fs, DATA_DIR, d))
+        if self.model == "linux" and x is not None and x.made:
+            x.promised = True
+
+    def cover_dirs(self, r, parent):
+        """A covering call: the mkdirs and rmdirs under parent (None: every) before it."""
+        for x in self.dirs.values():
+            if x.fs == r["fs"] or r["kind"] == "sync":
+                if (parent is None or x.parent == parent) and x.t1 < r["t0"]:
+                    x.promised = True
+
     def name_durable(self, f, t_start=None):
         f.name_promised = True
+        self.dir_promised(f.fs, f.dir)
         if t_start is None or f.t_made < t_start:
             f.cands = [f.dir]
 
@@ -207,6 +237,7 @@ class Model:
                     self.settle(f, [w], r["off"] + r["len"])
                     if self.model == "linux" and len(f.cands) == 1:
                         f.name_promised = True  # its own name, as fsync (not a rename's)
+                        self.dir_promised(f.fs, f.dir)
                 else:
                     f.pending.append(w)
             elif k in ("fsync", "fdatasync"):
@@ -218,12 +249,15 @@ class Model:
                 self.settle(f, ws, r["size"])
                 if self.model == "linux" and not f.name_promised and len(f.cands) == 1:
                     f.name_promised = True  # its own name, not a rename's (not by fsync)
+                    self.dir_promised(f.fs, f.dir)
             elif k == "delete":
                 f = self.life(r)
                 if f:
                     f.deleted = r["t1"]
                     f.dir = r["dir"]
             elif k == "dirsync":
+                self.cover_dirs(r, r["dir"])
+                self.dir_promised(r["fs"], r["dir"])
                 for f in self.lives:
                     if f.fs != r["fs"]:
                         continue
@@ -239,7 +273,12 @@ class Model:
                         f.replace = (f.replace[0], f.replace[1], True)
                     self.cover_left(f, r["dir"], r["t0"])
             elif k in ("sync", "syncfs"):
+                self.cover_dirs(r, None)
                 self.cover_all(r, k == "syncfs")
+            elif k in ("mkdir", "rmdir"):
+                x = Dir(r["fs"], r["dir"], r["file"])  # a new state: nothing promised yet
+                x.made, x.t1 = k == "mkdir", r["t1"]
+                self.dirs[(x.fs, x.parent, x.id)] = x
             elif k == "rename":
                 f = self.life(r)
                 if not f:
@@ -420,6 +459,10 @@ def judge(m, f, locs):
     if found is None:
         if not f.name_promised:
             return ("kept", None)  # its name was never promised: absent is allowed
+        x = m.dirs.get((f.fs, DATA_DIR, f.dir))
+        if x is not None and x.made and not x.promised and \
+                not os.path.isdir(os.path.dirname(path_of(loc, f.fs, f.dir, f.id))):
+            return ("kept", None)  # lost with its directory, whose entry was not promised
         if not m.complete and (not (m.hdr["flags"] & 4) or f.created):
             return ("lost-tail", "missing")
         return ("broken", "missing")
@@ -445,6 +488,22 @@ def judge(m, f, locs):
     if not m.complete and (not (m.hdr["flags"] & 8) or f.created) and res[0] != "wrong":
         return ("lost-tail", res[0])
     return ("broken", res[0])
+
+
+def judge_dir(m, x, locs):
+    """A directory's verdict: (verdict, kind)."""
+    if not x.promised:
+        return ("not-promised", None)
+    loc = locs[x.fs] if x.fs < len(locs) else locs[0]
+    name = ("meta/m%d" if x.parent == META_DIR else "data/d%03d") % x.id
+    there = os.path.isdir(os.path.join(loc, "fsmix.fs%d" % x.fs, name)) and \
+        not os.path.islink(os.path.join(loc, "fsmix.fs%d" % x.fs, name))
+    if there == x.made:
+        return ("kept", None)
+    kind = "missing" if x.made else "resurrected"
+    # a lost tail may hide an rmdir or mkdir of meta/; createdir's directories are never removed
+    lost = not m.complete and x.parent == META_DIR
+    return ("lost-tail" if lost else "broken", kind)
 
 
 def check_replace(f, data, mode):
@@ -500,16 +559,30 @@ def main():
         summary[v] += 1
         if v == "broken":
             summary["broken_by_kind"][kind] = summary["broken_by_kind"].get(kind, 0) + 1
+    dirs = []
+    for x in sorted(m.dirs.values(), key=lambda x: (x.fs, x.parent != META_DIR, x.id)):
+        v, kind = judge_dir(m, x, a.location)
+        if v == "not-promised":
+            continue
+        dirs.append([x.fs, "meta" if x.parent == META_DIR else "data", x.id, v, kind])
+        summary[v] += 1
+        if v == "broken":
+            summary["broken_by_kind"][kind] = summary["broken_by_kind"].get(kind, 0) + 1
+    summary["directories"] = len(dirs)
     summary.update(records=len(recs), torn_records=torn, log_complete=m.complete)
     if a.json:
         files = [[o["fs"], o["file"], o["verdict"].replace("-", "_"), o["kind"]] for o in out]
-        json.dump({"files": files, "summary": summary}, sys.stdout, indent=1)
+        dirs = [d[:3] + [d[3].replace("-", "_"), d[4]] for d in dirs]
+        json.dump({"files": files, "directories": dirs, "summary": summary}, sys.stdout,
+                  indent=1)
         print()
     else:
         for o in out:
             print("fs%d f%d %s %s%s" % (o["fs"], o["file"], o["state"], o["verdict"],
                                         " " + o["kind"] if o["kind"] else ""))
-        print("durlog_reader: %d files: kept %d, broken %d, not promised %d, lost tail %d"
+        for d in dirs:
+            print("fs%d %s %d %s%s" % (d[0], d[1], d[2], d[3], " " + d[4] if d[4] else ""))
+        print("durlog_reader: %d files and directories: kept %d, broken %d, not promised %d, lost tail %d"
               % (summary["files"], summary["kept"], summary["broken"],
                  summary["not-promised"], summary["lost-tail"]))
     return 1 if summary["broken"] else 0

@@ -128,6 +128,16 @@ static inline void durhook_fallocate(struct worker *w, const struct engine_fs *f
 		durhook_add_fallocated(w, fs, id, dir, mode, off, len, size);
 }
 
+/* A directory made or removed (DL_MKDIR, DL_RMDIR): id under parent (DURHOOK_DIR_META: meta/m<id>;
+ * TREE_DIR_TOP: createdir's data/d<id>), logged as durhook_rename. */
+static inline void durhook_dir(struct worker *w, const struct engine_fs *fs, uint8_t kind,
+                               uint32_t id, uint32_t parent)
+{
+	if (durhook_on(w))
+		durhook_add(w, kind, parent == TREE_DIR_TOP ? DLF_TOP : 0, fs, id, parent, 0, 0, 0,
+		            0, 0, 0);
+}
+
 static inline void durhook_fs_synced(struct worker *w, const struct engine_fs *fs, uint8_t kind)
 {
 	if (durhook_on(w))

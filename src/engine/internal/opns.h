@@ -13,5 +13,7 @@ int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 int op_fallocate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_mkdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_rmdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 
 #endif

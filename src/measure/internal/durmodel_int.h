@@ -49,9 +49,19 @@ struct durmodel {
 	enum dm_model model;
 	struct durlog_header h;
 	struct dm_fs fs[DURLOG_MAX_FS];
+	/* directories the run made or removed (DL_MKDIR, DL_RMDIR), as files are kept: live (made),
+	 * name_durable (its entry), gone and gone_durable (removed), dir its parent; by parent:
+	 * meta/ (mkdir, rmdir) and data/ (createdir) */
+	struct dm_fs metas[DURLOG_MAX_FS], datadirs[DURLOG_MAX_FS];
+	bool dir_names; /* the mkdir row's names column: a name promised in a directory promises the
+	                 * directory's own entry (durpromise.def) */
 	uint64_t records, acks[DL_KIND_COUNT], osync, created;
 	bool oom, bad;
 	bool tail_lost; /* no end record: what the run did after the last record is unknown */
 };
+
+/* The entry of id in table d (a dm_fs of files or of directories), or NULL when the log never
+ * named it. */
+struct dm_file *dm_find(const struct dm_fs *d, uint32_t id);
 
 #endif

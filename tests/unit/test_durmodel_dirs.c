@@ -1,0 +1,236 @@
+/* test_durmodel_dirs.c - the durability model's directory rules (durmodel.h, "directories";
+ * durpromise.def's mkdir and rmdir rows) on synthetic journals and a synthetic tree that holds
+ * directories of meta/ and data/ and files: a mkdir covered by a later fsync of its parent,
+ * syncfs or sync must be there (missing), one not covered may be lost; an rmdir covered must
+ * stay gone (resurrected), one not covered may be undone; a covering call that started before
+ * the mkdir completed covers nothing; a directory fsync of another parent covers nothing. A
+ * file created in a directory createdir made: under linux its fsync promises the directory too
+ * (both missing when both are lost), under posix a fsync of the new directory promises the
+ * file only with the directory's own entry (no false alarm when both are lost). A lost log
+ * tail makes a missing directory lost tail, not broken. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "durcheck.h"
+#include "durmodel.h"
+#include "test.h"
+
+#define TOP   UINT32_MAX /* TREE_DIR_TOP: data/ */
+#define META  DURLOG_DIR_META
+#define NSLOT 16
+
+/* The synthetic tree: directories (parent, id) and empty files (dir, id). */
+struct entry {
+	bool exists, is_dir;
+	uint32_t parent, id;
+};
+static struct entry tree[NSLOT];
+
+static struct entry *find(bool is_dir, uint32_t parent, uint32_t id)
+{
+	for (int i = 0; i < NSLOT; i++)
+		if (tree[i].exists && tree[i].is_dir == is_dir && tree[i].parent == parent &&
+		    tree[i].id == id)
+			return &tree[i];
+	return NULL;
+}
+
+static void put(bool is_dir, uint32_t parent, uint32_t id)
+{
+	for (int i = 0; i < NSLOT; i++)
+		if (!tree[i].exists) {
+			tree[i] = (struct entry){true, is_dir, parent, id};
+			return;
+		}
+}
+
+static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
+{
+	(void)ctx, (void)fs;
+	/* a file of a data directory is there only while its directory is */
+	if (dir != TOP && !find(true, TOP, dir))
+		return -ENOENT;
+	return find(false, dir, file) ? 0 : -ENOENT;
+}
+
+static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
+                        void *buf, size_t len)
+{
+	(void)ctx, (void)fs, (void)dir, (void)file, (void)off, (void)buf, (void)len;
+	return 0;
+}
+
+static int mem_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
+{
+	(void)ctx, (void)fs;
+	return find(true, parent, id) ? 0 : -ENOENT;
+}
+
+static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir};
+
+static struct durlog_rec j[64];
+static size_t nj;
+static uint64_t clk;
+
+static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file, uint32_t dir)
+{
+	struct durlog_rec *r = &j[nj];
+	memset(r, 0, sizeof(*r));
+	r->kind = (uint8_t)kind;
+	r->file = file;
+	r->dir = dir;
+	r->seq = nj++;
+	r->t_start = ++clk;
+	r->t_end = ++clk;
+	return r;
+}
+
+static void reset_all(void)
+{
+	memset(tree, 0, sizeof(tree));
+	nj = 0;
+	clk = 100;
+}
+
+static struct dm_report *verify_as(enum dm_model model, bool complete)
+{
+	static struct dm_report rep;
+	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
+	h.fs[0] = (struct durlog_fs_id){0, 1, 5, 2, 1, 0};
+	struct durmodel *m = durmodel_build(&h, j, nj, complete, model);
+	CHECK(m != NULL);
+	char err[256];
+	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
+	durmodel_free(m);
+	CHECK_EQ_U(rep.checked, rep.kept + rep.broken + rep.lost_tail);
+	return &rep;
+}
+
+static struct dm_report *verify(void)
+{
+	return verify_as(DM_LINUX, true);
+}
+
+/* mkdir of meta/m3: uncovered, it may be lost; covered by an fsync of meta/, a syncfs or a sync,
+ * it must be there; an fsync of data/ covers nothing of meta/. */
+static void test_mkdir(void)
+{
+	for (int model = 0; model < 2; model++) {
+		reset_all();
+		rec(DL_MKDIR, 3, META);
+		CHECK_EQ_U(verify_as((enum dm_model)model, true)->dir_promises, 0);
+		rec(DL_DIRSYNC, 0, TOP);
+		struct dm_report *r = verify_as((enum dm_model)model, true);
+		CHECK_EQ_U(r->dir_promises, 0);
+		CHECK_EQ_U(r->broken, 0);
+		enum durlog_kind cover[] = {DL_DIRSYNC, DL_SYNCFS, DL_SYNC};
+		for (int c = 0; c < 3; c++) {
+			nj = 1;
+			rec(cover[c], 0, cover[c] == DL_DIRSYNC ? META : 0);
+			r = verify_as((enum dm_model)model, true);
+			CHECK_EQ_U(r->dir_promises, 1);
+			CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+			CHECK(r->n_examples[DM_MISSING] == 1 && r->examples[DM_MISSING][0].is_dir &&
+			      r->examples[DM_MISSING][0].file == 3 &&
+			      r->examples[DM_MISSING][0].dir == META);
+			CHECK_EQ_U(r->n_verdicts, 1);
+			CHECK(r->verdicts[0].is_dir && r->verdicts[0].kind == DM_MISSING);
+			put(true, META, 3);
+			r = verify_as((enum dm_model)model, true);
+			CHECK_EQ_U(r->broken, 0);
+			CHECK_EQ_U(r->kept, 1);
+			memset(tree, 0, sizeof(tree));
+		}
+	}
+	/* a covering call that started before the mkdir completed covers nothing */
+	reset_all();
+	struct durlog_rec *mk = rec(DL_MKDIR, 3, META);
+	struct durlog_rec *s = rec(DL_SYNCFS, 0, 0);
+	s->t_start = mk->t_end - 1;
+	CHECK_EQ_U(verify()->broken, 0);
+	/* a lost log tail: an rmdir after its last record may explain a missing directory */
+	reset_all();
+	rec(DL_MKDIR, 3, META);
+	rec(DL_SYNC, 0, 0);
+	struct dm_report *r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+	/* ...but nothing removes a directory createdir made: broken all the same */
+	reset_all();
+	rec(DL_MKDIR, 4, TOP)->flags = DLF_TOP;
+	rec(DL_SYNC, 0, 0);
+	r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
+}
+
+/* rmdir of meta/m3 after its mkdir was made durable: uncovered, it may be undone; covered, the
+ * directory must stay gone. */
+static void test_rmdir(void)
+{
+	reset_all();
+	rec(DL_MKDIR, 3, META);
+	rec(DL_DIRSYNC, 0, META);
+	rec(DL_RMDIR, 3, META);
+	put(true, META, 3);
+	CHECK_EQ_U(verify()->broken, 0); /* the rmdir lost: allowed */
+	memset(tree, 0, sizeof(tree));
+	CHECK_EQ_U(verify()->broken, 0);
+	rec(DL_DIRSYNC, 0, TOP); /* another parent: nothing */
+	put(true, META, 3);
+	CHECK_EQ_U(verify()->broken, 0);
+	rec(DL_DIRSYNC, 0, META);
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->dir_promises, 1);
+	memset(tree, 0, sizeof(tree));
+	r = verify();
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->kept, 1);
+	/* made anew after the removal: the newest counts (no promise until covered again) */
+	rec(DL_MKDIR, 3, META);
+	CHECK_EQ_U(verify()->broken, 0);
+}
+
+/* File 7 created in data/d005, a directory createdir made, and fsynced: under linux its fsync
+ * promises the directory's entry too (the journal commits in order), so losing both breaks two
+ * promises; under posix its fsync promises no name. A directory fsync of d005 promises file 7's
+ * name under both, but under posix only with d005's own entry: both lost, no finding; d005
+ * there and file 7 not, missing. */
+static void test_file_in_new_dir(void)
+{
+	reset_all();
+	rec(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
+	rec(DL_CREATE, 7, 5)->gen = 1;
+	struct durlog_rec *f = rec(DL_FSYNC, 7, 5);
+	f->gen = 1;
+	struct dm_report *r = verify_as(DM_LINUX, true);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 2); /* the file and its directory */
+	CHECK_EQ_U(r->dir_promises, 1);
+	CHECK_EQ_U(verify_as(DM_POSIX, true)->broken, 0);
+	put(true, TOP, 5);
+	put(false, 5, 7);
+	CHECK_EQ_U(verify_as(DM_LINUX, true)->broken, 0);
+
+	reset_all();
+	rec(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
+	rec(DL_CREATE, 7, 5)->gen = 1;
+	rec(DL_DIRSYNC, 0, 5);
+	r = verify_as(DM_POSIX, true);
+	CHECK_EQ_U(r->broken, 0); /* d005's entry never promised: lost with it */
+	CHECK_EQ_U(verify_as(DM_LINUX, true)->by_kind[DM_MISSING], 2);
+	put(true, TOP, 5);
+	CHECK_EQ_U(verify_as(DM_POSIX, true)->by_kind[DM_MISSING], 1); /* the file alone */
+	rec(DL_DIRSYNC, 0, TOP); /* d005's entry promised: now the file's name is, under posix */
+	memset(tree, 0, sizeof(tree));
+	CHECK_EQ_U(verify_as(DM_POSIX, true)->by_kind[DM_MISSING], 2);
+}
+
+int main(void)
+{
+	RUN(test_mkdir);
+	RUN(test_rmdir);
+	RUN(test_file_in_new_dir);
+	return test_summary();
+}
