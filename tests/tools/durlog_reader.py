@@ -204,7 +204,9 @@ class Model:
                     continue
                 w = [r["off"], r["off"] + r["len"], r["gen"], r["size"], r["t1"]]
                 if r["flags"] & 1:
-                    self.settle(f, [w], r["off"] + r["len"])
+                    # its own extent and the length to it (off + len), not the write's new
+                    # length (size): that may be an unsynced append's or a zero range's
+                    self.settle(f, [w[:3] + [r["off"] + r["len"]] + w[4:]])
                     if self.model == "linux" and len(f.cands) == 1:
                         f.name_promised = True  # its own name, as fsync (not a rename's)
                 else:
@@ -308,21 +310,32 @@ def path_of(loc, fs, d, fid):
 PATTERNS = {}  # content=header: the payload (bytes 24..511) of each filesystem, learned
 
 
-def learn(fs, data):
-    """content=header's payload is "the same in every block, file and generation" (docs): the
-    payload most blocks of the files read so far hold (the seed's PRNG is not documented)."""
-    votes = PATTERNS.setdefault(fs, {})
-    if isinstance(votes, bytes):
-        return votes
-    for off in range(0, len(data) - BLOCK + 1, BLOCK):
-        p = data[off + 24:off + BLOCK]
-        votes[p] = votes.get(p, 0) + 1
-    if votes:
-        best = max(votes, key=votes.get)
-        if votes[best] >= 8 and any(best):
-            PATTERNS[fs] = best
-        return best
-    return None
+def learn(m, locs):
+    """content=header's payload is "the same in every block, file and generation" (docs), but
+    its bytes come from the seed's PRNG, which is not documented: so it is learned, before any
+    file is judged, as the payload most blocks of the whole tree hold. Zeroed blocks (a lost
+    extent, a hole) do not vote: after a power cut they can outnumber the good ones in the
+    first files read, and a pattern learned from those would call good blocks torn."""
+    votes = {}
+    for f in m.lives:
+        if m.hdr["fs"].get(f.fs, {"mode": 0})["mode"] != 4 or m.live.get(f.key()) is not f:
+            continue
+        loc = locs[f.fs] if f.fs < len(locs) else locs[0]
+        for d in set([f.dir] + f.cands):
+            try:
+                with open(path_of(loc, f.fs, d, f.id), "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            v = votes.setdefault(f.fs, {})
+            for off in range(0, len(data) - BLOCK + 1, BLOCK):
+                pl = data[off + 24:off + BLOCK]
+                if any(pl):
+                    v[pl] = v.get(pl, 0) + 1
+    for fs, v in votes.items():
+        best = max(v, key=v.get)
+        if v[best] >= 8:
+            PATTERNS[fs] = best  # fewer: too little to tell, the payload is not checked
 
 
 def header_state(f, data, blk, s, e, lo, hi):
@@ -365,7 +378,7 @@ def check_blocks(f, data, mode, hi):
     generation and offset bytes; in header mode every payload byte against the pattern; in
     random mode that no whole payload word is eight zero bytes. Not checked: the check word
     (word 2: its hash is not documented) and random payload bytes (its stream neither)."""
-    pattern = learn(f.fs, data) if mode == 4 else None
+    pattern = PATTERNS.get(f.fs) if mode == 4 else None
     for a, b, gmin in f.settled:
         for blk in range(a - a % BLOCK, b, BLOCK):
             s, e = max(a, blk), min(b, blk + BLOCK)
@@ -488,6 +501,7 @@ def main():
         return 2
     m = Model(hdr, recs, a.model)
     m.replay()
+    learn(m, a.location)
     out, summary = [], {"files": 0, "kept": 0, "broken": 0, "not-promised": 0,
                         "lost-tail": 0, "broken_by_kind": {}}
     for f in m.lives:
