@@ -14,7 +14,7 @@ the directories the model allows), the length (at least the acknowledged one), a
 modes random, header, zero and compressible the header bytes of every promised block, byte by
 byte (file id, generation within the acceptable window, block offset); in header mode every
 promised payload byte against the pattern all blocks share (learned from the tree); in random
-mode that no promised payload word is eight zero bytes; a replaced file's blocks, new or old
+mode that no payload word holding a promised byte is eight zero bytes; a replaced file's blocks, new or old
 (mixed, emptied). It does not recompute the check word (its hash is not documented) nor the
 random payload stream (its PRNG neither): a torn or stale random payload under a good header is
 not seen, and a kind may differ from verify's where verify reads more of a block. Deleted files
@@ -393,7 +393,13 @@ def check_blocks(f, data, mode, hi):
                 if mode == 4 and pattern is not None and data[p] != pattern[i - 24]:
                     bad = p
                     break
-                if mode == 0 and i % 8 == 0 and p + 8 <= e and data[p:p + 8] == b"\0" * 8:
+                # random: a payload word is never eight zero bytes, so promised bytes in a
+                # word that reads all zero are zeroed, also a word the range covers only in
+                # part (its first or last: checked once, at the range's first byte or the
+                # word's); other bytes of a partial word cannot be judged without the stream
+                w0 = p - i % 8
+                if mode == 0 and (i % 8 == 0 or p == s) and w0 + 8 <= len(data) and \
+                        data[w0:w0 + 8] == b"\0" * 8:
                     bad = p
                     break
             if bad is None:
