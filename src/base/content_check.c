@@ -304,7 +304,8 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
                         uint64_t *edge)
 {
 	uint32_t cand[4] = {k->hi, *cur, 0, hint(k, i + 1, 8)};
-	unsigned sw = 8; /* the byte where *cur last changed (8: none in this word) */
+	unsigned sw = 8;     /* the byte where *cur last changed (8: none in this word) */
+	unsigned shared = 8; /* the last byte taken as one every generation has (8: none) */
 	if (i % CW == 0 && b0 <= 4 && b1 == 8) { /* the header's generation, as it reads */
 		const unsigned char *h = k->buf + i * 8 + 4 - k->off;
 		cand[2] = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 |
@@ -334,8 +335,10 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 			continue;
 		}
 		if (acceptable(k, cand[0]) && byte_of(exp[0], b) == got &&
-		    byte_of(word_at(&k->c, cand[0] == 1 ? 2 : 1, i), b) == got)
+		    byte_of(word_at(&k->c, cand[0] == 1 ? 2 : 1, i), b) == got) {
+			shared = b;
 			continue; /* a byte every generation has here */
+		}
 		/* Bytes a generation left too few of here to decode (a remnant between two later
 		 * writes, the check word of a write that began on the offset word, the range's
 		 * first partial word): search the acceptable generations on the whole run of bytes
@@ -379,9 +382,10 @@ static unsigned explain(const struct walk *k, uint64_t i, unsigned b0, unsigned 
 			 * byte after it only seemed to belong to that run (1 in 256): then some
 			 * generation explains it and the next one too. */
 			s = search(k, i, b, b1, b + 1);
-		if (!s.gen && !between && sw == b - 1)
-			/* ... or the byte before, where the generation after began, only seemed
-			 * to be its (1 in 256), and a remnant of two bytes or more begins there */
+		if (!s.gen && !between && (sw == b - 1 || shared == b - 1))
+			/* ... or the byte before, where the generation after began or that the
+			 * newest and the oldest generations happened to share, only seemed to be
+			 * theirs (1 in 256), and a remnant of two bytes or more begins there */
 			s = search(k, i, b - 1, b1, b);
 		if (!s.gen) {
 			/* Bytes of a generation-dependent part of a word (not all 8) that no

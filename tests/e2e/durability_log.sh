@@ -215,10 +215,19 @@ n=$(jq -r .acknowledged.dirsync "$work/cd.json" 2>/dev/null)
 	ok "dirsync=1 with createdir: 20 mkdirs, 20 fsyncs of data/ journaled" ||
 	{ bad "dirsync=1 with createdir: run exit $rc, verify exit $rc2, ${n:-no} dirsyncs (20 mkdirs)"; head -3 "$work/cd.out" "$work/cdv.out"; }
 
-# 11. the tree deleted by hand: exit 2, and the message says what may have happened
+# 11. the tree deleted by hand (as a power cut that never wrote it would leave the location): the
+# log's promises stand, so every promised file is missing, exit 1 with the reason (fc73ac9: exit
+# 2, nothing verified); a location that does not exist is still bad input (exit 2)
 rm -rf "$loc10/fsmix.fs0"
-run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" >"$work/gone.out" 2>&1
+run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" --model posix --json "$work/gone.json" >"$work/gone.out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "no tree there: a wrong --location, or one whose tree was lost or removed" "$work/gone.out" &&
-	ok "the tree removed by hand: exit 2, said so" || { bad "the tree removed by hand: exit $rc"; head -3 "$work/gone.out"; }
+miss=$(jq -r '.broken_by_kind.missing' "$work/gone.json" 2>/dev/null)
+files=$(jq -r '[.files[] | select(.[2] == "broken")] | length' "$work/gone.json" 2>/dev/null)
+[ $rc = 1 ] && [ "$miss" = 4 ] && [ "$files" = 4 ] && grep -q "fsmix.fs0 is missing): the crash lost it, or it was removed" "$work/gone.out" &&
+	ok "the tree removed by hand: exit 1, its 4 promised files missing, said why" ||
+	{ bad "the tree removed by hand: exit $rc, missing ${miss:-?}, broken files ${files:-?}"; head -3 "$work/gone.out"; }
+"$bin" verify "$work/p10.ffsb" --location "$loc10/nowhere" --durability-log "$work/cd.log" >"$work/nowhere.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "nowhere': No such file or directory" "$work/nowhere.out" &&
+	ok "a location that does not exist: exit 2" || { bad "a location that does not exist: exit $rc"; head -3 "$work/nowhere.out"; }
 summary

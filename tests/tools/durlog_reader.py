@@ -14,7 +14,7 @@ the directories the model allows), the length (at least the acknowledged one), a
 modes random, header, zero and compressible the header bytes of every promised block, byte by
 byte (file id, generation within the acceptable window, block offset); in header mode every
 promised payload byte against the pattern all blocks share (learned from the tree); in random
-mode that no promised payload word is eight zero bytes; a replaced file's blocks, new or old
+mode that no payload word holding a promised byte is eight zero bytes; a replaced file's blocks, new or old
 (mixed, emptied). It does not recompute the check word (its hash is not documented) nor the
 random payload stream (its PRNG neither): a torn or stale random payload under a good header is
 not seen, and a kind may differ from verify's where verify reads more of a block. Deleted files
@@ -234,7 +234,9 @@ class Model:
                     continue
                 w = [r["off"], r["off"] + r["len"], r["gen"], r["size"], r["t1"]]
                 if r["flags"] & 1:
-                    self.settle(f, [w], r["off"] + r["len"])
+                    # its own extent and the length to it (off + len), not the write's new
+                    # length (size): that may be an unsynced append's or a zero range's
+                    self.settle(f, [w[:3] + [r["off"] + r["len"]] + w[4:]])
                     if self.model == "linux" and len(f.cands) == 1:
                         f.name_promised = True  # its own name, as fsync (not a rename's)
                         self.dir_promised(f.fs, f.dir)
@@ -347,21 +349,32 @@ def path_of(loc, fs, d, fid):
 PATTERNS = {}  # content=header: the payload (bytes 24..511) of each filesystem, learned
 
 
-def learn(fs, data):
-    """content=header's payload is "the same in every block, file and generation" (docs): the
-    payload most blocks of the files read so far hold (the seed's PRNG is not documented)."""
-    votes = PATTERNS.setdefault(fs, {})
-    if isinstance(votes, bytes):
-        return votes
-    for off in range(0, len(data) - BLOCK + 1, BLOCK):
-        p = data[off + 24:off + BLOCK]
-        votes[p] = votes.get(p, 0) + 1
-    if votes:
-        best = max(votes, key=votes.get)
-        if votes[best] >= 8 and any(best):
-            PATTERNS[fs] = best
-        return best
-    return None
+def learn(m, locs):
+    """content=header's payload is "the same in every block, file and generation" (docs), but
+    its bytes come from the seed's PRNG, which is not documented: so it is learned, before any
+    file is judged, as the payload most blocks of the whole tree hold. Zeroed blocks (a lost
+    extent, a hole) do not vote: after a power cut they can outnumber the good ones in the
+    first files read, and a pattern learned from those would call good blocks torn."""
+    votes = {}
+    for f in m.lives:
+        if m.hdr["fs"].get(f.fs, {"mode": 0})["mode"] != 4 or m.live.get(f.key()) is not f:
+            continue
+        loc = locs[f.fs] if f.fs < len(locs) else locs[0]
+        for d in set([f.dir] + f.cands):
+            try:
+                with open(path_of(loc, f.fs, d, f.id), "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            v = votes.setdefault(f.fs, {})
+            for off in range(0, len(data) - BLOCK + 1, BLOCK):
+                pl = data[off + 24:off + BLOCK]
+                if any(pl):
+                    v[pl] = v.get(pl, 0) + 1
+    for fs, v in votes.items():
+        best = max(v, key=v.get)
+        if v[best] >= 8:
+            PATTERNS[fs] = best  # fewer: too little to tell, the payload is not checked
 
 
 def header_state(f, data, blk, s, e, lo, hi):
@@ -404,7 +417,7 @@ def check_blocks(f, data, mode, hi):
     generation and offset bytes; in header mode every payload byte against the pattern; in
     random mode that no whole payload word is eight zero bytes. Not checked: the check word
     (word 2: its hash is not documented) and random payload bytes (its stream neither)."""
-    pattern = learn(f.fs, data) if mode == 4 else None
+    pattern = PATTERNS.get(f.fs) if mode == 4 else None
     for a, b, gmin in f.settled:
         for blk in range(a - a % BLOCK, b, BLOCK):
             s, e = max(a, blk), min(b, blk + BLOCK)
@@ -419,7 +432,13 @@ def check_blocks(f, data, mode, hi):
                 if mode == 4 and pattern is not None and data[p] != pattern[i - 24]:
                     bad = p
                     break
-                if mode == 0 and i % 8 == 0 and p + 8 <= e and data[p:p + 8] == b"\0" * 8:
+                # random: a payload word is never eight zero bytes, so promised bytes in a
+                # word that reads all zero are zeroed, also a word the range covers only in
+                # part (its first or last: checked once, at the range's first byte or the
+                # word's); other bytes of a partial word cannot be judged without the stream
+                w0 = p - i % 8
+                if mode == 0 and (i % 8 == 0 or p == s) and w0 + 8 <= len(data) and \
+                        data[w0:w0 + 8] == b"\0" * 8:
                     bad = p
                     break
             if bad is None:
@@ -547,6 +566,7 @@ def main():
         return 2
     m = Model(hdr, recs, a.model)
     m.replay()
+    learn(m, a.location)
     out, summary = [], {"files": 0, "kept": 0, "broken": 0, "not-promised": 0,
                         "lost-tail": 0, "broken_by_kind": {}}
     for f in m.lives:
