@@ -146,7 +146,8 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen, bool
  * tree is rebuilt by the next run, as it always was; never in a sweep (keep_manifest: every
  * point starts from the same tree), after an operation failed (a write may have stopped half
  * way; a content mismatch is no such failure: the tree stays, to be looked at), or where metaop
- * or createdir made directories the manifest does not describe. */
+ * or createdir made directories the manifest does not describe, or link made second names
+ * (a reused file with two names is refused). */
 static void keep_changed_trees(struct engine *e)
 {
 	const struct plan *pl = e->plan;
@@ -164,7 +165,8 @@ static void keep_changed_trees(struct engine *e)
 		for (size_t gi = 0; gi < pl->n_groups; gi++) {
 			const struct plan_group *g = &pl->groups[gi];
 			if (g->bindfs < 0 || (size_t)g->bindfs == i)
-				dirs |= g->weight[OP_metaop] || g->weight[OP_createdir];
+				dirs |= g->weight[OP_metaop] || g->weight[OP_createdir] ||
+				        g->weight[OP_link]; /* two names: no reuse (tree.h) */
 		}
 		if (!fs->modified || fs->pf->age || dirs || !fs->pf->reuse || fs->tree.rootfd < 0)
 			continue;

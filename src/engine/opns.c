@@ -1,5 +1,6 @@
 /* opns.c - the namespace operations of ops.def (docs/ops.md): rename, replace_fsync (the
- * atomic-replace commit of databases and editors), and truncate and the fallocate family
+ * atomic-replace commit of databases and editors; a second name the file has is unlinked
+ * first, oplink.c), and truncate and the fallocate family
  * (fallocate, punch_hole, zero_range), which change a file's length or blocks rather than its
  * name but share their frame. Each holds its file exclusively (a POOL_WRITE
  * pick), so no reader or writer meets it between its names; the pool learns the new directory
@@ -56,7 +57,7 @@ static int t_fallocate(struct worker *w, int fd, int mode, uint64_t off, uint64_
 /* Where a renamed file goes: a create's directory (pick_dir), but never the one it is in
  * (data/ when that was drawn, or d000 for a file of data/). TREE_DIR_TOP both ways (a tree
  * without directories): nowhere to go. */
-static uint32_t rename_target(struct worker *w, struct engine_fs *fs, uint32_t from)
+uint32_t opns_other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
 {
 	uint32_t to = pick_dir(w, fs);
 	if (to != from)
@@ -76,7 +77,7 @@ int op_rename(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_r
 	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id); /* own: --shared-tree */
 	if (rc)
 		return rc;
-	uint32_t from = pool_dir(&fs->files, id), to = rename_target(w, fs, from);
+	uint32_t from = pool_dir(&fs->files, id), to = opns_other_dir(w, fs, from);
 	if (to == from) {
 		pool_release(&fs->files, id, POOL_WRITE);
 		return OP_SKIPPED;
@@ -164,6 +165,9 @@ int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		rc = fail(w, op, SYS_create, ENAMETOOLONG, fs, dir, id, false);
 		goto out;
 	}
+	/* the new inode would leave a second name on the old one: removed first (oplink.c) */
+	if ((rc = oplink_drop(w, fs, op, id)) < 0)
+		goto out;
 	/* before the first write, as begin_write: a reader after this op accepts gen */
 	pool_set_gen(p, id, gen, (uint32_t)time(NULL));
 	if ((rc = write_tmp(w, fs, op, dfd, tmp, id, dir, gen, size, r)) != 0)

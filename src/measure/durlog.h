@@ -64,6 +64,12 @@ enum durlog_kind {
 	/* fallocate of file returned (or failed after --crash-after's shutdown): aux = enum
 	 * durlog_falloc (the mode), extent [off, off+len), size = its length after the call */
 	DL_FALLOCATE,
+	/* link(2) of file's f<id> to its second name l<id> in directory dir returned (or failed
+	 * after --crash-after's shutdown began); aux = the directory f<id> is in */
+	DL_LINK = 16,
+	/* unlink(2) of file's second name l<id> in directory dir returned (or failed after the
+	 * shutdown began); aux = the directory f<id> is in */
+	DL_UNLINK = 17,
 	DL_KIND_COUNT
 };
 
