@@ -49,10 +49,11 @@ static void file_path(const struct plan *pl, const struct dm_finding *f, char *b
 {
 	const char *loc = f->fs < pl->n_fs ? pl->fs[f->fs].location : "?";
 	unsigned index = f->fs < pl->n_fs ? pl->fs[f->fs].index : f->fs;
+	char c = f->second ? 'l' : 'f'; /* the second name l<id> (durmodel.h) */
 	if (f->dir == TREE_DIR_TOP)
-		snprintf(buf, len, "%s/fsmix.fs%u/data/f%u", loc, index, f->file);
+		snprintf(buf, len, "%s/fsmix.fs%u/data/%c%u", loc, index, c, f->file);
 	else
-		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u/f%u", loc, index, f->dir, f->file);
+		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u/%c%u", loc, index, f->dir, c, f->file);
 }
 
 static void hex(const uint8_t *p, size_t n, char *out)

@@ -50,12 +50,15 @@ static int later_run(const struct plan_fs *pf, const char *path, uint64_t log_ru
 	return 1;
 }
 
-/* "data[/d<NNN>]/f<id>" relative to the root. */
+/* "data[/d<NNN>]/f<id>" relative to the root; "l<id>" for the second name (file with
+ * DM_SECOND_NAME, durmodel.h). */
 static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
 {
 	char d[TREE_NAME_MAX], f[TREE_NAME_MAX];
-	if (tree_file_name(file, f, sizeof(f)) < 0)
+	if (tree_file_name(file & ~DM_SECOND_NAME, f, sizeof(f)) < 0)
 		return -ENAMETOOLONG;
+	if (file & DM_SECOND_NAME)
+		f[0] = 'l';
 	if (dir == TREE_DIR_TOP)
 		return snprintf(buf, len, "data/%s", f) < (int)len ? 0 : -ENAMETOOLONG;
 	if (tree_dir_name(dir, d, sizeof(d)) < 0)
@@ -120,6 +123,24 @@ static int64_t v_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint6
 		got += (size_t)r;
 	}
 	return (int64_t)got;
+}
+
+/* Whether two names are one inode (a second name and its first): 1, 0, or -errno. */
+static int v_same(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,
+                  uint32_t file_b)
+{
+	struct vfiles *v = ctx;
+	char a[2 * TREE_NAME_MAX + 8], b[2 * TREE_NAME_MAX + 8];
+	struct stat sa, sb;
+	int rc = rel_path(dir_a, file_a, a, sizeof(a));
+	if (!rc)
+		rc = rel_path(dir_b, file_b, b, sizeof(b));
+	if (rc)
+		return rc;
+	if (fstatat(v->roots[fs], a, &sa, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fstatat(v->roots[fs], b, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The log's header against the plan and the trees: 0, or -1 (printed). */
@@ -246,7 +267,7 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_IO;
 		goto out;
 	}
-	struct dm_files files = {&v, v_size, v_read};
+	struct dm_files files = {&v, v_size, v_read, v_same};
 	if (durmodel_check(m, &files, rep, err, sizeof(err))) {
 		fprintf(log, "fsmix: verify: %s\n", err);
 		f = FAIL_IO;

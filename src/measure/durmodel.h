@@ -14,9 +14,9 @@
  *     stay gone: found after the crash (and no later create of the id in the log) it is
  *     broken, kind "resurrected". A covering call (sync, syncfs, a directory fsync) covers what
  *     completed before it started.
- *   - rename, replace_fsync and truncate: their rows, and the rules the columns cannot say
- *     (where a renamed file may be, the directories it durably left, a replace's old-or-new
- *     content, what a truncate takes back): durmodel_ns.h.
+ *   - rename, replace_fsync, truncate, link and unlink: their rows, and the rules the columns
+ *     cannot say (where a renamed file may be, the directories it durably left, a replace's
+ *     old-or-new content, what a truncate takes back, a second name's): durmodel_ns.h.
  *   - a file deleted after its promise (the delete completed) is not expected at all; a file
  *     present when the run started (DL_BASE) is covered by the syncfs fsmix makes before the
  *     run phase (recorded after the DL_BASE records).
@@ -64,6 +64,7 @@ enum dm_kind {
 	DM_RESURRECTED, /* a name whose unlink a later call made durable is back */
 	DM_MIXED,       /* replace_fsync: blocks of the new content and of the old in one file */
 	DM_EMPTIED,     /* replace_fsync: an empty file where neither content was empty */
+	DM_SPLIT,       /* a durable second name l<id> names another inode than f<id> */
 	DM_KIND_COUNT
 };
 const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */
@@ -76,7 +77,8 @@ struct dm_finding {
 	uint64_t off;          /* first bad byte (short: the length found) */
 	uint64_t expected_len; /* short: the acknowledged length */
 	uint32_t gen_min, gen_max, gen_found;
-	int err; /* unreadable: the errno */
+	int err;     /* unreadable: the errno */
+	bool second; /* about the file's second name l<id> (in dir), not f<id> */
 	size_t shown;
 	uint8_t expected[CONTENT_SHOW], found[CONTENT_SHOW];
 	struct dm_ref ref;
@@ -120,12 +122,17 @@ struct dm_report {
 };
 
 /* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such file).
- * read: bytes read at off (short at the end of the file), or -errno. */
+ * read: bytes read at off (short at the end of the file), or -errno. A file id with
+ * DM_SECOND_NAME set names the file's second name l<id> (ids stay below 2^26). same: whether
+ * two names are one inode (1), not (0), or -errno; NULL: never compared. */
+#define DM_SECOND_NAME 0x80000000u
 struct dm_files {
 	void *ctx;
 	int64_t (*size)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file);
 	int64_t (*read)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
 	                void *buf, size_t len);
+	int (*same)(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,
+	            uint32_t file_b);
 };
 
 struct durmodel;
