@@ -131,6 +131,9 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	        "; unlinks promised: %" PRIu64 "\n",
 	        r->files_expected, r->data_promises, r->name_promises, r->created,
 	        r->names_created_promised, r->unlink_promises);
+	if (r->link_promises)
+		fprintf(o, "  second names promised (there, or gone): %" PRIu64 "\n",
+		        r->link_promises);
 	if (r->model == DM_POSIX && r->created && !r->acks[DL_DIRSYNC])
 		fprintf(o,
 		        "  posix model: no directory was fsynced (dirsync=0), so no name of a file "
@@ -247,6 +250,9 @@ static int fill_json(FILE *o, void *arg)
 	    (json_int_t)r->kept, "broken", (json_int_t)r->broken, "broken_by_kind", by, "examples",
 	    ex, "lost_tail", (json_int_t)r->lost_tail, "lost_tail_by_kind", lost_by,
 	    "lost_tail_examples", lost_ex);
+	if (doc) /* second names (link, unlink): whose last change is durable */
+		json_object_set_new(doc, "second_name_promises",
+		                    json_integer((json_int_t)r->link_promises));
 	if (!doc)
 		return -1;
 	json_object_set_new(doc, "exit_status", json_integer(d->exit_status));

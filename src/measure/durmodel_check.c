@@ -331,6 +331,7 @@ static void check_link(const struct durmodel *m, const struct dm_files *files, u
 	rep->checked++;
 	rep->name_promises += made;
 	rep->unlink_promises += !made;
+	rep->link_promises++;
 	uint32_t dir = f->dir;
 	int64_t size = made ? dm_ns_locate(&f->ns, files, fs, f->id, f->dir, &dir) : -ENOENT;
 	struct dm_finding fd = {.fs = fs, .file = f->id};

@@ -207,7 +207,8 @@ static void test_link_covered(void)
 		put_link(1, 0, 0);
 		struct dm_report *r = verify();
 		CHECK_EQ_U(r->broken, 0);
-		CHECK_EQ_U(r->name_promises, 2);           /* f0's and l0's */
+		CHECK_EQ_U(r->name_promises, 2); /* f0's and l0's */
+		CHECK_EQ_U(r->link_promises, 1);
 		at(1, 0 | DM_SECOND_NAME, false)->ino = 8; /* another file under the second name */
 		CHECK_EQ_U(verify()->by_kind[DM_SPLIT], 1);
 		CHECK_EQ_U(verify()->n_verdicts, 1);
