@@ -67,7 +67,7 @@ int oplink_drop(struct worker *w, struct engine_fs *fs, enum op_id op, uint32_t 
 }
 
 /* link: a random file without a second name gets l<id> in another data directory
- * (opns_other_dir; a tree without directories has none: skipped). linkat never replaces a name:
+ * (other_dir; a tree without directories has none: skipped). linkat never replaces a name:
  * one there (EEXIST) is not fsmix's doing and fails the run. */
 int op_link(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
@@ -77,7 +77,7 @@ int op_link(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_res
 		return rc;
 	struct pool *p = &fs->files;
 	uint32_t dir = pool_dir(p, id), to = dir;
-	if (pool_link_dir(p, id) != POOL_NO_LINK || (to = opns_other_dir(w, fs, dir)) == dir) {
+	if (pool_link_dir(p, id) != POOL_NO_LINK || (to = other_dir(w, fs, dir)) == dir) {
 		pool_release(p, id, POOL_WRITE);
 		return OP_SKIPPED;
 	}

@@ -54,19 +54,6 @@ static int t_fallocate(struct worker *w, int fd, int mode, uint64_t off, uint64_
 	return r < 0 ? -errno : 0;
 }
 
-/* Where a renamed file goes: a create's directory (pick_dir), but never the one it is in
- * (data/ when that was drawn, or d000 for a file of data/). TREE_DIR_TOP both ways (a tree
- * without directories): nowhere to go. */
-uint32_t opns_other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
-{
-	uint32_t to = pick_dir(w, fs);
-	if (to != from)
-		return to;
-	if (from != TREE_DIR_TOP)
-		return TREE_DIR_TOP;
-	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
-}
-
 /* rename: a random file moves to another data directory under its own name f<id> (names are
  * made from ids, so the id stays the file's identity and the tree's naming holds). renameat2
  * with RENAME_NOREPLACE: a name there is someone else's, never replaced (EEXIST). dirsync=1:
@@ -77,7 +64,7 @@ int op_rename(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_r
 	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id); /* own: --shared-tree */
 	if (rc)
 		return rc;
-	uint32_t from = pool_dir(&fs->files, id), to = opns_other_dir(w, fs, from);
+	uint32_t from = pool_dir(&fs->files, id), to = other_dir(w, fs, from);
 	if (to == from) {
 		pool_release(&fs->files, id, POOL_WRITE);
 		return OP_SKIPPED;

@@ -17,9 +17,6 @@ int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_link(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_unlink(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 
-/* opns_other_dir - where a renamed file or a second name goes: a create's directory, never
- * from (TREE_DIR_TOP both ways: nowhere else to go). */
-uint32_t opns_other_dir(struct worker *w, struct engine_fs *fs, uint32_t from);
 /* oplink_drop - the second name of file id (held exclusively), if it has one, unlinked
  * (journaled as DL_UNLINK) before a delete or a replace_fsync: 0, or the op's failure
  * (latched, -errno). Files of an aged set never have one. */
