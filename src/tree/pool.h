@@ -56,9 +56,11 @@
  *   - pool_freeze/pool_thaw: setup only, while no picker runs.
  *   - pool_pick/pool_release/pool_reserve/pool_publish/pool_unreserve/pool_remove/pool_set_size/
  *     pool_size/pool_dir/pool_live/pool_high_water: any thread, any time during the run.
- *   - pool_set_size/pool_set_gen/pool_set_dir only while holding the slot exclusively (POOL_WRITE
- * pick or reserved, or at setup); pool_size/pool_dir/pool_gen only while holding the slot in any
- *     mode (or after the run).
+ *   - pool_set_size/pool_set_gen/pool_set_dir/pool_set_link only while holding the slot
+ *     exclusively (POOL_WRITE pick or reserved, or at setup); pool_size/pool_dir/pool_gen/
+ *     pool_link_dir only while holding the slot in any mode (or after the run).
+ *   - pool_links_init: setup only. A slot freed (pool_remove) has no second name: its holder
+ *     removed it first (asserted).
  */
 #ifndef FSMIX_POOL_H
 #define FSMIX_POOL_H
