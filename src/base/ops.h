@@ -26,6 +26,9 @@ enum op_flags {
 	                          * shorter file or a range of zeroes */
 	OPF_HOLES = 1u << 14,    /* leaves bytes of zeroes that no generation describes (truncate
 	                          * longer, punch_hole, zero_range): verify=1 refuses its weight */
+	OPF_LINKS = 1u << 15,    /* adds or removes a pool file's second name l<id> (link, unlink):
+	                          * the pool cannot be frozen, the pool keeps second names, and the
+	                          * tree keeps no reuse manifest (a file of two names is refused) */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync() one op issues after its writes (a table fact:

@@ -50,14 +50,15 @@ static void file_path(const struct plan *pl, const struct dm_finding *f, char *b
 {
 	const char *loc = f->fs < pl->n_fs ? pl->fs[f->fs].location : "?";
 	unsigned index = f->fs < pl->n_fs ? pl->fs[f->fs].index : f->fs;
+	char c = f->second ? 'l' : 'f'; /* the second name l<id> (durmodel.h) */
 	if (f->is_dir && f->dir == DURLOG_DIR_META)
 		snprintf(buf, len, "%s/fsmix.fs%u/meta/m%u", loc, index, f->file);
 	else if (f->is_dir)
 		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u", loc, index, f->file);
 	else if (f->dir == TREE_DIR_TOP)
-		snprintf(buf, len, "%s/fsmix.fs%u/data/f%u", loc, index, f->file);
+		snprintf(buf, len, "%s/fsmix.fs%u/data/%c%u", loc, index, c, f->file);
 	else
-		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u/f%u", loc, index, f->dir, f->file);
+		snprintf(buf, len, "%s/fsmix.fs%u/data/d%03u/%c%u", loc, index, f->dir, c, f->file);
 }
 
 static void hex(const uint8_t *p, size_t n, char *out)
@@ -140,6 +141,9 @@ static void print_text(FILE *o, const struct verify_doc *d)
 		        "  directories: %" PRIu64 " made, %" PRIu64 " removed; promised (made or "
 		        "removed): %" PRIu64 "\n",
 		        r->acks[DL_MKDIR], r->acks[DL_RMDIR], r->dir_promises);
+	if (r->link_promises)
+		fprintf(o, "  second names promised (there, or gone): %" PRIu64 "\n",
+		        r->link_promises);
 	if (r->model == DM_POSIX && r->created && !r->acks[DL_DIRSYNC])
 		fprintf(o,
 		        "  posix model: no directory was fsynced (dirsync=0), so no name of a file "
@@ -270,6 +274,9 @@ static int fill_json(FILE *o, void *arg)
 	    (json_int_t)r->kept, "broken", (json_int_t)r->broken, "broken_by_kind", by, "examples",
 	    ex, "lost_tail", (json_int_t)r->lost_tail, "lost_tail_by_kind", lost_by,
 	    "lost_tail_examples", lost_ex);
+	if (doc) /* second names (link, unlink): whose last change is durable */
+		json_object_set_new(doc, "second_name_promises",
+		                    json_integer((json_int_t)r->link_promises));
 	if (!doc)
 		return -1;
 	json_object_set_new(doc, "exit_status", json_integer(d->exit_status));

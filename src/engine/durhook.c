@@ -54,7 +54,13 @@ void durhook_add(struct worker *w, uint8_t kind, uint8_t flags, const struct eng
 void durhook_add_renamed(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t from,
                          uint32_t to)
 {
-	struct durlog_rec r = {.kind = DL_RENAME,
+	durhook_add_linked(w, DL_RENAME, fs, id, to, from);
+}
+
+void durhook_add_linked(struct worker *w, uint8_t kind, const struct engine_fs *fs, uint32_t id,
+                        uint32_t to, uint32_t from)
+{
+	struct durlog_rec r = {.kind = kind,
 	                       .flags = to == TREE_DIR_TOP ? DLF_TOP : 0,
 	                       .fs = (uint16_t)(fs - w->eng->fs),
 	                       .file = id,

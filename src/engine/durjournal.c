@@ -118,7 +118,8 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 			h.flags |= DLH_DIRSYNC;
 		for (int op = 0; op < OP_COUNT && !g->aging; op++) { /* (ageing: before the run) */
 			unsigned fl = g->weight[op] ? op_table[op].flags : 0;
-			if (fl & (OPF_DELETES | OPF_RENAMES)) /* a name gone from where it was */
+			if (fl & (OPF_DELETES | OPF_RENAMES |
+			          OPF_LINKS)) /* a name gone from where it was */
 				h.flags &= ~DLH_NO_DELETES;
 			if (fl &
 			    (OPF_CREATES | OPF_RESIZES)) /* (a file made shorter: as made anew) */

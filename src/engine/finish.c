@@ -146,7 +146,8 @@ static bool cleanup_trees(struct engine *e, char *first_err, size_t errlen, bool
  * tree is rebuilt by the next run, as it always was; never in a sweep (keep_manifest: every
  * point starts from the same tree), after an operation failed (a write may have stopped half
  * way; a content mismatch is no such failure: the tree stays, to be looked at), or where metaop,
- * createdir, mkdir or rmdir made directories the manifest does not describe. */
+ * createdir, mkdir or rmdir made directories the manifest does not describe, or link made
+ * second names (a reused file with two names is refused). */
 static void keep_changed_trees(struct engine *e)
 {
 	const struct plan *pl = e->plan;
@@ -167,6 +168,7 @@ static void keep_changed_trees(struct engine *e)
 				continue;
 			for (int op = 0; op < OP_COUNT; op++) /* metaop, createdir, mkdir, rmdir */
 				dirs |= g->weight[op] && (op_table[op].flags & OPF_META);
+			dirs |= g->weight[OP_link] != 0; /* two names: no reuse (tree.h) */
 		}
 		if (!fs->modified || fs->pf->age || dirs || !fs->pf->reuse || fs->tree.rootfd < 0)
 			continue;

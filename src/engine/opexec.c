@@ -93,6 +93,11 @@ static int op_delete(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint32_t dir = pool_dir(fileset(w, fs), id);
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
+	/* delete removes both names, the second first (oplink.c: its own DL_UNLINK record) */
+	if ((rc = oplink_drop(w, fs, op, id)) != 0) {
+		pool_release(fileset(w, fs), id, POOL_WRITE);
+		return rc;
+	}
 	if ((rc = t_unlinkat(w, dfd, name, 0, SYS_unlink)) < 0) {
 		rc = fail(w, op, SYS_unlink, -rc, fs, dir, id, false);
 		pool_release(fileset(w, fs), id, POOL_WRITE);

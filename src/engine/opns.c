@@ -1,9 +1,10 @@
 /* opns.c - the namespace operations of ops.def (docs/ops.md): rename, replace_fsync (the
- * atomic-replace commit of databases and editors), mkdir and rmdir, and truncate and the fallocate
- * family (fallocate, punch_hole, zero_range), which change a file's length or blocks rather than
- * its name but share their frame. Each holds its file exclusively (a POOL_WRITE pick), so no reader
- * or writer meets it between its names; the pool learns the new directory (rename) or the new size
- * and generation (replace_fsync) before the file is released.
+ * atomic-replace commit of databases and editors; a second name the file has is unlinked
+ * first, oplink.c), mkdir and rmdir, and truncate and the fallocate family (fallocate,
+ * punch_hole, zero_range), which change a file's length or blocks rather than its name but share
+ * their frame. Each holds its file exclusively (a POOL_WRITE pick), so no reader or writer meets
+ * it between its names; the pool learns the new directory (rename) or the new size and
+ * generation (replace_fsync) before the file is released.
  *
  * Durability journal (durhook.h): each logs one record once its rename(2) returned -- also when
  * it failed after --crash-after's shutdown began (then it may have happened: the model keeps
@@ -53,19 +54,6 @@ static int t_fallocate(struct worker *w, int fd, int mode, uint64_t off, uint64_
 	return r < 0 ? -errno : 0;
 }
 
-/* Where a renamed file goes: a create's directory (pick_dir), but never the one it is in
- * (data/ when that was drawn, or d000 for a file of data/). TREE_DIR_TOP both ways (a tree
- * without directories): nowhere to go. */
-static uint32_t rename_target(struct worker *w, struct engine_fs *fs, uint32_t from)
-{
-	uint32_t to = pick_dir(w, fs);
-	if (to != from)
-		return to;
-	if (from != TREE_DIR_TOP)
-		return TREE_DIR_TOP;
-	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
-}
-
 /* rename: a random file moves to another data directory under its own name f<id> (names are
  * made from ids, so the id stays the file's identity and the tree's naming holds). renameat2
  * with RENAME_NOREPLACE: a name there is someone else's, never replaced (EEXIST). dirsync=1:
@@ -76,7 +64,7 @@ int op_rename(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_r
 	int rc = acquire(w, fs, POOL_WRITE, fs->files.part_n != 0, &id); /* own: --shared-tree */
 	if (rc)
 		return rc;
-	uint32_t from = pool_dir(&fs->files, id), to = rename_target(w, fs, from);
+	uint32_t from = pool_dir(&fs->files, id), to = other_dir(w, fs, from);
 	if (to == from) {
 		pool_release(&fs->files, id, POOL_WRITE);
 		return OP_SKIPPED;
@@ -164,6 +152,9 @@ int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		rc = fail(w, op, SYS_create, ENAMETOOLONG, fs, dir, id, false);
 		goto out;
 	}
+	/* the new inode would leave a second name on the old one: removed first (oplink.c) */
+	if ((rc = oplink_drop(w, fs, op, id)) < 0)
+		goto out;
 	/* before the first write, as begin_write: a reader after this op accepts gen */
 	pool_set_gen(p, id, gen, (uint32_t)time(NULL));
 	if ((rc = write_tmp(w, fs, op, dfd, tmp, id, dir, gen, size, r)) != 0)

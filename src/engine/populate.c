@@ -135,6 +135,22 @@ static bool writes_files(const struct engine *e, const struct engine_fs *fs)
 	return false;
 }
 
+/* Will a group that may use fs give its files second names (link, unlink: OPF_LINKS)? */
+static bool links_used(const struct engine *e, const struct engine_fs *fs)
+{
+	const struct plan *pl = e->plan;
+	size_t fsi = (size_t)(fs - e->fs);
+	for (size_t gi = 0; gi < pl->n_groups; gi++) {
+		const struct plan_group *g = &pl->groups[gi];
+		if (g->bindfs >= 0 && (size_t)g->bindfs != fsi)
+			continue;
+		for (int op = 0; op < OP_COUNT; op++)
+			if (g->weight[op] && (op_table[op].flags & OPF_LINKS))
+				return true;
+	}
+	return false;
+}
+
 /* Makes fs's pools, sized by pool_capacity. Returns 0 or -1 with err set. */
 static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
@@ -152,6 +168,8 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 	int rc = pool_init(&fs->files, files);
 	if (rc == 0)
 		rc = pool_init(&fs->meta, meta);
+	if (rc == 0 && links_used(e, fs)) /* second names: kept beside the slots */
+		rc = pool_links_init(&fs->files);
 	if (rc == 0) /* --shared-tree: each rank creates and deletes its own ids */
 		shared_partition(e, fs);
 	if (rc) {

@@ -131,9 +131,9 @@ static bool group_modifies(const struct plan *pl, size_t fsi)
 		if (g->bindfs >= 0 && (size_t)g->bindfs != fsi)
 			continue;
 		for (int op = 0; op < OP_COUNT; op++)
-			if (g->weight[op] &&
-			    (op_table[op].flags & (OPF_WRITE | OPF_CREATES | OPF_DELETES |
-			                           OPF_META | OPF_RENAMES | OPF_RESIZES)))
+			if (g->weight[op] && (op_table[op].flags &
+			                      (OPF_WRITE | OPF_CREATES | OPF_DELETES | OPF_META |
+			                       OPF_RENAMES | OPF_RESIZES | OPF_LINKS)))
 				return true;
 	}
 	return false;

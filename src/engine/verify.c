@@ -72,12 +72,15 @@ static int tree_gone(const struct plan_fs *pf, const char *path, FILE *log)
 	return 1;
 }
 
-/* "data[/d<NNN>]/f<id>" relative to the root. */
+/* "data[/d<NNN>]/f<id>" relative to the root; "l<id>" for the second name (file with
+ * DM_SECOND_NAME, durmodel.h). */
 static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
 {
 	char d[TREE_NAME_MAX], f[TREE_NAME_MAX];
-	if (tree_file_name(file, f, sizeof(f)) < 0)
+	if (tree_file_name(file & ~DM_SECOND_NAME, f, sizeof(f)) < 0)
 		return -ENAMETOOLONG;
+	if (file & DM_SECOND_NAME)
+		f[0] = 'l';
 	if (dir == TREE_DIR_TOP)
 		return snprintf(buf, len, "data/%s", f) < (int)len ? 0 : -ENAMETOOLONG;
 	if (tree_dir_name(dir, d, sizeof(d)) < 0)
@@ -162,6 +165,24 @@ static int v_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 	if (fstatat(v->roots[fs], rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
 	return S_ISDIR(st.st_mode) ? 0 : -ENOENT;
+}
+
+/* Whether two names are one inode (a second name and its first): 1, 0, or -errno. */
+static int v_same(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,
+                  uint32_t file_b)
+{
+	struct vfiles *v = ctx;
+	char a[2 * TREE_NAME_MAX + 8], b[2 * TREE_NAME_MAX + 8];
+	struct stat sa, sb;
+	int rc = rel_path(dir_a, file_a, a, sizeof(a));
+	if (!rc)
+		rc = rel_path(dir_b, file_b, b, sizeof(b));
+	if (rc)
+		return rc;
+	if (fstatat(v->roots[fs], a, &sa, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fstatat(v->roots[fs], b, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The log's header against the plan and the trees: 0, or -1 (printed). */
@@ -289,7 +310,7 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_IO;
 		goto out;
 	}
-	struct dm_files files = {&v, v_size, v_read, v_dir};
+	struct dm_files files = {&v, v_size, v_read, v_dir, v_same};
 	if (durmodel_check(m, &files, rep, err, sizeof(err))) {
 		fprintf(log, "fsmix: verify: %s\n", err);
 		f = FAIL_IO;

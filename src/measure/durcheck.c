@@ -148,11 +148,13 @@ static int check_fields(const struct durlog_read *rd, const struct durlog_rec *r
 		base[r->fs] = (uint64_t)r->file + 1;
 	bool dir_ok = r->dir < fb->dirs || r->dir == TREE_DIR_TOP ||
 	              (r->kind == DL_DIRSYNC && r->dir == DURLOG_DIR_META);
-	if (r->kind == DL_RENAME && r->aux >= fb->dirs && r->aux != TREE_DIR_TOP) {
+	bool aux_dir = r->kind == DL_RENAME || r->kind == DL_LINK || r->kind == DL_UNLINK;
+	if (aux_dir && r->aux >= fb->dirs && r->aux != TREE_DIR_TOP) {
 		snprintf(err, errlen,
-		         "%s: the directory it left, %" PRIu32 ", is beyond the directories of "
+		         "%s: the directory %s, %" PRIu32 ", is beyond the directories of "
 		         "filesystem %u (below %" PRIu64 ")",
-		         what, r->aux, r->fs, fb->dirs);
+		         what, r->kind == DL_RENAME ? "it left" : "its first name is in", r->aux,
+		         r->fs, fb->dirs);
 		return -EINVAL;
 	}
 	if (r->kind == DL_FALLOCATE && r->aux >= DL_FALLOC_COUNT) {

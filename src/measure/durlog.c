@@ -140,7 +140,8 @@ const char *durlog_kind_name(enum durlog_kind k)
 	    [DL_CREATE] = "create",       [DL_DELETE] = "delete",   [DL_DIRSYNC] = "dirsync",
 	    [DL_SYNCFS] = "syncfs",       [DL_SYNC] = "sync",       [DL_END] = "end",
 	    [DL_RENAME] = "rename",       [DL_REPLACE] = "replace", [DL_TRUNCATE] = "truncate",
-	    [DL_FALLOCATE] = "fallocate", [DL_MKDIR] = "mkdir",     [DL_RMDIR] = "rmdir",
+	    [DL_FALLOCATE] = "fallocate", [DL_LINK] = "link",       [DL_UNLINK] = "unlink",
+	    [DL_MKDIR] = "mkdir",         [DL_RMDIR] = "rmdir",
 	};
 	return (unsigned)k < DL_KIND_COUNT && names[k] ? names[k] : "?";
 }

@@ -64,8 +64,12 @@ enum durlog_kind {
 	/* fallocate of file returned (or failed after --crash-after's shutdown): aux = enum
 	 * durlog_falloc (the mode), extent [off, off+len), size = its length after the call */
 	DL_FALLOCATE,
-	/* (lead: 16 and 17 are the link helper's DL_LINK and DL_UNLINK; this note goes when the
-	 * branches merge) */
+	/* link(2) of file's f<id> to its second name l<id> in directory dir returned (or failed
+	 * after --crash-after's shutdown began); aux = the directory f<id> is in */
+	DL_LINK = 16,
+	/* unlink(2) of file's second name l<id> in directory dir returned (or failed after the
+	 * shutdown began); aux = the directory f<id> is in */
+	DL_UNLINK = 17,
 	/* a directory made (mkdir(2) returned, or failed after --crash-after's shutdown): file =
 	 * its id, dir = its parent: DURLOG_DIR_META (mkdir op: meta/m<id>) or TREE_DIR_TOP with
 	 * DLF_TOP (createdir: data/d<id>) */

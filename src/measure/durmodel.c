@@ -253,7 +253,10 @@ static bool cover_name(struct durmodel *m, struct dm_file *f, const struct durlo
 		name_durable(f, ref_of(r));
 		dm_ns_synced(&f->ns);
 	}
-	return f->live && (!f->name_durable || dm_ns_pending(&f->ns));
+	/* a second name, by its own directory (a directory fsync reaches its own) */
+	bool link = f->live && dm_ns_link_cover(&f->ns, DM_LINK_MADE, r->kind != DL_DIRSYNC, r->dir,
+	                                        r->t_start, ref_of(r));
+	return f->live && (!f->name_durable || dm_ns_pending(&f->ns) || link);
 }
 
 static bool cover_unlink(struct durmodel *m, struct dm_file *f, const struct durlog_rec *r)
@@ -265,7 +268,9 @@ static bool cover_unlink(struct durmodel *m, struct dm_file *f, const struct dur
 	}
 	/* the entries renames removed, by in_reach's rule: a directory fsync reaches its own */
 	dm_ns_left(&f->ns, r->kind != DL_DIRSYNC, r->dir, r->t_start, ref_of(r));
-	return (f->gone && !f->gone_durable) || dm_ns_leaving(&f->ns);
+	bool link = dm_ns_link_cover(&f->ns, DM_LINK_GONE, r->kind != DL_DIRSYNC, r->dir,
+	                             r->t_start, ref_of(r));
+	return (f->gone && !f->gone_durable) || dm_ns_leaving(&f->ns) || link;
 }
 
 /* The names and unlinks of table d (files, or directories) a covering call reaches. */
@@ -476,6 +481,16 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 		break;
 	case DL_FALLOCATE:
 		replay_fallocate(m, f, r);
+		break;
+	case DL_LINK:   /* a second name made: durable once a names row covers its directory */
+	case DL_UNLINK: /* ...removed: durable once an unlinks row does */
+		if (!f->live)
+			break;
+		dm_ns_link(&f->ns, r);
+		if (r->kind == DL_LINK)
+			list_add(m, &d->unnamed, &f->in_unnamed, index_of(d, f));
+		else
+			list_add(m, &d->unlinked, &f->in_unlinked, index_of(d, f));
 		break;
 	default:
 		break;

@@ -21,9 +21,9 @@
  *     promised only with the directory's own entry: under linux a promise of the name promises
  *     the directory too (the mkdir row's names column), under posix a file found in none is
  *     not broken until the directory's entry was promised as well.
- *   - rename, replace_fsync and truncate: their rows, and the rules the columns cannot say
- *     (where a renamed file may be, the directories it durably left, a replace's old-or-new
- *     content, what a truncate takes back): durmodel_ns.h.
+ *   - rename, replace_fsync, truncate, link and unlink: their rows, and the rules the columns
+ *     cannot say (where a renamed file may be, the directories it durably left, a replace's
+ *     old-or-new content, what a truncate takes back, a second name's): durmodel_ns.h.
  *   - a file deleted after its promise (the delete completed) is not expected at all; a file
  *     present when the run started (DL_BASE) is covered by the syncfs fsmix makes before the
  *     run phase (recorded after the DL_BASE records).
@@ -71,6 +71,7 @@ enum dm_kind {
 	DM_RESURRECTED, /* a name whose unlink a later call made durable is back */
 	DM_MIXED,       /* replace_fsync: blocks of the new content and of the old in one file */
 	DM_EMPTIED,     /* replace_fsync: an empty file where neither content was empty */
+	DM_SPLIT,       /* a durable second name l<id> names another inode than f<id> */
 	DM_KIND_COUNT
 };
 const char *dm_kind_name(enum dm_kind k); /* "missing", "short", "wrong", "stale", ... */
@@ -86,6 +87,7 @@ struct dm_finding {
 	int err;     /* unreadable: the errno */
 	bool is_dir; /* a directory the run made or removed: file its id, dir its parent
 	              * (DURLOG_DIR_META: meta/m<file>; TREE_DIR_TOP: data/d<file>) */
+	bool second; /* about the file's second name l<id> (in dir), not f<id> */
 	size_t shown;
 	uint8_t expected[CONTENT_SHOW], found[CONTENT_SHOW];
 	struct dm_ref ref;
@@ -114,6 +116,7 @@ struct dm_report {
 	                                 * for a name whose unlink is durable */
 	uint64_t data_promises, name_promises, unlink_promises;
 	uint64_t dir_promises; /* directories: a made one's entry, a removed one's removal */
+	uint64_t link_promises; /* of those names and unlinks, second names' (durmodel_ns.h) */
 	uint64_t names_created_promised; /* names of files created in the run that are promised */
 	uint64_t created;                /* files created in the run */
 	uint64_t absent_unpromised;      /* files not found whose names were not promised */
@@ -132,7 +135,10 @@ struct dm_report {
 };
 
 /* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such file).
- * read: bytes read at off (short at the end of the file), or -errno. */
+ * read: bytes read at off (short at the end of the file), or -errno. A file id with
+ * DM_SECOND_NAME set names the file's second name l<id> (ids stay below 2^26). same: whether
+ * two names are one inode (1), not (0), or -errno; NULL: never compared. */
+#define DM_SECOND_NAME 0x80000000u
 struct dm_files {
 	void *ctx;
 	int64_t (*size)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file);
@@ -142,6 +148,8 @@ struct dm_files {
 	 * 0 when it is there (a directory), -ENOENT when not, -errno when it cannot be looked up.
 	 * NULL: directories are not checked. */
 	int (*dir)(void *ctx, uint32_t fs, uint32_t parent, uint32_t id);
+	int (*same)(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,
+	            uint32_t file_b);
 };
 
 struct durmodel;

@@ -22,6 +22,7 @@ const char *dm_kind_name(enum dm_kind k)
 	    [DM_RESURRECTED] = "resurrected",
 	    [DM_MIXED] = "mixed",
 	    [DM_EMPTIED] = "emptied",
+	    [DM_SPLIT] = "split",
 	};
 	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
 }
@@ -330,6 +331,35 @@ static void check_gone(const struct durmodel *m, const struct dm_files *files, u
 			check_gone_in(m, files, fs, f, f->ns.left[i].dir, f->ns.left[i].ref, rep);
 }
 
+/* The second name of f (durmodel_ns.h), whose last change (link or unlink) is durable: one
+ * promise, a name's or an unlink's. A missing or other-inode second name, or one back, is
+ * broken -- or lost tail, when the log's tail is lost and the run removes names (an unlink or
+ * delete after its last record may explain it). */
+static void check_link(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
+                       const struct dm_file *f, struct dm_report *rep)
+{
+	bool made = f->ns.link == DM_LINK_MADE;
+	if (made && !f->live)
+		return; /* (a delete removes the second name first: a log that says otherwise) */
+	rep->checked++;
+	rep->name_promises += made;
+	rep->unlink_promises += !made;
+	rep->link_promises++;
+	uint32_t dir = f->dir;
+	int64_t size = made ? dm_ns_locate(&f->ns, files, fs, f->id, f->dir, &dir) : -ENOENT;
+	struct dm_finding fd = {.fs = fs, .file = f->id};
+	int rc = dm_ns_check_link(&f->ns, files, fs, f->id, dir, size >= 0, &fd);
+	if (rc < 0) {
+		unreadable(rep, &fd, -rc, fd.ref, 1);
+		return;
+	}
+	if (rc == 0) {
+		rep->kept++;
+		return;
+	}
+	add_finding(rep, &fd, 1, m->tail_lost && !(m->h.flags & DLH_NO_DELETES));
+}
+
 static int cmp_id(const void *a, const void *b)
 {
 	const struct dm_file *x = *(const struct dm_file *const *)a,
@@ -419,12 +449,15 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 			uint64_t before[DM_KIND_COUNT], lost[DM_KIND_COUNT];
 			memcpy(before, rep->by_kind, sizeof(before));
 			memcpy(lost, rep->lost_by_kind, sizeof(lost));
+			bool link = dm_ns_link_promised(&f->ns);
 			if (f->live && (f->name_durable || f->rng.n || f->min_len))
 				check_file(m, files, fs, f->id, f, buf, rep);
 			else if (f->gone && (f->gone_durable || f->ns.n_left))
 				check_gone(m, files, fs, f, rep);
-			else
+			else if (!link)
 				continue;
+			if (link)
+				check_link(m, files, fs, f, rep);
 			add_verdict(rep, f, fs, before, lost, false);
 		}
 		free(by_id);

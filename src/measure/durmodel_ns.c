@@ -188,3 +188,55 @@ int dm_ns_check_replace(const struct dm_ns *ns, const struct dm_files *files, ui
 	}
 	return !n[1] && ns->rep_open ? 2 : 0;
 }
+
+void dm_ns_link(struct dm_ns *ns, const struct durlog_rec *r)
+{
+	ns->link = r->kind == DL_LINK ? DM_LINK_MADE : DM_LINK_GONE;
+	ns->link_durable = false;
+	ns->link_dir = r->dir;
+	ns->link_t = r->t_end;
+}
+
+bool dm_ns_link_cover(struct dm_ns *ns, enum dm_link made, bool all, uint32_t dir, uint64_t t,
+                      struct dm_ref ref)
+{
+	if (ns->link != made || ns->link_durable)
+		return false;
+	if (ns->link_t < t && (all || dir == ns->link_dir)) {
+		ns->link_durable = true;
+		ns->link_ref = ref;
+		return false;
+	}
+	return true;
+}
+
+bool dm_ns_link_promised(const struct dm_ns *ns)
+{
+	return ns->link != DM_LINK_NONE && ns->link_durable;
+}
+
+int dm_ns_check_link(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
+                     uint32_t dir, bool found, struct dm_finding *fd)
+{
+	int64_t size = files->size(files->ctx, fs, ns->link_dir, id | DM_SECOND_NAME);
+	fd->dir = ns->link_dir;
+	fd->second = true;
+	fd->ref = ns->link_ref;
+	if (ns->link == DM_LINK_GONE) {
+		fd->kind = DM_RESURRECTED;
+		return size >= 0; /* (one that cannot be opened tells nothing of it) */
+	}
+	if (size == -ENOENT) {
+		fd->kind = DM_MISSING;
+		return 1;
+	}
+	if (size < 0)
+		return (int)size;
+	if (!found || !files->same)
+		return 0;
+	int same = files->same(files->ctx, fs, ns->link_dir, id | DM_SECOND_NAME, dir, id);
+	if (same < 0)
+		return same;
+	fd->kind = DM_SPLIT;
+	return !same;
+}

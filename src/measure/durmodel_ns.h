@@ -26,6 +26,13 @@
  *     (an old one is stale).
  *   - truncate (DL_TRUNCATE, durmodel.c): nothing beyond the new length is promised any more
  *     (content, length, a replace's); a hole made by extending a file is promised nothing.
+ *   - a second name (DL_LINK, DL_UNLINK: l<id> in dir; its last change counts): its link(2)
+ *     is covered by a row with names in reach of its directory (a directory fsync of it,
+ *     syncfs, sync) that started after it; then l<id> must be found there and name the inode
+ *     f<id> names where f<id> is found (else DM_MISSING, DM_SPLIT). Its unlink(2) is covered by
+ *     a row with unlinks in reach of that directory: then l<id> must stay gone
+ *     (DM_RESURRECTED), also once the file is deleted. Uncovered, either may be: not checked.
+ *     No fsync of the file covers its second name (no row says so for ext4, xfs and btrfs).
  */
 #ifndef FSMIX_DURMODEL_NS_H
 #define FSMIX_DURMODEL_NS_H
@@ -58,7 +65,15 @@ struct dm_ns {
 	uint32_t rep_gen;
 	uint64_t rep_len, old_min; /* the new length; the old content's promised length */
 	struct dm_ref rep_ref;
+	uint8_t link;      /* enum dm_link: the second name's last change */
+	bool link_durable; /* ...covered (link_ref: by which record) */
+	uint32_t link_dir; /* its directory */
+	uint64_t link_t;   /* its t_end */
+	struct dm_ref link_ref;
 };
+
+/* A file's second name l<id>, by its last change. */
+enum dm_link { DM_LINK_NONE, DM_LINK_MADE, DM_LINK_GONE };
 
 /* The file moved from directory `from` to `to` (DL_RENAME), completed at t (its t_end). */
 void dm_ns_rename(struct dm_ns *ns, uint32_t from, uint32_t to, uint64_t t);
@@ -79,6 +94,22 @@ void dm_ns_truncate(struct dm_ns *ns, uint64_t len);
 void dm_ns_synced(struct dm_ns *ns);
 /* Something a later sync still has to make durable. */
 bool dm_ns_pending(const struct dm_ns *ns);
+/* The second name made (DL_LINK) or removed (DL_UNLINK) in r->dir, completed at r->t_end. */
+void dm_ns_link(struct dm_ns *ns, const struct durlog_rec *r);
+/* A row that covers names (made: DM_LINK_MADE) or unlinks (DM_LINK_GONE) in dir (all: of every
+ * directory) started at t (ref: its record): the second name's last change of that sort, if it
+ * completed before t, is durable. Returns whether one still waits to be covered. */
+bool dm_ns_link_cover(struct dm_ns *ns, enum dm_link made, bool all, uint32_t dir, uint64_t t,
+                      struct dm_ref ref);
+/* Whether the second name's last change is durable (its check: dm_ns_check_link). */
+bool dm_ns_link_promised(const struct dm_ns *ns);
+/* The second name of file id against its durable last change: 0 kept, 1 broken (*fd: kind
+ * DM_MISSING, DM_SPLIT or DM_RESURRECTED, dir the second name's, second set), -errno when it
+ * cannot be looked at. dir: where f<id> was found (TREE_DIR_TOP... any; found false: nowhere,
+ * so no inode to compare). */
+int dm_ns_check_link(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
+                     uint32_t dir, bool found, struct dm_finding *fd);
+
 /* Whether the file's name can be checked (false: moved more often than tracked). */
 bool dm_ns_named(const struct dm_ns *ns);
 

@@ -39,8 +39,23 @@ int pool_init(struct pool *p, uint32_t capacity)
 	return 0;
 }
 
+int pool_links_init(struct pool *p)
+{
+	if (p->links)
+		return 0;
+	void *l = mmap(NULL, (size_t)p->capacity * sizeof(*p->links), PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (l == MAP_FAILED)
+		return -ENOMEM;
+	p->links = l; /* zero: no second name */
+	return 0;
+}
+
 void pool_destroy(struct pool *p)
 {
+	if (p->links)
+		(void)munmap(p->links, (size_t)p->capacity * sizeof(*p->links));
+	p->links = NULL;
 	if (p->slots)
 		(void)munmap(p->slots, p->map_bytes);
 	if (p->gens)
@@ -274,6 +289,9 @@ void pool_unreserve(struct pool *p, uint32_t id)
 void pool_remove(struct pool *p, uint32_t id)
 {
 	assert_held(p, id, POOL_ST_WRITE); /* a POOL_WRITE pick */
+	/* a free slot has no second name (delete removes it first: oplink.c) */
+	FSMIX_ASSERT_MSG(pool_link_dir(p, id) == POOL_NO_LINK,
+	                 "a removed file kept its second name");
 	atomic_store_explicit(&p->slots[id].state, POOL_ST_FREE, memory_order_release);
 	/* Uncount after hiding (see pool_publish). */
 	atomic_fetch_sub_explicit(&p->live, 1, memory_order_relaxed);

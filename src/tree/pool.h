@@ -56,9 +56,11 @@
  *   - pool_freeze/pool_thaw: setup only, while no picker runs.
  *   - pool_pick/pool_release/pool_reserve/pool_publish/pool_unreserve/pool_remove/pool_set_size/
  *     pool_size/pool_dir/pool_live/pool_high_water: any thread, any time during the run.
- *   - pool_set_size/pool_set_gen/pool_set_dir only while holding the slot exclusively (POOL_WRITE
- * pick or reserved, or at setup); pool_size/pool_dir/pool_gen only while holding the slot in any
- *     mode (or after the run).
+ *   - pool_set_size/pool_set_gen/pool_set_dir/pool_set_link only while holding the slot
+ *     exclusively (POOL_WRITE pick or reserved, or at setup); pool_size/pool_dir/pool_gen/
+ *     pool_link_dir only while holding the slot in any mode (or after the run).
+ *   - pool_links_init: setup only. A slot freed (pool_remove) has no second name: its holder
+ *     removed it first (asserted).
  */
 #ifndef FSMIX_POOL_H
 #define FSMIX_POOL_H
@@ -116,6 +118,9 @@ struct pool_slot {
 struct pool {
 	struct pool_slot *slots; /* mmap'd, capacity entries, zero-filled */
 	_Atomic uint64_t *gens;  /* mmap'd, capacity entries: generation | written second << 32 */
+	_Atomic uint32_t *links; /* pool_links_init: a file's second name's directory + 2 (0: none;
+	                          * TREE_DIR_TOP, data/, is 1), under the slot's hold; NULL when no
+	                          * op of the run links */
 	uint32_t capacity;       /* slots reserved; ids are in [0, capacity) */
 	bool frozen;             /* pool_freeze: readers take no share; changes are refused */
 	uint32_t part_n, part_r; /* pool_partition: this process owns the ids id % part_n == part_r
@@ -347,6 +352,28 @@ static inline uint32_t pool_gen_time(const struct pool *p, uint32_t id)
 static inline uint64_t pool_size(const struct pool *p, uint32_t id)
 {
 	return atomic_load_explicit(&p->slots[id].size, memory_order_relaxed);
+}
+
+/* pool_links_init - map the second names' array (pool.links): setup only, when an op of the run
+ * may give files a second name (link). 0 or -ENOMEM. Unmapped by pool_destroy. */
+int pool_links_init(struct pool *p);
+
+/* The "no second name" directory of pool_link_dir. */
+#define POOL_NO_LINK (UINT32_MAX - 1)
+
+/* pool_link_dir - the directory of the second name of a file held in any mode (POOL_NO_LINK:
+ * none, also when the pool keeps no second names). */
+static inline uint32_t pool_link_dir(const struct pool *p, uint32_t id)
+{
+	return p->links ? atomic_load_explicit(&p->links[id], memory_order_relaxed) - 2u
+	                : POOL_NO_LINK;
+}
+
+/* pool_set_link - record the second name's directory (POOL_NO_LINK: none) of a file held
+ * exclusively; the pool keeps second names (pool_links_init). */
+static inline void pool_set_link(struct pool *p, uint32_t id, uint32_t dir)
+{
+	atomic_store_explicit(&p->links[id], dir + 2u, memory_order_relaxed);
 }
 
 /* pool_set_dir - record the directory of a file held exclusively (after a rename). */

@@ -14,6 +14,8 @@
  *       data/d<NNN>/f<id>                 NNN = dir index, at least 3 digits (d000, d001, ...)
  *       data/[d<NNN>/]f<id>.tmp           replace_fsync's temporary file (TREE_TMP_SUFFIX), renamed
  *                                         over f<id>; a crash may leave it, removal takes it
+ *       data/[d<NNN>/]l<id>               op link's second name of file <id> (a hard link to
+ *                                         f<id>, in another data directory), removal takes it
  *       meta/m<id>[.<gen>]                metadata-op directories
  *
  * and removal (tree_remove, tree_remove_contents) deletes only entries whose name *and* type

@@ -15,6 +15,12 @@
 enum level { LV_ROOT, LV_DATA, LV_DDIR, LV_META, LV_MDIR };
 enum kind { K_UNKNOWN, K_FILE, K_DIR, K_FILE_OR_DIR, K_SKIP };
 
+/* A file of a data directory: f<id>, a replace's f<id>.tmp, a link's second name l<id>. */
+static bool is_data_file(const char *name)
+{
+	return tree_is_numbered(name, 'f') || tree_is_numbered(name, 'l') || tree_is_file_tmp(name);
+}
+
 /* What fsmix may have generated under a directory of level lv, and the level of a subdir. */
 static enum kind classify(enum level lv, const char *name, enum level *child)
 {
@@ -39,9 +45,9 @@ static enum kind classify(enum level lv, const char *name, enum level *child)
 			*child = LV_DDIR;
 			return K_DIR;
 		}
-		return tree_is_numbered(name, 'f') || tree_is_file_tmp(name) ? K_FILE : K_UNKNOWN;
+		return is_data_file(name) ? K_FILE : K_UNKNOWN;
 	case LV_DDIR:
-		return tree_is_numbered(name, 'f') || tree_is_file_tmp(name) ? K_FILE : K_UNKNOWN;
+		return is_data_file(name) ? K_FILE : K_UNKNOWN;
 	case LV_META:
 	case LV_MDIR:
 		if (tree_is_meta_name(name)) {

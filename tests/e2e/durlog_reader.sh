@@ -6,9 +6,12 @@
 # The mix adds mkdir, rmdir, createdir and syncfs (which covers the directories) to
 # profiles/crash-mix.ffsb, and the directories' verdicts ("directories") are compared too.
 #   a. profiles/crash-mix.ffsb, 2 s on tmpfs, a run that ended: every file kept by both.
-#   b. the same tree doctored: a promised file truncated, one with a zeroed block, one removed:
-#      both report exactly those three broken (short, zeroed, missing), the rest kept; and a
-#      directory of meta/ whose mkdir was covered removed: both report it missing.
+#   b. the same tree doctored: a promised file truncated, one with a zeroed block, one removed,
+#      and a second name l<id> whose link a syncfs covered removed: both report exactly those
+#      four broken (short, zeroed, missing, missing), the rest kept; and a directory of meta/
+#      whose mkdir was covered removed: both report it missing.
+#   Every run adds link, unlink, mkdir, rmdir, createdir and syncfs to the mix (second names
+#   and directories: docs/durability.md).
 #   c. a power cut (fsmix-powercut) under ext4 mounted barrier=0, the cut mid-run, remounted:
 #      the verdicts agree file by file, broken or kept (three cuts, the last in content=random).
 #   d. a cut as the run starts, nothing destaged: the tree lost; verify counts every promised
@@ -59,11 +62,12 @@ for a, b, c, d in json.load(open(sys.argv[1]))["files"]:
 
 # profiles/crash-mix.ffsb as shipped, truncate, fallocate, punch_hole and zero_range included
 # (the reader once took an O_DSYNC write's new length, which a zero range had set, for its
-# promise: 1 file in about 120 after a barrier=0 cut disagreed, the reader wrong), plus mkdir,
-# rmdir, createdir and syncfs; on tmpfs without zero_range, which tmpfs does not have (the op
-# would fail the run)
+# promise: 1 file in about 120 after a barrier=0 cut disagreed, the reader wrong), plus link,
+# unlink, mkdir, rmdir, createdir and syncfs; on tmpfs without zero_range, which tmpfs does not
+# have (the op would fail the run)
 mix=(--set threadgroup0.mkdir_weight=2 --set threadgroup0.rmdir_weight=1
-	--set threadgroup0.createdir_weight=1 --set threadgroup0.syncfs_weight=1)
+	--set threadgroup0.createdir_weight=1 --set threadgroup0.syncfs_weight=1
+	--set threadgroup0.link_weight=2 --set threadgroup0.unlink_weight=1)
 shm=("${mix[@]}" --set threadgroup0.zero_range_weight=0)
 
 # a. A run that ended: everything kept by both.
@@ -89,7 +93,33 @@ pick=$(jq -r '.files[] | select(.[2] == "kept" and .[1] < 60) | .[1]' "$work/a.v
 		p=$(find "$loc/fsmix.fs0/data" -name "f$id" -type f -size +2k | head -1)
 		[ -n "$p" ] && echo "$id $p"
 	done | head -3)
-if [ "$(wc -l <<<"$pick")" = 3 ]; then
+# and a second name whose last change is its link, covered by a later syncfs (kind 9), still
+# there, of a file none of the three
+ids3=$(awk '{print $1}' <<<"$pick" | tr '\n' ' ')
+lpick=$(python3 - "$log" "$loc/fsmix.fs0/data" $ids3 <<'EOF'
+import os, struct, sys
+d = open(sys.argv[1], 'rb').read()
+recs = sorted((struct.unpack_from('<Q', d, o + 24)[0], struct.unpack_from('<Q', d, o + 16)[0], d[o],
+               struct.unpack_from('<I', d, o + 32)[0], struct.unpack_from('<I', d, o + 36)[0])
+              for o in range(2120, len(d) - 79, 80))
+last = {}
+for t1, t0, k, f, dr in recs:
+    if k in (6, 7, 16, 17):
+        last[f] = (k, dr, t1)
+    if k == 9:
+        last = {f: v + (True,) if v[0] == 16 and len(v) == 3 and v[2] < t0 else v
+                for f, v in last.items()}
+for f, v in sorted(last.items()):
+    if v[0] == 16 and len(v) == 4 and str(f) not in sys.argv[3:]:
+        p = os.path.join(sys.argv[2], 'l%u' % f if v[1] == 0xffffffff else 'd%03u/l%u' % (v[1], f))
+        if os.path.exists(p):
+            print(f, p)
+            break
+EOF
+)
+if [ "$(wc -l <<<"$pick")" = 3 ] && [ -n "$lpick" ]; then
+	read -r id4 p4 <<<"$lpick"
+	rm "$p4"
 	read -r id1 p1 <<<"$(sed -n 1p <<<"$pick")"
 	read -r id2 p2 <<<"$(sed -n 2p <<<"$pick")"
 	read -r id3 p3 <<<"$(sed -n 3p <<<"$pick")"
@@ -106,15 +136,15 @@ if [ "$(wc -l <<<"$pick")" = 3 ]; then
 	rrc=$?
 	res=$(agree b "$work/b.verify.json" "$work/b.reader.json")
 	arc=$?
-	want=$(printf 'fs0 f%s short\nfs0 f%s zeroed\nfs0 f%s missing\n' "$id1" "$id2" "$id3" | sort)
+	want=$(printf 'fs0 f%s short\nfs0 f%s zeroed\nfs0 f%s missing\nfs0 f%s missing\n' "$id1" "$id2" "$id3" "$id4" | sort)
 	[ $vrc = 1 ] && [ $rrc = 1 ] && [ $arc = 0 ] && [ "$(broken_set "$work/b.verify.json")" = "$want" ] &&
 		[ "$(broken_set "$work/b.reader.json")" = "$want" ] && [ -n "$mdir" ] &&
 		[ "$(jq -c '[.directories[] | select(.[3] == "broken")]' "$work/b.verify.json")" = "[[0,\"meta\",$mdir,\"broken\",\"missing\"]]" ] &&
-		ok "b: a truncated, a zeroed and a removed file, a removed directory meta/m$mdir: both report exactly those broken: $(head -1 <<<"$res")" ||
+		ok "b: a truncated, a zeroed and a removed file, a removed second name, a removed directory meta/m$mdir: both report exactly those broken: $(head -1 <<<"$res")" ||
 		{ bad "b: verify exit $vrc, reader exit $rrc: $res"; echo "   want: $want" | tr '\n' ' '; echo;
 			echo "   verify: $(broken_set "$work/b.verify.json" | tr '\n' ';')"; echo "   reader: $(broken_set "$work/b.reader.json" | tr '\n' ';')"; }
 else
-	bad "b: fewer than three files of the built tree to doctor: $pick"
+	bad "b: fewer than three files of the built tree and a covered second name to doctor: $pick / ${lpick:-none}"
 fi
 
 # c. A power cut with barrier=0 (ext4 on fsmix-powercut's disk): the verdicts agree.

@@ -15,7 +15,8 @@ modes random, header, zero and compressible the header bytes of every promised b
 byte (file id, generation within the acceptable window, block offset); in header mode every
 promised payload byte against the pattern all blocks share (learned from the tree); in random
 mode that no payload word holding a promised byte is eight zero bytes; a replaced file's blocks, new or old
-(mixed, emptied). It does not recompute the check word (its hash is not documented) nor the
+(mixed, emptied); a second name l<id> whose link is durable must be there and be f<id>'s inode
+(missing, split), one whose unlink is durable must stay gone (resurrected). It does not recompute the check word (its hash is not documented) nor the
 random payload stream (its PRNG neither): a torn or stale random payload under a good header is
 not seen, and a kind may differ from verify's where verify reads more of a block. Deleted files
 whose unlink is durable must stay gone (resurrected). Directories (mkdir and rmdir records,
@@ -44,7 +45,8 @@ DATA_DIR = 0xFFFFFFFF
 MAIN = 0xFFFFFFFF
 KINDS = {1: "base", 2: "write-start", 3: "write", 4: "fsync", 5: "fdatasync", 6: "create",
          7: "delete", 8: "dirsync", 9: "syncfs", 10: "sync", 11: "end", 12: "rename",
-         13: "replace", 14: "truncate", 15: "fallocate", 18: "mkdir", 19: "rmdir"}
+         13: "replace", 14: "truncate", 15: "fallocate", 16: "link", 17: "unlink", 18: "mkdir",
+         19: "rmdir"}
 META_DIR = 0xFFFFFFFE  # a mkdir's, rmdir's or dirsync's parent meta/
 REC = struct.Struct("<BBHIQQQIIQQQII")  # 72 bytes, then the u64 FNV-1a
 BLOCK = 512
@@ -122,6 +124,7 @@ class File:
         self.unlink_durable = False
         self.replace = None          # (gen, size, confirmed by its dirsync)
         self.recreated = False
+        self.link = None             # the second name's last change: [kind, dir, t1, durable]
 
     def key(self):
         return (self.fs, self.id)
@@ -191,6 +194,7 @@ class Model:
         for f in self.lives:
             if fs_only and f.fs != r["fs"]:
                 continue
+            self.cover_link(f, None, r["t0"])
             if f.deleted is not None:
                 if f.deleted < r["t0"]:
                     f.unlink_durable = True
@@ -202,6 +206,12 @@ class Model:
             if f.t_made < r["t0"]:
                 self.name_durable(f)
             self.cover_left(f, None, r["t0"])
+
+    def cover_link(self, f, d, t0):
+        """A second name's link or unlink is covered by a dirsync of its own directory (d), a
+        syncfs or a sync (d None) that started after it completed."""
+        if f.link and not f.link[3] and f.link[2] < t0 and (d is None or d == f.link[1]):
+            f.link[3] = True
 
     def cover_left(self, f, d, t0):
         keep = []
@@ -263,6 +273,7 @@ class Model:
                 for f in self.lives:
                     if f.fs != r["fs"]:
                         continue
+                    self.cover_link(f, r["dir"], r["t0"])
                     if f.deleted is not None:
                         if f.dir == r["dir"] and f.deleted < r["t0"]:
                             f.unlink_durable = True
@@ -291,6 +302,10 @@ class Model:
                 f.left_durable = [d for d in f.left_durable if d != r["dir"]]
                 f.dir, f.t_made = r["dir"], r["t1"]
                 f.cands = (f.cands + [r["dir"]])[-(TRACKED_DIRS + 1):]
+            elif k in ("link", "unlink"):
+                f = self.life(r)
+                if f and f.deleted is None:  # the last change of its second name counts
+                    f.link = [k, r["dir"], r["t1"], False]
             elif k == "replace":
                 f = self.life(r)
                 if not f:
@@ -341,9 +356,51 @@ class Model:
                 f.pending = kept
 
 
-def path_of(loc, fs, d, fid):
+def path_of(loc, fs, d, fid, letter="f"):
     sub = "data" if d == DATA_DIR else os.path.join("data", "d%03d" % d)
-    return os.path.join(loc, "fsmix.fs%d" % fs, sub, "f%d" % fid)
+    return os.path.join(loc, "fsmix.fs%d" % fs, sub, "%s%d" % (letter, fid))
+
+
+# verify's kinds in its order: a file's verdict is the first of them it broke (docs/output.md)
+KIND_ORDER = ["missing", "short", "wrong", "stale", "torn", "zeroed", "unreadable",
+              "resurrected", "mixed", "emptied", "split"]
+
+
+def judge(m, f, locs):
+    """The verdict of one life, its second name's included: (verdict, kind). Like verify's,
+    a file's kind is the first in KIND_ORDER it has a finding of (broken before lost tail)."""
+    both = [v for v in (judge_first(m, f, locs), judge_link(m, f, locs)) if v is not None]
+    found = [v for v in both if v[1] is not None]
+    if not found:
+        return ("kept", None) if ("kept", None) in both else ("not-promised", None)
+    return min(found, key=lambda x: (KIND_ORDER.index(x[1]) if x[1] in KIND_ORDER else 99,
+                                     x[0] != "broken"))
+
+
+def judge_link(m, f, locs):
+    """A second name whose last change is durable: None when none is."""
+    if not f.link or not f.link[3] or f.recreated:
+        return None
+    loc = locs[f.fs] if f.fs < len(locs) else locs[0]
+    lp = path_of(loc, f.fs, f.link[1], f.id, "l")
+    lost = not m.complete and not (m.hdr["flags"] & 4)  # a later delete or unlink may explain
+    if f.link[0] == "unlink":
+        if os.path.lexists(lp):
+            return ("lost-tail" if lost else "broken", "resurrected")
+        return ("kept", None)
+    if f.deleted is not None:
+        return None
+    if not os.path.lexists(lp):
+        return ("lost-tail" if lost else "broken", "missing")
+    order = [f.dir] + [d for d in reversed(f.cands) if d != f.dir]
+    for d in order:
+        p = path_of(loc, f.fs, d, f.id)
+        if os.path.lexists(p):
+            a, b = os.lstat(lp), os.lstat(p)
+            if (a.st_dev, a.st_ino) != (b.st_dev, b.st_ino):
+                return ("lost-tail" if lost else "broken", "split")
+            break
+    return ("kept", None)
 
 
 PATTERNS = {}  # content=header: the payload (bytes 24..511) of each filesystem, learned
@@ -450,8 +507,8 @@ def check_blocks(f, data, mode, hi):
     return None
 
 
-def judge(m, f, locs):
-    """The verdict of one life: (verdict, kind)."""
+def judge_first(m, f, locs):
+    """The verdict of one life, its first name f<id>: (verdict, kind)."""
     loc = locs[f.fs] if f.fs < len(locs) else locs[0]
     if f.deleted is not None:
         if f.recreated and m.live.get(f.key()) is not f:

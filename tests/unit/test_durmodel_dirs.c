@@ -67,7 +67,7 @@ static int mem_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 	return find(true, parent, id) ? 0 : -ENOENT;
 }
 
-static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir};
+static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir, NULL};
 
 static struct durlog_rec j[64];
 static size_t nj;

@@ -279,7 +279,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 static void test_plans_equal_covers_every_field(void)
 {
 	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 184 ||
-	    sizeof(struct plan_group) != 2936 || OP_COUNT != 28)
+	    sizeof(struct plan_group) != 2952 || OP_COUNT != 32)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

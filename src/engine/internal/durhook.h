@@ -36,6 +36,11 @@ void durhook_add_fallocated(struct worker *w, const struct engine_fs *fs, uint32
 void durhook_add_renamed(struct worker *w, const struct engine_fs *fs, uint32_t id, uint32_t from,
                          uint32_t to);
 
+/* durhook_add_linked - a record of kind whose dir is to and aux from (DL_RENAME: the directory
+ * left; DL_LINK, DL_UNLINK: the second name's directory and the first name's). */
+void durhook_add_linked(struct worker *w, uint8_t kind, const struct engine_fs *fs, uint32_t id,
+                        uint32_t to, uint32_t from);
+
 /* What a DL_DIRSYNC of meta/ names (no file lives there). */
 #define DURHOOK_DIR_META (UINT32_MAX - 1)
 
@@ -95,6 +100,15 @@ static inline void durhook_rename(struct worker *w, const struct engine_fs *fs, 
 {
 	if (durhook_on(w))
 		durhook_add_renamed(w, fs, id, from, to);
+}
+
+/* link, unlink (DL_LINK, DL_UNLINK), logged as durhook_rename: file id's second name l<id> in
+ * directory ldir made or removed; its first name f<id> is in dir. */
+static inline void durhook_link(struct worker *w, const struct engine_fs *fs, uint8_t kind,
+                                uint32_t id, uint32_t ldir, uint32_t dir)
+{
+	if (durhook_on(w))
+		durhook_add_linked(w, kind, fs, id, ldir, dir);
 }
 
 /* replace_fsync (DL_REPLACE), logged once its rename(2) returned (as durhook_rename): the

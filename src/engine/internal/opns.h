@@ -15,5 +15,13 @@ int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_mkdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_rmdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+/* oplink.c: a second name l<id> for a file, and its removal */
+int op_link(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_unlink(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+
+/* oplink_drop - the second name of file id (held exclusively), if it has one, unlinked
+ * (journaled as DL_UNLINK) before a delete or a replace_fsync: 0, or the op's failure
+ * (latched, -errno). Files of an aged set never have one. */
+int oplink_drop(struct worker *w, struct engine_fs *fs, enum op_id op, uint32_t id);
 
 #endif

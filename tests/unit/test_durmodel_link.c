@@ -1,0 +1,324 @@
+/* test_durmodel_link.c - the durability model's rules for second names (durmodel_ns.h: link,
+ * unlink) on synthetic journals and a synthetic tree whose names know their inode:
+ *   - a link covered by a later fsync of its directory, a syncfs or a sync must be found, and
+ *     name the inode f<id> names (else missing, split); an fsync of the file, or of another
+ *     directory, covers nothing of it; an uncovered link may be there or not;
+ *   - an unlink covered likewise must stay gone (resurrected), also after the file's delete;
+ *     uncovered, either;
+ *   - the file's content promises are checked as usual beside its second name;
+ *   - a log whose tail is lost counts a missing second name apart (lost tail).
+ * Each finding names the file id and its second name (dm_finding.second, dir). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content.h"
+#include "durmodel.h"
+#include "test.h"
+
+#define SEED  0x5eedull
+#define FSIZE 8192
+#define NSLOT 8
+
+/* The synthetic tree: (directory, name) -> inode and content; name is a file id, with
+ * DM_SECOND_NAME for l<id>. */
+struct mem_file {
+	bool exists;
+	uint32_t dir, file, ino;
+	uint64_t len;
+	unsigned char data[FSIZE];
+};
+static struct mem_file mem[NSLOT];
+
+static struct mem_file *at(uint32_t dir, uint32_t file, bool make)
+{
+	for (int i = 0; i < NSLOT; i++)
+		if (mem[i].exists && mem[i].dir == dir && mem[i].file == file)
+			return &mem[i];
+	for (int i = 0; make && i < NSLOT; i++)
+		if (!mem[i].exists) {
+			mem[i] = (struct mem_file){.exists = true, .dir = dir, .file = file};
+			return &mem[i];
+		}
+	return NULL;
+}
+
+static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
+{
+	(void)ctx, (void)fs;
+	struct mem_file *m = at(dir, file, false);
+	return m ? (int64_t)m->len : -ENOENT;
+}
+
+static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
+                        void *buf, size_t len)
+{
+	(void)ctx, (void)fs;
+	struct mem_file *m = at(dir, file, false);
+	if (!m)
+		return -ENOENT;
+	if (off >= m->len)
+		return 0;
+	if (len > m->len - off)
+		len = (size_t)(m->len - off);
+	memcpy(buf, m->data + off, len);
+	return (int64_t)len;
+}
+
+static int mem_same(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,
+                    uint32_t file_b)
+{
+	(void)ctx, (void)fs;
+	struct mem_file *a = at(dir_a, file_a, false), *b = at(dir_b, file_b, false);
+	if (!a || !b)
+		return -ENOENT;
+	return a->ino == b->ino;
+}
+
+static const struct dm_files files = {NULL, mem_size, mem_read, NULL, mem_same};
+
+/* f<file> in dir holds [0, FSIZE) of generation gen, inode ino. */
+static void put(uint32_t dir, uint32_t file, uint32_t gen, uint32_t ino)
+{
+	struct content_key k = {.seed = SEED, .fs = 0, .file = file};
+	struct mem_file *m = at(dir, file, true);
+	content_fill(m->data, FSIZE, &k, gen, 0);
+	m->len = FSIZE;
+	m->ino = ino;
+}
+
+/* l<file> in dir: a second name of f<file> in fdir (its inode and content). */
+static void put_link(uint32_t dir, uint32_t file, uint32_t fdir)
+{
+	struct mem_file *f = at(fdir, file, false);
+	struct mem_file *l = at(dir, file | DM_SECOND_NAME, true);
+	memcpy(l->data, f->data, FSIZE);
+	l->len = f->len;
+	l->ino = f->ino;
+}
+
+static void drop(uint32_t dir, uint32_t file)
+{
+	struct mem_file *m = at(dir, file, false);
+	if (m)
+		m->exists = false;
+}
+
+static struct durlog_rec j[64];
+static size_t nj;
+static uint64_t clk;
+static bool tail_lost;
+
+static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
+{
+	struct durlog_rec *r = &j[nj];
+	memset(r, 0, sizeof(*r));
+	r->kind = (uint8_t)kind;
+	r->file = file;
+	r->seq = nj++;
+	r->t_start = ++clk;
+	r->t_end = ++clk;
+	return r;
+}
+
+static void reset_all(void)
+{
+	memset(mem, 0, sizeof(mem));
+	nj = 0;
+	clk = 100;
+	tail_lost = false;
+}
+
+/* File 0 created in dir 0, written whole at generation 1 and fsynced; on disk as inode 7. */
+static void created_synced(void)
+{
+	rec(DL_CREATE, 0)->gen = 1;
+	rec(DL_WSTART, 0)->gen = 1;
+	struct durlog_rec *r = rec(DL_WRITE, 0);
+	r->gen = 1, r->len = FSIZE, r->size = FSIZE;
+	r = rec(DL_FSYNC, 0);
+	r->gen = 1, r->size = FSIZE;
+	put(0, 0, 1, 7);
+}
+
+/* link (kind DL_LINK) or unlink (DL_UNLINK) of file's second name in ldir; f<file> in dir. */
+static void j_link(enum durlog_kind kind, uint32_t file, uint32_t ldir, uint32_t dir)
+{
+	struct durlog_rec *r = rec(kind, file);
+	r->dir = ldir, r->aux = dir;
+}
+
+static void j_dirsync(uint32_t dir)
+{
+	rec(DL_DIRSYNC, 0)->dir = dir;
+}
+
+static struct dm_report *verify(void)
+{
+	static struct dm_report rep;
+	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
+	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
+	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, DM_LINUX);
+	CHECK(m != NULL);
+	char err[256];
+	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
+	durmodel_free(m);
+	CHECK_EQ_U(rep.checked, rep.kept + rep.broken + rep.lost_tail);
+	return &rep;
+}
+
+/* Linked into d1, nothing since: there or not, kept; no promise of it is counted. */
+static void test_link_uncovered(void)
+{
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	uint64_t checked = verify()->checked;
+	CHECK_EQ_U(verify()->broken, 0); /* the link lost */
+	put_link(1, 0, 0);
+	CHECK_EQ_U(verify()->broken, 0); /* the link kept */
+	CHECK_EQ_U(verify()->checked, checked);
+	/* an fsync of the file, or of the directory of its first name, covers nothing of it */
+	drop(1, 0 | DM_SECOND_NAME);
+	struct durlog_rec *r = rec(DL_FSYNC, 0);
+	r->gen = 1, r->size = FSIZE;
+	j_dirsync(0);
+	CHECK_EQ_U(verify()->broken, 0);
+}
+
+/* Covered by an fsync of d1, a syncfs or a sync: l0 must be in d1, and be f0's inode. */
+static void test_link_covered(void)
+{
+	for (int how = 0; how < 3; how++) {
+		reset_all();
+		created_synced();
+		j_link(DL_LINK, 0, 1, 0);
+		if (how == 0)
+			j_dirsync(1);
+		else
+			rec(how == 1 ? DL_SYNCFS : DL_SYNC, 0);
+		CHECK_EQ_U(verify()->by_kind[DM_MISSING], 1);
+		struct dm_finding *f = &verify()->examples[DM_MISSING][0];
+		CHECK(f->second);
+		CHECK_EQ_U(f->dir, 1);
+		CHECK_EQ_U(f->file, 0);
+		CHECK_EQ_U(f->ref.kind, how == 0 ? DL_DIRSYNC : how == 1 ? DL_SYNCFS : DL_SYNC);
+		put_link(1, 0, 0);
+		struct dm_report *r = verify();
+		CHECK_EQ_U(r->broken, 0);
+		CHECK_EQ_U(r->name_promises, 2); /* f0's and l0's */
+		CHECK_EQ_U(r->link_promises, 1);
+		at(1, 0 | DM_SECOND_NAME, false)->ino = 8; /* another file under the second name */
+		CHECK_EQ_U(verify()->by_kind[DM_SPLIT], 1);
+		CHECK_EQ_U(verify()->n_verdicts, 1);
+		CHECK_EQ_U(verify()->verdicts[0].kind, DM_SPLIT);
+	}
+	/* a directory fsync of another directory than the second name's covers nothing */
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	j_dirsync(2);
+	CHECK_EQ_U(verify()->broken, 0);
+	/* a covering call that started before the link completed covers nothing */
+	reset_all();
+	created_synced();
+	struct durlog_rec *s = rec(DL_SYNCFS, 0);
+	j_link(DL_LINK, 0, 1, 0);
+	s->t_end = ++clk; /* the syncfs ran over the link */
+	CHECK_EQ_U(verify()->broken, 0);
+}
+
+/* The file's content promises hold beside a second name: a stale f0 is stale. */
+static void test_link_content(void)
+{
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	rec(DL_WSTART, 0)->gen = 2;
+	struct durlog_rec *r = rec(DL_WRITE, 0);
+	r->gen = 2, r->len = FSIZE, r->size = FSIZE;
+	rec(DL_SYNC, 0);
+	put_link(1, 0, 0);
+	CHECK_EQ_U(verify()->by_kind[DM_STALE], 1); /* generation 1 where 2 was promised */
+	put(0, 0, 2, 7);
+	CHECK_EQ_U(verify()->broken, 0);
+}
+
+/* An unlink covered must stay gone (resurrected), also once the file is deleted; uncovered,
+ * the second name may be there. */
+static void test_unlink(void)
+{
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	j_dirsync(1);
+	j_link(DL_UNLINK, 0, 1, 0);
+	put_link(1, 0, 0);
+	CHECK_EQ_U(verify()->broken, 0); /* not covered: the link may be back */
+	j_dirsync(0);                    /* another directory: still not */
+	CHECK_EQ_U(verify()->broken, 0);
+	j_dirsync(1);
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK(r->examples[DM_RESURRECTED][0].second);
+	CHECK_EQ_U(r->unlink_promises, 1);
+	drop(1, 0 | DM_SECOND_NAME);
+	CHECK_EQ_U(verify()->broken, 0);
+	CHECK_EQ_U(verify()->unlink_promises, 1);
+
+	/* delete: the second name first (its unlink), then f0; a syncfs covers both */
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	rec(DL_SYNC, 0);
+	j_link(DL_UNLINK, 0, 1, 0);
+	rec(DL_DELETE, 0)->dir = 0;
+	rec(DL_SYNCFS, 0);
+	put_link(1, 0, 0);
+	drop(0, 0);
+	r = verify();
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->examples[DM_RESURRECTED][0].dir, 1);
+	CHECK(r->examples[DM_RESURRECTED][0].second);
+	drop(1, 0 | DM_SECOND_NAME);
+	CHECK_EQ_U(verify()->broken, 0);
+	CHECK_EQ_U(verify()->unlink_promises, 2); /* f0's and l0's */
+
+	/* linked again after an unlink: the last change counts */
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	j_link(DL_UNLINK, 0, 1, 0);
+	rec(DL_SYNC, 0);
+	j_link(DL_LINK, 0, 2, 0);
+	put_link(2, 0, 0);
+	CHECK_EQ_U(verify()->broken, 0);
+	rec(DL_SYNC, 0);
+	drop(2, 0 | DM_SECOND_NAME);
+	CHECK_EQ_U(verify()->by_kind[DM_MISSING], 1);
+}
+
+/* A log whose tail is lost: an unlink after its last record may explain a missing second
+ * name (lost tail, not broken). */
+static void test_link_lost_tail(void)
+{
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	j_dirsync(1);
+	tail_lost = true;
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+}
+
+int main(void)
+{
+	RUN(test_link_uncovered);
+	RUN(test_link_covered);
+	RUN(test_link_content);
+	RUN(test_unlink);
+	RUN(test_link_lost_tail);
+	return test_summary();
+}
