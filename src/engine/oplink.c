@@ -20,6 +20,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Where a renamed file or a second name goes (opns.c, oplink.c): a create's directory
+ * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/).
+ * TREE_DIR_TOP both ways (a tree without directories): nowhere else to go. */
+uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
+{
+	uint32_t to = pick_dir(w, fs);
+	if (to != from)
+		return to;
+	if (from != TREE_DIR_TOP)
+		return TREE_DIR_TOP;
+	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
+}
+
 static int t_linkat(struct worker *w, int ofd, const char *from, int nfd, const char *to)
 {
 	uint64_t t0 = timed_begin(w, SYS_link);

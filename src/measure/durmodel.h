@@ -115,7 +115,7 @@ struct dm_report {
 	uint64_t checked, kept, broken; /* promises: one per file for data, one for its name, one
 	                                 * for a name whose unlink is durable */
 	uint64_t data_promises, name_promises, unlink_promises;
-	uint64_t dir_promises; /* directories: a made one's entry, a removed one's removal */
+	uint64_t dir_promises;  /* directories: a made one's entry, a removed one's removal */
 	uint64_t link_promises; /* of those names and unlinks, second names' (durmodel_ns.h) */
 	uint64_t names_created_promised; /* names of files created in the run that are promised */
 	uint64_t created;                /* files created in the run */

@@ -137,19 +137,6 @@ static inline uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 	return TREE_DIR_TOP;
 }
 
-/* Where a renamed file or a second name goes (opns.c, oplink.c): a create's directory
- * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/).
- * TREE_DIR_TOP both ways (a tree without directories): nowhere else to go. */
-static inline uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
-{
-	uint32_t to = pick_dir(w, fs);
-	if (to != from)
-		return to;
-	if (from != TREE_DIR_TOP)
-		return TREE_DIR_TOP;
-	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
-}
-
 /* Acquires a random existing file (by file_popularity, popularity.h; own: one of this rank's
  * own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when none can be had. */
 static inline int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode m, bool own,

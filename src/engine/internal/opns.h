@@ -15,6 +15,10 @@ int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_mkdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_rmdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+/* other_dir (oplink.c) - where a renamed file or a second name goes: a create's directory
+ * (pick_dir), but never from; TREE_DIR_TOP both ways in a tree without directories. */
+uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from);
+
 /* oplink.c: a second name l<id> for a file, and its removal */
 int op_link(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_unlink(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
