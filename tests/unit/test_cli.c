@@ -6,6 +6,7 @@
 #include "../../src/base/exitcode.h"
 #include "cli.h"
 #include "commands.h"
+#include "job.h"
 #include "options.h"
 #include "parse.h"
 #include "test.h"
@@ -243,6 +244,42 @@ static void test_generated(void)
 	free(man);
 }
 
+/* job_describe: what the ranks of an MPI job compare. Each option is there with its value, so
+ * ranks given different files or counts differ (a value shown as "on" would pass them as alike);
+ * the overrides are left to the resolved profile. */
+static void check_described(const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	job_describe(&cl, f);
+	fclose(f);
+	if (strcmp(text, want))
+		fprintf(stderr, "job_describe gave:\n%s--- wanted:\n%s", text, want);
+	CHECK(!strcmp(text, want));
+	free(text);
+}
+
+static void test_job_describe(void)
+{
+	CHECK_EQ_I(parse("run", "p", "--json", "a.json", "--csv", "b.csv", "--build-threads", "2",
+	                 "--lat-log", "l.log", "-t", "4", NULL),
+	           FAIL_NONE);
+	check_described("action=a command\ncommand=run\n--build-threads=2\n--json=a.json\n"
+	                "--csv=b.csv\n--lat-log=l.log\n");
+	CHECK_EQ_I(parse("run", "p", "--repeat", "3", "--json", "r.json", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=run\n--json=r.json\n--repeat=3\n");
+	CHECK_EQ_I(parse("check", "--json", "p", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=check\n--json=on\n");
+	CHECK_EQ_I(parse("run", "p", "--interval", "0.5", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=run\n--interval=0.5\n");
+	CHECK_EQ_I(parse("plot", "r.json", "--output", "o.png", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=plot\n--output=o.png\nfile 1=r.json\n");
+}
+
 int main(void)
 {
 	RUN(test_exit_status_of);
@@ -254,5 +291,6 @@ int main(void)
 	RUN(test_crash_after);
 	RUN(test_table);
 	RUN(test_generated);
+	RUN(test_job_describe);
 	return test_summary();
 }
