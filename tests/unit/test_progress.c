@@ -74,8 +74,46 @@ static void test_snapshot_while_running(void)
 	CHECK_EQ_U(st_ops, c.ops);
 }
 
+/* ramp_time: at the ramp's end a worker's progress counts go back to zero with its statistics,
+ * so the progress a distributed run's snapshot reads (and the statistics) count only what was
+ * done after it. */
+static void test_ramp_done(void)
+{
+	struct engine e;
+	memset(&e, 0, sizeof(e));
+	struct worker *w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) & ~(size_t)63);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	memset(w, 0, sizeof(*w));
+	CHECK_EQ_I(thread_stats_init(&w->st, NULL), 0);
+	e.workers = &w;
+	e.n_workers = 1;
+	struct op_result r = {.trans = 3, .bytes_written = 4096};
+	for (int i = 0; i < 5; i++)
+		worker_count_done(w, OP_write, &r);
+	w->skipped[OP_read] = 2;
+	worker_ramp_done(w);
+	struct engine_count c = engine_progress(&e, 0);
+	CHECK_EQ_U(c.ops, 0);
+	CHECK_EQ_U(c.trans, 0);
+	CHECK_EQ_U(w->st.ops[OP_write], 0);
+	CHECK_EQ_U(w->st.trans[OP_write], 0);
+	CHECK_EQ_U(w->skipped[OP_read], 0);
+	CHECK(w->t_start > 0);
+	worker_count_done(w, OP_write, &r);
+	c = engine_progress(&e, 0);
+	CHECK_EQ_U(c.ops, 1);
+	CHECK_EQ_U(c.trans, 3);
+	CHECK_EQ_U(w->st.ops[OP_write], 1);
+	CHECK_EQ_U(w->st.trans[OP_write], 3);
+	thread_stats_free(&w->st);
+	free(w);
+}
+
 int main(void)
 {
 	RUN(test_snapshot_while_running);
+	RUN(test_ramp_done);
 	return test_summary();
 }

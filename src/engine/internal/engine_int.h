@@ -320,6 +320,11 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 	atomic_store_explicit(&w->done_trans, trans + r->trans, memory_order_relaxed);
 }
 
+/* worker_ramp_done - the ramp is over (ramp_time): what worker w did so far is discarded,
+ * exactly: its statistics, skips and progress counts (engine_progress) go back to zero and its
+ * counted time starts now. Called by w's own thread only. */
+void worker_ramp_done(struct worker *w);
+
 /* worker_main - a worker thread (its argument is the struct worker). */
 void *worker_main(void *arg);
 /* worker_pick_ops - the operation table the workers of group g pick from: its weights, or with
