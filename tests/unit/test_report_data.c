@@ -425,6 +425,65 @@ static void test_job_devices(void)
 	fake_free(&f);
 }
 
+/* Allocation failures for test_job_oom: the allocation numbered fail_at (from 1) fails, and
+ * live counts the blocks jansson holds. */
+static long fail_at, n_allocs, live;
+
+static void *counting_malloc(size_t n)
+{
+	if (++n_allocs == fail_at)
+		return NULL;
+	void *p = malloc(n);
+	live += p != NULL;
+	return p;
+}
+
+static void counting_free(void *p)
+{
+	live -= p != NULL;
+	free(p);
+}
+
+/* report_job_json out of memory at each of its allocations in turn: NULL or a whole object, and
+ * nothing of what it had built left allocated (the arrays it made before the failure are
+ * released). */
+static void test_job_oom(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	char hosts[2][JOBSUM_HOST_MAX] = {"node1", "node2"};
+	struct jobsum_rank ranks[2] = {{.rank = 0, .host = 0, .ops = 5}, {.rank = 1, .host = 1}};
+	struct jobsum_device dev[1] = {
+	    {.devname = "x", .fstype = "ext4", .delta = {.valid = true, .write_ios = 7}}};
+	struct jobsum j = {.n_hosts = 2,
+	                   .host_names = hosts,
+	                   .n_ranks = 2,
+	                   .ranks = ranks,
+	                   .devices = dev,
+	                   .n_devices = 1};
+	json_set_alloc_funcs(counting_malloc, counting_free);
+	long failed = 0;
+	for (fail_at = 1; fail_at < 1000; fail_at++) {
+		n_allocs = live = 0;
+		json_t *o = report_job_json(&j, &f.r);
+		bool whole = o && json_array_size(json_object_get(o, "per_rank")) == 2 &&
+		             json_array_size(json_object_get(o, "hosts")) == 2;
+		json_decref(o);
+		if (live)
+			fprintf(stderr, "allocation %ld failing: %ld blocks left\n", fail_at, live);
+		CHECK_EQ_I(live, 0);
+		if (n_allocs < fail_at) { /* no allocation failed: the whole object */
+			CHECK(whole);
+			break;
+		}
+		failed += !o;
+	}
+	json_set_alloc_funcs(malloc, free);
+	CHECK(fail_at > 10 && fail_at < 1000); /* it got to the end */
+	CHECK(failed > 0);
+	fake_free(&f);
+}
+
 static void test_files(void)
 {
 	static struct fake f;
@@ -560,6 +619,7 @@ int main(void)
 	RUN(test_json_values);
 	RUN(test_json_unattributed_fsync);
 	RUN(test_job_devices);
+	RUN(test_job_oom);
 	RUN(test_files);
 	return test_summary();
 }
