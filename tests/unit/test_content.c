@@ -497,6 +497,8 @@ static void test_mode_dedupe(void)
 			struct content_key kf = mode_key(text, file), rf = mode_key("random", file);
 			content_fill(ma, MLEN, &kf, 1 + file, 0);
 			content_fill(mb, MLEN, &rf, 1 + file, 0);
+			/* every pool chunk is somewhere in these files, and checks (chunk 0 too) */
+			CHECK_EQ_U(content_check(ma, MLEN, &kf, 0, 1 + file, 1 + file, &f), 0);
 			for (size_t c = 0; c < MLEN; c += 4096, chunks++) {
 				if (!memcmp(ma + c, mb + c, 4096))
 					continue; /* the file's own chunk: random content */
