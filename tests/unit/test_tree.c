@@ -1109,6 +1109,20 @@ static void case_manifest_generations(void)
 	CHECK_EQ_U(pool_size(&loaded, 4), 1004);
 	CHECK_EQ_U(pool_gen(&loaded, 3), POOL_GEN_UNKNOWN);
 	pool_destroy(&loaded);
+	/* its first record in a directory the tree does not have (a sound checksum): corrupt */
+	u32 = 7;
+	memcpy(buf + 48 + 4, &u32, 4);
+	u64 = hash_fnv1a(HASH_FNV1A_SEED, buf, sizeof(buf) - 8);
+	memcpy(buf + sizeof(buf) - 8, &u64, 8);
+	f = fopen(p, "w");
+	CHECK(f && fwrite(buf, 1, sizeof(buf), f) == sizeof(buf));
+	if (f)
+		fclose(f);
+	CHECK_EQ_I(pool_init(&loaded, 64), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, hash, &loaded, TREE_VERIFY_ALL, err, sizeof(err)),
+	           -EBADMSG);
+	CHECK_CONTAINS(err, "corrupt (record 0)");
+	pool_destroy(&loaded);
 	pool_destroy(&pool);
 	CHECK_EQ_I(tree_remove(&t, NULL, err, sizeof(err)), 0);
 }
