@@ -308,6 +308,16 @@ static enum failure same_plan(const struct cli *c)
 	return job_agree(f, msg, "; nothing was run");
 }
 
+char *job_plan_text(const struct cli *c, size_t *len)
+{
+	return describe(c, len);
+}
+
+enum failure job_same_plan(const struct cli *c)
+{
+	return same_plan(c);
+}
+
 enum failure job_parsed(const struct cli *c, enum failure f, const char *err)
 {
 	if (!job.d.on)

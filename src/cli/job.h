@@ -41,6 +41,13 @@ enum failure job_options(struct cli *c, char *err, size_t errlen);
  * per-rank changes of job_options. */
 void job_describe(const struct cli *c, FILE *f);
 
+/* job_plan_text - the text job_parsed compares between the ranks (malloc'd, *len bytes, NULL
+ * when out of memory): c's resolved profile, then the options (job_describe); and
+ * job_same_plan - that comparison (FAIL_NONE: every rank has the same). Without a job there is
+ * no other rank: FAIL_NONE. For job_parsed and the tests. */
+char *job_plan_text(const struct cli *c, size_t *len);
+enum failure job_same_plan(const struct cli *c);
+
 /* job_parsed - once every rank has parsed its command line (f: its outcome, err: its message,
  * printed by itself), before any command runs: the ranks agree that every one could, then that
  * all were given the same resolved profile (with the command line's overrides) and the same

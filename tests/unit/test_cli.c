@@ -1,7 +1,9 @@
 /* test_cli.c - the command line's tables (src/cli): failures to exit statuses, the option
  * table's "X is an option of Y only" checks and forms, and --help and the man page generated
  * from the tables. */
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include "../../src/base/exitcode.h"
 #include "cli.h"
@@ -280,6 +282,29 @@ static void test_job_describe(void)
 	check_described("action=a command\ncommand=plot\n--output=o.png\nfile 1=r.json\n");
 }
 
+/* job_plan_text: the resolved profile (with the command line's overrides), so ranks given
+ * another profile or override differ; job_same_plan alone agrees with itself. */
+static void test_job_plan(void)
+{
+	const char *src = getenv("FSMIX_SOURCE_DIR");
+	char profile[PATH_MAX];
+	snprintf(profile, sizeof(profile), "%s/profiles/default.ffsb", src ? src : ".");
+	CHECK_EQ_I(parse("run", profile, "-t", "3", NULL), FAIL_NONE);
+	size_t len = 0;
+	char *text = job_plan_text(&cl, &len);
+	CHECK(text != NULL && len == strlen(text));
+	CHECK(text && strstr(text, "num_threads") && strstr(text, "3"));
+	char *again = job_plan_text(&cl, &len);
+	CHECK(text && again && !strcmp(text, again));
+	free(again);
+	CHECK_EQ_I(parse("run", profile, "-t", "4", NULL), FAIL_NONE);
+	again = job_plan_text(&cl, &len);
+	CHECK(text && again && strcmp(text, again)); /* another thread count: another text */
+	free(again);
+	free(text);
+	CHECK_EQ_I(job_same_plan(&cl), FAIL_NONE);
+}
+
 int main(void)
 {
 	RUN(test_exit_status_of);
@@ -292,5 +317,6 @@ int main(void)
 	RUN(test_table);
 	RUN(test_generated);
 	RUN(test_job_describe);
+	RUN(test_job_plan);
 	return test_summary();
 }
