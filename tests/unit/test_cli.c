@@ -86,6 +86,8 @@ static void test_command_args(void)
 	CHECK(cl.files && !strcmp(cl.files[0], "a.json") && !strcmp(cl.files[2], "c.json"));
 	check_misuse(parse("compare", "a.json", NULL),
 	             "compare needs BASE.json and at least one NEW.json");
+	check_misuse(parse("plot", "--lat-log", "l.log", "r.json", NULL),
+	             "plot --lat-log LOG takes no RESULT.json (got 'r.json')");
 	check_misuse(parse("verify", "p", "--location", "x", NULL),
 	             "verify needs --durability-log FILE (the log of the run to check)");
 }
@@ -238,6 +240,8 @@ static void test_generated(void)
 		CHECK(strstr(help, commands[i].synopsis[0]) != NULL);
 	CHECK(!strncmp(help, "usage: fsmix run PROFILE [options]", 34));
 	CHECK(strstr(man, ".SH SYNOPSIS\n") && strstr(man, ".SH OPTIONS\n"));
+	/* in the synopsis, a command's name is bold and a value italic */
+	CHECK(strstr(man, "\\fBfsmix\\fR \\fBrun\\fR \\fIPROFILE\\fR [\\fIoptions\\fR]\n") != NULL);
 	/* an option's heading is a line of its own, with or without a value */
 	CHECK(strstr(man, ".TP\n\\fB\\-\\-force\\fR\n(compare) ") != NULL);
 	CHECK(strstr(man, ".TP\n\\fB\\-\\-durability\\-log\\fR \\fIFILE\\fR\n(run, verify) ") !=
