@@ -213,7 +213,8 @@ static void test_foreign(void)
 	CHECK_EQ_U(f.off, 5000);
 	CHECK(f.verdict == CONTENT_TORN || f.verdict == CONTENT_FOREIGN);
 	CHECK_EQ_U(f.found[0] ^ f.expected[0], 0x01);
-	CHECK_EQ_U(f.gen_found, 0); /* the flipped byte is no generation's, though its block is 2's */
+	CHECK_EQ_U(f.gen_found,
+	           0); /* the flipped byte is no generation's, though its block is 2's */
 	/* one flipped byte in a file of many generations (5000 acceptable for each byte) */
 	content_fill(a, LEN, &K, 1, 0);
 	for (uint32_t g = 2; g <= 5000; g += 100) {
