@@ -2,7 +2,8 @@
 # mutate.sh - how many one-line changes of the code do the tests catch? (docs/design.md, "How
 # well the tests catch a changed line"). Run by hand, not in CI: it rebuilds once per mutant.
 #
-#   tests/tools/mutate.sh [-B BUILD] [-A ASAN_BUILD] [-n PER_LAYER] [-s SEED] [-l] [LAYER...]
+#   tests/tools/mutate.sh [-B BUILD] [-A ASAN_BUILD] [-n PER_LAYER] [-s SEED] [-k REGEX] [-l]
+#                         [LAYER...]
 #
 # For each layer (default: base profile tree measure engine report study cli), it lists the
 # one-line mutants of the layer's src/LAYER/*.c -- a comparison flipped (< <= > >= == !=), a
@@ -17,7 +18,9 @@
 # With -A, a mutant that drops a release (free, json_decref, *_free) is built and tested in
 # ASAN_BUILD, a configured FSMIX_SANITIZE=address build of this checkout, where LeakSanitizer
 # fails a test that leaks. The file is restored whatever happens (trap), and the builds are
-# brought back to the unchanged sources at the end. -l lists the sample only.
+# brought back to the unchanged sources at the end. -l lists the sample only; -k runs only the
+# mutants of the sample whose id matches REGEX (grep -E), e.g. the survivors of a run again
+# once tests are added.
 #
 # A mutant's id is "FILE (FUNCTION) OP: ORIGINAL LINE" (the line without its indentation),
 # as printed after each result; it does not change when lines above it move.
@@ -25,11 +28,12 @@
 # work owns at the time can be left out with MUTATE_SKIP (a grep -E regex of paths).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build=$src/build asan= per=5 seed=1 list=0
-while getopts "A:B:n:s:lh" o; do
+build=$src/build asan= per=5 seed=1 list=0 only=
+while getopts "A:B:k:n:s:lh" o; do
 	case $o in
 	A) asan=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	B) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
+	k) only=$OPTARG ;;
 	n) per=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	l) list=1 ;;
@@ -171,6 +175,7 @@ for layer in "${layers[@]}"; do
 		IFS=$'\t' read -r file line op id <<<"$m"
 		rel=${file#"$src"/}
 		before=$(sed -n "${line}p" "$file" | sed 's/^[[:space:]]*//')
+		[ -z "$only" ] || grep -qE -- "$only" <<<"$id" || continue
 		fn=${id#* (} fn=${fn%%) *}
 		what="$layer $rel:$line ($fn) $op"
 		if ((list)); then
