@@ -484,6 +484,48 @@ static void test_job_oom(void)
 	fake_free(&f);
 }
 
+/* A distributed run's CSV: a row per rank (its host, totals and own rates) and the stonewall. */
+static void test_csv_ranks(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	char dir[] = "/tmp/fsmix-report-XXXXXX", path[64], err[512] = "";
+	if (!mkdtemp(dir)) {
+		TEST_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ranks.csv", dir);
+	char hosts[1][JOBSUM_HOST_MAX] = {"node1"};
+	struct jobsum_rank rk[1] = {{.rank = 0,
+	                             .host = 0,
+	                             .runtime_s = 2,
+	                             .ops = 5,
+	                             .trans = 7,
+	                             .bytes_read = 100,
+	                             .bytes_written = 200,
+	                             .errors = 1}};
+	struct jobsum saved = f.r.job;
+	f.r.job = (struct jobsum){.n_hosts = 1,
+	                          .host_names = hosts,
+	                          .n_ranks = 1,
+	                          .ranks = rk,
+	                          .stonewall_ops = 4,
+	                          .stonewall_trans = 6,
+	                          .stonewall_s = 1.5};
+	CHECK_EQ_I(report_csv_write(&f.r, path, err, sizeof(err)), 0);
+	f.r.job = saved;
+	char *text = slurp(path);
+	CHECK(text != NULL);
+	if (text) {
+		CHECK_CONTAINS(text, "\nrank,rank0,node1,5,7,3.500,2.500,100,200,0.000143,1,");
+		CHECK_CONTAINS(text, "\nstonewall,job,,4,6,");
+	}
+	free(text);
+	unlink(path);
+	rmdir(dir);
+	fake_free(&f);
+}
+
 static void test_files(void)
 {
 	static struct fake f;
@@ -620,6 +662,7 @@ int main(void)
 	RUN(test_json_unattributed_fsync);
 	RUN(test_job_devices);
 	RUN(test_job_oom);
+	RUN(test_csv_ranks);
 	RUN(test_files);
 	return test_summary();
 }
