@@ -372,6 +372,22 @@ static void test_latplot(void)
 /* A kind of at least LATPLOT_LINE_MIN operations gets its median and p99 lines: one point per
  * LATPLOT_LINE_COLS-th of the time, and the percentiles found also in the top row in use (here
  * every operation has the same latency: one row). */
+/* A line that ends where a field should begin lacks it, whatever bytes follow it in memory (a
+ * log read in pieces: the next line's digits right after the cut). */
+static void test_latplot_cut_line(void)
+{
+	static const char buf[] = "0.001 0 0 read 50000 4096 7\n";
+	struct latplot lp;
+	char err[256] = "";
+	latplot_begin(&lp, 16);
+	CHECK_EQ_I(latplot_line(&lp, buf, strlen(buf) - 2, 1, "cut.log", err, sizeof(err)),
+	           FAIL_INPUT);
+	CHECK_CONTAINS(err, "cut.log:1:");
+	CHECK_EQ_I(latplot_line(&lp, buf, strlen(buf) - 1, 2, "cut.log", err, sizeof(err)),
+	           FAIL_NONE);
+	latplot_free(&lp);
+}
+
 static void test_latplot_lines(void)
 {
 	size_t cap = 64 * 2000, len = 0;
@@ -492,6 +508,7 @@ int main(void)
 	RUN(test_plot_drawn);
 	RUN(test_latplot);
 	RUN(test_latplot_lines);
+	RUN(test_latplot_cut_line);
 	RUN(test_doc_check);
 	RUN(test_sweep_list);
 	unlink(at("base.json"));
