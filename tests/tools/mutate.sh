@@ -12,9 +12,9 @@
 # rebuilds fsmix and the layer's unit tests, runs the layer's tests (LAYER_TESTS below, a ctest -R
 # regex) and puts the file back. A mutant is caught when a test fails (or times out), survives
 # when all pass, and is not viable when it does not compile (-Werror: e.g. a comparison that is
-# always true).
-# A survivor listed in tests/tools/mutate_equivalent.txt (its id and why no test can tell it
-# from the original) is equivalent; the score is caught / (caught + survived - equivalent).
+# always true). A survivor listed in tests/tools/mutate_equivalent.txt (its id and why no test
+# can tell it from the original) is equivalent; the score is caught / (caught + survived -
+# equivalent).
 # With -A, a mutant that drops a release (free, json_decref, *_free) is built and tested in
 # ASAN_BUILD, a configured FSMIX_SANITIZE=address build of this checkout, where LeakSanitizer
 # fails a test that leaks. The file is restored whatever happens (trap), and the builds are
@@ -23,7 +23,8 @@
 # once tests are added.
 #
 # A mutant's id is "FILE (FUNCTION) OP: ORIGINAL LINE" (the line without its indentation),
-# as printed after each result; it does not change when lines above it move.
+# as printed after each result; it does not change when lines above it move, and it alone
+# decides whether the mutant is drawn (draw, below).
 # BUILD must be a configured build directory of this checkout (default: build). Files that other
 # work owns at the time can be left out with MUTATE_SKIP (a grep -E regex of paths).
 set -u
