@@ -70,7 +70,7 @@ int job_rank(void)
 	return job.d.rank;
 }
 
-/* The value of option NAME as c holds it, for describe_options; "on" for a flag. */
+/* The value of option NAME as c holds it, for job_describe; "on" for a flag. */
 static void option_value(const struct cli *c, const char *name, char *buf, size_t len)
 {
 	const char *paths[][2] = {{"json", c->json_path},
@@ -90,13 +90,12 @@ static void option_value(const struct cli *c, const char *name, char *buf, size_
 		snprintf(buf, len, "%g", c->interval_s);
 }
 
-/* The options of c that every rank must give alike, one "NAME=VALUE" line each, before the
- * per-rank changes (job_options): the command, every option given but the profile overrides
+/* What job_describe writes (job.h): the command, every option given but the profile overrides
  * (their effect is in the resolved profile: "--threads 3" and "--set
  * threadgroup0.num_threads=3" agree) and --mpi, with its value, the sweep's dimensions and the
  * files. An option added to the table is in it (as given or not) without a change here; its value
  * is shown where option_value knows it. */
-static void describe_options(const struct cli *c, FILE *f)
+void job_describe(const struct cli *c, FILE *f)
 {
 	static const char *const actions[] = {[ACT_COMMAND] = "a command",
 	                                      [ACT_USAGE] = "no command",
@@ -135,7 +134,7 @@ enum failure job_options(struct cli *c, char *err, size_t errlen)
 		return FAIL_NONE;
 	FILE *f = open_memstream(&job.options, &job.options_len);
 	if (f) {
-		describe_options(c, f);
+		job_describe(c, f);
 		fclose(f);
 	}
 	o = (struct jobpolicy_outputs){.run = c->command && c->command->id == CMD_RUN,
@@ -307,6 +306,16 @@ static enum failure same_plan(const struct cli *c)
 	free(all);
 	free(lens);
 	return job_agree(f, msg, "; nothing was run");
+}
+
+char *job_plan_text(const struct cli *c, size_t *len)
+{
+	return describe(c, len);
+}
+
+enum failure job_same_plan(const struct cli *c)
+{
+	return same_plan(c);
 }
 
 enum failure job_parsed(const struct cli *c, enum failure f, const char *err)

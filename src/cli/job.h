@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -34,6 +35,18 @@ int job_rank(void);
  * ranks other than 0 write no --json, --csv or --plot; --interval and --lat-log - are refused
  * (FAIL_INPUT with err, on every rank alike). */
 enum failure job_options(struct cli *c, char *err, size_t errlen);
+
+/* job_describe - the options of c that every rank must give alike, one "--NAME=VALUE" line each
+ * (a flag's value "on"), to f: what job_parsed compares between the ranks, taken before the
+ * per-rank changes of job_options. */
+void job_describe(const struct cli *c, FILE *f);
+
+/* job_plan_text - the text job_parsed compares between the ranks (malloc'd, *len bytes, NULL
+ * when out of memory): c's resolved profile, then the options (job_describe); and
+ * job_same_plan - that comparison (FAIL_NONE: every rank has the same). Without a job there is
+ * no other rank: FAIL_NONE. For job_parsed and the tests. */
+char *job_plan_text(const struct cli *c, size_t *len);
+enum failure job_same_plan(const struct cli *c);
 
 /* job_parsed - once every rank has parsed its command line (f: its outcome, err: its message,
  * printed by itself), before any command runs: the ranks agree that every one could, then that

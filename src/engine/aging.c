@@ -78,6 +78,16 @@ static int age_seed_files(struct engine_fs *fs, struct worker *w, uint64_t block
 	return rc;
 }
 
+bool age_growing(struct age_growth *g, double util, uint64_t now)
+{
+	if (util > g->best + 0.001) {
+		g->best = util;
+		g->last_growth = now;
+		return true;
+	}
+	return now - g->last_growth <= AGE_NO_GROWTH_NS;
+}
+
 /* The main thread's side of aging (see age_fs): watches the usage and grants the workers
  * credit in rounds until desired_util is reached, as close as whole operations get, or the run
  * stops. smallest and largest are the smallest and largest reservations of the weighted ops.
@@ -92,8 +102,8 @@ static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest,
 		snprintf(err, errlen, "%s: aging: cannot read the filesystem usage", fs->pf->name);
 		return -1;
 	}
-	uint64_t t0 = now_ns(), last_growth = t0, round_t = t0;
-	double best = u.util;
+	uint64_t t0 = now_ns(), round_t = t0;
+	struct age_growth growth = {.best = u.util, .last_growth = t0};
 	int64_t round_left = -1; /* the credit as last seen; -1: no round yet */
 	bool round_full = false; /* this round granted all that is left */
 	int64_t round_grant = 0; /* what it granted */
@@ -110,10 +120,7 @@ static int age_control(struct engine *e, struct engine_fs *fs, int64_t smallest,
 		if (u.util >= target)
 			break;
 		uint64_t now = now_ns();
-		if (u.util > best + 0.001) {
-			best = u.util;
-			last_growth = now;
-		} else if (now - last_growth > 30000000000ull) {
+		if (!age_growing(&growth, u.util, now)) {
 			snprintf(err, errlen,
 			         "%s: aging stopped at %.1f%% used: no growth for 30 s towards "
 			         "desired_util=%.1f%%",

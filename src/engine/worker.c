@@ -80,13 +80,11 @@ static void worker_own_fds(void)
 		(void)unshare(CLONE_FILES);
 }
 
-/* The ramp is over (ramp_time): what this worker did so far is discarded, exactly: its
- * statistics, skips and progress counts go back to zero and its counted time starts now.
- * Called by the worker between two operations, so every operation counts whole or not at all:
+/* Called by the worker between two operations, so every operation counts whole or not at all:
  * one counts when it starts at or after the ramp's end (e->ramp_end_ns), by the worker's own
  * clock read before it. The first error stays latched (a failure during the ramp still fails
  * the run). Once per worker. */
-static void worker_ramp_done(struct worker *w)
+void worker_ramp_done(struct worker *w)
 {
 	thread_stats_reset(&w->st);
 	memset(w->skipped, 0, sizeof(w->skipped));

@@ -267,6 +267,31 @@ if command -v strace >/dev/null; then
 	else
 		skip_env mount "overlay: cannot mount an overlay filesystem here"
 	fi
+	# A create_fsync of an empty file (no block to write, no transaction) still syncs it.
+	cat >"$work/empty.ffsb" <<PROFILE
+time=1
+[filesystem0]
+	location=$(shmdir)
+	num_files=0
+	num_dirs=1
+	min_filesize=0
+	max_filesize=0
+[end0]
+[threadgroup0]
+	num_threads=1
+	create_fsync_weight=1
+	write_blocksize=4KB
+	op_delay=20
+[end0]
+PROFILE
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -y -qq -e trace=fsync -o "$work/empty.strace" "$bin" run "$work/empty.ffsb" \
+		--json "$work/empty.json" >"$work/empty.out" 2>"$work/empty.err"
+	creates=$(grep -o '"operations": *[0-9]*' "$work/empty.json" | head -1 | grep -o '[0-9]*$')
+	syncs=$(grep -cE '^[0-9]+ +fsync\([0-9]+<[^>]*/data/[^>]*>' "$work/empty.strace")
+	[ "${creates:-0}" -ge 1 ] && [ "$syncs" -eq "$creates" ] &&
+		ok "empty files made by create_fsync: each synced ($syncs)" ||
+		bad "empty files made by create_fsync: ${creates:-no} creates, $syncs file syncs"
 else
 	skip_env strace "build closes: strace is not installed"
 fi

@@ -140,6 +140,9 @@ PROFILE
 		bad "aged files changed by the benchmark (exit $rc, $nb aged, $bench_before benchmark files before)"
 		diff <(aged "$work/aged-before") <(aged "$work/aged-after") | head -5
 	fi
+	# the callout exited 0: no warning about it
+	! grep -q "callout" "$work/age-bench.err" && ok "a callout that succeeds: no warning" ||
+		bad "a callout that exited 0 was warned about: $(grep callout "$work/age-bench.err")"
 else
 	skip_env mount "aging on a 64 MiB tmpfs: cannot mount one (needs root)"
 fi

@@ -2,33 +2,39 @@
 # mutate.sh - how many one-line changes of the code do the tests catch? (docs/design.md, "How
 # well the tests catch a changed line"). Run by hand, not in CI: it rebuilds once per mutant.
 #
-#   tests/tools/mutate.sh [-B BUILD] [-A ASAN_BUILD] [-n PER_LAYER] [-s SEED] [-l] [LAYER...]
+#   tests/tools/mutate.sh [-B BUILD] [-A ASAN_BUILD] [-n PER_LAYER] [-s SEED] [-k REGEX] [-l]
+#                         [LAYER...]
 #
 # For each layer (default: base profile tree measure engine report study cli), it lists the
 # one-line mutants of the layer's src/LAYER/*.c -- a comparison flipped (< <= > >= == !=), a
 # constant 0, 1 or 2 changed, a statement line dropped -- draws PER_LAYER of them (default 5)
-# with SEED (default 1: the same sample every time), and for each: applies it, rebuilds fsmix and
-# the layer's unit tests, runs the layer's tests (LAYER_TESTS below, a ctest -R regex) and puts
-# the file back. A mutant is caught when a test fails (or times out), survives when all pass,
-# and is not viable when it does not compile (-Werror: e.g. a comparison that is always true).
-# A survivor listed in tests/tools/mutate_equivalent.txt (its id and why no test can tell it
-# from the original) is equivalent; the score is caught / (caught + survived - equivalent).
+# with SEED (default 1: the same sample every time; see draw below), and for each: applies it,
+# rebuilds fsmix and the layer's unit tests, runs the layer's tests (LAYER_TESTS below, a ctest -R
+# regex) and puts the file back. A mutant is caught when a test fails (or times out), survives
+# when all pass, and is not viable when it does not compile (-Werror: e.g. a comparison that is
+# always true). A survivor listed in tests/tools/mutate_equivalent.txt (its id and why no test
+# can tell it from the original) is equivalent; the score is caught / (caught + survived -
+# equivalent).
 # With -A, a mutant that drops a release (free, json_decref, *_free) is built and tested in
 # ASAN_BUILD, a configured FSMIX_SANITIZE=address build of this checkout, where LeakSanitizer
 # fails a test that leaks. The file is restored whatever happens (trap), and the builds are
-# brought back to the unchanged sources at the end. -l lists the sample only.
+# brought back to the unchanged sources at the end. -l lists the sample only; -k runs only the
+# mutants of the sample whose id matches REGEX (grep -E), e.g. the survivors of a run again
+# once tests are added.
 #
 # A mutant's id is "FILE (FUNCTION) OP: ORIGINAL LINE" (the line without its indentation),
-# as printed after each result; it does not change when lines above it move.
+# as printed after each result; it does not change when lines above it move, and it alone
+# decides whether the mutant is drawn (draw, below).
 # BUILD must be a configured build directory of this checkout (default: build). Files that other
 # work owns at the time can be left out with MUTATE_SKIP (a grep -E regex of paths).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build=$src/build asan= per=5 seed=1 list=0
-while getopts "A:B:n:s:lh" o; do
+build=$src/build asan= per=5 seed=1 list=0 only=
+while getopts "A:B:k:n:s:lh" o; do
 	case $o in
 	A) asan=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	B) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
+	k) only=$OPTARG ;;
 	n) per=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	l) list=1 ;;
@@ -60,7 +66,7 @@ declare -A LAYER_TESTS=(
 	[profile]='unit_test_(keys|lexer|overrides|profile|value|sizedist)$|e2e_bad_profiles$'
 	[tree]='unit_test_(pool|tree)$'
 	[measure]='unit_test_(chist|devstat|dist|hist|interval|latlog|results|settle|stats|stats_lazy|tstat|report_data|durmodel|durmodel_ns|content_durmodel)$'
-	[engine]='unit_test_(arrival|progress)$|e2e_(run_engine|semantics)$'
+	[engine]='unit_test_(aging|arrival|progress)$|e2e_(run_engine|semantics)$'
 	[report]='unit_test_(report_golden|report_data)$|e2e_reports$'
 	[study]='unit_test_(study|tstat)$|e2e_sweep_compare$'
 	[cli]='unit_test_cli$|e2e_(cli_check|output_status)$'
@@ -68,15 +74,18 @@ declare -A LAYER_TESTS=(
 )
 skip=${MUTATE_SKIP:-'src/measure/dur(model|log)\.c|src/engine/(verify|crash)\.c|src/cli/cmd_verify\.c'}
 
-# candidates LAYER: "FILE<TAB>LINE<TAB>OP" for every mutant of the layer's sources. Only lines in
-# function bodies (indented), without strings or comments, so a mutant changes code, not text.
+# candidates LAYER: "FILE<TAB>LINE<TAB>OP<TAB>ID" for every mutant of the layer's sources (ID as
+# below). Only lines in function bodies (indented), without strings or comments, so a mutant
+# changes code, not text.
 candidates() {
 	local f
 	for f in "$src"/src/"$1"/*.c; do
 		[[ ${f#"$src"/} =~ $skip ]] && continue
-		perl -ne '
-			BEGIN { $prev = "" }
+		MUT_REL=${f#"$src"/} perl -ne '
+			BEGIN { $prev = ""; $fn = "" }
 			chomp; my $l = $_;
+			# the function the line is in: the last definition above it
+			if ($l =~ /^[a-z].*[a-z_0-9]+\(/) { ($fn = $l) =~ s/\(.*//; $fn =~ s/.*[ *]//; }
 			if ($l =~ /^\t/ && $l !~ /["#]|\/\/|\/\*|^\s*\*/) {
 				my @ops;
 				push @ops, "lt" if $l =~ /(?<![<>=!-])<(?![<=])/;
@@ -92,11 +101,24 @@ candidates() {
 				push @ops, "drop" if $l =~ /^\t+[a-z_*(].*;\s*$/ && $l !~ /\breturn\b|[{}]/ &&
 				    $l !~ /^\t+(const |static |struct |enum |unsigned |signed |bool |char |int |long |double |float |void |FILE |json_t |[a-z_0-9]+_t )/ &&
 				    $prev =~ /[;{}]\s*$/;
-				print "$ARGV\t$.\t$_\n" for @ops;
+				(my $text = $l) =~ s/^\s+//;
+				print "$ARGV\t$.\t$_\t$ENV{MUT_REL} ($fn) $_: $text\n" for @ops;
 			}
 			$prev = $l;
 		' "$f"
 	done
+}
+
+# draw: the PER_LAYER candidates whose ids rank lowest by MD5(SEED, id). A mutant's rank depends
+# on its own id only, so editing other lines leaves the rest of the sample as it was (a mutant
+# leaves it only when its own line changes, and a new one enters only when it ranks lower), and
+# two seeds -- however alike -- draw independent samples. Equal ids (the same line twice in one
+# function) are told apart by their line numbers.
+draw() {
+	MUT_SEED=$seed perl -MDigest::MD5=md5_hex -F'\t' -lane '
+		push @m, [md5_hex("$ENV{MUT_SEED}\t$F[3]"), $F[1], $_];
+		END { print $_->[2] for sort { $a->[0] cmp $b->[0] || $a->[1] <=> $b->[1] } @m }
+	' | head -n "$per"
 }
 
 # mutate FILE LINE OP: the line changed in place; fails when it did not change.
@@ -116,11 +138,6 @@ mutate() {
 			elsif ($op eq "drop") { s/^(\t+).*$/$1;/ }
 		}' "$1"
 	! cmp -s "$1" "$backup"
-}
-
-# function_of FILE LINE: the name of the function the line is in (the last definition above it).
-function_of() {
-	head -n "$2" "$1" | grep -E '^[a-z].*[a-z_0-9]+\(' | tail -1 | sed -E 's/\(.*//; s/.*[ *]//'
 }
 
 backup=$(mktemp)
@@ -154,13 +171,14 @@ for layer in "${layers[@]}"; do
 	[ -n "$re" ] || { echo "mutate.sh: no tests known for layer '$layer'" >&2; exit 2; }
 	mapfile -t tg < <(targets "$re")
 	caught[$layer]=0 survived[$layer]=0 unviable[$layer]=0 equivalent[$layer]=0
-	mapfile -t sample < <(candidates "$layer" | shuf -n "$per" --random-source=<(yes "$seed$layer"))
+	mapfile -t sample < <(candidates "$layer" | draw)
 	for m in "${sample[@]}"; do
-		IFS=$'\t' read -r file line op <<<"$m"
+		IFS=$'\t' read -r file line op id <<<"$m"
 		rel=${file#"$src"/}
 		before=$(sed -n "${line}p" "$file" | sed 's/^[[:space:]]*//')
-		id="$rel ($(function_of "$file" "$line")) $op: $before"
-		what="$layer $rel:$line ($(function_of "$file" "$line")) $op"
+		[ -z "$only" ] || grep -qE -- "$only" <<<"$id" || continue
+		fn=${id#* (} fn=${fn%%) *}
+		what="$layer $rel:$line ($fn) $op"
 		if ((list)); then
 			echo "$what: $before"
 			continue

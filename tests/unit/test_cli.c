@@ -1,11 +1,14 @@
 /* test_cli.c - the command line's tables (src/cli): failures to exit statuses, the option
  * table's "X is an option of Y only" checks and forms, and --help and the man page generated
  * from the tables. */
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include "../../src/base/exitcode.h"
 #include "cli.h"
 #include "commands.h"
+#include "job.h"
 #include "options.h"
 #include "parse.h"
 #include "test.h"
@@ -83,6 +86,8 @@ static void test_command_args(void)
 	CHECK(cl.files && !strcmp(cl.files[0], "a.json") && !strcmp(cl.files[2], "c.json"));
 	check_misuse(parse("compare", "a.json", NULL),
 	             "compare needs BASE.json and at least one NEW.json");
+	check_misuse(parse("plot", "--lat-log", "l.log", "r.json", NULL),
+	             "plot --lat-log LOG takes no RESULT.json (got 'r.json')");
 	check_misuse(parse("verify", "p", "--location", "x", NULL),
 	             "verify needs --durability-log FILE (the log of the run to check)");
 }
@@ -235,12 +240,73 @@ static void test_generated(void)
 		CHECK(strstr(help, commands[i].synopsis[0]) != NULL);
 	CHECK(!strncmp(help, "usage: fsmix run PROFILE [options]", 34));
 	CHECK(strstr(man, ".SH SYNOPSIS\n") && strstr(man, ".SH OPTIONS\n"));
+	/* in the synopsis, a command's name is bold and a value italic */
+	CHECK(strstr(man, "\\fBfsmix\\fR \\fBrun\\fR \\fIPROFILE\\fR [\\fIoptions\\fR]\n") != NULL);
 	/* an option's heading is a line of its own, with or without a value */
 	CHECK(strstr(man, ".TP\n\\fB\\-\\-force\\fR\n(compare) ") != NULL);
 	CHECK(strstr(man, ".TP\n\\fB\\-\\-durability\\-log\\fR \\fIFILE\\fR\n(run, verify) ") !=
 	      NULL);
 	free(help);
 	free(man);
+}
+
+/* job_describe: what the ranks of an MPI job compare. Each option is there with its value, so
+ * ranks given different files or counts differ (a value shown as "on" would pass them as alike);
+ * the overrides are left to the resolved profile. */
+static void check_described(const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	job_describe(&cl, f);
+	fclose(f);
+	if (strcmp(text, want))
+		fprintf(stderr, "job_describe gave:\n%s--- wanted:\n%s", text, want);
+	CHECK(!strcmp(text, want));
+	free(text);
+}
+
+static void test_job_describe(void)
+{
+	CHECK_EQ_I(parse("run", "p", "--json", "a.json", "--csv", "b.csv", "--build-threads", "2",
+	                 "--lat-log", "l.log", "-t", "4", NULL),
+	           FAIL_NONE);
+	check_described("action=a command\ncommand=run\n--build-threads=2\n--json=a.json\n"
+	                "--csv=b.csv\n--lat-log=l.log\n");
+	CHECK_EQ_I(parse("run", "p", "--repeat", "3", "--json", "r.json", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=run\n--json=r.json\n--repeat=3\n");
+	CHECK_EQ_I(parse("check", "--json", "p", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=check\n--json=on\n");
+	CHECK_EQ_I(parse("run", "p", "--interval", "0.5", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=run\n--interval=0.5\n");
+	CHECK_EQ_I(parse("plot", "r.json", "--output", "o.png", NULL), FAIL_NONE);
+	check_described("action=a command\ncommand=plot\n--output=o.png\nfile 1=r.json\n");
+}
+
+/* job_plan_text: the resolved profile (with the command line's overrides), so ranks given
+ * another profile or override differ; job_same_plan alone agrees with itself. */
+static void test_job_plan(void)
+{
+	const char *src = getenv("FSMIX_SOURCE_DIR");
+	char profile[PATH_MAX];
+	snprintf(profile, sizeof(profile), "%s/profiles/default.ffsb", src ? src : ".");
+	CHECK_EQ_I(parse("run", profile, "-t", "3", NULL), FAIL_NONE);
+	size_t len = 0;
+	char *text = job_plan_text(&cl, &len);
+	CHECK(text != NULL && len == strlen(text));
+	CHECK(text && strstr(text, "num_threads") && strstr(text, "3"));
+	char *again = job_plan_text(&cl, &len);
+	CHECK(text && again && !strcmp(text, again));
+	free(again);
+	CHECK_EQ_I(parse("run", profile, "-t", "4", NULL), FAIL_NONE);
+	again = job_plan_text(&cl, &len);
+	CHECK(text && again && strcmp(text, again)); /* another thread count: another text */
+	free(again);
+	free(text);
+	CHECK_EQ_I(job_same_plan(&cl), FAIL_NONE);
 }
 
 int main(void)
@@ -254,5 +320,7 @@ int main(void)
 	RUN(test_crash_after);
 	RUN(test_table);
 	RUN(test_generated);
+	RUN(test_job_describe);
+	RUN(test_job_plan);
 	return test_summary();
 }

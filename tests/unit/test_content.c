@@ -213,6 +213,8 @@ static void test_foreign(void)
 	CHECK_EQ_U(f.off, 5000);
 	CHECK(f.verdict == CONTENT_TORN || f.verdict == CONTENT_FOREIGN);
 	CHECK_EQ_U(f.found[0] ^ f.expected[0], 0x01);
+	CHECK_EQ_U(f.gen_found,
+	           0); /* the flipped byte is no generation's, though its block is 2's */
 	/* one flipped byte in a file of many generations (5000 acceptable for each byte) */
 	content_fill(a, LEN, &K, 1, 0);
 	for (uint32_t g = 2; g <= 5000; g += 100) {
@@ -496,6 +498,8 @@ static void test_mode_dedupe(void)
 			struct content_key kf = mode_key(text, file), rf = mode_key("random", file);
 			content_fill(ma, MLEN, &kf, 1 + file, 0);
 			content_fill(mb, MLEN, &rf, 1 + file, 0);
+			/* every pool chunk is somewhere in these files, and checks (chunk 0 too) */
+			CHECK_EQ_U(content_check(ma, MLEN, &kf, 0, 1 + file, 1 + file, &f), 0);
 			for (size_t c = 0; c < MLEN; c += 4096, chunks++) {
 				if (!memcmp(ma + c, mb + c, 4096))
 					continue; /* the file's own chunk: random content */

@@ -264,6 +264,12 @@ static void test_mountinfo_long(void)
 	CHECK_STR(m.fstype, "nfs4");
 	CHECK_EQ_U(strlen(m.source), sizeof(m.source) - 1);
 	CHECK_STR(m.options, "rw,a=1");
+
+	/* per-mount options cut mid-way (longer than options[]): the cut one dropped too */
+	snprintf(line, sizeof(line), "50 26 0:62 / /y rw,noatime,x=%s - tmpfs none rw,size=1k\n",
+	         lower);
+	CHECK_EQ_I(devstat_parse_mountinfo_line(line, &m), 0);
+	CHECK_STR(m.options, "rw,noatime,size=1k");
 }
 
 /* The mountinfo of a process with stacked, bind and nested mounts. */

@@ -441,6 +441,26 @@ static void test_lost_tail(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+/* A log whose tail is lost: the writes after its end may be of up to 64 generations past the
+ * newest the log knows for the file, even when none of the log's own later writes landed (the
+ * newest the file holds is older than the log's): a remnant of generation 66 (no whole word)
+ * where the log's newest write was generation 2 is a lost tail; of 67, broken. */
+static void test_lost_tail_generations(void)
+{
+	reset_all();
+	hflags = DLH_NO_DELETES | DLH_NO_CREATES; /* the id is not made anew */
+	tail_lost = true;
+	created_synced(0);
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 0, 4096); /* never synced: not on disk */
+	put(0, 66, 1000, 5);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 0);
+	put(0, 67, 1000, 5);
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->broken, 1);
+}
+
 static void j_dsync_write(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
 {
 	rec(DL_WSTART, file)->gen = gen;
@@ -817,6 +837,7 @@ int main(void)
 	RUN(test_reused_base);
 	RUN(test_unreadable);
 	RUN(test_lost_tail);
+	RUN(test_lost_tail_generations);
 	RUN(test_dsync_own_extent);
 	RUN(test_dsync_then_older_settled);
 	RUN(test_resurrected);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "keys.h"
 #include "ops.h"
@@ -585,9 +586,28 @@ static void test_words_exactly(void)
 	}
 }
 
+/* The key reference (docs/profile.md) lists every other name accepted, the first one too. */
+static void test_markdown_aliases(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	keys_print_markdown(f);
+	fclose(f);
+	CHECK(strstr(text, "\n- `bufferedio` for `bufferio`\n") != NULL);
+	CHECK(
+	    strstr(text, "\n- `meta_weight` for `metaop_weight` (the FFSB 5 name; a warning)\n") !=
+	    NULL);
+	free(text);
+}
+
 int main(void)
 {
 	RUN(test_names_unique);
+	RUN(test_markdown_aliases);
 	RUN(test_help_and_scope);
 	RUN(test_defaults_parse);
 	RUN(test_required_and_deprecated);

@@ -425,6 +425,107 @@ static void test_job_devices(void)
 	fake_free(&f);
 }
 
+/* Allocation failures for test_job_oom: the allocation numbered fail_at (from 1) fails, and
+ * live counts the blocks jansson holds. */
+static long fail_at, n_allocs, live;
+
+static void *counting_malloc(size_t n)
+{
+	if (++n_allocs == fail_at)
+		return NULL;
+	void *p = malloc(n);
+	live += p != NULL;
+	return p;
+}
+
+static void counting_free(void *p)
+{
+	live -= p != NULL;
+	free(p);
+}
+
+/* report_job_json out of memory at each of its allocations in turn: NULL or a whole object, and
+ * nothing of what it had built left allocated (the arrays it made before the failure are
+ * released). */
+static void test_job_oom(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	char hosts[2][JOBSUM_HOST_MAX] = {"node1", "node2"};
+	struct jobsum_rank ranks[2] = {{.rank = 0, .host = 0, .ops = 5}, {.rank = 1, .host = 1}};
+	struct jobsum_device dev[1] = {
+	    {.devname = "x", .fstype = "ext4", .delta = {.valid = true, .write_ios = 7}}};
+	struct jobsum j = {.n_hosts = 2,
+	                   .host_names = hosts,
+	                   .n_ranks = 2,
+	                   .ranks = ranks,
+	                   .devices = dev,
+	                   .n_devices = 1};
+	json_set_alloc_funcs(counting_malloc, counting_free);
+	long failed = 0;
+	for (fail_at = 1; fail_at < 1000; fail_at++) {
+		n_allocs = live = 0;
+		json_t *o = report_job_json(&j, &f.r);
+		bool whole = o && json_array_size(json_object_get(o, "per_rank")) == 2 &&
+		             json_array_size(json_object_get(o, "hosts")) == 2;
+		json_decref(o);
+		if (live)
+			fprintf(stderr, "allocation %ld failing: %ld blocks left\n", fail_at, live);
+		CHECK_EQ_I(live, 0);
+		if (n_allocs < fail_at) { /* no allocation failed: the whole object */
+			CHECK(whole);
+			break;
+		}
+		failed += !o;
+	}
+	json_set_alloc_funcs(malloc, free);
+	CHECK(fail_at > 10 && fail_at < 1000); /* it got to the end */
+	CHECK(failed > 0);
+	fake_free(&f);
+}
+
+/* A distributed run's CSV: a row per rank (its host, totals and own rates) and the stonewall. */
+static void test_csv_ranks(void)
+{
+	static struct fake f;
+	fake_setup(&f);
+	char dir[] = "/tmp/fsmix-report-XXXXXX", path[64], err[512] = "";
+	if (!mkdtemp(dir)) {
+		TEST_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ranks.csv", dir);
+	char hosts[1][JOBSUM_HOST_MAX] = {"node1"};
+	struct jobsum_rank rk[1] = {{.rank = 0,
+	                             .host = 0,
+	                             .runtime_s = 2,
+	                             .ops = 5,
+	                             .trans = 7,
+	                             .bytes_read = 100,
+	                             .bytes_written = 200,
+	                             .errors = 1}};
+	struct jobsum saved = f.r.job;
+	f.r.job = (struct jobsum){.n_hosts = 1,
+	                          .host_names = hosts,
+	                          .n_ranks = 1,
+	                          .ranks = rk,
+	                          .stonewall_ops = 4,
+	                          .stonewall_trans = 6,
+	                          .stonewall_s = 1.5};
+	CHECK_EQ_I(report_csv_write(&f.r, path, err, sizeof(err)), 0);
+	f.r.job = saved;
+	char *text = slurp(path);
+	CHECK(text != NULL);
+	if (text) {
+		CHECK_CONTAINS(text, "\nrank,rank0,node1,5,7,3.500,2.500,100,200,0.000143,1,");
+		CHECK_CONTAINS(text, "\nstonewall,job,,4,6,");
+	}
+	free(text);
+	unlink(path);
+	rmdir(dir);
+	fake_free(&f);
+}
+
 static void test_files(void)
 {
 	static struct fake f;
@@ -560,6 +661,8 @@ int main(void)
 	RUN(test_json_values);
 	RUN(test_json_unattributed_fsync);
 	RUN(test_job_devices);
+	RUN(test_job_oom);
+	RUN(test_csv_ranks);
 	RUN(test_files);
 	return test_summary();
 }

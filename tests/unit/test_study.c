@@ -2,8 +2,8 @@
  * which alone turns them into exit statuses: compare (too few files, a missing or non-JSON
  * file, an unwritable output), plot (a bad output name, nothing to draw, gnuplot missing),
  * latency-log plots (a malformed line, a missing log) and sweep value lists. Also that the
- * messages still name what failed. Runs in a private temporary directory; gnuplot is never
- * found (PATH is emptied), so no picture is drawn. */
+ * messages still name what failed. Runs in a private temporary directory; gnuplot is not
+ * run: PATH is emptied, or holds a stand-in that writes a file where plot.gp says. */
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -261,6 +261,52 @@ static void test_plot(void)
 	fclose(log);
 }
 
+/* gnuplot's part, with a stand-in on PATH that draws what plot.gp asks for: the image named
+ * relatively (gnuplot runs in the job's directory), 64 KiB + 1 bytes (a copy that stops at a
+ * short read would lose the last byte); and gnuplot killed by a signal is a failure with no
+ * exit status of its own (-1). */
+static const char fake_gnuplot[] =
+    "#!/bin/sh\n"
+    "out=$(sed -n 's/^set output \"\\(.*\\)\"$/\\1/p' \"$1\")\n"
+    "case $out in '' | */*) echo \"fake gnuplot: output '$out'\" >&2; exit 3 ;; esac\n"
+    "[ -z \"$FAKE_GNUPLOT_KILL\" ] || kill -9 $$\n"
+    "head -c 65537 /dev/zero | tr '\\0' x >\"$out\"\n";
+
+static void test_plot_drawn(void)
+{
+	FILE *log = tmpfile();
+	json_t *sweep = json_loads("{\"points\": [{\"label\": \"threads=1\", \"params\": "
+	                           "{\"threads\": \"1\"}, \"runs\": [{\"total\": "
+	                           "{\"trans_per_s\": 5}}]}]}",
+	                           0, NULL);
+	CHECK(sweep != NULL && log != NULL);
+	const char *path = getenv("PATH");
+	char *saved = path ? strdup(path) : NULL;
+	mkdir(at("fake-bin"), 0700);
+	write_file(at("fake-bin/gnuplot"), fake_gnuplot);
+	chmod(at("fake-bin/gnuplot"), 0700);
+	char p[2 * PATH_MAX];
+	snprintf(p, sizeof(p), "%s:%s", at("fake-bin"), saved ? saved : "/usr/bin:/bin");
+	setenv("PATH", p, 1);
+	CHECK_EQ_I(plot_write(sweep, NULL, at("chart.png"), log), FAIL_NONE);
+	CHECK_CONTAINS(log_text(log), "plot written to");
+	struct stat st;
+	CHECK(stat(at("chart.png"), &st) == 0 && st.st_size == 65537);
+	setenv("FAKE_GNUPLOT_KILL", "1", 1);
+	CHECK_EQ_I(plot_write(sweep, NULL, at("chart2.png"), log), FAIL_IO);
+	CHECK_CONTAINS(log_text(log), "gnuplot failed (status -1)");
+	unsetenv("FAKE_GNUPLOT_KILL");
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unlink(at("chart.png"));
+	unlink(at("chart2.png"));
+	unlink(at("fake-bin/gnuplot"));
+	rmdir(at("fake-bin"));
+	json_decref(sweep);
+	fclose(log);
+}
+
 static void test_latplot(void)
 {
 	struct latplot lp;
@@ -326,6 +372,22 @@ static void test_latplot(void)
 /* A kind of at least LATPLOT_LINE_MIN operations gets its median and p99 lines: one point per
  * LATPLOT_LINE_COLS-th of the time, and the percentiles found also in the top row in use (here
  * every operation has the same latency: one row). */
+/* A line that ends where a field should begin lacks it, whatever bytes follow it in memory (a
+ * log read in pieces: the next line's digits right after the cut). */
+static void test_latplot_cut_line(void)
+{
+	static const char buf[] = "0.001 0 0 read 50000 4096 7\n";
+	struct latplot lp;
+	char err[256] = "";
+	latplot_begin(&lp, 16);
+	CHECK_EQ_I(latplot_line(&lp, buf, strlen(buf) - 2, 1, "cut.log", err, sizeof(err)),
+	           FAIL_INPUT);
+	CHECK_CONTAINS(err, "cut.log:1:");
+	CHECK_EQ_I(latplot_line(&lp, buf, strlen(buf) - 1, 2, "cut.log", err, sizeof(err)),
+	           FAIL_NONE);
+	latplot_free(&lp);
+}
+
 static void test_latplot_lines(void)
 {
 	size_t cap = 64 * 2000, len = 0;
@@ -443,8 +505,10 @@ int main(void)
 	RUN(test_compare_welch);
 	RUN(test_compare_mark);
 	RUN(test_plot);
+	RUN(test_plot_drawn);
 	RUN(test_latplot);
 	RUN(test_latplot_lines);
+	RUN(test_latplot_cut_line);
 	RUN(test_doc_check);
 	RUN(test_sweep_list);
 	unlink(at("base.json"));

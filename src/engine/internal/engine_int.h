@@ -320,6 +320,11 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 	atomic_store_explicit(&w->done_trans, trans + r->trans, memory_order_relaxed);
 }
 
+/* worker_ramp_done - the ramp is over (ramp_time): what worker w did so far is discarded,
+ * exactly: its statistics, skips and progress counts (engine_progress) go back to zero and its
+ * counted time starts now. Called by w's own thread only. */
+void worker_ramp_done(struct worker *w);
+
 /* worker_main - a worker thread (its argument is the struct worker). */
 void *worker_main(void *arg);
 /* worker_pick_ops - the operation table the workers of group g pick from: its weights, or with
@@ -352,6 +357,18 @@ void crew_release(struct engine *e);
 void crew_join(struct worker **ws, size_t n);
 
 /* aging.c */
+/* How long aging may go without growth before it gives up (a workload that deletes as much as
+ * it writes never gets to desired_util): 30 s. */
+#define AGE_NO_GROWTH_NS 30000000000ull
+/* age_growing - aging's growth watch: the usage util (0..1) seen at now (ns); true while it has
+ * grown by more than 0.1 % of the filesystem over the best seen (best and last_growth then move
+ * to it) within AGE_NO_GROWTH_NS, false once it has not for longer. Start with best at the usage
+ * aging started from and last_growth at its start. */
+struct age_growth {
+	double best;
+	uint64_t last_growth;
+};
+bool age_growing(struct age_growth *g, double util, uint64_t now);
 /* age_fs - age fs to its desired_util before its files are built (agefs=1; populate_fs's aging
  * step, a populate_age_fn of populate.h). FAIL_NONE, or with err FAIL_IO or FAIL_INTERRUPTED. */
 enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen);
