@@ -115,14 +115,17 @@ bool dm_ns_named(const struct dm_ns *ns)
 int64_t dm_ns_locate(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
                      uint32_t dir, uint32_t *found)
 {
+	/* a name that is no regular file (-EEXIST) holds none of the file: as if not there */
 	int64_t size = files->size(files->ctx, fs, dir, id);
 	*found = dir;
-	for (size_t i = ns->n_alt; size == -ENOENT && i > 0; i--) {
+	for (size_t i = ns->n_alt; (size == -ENOENT || size == -EEXIST) && i > 0; i--) {
 		size = files->size(files->ctx, fs, ns->alt[i - 1], id);
 		*found = ns->alt[i - 1];
 	}
-	if (size == -ENOENT)
+	if (size == -ENOENT || size == -EEXIST) {
 		*found = dir;
+		size = -ENOENT;
+	}
 	return size;
 }
 

@@ -574,6 +574,30 @@ static void test_resurrected_lost_tail(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+/* A durably deleted name back as something that is not a regular file (after a barrier=0 cut
+ * on ext4, the name of a file unlinked before a syncfs was found again, its entry pointing at a
+ * directory: the directory block lost the unlink, the inode was reused). The size callback says
+ * -EEXIST (durmodel.h): the name is there, so the unlink's promise is broken (resurrected);
+ * verify called it kept, taking it for no entry. A promised live file whose name holds such a
+ * thing is still missing (its content is nowhere), not unreadable. */
+static void test_resurrected_not_a_file(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_DELETE, 0);
+	rec(DL_SYNCFS, 0);
+	mem[0].open_err = EEXIST;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->broken, 1);
+	reset_all();
+	created_synced(0);
+	mem[0].open_err = EEXIST;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 0);
+}
+
 /* Issue 26: one record naming file id 2^31 or more made the replay spin for ever (a 32-bit
  * count doubled to 0), 2^24 allocated gigabytes. The model is sized by what the log holds, not
  * by the ids it names; an extent past 2^64 is a bad log (EINVAL). */
@@ -821,6 +845,7 @@ int main(void)
 	RUN(test_dsync_then_older_settled);
 	RUN(test_resurrected);
 	RUN(test_resurrected_lost_tail);
+	RUN(test_resurrected_not_a_file);
 	RUN(test_hostile_ids);
 	RUN(test_range_envelope);
 	RUN(test_range_cut);
