@@ -460,7 +460,7 @@ def judge(m, f, locs):
         if f.recreated:
             return ("not-promised", None)
         for d in dirs:
-            if os.path.exists(path_of(loc, f.fs, d, f.id)):
+            if os.path.lexists(path_of(loc, f.fs, d, f.id)):  # whatever it names
                 if not m.complete and not (m.hdr["flags"] & 8):
                     return ("lost-tail", "resurrected")
                 return ("broken", "resurrected")
