@@ -115,18 +115,28 @@ bool dm_ns_named(const struct dm_ns *ns)
 int64_t dm_ns_locate(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
                      uint32_t dir, uint32_t *found)
 {
-	/* a name that is no regular file (-EEXIST) holds none of the file: as if not there */
-	int64_t size = files->size(files->ctx, fs, dir, id);
-	*found = dir;
-	for (size_t i = ns->n_alt; (size == -ENOENT || size == -EEXIST) && i > 0; i--) {
-		size = files->size(files->ctx, fs, ns->alt[i - 1], id);
-		*found = ns->alt[i - 1];
+	/* a name that is no regular file (-EEXIST) holds none of the file: as if not there; a
+	 * lookup that fails (EIO, EBADMSG) does not end the search: found whole elsewhere, where it
+	 * may be, the file keeps its promises; found nowhere, the first failure is the answer */
+	int64_t size = files->size(files->ctx, fs, dir, id), err = 0;
+	uint32_t at = dir;
+	for (size_t i = ns->n_alt + 1; i > 0; i--) {
+		if (i <= ns->n_alt) {
+			at = ns->alt[i - 1];
+			size = files->size(files->ctx, fs, at, id);
+		}
+		if (size >= 0) {
+			*found = at;
+			return size;
+		}
+		if (size != -ENOENT && size != -EEXIST && !err) {
+			err = size;
+			*found = at;
+		}
 	}
-	if (size == -ENOENT || size == -EEXIST) {
+	if (!err)
 		*found = dir;
-		size = -ENOENT;
-	}
-	return size;
+	return err ? err : -ENOENT;
 }
 
 /* Blocks of the replace's generation or later (*n_new) and of older ones (*n_old) in the
