@@ -312,7 +312,10 @@ static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_ru
 	}
 	if (u->names) {
 		name_durable(f, ref);
-		parent_durable(m, r->fs, f->dir, ref);
+		/* a name a rename made is not promised by the file's own call (durmodel_ns.h), so
+		 * neither is the entry of the directory it was renamed into */
+		if (!dm_ns_moved(&f->ns))
+			parent_durable(m, r->fs, f->dir, ref);
 	}
 }
 

@@ -107,6 +107,11 @@ bool dm_ns_pending(const struct dm_ns *ns)
 	return ns->n_alt || ns->lost_track || ns->rep_open;
 }
 
+bool dm_ns_moved(const struct dm_ns *ns)
+{
+	return ns->n_alt || ns->lost_track;
+}
+
 bool dm_ns_named(const struct dm_ns *ns)
 {
 	return !ns->lost_track;

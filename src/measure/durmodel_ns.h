@@ -79,6 +79,8 @@ void dm_ns_truncate(struct dm_ns *ns, uint64_t len);
 void dm_ns_synced(struct dm_ns *ns);
 /* Something a later sync still has to make durable. */
 bool dm_ns_pending(const struct dm_ns *ns);
+/* Whether a rename since its name was last durable may still be lost (it may be elsewhere). */
+bool dm_ns_moved(const struct dm_ns *ns);
 /* Whether the file's name can be checked (false: moved more often than tracked). */
 bool dm_ns_named(const struct dm_ns *ns);
 
