@@ -105,12 +105,13 @@ static int open_file(struct vfiles *v, uint32_t fs, uint32_t dir, uint32_t file)
 	int fd = openat(v->roots[fs], rel, flags | O_NOATIME);
 	if (fd < 0 && errno == EPERM)
 		fd = openat(v->roots[fs], rel, flags);
-	if (fd < 0)
-		return errno == ELOOP ? -ENOENT : -errno; /* a symlink in its place: not fsmix's */
+	if (fd < 0) /* a symlink in its place: not fsmix's file, but its name is there */
+		return errno == ELOOP ? -EEXIST : -errno;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	int err = fstat(fd, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : EEXIST; /* durmodel.h */
+	if (err) {
 		close(fd);
-		return -ENOENT;
+		return -err;
 	}
 	v->fd = fd;
 	v->fd_fs = fs;

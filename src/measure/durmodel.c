@@ -171,6 +171,10 @@ static void settle(struct durmodel *m, struct dm_file *f, uint64_t t, struct dm_
 	for (; f->head < f->n_pend && f->pend[f->head].t_end < t; f->head++) {
 		const struct dm_pend *p = &f->pend[f->head];
 		promise(m, f, p->off, p->end, p->gen, ref);
+		if (p->size > f->min_len) { /* the acknowledged length (durpromise.def) */
+			f->min_len = p->size;
+			f->len_ref = ref;
+		}
 	}
 	if (f->head == f->n_pend) {
 		f->head = f->n_pend = 0;
@@ -182,7 +186,7 @@ static void settle(struct durmodel *m, struct dm_file *f, uint64_t t, struct dm_
 }
 
 static void add_pending(struct durmodel *m, struct dm_fs *d, struct dm_file *f, uint64_t off,
-                        uint64_t end, uint64_t t_end, uint32_t gen)
+                        uint64_t end, uint64_t size, uint64_t t_end, uint32_t gen)
 {
 	if (!grow((void **)&f->pend, &f->cap_pend, f->n_pend + 1, sizeof(*f->pend))) {
 		m->oom = true;
@@ -190,7 +194,7 @@ static void add_pending(struct durmodel *m, struct dm_fs *d, struct dm_file *f, 
 	}
 	FSMIX_ASSERT_MSG(f->n_pend == f->head || f->pend[f->n_pend - 1].t_end <= t_end,
 	                 "pending writes out of t_end order");
-	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, gen};
+	f->pend[f->n_pend++] = (struct dm_pend){off, end, t_end, size, gen};
 	list_add(m, &d->dirty, &f->in_dirty, index_of(d, f));
 }
 
@@ -317,7 +321,10 @@ static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_ru
 	}
 	if (u->names) {
 		name_durable(f, ref);
-		parent_durable(m, r->fs, f->dir, ref);
+		/* a name a rename made is not promised by the file's own call (durmodel_ns.h), so
+		 * neither is the entry of the directory it was renamed into */
+		if (!dm_ns_moved(&f->ns))
+			parent_durable(m, r->fs, f->dir, ref);
 	}
 }
 
@@ -343,7 +350,7 @@ static void born(struct durmodel *m, struct dm_fs *d, struct dm_file *f, const s
 	/* a reused file's blocks hold any generation up to its own (each writing op wrote only its
 	 * extent at the file's next generation): 1..gen_max is promised */
 	if (r->kind == DL_BASE && r->size)
-		add_pending(m, d, f, 0, r->size, r->t_end, 1);
+		add_pending(m, d, f, 0, r->size, r->size, r->t_end, 1);
 	m->created += f->created;
 	list_add(m, &d->unnamed, &f->in_unnamed, index_of(d, f));
 }
@@ -376,7 +383,7 @@ static void replay_ns(struct durmodel *m, struct dm_fs *d, struct dm_file *f,
 	f->gen_unknown = false; /* the new content's generations are known */
 	gen_seen(f, r->gen);
 	if (f->ns.replaced && r->size) /* (DLF_UNSURE: no row, nothing promised) */
-		add_pending(m, d, f, 0, r->size, r->t_end, r->gen);
+		add_pending(m, d, f, 0, r->size, r->size, r->t_end, r->gen);
 }
 
 /* truncate (DL_TRUNCATE) to r->size bytes: nothing at or beyond it is promised any more,
@@ -394,6 +401,7 @@ static void replay_truncate(struct dm_file *f, const struct durlog_rec *r)
 		if (f->pend[i].off < len) { /* (the order of t_end kept) */
 			f->pend[k] = f->pend[i];
 			f->pend[k].end = f->pend[k].end < len ? f->pend[k].end : len;
+			f->pend[k].size = f->pend[k].size < len ? f->pend[k].size : len;
 			k++;
 		}
 	f->n_pend = k;
@@ -457,7 +465,7 @@ static void replay_file_rec(struct durmodel *m, const struct durlog_rec *r,
 			break;
 		gen_seen(f, r->gen);
 		if (!row) /* a buffered write: pending until a promise covers it */
-			add_pending(m, d, f, r->off, r->off + r->len, r->t_end, r->gen);
+			add_pending(m, d, f, r->off, r->off + r->len, r->size, r->t_end, r->gen);
 		else
 			m->osync++;
 		break;

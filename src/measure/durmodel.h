@@ -134,7 +134,9 @@ struct dm_report {
 	size_t n_verdicts;
 };
 
-/* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such file).
+/* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such name;
+ * -EEXIST: the name is there but is no regular file, a directory or a symlink: not fsmix's file,
+ * yet a name a durable unlink removed is back).
  * read: bytes read at off (short at the end of the file), or -errno. A file id with
  * DM_SECOND_NAME set names the file's second name l<id> (ids stay below 2^26). same: whether
  * two names are one inode (1), not (0), or -errno; NULL: never compared. */

@@ -302,7 +302,9 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 
 /* A name whose unlink a later call made durable (durpromise.def's unlinks) in dir: it must stay
  * gone. Found: resurrected, unless the log's tail is lost and the run created files (a create
- * of the id after the log's last record). A file that cannot be opened tells nothing of it. */
+ * of the id after the log's last record). Found as something that is not a regular file
+ * (-EEXIST: a directory, after a cut that lost the unlink and reused the inode) is found too:
+ * the name is back. A name that cannot be looked up tells nothing of it. */
 static void check_gone_in(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
                           const struct dm_file *f, uint32_t dir, struct dm_ref ref,
                           struct dm_report *rep)
@@ -310,7 +312,7 @@ static void check_gone_in(const struct durmodel *m, const struct dm_files *files
 	rep->checked++;
 	rep->unlink_promises++;
 	int64_t size = files->size(files->ctx, fs, dir, f->id);
-	if (size < 0) {
+	if (size < 0 && size != -EEXIST) {
 		rep->kept++;
 		return;
 	}

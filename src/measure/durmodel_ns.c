@@ -107,6 +107,11 @@ bool dm_ns_pending(const struct dm_ns *ns)
 	return ns->n_alt || ns->lost_track || ns->rep_open;
 }
 
+bool dm_ns_moved(const struct dm_ns *ns)
+{
+	return ns->n_alt || ns->lost_track;
+}
+
 bool dm_ns_named(const struct dm_ns *ns)
 {
 	return !ns->lost_track;
@@ -115,15 +120,28 @@ bool dm_ns_named(const struct dm_ns *ns)
 int64_t dm_ns_locate(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
                      uint32_t dir, uint32_t *found)
 {
-	int64_t size = files->size(files->ctx, fs, dir, id);
-	*found = dir;
-	for (size_t i = ns->n_alt; size == -ENOENT && i > 0; i--) {
-		size = files->size(files->ctx, fs, ns->alt[i - 1], id);
-		*found = ns->alt[i - 1];
+	/* a name that is no regular file (-EEXIST) holds none of the file: as if not there; a
+	 * lookup that fails (EIO, EBADMSG) does not end the search: found whole elsewhere, where it
+	 * may be, the file keeps its promises; found nowhere, the first failure is the answer */
+	int64_t size = files->size(files->ctx, fs, dir, id), err = 0;
+	uint32_t at = dir;
+	for (size_t i = ns->n_alt + 1; i > 0; i--) {
+		if (i <= ns->n_alt) {
+			at = ns->alt[i - 1];
+			size = files->size(files->ctx, fs, at, id);
+		}
+		if (size >= 0) {
+			*found = at;
+			return size;
+		}
+		if (size != -ENOENT && size != -EEXIST && !err) {
+			err = size;
+			*found = at;
+		}
 	}
-	if (size == -ENOENT)
+	if (!err)
 		*found = dir;
-	return size;
+	return err ? err : -ENOENT;
 }
 
 /* Blocks of the replace's generation or later (*n_new) and of older ones (*n_old) in the
@@ -224,11 +242,17 @@ int dm_ns_check_link(const struct dm_ns *ns, const struct dm_files *files, uint3
 	fd->ref = ns->link_ref;
 	if (ns->link == DM_LINK_GONE) {
 		fd->kind = DM_RESURRECTED;
-		return size >= 0; /* (one that cannot be opened tells nothing of it) */
+		/* back as anything (-EEXIST: a directory, a symlink) is back; one that cannot be
+		 * opened tells nothing of it */
+		return size >= 0 || size == -EEXIST;
 	}
 	if (size == -ENOENT) {
 		fd->kind = DM_MISSING;
 		return 1;
+	}
+	if (size == -EEXIST) { /* no regular file holds the name: not f<id>'s inode, where found */
+		fd->kind = DM_SPLIT;
+		return found;
 	}
 	if (size < 0)
 		return (int)size;

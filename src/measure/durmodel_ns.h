@@ -110,12 +110,15 @@ bool dm_ns_link_promised(const struct dm_ns *ns);
 int dm_ns_check_link(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
                      uint32_t dir, bool found, struct dm_finding *fd);
 
+/* Whether a rename since its name was last durable may still be lost (it may be elsewhere). */
+bool dm_ns_moved(const struct dm_ns *ns);
 /* Whether the file's name can be checked (false: moved more often than tracked). */
 bool dm_ns_named(const struct dm_ns *ns);
 
 /* The file id's length where it is: under dir, else under the directories renames left (the
- * latest first); *found the directory it was found in. -ENOENT when in none of them, -errno
- * when it cannot be opened. */
+ * latest first); *found the directory it was found in. -ENOENT when in none of them (or only
+ * as something that is not a regular file), -errno (*found: where) when in none of them and a
+ * lookup failed so. */
 int64_t dm_ns_locate(const struct dm_ns *ns, const struct dm_files *files, uint32_t fs, uint32_t id,
                      uint32_t dir, uint32_t *found);
 

@@ -296,9 +296,8 @@ class Model:
                 f = self.life(r)
                 if not f:
                     continue
-                f.left.append((f.dir, r["t1"]))
-                if f.dir in f.left_durable:
-                    pass
+                # a directory it came back to no longer counts as left, durably or not yet
+                f.left = [(d, t) for d, t in f.left if d != r["dir"]] + [(f.dir, r["t1"])]
                 f.left_durable = [d for d in f.left_durable if d != r["dir"]]
                 f.dir, f.t_made = r["dir"], r["t1"]
                 f.cands = (f.cands + [r["dir"]])[-(TRACKED_DIRS + 1):]
@@ -517,7 +516,7 @@ def judge_first(m, f, locs):
         if f.recreated:
             return ("not-promised", None)
         for d in dirs:
-            if os.path.exists(path_of(loc, f.fs, d, f.id)):
+            if os.path.lexists(path_of(loc, f.fs, d, f.id)):  # whatever it names
                 if not m.complete and not (m.hdr["flags"] & 8):
                     return ("lost-tail", "resurrected")
                 return ("broken", "resurrected")

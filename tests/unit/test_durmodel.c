@@ -594,6 +594,56 @@ static void test_resurrected_lost_tail(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+/* A durably deleted name back as something that is not a regular file (after a barrier=0 cut
+ * on ext4, the name of a file unlinked before a syncfs was found again, its entry pointing at a
+ * directory: the directory block lost the unlink, the inode was reused). The size callback says
+ * -EEXIST (durmodel.h): the name is there, so the unlink's promise is broken (resurrected);
+ * verify called it kept, taking it for no entry. A promised live file whose name holds such a
+ * thing is still missing (its content is nowhere), not unreadable. */
+static void test_resurrected_not_a_file(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_DELETE, 0);
+	rec(DL_SYNCFS, 0);
+	mem[0].open_err = EEXIST;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->broken, 1);
+	reset_all();
+	created_synced(0);
+	mem[0].open_err = EEXIST;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 0);
+}
+
+/* A syncfs promises the length its writes acknowledged (durpromise.def, DPD_WHOLE), as an
+ * fsync does: a write of [0, 4096) into a file it left 16384 long (its record's size), then a
+ * syncfs, and the file found 8192 long after a cut is short. verify promised only the length
+ * to the end of the extent (kept); the second log reader said short. A later truncate to 8192
+ * takes that back. */
+static void test_syncfs_length(void)
+{
+	reset_all();
+	j_create(0, 0);
+	j_write(0, 1, 0, 4096);
+	j[nj - 1].size = FSIZE;
+	rec(DL_SYNCFS, 0);
+	put(0, 1, 0, FSIZE / 2);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
+	CHECK_EQ_U(r->broken, 1);
+	reset_all();
+	j_create(0, 0);
+	j_write(0, 1, 0, 4096);
+	j[nj - 1].size = FSIZE;
+	rec(DL_TRUNCATE, 0)->size = FSIZE / 2;
+	rec(DL_SYNCFS, 0);
+	put(0, 1, 0, FSIZE / 2);
+	CHECK_EQ_U(verify(DM_LINUX)->broken, 0);
+}
+
 /* Issue 26: one record naming file id 2^31 or more made the replay spin for ever (a 32-bit
  * count doubled to 0), 2^24 allocated gigabytes. The model is sized by what the log holds, not
  * by the ids it names; an extent past 2^64 is a bad log (EINVAL). */
@@ -842,6 +892,8 @@ int main(void)
 	RUN(test_dsync_then_older_settled);
 	RUN(test_resurrected);
 	RUN(test_resurrected_lost_tail);
+	RUN(test_resurrected_not_a_file);
+	RUN(test_syncfs_length);
 	RUN(test_hostile_ids);
 	RUN(test_range_envelope);
 	RUN(test_range_cut);

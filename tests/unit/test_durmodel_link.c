@@ -25,6 +25,7 @@
  * DM_SECOND_NAME for l<id>. */
 struct mem_file {
 	bool exists;
+	bool not_file; /* a directory or a symlink holds the name (size: -EEXIST) */
 	uint32_t dir, file, ino;
 	uint64_t len;
 	unsigned char data[FSIZE];
@@ -48,7 +49,7 @@ static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
 {
 	(void)ctx, (void)fs;
 	struct mem_file *m = at(dir, file, false);
-	return m ? (int64_t)m->len : -ENOENT;
+	return !m ? -ENOENT : m->not_file ? -EEXIST : (int64_t)m->len;
 }
 
 static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
@@ -266,6 +267,11 @@ static void test_unlink(void)
 	drop(1, 0 | DM_SECOND_NAME);
 	CHECK_EQ_U(verify()->broken, 0);
 	CHECK_EQ_U(verify()->unlink_promises, 1);
+	/* back as no regular file (a directory reusing the name): back all the same */
+	put_link(1, 0, 0);
+	at(1, 0 | DM_SECOND_NAME, false)->not_file = true;
+	CHECK_EQ_U(verify()->by_kind[DM_RESURRECTED], 1);
+	drop(1, 0 | DM_SECOND_NAME);
 
 	/* delete: the second name first (its unlink), then f0; a syncfs covers both */
 	reset_all();
@@ -295,6 +301,8 @@ static void test_unlink(void)
 	put_link(2, 0, 0);
 	CHECK_EQ_U(verify()->broken, 0);
 	rec(DL_SYNC, 0);
+	at(2, 0 | DM_SECOND_NAME, false)->not_file = true; /* a durable link's name holds no file */
+	CHECK_EQ_U(verify()->by_kind[DM_SPLIT], 1);
 	drop(2, 0 | DM_SECOND_NAME);
 	CHECK_EQ_U(verify()->by_kind[DM_MISSING], 1);
 }

@@ -10,6 +10,7 @@
 /* A completed write not yet covered by a promise. */
 struct dm_pend {
 	uint64_t off, end, t_end;
+	uint64_t size; /* the file's length the write left (its record's size): promised with it */
 	uint32_t gen;
 };
 
