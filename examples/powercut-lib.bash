@@ -51,7 +51,7 @@ pc_init() {
 	[ "$(id -u)" = 0 ] || { pc_why="needs root (loop devices and mounts)"; return 1; }
 	[ -c /dev/fuse ] || { pc_why="no /dev/fuse"; return 1; }
 	local t
-	for t in losetup mkfs.ext4 e2fsck fusermount3 mountpoint; do
+	for t in losetup mkfs.ext4 e2fsck fusermount3 findmnt; do
 		command -v $t >/dev/null || { pc_why="no $t"; return 1; }
 	done
 	if [ -n "${1:-}" ]; then
@@ -62,15 +62,22 @@ pc_init() {
 	fi
 }
 
+# _pc_mounted DIR: whether something is mounted on DIR, from the mount table: mountpoint(1)
+# stats DIR, which a filesystem shut down by the cut answers with EIO (then "not mounted", and
+# the loop device and the daemon were never let go).
+_pc_mounted() {
+	findmnt -n --mountpoint "$1" >/dev/null 2>&1
+}
+
 pc_cleanup() {
 	local i
 	for i in "${pc_runs[@]}"; do kill "$i" 2>/dev/null && wait "$i" 2>/dev/null; done
 	for ((i = ${#pc_mounts[@]} - 1; i >= 0; i--)); do
-		mountpoint -q "${pc_mounts[$i]}" && { umount "${pc_mounts[$i]}" 2>/dev/null || umount -l "${pc_mounts[$i]}"; }
+		_pc_mounted "${pc_mounts[$i]}" && { umount "${pc_mounts[$i]}" 2>/dev/null || umount -l "${pc_mounts[$i]}"; }
 	done
 	for i in "${pc_loops[@]}"; do losetup -d "$i" 2>/dev/null; done
 	for i in "${pc_fuses[@]}"; do
-		mountpoint -q "$i" && { fusermount3 -u "$i" 2>/dev/null || { sleep 1; fusermount3 -uz "$i"; }; }
+		_pc_mounted "$i" && { fusermount3 -u "$i" 2>/dev/null || { sleep 1; fusermount3 -uz "$i"; }; }
 	done
 	for i in "${pc_pids[@]}"; do kill "$i" 2>/dev/null; done
 	pc_mounts=() pc_loops=() pc_fuses=() pc_pids=() pc_runs=()
@@ -98,7 +105,7 @@ pc_disk() {
 	pc_pids+=("$pc_pid")
 	local i
 	for ((i = 0; i < 100; i++)); do
-		[ -e "$pc_fuse/disk.img" ] && mountpoint -q "$pc_fuse" && break
+		[ -e "$pc_fuse/disk.img" ] && _pc_mounted "$pc_fuse" && break
 		kill -0 "$pc_pid" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -175,7 +182,7 @@ pc_run_cut() {
 
 pc_detach() {
 	cat "$pc_fuse/stats" >"$pc_stats" 2>/dev/null
-	if mountpoint -q "$pc_mnt"; then
+	if _pc_mounted "$pc_mnt"; then
 		umount "$pc_mnt" 2>/dev/null || umount -l "$pc_mnt"
 	fi
 	_pc_forget pc_mounts "$pc_mnt"
@@ -189,6 +196,17 @@ pc_detach() {
 		fusermount3 -u "$pc_fuse" 2>/dev/null && { _pc_forget pc_fuses "$pc_fuse"; break; }
 		sleep 0.1
 	done
+	# the daemon ends once its mount is gone; one still there after 10 s (its mount held by
+	# something) is detached lazily and stopped, not waited for forever
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$pc_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pc_pid" 2>/dev/null; then
+		echo "powercut-lib: the daemon of $pc_fuse did not end; stopped" >&2
+		fusermount3 -uz "$pc_fuse" 2>/dev/null
+		kill "$pc_pid" 2>/dev/null
+	fi
 	wait "$pc_pid" 2>/dev/null
 	_pc_forget pc_pids "$pc_pid"
 }
@@ -241,7 +259,7 @@ pc_stat() {
 }
 
 pc_release() {
-	if mountpoint -q "$pc_mnt"; then
+	if _pc_mounted "$pc_mnt"; then
 		umount "$pc_mnt" || return 1
 	fi
 	_pc_forget pc_mounts "$pc_mnt"
