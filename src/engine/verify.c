@@ -150,11 +150,13 @@ static int64_t v_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint6
 }
 
 /* Directory id under parent (meta/m<id>, or createdir's data/d<id>): 0 when a directory is there,
- * -ENOENT when nothing (or something else: not fsmix's) is, -errno when it cannot be looked
- * up. */
+ * -ENOENT when nothing (or something else: not fsmix's) is, or the tree is gone (tree_gone: no
+ * root to look under), -errno when it cannot be looked up. */
 static int v_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 {
 	struct vfiles *v = ctx;
+	if (v->roots[fs] < 0)
+		return -ENOENT; /* as open_file: missing, not EBADF's unreadable */
 	char name[TREE_NAME_MAX], rel[TREE_NAME_MAX + 8];
 	int rc = parent == DURLOG_DIR_META ? tree_meta_name(id, 0, name, sizeof(name))
 	                                   : tree_dir_name(id, name, sizeof(name));
