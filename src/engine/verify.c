@@ -25,8 +25,9 @@ struct vfiles {
 	int roots[DURLOG_MAX_FS];
 	int locks[DURLOG_MAX_FS]; /* tree_lock_location handles (0: none) */
 	uint32_t n_fs, n_locks;
-	int fd; /* the file last opened */
-	uint32_t fd_fs, fd_file;
+	int fd; /* the file last opened, by all three: a file's name is looked for in each
+	         * directory a rename may have left it in (dm_ns_locate) */
+	uint32_t fd_fs, fd_dir, fd_file;
 };
 
 /* A log with a run id (0: fsmix before run ids, checked as it always was) is checked only
@@ -90,7 +91,7 @@ static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
 
 static int open_file(struct vfiles *v, uint32_t fs, uint32_t dir, uint32_t file)
 {
-	if (v->fd >= 0 && v->fd_fs == fs && v->fd_file == file)
+	if (v->fd >= 0 && v->fd_fs == fs && v->fd_dir == dir && v->fd_file == file)
 		return v->fd;
 	if (v->fd >= 0)
 		close(v->fd);
@@ -115,6 +116,7 @@ static int open_file(struct vfiles *v, uint32_t fs, uint32_t dir, uint32_t file)
 	}
 	v->fd = fd;
 	v->fd_fs = fs;
+	v->fd_dir = dir;
 	v->fd_file = file;
 	return fd;
 }
@@ -151,11 +153,13 @@ static int64_t v_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint6
 }
 
 /* Directory id under parent (meta/m<id>, or createdir's data/d<id>): 0 when a directory is there,
- * -ENOENT when nothing (or something else: not fsmix's) is, -errno when it cannot be looked
- * up. */
+ * -ENOENT when nothing (or something else: not fsmix's) is, or the tree is gone (tree_gone: no
+ * root to look under), -errno when it cannot be looked up. */
 static int v_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 {
 	struct vfiles *v = ctx;
+	if (v->roots[fs] < 0)
+		return -ENOENT; /* as open_file: missing, not EBADF's unreadable */
 	char name[TREE_NAME_MAX], rel[TREE_NAME_MAX + 8];
 	int rc = parent == DURLOG_DIR_META ? tree_meta_name(id, 0, name, sizeof(name))
 	                                   : tree_dir_name(id, name, sizeof(name));

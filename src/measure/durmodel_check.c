@@ -334,9 +334,9 @@ static void check_gone(const struct durmodel *m, const struct dm_files *files, u
 }
 
 /* The second name of f (durmodel_ns.h), whose last change (link or unlink) is durable: one
- * promise, a name's or an unlink's. A missing or other-inode second name, or one back, is
- * broken -- or lost tail, when the log's tail is lost and the run removes names (an unlink or
- * delete after its last record may explain it). */
+ * promise, a name's or an unlink's. A missing or other-inode second name (against an f<id>
+ * whose current name is durable), or one back, is broken -- or lost tail, when the log's tail is
+ * lost and the run removes names (an unlink or delete after its last record may explain it). */
 static void check_link(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
                        const struct dm_file *f, struct dm_report *rep)
 {
@@ -350,7 +350,11 @@ static void check_link(const struct durmodel *m, const struct dm_files *files, u
 	uint32_t dir = f->dir;
 	int64_t size = made ? dm_ns_locate(&f->ns, files, fs, f->id, f->dir, &dir) : -ENOENT;
 	struct dm_finding fd = {.fs = fs, .file = f->id};
-	int rc = dm_ns_check_link(&f->ns, files, fs, f->id, dir, size >= 0, &fd);
+	/* the f<id> found is the inode l<id> must name only once its current name is durable and
+	 * no replace is open: else it may be an earlier one (a delete before the id was made anew,
+	 * or a replace's rename, that no call covered) */
+	bool current = size >= 0 && f->name_durable && !f->ns.rep_open;
+	int rc = dm_ns_check_link(&f->ns, files, fs, f->id, dir, current, &fd);
 	if (rc < 0) {
 		unreadable(rep, &fd, -rc, fd.ref, 1);
 		return;

@@ -29,7 +29,8 @@
  *   - a second name (DL_LINK, DL_UNLINK: l<id> in dir; its last change counts): its link(2)
  *     is covered by a row with names in reach of its directory (a directory fsync of it,
  *     syncfs, sync) that started after it; then l<id> must be found there and name the inode
- *     f<id> names where f<id> is found (else DM_MISSING, DM_SPLIT). Its unlink(2) is covered by
+ *     f<id> names where f<id> is found with its current name durable and no replace open
+ *     (else DM_MISSING, DM_SPLIT; durmodel_check.c). Its unlink(2) is covered by
  *     a row with unlinks in reach of that directory: then l<id> must stay gone
  *     (DM_RESURRECTED), also once the file is deleted. Uncovered, either may be: not checked.
  *     No fsync of the file covers its second name (no row says so for ext4, xfs and btrfs).

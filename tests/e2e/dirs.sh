@@ -15,6 +15,7 @@
 # 4. A doctored tree: a directory whose mkdir was covered removed: missing (exit 1, its path
 #    meta/m<id> named); a directory whose rmdir was covered made again: resurrected; a
 #    directory createdir made, covered, removed with its files: missing.
+#    The whole tree gone: each covered mkdir's directory missing, none unreadable.
 # 5. `fsmix clean` removes a tree whose meta/ holds mkdir's directories.
 # 6. --model posix: a file whose name only a fsync of its new directory (createdir's) promised,
 #    lost with that directory whose own entry nothing promised, broke nothing (the log of such
@@ -182,6 +183,19 @@ if [ -n "$data" ]; then
 else
 	bad "no directory createdir made was checked"
 fi
+
+# A lost tree (its root gone: tree_gone): each covered mkdir's directory is missing, as each
+# file is -- not unreadable (verify looked it up under no root: EBADF).
+mv "$root" "$loc/aside"
+verify_doctored treegone
+vrc=$?
+unr=$(jq -r '[.directories[] | select(.[4] == "unreadable")] | length' "$work/treegone.json" 2>/dev/null)
+mis=$(jq -r '[.directories[] | select(.[1] == "meta" and .[4] == "missing")] | length' "$work/treegone.json" 2>/dev/null)
+[ $vrc -eq 1 ] && [ "$unr" = 0 ] && [ "${mis:-0}" -gt 0 ] &&
+	! grep -q "Bad file descriptor" "$work/treegone.out" &&
+	ok "the tree gone: verify exit 1, $mis directories of meta/ missing, none unreadable" ||
+	{ bad "the tree gone: verify exit $vrc, $unr directories unreadable, ${mis:-?} missing"; grep -m3 "unreadable" "$work/treegone.out" | sed 's/^/     /'; }
+mv "$loc/aside" "$root"
 
 # 5. clean.
 "$bin" clean "$work/mix.ffsb" --location "$loc" >"$work/clean.out" 2>&1

@@ -216,16 +216,19 @@ n=$(jq -r .acknowledged.dirsync "$work/cd.json" 2>/dev/null)
 	{ bad "dirsync=1 with createdir: run exit $rc, verify exit $rc2, ${n:-no} dirsyncs (20 mkdirs)"; head -3 "$work/cd.out" "$work/cdv.out"; }
 
 # 11. the tree deleted by hand (as a power cut that never wrote it would leave the location): the
-# log's promises stand, so every promised file is missing, exit 1 with the reason (fc73ac9: exit
-# 2, nothing verified); a location that does not exist is still bad input (exit 2)
+# log's promises stand, so every promised file is missing, and each of the 20 directories
+# createdir made (their entries promised by data/'s fsyncs) -- none unreadable -- exit 1 with the
+# reason (fc73ac9: exit 2, nothing verified); a location that does not exist is still bad input
+# (exit 2)
 rm -rf "$loc10/fsmix.fs0"
 run_ verify "$work/p10.ffsb" --durability-log "$work/cd.log" --model posix --json "$work/gone.json" >"$work/gone.out" 2>&1
 rc=$?
 miss=$(jq -r '.broken_by_kind.missing' "$work/gone.json" 2>/dev/null)
+unr=$(jq -r '.broken_by_kind.unreadable // 0' "$work/gone.json" 2>/dev/null)
 files=$(jq -r '[.files[] | select(.[2] == "broken")] | length' "$work/gone.json" 2>/dev/null)
-[ $rc = 1 ] && [ "$miss" = 4 ] && [ "$files" = 4 ] && grep -q "fsmix.fs0 is missing): the crash lost it, or it was removed" "$work/gone.out" &&
-	ok "the tree removed by hand: exit 1, its 4 promised files missing, said why" ||
-	{ bad "the tree removed by hand: exit $rc, missing ${miss:-?}, broken files ${files:-?}"; head -3 "$work/gone.out"; }
+[ $rc = 1 ] && [ "$miss" = 24 ] && [ "$unr" = 0 ] && [ "$files" = 4 ] && grep -q "fsmix.fs0 is missing): the crash lost it, or it was removed" "$work/gone.out" &&
+	ok "the tree removed by hand: exit 1, its 4 promised files and 20 directories missing, said why" ||
+	{ bad "the tree removed by hand: exit $rc, missing ${miss:-?}, unreadable ${unr:-?}, broken files ${files:-?}"; head -3 "$work/gone.out"; }
 "$bin" verify "$work/p10.ffsb" --location "$loc10/nowhere" --durability-log "$work/cd.log" >"$work/nowhere.out" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "nowhere': No such file or directory" "$work/nowhere.out" &&

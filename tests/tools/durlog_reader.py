@@ -391,6 +391,8 @@ def judge_link(m, f, locs):
         return None
     if not os.path.lexists(lp):
         return ("lost-tail" if lost else "broken", "missing")
+    if not f.name_promised or (f.replace and not f.replace[2]):
+        return ("kept", None)  # the f<id> there may be an earlier inode (a delete, a replace)
     order = [f.dir] + [d for d in reversed(f.cands) if d != f.dir]
     for d in order:
         p = path_of(loc, f.fs, d, f.id)

@@ -6,7 +6,9 @@
  *   - an unlink covered likewise must stay gone (resurrected), also after the file's delete;
  *     uncovered, either;
  *   - the file's content promises are checked as usual beside its second name;
- *   - a log whose tail is lost counts a missing second name apart (lost tail).
+ *   - a log whose tail is lost counts a missing second name apart (lost tail);
+ *   - an f<id> whose current name is not durable (a delete or replace not covered) may be an
+ *     earlier inode: no split.
  * Each finding names the file id and its second name (dm_finding.second, dir). */
 #include <errno.h>
 #include <stdio.h>
@@ -321,6 +323,33 @@ static void test_link_lost_tail(void)
 	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
 }
 
+/* l0 covered, f0's current name not durable: the f0 found may be an earlier one (a delete, or
+ * a replace's rename, that no call covered), so another inode there breaks nothing. */
+static void test_link_earlier_first(void)
+{
+	/* deleted (not covered), made anew, linked, the link covered; the delete lost */
+	reset_all();
+	created_synced();
+	rec(DL_DELETE, 0)->dir = 0;
+	rec(DL_CREATE, 0)->gen = 1;
+	j_link(DL_LINK, 0, 1, 0);
+	j_dirsync(1);
+	put(1, 0 | DM_SECOND_NAME, 1, 9); /* l0: the new file, inode 9; f0: the old, inode 7 */
+	CHECK_EQ_U(verify()->broken, 0);
+	/* replaced (its rename not covered), linked, the link covered; the replace lost */
+	reset_all();
+	created_synced();
+	struct durlog_rec *r = rec(DL_REPLACE, 0);
+	r->gen = 2, r->size = FSIZE;
+	j_link(DL_LINK, 0, 1, 0);
+	j_dirsync(1);
+	put(1, 0 | DM_SECOND_NAME, 2, 9);
+	CHECK_EQ_U(verify()->broken, 0);
+	/* the replace covered: f0 must be the new inode, l0's */
+	j_dirsync(0);
+	CHECK_EQ_U(verify()->by_kind[DM_SPLIT], 1);
+}
+
 int main(void)
 {
 	RUN(test_link_uncovered);
@@ -328,5 +357,6 @@ int main(void)
 	RUN(test_link_content);
 	RUN(test_unlink);
 	RUN(test_link_lost_tail);
+	RUN(test_link_earlier_first);
 	return test_summary();
 }
