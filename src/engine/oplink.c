@@ -89,8 +89,10 @@ int op_link(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_res
 	if (rc)
 		return rc;
 	struct pool *p = &fs->files;
-	uint32_t dir = pool_dir(p, id), to = dir;
-	if (pool_link_dir(p, id) != POOL_NO_LINK || (to = other_dir(w, fs, dir)) == dir) {
+	uint32_t dir = pool_dir(p, id);
+	/* one second name at most; none in the file's own directory (to == dir: skipped) */
+	uint32_t to = pool_link_dir(p, id) == POOL_NO_LINK ? other_dir(w, fs, dir) : dir;
+	if (to == dir) {
 		pool_release(p, id, POOL_WRITE);
 		return OP_SKIPPED;
 	}

@@ -61,12 +61,14 @@ static int sv_control(const char *buf, size_t len)
 	struct pc_state next;
 	snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1),
 	         buf);
-	char *w = strtok_r(line, " \n", &save), *k = strtok_r(NULL, " \n", &save), *end;
+	char *w = strtok_r(line, " \n", &save), *k = strtok_r(NULL, " \n", &save);
 	if (!w || strcmp(w, "state") || !k)
 		return -EINVAL;
+	bool last = !strcmp(k, "last");
+	char *end = k;
 	errno = 0;
-	unsigned long long v = strcmp(k, "last") ? strtoull(k, &end, 10) : srec.nflush;
-	if (strcmp(k, "last") && (*k < '0' || *k > '9' || *end || errno))
+	unsigned long long v = last ? srec.nflush : strtoull(k, &end, 10);
+	if (!last && (*k < '0' || *k > '9' || *end || errno))
 		return -EINVAL;
 	sp.k = (size_t)v;
 	for (w = strtok_r(NULL, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
