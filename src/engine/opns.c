@@ -175,51 +175,10 @@ out:
 	return rc;
 }
 
-/* ---- truncate ---- */
+/* ---- truncate, fallocate, punch_hole, zero_range: one frame (resize_op) ---- */
 
-/* truncate: ftruncate() of a random file to a length drawn from its own: half of the time
- * shorter, uniform in [0, size) (its tail dropped), half longer by 1 to max(size, 4 KiB) bytes
- * (a hole of zeroes at its end, which no generation describes: verify=1 refuses the op,
- * plan.c). The content generation stays: what remains is what was written. The length is
- * recorded in the pool before the release; no sync. */
-int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
-{
-	uint32_t id;
-	int rc = acquire(w, fs, POOL_WRITE, false, &id);
-	if (rc)
-		return rc;
-	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t old = pool_size(&fs->files, id), len;
-	if (old && rng_below(&w->rng, 2))
-		len = rng_below(&w->rng, old);
-	else
-		len = old + 1 + rng_below(&w->rng, old > 4096 ? old : 4096);
-	char name[TREE_NAME_MAX];
-	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
-	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
-	if (fd < 0) {
-		rc = fail(w, op, SYS_open, -fd, fs, dir, id, false);
-		goto out;
-	}
-	rc = t_ftruncate(w, fd, len);
-	if (rc == 0 || engine_crashed(w->eng))
-		durhook_truncate(w, fs, id, dir, old, len);
-	if (rc < 0) {
-		(void)close(fd);
-		rc = fail(w, op, SYS_ftruncate, -rc, fs, dir, id, false);
-		goto out;
-	}
-	pool_set_size(&fs->files, id, len); /* held exclusively */
-	if ((rc = t_close(w, fd)) < 0)
-		rc = fail(w, op, SYS_close, -rc, fs, dir, id, false);
-	else
-		r->trans = 1;
-out:
-	pool_release(&fs->files, id, POOL_WRITE);
-	return rc;
-}
-
-/* ---- fallocate, punch_hole, zero_range ---- */
+/* resize_op's mode for ftruncate; the fallocate modes are enum durlog_falloc's. */
+#define RESIZE_TRUNCATE UINT32_MAX
 
 /* The extent of a fallocate in mode (enum durlog_falloc) of a file size bytes long, into *off,
  * *len: keep size, past the end (1 to max(size, 4 KiB) bytes at it: an allocation a later
@@ -243,11 +202,22 @@ static void falloc_extent(struct worker *w, uint32_t mode, uint64_t size, uint64
 	}
 }
 
-/* One fallocate(2) of a random file in mode (enum durlog_falloc), held exclusively: the pool
- * learns a zero range's new length before the release; no sync. A filesystem without the mode
- * (EOPNOTSUPP: tmpfs has no zero range) fails the op, and the run, naming the call: a weighted
- * op that silently did nothing would be counted as done. */
-static int falloc_op(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r,
+/* A new length for truncate: half of the time shorter, uniform in [0, size), half longer by 1
+ * to max(size, 4 KiB) bytes. */
+static uint64_t truncate_length(struct worker *w, uint64_t size)
+{
+	if (size && rng_below(&w->rng, 2))
+		return rng_below(&w->rng, size);
+	return size + 1 + rng_below(&w->rng, size > 4096 ? size : 4096);
+}
+
+/* One ftruncate(2) (RESIZE_TRUNCATE) or fallocate(2) in mode (enum durlog_falloc) of a random
+ * file, held exclusively: the call is recorded when it returned 0 or failed after
+ * --crash-after's shutdown began (it may have happened), and the pool learns the new length
+ * before the release; no sync. A filesystem without a fallocate mode (EOPNOTSUPP: tmpfs has no
+ * zero range) fails the op, and the run, naming the call: a weighted op that silently did
+ * nothing would be counted as done. */
+static int resize_op(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r,
                      uint32_t mode)
 {
 	static const int flags[DL_FALLOC_COUNT] = {
@@ -255,15 +225,20 @@ static int falloc_op(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	    [DL_FALLOC_PUNCH] = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 	    [DL_FALLOC_ZERO] = FALLOC_FL_ZERO_RANGE,
 	};
+	FSMIX_ASSERT(mode == RESIZE_TRUNCATE || mode < DL_FALLOC_COUNT);
 	uint32_t id;
 	int rc = acquire(w, fs, POOL_WRITE, false, &id);
 	if (rc)
 		return rc;
 	uint32_t dir = pool_dir(&fs->files, id);
-	uint64_t size = pool_size(&fs->files, id), off, len;
-	falloc_extent(w, mode, size, &off, &len);
+	uint64_t old = pool_size(&fs->files, id), size = old, off = 0, len = 0;
+	if (mode == RESIZE_TRUNCATE)
+		size = truncate_length(w, old);
+	else
+		falloc_extent(w, mode, old, &off, &len);
 	if (mode == DL_FALLOC_ZERO && off + len > size)
 		size = off + len;
+	enum sys_id sys = mode == RESIZE_TRUNCATE ? SYS_ftruncate : SYS_fallocate;
 	char name[TREE_NAME_MAX];
 	int dfd = file_at(w, fs, dir, id, name, sizeof(name));
 	int fd = t_openat(w, SYS_open, dfd, name, open_flags(w, O_WRONLY), 0);
@@ -271,12 +246,17 @@ static int falloc_op(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		rc = fail(w, op, SYS_open, -fd, fs, dir, id, false);
 		goto out;
 	}
-	rc = t_fallocate(w, fd, flags[mode], off, len);
-	if (rc == 0 || engine_crashed(w->eng))
-		durhook_fallocate(w, fs, id, dir, mode, off, len, size);
+	rc = mode == RESIZE_TRUNCATE ? t_ftruncate(w, fd, size)
+	                             : t_fallocate(w, fd, flags[mode], off, len);
+	if (rc == 0 || engine_crashed(w->eng)) {
+		if (mode == RESIZE_TRUNCATE)
+			durhook_truncate(w, fs, id, dir, old, size);
+		else
+			durhook_fallocate(w, fs, id, dir, mode, off, len, size);
+	}
 	if (rc < 0) {
 		(void)close(fd);
-		rc = fail(w, op, SYS_fallocate, -rc, fs, dir, id, false);
+		rc = fail(w, op, sys, -rc, fs, dir, id, false);
 		goto out;
 	}
 	pool_set_size(&fs->files, id, size); /* held exclusively */
@@ -289,19 +269,29 @@ out:
 	return rc;
 }
 
+/* truncate: ftruncate() of a random file to a length drawn from its own: half of the time
+ * shorter, uniform in [0, size) (its tail dropped), half longer by 1 to max(size, 4 KiB) bytes
+ * (a hole of zeroes at its end, which no generation describes: verify=1 refuses the op,
+ * plan.c). The content generation stays: what remains is what was written. The length is
+ * recorded in the pool before the release; no sync. */
+int op_truncate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	return resize_op(w, fs, op, r, RESIZE_TRUNCATE);
+}
+
 int op_fallocate(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	return falloc_op(w, fs, op, r, DL_FALLOC_KEEP);
+	return resize_op(w, fs, op, r, DL_FALLOC_KEEP);
 }
 
 int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	return falloc_op(w, fs, op, r, DL_FALLOC_PUNCH);
+	return resize_op(w, fs, op, r, DL_FALLOC_PUNCH);
 }
 
 int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	return falloc_op(w, fs, op, r, DL_FALLOC_ZERO);
+	return resize_op(w, fs, op, r, DL_FALLOC_ZERO);
 }
 
 /* ---- mkdir, rmdir ---- */
