@@ -307,3 +307,47 @@ void iokeys_group(struct diag *d, const struct section *tg, struct plan_group *g
 		           "offsets",
 		           tg->set[KEY_write_stride].loc.line);
 }
+
+/* A size as `fsmix check` prints it: whole MiB, KiB or bytes. */
+static void print_size(FILE *out, uint64_t v)
+{
+	if (v % (1u << 20) == 0)
+		fprintf(out, "%llu MiB", (unsigned long long)(v >> 20));
+	else if (v % 1024 == 0)
+		fprintf(out, "%llu KiB", (unsigned long long)(v >> 10));
+	else
+		fprintf(out, "%llu B", (unsigned long long)v);
+}
+
+static void print_mix(FILE *out, const char *what, const struct iosize *s)
+{
+	if (!iosize_set(s))
+		return;
+	fprintf(out, "    %s call sizes: ", what);
+	if (s->range) {
+		print_size(out, s->lo);
+		fprintf(out, " to ");
+		print_size(out, iosize_max(s));
+		fprintf(out, " in steps of ");
+		print_size(out, s->lo);
+		fprintf(out, " (%llu sizes, equally likely)\n",
+		        (unsigned long long)(s->hi / s->lo));
+		return;
+	}
+	for (uint32_t i = 0; i < s->n; i++) {
+		fprintf(out, "%s", i ? ", " : "");
+		print_size(out, s->size[i]);
+		fprintf(out, " %.4g %%", s->pct[i]);
+	}
+	fprintf(out, "\n");
+}
+
+void iokeys_print_group(FILE *out, const struct plan_group *g)
+{
+	print_mix(out, "write", &g->wmix);
+	print_mix(out, "read", &g->rmix);
+	if (g->offd.kind != OFF_RANDOM || g->percentage_random < 100)
+		fprintf(out, "    offsets: %s, %u %% drawn, %u %% continuing the previous extent\n",
+		        g->random_distribution ? g->random_distribution : "random",
+		        g->percentage_random, 100 - g->percentage_random);
+}

@@ -7,6 +7,7 @@
 #define FSMIX_IOKEYS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "iodist.h"
 #include "plan.h"
@@ -44,5 +45,9 @@ void iokeys_group(struct diag *d, const struct section *tg, struct plan_group *g
 /* iokeys_mix_ops - the op bits (1u << op) whose call size comes from a mix set in g (0: none):
  * those ops need neither their blocksize key nor their size key. */
 unsigned iokeys_mix_ops(const struct plan_group *g);
+
+/* iokeys_print_group - `fsmix check`'s summary: the group's call-size mixes with their resolved
+ * shares, and its offset distribution, if any. */
+void iokeys_print_group(FILE *out, const struct plan_group *g);
 
 #endif

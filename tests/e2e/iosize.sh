@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sizes and offsets inside a file (issue 28, item 4): write_bssplit, read_bssplit,
 # write_bsrange, read_bsrange, random_distribution and percentage_random in fio's syntax are
-# accepted, refused under --strict-ffsb, and every bad value is refused at its line; the sizes
+# accepted (`fsmix check` prints the resolved shares), refused under --strict-ffsb, and every bad value is refused at its line; the sizes
 # and offsets the workers actually issue (strace: each read/write after its lseek, on a tmpfs
 # file) follow each distribution's definition (chi-square, p > 0.001, at fixed seeds: one
 # thread, counted ops, so nothing depends on the machine's speed).
@@ -18,8 +18,10 @@ profile() { # TG-EXTRA [FILESIZE] [OPS] [GLOBAL-EXTRA]
 profile '\twrite_weight=1\n\tread_weight=1\n\twrite_bssplit=4k/50:64k/30:1m\n\tread_bsrange=4k-64k\n\trandom_distribution=zoned:60/10:30/20:8/30:2/40\n\tpercentage_random=80\n' >"$work/all.ffsb"
 "$bin" check "$work/all.ffsb" >"$work/all.out" 2>&1
 rc=$?
-if [ $rc -eq 0 ] && grep -q 'write_bssplit' "$work/all.out" && grep -q 'percentage_random' "$work/all.out"; then
-	ok "check: the keys accepted, no write_size or read_size needed with a mix"
+if [ $rc -eq 0 ] && grep -q 'write call sizes: 4 KiB 50 %, 64 KiB 30 %, 1 MiB 20 %$' "$work/all.out" &&
+	grep -q 'read call sizes: 4 KiB to 64 KiB in steps of 4 KiB (16 sizes, equally likely)' "$work/all.out" &&
+	grep -q 'offsets: zoned:60/10:30/20:8/30:2/40, 80 % drawn, 20 % continuing the previous extent' "$work/all.out"; then
+	ok "check: the keys accepted (no write_size or read_size needed with a mix), their shares printed"
 else
 	bad "check: exit $rc"; cat "$work/all.out"
 fi
@@ -188,6 +190,10 @@ traced 3000 8m '\twrite_weight=1\n\twrite_bssplit=4k/50:64k/30:1m\n' &&
 	check "write_bssplit=4k/50:64k/30:1m (the 1m gets the 20 % left)" size 4096:50,65536:30,1048576:20 0
 traced 3000 8m '\tread_weight=1\n\tread_bsrange=4k-64k\n' &&
 	check "read_bsrange=4k-64k (16 multiples of 4k)" size "$(seq -s, 4096 4096 65536 | sed 's/\([0-9]*\)/\1:6.25/g')" 0
+traced 3000 8m '\tread_weight=1\n\tread_bssplit=8k/25:32k\n' &&
+	check "read_bssplit=8k/25:32k" size 8192:25,32768:75 0
+traced 3000 8m '\twrite_fdatasync_weight=1\n\twrite_bsrange=4k-18k\n' &&
+	check "write_bsrange=4k-18k (write_fdatasync; 4k, 8k, 12k, 16k)" size 4096:25,8192:25,12288:25,16384:25 0
 traced 3000 8m '\twrite_weight=1\n\twrite_random=1\n\twrite_bssplit=8k/10:16k/90\n' &&
 	check "write_bssplit with write_random=1" size 8192:10,16384:90 0
 # offsets: 4 KiB extents in a 1 MiB file: 256 slots
