@@ -57,6 +57,9 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 	return 0;
 }
 
+/* Where an extent of `unit` bytes starts in [0, limit] (random_distribution; iodist.h). */
+#define PICK_OFFSET(w, limit, unit) offdist_pick(&(w)->g->offd, &(w)->offs, &(w)->rng, limit, unit)
+
 /* ---- content: generations and the verify=1 check ---- */
 
 /* begin_write - the one place a writing op (write, writeall, append; each append of
@@ -167,14 +170,14 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 }
 
 /* read: read_size bytes, sequential from a random offset, at random offsets (read_random) or
- * with gaps (read_skip). A file smaller than read_size is read as far as it goes (FFSB
- * aborted). */
+ * with gaps (read_skip); read_bssplit/_bsrange may draw bs (iodist.h), PICK_OFFSET places it. A
+ * file smaller than read_size is read as far as it goes (FFSB aborted). */
 static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                      struct op_result *r)
 {
 	const struct plan_group *g = w->g;
-	uint64_t bs = g->read_blocksize, size = f->size;
-	uint64_t want = g->read_size < size ? g->read_size : size;
+	uint64_t bs = iosize_call(&g->rmix, g->read_blocksize, &w->rng), size = f->size;
+	uint64_t want = iosize_op_bytes(&g->rmix, g->read_size, bs, size);
 	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
 	uint64_t n = want / bs, tail = want % bs;
 	uint64_t pos = 0; /* the file offset of the next read */
@@ -183,11 +186,11 @@ static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	if (w->rbuf == w->buf)
 		buf_spoil(w, (size_t)(n ? bs : tail));
 	if (!g->read_random && !g->read_skip && size > want &&
-	    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size - want), SEEK_SET)))
+	    (rc = seek_to(w, fs, op, f, pos = PICK_OFFSET(w, size - want, want), SEEK_SET)))
 		return rc;
 	for (uint64_t i = 0; i < n; i++) {
 		if (g->read_random &&
-		    (rc = seek_to(w, fs, op, f, pos = random_offset(w, size > bs ? size - bs : 0),
+		    (rc = seek_to(w, fs, op, f, pos = PICK_OFFSET(w, size > bs ? size - bs : 0, bs),
 		                  SEEK_SET)))
 			return rc;
 		if ((k = t_read(w, f->fd, read_dst(w), bs)) < 0)
@@ -240,13 +243,13 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 
 /* write / write_fsync / write_fdatasync: overwrite write_size bytes inside the file (never
  * extends it): sequential from a random offset, at random offsets (write_random), or stepping
- * through the file (write_stride). */
+ * through the file (write_stride); write_bssplit/_bsrange may draw bs, PICK_OFFSET places it. */
 static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                       struct op_result *r)
 {
 	const struct plan_group *g = w->g;
-	uint64_t bs = g->write_blocksize, size = f->size;
-	uint64_t want = g->write_size < size ? g->write_size : size;
+	uint64_t bs = iosize_call(&g->wmix, g->write_blocksize, &w->rng), size = f->size;
+	uint64_t want = iosize_op_bytes(&g->wmix, g->write_size, bs, size);
 	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that writes has a write_blocksize */
 	int64_t k;
 	int rc;
@@ -258,7 +261,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 		 * flipped one (content.c). */
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
 			c = begin_write(w, fs, f);
-			if ((rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - bs),
+			if ((rc = seek_to(w, fs, op, f, c.off = PICK_OFFSET(w, size - bs, bs),
 			                  SEEK_SET)))
 				return rc;
 			if ((k = write_block(w, f->fd, bs, &c)) < 0)
@@ -279,7 +282,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 			if ((rc = seek_to(w, fs, op, f, c.off = off, SEEK_SET)))
 				return rc;
 		} else if (size > want &&
-		           (rc = seek_to(w, fs, op, f, c.off = random_offset(w, size - want),
+		           (rc = seek_to(w, fs, op, f, c.off = PICK_OFFSET(w, size - want, want),
 		                         SEEK_SET))) {
 			return rc;
 		}

@@ -304,6 +304,10 @@ size_t worker_buf_len(const struct plan_group *g)
 {
 	uint64_t bs =
 	    g->read_blocksize > g->write_blocksize ? g->read_blocksize : g->write_blocksize;
+	uint64_t mix = iosize_max(&g->wmix) > iosize_max(&g->rmix) ? iosize_max(&g->wmix)
+	                                                           : iosize_max(&g->rmix);
+	if (mix > bs) /* write_bssplit ...: the largest call a mix can draw */
+		bs = mix;
 	return round4k(bs ? bs : 4096);
 }
 

@@ -9,6 +9,7 @@
 
 #include "content.h"
 #include "value.h"
+#include "iokeys.h"
 #include "realism.h"
 
 /* Context of one plan_build: the profile, the sink, and the resolved clone source of every
@@ -282,7 +283,7 @@ static void check_stats(struct ctx *c, const struct section *tg, const struct pl
  * flags include one of `flags`, or whose bit is in `ops`. One message per key, at the weight
  * written first, naming the others; none if k had a bad value (already reported). */
 static void need_key(struct ctx *c, const struct section *tg, const struct plan_group *g,
-                     enum key_id k, unsigned flags, unsigned ops)
+                     enum key_id k, unsigned flags, unsigned ops, unsigned except)
 {
 	const struct setting *st = &tg->set[k];
 	enum key_id users[OP_COUNT];
@@ -291,7 +292,8 @@ static void need_key(struct ctx *c, const struct section *tg, const struct plan_
 	if (setting_u(tg, k) || (st->attempted && !st->set))
 		return;
 	for (int op = 0; op < OP_COUNT; op++) {
-		if (!g->weight[op] || !((op_table[op].flags & flags) || (ops & (1u << op))))
+		if (!g->weight[op] || !((op_table[op].flags & flags) || (ops & (1u << op))) ||
+		    (except & (1u << op)))
 			continue;
 		/* Insert in file order, so the message points at the first line that needs k. */
 		enum key_id wk = key_weight_of((enum op_id)op);
@@ -373,10 +375,14 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, NULL,
 		           "no weighted operation: set at least one <op>_weight above 0 "
 		           "(e.g. readall_weight=1; `fsmix keys` lists the operations)");
-	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0);
-	need_key(c, tg, g, KEY_write_blocksize, OPF_WRITE, 0);
-	need_key(c, tg, g, KEY_read_size, 0, 1u << OP_read);
-	need_key(c, tg, g, KEY_write_size, OPF_WSIZE, 0);
+	/* the ops whose call size comes from a mix need neither key (iokeys.h) */
+	iokeys_group(c->d, tg, g, setting_u(&c->p->global, KEY_directio),
+	             setting_u(&c->p->global, KEY_alignio));
+	unsigned mixed = iokeys_mix_ops(g);
+	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0, mixed);
+	need_key(c, tg, g, KEY_write_blocksize, OPF_WRITE, 0, mixed);
+	need_key(c, tg, g, KEY_read_size, 0, 1u << OP_read, mixed);
+	need_key(c, tg, g, KEY_write_size, OPF_WSIZE, 0, mixed);
 	for (int op = 0; tg->aging && op < OP_COUNT; op++) {
 		enum key_id wk = key_weight_of((enum op_id)op);
 		unsigned fl = op_table[op].flags;

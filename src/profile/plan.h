@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "iodist.h"
 #include "popdist.h"
 #include "sizedist.h"
 #include "ops.h"
@@ -51,6 +52,12 @@ struct plan_group {
 	double rate_target;       /* op_rate: operations per second of the whole group, 0: none */
 	uint64_t sched_period_ns; /* op_period or op_rate: mean gap between one thread's starts */
 	int arrival;              /* ARRIVAL_FIXED or ARRIVAL_POISSON */
+	/* fsmix extensions: sizes and offsets inside a file (iokeys.c parses and checks them) */
+	const char *write_bssplit, *write_bsrange, *read_bssplit, *read_bsrange; /* as written */
+	struct iosize wmix, rmix; /* the call size of write (and syncs) and read; unset: the keys */
+	const char *random_distribution; /* as written */
+	struct offdist offd;             /* OFF_RANDOM: uniform byte offsets, as before */
+	uint32_t percentage_random;      /* share of offsets drawn (%); others sequential */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */

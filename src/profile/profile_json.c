@@ -1,5 +1,6 @@
 /* profile_json.c - the resolved profile as text and JSON (see profile_json.h). */
 #include "profile_json.h"
+#include "iokeys.h"
 #include "realism.h"
 
 #include <inttypes.h>
@@ -96,6 +97,7 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 		        g->name, g->num_threads, weighted, g->n_ranges,
 		        g->enable_stats ? ", stats on" : "");
 		realism_print_group(out, g);
+		iokeys_print_group(out, g);
 	}
 }
 

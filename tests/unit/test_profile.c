@@ -128,6 +128,13 @@ static bool str_eq(const char *a, const char *b)
 			ok = false;                                                                \
 		}                                                                                  \
 	} while (0)
+#define MFIELD(a, b, f)                                                                            \
+	do {                                                                                       \
+		if (memcmp(&(a)->f, &(b)->f, sizeof((a)->f))) {                                    \
+			TEST_FAIL("%s: field %s differs", where, #f);                              \
+			ok = false;                                                                \
+		}                                                                                  \
+	} while (0)
 #define SFIELD(a, b, f)                                                                            \
 	do {                                                                                       \
 		if (!str_eq((a)->f, (b)->f)) {                                                     \
@@ -183,6 +190,27 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 		FIELD(a, b, pop.z_thr[k]);
 		FIELD(a, b, pop.z_alias[k]);
 	}
+	SFIELD(a, b, write_bssplit);
+	SFIELD(a, b, write_bsrange);
+	SFIELD(a, b, read_bssplit);
+	SFIELD(a, b, read_bsrange);
+	MFIELD(a, b, wmix); /* memset by the parser, calloc'ed when unset: compared whole */
+	MFIELD(a, b, rmix);
+	SFIELD(a, b, random_distribution);
+	FIELD(a, b, percentage_random);
+	FIELD(a, b, offd.kind);
+	FIELD(a, b, offd.sigma);
+	FIELD(a, b, offd.pct_random);
+	FIELD(a, b, offd.align);
+	FIELD(a, b, offd.n_zones);
+	for (int k = 0; k < OFFZONE_MAX; k++) {
+		FIELD(a, b, offd.zone_access[k]);
+		FIELD(a, b, offd.zone_size[k]);
+		FIELD(a, b, offd.zone_cum[k]);
+		FIELD(a, b, offd.zone_lo[k]);
+		FIELD(a, b, offd.zone_hi[k]);
+	}
+	MFIELD(a, b, offd.pop); /* the same popdist fields as pop (zeroed when unused) */
 	SFIELD(a, b, op_rate);
 	FIELD(a, b, rate_target);
 	FIELD(a, b, sched_period_ns);
@@ -279,7 +307,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 static void test_plans_equal_covers_every_field(void)
 {
 	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 184 ||
-	    sizeof(struct plan_group) != 2952 || OP_COUNT != 32)
+	    sizeof(struct plan_group) != 11352 || OP_COUNT != 32)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

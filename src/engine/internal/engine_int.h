@@ -115,6 +115,7 @@ struct worker {
 	uint64_t last_ts;       /* end of the last timed syscall */
 	uint64_t op_sync_ns;    /* time the current op spent in sync calls (--lat-log) */
 	uint64_t stride_off;    /* write_stride: where this thread's next write starts */
+	struct offstate offs;   /* random_distribution, percentage_random: this thread's */
 	bool verify;            /* verify=1: every read is checked (content_check) */
 	uint64_t verify_bad;    /* reads whose content did not check (mismatches) */
 	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
