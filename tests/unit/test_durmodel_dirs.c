@@ -20,10 +20,12 @@
 #define META  DURLOG_DIR_META
 #define NSLOT 16
 
-/* The synthetic tree: directories (parent, id) and empty files (dir, id). */
+/* The synthetic tree: directories (parent, id) and empty files (dir, id); a directory's name
+ * held by no directory (other: a regular file m<id> after a crash) is an entry of its own. */
 struct entry {
 	bool exists, is_dir;
 	uint32_t parent, id;
+	bool other;
 };
 static struct entry tree[NSLOT];
 
@@ -40,9 +42,16 @@ static void put(bool is_dir, uint32_t parent, uint32_t id)
 {
 	for (int i = 0; i < NSLOT; i++)
 		if (!tree[i].exists) {
-			tree[i] = (struct entry){true, is_dir, parent, id};
+			tree[i] = (struct entry){true, is_dir, parent, id, false};
 			return;
 		}
+}
+
+/* The name of directory id under parent held by a regular file. */
+static void put_other(uint32_t parent, uint32_t id)
+{
+	put(true, parent, id);
+	find(true, parent, id)->other = true;
 }
 
 static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
@@ -64,7 +73,8 @@ static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uin
 static int mem_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 {
 	(void)ctx, (void)fs;
-	return find(true, parent, id) ? 0 : -ENOENT;
+	const struct entry *e = find(true, parent, id);
+	return !e ? -ENOENT : e->other ? -EEXIST : 0; /* (verify.c's v_dir) */
 }
 
 static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir, NULL};
@@ -193,6 +203,37 @@ static void test_rmdir(void)
 	CHECK_EQ_U(verify()->broken, 0);
 }
 
+/* A directory's name that comes back after a crash holding a regular file (a barrier=0 cut that
+ * lost the rmdir and reused the inode): removed with its removal covered, the name is back --
+ * resurrected, as a deleted file's name back as anything (docs/durability.md, "Deletes",
+ * "Directories"), not "absent"; made with its mkdir covered, no directory is there: missing, not
+ * unreadable. Uncovered, either may be so. */
+static void test_dir_name_other(void)
+{
+	reset_all();
+	rec(DL_MKDIR, 3, META);
+	rec(DL_DIRSYNC, 0, META);
+	rec(DL_RMDIR, 3, META);
+	put_other(META, 3);
+	CHECK_EQ_U(verify()->broken, 0); /* the rmdir not covered */
+	rec(DL_SYNCFS, 0, 0);
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->n_verdicts, 1);
+	CHECK(r->verdicts[0].is_dir && r->verdicts[0].kind == DM_RESURRECTED);
+	memset(tree, 0, sizeof(tree));
+	CHECK_EQ_U(verify()->broken, 0);
+
+	reset_all();
+	rec(DL_MKDIR, 4, META);
+	put_other(META, 4);
+	CHECK_EQ_U(verify()->broken, 0); /* the mkdir not covered */
+	rec(DL_SYNC, 0, 0);
+	r = verify();
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 0);
+}
+
 /* File 7 created in data/d005, a directory createdir made, and fsynced: under linux its fsync
  * promises the directory's entry too (the journal commits in order), so losing both breaks two
  * promises; under posix its fsync promises no name. A directory fsync of d005 promises file 7's
@@ -253,6 +294,7 @@ int main(void)
 {
 	RUN(test_mkdir);
 	RUN(test_rmdir);
+	RUN(test_dir_name_other);
 	RUN(test_file_in_new_dir);
 	RUN(test_renamed_into_new_dir);
 	return test_summary();
