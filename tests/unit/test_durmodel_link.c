@@ -17,6 +17,7 @@
 
 #include "content.h"
 #include "durmodel.h"
+#include "durmodel_fixture.h"
 #include "test.h"
 
 #define SEED  0x5eedull
@@ -108,31 +109,10 @@ static void drop(uint32_t dir, uint32_t file)
 		m->exists = false;
 }
 
-static struct durlog_rec j[64];
-static size_t nj;
-static uint64_t clk;
-static bool tail_lost;
-static uint32_t hflags; /* the header's DLH_NO_* */
-
-static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
-{
-	struct durlog_rec *r = &j[nj];
-	memset(r, 0, sizeof(*r));
-	r->kind = (uint8_t)kind;
-	r->file = file;
-	r->seq = nj++;
-	r->t_start = ++clk;
-	r->t_end = ++clk;
-	return r;
-}
-
 static void reset_all(void)
 {
 	memset(mem, 0, sizeof(mem));
-	nj = 0;
-	clk = 100;
-	tail_lost = false;
-	hflags = 0;
+	fx_reset();
 }
 
 /* File 0 created in dir 0, written whole at generation 1 and fsynced; on disk as inode 7. */
@@ -161,17 +141,7 @@ static void j_dirsync(uint32_t dir)
 
 static struct dm_report *verify(void)
 {
-	static struct dm_report rep;
-	struct durlog_header h = {
-	    .version = DURLOG_VERSION, .flags = hflags, .n_fs = 1, .n_workers = 1};
-	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, DM_LINUX);
-	CHECK(m != NULL);
-	char err[256];
-	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
-	durmodel_free(m);
-	CHECK_EQ_U(rep.checked, rep.kept + rep.broken + rep.lost_tail);
-	return &rep;
+	return fx_verify(&files, SEED, 0, DM_LINUX);
 }
 
 /* Linked into d1, nothing since: there or not, kept; no promise of it is counted. */

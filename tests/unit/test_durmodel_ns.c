@@ -16,6 +16,7 @@
 
 #include "content.h"
 #include "durmodel.h"
+#include "durmodel_fixture.h"
 #include "test.h"
 
 #define SEED  0x5eedull
@@ -82,30 +83,12 @@ static void put(uint32_t dir, uint32_t file, uint32_t gen, uint64_t off, uint64_
 		m->len = off + len;
 }
 
-static struct durlog_rec j[64];
-static size_t nj;
-static uint64_t clk;
-static bool tail_lost;
 static enum dm_model model;
-
-static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
-{
-	struct durlog_rec *r = &j[nj];
-	memset(r, 0, sizeof(*r));
-	r->kind = (uint8_t)kind;
-	r->file = file;
-	r->seq = nj++;
-	r->t_start = ++clk;
-	r->t_end = ++clk;
-	return r;
-}
 
 static void reset_all(void)
 {
 	memset(mem, 0, sizeof(mem));
-	nj = 0;
-	clk = 100;
-	tail_lost = false;
+	fx_reset();
 	bad_dir = UINT32_MAX;
 	model = DM_LINUX;
 }
@@ -142,16 +125,7 @@ static void j_dirsync(uint32_t dir)
 
 static struct dm_report *verify(void)
 {
-	static struct dm_report rep;
-	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
-	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, model);
-	CHECK(m != NULL);
-	char err[256];
-	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
-	durmodel_free(m);
-	CHECK_EQ_U(rep.checked, rep.kept + rep.broken + rep.lost_tail);
-	return &rep;
+	return fx_verify(&files, SEED, 0, model);
 }
 
 /* Renamed 0 -> 1, no sync since: under either directory it is kept, in neither missing. */
