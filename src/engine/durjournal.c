@@ -111,7 +111,7 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 		return -1;
 	}
 	h.n_fs = (uint32_t)e->n_fs;
-	h.flags = DLH_NO_DELETES | DLH_NO_CREATES | DLH_NO_LINKS;
+	h.flags = DLH_NO_DELETES | DLH_NO_CREATES | DLH_NO_LINKS | DLH_NO_RMDIRS;
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		const struct plan_group *g = &e->plan->groups[gi];
 		if (g->dirsync)
@@ -124,6 +124,8 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 				h.flags &= ~DLH_NO_DELETES;
 			if (fl & OPF_LINKS)
 				h.flags &= ~DLH_NO_LINKS;
+			if (g->weight[op] && op == OP_rmdir) /* (metaop: refused with the log) */
+				h.flags &= ~DLH_NO_RMDIRS;
 			if (fl &
 			    (OPF_CREATES | OPF_RESIZES)) /* (a file made shorter: as made anew) */
 				h.flags &= ~DLH_NO_CREATES;

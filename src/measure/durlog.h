@@ -132,6 +132,7 @@ struct durlog_header {
 #define DLH_NO_DELETES 4u  /* no group deletes, renames or replaces files (f<id> stays put) */
 #define DLH_NO_CREATES 8u  /* no group creates files */
 #define DLH_NO_LINKS   16u /* no group links or unlinks second names (l<id>) */
+#define DLH_NO_RMDIRS  32u /* no group removes directories (rmdir of meta/) */
 
 /* A worker's ring: head written by the worker, tail by the logger. */
 struct durlog_ring {

@@ -400,8 +400,9 @@ static void add_verdict(struct dm_report *rep, const struct dm_file *f, uint32_t
  * made with its entry promised, it must be there (missing); removed with its removal promised,
  * it must not (resurrected: its name found as anything, a file or a symlink too). A log whose
  * tail is lost: an rmdir, or a mkdir of the id, after its last record may explain either of
- * meta/ (lost tail). One that cannot be looked up: unreadable
- * where it must be, nothing told where it must not. False when nothing of it is promised. */
+ * meta/ (lost tail; a missing one only where the run removes directories: DLH_NO_RMDIRS). One that
+ * cannot be looked up: unreadable where it must be, nothing told where it must not. False when
+ * nothing of it is promised. */
 static bool check_dir(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
                       const struct dm_file *x, struct dm_report *rep)
 {
@@ -421,9 +422,10 @@ static bool check_dir(const struct durmodel *m, const struct dm_files *files, ui
 	} else {
 		fd.kind = made ? DM_MISSING : DM_RESURRECTED;
 		fd.ref = made ? x->name_ref : x->gone_ref;
-		/* (createdir's directories of data/ are never removed: nothing lost explains one)
-		 */
-		add_finding(rep, &fd, 1, m->tail_lost && x->dir == DURLOG_DIR_META);
+		/* (createdir's directories of data/ are never removed: nothing lost explains one;
+		 * one of meta/ missing only an rmdir after the last record does) */
+		bool lost = x->dir == DURLOG_DIR_META && (!made || !(m->h.flags & DLH_NO_RMDIRS));
+		add_finding(rep, &fd, 1, m->tail_lost && lost);
 	}
 	return true;
 }

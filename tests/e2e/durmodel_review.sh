@@ -17,6 +17,9 @@
 #      unreadable); under --model linux (its name promised) unreadable.
 #   5. An id deleted (its second name l<id> unlinked first) and created anew, a syncfs after the
 #      unlink: l<id> put back is resurrected (the re-create wiped the unlink's promise).
+#   6. A run that makes directories of meta/ but removes none (header flag 32 set), its log's
+#      end record cut off: a directory whose mkdir a syncfs covered, removed, is broken
+#      (missing), not "lost tail" (only an rmdir after the last record could explain it).
 set -u
 . "$(dirname "$0")/lib.bash"
 reader=$src/tests/tools/durlog_reader.py
@@ -257,5 +260,28 @@ if [ -n "$pick" ]; then
 		bad "5: before: verify exit $v0; with l$id back: verify exit $vrc ($(verdict "$work/5.v.json" "$id")), reader exit $rrc ($(verdict "$work/5.r.json" "$id"))"
 else
 	bad "5: no id deleted, made anew and its unlink covered in the run"
+fi
+
+# 6. Directories made, none removed, the log's tail lost.
+profile "mkdir_weight=2
+syncfs_weight=1
+write_weight=1" >"$work/p6.ffsb"
+loc=$(shmdir)
+"$bin" run "$work/p6.ffsb" --location "$loc" --seed 16 --durability-log "$work/6.log" >"$work/6.run" 2>&1 ||
+	bad "6: the run failed: $(tail -2 "$work/6.run")"
+flags=$(od -An -tu4 -j20 -N4 "$work/6.log" | tr -d ' ')
+cp "$work/6.log" "$work/6cut.log"
+truncate -s -80 "$work/6cut.log"
+check 6a "$work/p6.ffsb" "$work/6.log" "$loc"
+mid=$(jq -r '.directories[] | select(.[1] == "meta" and .[3] == "kept") | .[2]' "$work/6a.v.json" | head -1)
+if [ $vrc = 0 ] && [ -n "$mid" ] && rmdir "$loc/fsmix.fs0/meta/m$mid"; then
+	check 6 "$work/p6.ffsb" "$work/6cut.log" "$loc"
+	[ $((flags & 32)) = 32 ] && [ $vrc = 1 ] && [ $rrc = 1 ] &&
+		[ "$(dverdict "$work/6.v.json" "$mid")" = "broken missing" ] &&
+		[ "$(dverdict "$work/6.r.json" "$mid")" = "broken missing" ] &&
+		ok "6: directories made, none removed, tail lost: meta/m$mid removed is broken (missing) for verify and the reader (flags $flags)" ||
+		bad "6: flags $flags, verify exit $vrc ($(dverdict "$work/6.v.json" "$mid")), reader exit $rrc ($(dverdict "$work/6.r.json" "$mid"))"
+else
+	bad "6: verify of the run exit $vrc, no directory made with a promise (${mid:-none})"
 fi
 summary

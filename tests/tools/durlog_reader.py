@@ -594,7 +594,8 @@ def judge_dir(m, x, locs):
         return ("kept", None)
     kind = "missing" if x.made else "resurrected"
     # a lost tail may hide an rmdir or mkdir of meta/; createdir's directories are never removed
-    lost = not m.complete and x.parent == META_DIR
+    # (a missing one only where the run removes directories: header flag 32 clear)
+    lost = not m.complete and x.parent == META_DIR and (not x.made or not m.hdr["flags"] & 32)
     return ("lost-tail" if lost else "broken", kind)
 
 

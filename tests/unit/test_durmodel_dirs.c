@@ -186,6 +186,23 @@ static void test_rmdir(void)
 	CHECK_EQ_U(verify()->broken, 0);
 }
 
+/* A log whose tail is lost: a covered mkdir of meta/ missing is lost tail where the run removes
+ * directories (an rmdir after the last record may explain it), broken where it does not
+ * (DLH_NO_RMDIRS: nothing lost removes one). */
+static void test_dir_lost_tail_flags(void)
+{
+	reset_all();
+	rec_in(DL_MKDIR, 3, META);
+	rec_in(DL_SYNCFS, 0, 0);
+	struct dm_report *r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+	hflags = DLH_NO_RMDIRS;
+	r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
+}
+
 /* A directory's name that comes back after a crash holding a regular file (a barrier=0 cut that
  * lost the rmdir and reused the inode): removed with its removal covered, the name is back --
  * resurrected, as a deleted file's name back as anything (docs/durability.md, "Deletes",
@@ -278,6 +295,7 @@ int main(void)
 	RUN(test_mkdir);
 	RUN(test_rmdir);
 	RUN(test_dir_name_other);
+	RUN(test_dir_lost_tail_flags);
 	RUN(test_file_in_new_dir);
 	RUN(test_renamed_into_new_dir);
 	return test_summary();
