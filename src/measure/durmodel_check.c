@@ -253,12 +253,13 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 	int64_t size = dm_ns_locate(&f->ns, files, fs, id, file->dir, &here.dir);
 	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
 	if (size < 0 &&
-	    (!f->name_durable || !dm_ns_named(&f->ns) || !dir_named(m, files, fs, f->dir))) {
+	    (!f->name_durable || !dm_ns_named(&f->ns) || !dir_named(m, files, fs, file->dir))) {
 		rep->absent_unpromised++;
 		/* the model allows it: the name was never promised (or the file moved more often
-		 * than durmodel_ns tracks: its place is unknown), so it may be absent, and a lookup
-		 * that fails (EIO, EBADMSG, ENOTDIR) tells nothing: the file may be absent behind
-		 * it */
+		 * than durmodel_ns tracks: its place is unknown; or it was made in a directory the
+		 * run made whose entry, not promised, is lost: judged where the name is now, not
+		 * where a lookup failed), so it may be absent, and a lookup that fails (EIO,
+		 * EBADMSG, ENOTDIR) tells nothing: the file may be absent behind it */
 		rep->kept += data + f->name_durable;
 		return;
 	}

@@ -55,9 +55,14 @@ static void put_other(uint32_t parent, uint32_t id)
 	find(true, parent, id)->other = true;
 }
 
+static bool bad;         /* bad_dir's lookups fail (EBADMSG) */
+static uint32_t bad_dir; /* (a data directory: TOP is UINT32_MAX) */
+
 static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
 {
 	(void)ctx, (void)fs;
+	if (bad && dir == bad_dir)
+		return -EBADMSG;
 	/* a file of a data directory is there only while its directory is */
 	if (dir != TOP && !find(true, TOP, dir))
 		return -ENOENT;
@@ -92,6 +97,7 @@ static void reset_all(void)
 {
 	memset(tree, 0, sizeof(tree));
 	fx_reset();
+	bad = false;
 }
 
 static struct dm_report *verify_as(enum dm_model model, bool complete)
@@ -203,6 +209,29 @@ static void test_dir_lost_tail_flags(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+/* A file whose name an fsync promised, renamed (not covered) into a directory createdir made
+ * whose entry no call promised, the directory lost: the file lost with it broke nothing -- also
+ * when a directory it left cannot be looked up (EBADMSG): that it may be there tells nothing,
+ * the name is judged where it is now (verify said unreadable, judging the directory of the
+ * failed lookup, where the second reader kept it, after a barrier=0 cut). */
+static void test_renamed_into_lost_dir(void)
+{
+	reset_all();
+	put(true, TOP, 1);
+	rec_in(DL_CREATE, 0, 1)->gen = 1;
+	rec_in(DL_FSYNC, 0, 1);
+	rec_in(DL_MKDIR, 7, TOP);
+	rec_in(DL_RENAME, 0, 7)->aux = 1;
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->broken, 0); /* neither d7 nor f0 */
+	bad = true, bad_dir = 1;
+	r = verify();
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 0);
+	put(true, TOP, 7); /* d7 there: f0 was promised in d7 or d1, and d1 cannot be read */
+	CHECK_EQ_U(verify()->by_kind[DM_UNREADABLE], 1);
+}
+
 /* A directory's name that comes back after a crash holding a regular file (a barrier=0 cut that
  * lost the rmdir and reused the inode): removed with its removal covered, the name is back --
  * resurrected, as a deleted file's name back as anything (docs/durability.md, "Deletes",
@@ -296,6 +325,7 @@ int main(void)
 	RUN(test_rmdir);
 	RUN(test_dir_name_other);
 	RUN(test_dir_lost_tail_flags);
+	RUN(test_renamed_into_lost_dir);
 	RUN(test_file_in_new_dir);
 	RUN(test_renamed_into_new_dir);
 	return test_summary();
