@@ -111,16 +111,21 @@ int durjournal_begin(struct engine *e, char *err, size_t errlen)
 		return -1;
 	}
 	h.n_fs = (uint32_t)e->n_fs;
-	h.flags = DLH_NO_DELETES | DLH_NO_CREATES;
+	h.flags = DLH_NO_DELETES | DLH_NO_CREATES | DLH_NO_LINKS | DLH_NO_RMDIRS;
 	for (size_t gi = 0; gi < e->plan->n_groups; gi++) {
 		const struct plan_group *g = &e->plan->groups[gi];
 		if (g->dirsync)
 			h.flags |= DLH_DIRSYNC;
 		for (int op = 0; op < OP_COUNT && !g->aging; op++) { /* (ageing: before the run) */
 			unsigned fl = g->weight[op] ? op_table[op].flags : 0;
-			if (fl & (OPF_DELETES | OPF_RENAMES |
-			          OPF_LINKS)) /* a name gone from where it was */
+			/* f<id> gone from where it was; a link or unlink moves only l<id>: a lost
+			 * tail of a run that only links cannot excuse a missing f<id> */
+			if (fl & (OPF_DELETES | OPF_RENAMES))
 				h.flags &= ~DLH_NO_DELETES;
+			if (fl & OPF_LINKS)
+				h.flags &= ~DLH_NO_LINKS;
+			if (g->weight[op] && op == OP_rmdir) /* (metaop: refused with the log) */
+				h.flags &= ~DLH_NO_RMDIRS;
 			if (fl &
 			    (OPF_CREATES | OPF_RESIZES)) /* (a file made shorter: as made anew) */
 				h.flags &= ~DLH_NO_CREATES;

@@ -153,8 +153,9 @@ static int64_t v_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint6
 }
 
 /* Directory id under parent (meta/m<id>, or createdir's data/d<id>): 0 when a directory is there,
- * -ENOENT when nothing (or something else: not fsmix's) is, or the tree is gone (tree_gone: no
- * root to look under), -errno when it cannot be looked up. */
+ * -EEXIST when the name holds something else (a file, a symlink: the name is there, no directory
+ * of fsmix's; durmodel.h), -ENOENT when nothing is, or the tree is gone (tree_gone: no root to
+ * look under), -errno when it cannot be looked up. */
 static int v_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 {
 	struct vfiles *v = ctx;
@@ -169,7 +170,7 @@ static int v_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 	struct stat st;
 	if (fstatat(v->roots[fs], rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOENT;
+	return S_ISDIR(st.st_mode) ? 0 : -EEXIST;
 }
 
 /* Whether two names are one inode (a second name and its first): 1, 0, or -errno. */

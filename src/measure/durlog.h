@@ -129,8 +129,10 @@ struct durlog_header {
 #define DLH_STREAM  2u /* written to a character device or FIFO: never fdatasynced */
 /* What no group of the run does, so that a lost tail of the log cannot hide it (fsmix verify,
  * durmodel.h). Absent (a log of fsmix before these flags): the run may have done it. */
-#define DLH_NO_DELETES 4u /* no group deletes files */
-#define DLH_NO_CREATES 8u /* no group creates files */
+#define DLH_NO_DELETES 4u  /* no group deletes, renames or replaces files (f<id> stays put) */
+#define DLH_NO_CREATES 8u  /* no group creates files */
+#define DLH_NO_LINKS   16u /* no group links or unlinks second names (l<id>) */
+#define DLH_NO_RMDIRS  32u /* no group removes directories (rmdir of meta/) */
 
 /* A worker's ring: head written by the worker, tail by the logger. */
 struct durlog_ring {

@@ -340,7 +340,18 @@ static void gen_seen(struct dm_file *f, uint32_t gen)
 
 static void born(struct durmodel *m, struct dm_fs *d, struct dm_file *f, const struct durlog_rec *r)
 {
+	/* l<id> is no part of an incarnation: a create never makes it, so the unlink of the old
+	 * one's second name (a delete's first step) stays its last change, to be covered and kept
+	 * (resurrected), until a link record of the new one says otherwise (durmodel_ns.h) */
+	struct dm_ns was = f->ns;
 	reset(f);
+	if (was.link == DM_LINK_GONE) {
+		f->ns.link = was.link;
+		f->ns.link_durable = was.link_durable;
+		f->ns.link_dir = was.link_dir;
+		f->ns.link_t = was.link_t;
+		f->ns.link_ref = was.link_ref;
+	}
 	f->live = true;
 	f->created = r->kind == DL_CREATE;
 	f->dir = r->dir;

@@ -38,9 +38,11 @@
  *     file was created in the run: a create that fails removes its own file), and a short one,
  *     or one whose bytes are all of generations from 1 on (or zeroes), where it also created
  *     files (the id deleted and made anew, the new file cut short by the crash); a resurrected
- *     name where it created files (a create of the id after the last record). Bytes of no
+ *     name where it created files (a create of the id after the last record); a second name's
+ *     finding where it deleted, renamed, replaced, linked or unlinked files. Bytes of no
  *     generation of the file and an unreadable file are broken whatever the log's end; the
- *     header's DLH_NO_DELETES / DLH_NO_CREATES say what the run did not do.
+ *     header's DLH_NO_DELETES / DLH_NO_CREATES / DLH_NO_LINKS say what the run did not do (a
+ *     link or unlink never moves f<id>: it does not excuse a missing f<id>).
  *
  * Cost: O(records log records) to replay, memory O(records); the check reads each promised
  * byte once (twice or three times where a lost tail is weighed).
@@ -147,7 +149,8 @@ struct dm_files {
 	int64_t (*read)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off,
 	                void *buf, size_t len);
 	/* dir: directory id under parent (DURLOG_DIR_META: meta/m<id>; TREE_DIR_TOP: data/d<id>):
-	 * 0 when it is there (a directory), -ENOENT when not, -errno when it cannot be looked up.
+	 * 0 when it is there (a directory), -EEXIST when the name holds no directory (a file, a
+	 * symlink), -ENOENT when nothing is there, -errno when it cannot be looked up.
 	 * NULL: directories are not checked. */
 	int (*dir)(void *ctx, uint32_t fs, uint32_t parent, uint32_t id);
 	int (*same)(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,

@@ -230,8 +230,10 @@ static bool dir_named(const struct durmodel *m, const struct dm_files *files, ui
                       uint32_t dir)
 {
 	const struct dm_file *x = dm_find(&m->datadirs[fs], dir);
-	return !x || !x->live || x->name_durable || !files->dir ||
-	       files->dir(files->ctx, fs, TREE_DIR_TOP, dir) != -ENOENT;
+	if (!x || !x->live || x->name_durable || !files->dir)
+		return true;
+	int rc = files->dir(files->ctx, fs, TREE_DIR_TOP, dir);
+	return rc != -ENOENT && rc != -EEXIST; /* (a file in its place: no directory of it) */
 }
 
 /* One file's promises: its name, its length and content, where it is (a rename not yet durable
@@ -250,22 +252,25 @@ static void check_file(const struct durmodel *m, const struct dm_files *files, u
 	rep->names_created_promised += f->name_durable && f->created;
 	int64_t size = dm_ns_locate(&f->ns, files, fs, id, file->dir, &here.dir);
 	struct dm_finding fd = {.fs = fs, .file = id, .dir = f->dir};
+	if (size < 0 &&
+	    (!f->name_durable || !dm_ns_named(&f->ns) || !dir_named(m, files, fs, file->dir))) {
+		rep->absent_unpromised++;
+		/* the model allows it: the name was never promised (or the file moved more often
+		 * than durmodel_ns tracks: its place is unknown; or it was made in a directory the
+		 * run made whose entry, not promised, is lost: judged where the name is now, not
+		 * where a lookup failed), so it may be absent, and a lookup that fails (EIO,
+		 * EBADMSG, ENOTDIR) tells nothing: the file may be absent behind it */
+		rep->kept += data + f->name_durable;
+		return;
+	}
 	if (size == -ENOENT) {
-		if (!f->name_durable || !dm_ns_named(&f->ns) || !dir_named(m, files, fs, f->dir)) {
-			rep->absent_unpromised++;
-			/* the model allows it: the name was never promised (or the file moved more
-			 * often than durmodel_ns tracks: its place is unknown) */
-			rep->kept += data + f->name_durable;
-			return;
-		}
 		fd.kind = DM_MISSING;
 		fd.ref = f->name_ref;
 		add_finding(rep, &fd, 1 + data, may_vanish(m, f));
 		return;
 	}
-	if (size < 0) {
-		unreadable(rep, &fd, (int)-size, f->name_durable ? f->name_ref : data_ref(f),
-		           f->name_durable + data);
+	if (size < 0) { /* its name promised: found nowhere, looked up in vain somewhere */
+		unreadable(rep, &fd, (int)-size, f->name_ref, 1 + data);
 		return;
 	}
 	if (!data) {
@@ -363,7 +368,10 @@ static void check_link(const struct durmodel *m, const struct dm_files *files, u
 		rep->kept++;
 		return;
 	}
-	add_finding(rep, &fd, 1, m->tail_lost && !(m->h.flags & DLH_NO_DELETES));
+	/* (l<id> changes by a link or unlink, and by a delete or replace, which unlink it first) */
+	bool names =
+	    (m->h.flags & (DLH_NO_DELETES | DLH_NO_LINKS)) != (DLH_NO_DELETES | DLH_NO_LINKS);
+	add_finding(rep, &fd, 1, m->tail_lost && names);
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -391,9 +399,11 @@ static void add_verdict(struct dm_report *rep, const struct dm_file *f, uint32_t
 
 /* A directory the run made or removed (x: its entry in a table of directories, durmodel_int.h):
  * made with its entry promised, it must be there (missing); removed with its removal promised,
- * it must not (resurrected). A log whose tail is lost: an rmdir, or a mkdir of the id, after its
- * last record may explain either of meta/ (lost tail). One that cannot be looked up: unreadable
- * where it must be, nothing told where it must not. False when nothing of it is promised. */
+ * it must not (resurrected: its name found as anything, a file or a symlink too). A log whose
+ * tail is lost: an rmdir, or a mkdir of the id, after its last record may explain either of
+ * meta/ (lost tail; a missing one only where the run removes directories: DLH_NO_RMDIRS). One that
+ * cannot be looked up: unreadable where it must be, nothing told where it must not. False when
+ * nothing of it is promised. */
 static bool check_dir(const struct durmodel *m, const struct dm_files *files, uint32_t fs,
                       const struct dm_file *x, struct dm_report *rep)
 {
@@ -404,16 +414,19 @@ static bool check_dir(const struct durmodel *m, const struct dm_files *files, ui
 	rep->dir_promises++;
 	int rc = files->dir(files->ctx, fs, x->dir, x->id);
 	struct dm_finding fd = {.fs = fs, .file = x->id, .dir = x->dir, .is_dir = true};
-	if ((made && rc == 0) || (gone && rc < 0)) {
+	/* removed: its name back as anything (-EEXIST: a file, a symlink) is back, as a deleted
+	 * file's name (check_gone_in); one that cannot be looked up tells nothing */
+	if ((made && rc == 0) || (gone && rc < 0 && rc != -EEXIST)) {
 		rep->kept++;
-	} else if (made && rc != -ENOENT) {
+	} else if (made && rc != -ENOENT && rc != -EEXIST) {
 		unreadable(rep, &fd, -rc, x->name_ref, 1);
 	} else {
 		fd.kind = made ? DM_MISSING : DM_RESURRECTED;
 		fd.ref = made ? x->name_ref : x->gone_ref;
-		/* (createdir's directories of data/ are never removed: nothing lost explains one)
-		 */
-		add_finding(rep, &fd, 1, m->tail_lost && x->dir == DURLOG_DIR_META);
+		/* (createdir's directories of data/ are never removed: nothing lost explains one;
+		 * one of meta/ missing only an rmdir after the last record does) */
+		bool lost = x->dir == DURLOG_DIR_META && (!made || !(m->h.flags & DLH_NO_RMDIRS));
+		add_finding(rep, &fd, 1, m->tail_lost && lost);
 	}
 	return true;
 }

@@ -40,19 +40,11 @@ read_blocksize=4KB
 [end0]
 EOF
 
-# cycle FSTYPE DEV MNT SEED: one cut, the remount, the check.
+# cycle FSTYPE DEV MNT SEED: one cut, the remount, the check (lib.bash's crash_cycle).
 cycle() {
-	local fstype=$1 dev=$2 mnt=$3 seed=$4 j=$work/cut$4.json log=$work/cut$4.durlog v=$work/verify$4.json
-	timeout 120 "$bin" run "$work/ns.ffsb" --location "$mnt" --seed "$seed" --crash-after random:3 \
-		--json "$j" --durability-log "$log" >"$work/cut$seed.out" 2>&1
-	local rc=$?
-	if ! umount "$mnt" || ! mount -t "$fstype" "$dev" "$mnt"; then
-		bad "$fstype cut (seed $seed): cannot unmount and mount $dev again"
-		return 1
-	fi
-	timeout 120 "$bin" verify "$work/ns.ffsb" --location "$mnt" --durability-log "$log" \
-		--json "$v" >"$work/verify$seed.out" 2>&1
-	local vrc=$?
+	local fstype=$1 dev=$2 mnt=$3 seed=$4
+	crash_cycle "$work/ns.ffsb" "$fstype" "$dev" "$mnt" "$seed" || return 1
+	local rc=$crash_rc vrc=$crash_vrc j=$crash_j v=$crash_v
 	local renames
 	renames=$(jq -r '[.total.ops[] | select(.name == "rename") | .count] | add // 0' "$j" 2>/dev/null)
 	if [ $rc -eq 0 ] && [ "$(jq -r .stop_reason "$j")" = crashed ] && [ "$(jq '.errors | length' "$j")" = 0 ] &&

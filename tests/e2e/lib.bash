@@ -136,6 +136,27 @@ read_blocksize=4KB
 EOF
 }
 
+# crash_cycle PROFILE FSTYPE DEV MNT SEED: one `--crash-after random:3` cut of PROFILE on the
+# filesystem DEV mounted at MNT, its remount (the journal replayed) and `fsmix verify` of the
+# run's durability log (crash_links.sh, crash_nsops.sh). Sets crash_rc (the run's exit status,
+# its JSON in $crash_j, its output in $work/cutSEED.out) and crash_vrc (verify's, its JSON in
+# $crash_v, its output in $work/verifySEED.out); returns 1 when DEV cannot be mounted again
+# (said with bad).
+crash_cycle() {
+	local p=$1 fstype=$2 dev=$3 mnt=$4 seed=$5 log=$work/cut$5.durlog
+	crash_j=$work/cut$seed.json crash_v=$work/verify$seed.json
+	timeout 120 "$bin" run "$p" --location "$mnt" --seed "$seed" --crash-after random:3 \
+		--json "$crash_j" --durability-log "$log" >"$work/cut$seed.out" 2>&1
+	crash_rc=$?
+	if ! umount "$mnt" || ! mount -t "$fstype" "$dev" "$mnt"; then
+		bad "$fstype cut (seed $seed): cannot unmount and mount $dev again"
+		return 1
+	fi
+	timeout 120 "$bin" verify "$p" --location "$mnt" --durability-log "$log" \
+		--json "$crash_v" >"$work/verify$seed.out" 2>&1
+	crash_vrc=$?
+}
+
 # summary: the closing lines ctest logs read -- the counts, then each skipped check's reason --
 # and the exit status: 1 on any failure, 77 if every check skipped, else 0.
 summary() {

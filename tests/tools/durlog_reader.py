@@ -159,6 +159,10 @@ class Model:
         if old is not None:
             old.recreated = True
         f = File(r["fs"], r["file"], r["dir"], created, r["t1"])
+        if old is not None and old.link and old.link[0] == "unlink":
+            # a create never makes l<id>: the old life's unlink stays its last change (covered
+            # later, it must stay gone) until a link of the new life (docs: "Second names")
+            f.link, old.link = old.link, None
         self.live[f.key()] = f
         self.lives.append(f)
         return f
@@ -205,7 +209,15 @@ class Model:
             self.settle(f, ws)
             if f.t_made < r["t0"]:
                 self.name_durable(f)
+            self.cover_replace(f, r["t0"])
             self.cover_left(f, None, r["t0"])
+
+    def cover_replace(self, f, t0):
+        """A replace's rename is durable once a sync, a syncfs or a dirsync of its directory
+        (the caller's reach) started after it returned (docs/durability.md: the rename row, "A
+        name made anew"): then only the new content."""
+        if f.replace and not f.replace[2] and f.replace_t1 < t0:
+            f.replace = (f.replace[0], f.replace[1], True)
 
     def cover_link(self, f, d, t0):
         """A second name's link or unlink is covered by a dirsync of its own directory (d), a
@@ -281,9 +293,8 @@ class Model:
                         continue
                     if f.dir == r["dir"] and f.t_made < r["t0"]:
                         self.name_durable(f)
-                    if f.replace and not f.replace[2] and f.dir == r["dir"] and \
-                            f.replace_t1 <= r["t1"]:
-                        f.replace = (f.replace[0], f.replace[1], True)
+                    if f.dir == r["dir"]:
+                        self.cover_replace(f, r["t0"])
                     self.cover_left(f, r["dir"], r["t0"])
             elif k in ("sync", "syncfs"):
                 self.cover_dirs(r, None)
@@ -382,7 +393,9 @@ def judge_link(m, f, locs):
         return None
     loc = locs[f.fs] if f.fs < len(locs) else locs[0]
     lp = path_of(loc, f.fs, f.link[1], f.id, "l")
-    lost = not m.complete and not (m.hdr["flags"] & 4)  # a later delete or unlink may explain
+    # a later delete, replace, link or unlink may explain it: flags 4 (no group deletes, renames
+    # or replaces files) and 16 (none links or unlinks) both say none could
+    lost = not m.complete and (m.hdr["flags"] & 20) != 20
     if f.link[0] == "unlink":
         if os.path.lexists(lp):
             return ("lost-tail" if lost else "broken", "resurrected")
@@ -573,13 +586,16 @@ def judge_dir(m, x, locs):
         return ("not-promised", None)
     loc = locs[x.fs] if x.fs < len(locs) else locs[0]
     name = ("meta/m%d" if x.parent == META_DIR else "data/d%03d") % x.id
-    there = os.path.isdir(os.path.join(loc, "fsmix.fs%d" % x.fs, name)) and \
-        not os.path.islink(os.path.join(loc, "fsmix.fs%d" % x.fs, name))
+    p = os.path.join(loc, "fsmix.fs%d" % x.fs, name)
+    # made: a directory must be there; removed: the name must stay gone, whatever it names
+    # (docs/durability.md, "Directories": a file or a symlink in its place is the name back)
+    there = os.path.isdir(p) and not os.path.islink(p) if x.made else os.path.lexists(p)
     if there == x.made:
         return ("kept", None)
     kind = "missing" if x.made else "resurrected"
     # a lost tail may hide an rmdir or mkdir of meta/; createdir's directories are never removed
-    lost = not m.complete and x.parent == META_DIR
+    # (a missing one only where the run removes directories: header flag 32 clear)
+    lost = not m.complete and x.parent == META_DIR and (not x.made or not m.hdr["flags"] & 32)
     return ("lost-tail" if lost else "broken", kind)
 
 

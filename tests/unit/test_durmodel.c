@@ -18,6 +18,7 @@
 #include "durmodel.h"
 #include "durpromise.h"
 #include "durrange.h"
+#include "durmodel_fixture.h"
 #include "test.h"
 
 #define SEED   0x5eedull
@@ -67,23 +68,6 @@ static void put(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
 		mem[file].len = off + len;
 }
 
-/* The journal being made. */
-static struct durlog_rec j[256];
-static size_t nj;
-static uint64_t clk;
-
-static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
-{
-	struct durlog_rec *r = &j[nj];
-	memset(r, 0, sizeof(*r));
-	r->kind = (uint8_t)kind;
-	r->file = file;
-	r->seq = nj++;
-	r->t_start = ++clk;
-	r->t_end = ++clk;
-	return r;
-}
-
 static void j_create(uint32_t file, uint32_t dir)
 {
 	rec(DL_CREATE, file)->dir = dir;
@@ -102,31 +86,16 @@ static void j_fsync(uint32_t file, uint64_t size, uint32_t gen)
 	r->size = size, r->gen = gen;
 }
 
-static bool tail_lost;  /* the log has no end record */
-static uint32_t hflags; /* the header's flags */
-
 static void reset_all(void)
 {
-	tail_lost = false;
-	hflags = 0;
+	fx_reset();
 	memset(mem, 0, sizeof(mem));
-	nj = 0;
-	clk = 100;
 }
 
 /* Replays j under model and checks the synthetic files. */
 static struct dm_report *verify(enum dm_model model)
 {
-	static struct dm_report rep;
-	struct durlog_header h = {
-	    .version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1, .flags = hflags};
-	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, model);
-	CHECK(m != NULL);
-	char err[256];
-	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
-	durmodel_free(m);
-	return &rep;
+	return fx_verify(&files, SEED, 0, model);
 }
 
 /* One created, written and fsynced file, as it is on disk. */

@@ -14,16 +14,19 @@
 
 #include "durcheck.h"
 #include "durmodel.h"
+#include "durmodel_fixture.h"
 #include "test.h"
 
 #define TOP   UINT32_MAX /* TREE_DIR_TOP: data/ */
 #define META  DURLOG_DIR_META
 #define NSLOT 16
 
-/* The synthetic tree: directories (parent, id) and empty files (dir, id). */
+/* The synthetic tree: directories (parent, id) and empty files (dir, id); a directory's name
+ * held by no directory (other: a regular file m<id> after a crash) is an entry of its own. */
 struct entry {
 	bool exists, is_dir;
 	uint32_t parent, id;
+	bool other;
 };
 static struct entry tree[NSLOT];
 
@@ -40,14 +43,26 @@ static void put(bool is_dir, uint32_t parent, uint32_t id)
 {
 	for (int i = 0; i < NSLOT; i++)
 		if (!tree[i].exists) {
-			tree[i] = (struct entry){true, is_dir, parent, id};
+			tree[i] = (struct entry){true, is_dir, parent, id, false};
 			return;
 		}
 }
 
+/* The name of directory id under parent held by a regular file. */
+static void put_other(uint32_t parent, uint32_t id)
+{
+	put(true, parent, id);
+	find(true, parent, id)->other = true;
+}
+
+static bool bad;         /* bad_dir's lookups fail (EBADMSG) */
+static uint32_t bad_dir; /* (a data directory: TOP is UINT32_MAX) */
+
 static int64_t mem_size(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
 {
 	(void)ctx, (void)fs;
+	if (bad && dir == bad_dir)
+		return -EBADMSG;
 	/* a file of a data directory is there only while its directory is */
 	if (dir != TOP && !find(true, TOP, dir))
 		return -ENOENT;
@@ -64,47 +79,31 @@ static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uin
 static int mem_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 {
 	(void)ctx, (void)fs;
-	return find(true, parent, id) ? 0 : -ENOENT;
+	const struct entry *e = find(true, parent, id);
+	return !e ? -ENOENT : e->other ? -EEXIST : 0; /* (verify.c's v_dir) */
 }
 
 static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir, NULL};
 
-static struct durlog_rec j[64];
-static size_t nj;
-static uint64_t clk;
-
-static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file, uint32_t dir)
+/* A record of kind on file (a directory's id, or a file's) in directory dir. */
+static struct durlog_rec *rec_in(enum durlog_kind kind, uint32_t file, uint32_t dir)
 {
-	struct durlog_rec *r = &j[nj];
-	memset(r, 0, sizeof(*r));
-	r->kind = (uint8_t)kind;
-	r->file = file;
+	struct durlog_rec *r = rec(kind, file);
 	r->dir = dir;
-	r->seq = nj++;
-	r->t_start = ++clk;
-	r->t_end = ++clk;
 	return r;
 }
 
 static void reset_all(void)
 {
 	memset(tree, 0, sizeof(tree));
-	nj = 0;
-	clk = 100;
+	fx_reset();
+	bad = false;
 }
 
 static struct dm_report *verify_as(enum dm_model model, bool complete)
 {
-	static struct dm_report rep;
-	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
-	h.fs[0] = (struct durlog_fs_id){0, 1, 5, 2, 1, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, complete, model);
-	CHECK(m != NULL);
-	char err[256];
-	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
-	durmodel_free(m);
-	CHECK_EQ_U(rep.checked, rep.kept + rep.broken + rep.lost_tail);
-	return &rep;
+	tail_lost = !complete;
+	return fx_verify(&files, 5, 1, model);
 }
 
 static struct dm_report *verify(void)
@@ -118,16 +117,16 @@ static void test_mkdir(void)
 {
 	for (int model = 0; model < 2; model++) {
 		reset_all();
-		rec(DL_MKDIR, 3, META);
+		rec_in(DL_MKDIR, 3, META);
 		CHECK_EQ_U(verify_as((enum dm_model)model, true)->dir_promises, 0);
-		rec(DL_DIRSYNC, 0, TOP);
+		rec_in(DL_DIRSYNC, 0, TOP);
 		struct dm_report *r = verify_as((enum dm_model)model, true);
 		CHECK_EQ_U(r->dir_promises, 0);
 		CHECK_EQ_U(r->broken, 0);
 		enum durlog_kind cover[] = {DL_DIRSYNC, DL_SYNCFS, DL_SYNC};
 		for (int c = 0; c < 3; c++) {
 			nj = 1;
-			rec(cover[c], 0, cover[c] == DL_DIRSYNC ? META : 0);
+			rec_in(cover[c], 0, cover[c] == DL_DIRSYNC ? META : 0);
 			r = verify_as((enum dm_model)model, true);
 			CHECK_EQ_U(r->dir_promises, 1);
 			CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
@@ -145,21 +144,21 @@ static void test_mkdir(void)
 	}
 	/* a covering call that started before the mkdir completed covers nothing */
 	reset_all();
-	struct durlog_rec *mk = rec(DL_MKDIR, 3, META);
-	struct durlog_rec *s = rec(DL_SYNCFS, 0, 0);
+	struct durlog_rec *mk = rec_in(DL_MKDIR, 3, META);
+	struct durlog_rec *s = rec_in(DL_SYNCFS, 0, 0);
 	s->t_start = mk->t_end - 1;
 	CHECK_EQ_U(verify()->broken, 0);
 	/* a lost log tail: an rmdir after its last record may explain a missing directory */
 	reset_all();
-	rec(DL_MKDIR, 3, META);
-	rec(DL_SYNC, 0, 0);
+	rec_in(DL_MKDIR, 3, META);
+	rec_in(DL_SYNC, 0, 0);
 	struct dm_report *r = verify_as(DM_LINUX, false);
 	CHECK_EQ_U(r->broken, 0);
 	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
 	/* ...but nothing removes a directory createdir made: broken all the same */
 	reset_all();
-	rec(DL_MKDIR, 4, TOP)->flags = DLF_TOP;
-	rec(DL_SYNC, 0, 0);
+	rec_in(DL_MKDIR, 4, TOP)->flags = DLF_TOP;
+	rec_in(DL_SYNC, 0, 0);
 	r = verify_as(DM_LINUX, false);
 	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
 	CHECK_EQ_U(r->lost_tail, 0);
@@ -170,17 +169,17 @@ static void test_mkdir(void)
 static void test_rmdir(void)
 {
 	reset_all();
-	rec(DL_MKDIR, 3, META);
-	rec(DL_DIRSYNC, 0, META);
-	rec(DL_RMDIR, 3, META);
+	rec_in(DL_MKDIR, 3, META);
+	rec_in(DL_DIRSYNC, 0, META);
+	rec_in(DL_RMDIR, 3, META);
 	put(true, META, 3);
 	CHECK_EQ_U(verify()->broken, 0); /* the rmdir lost: allowed */
 	memset(tree, 0, sizeof(tree));
 	CHECK_EQ_U(verify()->broken, 0);
-	rec(DL_DIRSYNC, 0, TOP); /* another parent: nothing */
+	rec_in(DL_DIRSYNC, 0, TOP); /* another parent: nothing */
 	put(true, META, 3);
 	CHECK_EQ_U(verify()->broken, 0);
-	rec(DL_DIRSYNC, 0, META);
+	rec_in(DL_DIRSYNC, 0, META);
 	struct dm_report *r = verify();
 	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
 	CHECK_EQ_U(r->dir_promises, 1);
@@ -189,8 +188,79 @@ static void test_rmdir(void)
 	CHECK_EQ_U(r->broken, 0);
 	CHECK_EQ_U(r->kept, 1);
 	/* made anew after the removal: the newest counts (no promise until covered again) */
-	rec(DL_MKDIR, 3, META);
+	rec_in(DL_MKDIR, 3, META);
 	CHECK_EQ_U(verify()->broken, 0);
+}
+
+/* A log whose tail is lost: a covered mkdir of meta/ missing is lost tail where the run removes
+ * directories (an rmdir after the last record may explain it), broken where it does not
+ * (DLH_NO_RMDIRS: nothing lost removes one). */
+static void test_dir_lost_tail_flags(void)
+{
+	reset_all();
+	rec_in(DL_MKDIR, 3, META);
+	rec_in(DL_SYNCFS, 0, 0);
+	struct dm_report *r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+	hflags = DLH_NO_RMDIRS;
+	r = verify_as(DM_LINUX, false);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
+}
+
+/* A file whose name an fsync promised, renamed (not covered) into a directory createdir made
+ * whose entry no call promised, the directory lost: the file lost with it broke nothing -- also
+ * when a directory it left cannot be looked up (EBADMSG): that it may be there tells nothing,
+ * the name is judged where it is now (verify said unreadable, judging the directory of the
+ * failed lookup, where the second reader kept it, after a barrier=0 cut). */
+static void test_renamed_into_lost_dir(void)
+{
+	reset_all();
+	put(true, TOP, 1);
+	rec_in(DL_CREATE, 0, 1)->gen = 1;
+	rec_in(DL_FSYNC, 0, 1);
+	rec_in(DL_MKDIR, 7, TOP);
+	rec_in(DL_RENAME, 0, 7)->aux = 1;
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->broken, 0); /* neither d7 nor f0 */
+	bad = true, bad_dir = 1;
+	r = verify();
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 0);
+	put(true, TOP, 7); /* d7 there: f0 was promised in d7 or d1, and d1 cannot be read */
+	CHECK_EQ_U(verify()->by_kind[DM_UNREADABLE], 1);
+}
+
+/* A directory's name that comes back after a crash holding a regular file (a barrier=0 cut that
+ * lost the rmdir and reused the inode): removed with its removal covered, the name is back --
+ * resurrected, as a deleted file's name back as anything (docs/durability.md, "Deletes",
+ * "Directories"), not "absent"; made with its mkdir covered, no directory is there: missing, not
+ * unreadable. Uncovered, either may be so. */
+static void test_dir_name_other(void)
+{
+	reset_all();
+	rec_in(DL_MKDIR, 3, META);
+	rec_in(DL_DIRSYNC, 0, META);
+	rec_in(DL_RMDIR, 3, META);
+	put_other(META, 3);
+	CHECK_EQ_U(verify()->broken, 0); /* the rmdir not covered */
+	rec_in(DL_SYNCFS, 0, 0);
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->n_verdicts, 1);
+	CHECK(r->verdicts[0].is_dir && r->verdicts[0].kind == DM_RESURRECTED);
+	memset(tree, 0, sizeof(tree));
+	CHECK_EQ_U(verify()->broken, 0);
+
+	reset_all();
+	rec_in(DL_MKDIR, 4, META);
+	put_other(META, 4);
+	CHECK_EQ_U(verify()->broken, 0); /* the mkdir not covered */
+	rec_in(DL_SYNC, 0, 0);
+	r = verify();
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->by_kind[DM_UNREADABLE], 0);
 }
 
 /* File 7 created in data/d005, a directory createdir made, and fsynced: under linux its fsync
@@ -201,9 +271,9 @@ static void test_rmdir(void)
 static void test_file_in_new_dir(void)
 {
 	reset_all();
-	rec(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
-	rec(DL_CREATE, 7, 5)->gen = 1;
-	struct durlog_rec *f = rec(DL_FSYNC, 7, 5);
+	rec_in(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
+	rec_in(DL_CREATE, 7, 5)->gen = 1;
+	struct durlog_rec *f = rec_in(DL_FSYNC, 7, 5);
 	f->gen = 1;
 	struct dm_report *r = verify_as(DM_LINUX, true);
 	CHECK_EQ_U(r->by_kind[DM_MISSING], 2); /* the file and its directory */
@@ -214,15 +284,15 @@ static void test_file_in_new_dir(void)
 	CHECK_EQ_U(verify_as(DM_LINUX, true)->broken, 0);
 
 	reset_all();
-	rec(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
-	rec(DL_CREATE, 7, 5)->gen = 1;
-	rec(DL_DIRSYNC, 0, 5);
+	rec_in(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
+	rec_in(DL_CREATE, 7, 5)->gen = 1;
+	rec_in(DL_DIRSYNC, 0, 5);
 	r = verify_as(DM_POSIX, true);
 	CHECK_EQ_U(r->broken, 0); /* d005's entry never promised: lost with it */
 	CHECK_EQ_U(verify_as(DM_LINUX, true)->by_kind[DM_MISSING], 2);
 	put(true, TOP, 5);
 	CHECK_EQ_U(verify_as(DM_POSIX, true)->by_kind[DM_MISSING], 1); /* the file alone */
-	rec(DL_DIRSYNC, 0, TOP); /* d005's entry promised: now the file's name is, under posix */
+	rec_in(DL_DIRSYNC, 0, TOP); /* d005's entry promised: now the file's name is, under posix */
 	memset(tree, 0, sizeof(tree));
 	CHECK_EQ_U(verify_as(DM_POSIX, true)->by_kind[DM_MISSING], 2);
 }
@@ -235,16 +305,16 @@ static void test_file_in_new_dir(void)
 static void test_renamed_into_new_dir(void)
 {
 	reset_all();
-	rec(DL_CREATE, 7, TOP)->gen = 1;
-	rec(DL_FSYNC, 7, TOP)->gen = 1;
-	rec(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
-	rec(DL_RENAME, 7, 5)->aux = TOP;
-	rec(DL_FSYNC, 7, 5)->gen = 1;
+	rec_in(DL_CREATE, 7, TOP)->gen = 1;
+	rec_in(DL_FSYNC, 7, TOP)->gen = 1;
+	rec_in(DL_MKDIR, 5, TOP)->flags = DLF_TOP;
+	rec_in(DL_RENAME, 7, 5)->aux = TOP;
+	rec_in(DL_FSYNC, 7, 5)->gen = 1;
 	put(false, TOP, 7);
 	struct dm_report *r = verify();
 	CHECK_EQ_U(r->broken, 0);
 	CHECK_EQ_U(r->dir_promises, 0);
-	rec(DL_SYNCFS, 0, 0);
+	rec_in(DL_SYNCFS, 0, 0);
 	r = verify();
 	CHECK_EQ_U(r->by_kind[DM_MISSING], 2); /* the file, where the syncfs put it, and d005 */
 }
@@ -253,6 +323,9 @@ int main(void)
 {
 	RUN(test_mkdir);
 	RUN(test_rmdir);
+	RUN(test_dir_name_other);
+	RUN(test_dir_lost_tail_flags);
+	RUN(test_renamed_into_lost_dir);
 	RUN(test_file_in_new_dir);
 	RUN(test_renamed_into_new_dir);
 	return test_summary();

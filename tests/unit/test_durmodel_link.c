@@ -17,6 +17,7 @@
 
 #include "content.h"
 #include "durmodel.h"
+#include "durmodel_fixture.h"
 #include "test.h"
 
 #define SEED  0x5eedull
@@ -108,29 +109,10 @@ static void drop(uint32_t dir, uint32_t file)
 		m->exists = false;
 }
 
-static struct durlog_rec j[64];
-static size_t nj;
-static uint64_t clk;
-static bool tail_lost;
-
-static struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
-{
-	struct durlog_rec *r = &j[nj];
-	memset(r, 0, sizeof(*r));
-	r->kind = (uint8_t)kind;
-	r->file = file;
-	r->seq = nj++;
-	r->t_start = ++clk;
-	r->t_end = ++clk;
-	return r;
-}
-
 static void reset_all(void)
 {
 	memset(mem, 0, sizeof(mem));
-	nj = 0;
-	clk = 100;
-	tail_lost = false;
+	fx_reset();
 }
 
 /* File 0 created in dir 0, written whole at generation 1 and fsynced; on disk as inode 7. */
@@ -159,16 +141,7 @@ static void j_dirsync(uint32_t dir)
 
 static struct dm_report *verify(void)
 {
-	static struct dm_report rep;
-	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
-	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
-	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, DM_LINUX);
-	CHECK(m != NULL);
-	char err[256];
-	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
-	durmodel_free(m);
-	CHECK_EQ_U(rep.checked, rep.kept + rep.broken + rep.lost_tail);
-	return &rep;
+	return fx_verify(&files, SEED, 0, DM_LINUX);
 }
 
 /* Linked into d1, nothing since: there or not, kept; no promise of it is counted. */
@@ -323,6 +296,84 @@ static void test_link_lost_tail(void)
 	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
 }
 
+/* A lost tail weighed by what the run did (the header's flags): a run that links and unlinks but
+ * neither deletes, renames nor replaces (DLH_NO_DELETES) cannot lose f0 to its tail -- f0
+ * missing is broken -- but may lose l0 (an unlink after the last record): lost tail; a run that
+ * does none of them (DLH_NO_LINKS too): both broken. */
+static void test_link_lost_tail_flags(void)
+{
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	rec(DL_SYNCFS, 0);
+	tail_lost = true;
+	hflags = DLH_NO_DELETES | DLH_NO_CREATES;
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1); /* l0 */
+	put_link(1, 0, 0);
+	drop(0, 0);
+	r = verify();
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1); /* f0: no link or unlink removes it */
+	CHECK(!r->examples[DM_MISSING][0].second);
+	CHECK_EQ_U(r->lost_tail, 0);
+	put(0, 0, 1, 7);
+	drop(1, 0 | DM_SECOND_NAME);
+	hflags |= DLH_NO_LINKS;
+	r = verify();
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1); /* l0: nothing lost could have removed it */
+	CHECK(r->examples[DM_MISSING][0].second);
+	hflags = DLH_NO_CREATES | DLH_NO_LINKS; /* deletes: they unlink l0 first */
+	CHECK_EQ_U(verify()->lost_by_kind[DM_MISSING], 1);
+}
+
+/* An id deleted and created anew: its second name is no part of an incarnation (a create never
+ * makes l<id>), so the old one's unlink (the delete's first step) stays the second name's last
+ * change: covered, before or after the create, l0 must stay gone (resurrected); not covered,
+ * it may be back; a link of the new file is the new last change. */
+static void test_link_recreated(void)
+{
+	for (int when = 0; when < 2; when++) {
+		reset_all();
+		created_synced();
+		j_link(DL_LINK, 0, 1, 0);
+		rec(DL_SYNC, 0);
+		j_link(DL_UNLINK, 0, 1, 0);
+		rec(DL_DELETE, 0)->dir = 0;
+		if (when == 0)
+			rec(DL_SYNCFS, 0); /* covered before the create */
+		rec(DL_CREATE, 0)->gen = 1;
+		if (when == 1)
+			rec(DL_SYNCFS, 0); /* ...after it */
+		put_link(1, 0, 0);         /* the old l0 back */
+		struct dm_report *r = verify();
+		CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+		CHECK(r->n_examples[DM_RESURRECTED] == 1 && r->examples[DM_RESURRECTED][0].second &&
+		      r->examples[DM_RESURRECTED][0].dir == 1);
+		drop(1, 0 | DM_SECOND_NAME);
+		CHECK_EQ_U(verify()->broken, 0);
+	}
+	/* not covered: l0 may be back */
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	rec(DL_SYNC, 0);
+	j_link(DL_UNLINK, 0, 1, 0);
+	rec(DL_DELETE, 0)->dir = 0;
+	rec(DL_CREATE, 0)->gen = 1;
+	put_link(1, 0, 0);
+	CHECK_EQ_U(verify()->broken, 0);
+	/* linked anew into d2 and covered: l0 must be in d2, the old d1's no longer counts */
+	drop(0, 0);
+	put(0, 0, 1, 9);
+	j_link(DL_LINK, 0, 2, 0);
+	rec(DL_SYNC, 0);
+	put_link(2, 0, 0);
+	CHECK_EQ_U(verify()->broken, 0);
+	drop(2, 0 | DM_SECOND_NAME);
+	CHECK_EQ_U(verify()->by_kind[DM_MISSING], 1);
+}
+
 /* l0 covered, f0's current name not durable: the f0 found may be an earlier one (a delete, or
  * a replace's rename, that no call covered), so another inode there breaks nothing. */
 static void test_link_earlier_first(void)
@@ -357,6 +408,8 @@ int main(void)
 	RUN(test_link_content);
 	RUN(test_unlink);
 	RUN(test_link_lost_tail);
+	RUN(test_link_lost_tail_flags);
+	RUN(test_link_recreated);
 	RUN(test_link_earlier_first);
 	return test_summary();
 }
