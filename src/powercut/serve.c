@@ -428,10 +428,10 @@ int pc_inspect_main(int argc, char **argv)
 	uint64_t end = srec.n ? srec.e[srec.n - 1].ns : srec.start_ns;
 	printf("format %u\ndisk_size %" PRIu64 "\nbase %s\nentries %zu\nwrites %" PRIu64
 	       "\nwrite_bytes %" PRIu64 "\nflushes %zu\ncut %d\nstates %zu\nseconds %.3f\n"
-	       "record_bytes %zu\n",
+	       "record_bytes %zu\nstart_ns %" PRIu64 "\nend_ns %" PRIu64 "\n",
 	       PC_REC_VERSION, srec.disk_size, srec.flags & PC_RECF_ZERO_BASE ? "zeroes" : "image",
 	       srec.n, srec.writes, srec.write_bytes, srec.nflush, srec.cut, srec.nflush + 1,
-	       (double)(end - srec.start_ns) / 1e9, srec.size);
+	       (double)(end - srec.start_ns) / 1e9, srec.size, srec.start_ns, end);
 	for (size_t k = 0; states && k <= srec.nflush; k++) {
 		size_t lo, hi, w = 0;
 		uint64_t bytes = 0;
@@ -439,9 +439,10 @@ int pc_inspect_main(int argc, char **argv)
 		for (size_t i = lo; i < hi; i++)
 			if (srec.e[i].type == PC_REC_WRITE)
 				w++, bytes += srec.e[i].len;
-		printf("state %zu at %.6f s: %zu writes (%" PRIu64 " bytes) after it\n", k,
-		       (double)((k ? srec.e[lo - 1].ns : srec.start_ns) - srec.start_ns) / 1e9, w,
-		       bytes);
+		uint64_t at = k ? srec.e[lo - 1].ns : srec.start_ns;
+		printf("state %zu at %.6f s: %zu writes (%" PRIu64 " bytes) after it; ns %" PRIu64
+		       "\n",
+		       k, (double)(at - srec.start_ns) / 1e9, w, bytes, at);
 	}
 	pc_record_free(&srec);
 	return 0;
