@@ -287,11 +287,12 @@ static int rebuild(const struct cli *c, struct ct_env *e, const struct ct_files 
 	char *mat[] = {e->powercut,     "serve",          "--record", (char *)f->rec, "--base",
 	               (char *)f->base, "--state",        k,          "--subset",     sub,
 	               "--materialize", (char *)o->image, NULL};
-	if (ct_cmd(e, mat)) {
+	int rc = ct_cmd(e, mat);
+	if (rc) {
 		char line[512];
 		ct_cmd_tail(e, line, sizeof(line));
 		fprintf(stderr, "fsmix: crashtest: cannot make %s: %s\n", o->image, line);
-		return -1;
+		return rc == 2 ? -2 : -1; /* 2: an existing file (never written over) */
 	}
 	printf("state %zu: flush point %zu, subset %s: %s\n", o->state, s->k, sub, o->image);
 	if (!o->keep)
