@@ -102,13 +102,17 @@ static void j_fsync(uint32_t file, uint64_t size, uint32_t gen)
 	r->size = size, r->gen = gen;
 }
 
-static bool tail_lost;  /* the log has no end record */
-static uint32_t hflags; /* the header's flags */
+static bool tail_lost;           /* the log has no end record */
+static uint32_t hflags;          /* the header's flags */
+static struct durlog_rec *ktail; /* a known tail (durmodel_known_tail); NULL: none */
+static size_t n_ktail;
 
 static void reset_all(void)
 {
 	tail_lost = false;
 	hflags = 0;
+	ktail = NULL;
+	n_ktail = 0;
 	memset(mem, 0, sizeof(mem));
 	nj = 0;
 	clk = 100;
@@ -123,6 +127,8 @@ static struct dm_report *verify(enum dm_model model)
 	h.fs[0] = (struct durlog_fs_id){0, 1, SEED, 2, 0, 0};
 	struct durmodel *m = durmodel_build(&h, j, nj, !tail_lost, model);
 	CHECK(m != NULL);
+	if (ktail)
+		durmodel_known_tail(m, ktail, n_ktail);
 	char err[256];
 	CHECK_EQ_I(durmodel_check(m, &files, &rep, err, sizeof(err)), 0);
 	durmodel_free(m);
@@ -439,6 +445,39 @@ static void test_lost_tail(void)
 	CHECK_EQ_U(r->by_kind[DM_SHORT], 1);
 	CHECK_EQ_U(r->by_kind[DM_STALE], 1);
 	CHECK_EQ_U(r->lost_tail, 0);
+}
+
+/* A log cut at a crash state's moment whose records after the cut are known (fsmix
+ * crashtest): a missing or short file counts as lost tail only when a record after the cut may
+ * have removed or renewed it; the rest is broken, where an unknown tail would excuse it all. */
+static void test_known_tail(void)
+{
+	reset_all();
+	for (uint32_t f = 0; f < 3; f++)
+		created_synced(f);
+	mem[0].exists = false;
+	mem[1].exists = false;
+	mem[2].len = FSIZE / 2;
+	tail_lost = true;
+	struct dm_report *r = verify(DM_LINUX); /* unknown: all three may be the tail's */
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_tail, 5);
+	struct durlog_rec tail[2] = {
+	    {.kind = DL_DELETE, .file = 1, .t_start = 900, .t_end = 901},
+	    {.kind = DL_WRITE, .file = 2, .gen = 2, .len = 10, .t_start = 902, .t_end = 903}};
+	ktail = tail;
+	n_ktail = 2;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1); /* file 1: its delete follows the cut */
+	CHECK_EQ_U(r->lost_tail, 2);                /* ... its data and its name */
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);      /* file 0: nothing after the cut removes it */
+	CHECK_EQ_U(r->examples[DM_MISSING][0].file, 0);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1); /* file 2: a later write makes no file shorter */
+	CHECK_EQ_U(r->checked, r->kept + r->broken + r->lost_tail);
+	n_ktail = 0; /* nothing after the cut: every finding is broken */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->lost_tail, 0);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 2);
 }
 
 /* A log whose tail is lost: the writes after its end may be of up to 64 generations past the
@@ -883,6 +922,7 @@ int main(void)
 	RUN(test_deleted_not_expected);
 	RUN(test_names_linux_posix);
 	RUN(test_sync_coverage);
+	RUN(test_known_tail);
 	RUN(test_osync_write);
 	RUN(test_reused_base);
 	RUN(test_unreadable);
