@@ -224,6 +224,12 @@ static void state_explore(const struct cli *c, struct ct_env *e, const struct pl
 	FILE *cf = fopen(ctl, "w");
 	bool switched = cf && fwrite(line, 1, (size_t)len, cf) == (size_t)len;
 	switched = cf && !fclose(cf) && switched;
+	int dc = switched ? ct_drop_cache(e->loop[1]) : 0; /* a foreign opener keeps old pages */
+	if (dc) {
+		switched = false;
+		fprintf(stderr, "fsmix: crashtest: cannot drop the cache of %s: %s\n", e->loop[1],
+		        strerror(-dc));
+	}
 	uint64_t t1 = ct_now_ns();
 	t->step_ns[CT_STEP_SWITCH] += t1 - t0;
 	struct ct_result r = {.verified = -2};

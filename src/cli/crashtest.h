@@ -47,6 +47,10 @@ void ct_cmd_tail(const struct ct_env *e, char *buf, size_t len);
 /* ct_attach - a loop device (slot 0 or 1) over file; 0 or -1 (message on stderr). */
 int ct_attach(struct ct_env *e, int slot, const char *file, bool direct);
 void ct_detach(struct ct_env *e, int slot);
+/* ct_drop_cache - drop the page cache of block device dev (BLKFLSBUF). Its last close drops it
+ * too, but another process that has the device open (a probe: blkid, btrfs device scan) keeps
+ * it, and the next state would be read partly from the previous one's pages. 0 or -errno. */
+int ct_drop_cache(const char *dev);
 /* ct_mount - dev on dir (slot 0 or 1) with type fs and options opts (mount(2)); 0 or -errno. */
 int ct_mount(struct ct_env *e, int slot, const char *dev, const char *dir, const char *fs,
              const char *opts);

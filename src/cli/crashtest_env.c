@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -175,6 +177,16 @@ void ct_detach(struct ct_env *e, int slot)
 	char *argv[] = {"losetup", "-d", e->loop[slot], NULL};
 	if (ct_cmd(e, argv) == 0)
 		e->loop[slot][0] = '\0';
+}
+
+int ct_drop_cache(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = ioctl(fd, BLKFLSBUF, 0) ? -errno : 0;
+	close(fd);
+	return rc;
 }
 
 int ct_mount(struct ct_env *e, int slot, const char *dev, const char *dir, const char *fs,
