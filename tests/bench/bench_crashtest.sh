@@ -12,8 +12,10 @@
 # against the bytes the disk received, against the target < 4x. Needs root, /dev/fuse, loop
 # devices, mkfs.ext4, jq.
 #
-# Figures here (2 shared CPUs, load 6 to 14 from other helpers' builds and tests):
-#   see docs/durability.md, "Every crash state".
+# Figures here (2 shared CPUs, load 26 to 35 from other helpers' builds and tests): 40 states in
+# 29.9 s, 1.34 states/s; per state switch 29.5 ms, mount 96.6, verify 462.6, umount 69.2,
+# checker 90; 4,813 flushes, 8,835 writes, 71,335,936 bytes received, the record 71,772,768
+# bytes: 1.006x. docs/durability.md, "Every crash state", says where the time goes.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
