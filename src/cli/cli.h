@@ -40,7 +40,7 @@ enum cli_action {
 struct command;
 
 /* fsmix crashtest's own options (cmd_crashtest.c; docs/durability.md, "Every crash state"). */
-enum ct_fault { CT_FAULT_NONE, CT_FAULT_IGNORE_FLUSH };
+enum ct_fault { CT_FAULT_NONE, CT_FAULT_IGNORE_FLUSH, CT_FAULT_REORDER };
 struct ct_opts {
 	const char *fs;         /* --fs ext4|xfs|btrfs */
 	uint64_t size;          /* --size: bytes of the image */

@@ -219,7 +219,8 @@ static void state_explore(const struct cli *c, struct ct_env *e, const struct pl
 	char ctl[CT_PATH + 16], line[128], sub[64];
 	ct_state_subset(s, sub, sizeof(sub));
 	snprintf(ctl, sizeof(ctl), "%s/control", f->fuse);
-	int len = snprintf(line, sizeof(line), "state %zu %s\n", s->serve_k, sub);
+	int len = snprintf(line, sizeof(line), "state %zu %s%s\n", s->serve_k, sub,
+	                   s->lose ? " lose " CT_LOSE_WORD : "");
 	uint64_t t0 = ct_now_ns();
 	FILE *cf = fopen(ctl, "w");
 	bool switched = cf && fwrite(line, 1, (size_t)len, cf) == (size_t)len;
@@ -290,9 +291,21 @@ static int rebuild(const struct cli *c, struct ct_env *e, const struct ct_files 
 	char k[32], sub[64];
 	snprintf(k, sizeof(k), "%zu", s->serve_k);
 	ct_state_subset(s, sub, sizeof(sub));
-	char *mat[] = {e->powercut,     "serve",          "--record", (char *)f->rec, "--base",
-	               (char *)f->base, "--state",        k,          "--subset",     sub,
-	               "--materialize", (char *)o->image, NULL};
+	char *mat[] = {e->powercut,
+	               "serve",
+	               "--record",
+	               (char *)f->rec,
+	               "--base",
+	               (char *)f->base,
+	               "--state",
+	               k,
+	               "--subset",
+	               sub,
+	               "--materialize",
+	               (char *)o->image,
+	               s->lose ? "--lose" : NULL,
+	               CT_LOSE_WORD,
+	               NULL};
 	int rc = ct_cmd(e, mat);
 	if (rc) {
 		char line[512];

@@ -32,7 +32,9 @@ static void first_story(const struct ct_tally *t, const struct ct_state *s,
 	fprintf(stderr,
 	        "fsmix: crashtest: state %zu (flush point %zu%s, subset %s) fails:", t->current,
 	        s->k, s->serve_k != s->k ? ", served as an earlier one" : "",
-	        s->random ? "random" : "none");
+	        s->random ? "random"
+	        : s->lose ? "all, those the last 4 flushes acknowledged lost"
+	                  : "none");
 	if (r->error || r->verified == -1)
 		fprintf(stderr, " %s", t->verify_error);
 	if (r->unmountable)
@@ -109,7 +111,8 @@ static void print_table(FILE *o, const struct ct_doc *d)
 	if (ct->mount_opts)
 		fprintf(o, " -o %s", ct->mount_opts);
 	if (ct->fault)
-		fprintf(o, ", disk fault ignore-flush");
+		fprintf(o, ", disk fault %s",
+		        ct->fault == CT_FAULT_REORDER ? "reorder-across-flush" : "ignore-flush");
 	fprintf(o, ", %s: %zu flushes, %" PRIu64 " writes (%" PRIu64 " bytes) recorded in %.2f s\n",
 	        d->c->profile, d->r->nflush, d->r->writes, d->r->write_bytes,
 	        (double)(d->r->end_ns - d->r->start_ns) / 1e9);

@@ -111,6 +111,7 @@ int ct_states_make(const struct ct_rec *r, const struct ct_opts *o, uint64_t see
 			s->cut_ns = cut;
 			s->verify = cut > setup_ns;
 			s->random = i > 0;
+			s->lose = o->fault == CT_FAULT_REORDER && k >= CT_REORDER_LATE;
 			/* the subset's seed: one per (run seed, flush point, draw) */
 			s->seed = (seed * 1000003u + k) * 1009u + i;
 		}
@@ -122,6 +123,6 @@ void ct_state_subset(const struct ct_state *s, char *buf, size_t len)
 {
 	if (s->random)
 		snprintf(buf, len, "random:%" PRIu64, s->seed);
-	else
-		snprintf(buf, len, "none");
+	else /* a disk that reorders across a flush persisted what came after it */
+		snprintf(buf, len, s->lose ? "all" : "none");
 }

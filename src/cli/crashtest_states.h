@@ -14,6 +14,13 @@
 
 #include "cli.h"
 
+/* --disk-fault reorder-across-flush: the flushes the disk modelled writes back late (as
+ * fsmix-powercut --reorder-across-flush: four, about two ext4 transactions). */
+#define CT_REORDER_LATE 4
+/* --disk-fault reorder-across-flush: the flushes the disk modelled writes back late (as
+ * fsmix-powercut --reorder-across-flush: four, about two ext4 transactions). */
+#define CT_REORDER_LATE 4
+#define CT_LOSE_WORD    "4" /* the same, as serve's --lose takes it */
 /* --disk-fault ignore-flush: the write-back delay of the disk modelled (1 s). */
 #define CT_DESTAGE_NS 1000000000ull
 
@@ -34,7 +41,9 @@ struct ct_state {
 	size_t serve_k;  /* the flush point served (k, or earlier for a lying disk) */
 	uint64_t cut_ns; /* promises acknowledged before this must hold */
 	bool verify;     /* the run's setup was durable before the cut: promises to check */
-	bool random;     /* subset random:seed, else none */
+	bool random;     /* subset random:seed, else none (all with lose) */
+	bool lose;       /* --disk-fault reorder-across-flush: the epochs the last CT_REORDER_LATE
+	                  * flushes acknowledged lost */
 	uint64_t seed;
 };
 

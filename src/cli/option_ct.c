@@ -138,6 +138,11 @@ enum set_result set_ct_fault(struct cli *c, const char *v, char *err, size_t err
 		c->ct.fault = CT_FAULT_IGNORE_FLUSH;
 		return SET_OK;
 	}
-	snprintf(err, errlen, "--disk-fault takes ignore-flush, not '%s'", v);
+	if (!strcmp(v, "reorder-across-flush")) {
+		c->ct.fault = CT_FAULT_REORDER;
+		return SET_OK;
+	}
+	snprintf(err, errlen, "--disk-fault takes ignore-flush or reorder-across-flush, not '%s'",
+	         v);
 	return SET_BAD;
 }

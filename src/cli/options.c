@@ -448,13 +448,17 @@ const struct option_row option_rows[] = {
             "explored or rebuilt from what DIR holds."},
     {.name = "disk-fault",
      .arg = ARG_REQUIRED,
-     .value = "ignore-flush",
+     .value = "ignore-flush|reorder-across-flush",
      .commands = CRASH,
      .set = set_ct_fault,
      .section = SEC_CRASHTEST,
-     .help = "a test aid: states of a disk that ignores flushes",
+     .help = "a test aid: states of a disk that ignores\n"
+             "flushes, or persists writes after a flush and\n"
+             "loses those it acknowledged",
      .man = "A test aid: explore the states of a broken disk.\n.B ignore-flush\n"
-            "acknowledges flushes and keeps only what it wrote back 1 s after it arrived\n"
+            "acknowledges flushes and keeps only what it wrote back 1 s after it arrived;\n"
+            ".B reorder-across-flush\n"
+            "keeps the writes after flush K and loses those flush K acknowledged\n"
             "(docs/durability.md)."},
 
     /* Compare options */

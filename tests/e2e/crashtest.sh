@@ -3,7 +3,8 @@
 # bounded number of states each).
 #   1. Bad usage: exit 2; what the environment lacks (fsmix-powercut): exit 3, nothing left.
 #   2. Caught (exit 1, states_broken > 0): ext4 barrier=0; a disk that ignores flushes
-#      (--disk-fault ignore-flush).
+#      (--disk-fault ignore-flush); one that persists writes after a flush and loses those
+#      it acknowledged (--disk-fault reorder-across-flush).
 #   3. --run-dir keeps the run; --state N rebuilds that state twice byte for byte.
 #   4. A SIGINT mid-run: exit 130, no loop device, mount or temporary directory left.
 #   5. The served loop device held open by another process: no stale state (no false alarm).
@@ -62,6 +63,11 @@ b=$(key ignore states_broken)
 [ $rc = 1 ] && [ "${b:-0}" -gt 0 ] &&
 	ok "--disk-fault ignore-flush: exit 1, $b of $(key ignore states_explored) states broken" ||
 	{ bad "--disk-fault ignore-flush: exit $rc, states_broken '$b'"; tail -12 "$work/ignore.out"; }
+ct reorder --fs ext4 --mount-options barrier=1 --states 15 --reorder 1 --disk-fault reorder-across-flush
+b=$(key reorder states_broken)
+[ $rc = 1 ] && [ "${b:-0}" -gt 0 ] &&
+	ok "--disk-fault reorder-across-flush: exit 1, $b of $(key reorder states_explored) states broken" ||
+	{ bad "--disk-fault reorder-across-flush: exit $rc, states_broken '$b'"; tail -12 "$work/reorder.out"; }
 
 # 3. A kept run, one state rebuilt twice.
 ct keep --fs ext4 --states 3 --reorder 1 --run-dir "$work/run"
