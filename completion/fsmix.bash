@@ -89,8 +89,9 @@ _fsmix() {
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
 		[[ $prev == --* ]] || prev=
 	fi
-	# The subcommand and the profile (first non-option word after run/check/clean/verify): a
-	# word that is an option's value (--durability-log FILE, ...) is not the profile.
+	# The subcommand and the profile (first non-option word after run/check/clean/verify/
+	# crashtest): a word that is an option's value (--durability-log FILE, ...) is not the
+	# profile.
 	valued=" $(_fsmix_valued "$bin" | tr '\n' ' ') = "
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
@@ -130,6 +131,19 @@ _fsmix() {
 		mapfile -t COMPREPLY < <(compgen -W "exact ffsb6" -- "$cur")
 		return 0
 		;;
+	--fs)
+		mapfile -t COMPREPLY < <(compgen -W "ext4 xfs btrfs" -- "$cur")
+		return 0
+		;;
+	--disk-fault)
+		mapfile -t COMPREPLY < <(compgen -W "ignore-flush reorder-across-flush" -- "$cur")
+		return 0
+		;;
+	--image | --run-dir)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return 0
+		;;
 	--csv | --json | --plot | -o | --output | --lat-log | --durability-log)
 		[[ $prev == --json && $cmd == check ]] || {
 			compopt -o filenames 2>/dev/null
@@ -160,7 +174,7 @@ _fsmix() {
 	fi
 	compopt -o filenames 2>/dev/null
 	case $cmd in
-	run | check | clean | verify)
+	run | check | clean | verify | crashtest)
 		[[ -n $profile ]] && return 0
 		mapfile -t COMPREPLY < <(_fsmix_files "$cur" '*.ffsb')
 		# The installed profiles (<prefix>/share/fsmix/profiles) by their name: 'ext4<TAB>'

@@ -23,7 +23,7 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static int spawn(pid_t *pid, char *const argv[], const char *cwd)
+static int spawn(pid_t *pid, char *const argv[], const char *cwd, const char *out)
 {
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
@@ -35,6 +35,11 @@ static int spawn(pid_t *pid, char *const argv[], const char *cwd)
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
 	posix_spawn_file_actions_init(&fa);
 	int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc && out)
+		rc = posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC,
+		                                      0600);
+	if (!rc && out)
+		rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	if (!rc && cwd)
 		rc = posix_spawn_file_actions_addchdir_np(&fa, cwd);
 	if (!rc)
@@ -46,12 +51,17 @@ static int spawn(pid_t *pid, char *const argv[], const char *cwd)
 
 int subproc_run(char *const argv[], const char *cwd, struct subproc_end *end)
 {
+	return subproc_run_out(argv, cwd, NULL, end);
+}
+
+int subproc_run_out(char *const argv[], const char *cwd, const char *out, struct subproc_end *end)
+{
 	struct subproc_end local = {0};
 	struct subproc_end *e = end ? end : &local;
 	*e = (struct subproc_end){0};
 	unsigned snapshot = stopsig_count();
 	pid_t pid;
-	int st, rc = spawn(&pid, argv, cwd);
+	int st, rc = spawn(&pid, argv, cwd, out);
 	if (rc)
 		return -rc;
 	uint64_t kill_at = 0;

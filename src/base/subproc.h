@@ -27,5 +27,8 @@ struct subproc_end {
  * it was stopped. Returns its wait status (>= 0), or -errno when it cannot be started
  * (-ENOENT: not installed or no cwd) or waited for. */
 int subproc_run(char *const argv[], const char *cwd, struct subproc_end *end);
+/* subproc_run_out - subproc_run with standard output and error written to the file out (made
+ * or truncated, mode 0600; NULL: fsmix's own). */
+int subproc_run_out(char *const argv[], const char *cwd, const char *out, struct subproc_end *end);
 
 #endif

@@ -21,6 +21,7 @@ enum command_id {
 	CMD_PLOT,
 	CMD_KEYS,
 	CMD_VERIFY,
+	CMD_CRASHTEST,
 	CMD_HELP
 };
 
@@ -37,6 +38,23 @@ enum cli_action {
 };
 
 struct command;
+
+/* fsmix crashtest's own options (cmd_crashtest.c; docs/durability.md, "Every crash state"). */
+enum ct_fault { CT_FAULT_NONE, CT_FAULT_IGNORE_FLUSH, CT_FAULT_REORDER };
+struct ct_opts {
+	const char *fs;         /* --fs ext4|xfs|btrfs */
+	uint64_t size;          /* --size: bytes of the image */
+	const char *mkfs_opts;  /* --mkfs-options: words split at spaces */
+	const char *mount_opts; /* --mount-options: mount(2)'s data string */
+	size_t states;          /* --states N: flush points explored; 0: all */
+	unsigned reorder;       /* --reorder K: random subsets per flush point */
+	bool one_state;         /* --state N given */
+	size_t state;           /* ... its number */
+	bool keep;              /* --keep: the state left mounted */
+	const char *image;      /* --image FILE: where --state N's image goes */
+	const char *run_dir;    /* --run-dir DIR: keep (or reuse) the record, base and log */
+	enum ct_fault fault;    /* --disk-fault (a test aid) */
+};
 
 struct cli {
 	enum cli_action action;
@@ -65,6 +83,7 @@ struct cli {
 	unsigned build_threads; /* run --build-threads; 0: one per CPU */
 	const char *plot_path;  /* run --plot, compare --plot, plot -o */
 	bool force;             /* compare: different profiles */
+	struct ct_opts ct;      /* crashtest */
 	char **files;           /* compare and plot arguments */
 	size_t n_files;
 };

@@ -186,6 +186,18 @@ const struct command commands[] = {
                     one_profile,
                     verify_rules,
                     cmd_verify},
+    [CMD_CRASHTEST] = {CMD_CRASHTEST,
+                       "crashtest",
+                       {"fsmix crashtest PROFILE --fs ext4|xfs|btrfs [--states all|N] "
+                        "[--reorder K] [--json F]",
+                        "fsmix crashtest PROFILE --fs FS --run-dir DIR --state N --image F "
+                        "[--keep]"},
+                       {"run PROFILE once on a recording disk, then mount,\n"
+                        "verify and check every crash state (as root)",
+                        "rebuild one crash state as an image"},
+                       one_profile,
+                       crashtest_rules,
+                       cmd_crashtest},
     [CMD_HELP] =
         {CMD_HELP, "help", {"fsmix --help | --version", NULL}, {NULL, NULL}, NULL, NULL, NULL},
 };

@@ -49,5 +49,8 @@ enum failure cmd_keys(struct cli *c);
 enum failure cmd_compare(struct cli *c);
 enum failure cmd_plot(struct cli *c);
 enum failure cmd_verify(struct cli *c);
+enum failure cmd_crashtest(struct cli *c);
+/* crashtest's rules between its options (cmd_crashtest.c) */
+int crashtest_rules(const struct cli *c, char *err, size_t errlen);
 
 #endif

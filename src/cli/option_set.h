@@ -44,6 +44,18 @@ enum set_result set_repeat(struct cli *c, const char *v, char *err, size_t errle
 enum set_result set_picture(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_force(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_markdown(struct cli *c, const char *v, char *err, size_t errlen);
+/* crashtest's (option_ct.c) */
+enum set_result set_ct_fs(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_size(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_mkfs(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_mount(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_states(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_reorder(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_state(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_image(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_keep(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_run_dir(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_ct_fault(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_help(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_version(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_help_man(struct cli *c, const char *v, char *err, size_t errlen);

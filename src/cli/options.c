@@ -13,14 +13,17 @@
 #define PLOT    CMD_BIT(CMD_PLOT)
 #define KEYS    CMD_BIT(CMD_KEYS)
 #define VERIFY  CMD_BIT(CMD_VERIFY)
-#define ANY     (RUN | CHECK | CLEAN | COMPARE | PLOT | KEYS | VERIFY | CMD_BIT(CMD_HELP))
+#define CRASH   CMD_BIT(CMD_CRASHTEST)
+#define ANY     (RUN | CHECK | CLEAN | COMPARE | PLOT | KEYS | VERIFY | CRASH | CMD_BIT(CMD_HELP))
 #define PROFILE (RUN | CHECK | CLEAN | VERIFY) /* the commands that load a profile */
+#define RUNNER  (PROFILE | CRASH) /* ... and crashtest's own run takes these overrides */
 
 static const char run_only[] = "--continue-on-error, --cleanup and --build-threads are options "
                                "of 'run' only";
 static const char sweep_only[] = "thread lists, --sweep and --repeat are options of 'run' only";
 static const char output_only[] = "--csv, --format and --interval are options of 'run' only";
-static const char json_misuse[] = "--json is an option of 'run', 'check' and 'verify', not '%s'";
+static const char json_misuse[] = "--json is an option of 'run', 'check', 'verify' and "
+                                  "'crashtest', not '%s'";
 
 const struct option_row option_rows[] = {
     /* Profile overrides */
@@ -28,7 +31,7 @@ const struct option_row option_rows[] = {
      .short_name = 't',
      .arg = ARG_REQUIRED,
      .value = "S",
-     .commands = PROFILE,
+     .commands = RUNNER,
      .set = set_time,
      .section = SEC_OVERRIDES,
      .help = "run length in seconds (the global key time)",
@@ -46,7 +49,7 @@ const struct option_row option_rows[] = {
      .short_name = 'n',
      .arg = ARG_REQUIRED,
      .value = "[G=]N",
-     .commands = PROFILE,
+     .commands = RUNNER,
      .is_form = is_count,
      .set = set_threads,
      .section = SEC_OVERRIDES,
@@ -56,7 +59,7 @@ const struct option_row option_rows[] = {
      .short_name = 's',
      .arg = ARG_REQUIRED,
      .value = "SECTION.KEY=V",
-     .commands = PROFILE,
+     .commands = RUNNER,
      .set = set_key,
      .section = SEC_OVERRIDES,
      .help = "any key, e.g. --set filesystem0.num_files=2000,\n"
@@ -66,7 +69,7 @@ const struct option_row option_rows[] = {
     {.name = "seed",
      .arg = ARG_REQUIRED,
      .value = "N",
-     .commands = PROFILE,
+     .commands = RUNNER,
      .set = set_seed,
      .section = SEC_OVERRIDES,
      .help = "random seed (the global key seed)",
@@ -74,7 +77,7 @@ const struct option_row option_rows[] = {
     {.name = "fidelity",
      .arg = ARG_REQUIRED,
      .value = "MODE",
-     .commands = PROFILE,
+     .commands = RUNNER,
      .set = set_fidelity,
      .section = SEC_OVERRIDES,
      .help = "exact (default) or ffsb6: FFSB 6.0's biased op and\n"
@@ -87,7 +90,7 @@ const struct option_row option_rows[] = {
     {.name = "ramp",
      .arg = ARG_REQUIRED,
      .value = "S",
-     .commands = PROFILE,
+     .commands = RUNNER,
      .set = set_ramp,
      .section = SEC_OVERRIDES,
      .help = "warm-up: run S seconds uncounted, then time more\n"
@@ -162,7 +165,7 @@ const struct option_row option_rows[] = {
     {.name = "json",
      .arg = ARG_NEXT,
      .value = "FILE",
-     .commands = RUN | COMPARE | VERIFY,
+     .commands = RUN | COMPARE | VERIFY | CRASH,
      .misuse = json_misuse,
      .set = set_json,
      .section = SEC_RUN,
@@ -261,7 +264,7 @@ const struct option_row option_rows[] = {
     {.name = "model",
      .arg = ARG_REQUIRED,
      .value = "linux|posix",
-     .commands = VERIFY,
+     .commands = VERIFY | CRASH,
      .set = set_model,
      .section = SEC_RUN,
      .help = "verify: linux (default; ext4, xfs, btrfs): fsync of\n"
@@ -350,6 +353,114 @@ const struct option_row option_rows[] = {
      .help = "print the resolved profile as JSON",
      .man = "Print the resolved profile as JSON (docs/output.md)."},
 
+    /* Crashtest options */
+    {.name = "fs",
+     .arg = ARG_REQUIRED,
+     .value = "ext4|xfs|btrfs",
+     .commands = CRASH,
+     .set = set_ct_fs,
+     .section = SEC_CRASHTEST,
+     .help = "the filesystem made on the recorded disk (needed)",
+     .man = "The filesystem made on the recorded disk: ext4, xfs or btrfs (needed)."},
+    {.name = "size",
+     .arg = ARG_REQUIRED,
+     .value = "SIZE",
+     .commands = CRASH,
+     .set = set_ct_size,
+     .section = SEC_CRASHTEST,
+     .help = "the disk's size, e.g. 64M (default), 1G",
+     .man = "The recorded disk's size (a number with K, M or G; default 64M)."},
+    {.name = "mkfs-options",
+     .arg = ARG_REQUIRED,
+     .value = "OPTS",
+     .commands = CRASH,
+     .set = set_ct_mkfs,
+     .section = SEC_CRASHTEST,
+     .help = "words given to mkfs.FS (split at spaces)",
+     .man = "Words given to mkfs.FS, split at spaces."},
+    {.name = "mount-options",
+     .arg = ARG_REQUIRED,
+     .value = "OPTS",
+     .commands = CRASH,
+     .set = set_ct_mount,
+     .section = SEC_CRASHTEST,
+     .help = "the filesystem's mount options, e.g. barrier=0\n"
+             "(every mount: the run's and each state's)",
+     .man = "The filesystem's mount options (mount(2)'s data string, e.g.\n.BR barrier=0 ),\n"
+            "for the run's mount and each state's."},
+    {.name = "states",
+     .arg = ARG_REQUIRED,
+     .value = "all|N",
+     .commands = CRASH,
+     .set = set_ct_states,
+     .section = SEC_CRASHTEST,
+     .help = "every flush point (default) or N of them, evenly\n"
+             "spread (the last among them)",
+     .man = "The flush points explored: every one (all, the default) or N of them spread\n"
+            "evenly over the record, the last among them."},
+    {.name = "reorder",
+     .arg = ARG_REQUIRED,
+     .value = "K",
+     .commands = CRASH,
+     .set = set_ct_reorder,
+     .section = SEC_CRASHTEST,
+     .help = "K random subsets of the cached writes per flush\n"
+             "point besides none (seeded by --seed; default 0)",
+     .man = "Besides none of the writes cached after a flush point, K random subsets of\n"
+            "them per flush point (drawn from\n.BR \\-\\-seed ;\ndefault 0)."},
+    {.name = "state",
+     .arg = ARG_REQUIRED,
+     .value = "N",
+     .commands = CRASH,
+     .set = set_ct_state,
+     .section = SEC_CRASHTEST,
+     .help = "rebuild state N (as numbered by a crashtest) as an\n"
+             "image (--image FILE) instead of exploring",
+     .man = "Rebuild state N (the number a crashtest reports) as an image file\n"
+            "(\n.BR \\-\\-image )\ninstead of exploring; with\n.BR \\-\\-run\\-dir ,\n"
+            "the states of that saved run, so the same N gives the same bytes."},
+    {.name = "image",
+     .arg = ARG_REQUIRED,
+     .value = "FILE",
+     .commands = CRASH,
+     .set = set_ct_image,
+     .section = SEC_CRASHTEST,
+     .help = "--state N: the new image file (never overwritten)",
+     .man = "With\n.BR \\-\\-state :\nthe image file to make (new: never overwritten)."},
+    {.name = "keep",
+     .arg = ARG_NONE,
+     .commands = CRASH,
+     .set = set_ct_keep,
+     .section = SEC_CRASHTEST,
+     .help = "--state N: leave the image mounted (at FILE.mnt)",
+     .man = "With\n.BR \\-\\-state :\nleave the image attached to a loop device and mounted\n"
+            "at\n.IR FILE .mnt\n(journal replayed) for a human to look at."},
+    {.name = "run-dir",
+     .arg = ARG_REQUIRED,
+     .value = "DIR",
+     .commands = CRASH,
+     .set = set_ct_run_dir,
+     .section = SEC_CRASHTEST,
+     .help = "keep the run's record, base image and log in DIR\n"
+             "(new); a DIR kept before is replayed, not run again",
+     .man = "Keep the run's record, base image and durability log in DIR (made; it must not\n"
+            "exist). Given a DIR a crashtest kept, the run is not made again: its states are\n"
+            "explored or rebuilt from what DIR holds."},
+    {.name = "disk-fault",
+     .arg = ARG_REQUIRED,
+     .value = "ignore-flush|reorder-across-flush",
+     .commands = CRASH,
+     .set = set_ct_fault,
+     .section = SEC_CRASHTEST,
+     .help = "a test aid: states of a disk that ignores\n"
+             "flushes, or persists writes after a flush and\n"
+             "loses those it acknowledged",
+     .man = "A test aid: explore the states of a broken disk.\n.B ignore-flush\n"
+            "acknowledges flushes and keeps only what it wrote back 1 s after it arrived;\n"
+            ".B reorder-across-flush\n"
+            "keeps the writes after flush K and loses those flush K acknowledged\n"
+            "(docs/durability.md)."},
+
     /* Compare options */
     {.name = "force",
      .arg = ARG_NONE,
@@ -425,6 +536,7 @@ const char *const section_help_heading[N_SECTIONS] = {
     [SEC_COMPARE] = "Compare options:",
     [SEC_PLOT] = "Plot options:",
     [SEC_KEYS] = "Keys options:",
+    [SEC_CRASHTEST] = "Crashtest options (also --time, --set, --seed, --json, --model):",
     [SEC_GENERAL] = "Help:",
 };
 
@@ -436,5 +548,6 @@ const char *const section_man_heading[N_SECTIONS] = {
     [SEC_COMPARE] = "Compare options",
     [SEC_PLOT] = "Plot options",
     [SEC_KEYS] = "Keys options",
+    [SEC_CRASHTEST] = "Crashtest options",
     [SEC_GENERAL] = "Help",
 };

@@ -31,6 +31,7 @@ enum option_section {
 	SEC_COMPARE,
 	SEC_PLOT,
 	SEC_KEYS,
+	SEC_CRASHTEST,
 	SEC_GENERAL,
 	N_SECTIONS
 };

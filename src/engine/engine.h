@@ -236,6 +236,12 @@ uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity);
 struct dm_report;
 enum failure engine_verify(const struct plan *pl, const char *log_path, int model,
                            struct dm_report *rep, FILE *log);
+/* engine_verify_cut - engine_verify of the log cut where a crash state puts it (fsmix
+ * crashtest): only the records acknowledged (t_end, CLOCK_MONOTONIC ns) before acked_before_ns
+ * are kept, and the rest is checked as a lost tail (a log without its end record). 0: the
+ * whole log, as engine_verify. */
+enum failure engine_verify_cut(const struct plan *pl, const char *log_path, int model,
+                               uint64_t acked_before_ns, struct dm_report *rep, FILE *log);
 
 /* engine_stop - ask every worker to stop (any thread; idempotent: the first reason wins). */
 void engine_stop(struct engine *e, enum stop_reason why);

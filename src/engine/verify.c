@@ -264,14 +264,53 @@ static enum failure check_log(const struct plan *pl, const struct durlog_read *r
 	return rc == -ENOMEM ? FAIL_IO : rc ? FAIL_INPUT : FAIL_NONE;
 }
 
+/* The log as it stood when the records acknowledged at acked_before_ns or later had not yet
+ * been written: each worker's records are acknowledged in seq order, so what is dropped is a
+ * suffix of each worker's, which the checks below accept as a log without its end record. The
+ * records dropped (the known tail, what the run did after the cut) go to *tail (malloc'ed), in
+ * file order; -1 when out of memory. */
+static int cut_log(struct durlog_read *rd, uint64_t acked_before_ns, struct durlog_rec **tail,
+                   size_t *n_tail)
+{
+	size_t n = 0, t = 0;
+	*tail = malloc((rd->n ? rd->n : 1) * sizeof(**tail));
+	if (!*tail)
+		return -1;
+	for (size_t i = 0; i < rd->n; i++) {
+		if (rd->recs[i].t_end < acked_before_ns)
+			rd->recs[n++] = rd->recs[i];
+		else
+			(*tail)[t++] = rd->recs[i];
+	}
+	rd->n = n;
+	*n_tail = t;
+	rd->complete = false;
+	rd->end_seq = 0;
+	rd->after_end = 0;
+	return 0;
+}
+
 enum failure engine_verify(const struct plan *pl, const char *log_path, int model,
                            struct dm_report *rep, FILE *log)
+{
+	return engine_verify_cut(pl, log_path, model, 0, rep, log);
+}
+
+enum failure engine_verify_cut(const struct plan *pl, const char *log_path, int model,
+                               uint64_t acked_before_ns, struct dm_report *rep, FILE *log)
 {
 	struct durlog_read rd;
 	char err[MSG_MAX + 256];
 	if (durlog_read_file(log_path, &rd, err, sizeof(err))) {
 		fprintf(log, "fsmix: %s\n", err);
 		return FAIL_INPUT;
+	}
+	struct durlog_rec *tail = NULL;
+	size_t n_tail = 0;
+	if (acked_before_ns && cut_log(&rd, acked_before_ns, &tail, &n_tail)) {
+		fprintf(log, "fsmix: out of memory cutting %s\n", log_path);
+		durlog_read_free(&rd);
+		return FAIL_IO;
 	}
 	struct vfiles v = {.fd = -1};
 	enum failure f = FAIL_NONE;
@@ -287,7 +326,7 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		        rd.corrupt ? "; some before other workers' last records, each where a "
 		                     "worker's records end"
 		                   : "");
-	if (!rd.complete)
+	if (!rd.complete && !acked_before_ns)
 		fprintf(
 		    log,
 		    "fsmix: %s has no end record: the run did not end (a crash), and what it "
@@ -316,6 +355,8 @@ enum failure engine_verify(const struct plan *pl, const char *log_path, int mode
 		f = FAIL_IO;
 		goto out;
 	}
+	if (tail)
+		durmodel_known_tail(m, tail, n_tail);
 	struct dm_files files = {&v, v_size, v_read, v_dir, v_same};
 	if (durmodel_check(m, &files, rep, err, sizeof(err))) {
 		fprintf(log, "fsmix: verify: %s\n", err);
@@ -335,5 +376,6 @@ out:
 	for (uint32_t i = 0; i < v.n_locks; i++)
 		tree_unlock_location(v.locks[i]);
 	durlog_read_free(&rd);
+	free(tail);
 	return f;
 }

@@ -595,6 +595,42 @@ struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec
 	return m;
 }
 
+void durmodel_known_tail(struct durmodel *m, const struct durlog_rec *tail, size_t n)
+{
+	bool deletes = false, creates = false;
+	m->tail_known = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct durlog_rec *r = &tail[i];
+		switch (r->kind) {
+		case DL_DELETE:
+		case DL_RENAME:
+		case DL_UNLINK:
+			deletes = true;
+			break;
+		case DL_CREATE:
+		case DL_REPLACE:
+		case DL_TRUNCATE:
+		case DL_FALLOCATE: /* a shorter file, or zeroes: counted as a create
+		                      (durmodel_check) */
+		case DL_LINK:
+			deletes = deletes || r->kind == DL_REPLACE;
+			creates = true;
+			break;
+		default: /* writes (later generations: check_data's), syncs, directories */
+			continue;
+		}
+		struct dm_file *f = r->fs < m->h.n_fs && r->fs < DURLOG_MAX_FS
+		                        ? dm_find(&m->fs[r->fs], r->file)
+		                        : NULL;
+		if (f)
+			f->tail_touched = true;
+	}
+	if (!deletes)
+		m->h.flags |= DLH_NO_DELETES;
+	if (!creates)
+		m->h.flags |= DLH_NO_CREATES;
+}
+
 void durmodel_free(struct durmodel *m)
 {
 	if (!m)

@@ -35,6 +35,8 @@ const char *dm_kind_name(enum dm_kind k)
 static bool may_vanish(const struct durmodel *m, const struct dm_file *f)
 {
 	bool deletes = !(m->h.flags & DLH_NO_DELETES), creates = !(m->h.flags & DLH_NO_CREATES);
+	if (m->tail_known) /* only what a record after the cut did to f */
+		return m->tail_lost && f->tail_touched;
 	return m->tail_lost && (deletes || (creates && f->created));
 }
 

@@ -23,9 +23,10 @@
 
 static const char serve_usage[] =
     "Usage: fsmix-powercut serve --record FILE [--base IMAGE] --state K [--subset SUBSET]\n"
-    "                            [--torn SEED] [--read-only] [-f] [-o OPTS] MOUNTPOINT\n"
+    "                            [--torn SEED] [--lose N] [--read-only] [-f] [-o OPTS]\n"
+    "                            MOUNTPOINT\n"
     "       fsmix-powercut serve --record FILE [--base IMAGE] --state K [--subset SUBSET]\n"
-    "                            [--torn SEED] --materialize OUT\n"
+    "                            [--torn SEED] [--lose N] --materialize OUT\n"
     "Crash state K of a record made by 'fsmix-powercut --record FILE': IMAGE (the backing\n"
     "file as it was when the record began; zeroes if the daemon made it with --size and no\n"
     "IMAGE is given), every write before flush K (K = 0: none; 'last': the record's last\n"
@@ -33,12 +34,15 @@ static const char serve_usage[] =
     "  none (default), all, prefix:N (the first N), random:SEED (each with probability 1/2)\n"
     "  --torn SEED      the last write applied is torn: each of its 512-byte sectors new or\n"
     "                   old by SEED, at least one of each (a one-sector write stays whole)\n"
+    "  --lose N         the writes between flush K-N and flush K are lost (K >= N): a disk\n"
+    "                   that reorders writes across flushes (a test aid)\n"
     "Served at MOUNTPOINT/disk.img (for losetup) copy-on-write: IMAGE and FILE are only\n"
     "read; writes to disk.img (a mount's journal replay) are kept in memory and lost at\n"
     "the unmount, or refused with EROFS under --read-only. --materialize writes the state\n"
     "to OUT (a new file, sparse) instead. The same arguments give the same bytes.\n"
-    "Write 'state K [SUBSET] [torn SEED]' to MOUNTPOINT/control to serve another state\n"
-    "(the disk's own writes dropped), only while nothing holds disk.img's loop device open.\n"
+    "Write 'state K [SUBSET] [torn SEED] [lose N]' to MOUNTPOINT/control to serve\n"
+    "another state (the disk's own writes dropped), only while nothing holds disk.img's\n"
+    "loop device open.\n"
     "Exit status: 0 ok, 1 failure, 2 bad usage or a record that is truncated, corrupt or of\n"
     "another version, a state the record does not have, an IMAGE of the wrong size.\n";
 
@@ -51,7 +55,7 @@ static bool read_only;
 
 static void sv_summary(const struct pc_spec *sp);
 
-/* "state K [SUBSET] [torn SEED]" written to control: the state rebuilt, the disk's own
+/* "state K [SUBSET] [torn SEED] [lose N]" written to control: the state rebuilt, the disk's own
  * writes dropped. -EINVAL for a bad line or a state the record does not have (said on
  * standard error), -ENOMEM; the state served is then unchanged. */
 static int sv_control(const char *buf, size_t len)
@@ -72,7 +76,12 @@ static int sv_control(const char *buf, size_t len)
 		return -EINVAL;
 	sp.k = (size_t)v;
 	for (w = strtok_r(NULL, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
-		if (!strcmp(w, "torn")) {
+		if (!strcmp(w, "lose")) {
+			char *n = strtok_r(NULL, " \n", &save);
+			if (!n || *n < '0' || *n > '9')
+				return -EINVAL;
+			sp.lose = (size_t)strtoull(n, NULL, 10);
+		} else if (!strcmp(w, "torn")) {
 			char *seed = strtok_r(NULL, " \n", &save);
 			if (!seed || *seed < '0' || *seed > '9')
 				return -EINVAL;
@@ -229,6 +238,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 static int sv_option(const char *name, const char *v, struct sv_args *a)
 {
 	bool ok = true;
+	uint64_t n;
 	if (!strcmp(name, "--record"))
 		a->record = v;
 	else if (!strcmp(name, "--base"))
@@ -239,6 +249,8 @@ static int sv_option(const char *name, const char *v, struct sv_args *a)
 		a->state = v;
 	else if (!strcmp(name, "--subset"))
 		ok = pc_spec_parse(v, &a->spec);
+	else if (!strcmp(name, "--lose"))
+		ok = parse_u64(v, &n) && n <= SIZE_MAX && ((a->spec.lose = (size_t)n), true);
 	else if (!strcmp(name, "--torn"))
 		ok = parse_u64(v, &a->spec.torn_seed) && (a->spec.torn = true);
 	else
@@ -262,6 +274,7 @@ static int sv_parse(int argc, char **argv, struct sv_args *a)
 		}
 		if (!strcmp(o, "--read-only")) {
 			read_only = true;
+
 		} else if (!strcmp(o, "-f") || !strcmp(o, "--foreground")) {
 			a->fuse_argv[a->fuse_argc++] = "-f";
 		} else if (!strcmp(o, "-o") && i + 1 < argc && a->fuse_argc < 10) {
@@ -428,10 +441,10 @@ int pc_inspect_main(int argc, char **argv)
 	uint64_t end = srec.n ? srec.e[srec.n - 1].ns : srec.start_ns;
 	printf("format %u\ndisk_size %" PRIu64 "\nbase %s\nentries %zu\nwrites %" PRIu64
 	       "\nwrite_bytes %" PRIu64 "\nflushes %zu\ncut %d\nstates %zu\nseconds %.3f\n"
-	       "record_bytes %zu\n",
+	       "record_bytes %zu\nstart_ns %" PRIu64 "\nend_ns %" PRIu64 "\n",
 	       PC_REC_VERSION, srec.disk_size, srec.flags & PC_RECF_ZERO_BASE ? "zeroes" : "image",
 	       srec.n, srec.writes, srec.write_bytes, srec.nflush, srec.cut, srec.nflush + 1,
-	       (double)(end - srec.start_ns) / 1e9, srec.size);
+	       (double)(end - srec.start_ns) / 1e9, srec.size, srec.start_ns, end);
 	for (size_t k = 0; states && k <= srec.nflush; k++) {
 		size_t lo, hi, w = 0;
 		uint64_t bytes = 0;
@@ -439,9 +452,10 @@ int pc_inspect_main(int argc, char **argv)
 		for (size_t i = lo; i < hi; i++)
 			if (srec.e[i].type == PC_REC_WRITE)
 				w++, bytes += srec.e[i].len;
-		printf("state %zu at %.6f s: %zu writes (%" PRIu64 " bytes) after it\n", k,
-		       (double)((k ? srec.e[lo - 1].ns : srec.start_ns) - srec.start_ns) / 1e9, w,
-		       bytes);
+		uint64_t at = k ? srec.e[lo - 1].ns : srec.start_ns;
+		printf("state %zu at %.6f s: %zu writes (%" PRIu64 " bytes) after it; ns %" PRIu64
+		       "\n",
+		       k, (double)(at - srec.start_ns) / 1e9, w, bytes, at);
 	}
 	pc_record_free(&srec);
 	return 0;

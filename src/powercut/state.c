@@ -259,8 +259,20 @@ int pc_state_build(struct pc_state *st, const struct pc_record *rec, const unsig
 		         sp->k, rec->nflush, rec->nflush);
 		return -1;
 	}
+	size_t lost = 0, lost_end = 0, x; /* the epochs --lose N drops */
+	if (sp->lose > sp->k) {
+		snprintf(why, wl, "--lose %zu needs as many flushes before the state (K >= %zu)",
+		         sp->lose, sp->lose);
+		return -1;
+	}
+	if (sp->lose) {
+		pc_record_epoch(rec, sp->k - sp->lose, &lost, &x);
+		pc_record_epoch(rec, sp->k - 1, &x, &lost_end);
+	}
 	pc_record_epoch(rec, sp->k, &lo, &hi);
 	for (size_t i = 0; i < lo; i++) {
+		if (i >= lost && i < lost_end)
+			continue;
 		if (rec->e[i].type == PC_REC_WRITE && apply(st, &rec->e[i], false, 0)) {
 			snprintf(why, wl, "out of memory");
 			pc_state_free(st);

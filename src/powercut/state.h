@@ -22,6 +22,9 @@ struct pc_spec {
 	enum pc_subset subset; /* of the volatile writes after it */
 	uint64_t arg;          /* PC_SUB_PREFIX: how many; PC_SUB_RANDOM: the seed */
 	bool torn;             /* the last write applied is torn (--torn) */
+	size_t lose;           /* --lose N: the writes between flush k - N and flush k (those the
+	                        * last N flushes acknowledged) are lost, those after flush k kept
+	                        * as chosen: a disk that reorders writes across flushes (k >= N) */
 	uint64_t torn_seed;
 };
 

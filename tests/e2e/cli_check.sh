@@ -79,16 +79,16 @@ expect 2 "thread list on check" "thread lists, --sweep and --repeat are options 
 expect 2 "--plot on check" "--plot is an option of 'run' and 'compare', not 'check'" -- "$bin" check "$def" --plot "$tmp/p.png"
 expect 2 "--lat-log on check" "--lat-log is an option of 'run' only" -- "$bin" check "$def" --lat-log "$tmp/l"
 expect 2 "--interval on check" "--csv, --format and --interval are options of 'run' only" -- "$bin" check "$def" --interval 1
-expect 2 "--json on clean" "--json is an option of 'run', 'check' and 'verify', not 'clean'" -- "$bin" clean "$def" --json "$tmp/j"
+expect 2 "--json on clean" "--json is an option of 'run', 'check', 'verify' and 'crashtest', not 'clean'" -- "$bin" clean "$def" --json "$tmp/j"
 expect 2 "check --json FILE" "check --json prints to stdout and takes no file (got '$tmp/j')" -- "$bin" check "$def" --json="$tmp/j"
 expect 2 "--interval in a sweep" "--interval is not available in sweeps" -- "$bin" run "$def" -l "$none" --threads 1,2 --interval 1
 expect 2 "--lat-log in a sweep" "--lat-log is not available in sweeps" -- "$bin" run "$def" -l "$none" --repeat 2 --lat-log "$tmp/l"
 expect 2 "run --plot, one run" "run --plot draws a sweep or a run over time" -- "$bin" run "$def" -l "$none" --plot "$tmp/p.png"
 expect 2 "plot --lat-log and a result" "plot --lat-log LOG takes no RESULT.json (got '$tmp/r.json')" -- "$bin" plot --lat-log "$tmp/l" "$tmp/r.json" -o "$tmp/p.png"
 # Options that compare, plot, keys (and run) used to ignore are refused as well.
-expect 2 "keys --json" "--json is an option of 'run', 'check' and 'verify', not 'keys'" -- "$bin" keys --json
+expect 2 "keys --json" "--json is an option of 'run', 'check', 'verify' and 'crashtest', not 'keys'" -- "$bin" keys --json
 expect 2 "--force on run" "--force is an option of 'compare' only" -- "$bin" run "$def" -l "$none" --force
-expect 2 "--threads on compare" "--threads (-n) is an option of 'run', 'check', 'clean' and 'verify', not 'compare'" -- "$bin" compare "$tmp/a.json" "$tmp/b.json" --threads 4
+expect 2 "--threads on compare" "--threads (-n) is an option of 'run', 'check', 'clean', 'verify' and 'crashtest', not 'compare'" -- "$bin" compare "$tmp/a.json" "$tmp/b.json" --threads 4
 expect 2 "--markdown on plot" "--markdown is an option of 'keys' only" -- "$bin" plot "$tmp/a.json" -o "$tmp/a.png" --markdown
 expect 2 "-o on check" "--output (-o) is an option of 'plot' only" -- "$bin" check "$def" -o "$tmp/p.png"
 expect 2 "--repeat 1 on check" "thread lists, --sweep and --repeat are options of 'run' only" -- "$bin" check "$def" --repeat 1

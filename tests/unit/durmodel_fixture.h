@@ -19,9 +19,11 @@
 
 static struct durlog_rec j[FX_RECS];
 static size_t nj;
-static uint64_t clk;    /* the last time given, ns */
-static bool tail_lost;  /* the log has no end record */
-static uint32_t hflags; /* the header's flags (DLH_*) */
+static uint64_t clk;             /* the last time given, ns */
+static bool tail_lost;           /* the log has no end record */
+static uint32_t hflags;          /* the header's flags (DLH_*) */
+static struct durlog_rec *ktail; /* a known tail (durmodel_known_tail); NULL: none */
+static size_t n_ktail;
 
 /* A new record of kind on file, its times after the last record's. */
 static inline struct durlog_rec *rec(enum durlog_kind kind, uint32_t file)
@@ -47,6 +49,8 @@ static inline void fx_reset(void)
 	clk = 100;
 	tail_lost = false;
 	hflags = 0;
+	ktail = NULL;
+	n_ktail = 0;
 }
 
 /* j replayed under model, filesystem 0's content of seed and mode, and checked against files:
@@ -63,6 +67,8 @@ static inline struct dm_report *fx_verify(const struct dm_files *files, uint64_t
 	CHECK(m != NULL);
 	if (!m)
 		return &rep;
+	if (ktail)
+		durmodel_known_tail(m, ktail, n_ktail);
 	char err[256];
 	CHECK_EQ_I(durmodel_check(m, files, &rep, err, sizeof(err)), 0);
 	durmodel_free(m);

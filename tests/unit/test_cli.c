@@ -62,15 +62,16 @@ static void test_misuse(void)
 	check_misuse(parse("clean", "p", "--plot", "x.png", NULL),
 	             "--plot is an option of 'run' and 'compare', not 'clean'");
 	check_misuse(parse("keys", "--force", NULL), "--force is an option of 'compare' only");
-	check_misuse(
-	    parse("compare", "a", "b", "--time", "5", NULL),
-	    "--time (-t) is an option of 'run', 'check', 'clean' and 'verify', not 'compare'");
+	check_misuse(parse("compare", "a", "b", "--time", "5", NULL),
+	             "--time (-t) is an option of 'run', 'check', 'clean', 'verify' and "
+	             "'crashtest', not 'compare'");
 	check_misuse(parse("check", "p", "-o", "x.png", NULL),
 	             "--output (-o) is an option of 'plot' only");
 	check_misuse(parse("plot", "r.json", "-o", "x.png", "--markdown", NULL),
 	             "--markdown is an option of 'keys' only");
-	check_misuse(parse("clean", "p", "--json", "x", NULL),
-	             "--json is an option of 'run', 'check' and 'verify', not 'clean'");
+	check_misuse(
+	    parse("clean", "p", "--json", "x", NULL),
+	    "--json is an option of 'run', 'check', 'verify' and 'crashtest', not 'clean'");
 	check_misuse(parse("check", "p", "--lat-log", "x", NULL),
 	             "--lat-log is an option of 'run' only");
 	CHECK_EQ_I(parse("plot", "--lat-log", "x", "-o", "x.png", NULL), FAIL_NONE);

@@ -410,6 +410,39 @@ static void test_lost_tail(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+/* A log cut at a crash state's moment whose records after the cut are known (fsmix
+ * crashtest): a missing or short file counts as lost tail only when a record after the cut may
+ * have removed or renewed it; the rest is broken, where an unknown tail would excuse it all. */
+static void test_known_tail(void)
+{
+	reset_all();
+	for (uint32_t f = 0; f < 3; f++)
+		created_synced(f);
+	mem[0].exists = false;
+	mem[1].exists = false;
+	mem[2].len = FSIZE / 2;
+	tail_lost = true;
+	struct dm_report *r = verify(DM_LINUX); /* unknown: all three may be the tail's */
+	CHECK_EQ_U(r->broken, 0);
+	CHECK_EQ_U(r->lost_tail, 5);
+	struct durlog_rec tail[2] = {
+	    {.kind = DL_DELETE, .file = 1, .t_start = 900, .t_end = 901},
+	    {.kind = DL_WRITE, .file = 2, .gen = 2, .len = 10, .t_start = 902, .t_end = 903}};
+	ktail = tail;
+	n_ktail = 2;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1); /* file 1: its delete follows the cut */
+	CHECK_EQ_U(r->lost_tail, 2);                /* ... its data and its name */
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);      /* file 0: nothing after the cut removes it */
+	CHECK_EQ_U(r->examples[DM_MISSING][0].file, 0);
+	CHECK_EQ_U(r->by_kind[DM_SHORT], 1); /* file 2: a later write makes no file shorter */
+	CHECK_EQ_U(r->checked, r->kept + r->broken + r->lost_tail);
+	n_ktail = 0; /* nothing after the cut: every finding is broken */
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->lost_tail, 0);
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 2);
+}
+
 /* A log whose tail is lost: the writes after its end may be of up to 64 generations past the
  * newest the log knows for the file, even when none of the log's own later writes landed (the
  * newest the file holds is older than the log's): a remnant of generation 66 (no whole word)
@@ -852,6 +885,7 @@ int main(void)
 	RUN(test_deleted_not_expected);
 	RUN(test_names_linux_posix);
 	RUN(test_sync_coverage);
+	RUN(test_known_tail);
 	RUN(test_osync_write);
 	RUN(test_reused_base);
 	RUN(test_unreadable);

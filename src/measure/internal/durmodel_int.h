@@ -19,6 +19,7 @@ struct dm_file {
 	uint32_t id;
 	bool live, created, name_durable, gen_unknown;
 	bool wrapped;            /* its generation counter passed UINT32_MAX (to 1) in the run */
+	bool tail_touched;       /* a known tail's record may have removed or renewed it */
 	bool gone, gone_durable; /* deleted (not created since); its unlink covered */
 	bool in_dirty, in_unnamed, in_unlinked; /* on the lists of its filesystem */
 	uint32_t dir, gen_max;
@@ -58,7 +59,8 @@ struct durmodel {
 	                 * directory's own entry (durpromise.def) */
 	uint64_t records, acks[DL_KIND_COUNT], osync, created;
 	bool oom, bad;
-	bool tail_lost; /* no end record: what the run did after the last record is unknown */
+	bool tail_lost;  /* no end record: what the run did after the last record is unknown */
+	bool tail_known; /* ... but the records after the cut are known (durmodel_known_tail) */
 };
 
 /* The entry of id in table d (a dm_fs of files or of directories), or NULL when the log never
