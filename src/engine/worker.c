@@ -234,8 +234,11 @@ void *worker_main(void *arg)
 			worker_count_done(w, op, &r);
 			if (w->ival || w->ll)
 				worker_log_op(w, op, &r, ramping, t0, t1, lat, resp);
-		} else if (rc == OP_SKIPPED) {
-			w->skipped[op]++;
+		} else if (rc == OP_SKIPPED || rc == OP_BUSY) {
+			if (rc == OP_BUSY)
+				w->st.busy[op]++; /* every file held by others: not an empty set */
+			else
+				w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
 				skip_backoff(e, &skip_streak);
 		} else if (UNLIKELY(engine_crashed(e))) {

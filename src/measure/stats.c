@@ -195,6 +195,7 @@ static void reset_counters(struct thread_stats *st)
 	memset(st->bytes_read, 0, sizeof(st->bytes_read));
 	memset(st->bytes_written, 0, sizeof(st->bytes_written));
 	memset(st->errors, 0, sizeof(st->errors));
+	memset(st->busy, 0, sizeof(st->busy));
 	memset(st->ffsb_written, 0, sizeof(st->ffsb_written));
 	memset(st->ffsb_read, 0, sizeof(st->ffsb_read));
 	st->missed_starts = 0;
@@ -323,6 +324,7 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		dst->bytes_read[i] += src->bytes_read[i];
 		dst->bytes_written[i] += src->bytes_written[i];
 		dst->errors[i] += src->errors[i];
+		dst->busy[i] += src->busy[i];
 		dst->ffsb_written[i] += src->ffsb_written[i];
 		dst->ffsb_read[i] += src->ffsb_read[i];
 		series_merge(&dst->op_lat[i], &src->op_lat[i], src, CHIST_OP(i));

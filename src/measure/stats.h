@@ -247,6 +247,9 @@ struct thread_stats {
 	uint64_t bytes_read[OP_COUNT];    /* bytes returned by read(); SUM */
 	uint64_t bytes_written[OP_COUNT]; /* bytes accepted by write(); SUM */
 	uint64_t errors[OP_COUNT];        /* failed operations; SUM */
+	/* picks that found files, but every one held by other threads (busy, not an empty set:
+	 * the skipped picks of results.h are those that found none); SUM */
+	uint64_t busy[OP_COUNT];
 	/* bytes written as FFSB 6.0 counted them: write and write_fsync the whole file's size,
 	 * every other op its bytes_written (FFSB's figures in --format ffsb); SUM */
 	uint64_t ffsb_written[OP_COUNT];

@@ -39,14 +39,16 @@ enum col {
 	C_LAT_MAX,
 	C_T,
 	C_LEN,
+	C_BUSY, /* last: added after the others, whose positions scripts may use */
 	C_COUNT_COLS
 };
 
 static const char *const col_name[C_COUNT_COLS] = {
-    "kind",       "group",       "name",          "count",         "transactions", "trans_per_s",
-    "ops_per_s",  "bytes_read",  "bytes_written", "mb_per_s",      "errors",       "skipped",
-    "lat_count",  "lat_min_ms",  "lat_avg_ms",    "lat_stddev_ms", "lat_p50_ms",   "lat_p90_ms",
-    "lat_p99_ms", "lat_p999_ms", "lat_p9999_ms",  "lat_max_ms",    "t_s",          "length_s"};
+    "kind",          "group",      "name",       "count",         "transactions",
+    "trans_per_s",   "ops_per_s",  "bytes_read", "bytes_written", "mb_per_s",
+    "errors",        "skipped",    "lat_count",  "lat_min_ms",    "lat_avg_ms",
+    "lat_stddev_ms", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms",    "lat_p999_ms",
+    "lat_p9999_ms",  "lat_max_ms", "t_s",        "length_s",      "busy"};
 
 /* One record being assembled: every cell as text, "" when not applicable. */
 struct row {
@@ -142,6 +144,7 @@ static void group_rows(FILE *f, const struct results *res, const struct results_
 		         (double)(st->bytes_read[op] + st->bytes_written[op]) / MIB, rt);
 		set_u(&r, C_ERR, st->errors[op]);
 		set_u(&r, C_SKIP, skipped[op]);
+		set_u(&r, C_BUSY, st->busy[op]);
 		set_lat(&r, &st->op_lat[op]);
 		row_put(f, &r);
 	}

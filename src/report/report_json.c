@@ -113,6 +113,7 @@ static json_t *op_json(struct jb *b, const struct thread_stats *st, const uint64
 	put(b, o, "mb_per_s", per_s((double)bytes / MIB, rt));
 	put(b, o, "errors", ju(st->errors[op]));
 	put(b, o, "skipped", ju(skipped ? skipped[op] : 0));
+	put(b, o, "busy", ju(st->busy[op]));
 	put(b, o, "latency", lat_json(b, &st->op_lat[op]));
 	return o;
 }
@@ -219,8 +220,10 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "mb_per_s", per_s((double)(rd + wr) / MIB, runtime));
 	put(b, o, "errors", ju(sum.errors));
 	put(b, o, "skipped", ju(sum.skipped));
-	/* every pick: ran, failed or found no file */
+	put(b, o, "busy", ju(sum.busy));
+	/* of every pick: ran, failed, found no file or found every file busy */
 	put(b, o, "skipped_percent", json_real(results_skipped_pct(&sum)));
+	put(b, o, "busy_percent", json_real(results_busy_pct(&sum)));
 	json_t *opa = json_array(), *sysa = json_array();
 	for (int op = 0; op < OP_COUNT; op++)
 		if (results_op_shown(r, g, op))

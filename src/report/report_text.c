@@ -410,19 +410,28 @@ static void print_devices(FILE *out, const struct results *r)
 	fprintf(out, "\n");
 }
 
-/* Every worker's first error, and the failed and skipped operations. */
+/* Every worker's first error, and the failed, skipped and busy operations (the busy column
+ * only when some pick was busy). */
 static void print_errors(FILE *out, const struct results *r)
 {
-	bool any = false;
-	for (int op = 0; op < OP_COUNT; op++)
-		any |= r->total.errors[op] || r->total_skipped[op];
+	bool any = false, busy = false;
+	for (int op = 0; op < OP_COUNT; op++) {
+		any |= r->total.errors[op] || r->total_skipped[op] || r->total.busy[op];
+		busy |= r->total.busy[op] != 0;
+	}
 	if (!any)
 		return;
 	fprintf(out, "Errors and skipped operations\n");
-	for (int op = 0; op < OP_COUNT; op++)
-		if (r->total.errors[op] || r->total_skipped[op])
-			fprintf(out, "%16s %10" PRIu64 " failed %10" PRIu64 " skipped (no file)\n",
-			        op_table[op].name, r->total.errors[op], r->total_skipped[op]);
+	for (int op = 0; op < OP_COUNT; op++) {
+		const struct thread_stats *t = &r->total;
+		if (!t->errors[op] && !r->total_skipped[op] && !t->busy[op])
+			continue;
+		fprintf(out, "%16s %10" PRIu64 " failed %10" PRIu64 " skipped (no file)",
+		        op_table[op].name, t->errors[op], r->total_skipped[op]);
+		if (busy)
+			fprintf(out, " %10" PRIu64 " busy (every file in use)", t->busy[op]);
+		fputc('\n', out);
+	}
 	for (size_t i = 0; i < r->n_errors; i++) {
 		const struct results_error *er = &r->errors[i];
 		char what[MSG_MAX];
@@ -530,7 +539,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	double rt = r->runtime_s;
 	struct results_sums sum;
 	results_sums(&r->total, r->total_skipped, &sum);
-	double skipped_pct = results_skipped_pct(&sum);
+	double skipped_pct = results_skipped_pct(&sum), busy_pct = results_busy_pct(&sum);
 	/* FFSB's byte counts in its table with --format ffsb, and in every format with
 	 * fidelity=ffsb6 (the JSON and CSV keep the bytes moved) */
 	print_ffsb_results(out, r, ffsb_only || r->fidelity == FIDELITY_FFSB6);
@@ -541,6 +550,8 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 			        "fsmix: warning: %.1f%% of the operations picked found no file to "
 			        "work on and were skipped\n",
 			        skipped_pct);
+		if (busy_pct > REPORT_SKIPPED_WARN_PCT)
+			fprintf(log, REPORT_BUSY_WARNING "\n", busy_pct);
 		warn_unsettled(log, r);
 		fflush(out);
 		return;
@@ -565,11 +576,19 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
 		        "and were skipped; the rates above count only those that ran\n",
 		        skipped_pct);
+	if (busy_pct > REPORT_SKIPPED_WARN_PCT)
+		fprintf(out, REPORT_BUSY_WARNING "; the rates above count only those that ran\n",
+		        busy_pct);
 	warn_unsettled(out, r);
+	char busy[96] = ""; /* only when some pick was busy: the line stays as it was without */
+	if (sum.busy)
+		snprintf(busy, sizeof(busy),
+		         ", %" PRIu64 " busy (every file in use; %.2f%% of picks)", sum.busy,
+		         busy_pct);
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
-	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s%s\n",
-	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct,
+	        " skipped (no file; %.2f%% of picks)%s, %" PRIu64 " errors, seed %" PRIu64 "%s%s\n",
+	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct, busy,
 	        sum.errors, r->seed,
 	        r->fidelity == FIDELITY_FFSB6
 	            ? ", fidelity ffsb6 (FFSB 6.0's picks and byte counts)"

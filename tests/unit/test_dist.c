@@ -30,6 +30,7 @@ static void fill(struct thread_stats *st, uint64_t seed, int n)
 		st->bytes_read[op] += v % 4096;
 		st->bytes_written[op] += (v >> 4) % 8192;
 		st->errors[op] += (v % 97) == 0;
+		st->busy[op] += (v % 89) == 0;
 		st->ffsb_written[op] += (v >> 3) % 1000;
 		st->ffsb_read[op] += (v >> 5) % 3000;
 		stats_op_record(st, op, ns);
@@ -67,6 +68,7 @@ static void test_pack_merge_exact(void)
 	CHECK_EQ_I(statpack_merge(&u, &via), 0);
 	CHECK_EQ_U(u.at, buf.len);
 	CHECK(memcmp(via.ops, direct.ops, sizeof(via.ops)) == 0);
+	CHECK(memcmp(via.busy, direct.busy, sizeof(via.busy)) == 0);
 	CHECK(memcmp(via.ffsb_written, direct.ffsb_written, sizeof(via.ffsb_written)) == 0);
 	CHECK(memcmp(via.ffsb_read, direct.ffsb_read, sizeof(via.ffsb_read)) == 0);
 	CHECK(memcmp(via.op_lat, direct.op_lat, sizeof(via.op_lat)) == 0);
