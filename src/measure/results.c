@@ -42,6 +42,8 @@ static int group_init(struct results_group *rg, const struct plan_group *g, bool
 	rg->bindfs = g->bindfs;
 	rg->op_period_ms = g->op_period_ms;
 	rg->rate_target = g->rate_target;
+	rg->backlog_queue = g->arrival_backlog == BACKLOG_QUEUE;
+	rg->backlog_max = g->arrival_backlog_max;
 	memcpy(rg->weight, g->weight, sizeof(rg->weight));
 	int rc = rg->name ? ranges_of(g, &rg->ranges) : -ENOMEM;
 	if (!rc && stats)
@@ -517,6 +519,21 @@ const char *results_stop_name(enum stop_reason why)
 	default:
 		return NULL;
 	}
+}
+
+bool results_arrivals(const struct results *r, size_t gi, struct results_arrivals *out)
+{
+	const struct results_group *g = &r->groups[gi];
+	if (!(g->rate_target > 0))
+		return false;
+	struct results_sums s;
+	results_sums(&g->st, g->skipped, &s);
+	out->served = s.ops + s.errors + s.skipped + s.busy;
+	out->dropped = g->st.missed_starts;
+	out->intended = out->served + out->dropped;
+	out->queued_late = g->st.late_starts;
+	out->bound_hits = g->st.backlog_full;
+	return true;
 }
 
 bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,

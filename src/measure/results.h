@@ -84,6 +84,8 @@ struct results_group {
 	int bindfs;                     /* index into results.fs, -1: random */
 	uint32_t op_period_ms;          /* 0: back to back */
 	double rate_target;             /* op_rate or op_period: ops/s of the group, 0: none */
+	bool backlog_queue;             /* arrival_backlog=queue (else drop) */
+	uint32_t backlog_max;           /* arrival_backlog_max: starts a thread may queue */
 	uint32_t weight[OP_COUNT];      /* the op weights */
 	struct range_table *ranges;     /* owned msec_range table (NULL: none); st counts with it */
 	struct thread_stats st;         /* everything the group's threads recorded */
@@ -227,6 +229,17 @@ double results_rate(double x, double secs);
 #define RESULTS_RATE_WARN_PCT 5.0
 bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,
                         double *short_pct);
+
+/* results_arrivals - a scheduled group's (rate_target > 0) starts: served (operations
+ * attempted: done, failed, skipped or busy), dropped (missed_starts: arrival_backlog=drop every
+ * start that passed while the thread was busy, =queue those beyond arrival_backlog_max),
+ * intended (served + dropped; the starts still queued when the run stopped are in neither),
+ * queued_late (=queue: served after their time had passed) and bound_hits (=queue: the times
+ * a backlog reached its bound). False for an unscheduled group. */
+struct results_arrivals {
+	uint64_t intended, served, dropped, queued_late, bound_hits;
+};
+bool results_arrivals(const struct results *r, size_t gi, struct results_arrivals *out);
 
 /* results_share - part as a percentage of whole (100 * part / whole); NAN when whole is 0. */
 double results_share(double part, double whole);

@@ -150,6 +150,8 @@ void statpack_put(struct packbuf *b, const struct thread_stats *st)
 	if (st->resp_lat)
 		put_lat(b, st->resp_lat);
 	pack_u64(b, st->missed_starts);
+	pack_u64(b, st->late_starts);
+	pack_u64(b, st->backlog_full);
 	pack_u64(b, st->range_cols);
 	if (st->range_counts)
 		pack_bytes(b, st->range_counts,
@@ -181,6 +183,8 @@ static int read_record(struct unpack *u, struct thread_stats *tmp)
 		get_lat(u, tmp->resp_lat);
 	}
 	tmp->missed_starts = unpack_u64(u);
+	tmp->late_starts = unpack_u64(u);
+	tmp->backlog_full = unpack_u64(u);
 	if (unpack_u64(u) != tmp->range_cols)
 		return -EBADMSG;
 	if (tmp->range_counts)

@@ -51,6 +51,8 @@ struct plan_group {
 	double rate_target;       /* op_rate: operations per second of the whole group, 0: none */
 	uint64_t sched_period_ns; /* op_period or op_rate: mean gap between one thread's starts */
 	int arrival;              /* ARRIVAL_FIXED or ARRIVAL_POISSON */
+	int arrival_backlog;      /* BACKLOG_DROP or BACKLOG_QUEUE: a start that passed */
+	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */
@@ -60,6 +62,9 @@ struct plan_group {
 
 /* How op_period or op_rate spaces a thread's starts (arrival). */
 enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
+
+/* What becomes of a scheduled start that passed while the thread was busy (arrival_backlog). */
+enum arrival_backlog { BACKLOG_DROP = 0, BACKLOG_QUEUE };
 
 /* How build.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };

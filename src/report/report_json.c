@@ -246,6 +246,21 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "response_latency",
 	    st->resp_lat && st->resp_lat->n ? lat_json(b, st->resp_lat) : json_null());
 	put(b, o, "missed_starts", ju(st->missed_starts));
+	/* op_rate / op_period groups: what became of their starts (arrival_backlog) */
+	struct results_arrivals a;
+	if (g && results_arrivals(r, (size_t)(g - r->groups), &a)) {
+		json_t *arr = json_object();
+		put(b, arr, "backlog", json_string(g->backlog_queue ? "queue" : "drop"));
+		put(b, arr, "backlog_max", g->backlog_queue ? ju(g->backlog_max) : json_null());
+		put(b, arr, "intended", ju(a.intended));
+		put(b, arr, "served", ju(a.served));
+		put(b, arr, "dropped", ju(a.dropped));
+		put(b, arr, "queued_late", ju(a.queued_late));
+		put(b, arr, "bound_hits", ju(a.bound_hits));
+		put(b, o, "arrivals", arr);
+	} else if (g) {
+		put(b, o, "arrivals", json_null());
+	}
 	/* op_rate / op_period groups: the target and what the group reached */
 	double target, achieved, short_pct;
 	if (g && results_rate_check(r, (size_t)(g - r->groups), &target, &achieved, &short_pct)) {

@@ -361,6 +361,14 @@ static void print_rates(FILE *out, const struct results *r)
 		        "%s: target %.2f ops/sec, achieved %.2f ops/sec, %" PRIu64
 		        " missed starts\n",
 		        g->name, target, achieved, g->st.missed_starts);
+		struct results_arrivals a;
+		if (results_arrivals(r, gi, &a))
+			fprintf(out,
+			        "%s: arrival_backlog=%s: %" PRIu64 " intended starts, %" PRIu64
+			        " served, %" PRIu64 " dropped, %" PRIu64 " queued late, %" PRIu64
+			        " bound hits\n",
+			        g->name, g->backlog_queue ? "queue" : "drop", a.intended, a.served,
+			        a.dropped, a.queued_late, a.bound_hits);
 		if (short_pct > RESULTS_RATE_WARN_PCT)
 			fprintf(out,
 			        "warning: %s fell %.1f %% short of its target rate (more than "
@@ -504,6 +512,21 @@ static void print_noise(FILE *out, const struct results *r)
 }
 
 /* The warning of a run whose last third of intervals departs from its middle third. */
+/* arrival_backlog=queue groups whose backlog reached its bound: how often, and what it dropped
+ * (in every format: with --format ffsb on the log). */
+static void warn_backlog(FILE *out, const struct results *r)
+{
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
+		struct results_arrivals a;
+		if (!results_arrivals(r, gi, &a) || !a.bound_hits)
+			continue;
+		fprintf(out,
+		        "fsmix: warning: %s: the queued starts reached arrival_backlog_max (%u a "
+		        "thread) %" PRIu64 " times; %" PRIu64 " starts were dropped\n",
+		        r->groups[gi].name, r->groups[gi].backlog_max, a.bound_hits, a.dropped);
+	}
+}
+
 static void warn_unsettled(FILE *out, const struct results *r)
 {
 	struct settle s;
@@ -552,6 +575,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 			        skipped_pct);
 		if (busy_pct > REPORT_SKIPPED_WARN_PCT)
 			fprintf(log, REPORT_BUSY_WARNING "\n", busy_pct);
+		warn_backlog(log, r);
 		warn_unsettled(log, r);
 		fflush(out);
 		return;
@@ -579,6 +603,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	if (busy_pct > REPORT_SKIPPED_WARN_PCT)
 		fprintf(out, REPORT_BUSY_WARNING "; the rates above count only those that ran\n",
 		        busy_pct);
+	warn_backlog(out, r);
 	warn_unsettled(out, r);
 	char busy[96] = ""; /* only when some pick was busy: the line stays as it was without */
 	if (sum.busy)

@@ -88,6 +88,16 @@ time=1
 	write_blocksize=4KB
 [end0]
 PROFILE
+# held_open DIR PID: until the run PID's first open below $mnt/DIR/.../data/ is held (at most
+# 240 s); 1 when the run ended first (e.g. refused its profile) or the time ran out.
+held_open() {
+	for ((i = 0; i < 2400; i++)); do
+		grep -q "open(/$1/fsmix.fs0/data/.*): paused" "$work/fsfault.log" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
 # run_held DIR OUT ARGS...: the run in $mnt/DIR in the background, its first open held for
 # 2 s (past the run's 1 s: the other threads pick until the deadline meanwhile), released.
 run_held() {
@@ -96,7 +106,7 @@ run_held() {
 	mkdir -p "$mnt/$dir"
 	timeout 300 "$bin" run "$work/busy.ffsb" --location "$mnt/$dir" "$@" >"$out.out" 2>"$out.err" &
 	local pid=$!
-	if wait_for "$work/fsfault.log" "open(/$dir/fsmix.fs0/data/.*): paused" 240; then
+	if held_open "$dir" $pid; then
 		sleep 2
 	else
 		bad "the run's first open was not held: $(tail -3 "$work/fsfault.log")"

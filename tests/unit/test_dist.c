@@ -37,6 +37,8 @@ static void fill(struct thread_stats *st, uint64_t seed, int n)
 		stats_sys_record(st, (enum sys_id)((v >> 16) % SYS_COUNT), ns / 2);
 	}
 	st->missed_starts += seed;
+	st->late_starts += 2 * seed;
+	st->backlog_full += 3 * seed;
 }
 
 /* Packing then merging on the other side equals merging directly, byte for byte (msec_range
@@ -76,6 +78,8 @@ static void test_pack_merge_exact(void)
 	CHECK(via.resp_lat && direct.resp_lat &&
 	      memcmp(via.resp_lat, direct.resp_lat, sizeof(*via.resp_lat)) == 0);
 	CHECK_EQ_U(via.missed_starts, direct.missed_starts);
+	CHECK_EQ_U(via.late_starts, direct.late_starts);
+	CHECK_EQ_U(via.backlog_full, direct.backlog_full);
 	CHECK(memcmp(via.range_counts, direct.range_counts,
 	             (size_t)SYS_COUNT * direct.range_cols * sizeof(uint64_t)) == 0);
 	CHECK_EQ_U(lat_percentile_ns(&via.op_lat[0], 99), lat_percentile_ns(&direct.op_lat[0], 99));
