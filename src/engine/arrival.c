@@ -23,6 +23,25 @@ uint64_t arrival_gap(struct arrival *a)
 	return g < 1.0 ? 1 : g > 1e18 ? (uint64_t)1e18 : (uint64_t)g;
 }
 
+uint64_t arrival_trim(struct arrival *a, uint64_t slot, uint64_t limit, uint64_t *dropped)
+{
+	uint64_t p = a->period_ns;
+	if (!a->poisson) {
+		uint64_t k = (limit - slot + p - 1) / p;
+		*dropped = k;
+		return slot + k * p;
+	}
+	*dropped = 0;
+	while (slot < limit) {
+		if (++*dropped > ARRIVAL_CATCHUP_MAX) { /* memoryless: restart the gaps at limit */
+			*dropped += (limit - slot) / p;
+			return limit + arrival_gap(a);
+		}
+		slot += arrival_gap(a);
+	}
+	return slot;
+}
+
 uint64_t arrival_next(struct arrival *a, uint64_t slot, uint64_t now, uint64_t *missed,
                       uint64_t *first_missed)
 {

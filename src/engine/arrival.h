@@ -5,7 +5,9 @@
  * independent exponential gaps with the period as mean, from the arrival's own random stream
  * (the op and file picks stay those of a fixed schedule with the same seed); arrivals that
  * passed while an operation ran are counted as missed and skipped the same way. Per thread,
- * no lock; a draw costs one log.
+ * no lock; a draw costs one log. With arrival_backlog=queue (worker.c) no start is skipped:
+ * each follows the one before by a gap, and one that passed is served as soon as the thread is
+ * free; only a backlog past its bound is trimmed (arrival_trim).
  */
 #ifndef FSMIX_ARRIVAL_H
 #define FSMIX_ARRIVAL_H
@@ -32,5 +34,10 @@ uint64_t arrival_gap(struct arrival *a);
  * between them (they passed before now), *first_missed: the earliest of those (0 if none). */
 uint64_t arrival_next(struct arrival *a, uint64_t slot, uint64_t now, uint64_t *missed,
                       uint64_t *first_missed);
+
+/* arrival_trim - arrival_backlog=queue at its bound: the first start at or after `limit`, from
+ * the start `slot` (< limit) on. The starts before limit are dropped: *dropped counts them
+ * (slot among them; for a poisson schedule far behind, the expected count). */
+uint64_t arrival_trim(struct arrival *a, uint64_t slot, uint64_t limit, uint64_t *dropped);
 
 #endif

@@ -139,6 +139,13 @@ static inline bool worker_stops(struct engine *e)
  * response time, recorded with them). */
 static uint64_t next_start(struct worker *w, struct arrival *arr, uint64_t slot, uint64_t resp)
 {
+	if (w->g->arrival_backlog == BACKLOG_QUEUE) {
+		/* queued: every start follows the one before; one that passed meanwhile is
+		 * served when the thread is free (queue_start), none is skipped here */
+		if (resp && w->time_ops)
+			stats_resp_record(&w->st, resp, 0, 0, arr->period_ns);
+		return slot + arrival_gap(arr);
+	}
 	uint64_t now = now_ns(), missed, first_missed;
 	uint64_t next = arrival_next(arr, slot, now, &missed, &first_missed);
 	if (resp && w->time_ops)
@@ -149,6 +156,45 @@ static uint64_t next_start(struct worker *w, struct arrival *arr, uint64_t slot,
 	else
 		w->st.missed_starts += missed;
 	return next;
+}
+
+/* arrival_backlog=queue, the thread free for its next start `slot` (not its first): the
+ * backlog trimmed to its bound, arrival_backlog_max periods of lateness (the starts older
+ * than that dropped, counted as missed starts, each one response sample: its wait until now),
+ * then a start that has passed counted as late; it is served at once, and its response time
+ * runs from slot (coordinated omission: the wait behind the earlier ones counts). *late: it
+ * passed (no wait, so no lock taken: an overloaded group runs lock-free). */
+static uint64_t queue_start(struct worker *w, struct arrival *arr, uint64_t slot, bool *late)
+{
+	uint64_t now = now_ns();
+	*late = false;
+	if (now <= slot)
+		return slot;
+	uint64_t max_late = (uint64_t)w->g->arrival_backlog_max * arr->period_ns;
+	if (now - slot > max_late) {
+		uint64_t dropped, oldest = now - slot;
+		slot = arrival_trim(arr, slot, now - max_late, &dropped);
+		w->st.backlog_full++;
+		stats_resp_missed(&w->st, dropped, w->time_ops ? oldest : 0, arr->period_ns);
+	}
+	if (slot < now) {
+		w->st.late_starts++;
+		*late = true;
+	}
+	return slot;
+}
+
+/* A scheduled thread before a start: waits for *slot (arrival_backlog=queue: trims the
+ * backlog, and a start that passed is not waited for, queue_start). False when the run stops. */
+static bool await_start(struct worker *w, struct arrival *arr, uint64_t *slot, bool *first)
+{
+	bool late = false;
+	if (w->g->arrival_backlog == BACKLOG_QUEUE && !*first)
+		*slot = queue_start(w, arr, *slot, &late);
+	*first = false;
+	if (!late)
+		engine_wait_until(w->eng, *slot);
+	return !engine_stopping(w->eng);
 }
 
 void *worker_main(void *arg)
@@ -162,6 +208,7 @@ void *worker_main(void *arg)
 	uint64_t left = g->num_ops;                    /* 0: no limit */
 	uint32_t skip_streak = 0;                      /* consecutive picks that found no file */
 	uint64_t resp_pending = 0; /* op_period: the response time of the op just done, ns */
+	bool first = true;         /* the schedule's first start */
 	bool ramping = e->plan->ramp_s && !w->aging; /* ramp_time: nothing counts yet */
 
 	worker_own_fds();
@@ -175,11 +222,8 @@ void *worker_main(void *arg)
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
 	while (!worker_stops(e)) {
-		if (period_ns) {
-			engine_wait_until(e, slot);
-			if (engine_stopping(e))
-				break;
-		}
+		if (period_ns && !await_start(w, &arr, &slot, &first))
+			break;
 		/* ramp_time: one clock read per operation during the ramp only, right before the
 		 * operation (after any wait for its slot) */
 		if (UNLIKELY(ramping) && now_ns() >= e->ramp_end_ns) {
@@ -234,8 +278,11 @@ void *worker_main(void *arg)
 			worker_count_done(w, op, &r);
 			if (w->ival || w->ll)
 				worker_log_op(w, op, &r, ramping, t0, t1, lat, resp);
-		} else if (rc == OP_SKIPPED) {
-			w->skipped[op]++;
+		} else if (rc == OP_SKIPPED || rc == OP_BUSY) {
+			if (rc == OP_BUSY)
+				w->st.busy[op]++; /* every file held by others: not an empty set */
+			else
+				w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
 				skip_backoff(e, &skip_streak);
 		} else if (UNLIKELY(engine_crashed(e))) {

@@ -42,6 +42,8 @@ static int group_init(struct results_group *rg, const struct plan_group *g, bool
 	rg->bindfs = g->bindfs;
 	rg->op_period_ms = g->op_period_ms;
 	rg->rate_target = g->rate_target;
+	rg->backlog_queue = g->arrival_backlog == BACKLOG_QUEUE;
+	rg->backlog_max = g->arrival_backlog_max;
 	memcpy(rg->weight, g->weight, sizeof(rg->weight));
 	int rc = rg->name ? ranges_of(g, &rg->ranges) : -ENOMEM;
 	if (!rc && stats)
@@ -380,6 +382,7 @@ void results_sums(const struct thread_stats *st, const uint64_t *skipped, struct
 		out->bytes_written += st->bytes_written[op];
 		out->errors += st->errors[op];
 		out->skipped += skipped ? skipped[op] : 0;
+		out->busy += st->busy[op];
 	}
 }
 
@@ -403,10 +406,22 @@ void results_cpu(const struct results *r, struct results_cpu *out)
 	    r->env.cpus_online > 0 ? out->one_cpu_pct / (double)r->env.cpus_online : NAN;
 }
 
+/* x as a share (%) of every pick, 0 when there was none. */
+static double pick_pct(const struct results_sums *s, uint64_t x)
+{
+	double share =
+	    results_share((double)x, (double)(s->ops + s->errors + s->skipped + s->busy));
+	return isnan(share) ? 0 : share;
+}
+
 double results_skipped_pct(const struct results_sums *s)
 {
-	double share = results_share((double)s->skipped, (double)(s->ops + s->errors + s->skipped));
-	return isnan(share) ? 0 : share;
+	return pick_pct(s, s->skipped);
+}
+
+double results_busy_pct(const struct results_sums *s)
+{
+	return pick_pct(s, s->busy);
 }
 
 bool results_op_shown(const struct results *r, const struct results_group *g, int op)
@@ -420,7 +435,7 @@ bool results_op_shown(const struct results *r, const struct results_group *g, in
 			if (r->groups[gi].weight[op])
 				return true;
 	return st->ops[op] || st->trans[op] || st->bytes_read[op] || st->bytes_written[op] ||
-	       st->errors[op] || skipped[op] || st->op_lat[op].n;
+	       st->errors[op] || skipped[op] || st->busy[op] || st->op_lat[op].n;
 }
 
 static uint64_t larger(uint64_t a, uint64_t b)
@@ -506,6 +521,21 @@ const char *results_stop_name(enum stop_reason why)
 	}
 }
 
+bool results_arrivals(const struct results *r, size_t gi, struct results_arrivals *out)
+{
+	const struct results_group *g = &r->groups[gi];
+	if (!(g->rate_target > 0))
+		return false;
+	struct results_sums s;
+	results_sums(&g->st, g->skipped, &s);
+	out->served = s.ops + s.errors + s.skipped + s.busy;
+	out->dropped = g->st.missed_starts;
+	out->intended = out->served + out->dropped;
+	out->queued_late = g->st.late_starts;
+	out->bound_hits = g->st.backlog_full;
+	return true;
+}
+
 bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,
                         double *short_pct)
 {
@@ -515,7 +545,7 @@ bool results_rate_check(const struct results *r, size_t gi, double *target, doub
 	struct results_sums s;
 	results_sums(&g->st, g->skipped, &s);
 	*target = g->rate_target;
-	*achieved = (double)(s.ops + s.errors + s.skipped) / r->runtime_s;
+	*achieved = (double)(s.ops + s.errors + s.skipped + s.busy) / r->runtime_s;
 	*short_pct = 100.0 * (*target - *achieved) / *target;
 	return true;
 }

@@ -11,7 +11,7 @@
  * by results_merge, which refuses anything else. What merges how:
  *   statistics (per group and total): SUM of counters, histogram buckets and moments, MIN of
  *     minima, MAX of maxima (stats.h: exact, associative, commutative);
- *   skipped picks: SUM; missed starts: SUM; built files and bytes: SUM;
+ *   skipped and busy picks: SUM; missed starts: SUM; built files and bytes: SUM;
  *   CPU user and system seconds: SUM; runtime: MAX (the longest run); setup_s: MAX;
  *   interval rows: by index (row k of both is one row: counts SUM, length and end MAX, the
  *     p99 MAX of both, an upper bound of the merged p99: rows keep no histogram);
@@ -26,8 +26,8 @@
  * never merged themselves (rates of a merged results are rates of the union).
  *
  * Derived figures are computed here once (results_sums, results_rate, results_share,
- * results_cpu, results_op_shown, results_skipped_pct, results_fs_flushes) and used by every
- * formatter.
+ * results_cpu, results_op_shown, results_skipped_pct, results_busy_pct, results_fs_flushes) and
+ * used by every formatter.
  */
 #ifndef FSMIX_RESULTS_H
 #define FSMIX_RESULTS_H
@@ -84,6 +84,8 @@ struct results_group {
 	int bindfs;                     /* index into results.fs, -1: random */
 	uint32_t op_period_ms;          /* 0: back to back */
 	double rate_target;             /* op_rate or op_period: ops/s of the group, 0: none */
+	bool backlog_queue;             /* arrival_backlog=queue (else drop) */
+	uint32_t backlog_max;           /* arrival_backlog_max: starts a thread may queue */
 	uint32_t weight[OP_COUNT];      /* the op weights */
 	struct range_table *ranges;     /* owned msec_range table (NULL: none); st counts with it */
 	struct thread_stats st;         /* everything the group's threads recorded */
@@ -209,10 +211,11 @@ int results_total_of_groups(struct results *r);
 
 /* The sums over every op of one statistics set. */
 struct results_sums {
-	uint64_t ops, trans, bytes_read, bytes_written, errors, skipped;
+	uint64_t ops, trans, bytes_read, bytes_written, errors, skipped, busy;
 };
 
-/* results_sums - sum st's counters and the skipped picks (skipped may be NULL). */
+/* results_sums - sum st's counters (busy picks among them) and the skipped picks (skipped may
+ * be NULL). */
 void results_sums(const struct thread_stats *st, const uint64_t *skipped, struct results_sums *out);
 
 /* results_rate - x per second of secs; NAN when secs is not positive (a run of no time: the
@@ -227,6 +230,17 @@ double results_rate(double x, double secs);
 bool results_rate_check(const struct results *r, size_t gi, double *target, double *achieved,
                         double *short_pct);
 
+/* results_arrivals - a scheduled group's (rate_target > 0) starts: served (operations
+ * attempted: done, failed, skipped or busy), dropped (missed_starts: arrival_backlog=drop every
+ * start that passed while the thread was busy, =queue those beyond arrival_backlog_max),
+ * intended (served + dropped; the starts still queued when the run stopped are in neither),
+ * queued_late (=queue: served after their time had passed) and bound_hits (=queue: the times
+ * a backlog reached its bound). False for an unscheduled group. */
+struct results_arrivals {
+	uint64_t intended, served, dropped, queued_late, bound_hits;
+};
+bool results_arrivals(const struct results *r, size_t gi, struct results_arrivals *out);
+
 /* results_share - part as a percentage of whole (100 * part / whole); NAN when whole is 0. */
 double results_share(double part, double whole);
 
@@ -237,9 +251,11 @@ struct results_cpu {
 };
 void results_cpu(const struct results *r, struct results_cpu *out);
 
-/* results_skipped_pct - skipped picks as a share (%) of every pick (ran, failed or skipped);
- * 0 when there was no pick. */
+/* results_skipped_pct - skipped picks (no file) as a share (%) of every pick (ran, failed,
+ * skipped or busy); 0 when there was no pick. results_busy_pct - busy picks (every file held
+ * by other threads) the same way. */
 double results_skipped_pct(const struct results_sums *s);
+double results_busy_pct(const struct results_sums *s);
 
 /* results_op_shown - whether op gets an entry (JSON) or a row (CSV) for a group (g NULL: the
  * total): it is weighted in g (total: in any group) or any of its figures is not zero. */

@@ -139,6 +139,7 @@ void statpack_put(struct packbuf *b, const struct thread_stats *st)
 	pack_bytes(b, st->bytes_read, sizeof(st->bytes_read));
 	pack_bytes(b, st->bytes_written, sizeof(st->bytes_written));
 	pack_bytes(b, st->errors, sizeof(st->errors));
+	pack_bytes(b, st->busy, sizeof(st->busy));
 	pack_bytes(b, st->ffsb_written, sizeof(st->ffsb_written));
 	pack_bytes(b, st->ffsb_read, sizeof(st->ffsb_read));
 	for (int op = 0; op < OP_COUNT; op++)
@@ -149,6 +150,8 @@ void statpack_put(struct packbuf *b, const struct thread_stats *st)
 	if (st->resp_lat)
 		put_lat(b, st->resp_lat);
 	pack_u64(b, st->missed_starts);
+	pack_u64(b, st->late_starts);
+	pack_u64(b, st->backlog_full);
 	pack_u64(b, st->range_cols);
 	if (st->range_counts)
 		pack_bytes(b, st->range_counts,
@@ -166,6 +169,7 @@ static int read_record(struct unpack *u, struct thread_stats *tmp)
 	unpack_bytes(u, tmp->bytes_read, sizeof(tmp->bytes_read));
 	unpack_bytes(u, tmp->bytes_written, sizeof(tmp->bytes_written));
 	unpack_bytes(u, tmp->errors, sizeof(tmp->errors));
+	unpack_bytes(u, tmp->busy, sizeof(tmp->busy));
 	unpack_bytes(u, tmp->ffsb_written, sizeof(tmp->ffsb_written));
 	unpack_bytes(u, tmp->ffsb_read, sizeof(tmp->ffsb_read));
 	for (int op = 0; op < OP_COUNT; op++)
@@ -179,6 +183,8 @@ static int read_record(struct unpack *u, struct thread_stats *tmp)
 		get_lat(u, tmp->resp_lat);
 	}
 	tmp->missed_starts = unpack_u64(u);
+	tmp->late_starts = unpack_u64(u);
+	tmp->backlog_full = unpack_u64(u);
 	if (unpack_u64(u) != tmp->range_cols)
 		return -EBADMSG;
 	if (tmp->range_counts)

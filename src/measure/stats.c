@@ -195,9 +195,12 @@ static void reset_counters(struct thread_stats *st)
 	memset(st->bytes_read, 0, sizeof(st->bytes_read));
 	memset(st->bytes_written, 0, sizeof(st->bytes_written));
 	memset(st->errors, 0, sizeof(st->errors));
+	memset(st->busy, 0, sizeof(st->busy));
 	memset(st->ffsb_written, 0, sizeof(st->ffsb_written));
 	memset(st->ffsb_read, 0, sizeof(st->ffsb_read));
 	st->missed_starts = 0;
+	st->late_starts = 0;
+	st->backlog_full = 0;
 	if (st->range_counts)
 		memset(st->range_counts, 0,
 		       (size_t)SYS_COUNT * st->range_cols * sizeof(st->range_counts[0]));
@@ -323,6 +326,7 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		dst->bytes_read[i] += src->bytes_read[i];
 		dst->bytes_written[i] += src->bytes_written[i];
 		dst->errors[i] += src->errors[i];
+		dst->busy[i] += src->busy[i];
 		dst->ffsb_written[i] += src->ffsb_written[i];
 		dst->ffsb_read[i] += src->ffsb_read[i];
 		series_merge(&dst->op_lat[i], &src->op_lat[i], src, CHIST_OP(i));
@@ -335,6 +339,8 @@ int thread_stats_merge(struct thread_stats *dst, const struct thread_stats *src)
 		lat_merge(dst->resp_lat, src->resp_lat);
 	}
 	dst->missed_starts += src->missed_starts;
+	dst->late_starts += src->late_starts;
+	dst->backlog_full += src->backlog_full;
 	if (dst->range_counts) {
 		size_t cells = (size_t)SYS_COUNT * dst->range_cols;
 		for (size_t i = 0; i < cells; i++)
@@ -349,7 +355,15 @@ void stats_resp_record(struct thread_stats *st, uint64_t ns, uint64_t missed,
 	if (!st->resp_lat)
 		return;
 	lat_record(st->resp_lat, ns);
+	stats_resp_missed(st, missed, first_missed_ns, period_ns);
+}
+
+void stats_resp_missed(struct thread_stats *st, uint64_t missed, uint64_t first_missed_ns,
+                       uint64_t period_ns)
+{
 	st->missed_starts += missed;
+	if (!st->resp_lat)
+		return;
 	for (uint64_t k = 0; k < missed && first_missed_ns > k * period_ns; k++)
 		lat_record(st->resp_lat, first_missed_ns - k * period_ns);
 }

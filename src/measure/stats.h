@@ -233,6 +233,10 @@ struct thread_stats {
 	 * Per field as in struct lat_stats; empty for groups without op_period. */
 	struct lat_stats *resp_lat; /* owned; NULL until thread_stats_track_response */
 	uint64_t missed_starts;     /* scheduled starts that passed while an operation ran; SUM */
+	/* arrival_backlog=queue: starts that had passed when their thread was free, served late
+	 * (missed_starts: the ones dropped at the backlog's bound); the times the bound was
+	 * reached, each dropping one or more starts. SUM */
+	uint64_t late_starts, backlog_full;
 	/* msec_range table, not owned, NULL = none; must match on both sides of a merge */
 	const struct range_table *ranges;
 	uint32_t range_cols;    /* ranges->n + 1 (the last column is "outside"); 0 = none */
@@ -247,6 +251,9 @@ struct thread_stats {
 	uint64_t bytes_read[OP_COUNT];    /* bytes returned by read(); SUM */
 	uint64_t bytes_written[OP_COUNT]; /* bytes accepted by write(); SUM */
 	uint64_t errors[OP_COUNT];        /* failed operations; SUM */
+	/* picks that found files, but every one held by other threads (busy, not an empty set:
+	 * the skipped picks of results.h are those that found none); SUM */
+	uint64_t busy[OP_COUNT];
 	/* bytes written as FFSB 6.0 counted them: write and write_fsync the whole file's size,
 	 * every other op its bytes_written (FFSB's figures in --format ffsb); SUM */
 	uint64_t ffsb_written[OP_COUNT];
@@ -325,6 +332,11 @@ static inline void stats_sys_record(struct thread_stats *st, enum sys_id s, uint
  * `first_missed_ns` before its end, each next one period later. Cold path (scheduled groups). */
 void stats_resp_record(struct thread_stats *st, uint64_t ns, uint64_t missed,
                        uint64_t first_missed_ns, uint64_t period_ns);
+
+/* stats_resp_missed - `missed` starts counted, and (with a response series) one sample each:
+ * the first waited first_missed_ns, each next one period less. Cold path. */
+void stats_resp_missed(struct thread_stats *st, uint64_t missed, uint64_t first_missed_ns,
+                       uint64_t period_ns);
 
 /* stats_op_record - one whole operation took `ns` nanoseconds. Records the latency only; the
  * engine updates ops, trans, bytes_read, bytes_written and errors itself. */

@@ -58,6 +58,8 @@ struct plan_group {
 	const char *random_distribution; /* as written */
 	struct offdist offd;             /* OFF_RANDOM: uniform byte offsets, as before */
 	uint32_t percentage_random;      /* share of offsets drawn (%); others sequential */
+	int arrival_backlog;      /* BACKLOG_DROP or BACKLOG_QUEUE: a start that passed */
+	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */
@@ -67,6 +69,9 @@ struct plan_group {
 
 /* How op_period or op_rate spaces a thread's starts (arrival). */
 enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
+
+/* What becomes of a scheduled start that passed while the thread was busy (arrival_backlog). */
+enum arrival_backlog { BACKLOG_DROP = 0, BACKLOG_QUEUE };
 
 /* How build.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };

@@ -216,10 +216,19 @@ void realism_group(struct diag *d, const struct section *tg, struct plan_group *
 				g->sched_period_ns = 1;
 		}
 	}
-	if (tg->set[KEY_arrival].set && !g->sched_period_ns)
-		diag_warn(d, DIAG_IGNORED, where(tg, KEY_arrival), tg->name, "arrival",
-		          "ignored: neither op_rate nor op_period schedules this group");
-	static const enum key_id not_aging[] = {KEY_op_rate, KEY_arrival, KEY_file_popularity};
+	static const enum key_id sched_only[] = {KEY_arrival, KEY_arrival_backlog,
+	                                         KEY_arrival_backlog_max};
+	for (size_t i = 0; !g->sched_period_ns && i < sizeof(sched_only) / sizeof(*sched_only); i++)
+		if (tg->set[sched_only[i]].set)
+			diag_warn(d, DIAG_IGNORED, where(tg, sched_only[i]), tg->name,
+			          key_table[sched_only[i]].name,
+			          "ignored: neither op_rate nor op_period schedules this group");
+	if (g->sched_period_ns && tg->set[KEY_arrival_backlog_max].set &&
+	    g->arrival_backlog != BACKLOG_QUEUE)
+		diag_warn(d, DIAG_IGNORED, where(tg, KEY_arrival_backlog_max), tg->name,
+		          "arrival_backlog_max", "ignored: arrival_backlog=drop keeps no backlog");
+	static const enum key_id not_aging[] = {KEY_op_rate, KEY_arrival, KEY_arrival_backlog,
+	                                        KEY_arrival_backlog_max, KEY_file_popularity};
 	for (size_t i = 0; tg->aging && i < sizeof(not_aging) / sizeof(not_aging[0]); i++)
 		if (tg->set[not_aging[i]].set)
 			diag_error(
@@ -286,8 +295,13 @@ void realism_print_group(FILE *out, const struct plan_group *g)
 {
 	if (g->pop.kind != POP_UNIFORM)
 		fprintf(out, "    file_popularity %s\n", g->file_popularity);
-	if (g->sched_period_ns)
-		fprintf(out, "    schedule: %.6g ops/s in all (%.6g per thread), %s arrivals\n",
+	if (g->sched_period_ns) {
+		fprintf(out, "    schedule: %.6g ops/s in all (%.6g per thread), %s arrivals",
 		        g->rate_target, 1e9 / (double)g->sched_period_ns,
 		        g->arrival == ARRIVAL_POISSON ? "poisson" : "fixed");
+		if (g->arrival_backlog == BACKLOG_QUEUE)
+			fprintf(out, ", late starts queued (at most %u a thread)",
+			        g->arrival_backlog_max);
+		fputc('\n', out);
+	}
 }

@@ -26,6 +26,11 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 /* Above this share of skipped picks (in %), the report warns that the rates cover only the
  * operations that ran. */
 #define REPORT_SKIPPED_WARN_PCT 1.0
+/* The warning (printf format of the share in %) for busy picks above that share: files
+ * existed, but every one the operation could take was held by another thread. */
+#define REPORT_BUSY_WARNING                                                                        \
+	"fsmix: warning: %.1f%% of the operations picked found every file they could work on "     \
+	"busy (held by another thread) and did not run"
 
 /* report_size - FFSB's ffsb_printsize: "%.3g" with binary units B/KB/MB/GB. */
 void report_size(char *buf, size_t len, double bytes);

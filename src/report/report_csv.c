@@ -39,14 +39,16 @@ enum col {
 	C_LAT_MAX,
 	C_T,
 	C_LEN,
+	C_BUSY, /* last: added after the others, whose positions scripts may use */
 	C_COUNT_COLS
 };
 
 static const char *const col_name[C_COUNT_COLS] = {
-    "kind",       "group",       "name",          "count",         "transactions", "trans_per_s",
-    "ops_per_s",  "bytes_read",  "bytes_written", "mb_per_s",      "errors",       "skipped",
-    "lat_count",  "lat_min_ms",  "lat_avg_ms",    "lat_stddev_ms", "lat_p50_ms",   "lat_p90_ms",
-    "lat_p99_ms", "lat_p999_ms", "lat_p9999_ms",  "lat_max_ms",    "t_s",          "length_s"};
+    "kind",          "group",      "name",       "count",         "transactions",
+    "trans_per_s",   "ops_per_s",  "bytes_read", "bytes_written", "mb_per_s",
+    "errors",        "skipped",    "lat_count",  "lat_min_ms",    "lat_avg_ms",
+    "lat_stddev_ms", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms",    "lat_p999_ms",
+    "lat_p9999_ms",  "lat_max_ms", "t_s",        "length_s",      "busy"};
 
 /* One record being assembled: every cell as text, "" when not applicable. */
 struct row {
@@ -142,6 +144,7 @@ static void group_rows(FILE *f, const struct results *res, const struct results_
 		         (double)(st->bytes_read[op] + st->bytes_written[op]) / MIB, rt);
 		set_u(&r, C_ERR, st->errors[op]);
 		set_u(&r, C_SKIP, skipped[op]);
+		set_u(&r, C_BUSY, st->busy[op]);
 		set_lat(&r, &st->op_lat[op]);
 		row_put(f, &r);
 	}
@@ -199,6 +202,32 @@ static void stonewall_row(FILE *f, const struct jobsum *j)
 	row_put(f, &r);
 }
 
+/* A scheduled group's starts (results_arrivals): kind "arrivals", its group, name one of
+ * intended, served, dropped, queued_late, bound_hits, and the figure in count. */
+static void arrival_rows(FILE *f, const struct results *res, size_t gi)
+{
+	struct results_arrivals a;
+	if (!results_arrivals(res, gi, &a))
+		return;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} fig[] = {{"intended", a.intended},
+	           {"served", a.served},
+	           {"dropped", a.dropped},
+	           {"queued_late", a.queued_late},
+	           {"bound_hits", a.bound_hits}};
+	for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++) {
+		struct row r;
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "arrivals");
+		set_s(&r, C_GROUP, res->groups[gi].name);
+		set_s(&r, C_NAME, fig[i].name);
+		set_u(&r, C_COUNT, fig[i].v);
+		row_put(f, &r);
+	}
+}
+
 static int fill_csv(FILE *f, void *arg)
 {
 	const struct results *res = arg;
@@ -211,6 +240,8 @@ static int fill_csv(FILE *f, void *arg)
 	for (size_t gi = 0; gi < res->n_groups; gi++)
 		group_rows(f, res, &res->groups[gi]);
 	group_rows(f, res, NULL);
+	for (size_t gi = 0; gi < res->n_groups; gi++)
+		arrival_rows(f, res, gi);
 	if (res->verify) { /* verify=1: the reads whose content did not check */
 		memset(&r, 0, sizeof(r));
 		set_s(&r, C_KIND, "verify");

@@ -113,6 +113,7 @@ static json_t *op_json(struct jb *b, const struct thread_stats *st, const uint64
 	put(b, o, "mb_per_s", per_s((double)bytes / MIB, rt));
 	put(b, o, "errors", ju(st->errors[op]));
 	put(b, o, "skipped", ju(skipped ? skipped[op] : 0));
+	put(b, o, "busy", ju(st->busy[op]));
 	put(b, o, "latency", lat_json(b, &st->op_lat[op]));
 	return o;
 }
@@ -219,8 +220,10 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "mb_per_s", per_s((double)(rd + wr) / MIB, runtime));
 	put(b, o, "errors", ju(sum.errors));
 	put(b, o, "skipped", ju(sum.skipped));
-	/* every pick: ran, failed or found no file */
+	put(b, o, "busy", ju(sum.busy));
+	/* of every pick: ran, failed, found no file or found every file busy */
 	put(b, o, "skipped_percent", json_real(results_skipped_pct(&sum)));
+	put(b, o, "busy_percent", json_real(results_busy_pct(&sum)));
 	json_t *opa = json_array(), *sysa = json_array();
 	for (int op = 0; op < OP_COUNT; op++)
 		if (results_op_shown(r, g, op))
@@ -243,6 +246,21 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "response_latency",
 	    st->resp_lat && st->resp_lat->n ? lat_json(b, st->resp_lat) : json_null());
 	put(b, o, "missed_starts", ju(st->missed_starts));
+	/* op_rate / op_period groups: what became of their starts (arrival_backlog) */
+	struct results_arrivals a;
+	if (g && results_arrivals(r, (size_t)(g - r->groups), &a)) {
+		json_t *arr = json_object();
+		put(b, arr, "backlog", json_string(g->backlog_queue ? "queue" : "drop"));
+		put(b, arr, "backlog_max", g->backlog_queue ? ju(g->backlog_max) : json_null());
+		put(b, arr, "intended", ju(a.intended));
+		put(b, arr, "served", ju(a.served));
+		put(b, arr, "dropped", ju(a.dropped));
+		put(b, arr, "queued_late", ju(a.queued_late));
+		put(b, arr, "bound_hits", ju(a.bound_hits));
+		put(b, o, "arrivals", arr);
+	} else if (g) {
+		put(b, o, "arrivals", json_null());
+	}
 	/* op_rate / op_period groups: the target and what the group reached */
 	double target, achieved, short_pct;
 	if (g && results_rate_check(r, (size_t)(g - r->groups), &target, &achieved, &short_pct)) {

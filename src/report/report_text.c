@@ -361,6 +361,14 @@ static void print_rates(FILE *out, const struct results *r)
 		        "%s: target %.2f ops/sec, achieved %.2f ops/sec, %" PRIu64
 		        " missed starts\n",
 		        g->name, target, achieved, g->st.missed_starts);
+		struct results_arrivals a;
+		if (results_arrivals(r, gi, &a))
+			fprintf(out,
+			        "%s: arrival_backlog=%s: %" PRIu64 " intended starts, %" PRIu64
+			        " served, %" PRIu64 " dropped, %" PRIu64 " queued late, %" PRIu64
+			        " bound hits\n",
+			        g->name, g->backlog_queue ? "queue" : "drop", a.intended, a.served,
+			        a.dropped, a.queued_late, a.bound_hits);
 		if (short_pct > RESULTS_RATE_WARN_PCT)
 			fprintf(out,
 			        "warning: %s fell %.1f %% short of its target rate (more than "
@@ -410,19 +418,28 @@ static void print_devices(FILE *out, const struct results *r)
 	fprintf(out, "\n");
 }
 
-/* Every worker's first error, and the failed and skipped operations. */
+/* Every worker's first error, and the failed, skipped and busy operations (the busy column
+ * only when some pick was busy). */
 static void print_errors(FILE *out, const struct results *r)
 {
-	bool any = false;
-	for (int op = 0; op < OP_COUNT; op++)
-		any |= r->total.errors[op] || r->total_skipped[op];
+	bool any = false, busy = false;
+	for (int op = 0; op < OP_COUNT; op++) {
+		any |= r->total.errors[op] || r->total_skipped[op] || r->total.busy[op];
+		busy |= r->total.busy[op] != 0;
+	}
 	if (!any)
 		return;
 	fprintf(out, "Errors and skipped operations\n");
-	for (int op = 0; op < OP_COUNT; op++)
-		if (r->total.errors[op] || r->total_skipped[op])
-			fprintf(out, "%16s %10" PRIu64 " failed %10" PRIu64 " skipped (no file)\n",
-			        op_table[op].name, r->total.errors[op], r->total_skipped[op]);
+	for (int op = 0; op < OP_COUNT; op++) {
+		const struct thread_stats *t = &r->total;
+		if (!t->errors[op] && !r->total_skipped[op] && !t->busy[op])
+			continue;
+		fprintf(out, "%16s %10" PRIu64 " failed %10" PRIu64 " skipped (no file)",
+		        op_table[op].name, t->errors[op], r->total_skipped[op]);
+		if (busy)
+			fprintf(out, " %10" PRIu64 " busy (every file in use)", t->busy[op]);
+		fputc('\n', out);
+	}
 	for (size_t i = 0; i < r->n_errors; i++) {
 		const struct results_error *er = &r->errors[i];
 		char what[MSG_MAX];
@@ -495,6 +512,21 @@ static void print_noise(FILE *out, const struct results *r)
 }
 
 /* The warning of a run whose last third of intervals departs from its middle third. */
+/* arrival_backlog=queue groups whose backlog reached its bound: how often, and what it dropped
+ * (in every format: with --format ffsb on the log). */
+static void warn_backlog(FILE *out, const struct results *r)
+{
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
+		struct results_arrivals a;
+		if (!results_arrivals(r, gi, &a) || !a.bound_hits)
+			continue;
+		fprintf(out,
+		        "fsmix: warning: %s: the queued starts reached arrival_backlog_max (%u a "
+		        "thread) %" PRIu64 " times; %" PRIu64 " starts were dropped\n",
+		        r->groups[gi].name, r->groups[gi].backlog_max, a.bound_hits, a.dropped);
+	}
+}
+
 static void warn_unsettled(FILE *out, const struct results *r)
 {
 	struct settle s;
@@ -530,7 +562,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	double rt = r->runtime_s;
 	struct results_sums sum;
 	results_sums(&r->total, r->total_skipped, &sum);
-	double skipped_pct = results_skipped_pct(&sum);
+	double skipped_pct = results_skipped_pct(&sum), busy_pct = results_busy_pct(&sum);
 	/* FFSB's byte counts in its table with --format ffsb, and in every format with
 	 * fidelity=ffsb6 (the JSON and CSV keep the bytes moved) */
 	print_ffsb_results(out, r, ffsb_only || r->fidelity == FIDELITY_FFSB6);
@@ -541,6 +573,9 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 			        "fsmix: warning: %.1f%% of the operations picked found no file to "
 			        "work on and were skipped\n",
 			        skipped_pct);
+		if (busy_pct > REPORT_SKIPPED_WARN_PCT)
+			fprintf(log, REPORT_BUSY_WARNING "\n", busy_pct);
+		warn_backlog(log, r);
 		warn_unsettled(log, r);
 		fflush(out);
 		return;
@@ -565,11 +600,20 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "
 		        "and were skipped; the rates above count only those that ran\n",
 		        skipped_pct);
+	if (busy_pct > REPORT_SKIPPED_WARN_PCT)
+		fprintf(out, REPORT_BUSY_WARNING "; the rates above count only those that ran\n",
+		        busy_pct);
+	warn_backlog(out, r);
 	warn_unsettled(out, r);
+	char busy[96] = ""; /* only when some pick was busy: the line stays as it was without */
+	if (sum.busy)
+		snprintf(busy, sizeof(busy),
+		         ", %" PRIu64 " busy (every file in use; %.2f%% of picks)", sum.busy,
+		         busy_pct);
 	fprintf(out,
 	        "fsmix: %" PRIu64 " operations (%.2f ops/sec), %" PRIu64
-	        " skipped (no file; %.2f%% of picks), %" PRIu64 " errors, seed %" PRIu64 "%s%s\n",
-	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct,
+	        " skipped (no file; %.2f%% of picks)%s, %" PRIu64 " errors, seed %" PRIu64 "%s%s\n",
+	        sum.ops, or0(results_rate((double)sum.ops, rt)), sum.skipped, skipped_pct, busy,
 	        sum.errors, r->seed,
 	        r->fidelity == FIDELITY_FFSB6
 	            ? ", fidelity ffsb6 (FFSB 6.0's picks and byte counts)"

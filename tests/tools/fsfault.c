@@ -11,7 +11,8 @@
  * gets SIGUSR1, so a test can let fsmix build its tree and fail its run phase only. ERRNO
  * PAUSE holds the first call after the N matching ones (only that one) until the process gets
  * SIGUSR2, then lets it succeed; "fsfault: OP(PATH): paused" on stderr says that it waits, so
- * a test can do something while fsmix is inside that call.
+ * a test can do something while fsmix is inside that call. Each such rule holds its call until
+ * a SIGUSR2 sent after it paused (a test may hold one call per run, a rule each).
  *
  * Ordinary FUSE options (-o ...) may follow. Attributes and names are not cached (timeouts 0)
  * and files are opened with direct_io, so every stat, lookup, read and write reaches this
@@ -55,6 +56,7 @@ static volatile sig_atomic_t resumed;   /* a paused call may go on (SIGUSR2) */
 /* Holds the calling (the only) thread until SIGUSR2 (on_usr2 sets resumed). */
 static void pause_call(const char *op, const char *path, unsigned long call)
 {
+	resumed = 0; /* each pause waits for a SIGUSR2 of its own (one rule per run of a test) */
 	fprintf(stderr, "fsfault: %s(%s): paused (call %lu) until SIGUSR2\n", op, path ? path : "?",
 	        call);
 	fflush(stderr);

@@ -1,6 +1,7 @@
 /* test_arrival.c - schedules: fixed starts never drift and count the starts they skip; poisson
  * gaps have the period as mean and a coefficient of variation of 1 (200 000 gaps at a fixed
- * seed), and a late thread skips and counts the arrivals that passed. */
+ * seed), and a late thread skips and counts the arrivals that passed; a queued backlog is
+ * trimmed to its bound. */
 #include <math.h>
 
 #include "arrival.h"
@@ -55,9 +56,33 @@ static void test_poisson(void)
 	CHECK(same < 5);
 }
 
+/* arrival_backlog=queue at its bound: the starts before the limit dropped and counted. */
+static void test_trim(void)
+{
+	struct arrival a;
+	uint64_t dropped;
+	arrival_init(&a, 1000, false, 1, 0);
+	/* starts 5000, 6000, ..., 9000 are before 9500: five dropped, 10000 is the next */
+	CHECK_EQ_U(arrival_trim(&a, 5000, 9500, &dropped), 10000);
+	CHECK_EQ_U(dropped, 5);
+	/* a start exactly on the limit is kept */
+	CHECK_EQ_U(arrival_trim(&a, 5000, 9000, &dropped), 9000);
+	CHECK_EQ_U(dropped, 4);
+	/* poisson: the first start at or after the limit; about (limit - slot) / period dropped */
+	arrival_init(&a, 1000, true, 3, 0);
+	uint64_t next = arrival_trim(&a, 0, 10000000, &dropped);
+	CHECK(next >= 10000000);
+	CHECK(dropped > 9000 && dropped < 11000);
+	/* far behind (over ARRIVAL_CATCHUP_MAX gaps): the expected count, a start after limit */
+	next = arrival_trim(&a, 0, 1000000000ull, &dropped);
+	CHECK(next >= 1000000000ull);
+	CHECK(dropped > 990000 && dropped < 1010000);
+}
+
 int main(void)
 {
 	RUN(test_fixed);
 	RUN(test_poisson);
+	RUN(test_trim);
 	return test_summary();
 }

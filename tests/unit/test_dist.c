@@ -30,12 +30,15 @@ static void fill(struct thread_stats *st, uint64_t seed, int n)
 		st->bytes_read[op] += v % 4096;
 		st->bytes_written[op] += (v >> 4) % 8192;
 		st->errors[op] += (v % 97) == 0;
+		st->busy[op] += (v % 89) == 0;
 		st->ffsb_written[op] += (v >> 3) % 1000;
 		st->ffsb_read[op] += (v >> 5) % 3000;
 		stats_op_record(st, op, ns);
 		stats_sys_record(st, (enum sys_id)((v >> 16) % SYS_COUNT), ns / 2);
 	}
 	st->missed_starts += seed;
+	st->late_starts += 2 * seed;
+	st->backlog_full += 3 * seed;
 }
 
 /* Packing then merging on the other side equals merging directly, byte for byte (msec_range
@@ -67,6 +70,7 @@ static void test_pack_merge_exact(void)
 	CHECK_EQ_I(statpack_merge(&u, &via), 0);
 	CHECK_EQ_U(u.at, buf.len);
 	CHECK(memcmp(via.ops, direct.ops, sizeof(via.ops)) == 0);
+	CHECK(memcmp(via.busy, direct.busy, sizeof(via.busy)) == 0);
 	CHECK(memcmp(via.ffsb_written, direct.ffsb_written, sizeof(via.ffsb_written)) == 0);
 	CHECK(memcmp(via.ffsb_read, direct.ffsb_read, sizeof(via.ffsb_read)) == 0);
 	CHECK(memcmp(via.op_lat, direct.op_lat, sizeof(via.op_lat)) == 0);
@@ -74,6 +78,8 @@ static void test_pack_merge_exact(void)
 	CHECK(via.resp_lat && direct.resp_lat &&
 	      memcmp(via.resp_lat, direct.resp_lat, sizeof(*via.resp_lat)) == 0);
 	CHECK_EQ_U(via.missed_starts, direct.missed_starts);
+	CHECK_EQ_U(via.late_starts, direct.late_starts);
+	CHECK_EQ_U(via.backlog_full, direct.backlog_full);
 	CHECK(memcmp(via.range_counts, direct.range_counts,
 	             (size_t)SYS_COUNT * direct.range_cols * sizeof(uint64_t)) == 0);
 	CHECK_EQ_U(lat_percentile_ns(&via.op_lat[0], 99), lat_percentile_ns(&direct.op_lat[0], 99));

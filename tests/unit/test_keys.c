@@ -283,6 +283,8 @@ static const struct dest_case dest_cases[] = {
     G(write_stride, write_stride, "4k", W_U64, 4096),
     G(op_rate, op_rate, "100/group", W_TEXT, 0),
     G(arrival, arrival, "poisson", W_INT, ARRIVAL_POISSON),
+    G(arrival_backlog, arrival_backlog, "queue", W_INT, BACKLOG_QUEUE),
+    G(arrival_backlog_max, arrival_backlog_max, "7", W_U32, 7),
     G(file_popularity, file_popularity, "zipf:1.2", W_TEXT, 0),
     G(write_bssplit, write_bssplit, "4k/50:64k", W_TEXT, 0),
     G(write_bsrange, write_bsrange, "4k-64k", W_TEXT, 0),
@@ -508,6 +510,7 @@ static const struct word_case word_cases[] = {
      {"write", "fallocate", "sparse"},
      {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
     {KEY_arrival, {"fixed", "poisson"}, {ARRIVAL_FIXED, ARRIVAL_POISSON}},
+    {KEY_arrival_backlog, {"drop", "queue"}, {BACKLOG_DROP, BACKLOG_QUEUE}},
 };
 
 /* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
@@ -527,10 +530,11 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 	                  &d);
 	msg[0] = '\0';
 	if (plan_build(&pl, &p, NULL, &d) == 0) {
-		v = k == KEY_open_sync  ? pl.groups[0].open_sync
-		    : k == KEY_fidelity ? (int)pl.fidelity
-		    : k == KEY_arrival  ? pl.groups[0].arrival
-		                        : (int)pl.fs[0].create_method;
+		v = k == KEY_open_sync         ? pl.groups[0].open_sync
+		    : k == KEY_fidelity        ? (int)pl.fidelity
+		    : k == KEY_arrival         ? pl.groups[0].arrival
+		    : k == KEY_arrival_backlog ? pl.groups[0].arrival_backlog
+		                               : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {
 		for (size_t i = 0; i < d.n; i++)

@@ -565,7 +565,7 @@ static void test_files(void)
 	static const char header[] =
 	    "kind,group,name,count,transactions,trans_per_s,ops_per_s,bytes_read,bytes_written,"
 	    "mb_per_s,errors,skipped,lat_count,lat_min_ms,lat_avg_ms,lat_stddev_ms,lat_p50_ms,"
-	    "lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_p9999_ms,lat_max_ms,t_s,length_s\n";
+	    "lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_p9999_ms,lat_max_ms,t_s,length_s,busy\n";
 	CHECK(text && !strncmp(text, header, strlen(header)));
 	CHECK_CONTAINS(text, ",\"group, with \"\"quote\"\"\",create,40,80,");
 	/* one row per (group, op) and (group, syscall) of the JSON, the total, the intervals */
@@ -581,7 +581,7 @@ static void test_files(void)
 	CHECK_EQ_U(want, 1 + (3 + 3) + (1 + 0) + (4 + 3) + 2);
 	CHECK_EQ_U(c.n_rows, want);
 	for (size_t r = 0; r < c.n_rows; r++)
-		CHECK_EQ_U(c.n_cols[r], 24);
+		CHECK_EQ_U(c.n_cols[r], 25);
 	/* values agree with the JSON */
 	int ck = col_of(&c, "kind"), cg = col_of(&c, "group"), cn = col_of(&c, "name");
 	int cc = col_of(&c, "count"), ct = col_of(&c, "transactions");

@@ -258,9 +258,11 @@ struct op_result {
 	uint64_t ffsb_read;     /* bytes FFSB 6.0 counted, where that differs (read: read_size,
 	                         * also the tail read_random never reads), else 0 */
 };
-/* Returns 0, OP_SKIPPED (no file to work on: not an error), or -errno after latching the
- * worker's first error. */
+/* Returns 0, OP_SKIPPED (no file to work on: not an error), OP_BUSY (files exist, but every
+ * one the op could take was held by other threads: not an error either), or -errno after
+ * latching the worker's first error. */
 #define OP_SKIPPED 1
+#define OP_BUSY    2
 int op_execute(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 
 /* op_probe_directio - 0 if files of this tree can be opened with O_DIRECT, else -errno. */

@@ -138,7 +138,9 @@ static inline uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 }
 
 /* Acquires a random existing file (by file_popularity, popularity.h; own: one of this rank's
- * own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when none can be had. */
+ * own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when the set has no
+ * file, or OP_BUSY when files exist but every one stayed held incompatibly (by other threads,
+ * or a frozen pool) over the tries: an empty tree and a contended one are told apart. */
 static inline int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode m, bool own,
                           uint32_t *id)
 {
@@ -154,7 +156,7 @@ static inline int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode
 			return OP_SKIPPED;
 		sched_yield(); /* -EBUSY: every file is held right now */
 	}
-	return OP_SKIPPED;
+	return OP_BUSY;
 }
 
 #endif

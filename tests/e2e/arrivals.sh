@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Queued arrivals (issue 28, item 5): arrival_backlog=drop (the default: a start that passed
+# while the thread was busy is skipped and counted) against arrival_backlog=queue (every start
+# kept, a late one served at once and its response time counted from the start it was meant to
+# have), the backlog's bound (arrival_backlog_max: a warning with its count), the counts in the
+# JSON, the CSV and the text, and bad values refused at their line. The overload is made
+# deterministic by tests/tools/fsfault (a FUSE passthrough): the run's first open of a data
+# file is held for a second (rule open:0:PAUSE) while the schedule asks for one start a
+# millisecond, whatever the machine's speed. Needs root, /dev/fuse, fusermount3 and fsfault for
+# that part (skipped otherwise); the rest runs everywhere.
+set -u
+. "$(dirname "$0")/lib.bash"
+
+# ---- bad values: refused at their file:line and key ---------------------------------------
+cat >"$work/bad.ffsb" <<'PROFILE'
+time=1
+[filesystem0]
+	location=/tmp
+	num_files=4
+[end0]
+[threadgroup0]
+	num_threads=1
+	stat_weight=1
+	op_rate=100
+	arrival_backlog=later
+	arrival_backlog_max=0
+[end0]
+PROFILE
+"$bin" check "$work/bad.ffsb" >"$work/bad.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "bad.ffsb:10: error: .* arrival_backlog: 'later' is not one of drop, queue" "$work/bad.out" &&
+	grep -q "bad.ffsb:11: error: .* arrival_backlog_max: 0 is out of range" "$work/bad.out" &&
+	ok "bad arrival_backlog and arrival_backlog_max: exit 2, each at its line" ||
+	{ bad "bad values: exit $rc"; cat "$work/bad.out"; }
+"$bin" check "$work/bad.ffsb" --strict-ffsb --set threadgroup0.arrival_backlog=queue \
+	--set threadgroup0.arrival_backlog_max=5 >"$work/strict.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "arrival_backlog.*--strict-ffsb\|--strict-ffsb.*arrival_backlog" "$work/strict.out" &&
+	ok "--strict-ffsb refuses arrival_backlog (an extension)" ||
+	{ bad "--strict-ffsb: exit $rc"; cat "$work/strict.out"; }
+
+# ---- the accounting, at any speed: queue drops nothing below its bound ---------------------
+cat >"$work/fast.ffsb" <<'PROFILE'
+[filesystem0]
+	location=/tmp
+	num_files=8
+	num_dirs=1
+	min_filesize=4KB
+	max_filesize=4KB
+[end0]
+[threadgroup0]
+	num_threads=2
+	num_ops=400
+	stat_weight=1
+	op_rate=20000
+	arrival=poisson
+	arrival_backlog=queue
+	arrival_backlog_max=100000000
+	[stats]
+		enable_stats=1
+	[end]
+[end0]
+PROFILE
+loc=$(shmdir)
+"$bin" run "$work/fast.ffsb" --location "$loc" --json "$work/fast.json" >"$work/fast.out" 2>&1
+rc=$?
+if python3 - "$work/fast.json" <<'PY'; then
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+a = g["arrivals"]
+assert a["backlog"] == "queue" and a["backlog_max"] == 100000000, a
+assert a["served"] == 800 and a["dropped"] == 0 and a["intended"] == 800, a
+assert a["bound_hits"] == 0 and g["missed_starts"] == 0, a
+assert 0 <= a["queued_late"] <= 798, a
+# one response sample per operation: none made up for dropped starts
+assert g["response_latency"]["count"] == g["operations"] == 800, g["response_latency"]
+print("queue at any speed: %s" % a)
+PY
+	ok "queue: intended = served = 800, none dropped, one response sample each (exit $rc)"
+else
+	bad "queue accounting (exit $rc)"
+fi
+
+# ---- overload: one operation held for a second, a start wanted every millisecond -----------
+tool=${FSMIX_TOOLS:-}/fsfault
+if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
+	[ "$(id -u)" != 0 ]; then
+	skip_env fuse "overloaded arrivals: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+	summary
+fi
+mnt=$work/held-mnt back=$(shmdir)
+mkdir -p "$mnt"
+# The build creates (FUSE create), the run's writes open existing files (FUSE open): the first
+# open below a tree's data/ is its run's first operation. One rule per run (a rule holds one
+# call), each run in a directory of its own.
+"$tool" -f "open:0:PAUSE:/drop/fsmix.fs0/data/" -f "open:0:PAUSE:/queue/fsmix.fs0/data/" \
+	-f "open:0:PAUSE:/bound/fsmix.fs0/data/" "$back" "$mnt" 2>"$work/fsfault.log" &
+fuse_pid=$!
+mounts+=("$mnt")
+trap 'kill -USR2 $fuse_pid 2>/dev/null; fusermount3 -u "$mnt" 2>/dev/null; kill $fuse_pid 2>/dev/null; cleanup' EXIT
+for ((i = 0; i < 600; i++)); do # at most 60 s (a sanitizer build's daemon on a loaded machine)
+	[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
+	sleep 0.1
+done
+[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] ||
+	{ bad "fsfault did not mount: $(cat "$work/fsfault.log")"; summary; }
+
+# One thread, 20 writes, one start a millisecond: the first write's open is held >= 1 s, so
+# every later start has passed (by >= 980 ms) when the thread is free again.
+cat >"$work/held.ffsb" <<'PROFILE'
+[filesystem0]
+	location=/tmp
+	num_files=2
+	num_dirs=1
+	min_filesize=4KB
+	max_filesize=4KB
+[end0]
+[threadgroup0]
+	num_threads=1
+	num_ops=20
+	write_weight=1
+	write_size=4KB
+	write_blocksize=4KB
+	op_period=1
+	[stats]
+		enable_stats=1
+	[end]
+[end0]
+PROFILE
+# held_open DIR PID: until the run PID's first open below $mnt/DIR/.../data/ is held (at most
+# 240 s); 1 when the run ended first (e.g. refused its profile) or the time ran out.
+held_open() {
+	for ((i = 0; i < 2400; i++)); do
+		grep -q "open(/$1/fsmix.fs0/data/.*): paused" "$work/fsfault.log" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+# run_held DIR OUT ARGS...: the run in $mnt/DIR, its first open held for 1 s, then released.
+run_held() {
+	local dir=$1 out=$2
+	shift 2
+	mkdir -p "$mnt/$dir"
+	timeout 300 "$bin" run "$work/held.ffsb" --location "$mnt/$dir" --json "$out.json" \
+		--csv "$out.csv" "$@" >"$out.out" 2>"$out.err" &
+	local pid=$!
+	if held_open "$dir" $pid; then
+		sleep 1
+	else
+		bad "$dir: the run's first open was not held: $(tail -3 "$work/fsfault.log")"
+	fi
+	kill -USR2 $fuse_pid
+	wait $pid
+}
+
+run_held drop "$work/drop"
+rc=$?
+if python3 - "$work/drop.json" <<'PY'; then
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+a = g["arrivals"]
+assert a["backlog"] == "drop" and a["backlog_max"] is None, a
+assert a["served"] == 20 and a["dropped"] >= 900 and a["queued_late"] == 0, a
+assert a["intended"] == a["served"] + a["dropped"] and a["dropped"] == g["missed_starts"], a
+# HdrHistogram's correction: one response sample per dropped start
+assert g["response_latency"]["count"] == 20 + a["dropped"], g["response_latency"]["count"]
+print("drop: %s" % a)
+PY
+	ok "drop: the late starts dropped and counted (exit $rc)"
+else
+	bad "drop (exit $rc)"
+fi
+
+run_held queue "$work/queue" --set threadgroup0.arrival_backlog=queue \
+	--set threadgroup0.arrival_backlog_max=100000
+rc=$?
+if python3 - "$work/queue.json" "$work/queue.csv" <<'PY'; then
+import csv, json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+a = g["arrivals"]
+assert a["backlog"] == "queue" and a["backlog_max"] == 100000, a
+assert a == dict(a, intended=20, served=20, dropped=0, queued_late=19, bound_hits=0), a
+r = g["response_latency"]
+# every start waited behind the held one: start k (ms k) ended after the release (>= 1 s)
+assert r["count"] == 20 and r["min_ms"] >= 980, r
+assert g["op_latency"]["max_ms"] >= 1000, g["op_latency"]
+rows = {x["name"]: x["count"] for x in csv.DictReader(open(sys.argv[2])) if x["kind"] == "arrivals"}
+assert rows == {"intended": "20", "served": "20", "dropped": "0", "queued_late": "19",
+                "bound_hits": "0"}, rows
+print("queue: %s, response min %.1f ms" % (a, r["min_ms"]))
+PY
+	ok "queue: every start served, 19 late, response time from the intended start (exit $rc)"
+else
+	bad "queue (exit $rc)"
+fi
+grep -q "^threadgroup0: arrival_backlog=queue: 20 intended starts, 20 served, 0 dropped, 19 queued late, 0 bound hits" "$work/queue.out" &&
+	! grep -q "arrival_backlog_max" "$work/queue.out" &&
+	ok "queue: the counts in the text, no bound warning" ||
+	{ bad "queue: text"; grep -A3 "Scheduled" "$work/queue.out"; }
+
+run_held bound "$work/bound" --set threadgroup0.arrival_backlog=queue \
+	--set threadgroup0.arrival_backlog_max=10 --format ffsb
+rc=$?
+if python3 - "$work/bound.json" <<'PY'; then
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+a = g["arrivals"]
+# the bound: 10 periods of lateness; after the held second, >= 970 starts are past it
+assert a["served"] == 20 and a["bound_hits"] >= 1 and a["dropped"] >= 970, a
+assert a["intended"] == a["served"] + a["dropped"] and a["dropped"] == g["missed_starts"], a
+print("bound: %s" % a)
+PY
+	ok "queue at its bound: the oldest starts dropped and counted (exit $rc)"
+else
+	bad "queue at its bound (exit $rc)"
+fi
+grep -Eq "^fsmix: warning: threadgroup0: the queued starts reached arrival_backlog_max \(10 a thread\) [1-9][0-9]* times; [0-9]+ starts were dropped" "$work/bound.err" &&
+	! grep -q "arrival_backlog" "$work/bound.out" &&
+	ok "--format ffsb: FFSB's text unchanged, the bound's warning on stderr" ||
+	{ bad "bound warning"; cat "$work/bound.err"; }
+summary
