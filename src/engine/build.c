@@ -98,9 +98,7 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 	const struct plan_fs *pf = fs->pf;
 	struct rng r;
 	rng_seed(&r, e->seed ^ 0x7265655f62756c64ull, ((uint64_t)pf->index << 32) | id);
-	uint64_t nd = pf->num_dirs;
-	uint64_t d = rng_below(&r, nd + 1);
-	*dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
+	*dir = engine_draw_dir(fs, &r);
 	if (pf->size_dist.kind)
 		*size = sizedist_draw(&pf->size_dist, &r);
 	else if (pf->n_sizes)
@@ -305,7 +303,7 @@ static void order_free(struct file_order *o)
 static int order_files(const struct engine *e, const struct engine_fs *fs, uint32_t n,
                        unsigned threads, struct file_order *o)
 {
-	uint32_t buckets = (uint32_t)fs->pf->num_dirs + 1; /* the last one is data/ itself */
+	uint32_t buckets = fs->pf->data_dirs + 1; /* the last one is data/ itself */
 	uint32_t *bucket_of = malloc((size_t)n * sizeof(*bucket_of));
 	uint32_t *start = calloc((size_t)buckets + 1, sizeof(*start));
 	*o = (struct file_order){.ids = malloc((size_t)n * sizeof(*o->ids))};

@@ -21,16 +21,20 @@
 #include <unistd.h>
 
 /* Where a renamed file or a second name goes (opns.c, oplink.c): a create's directory
- * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/).
+ * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/; the next
+ * directory where files live in directories only: dir_depth > 1, dir_files, dir_per_thread).
  * TREE_DIR_TOP both ways (a tree without directories): nowhere else to go. */
 uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
 {
 	uint32_t to = pick_dir(w, fs);
 	if (to != from)
 		return to;
+	uint32_t n = fs->pf->data_dirs;
+	if (from != TREE_DIR_TOP && !fs->pf->top_files && n > 1)
+		return (from + 1) % n; /* files only in the directories: the next one */
 	if (from != TREE_DIR_TOP)
 		return TREE_DIR_TOP;
-	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
+	return n ? 0 : TREE_DIR_TOP;
 }
 
 static int t_linkat(struct worker *w, int ofd, const char *from, int nfd, const char *to)

@@ -41,6 +41,7 @@ struct engine_fs {
 	                          * their own (as FFSB's fill files): no benchmark op picks them */
 	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
 	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
+	struct pick_table dirs;  /* dir_files gamma: each directory's share; n == 0: uniform */
 	struct rankperm rank;    /* file_popularity: rank -> file id, over the initial set */
 	uint64_t spec_hash;      /* what the reuse manifest must match */
 	bool reused;             /* the tree came from a manifest */
@@ -83,6 +84,19 @@ static inline struct content_key engine_content_key(const struct engine_fs *fs, 
 struct ival_log;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
+/* engine_draw_dir - the directory of an initial file (build.c, from the file's own stream r):
+ * one of the data directories by dir_files' shares (fs->dirs) or uniformly, and with FFSB's
+ * layout (top_files; or no directories) data/ itself as one more choice, as FFSB. */
+static inline uint32_t engine_draw_dir(const struct engine_fs *fs, struct rng *r)
+{
+	uint32_t n = fs->pf->data_dirs;
+	if (fs->pf->top_files || !n) {
+		uint64_t d = rng_below(r, (uint64_t)n + 1);
+		return d == n ? TREE_DIR_TOP : (uint32_t)d;
+	}
+	return fs->dirs.n ? pick_one(&fs->dirs, r) : (uint32_t)rng_below(r, n);
+}
+
 struct worker {
 	alignas(CACHELINE) struct engine *eng;
 	const struct plan_group *g;
