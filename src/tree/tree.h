@@ -259,9 +259,12 @@ int tree_meta_dirfd(const struct tree *t);
  * pool meanwhile) with `spec_hash` (the caller's hash of the filesystem spec: num_files,
  * num_dirs, sizes, ...) into .fsmix-manifest, atomically: write .fsmix-manifest.tmp, fsync,
  * rename, fsync the root. Format (native byte order, with a byte-order word): a 48-byte header
- * (magic "FSMIXMAN", version 2, byte order, spec hash, tree id, num_dirs, record count), 24
+ * (magic "FSMIXMAN", version 2, byte order, spec hash, tree id, num_dirs (the first level's
+ * directories), a layout word, record count), 24
  * bytes per file (u32 id, u32 dir, u64 size, u32 content generation, u32 the wall-clock second
  * it was written) in ascending id order, and a 64-bit FNV-1a checksum of all preceding bytes.
+ * The layout word is 0 for one level; a deeper tree (t->layout, dir_depth) writes version 3
+ * with dir_depth in its top 8 bits and dir_fanout below, and its records' dir is a leaf's index.
  * Version 1 (16-byte records without the generation) is still read: its files' generations
  * are unknown (POOL_GEN_UNKNOWN). Returns 0 or -errno. */
 MUST_CHECK int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool,
@@ -273,13 +276,15 @@ int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen);
 
 /* tree_load_manifest - fill an empty, initialised pool from .fsmix-manifest when it belongs to
  * this tree, `spec_hash` matches, the data/dNNN directories are exactly the manifest's num_dirs
- * (d000..d<n-1> exist on the root's mount, d<n> does not), and the listed files are what fsmix
+ * (d000..d<n-1> exist on the root's mount, d<n> does not, nor createdir's first d<leaves> of a
+ * deeper tree), its layout is t's (when set), and the listed files are what fsmix
  * left: regular files with the recorded sizes, one hard link each, on the root's mount. With
  * TREE_VERIFY_ALL (for a run that writes into existing files) every file is checked, one statx
  * each (about 1-4 us on a cached tree: 0.1-0.4 s for 100 000 files, against seconds to
  * rebuild them); otherwise a random sample of TREE_SAMPLE files, as reading and deleting cannot
  * harm a file outside the tree. On success also opens the directories (tree_set_dirs) and
- * pushes id holes onto the pool's free stack.
+ * pushes id holes onto the pool's free stack. The layout (levels, fanout) comes from the
+ * manifest: tree_set_layout makes or checks every level below the first.
  * Returns 0; -ENOENT (no manifest); -ESTALE (hash, tree, directories or a file differ; err says
  * which: rebuild); -EMLINK (a checked file has other hard links) or -EXDEV (a file or directory
  * is on another mount): the tree must not be written, err names the file; -EBADMSG (corrupt or
