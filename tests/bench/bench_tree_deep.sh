@@ -10,7 +10,8 @@
 # BENCH_REPS times (default 3), each on a fresh tree removed afterwards (fsmix clean); it prints
 # the median build time (fsmix's own "built ... in T s"), the time per file, and its ratio to the
 # smallest size's. Empty files: the build's own cost (names, directories, the pool), not
-# copying pages. Exit 1 when the per-file time of the largest size is more than
+# copying pages. As root it mounts a tmpfs of its own when the directory has too few free inodes
+# for the largest tree (/dev/shm often has fewer than 4 million). Exit 1 when the per-file time of the largest size is more than
 # BENCH_TREE_SLACK (default 1.5) times the smallest's: the build grew faster than linear. The
 # machine is shared and noisy: compare within one run. Needs about 1 KiB of RAM per file on
 # /dev/shm (BENCH_TREE_DIR to use another tmpfs).
@@ -23,7 +24,19 @@ depth=${BENCH_TREE_DEPTH:-3} fanout=${BENCH_TREE_FANOUT:-16} ntop=${BENCH_TREE_T
 reps=${BENCH_REPS:-3} slack=${BENCH_TREE_SLACK:-1.5}
 [ -x "$fsmix" ] || { echo "no fsmix at $fsmix" >&2; exit 2; }
 work=$(mktemp -d "${BENCH_TREE_DIR:-/dev/shm}/fsmix-bench-tree.XXXXXX")
-trap '"$fsmix" clean "$work/p.ffsb" >/dev/null 2>&1; rm -rf "$work"' EXIT
+mounted=
+trap '"$fsmix" clean "$work/p.ffsb" >/dev/null 2>&1; [ -n "$mounted" ] && umount "$work"; rm -rf "$work"' EXIT
+# /dev/shm's inodes are bounded (nr_inodes: half the RAM's pages by default, often fewer than
+# 4 million): as root, a tmpfs of its own with enough of them; else say what is missing.
+need=$(($(printf '%s\n' $sizes | sort -n | tail -1) + 100000))
+if [ "$(stat -f -c %d "$work")" -lt "$need" ]; then
+	if [ "$(id -u)" = 0 ] && mount -t tmpfs -o "size=50%,nr_inodes=$need,mode=0700" fsmix-bench "$work"; then
+		mounted=1
+	else
+		echo "$work has $(stat -f -c %d "$work") free inodes, the largest tree needs $need: run as root (a tmpfs of its own) or set BENCH_TREE_DIR" >&2
+		exit 2
+	fi
+fi
 mkdir "$work/loc"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

@@ -84,19 +84,6 @@ static inline struct content_key engine_content_key(const struct engine_fs *fs, 
 struct ival_log;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
-/* engine_draw_dir - the directory of an initial file (build.c, from the file's own stream r):
- * one of the data directories by dir_files' shares (fs->dirs) or uniformly, and with FFSB's
- * layout (top_files; or no directories) data/ itself as one more choice, as FFSB. */
-static inline uint32_t engine_draw_dir(const struct engine_fs *fs, struct rng *r)
-{
-	uint32_t n = fs->pf->data_dirs;
-	if (fs->pf->top_files || !n) {
-		uint64_t d = rng_below(r, (uint64_t)n + 1);
-		return d == n ? TREE_DIR_TOP : (uint32_t)d;
-	}
-	return fs->dirs.n ? pick_one(&fs->dirs, r) : (uint32_t)rng_below(r, n);
-}
-
 struct worker {
 	alignas(CACHELINE) struct engine *eng;
 	const struct plan_group *g;
