@@ -89,6 +89,19 @@ static bool grown_enough(struct builder *b, uint64_t id)
 	return !pf->init_size && !(pf->init_util > 0);
 }
 
+/* draw_dir - the directory of an initial file (build.c, from the file's own stream r):
+ * one of the data directories by dir_files' shares (fs->dirs) or uniformly, and with FFSB's
+ * layout (top_files; or no directories) data/ itself as one more choice, as FFSB. */
+static uint32_t draw_dir(const struct engine_fs *fs, struct rng *r)
+{
+	uint32_t n = fs->pf->data_dirs;
+	if (fs->pf->top_files || !n) {
+		uint64_t d = rng_below(r, (uint64_t)n + 1);
+		return d == n ? TREE_DIR_TOP : (uint32_t)d;
+	}
+	return fs->dirs.n ? pick_one(&fs->dirs, r) : (uint32_t)rng_below(r, n);
+}
+
 /* Where file `id` of fs goes and how big it is. Each file's dir and size come from its own
  * random stream: the layout depends on the seed and the id only, not on which builder makes
  * the file or in which order. */
@@ -98,9 +111,7 @@ static void file_layout(const struct engine *e, const struct engine_fs *fs, uint
 	const struct plan_fs *pf = fs->pf;
 	struct rng r;
 	rng_seed(&r, e->seed ^ 0x7265655f62756c64ull, ((uint64_t)pf->index << 32) | id);
-	uint64_t nd = pf->num_dirs;
-	uint64_t d = rng_below(&r, nd + 1);
-	*dir = d == nd ? TREE_DIR_TOP : (uint32_t)d;
+	*dir = draw_dir(fs, &r);
 	if (pf->size_dist.kind)
 		*size = sizedist_draw(&pf->size_dist, &r);
 	else if (pf->n_sizes)
@@ -305,7 +316,7 @@ static void order_free(struct file_order *o)
 static int order_files(const struct engine *e, const struct engine_fs *fs, uint32_t n,
                        unsigned threads, struct file_order *o)
 {
-	uint32_t buckets = (uint32_t)fs->pf->num_dirs + 1; /* the last one is data/ itself */
+	uint32_t buckets = fs->pf->data_dirs + 1; /* the last one is data/ itself */
 	uint32_t *bucket_of = malloc((size_t)n * sizeof(*bucket_of));
 	uint32_t *start = calloc((size_t)buckets + 1, sizeof(*start));
 	*o = (struct file_order){.ids = malloc((size_t)n * sizeof(*o->ids))};

@@ -92,7 +92,7 @@ int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool m
 	int dfd = meta ? tree_meta_dirfd(t) : tree_data_dirfd(t, dir), own = -1;
 	if (dfd < 0) { /* a directory whose descriptor the tree does not hold: dNNN under data/ */
 		char name[TREE_NAME_MAX];
-		if (tree_dir_name(dir, name, sizeof(name)) < 0)
+		if (tree_dir_path(&t->layout, dir, name, sizeof(name)) < 0)
 			return -ENAMETOOLONG;
 		own = dfd = openat(tree_data_dirfd(t, TREE_DIR_TOP), name,
 		                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

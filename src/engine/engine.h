@@ -227,6 +227,9 @@ void engine_fs_bounds(const struct plan_fs *pf, uint64_t *files, uint64_t *dirs)
 /* engine_fs_spec_hash - the hash of the settings that decide which files a filesystem's tree
  * holds (the reuse manifest's, and the durability log's header). */
 uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity);
+/* engine_fs_layout - the shape of pf's data directories (dir_depth, dir_fanout; dirlayout.h):
+ * its leaves, pf->data_dirs, are the directory ids of the pool, the logs and verify. */
+struct dirlayout engine_fs_layout(const struct plan_fs *pf);
 
 /* engine_verify - `fsmix verify`: check every promise of the durability log at log_path
  * against the trees of plan pl, read-only (durmodel.h; nothing is written, locked or removed).

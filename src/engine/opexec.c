@@ -189,7 +189,7 @@ static int op_metaop(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 static int op_createdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	uint32_t d = atomic_fetch_add_explicit(&fs->next_dir, 1, memory_order_relaxed);
-	uint32_t k = d - fs->pf->num_dirs;
+	uint32_t k = d - fs->pf->data_dirs;
 	char name[TREE_NAME_MAX];
 	if (k >= fs->dir_ready_cap)
 		return fail(w, op, SYS_mkdir, EMLINK, fs, TREE_DIR_TOP, UINT32_MAX, false);

@@ -20,17 +20,48 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A directory for a new file. dir_per_thread: one of the thread's own (k, k+T, k+2T, ... for
+ * worker k of T; plan.c made sure each has one). FFSB's layout (top_files): data/ itself with
+ * probability 1/(dirs+1), as FFSB. Otherwise one of the data directories, by dir_files' shares.
+ * Directories made by createdir count (uniformly) once they exist. */
+uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
+{
+	const struct plan_fs *pf = fs->pf;
+	uint32_t base = pf->data_dirs;
+	if (pf->dir_per_thread && base) {
+		uint64_t nt = w->eng->plan->total_threads ? w->eng->plan->total_threads : 1;
+		uint64_t k = w->index % nt;
+		uint64_t own = k < base ? (base - k + nt - 1) / nt : 0;
+		return own ? (uint32_t)(k + nt * rng_below(&w->rng, own)) : (uint32_t)(k % base);
+	}
+	uint32_t extra = atomic_load_explicit(&fs->next_dir, memory_order_relaxed) - base;
+	uint64_t top = pf->top_files || !base ? 1 : 0;
+	uint64_t r = rng_below(&w->rng, (uint64_t)base + extra + top);
+	if (r == (uint64_t)base + extra)
+		return TREE_DIR_TOP;
+	if (r < base)
+		return fs->dirs.n ? pick_one(&fs->dirs, &w->rng) : (uint32_t)r;
+	uint32_t k = (uint32_t)(r - base);
+	if (k < fs->dir_ready_cap && atomic_load_explicit(&fs->dir_ready[k], memory_order_acquire))
+		return (uint32_t)r;
+	return top ? TREE_DIR_TOP : (uint32_t)(r % base);
+}
+
 /* Where a renamed file or a second name goes (opns.c, oplink.c): a create's directory
- * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/).
+ * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/; the next
+ * directory where files live in directories only: dir_depth > 1, dir_files, dir_per_thread).
  * TREE_DIR_TOP both ways (a tree without directories): nowhere else to go. */
 uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
 {
 	uint32_t to = pick_dir(w, fs);
 	if (to != from)
 		return to;
+	uint32_t n = fs->pf->data_dirs;
+	if (from != TREE_DIR_TOP && !fs->pf->top_files && n > 1)
+		return (from + 1) % n; /* files only in the directories: the next one */
 	if (from != TREE_DIR_TOP)
 		return TREE_DIR_TOP;
-	return fs->pf->num_dirs ? 0 : TREE_DIR_TOP;
+	return n ? 0 : TREE_DIR_TOP;
 }
 
 static int t_linkat(struct worker *w, int ofd, const char *from, int nfd, const char *to)

@@ -47,11 +47,26 @@ uint64_t engine_fs_spec_hash(const struct plan_fs *f, enum fidelity fidelity)
 		h = hash_fnv1a(h, &f->create_method, sizeof(f->create_method));
 	if (fidelity != FIDELITY_EXACT) /* FFSB's sizes are other files */
 		h = hash_fnv1a(h, &fidelity, sizeof(fidelity));
+	if (f->dir_depth > 1 || f->dir_gamma > 0 ||
+	    f->dir_per_thread) { /* (flat trees keep theirs) */
+		h = hash_fnv1a(h, &f->dir_depth, sizeof(f->dir_depth));
+		h = hash_fnv1a(h, &f->dir_fanout, sizeof(f->dir_fanout));
+		h = hash_fnv1a(h, &f->dir_gamma, sizeof(f->dir_gamma));
+		h = hash_fnv1a(h, &f->top_files, sizeof(f->top_files));
+	}
 	if (f->content_mode) { /* other bytes (trees of the default mode keep their hash) */
 		h = hash_fnv1a(h, &f->content_mode, sizeof(f->content_mode));
 		h = hash_fnv1a(h, &f->content_pct, sizeof(f->content_pct));
 	}
 	return h;
+}
+
+struct dirlayout engine_fs_layout(const struct plan_fs *pf)
+{
+	if (pf->dir_depth <= 1)
+		return dirlayout_flat(pf->num_dirs);
+	return (struct dirlayout){
+	    .top = pf->num_dirs, .depth = pf->dir_depth, .fanout = pf->dir_fanout};
 }
 
 /* Adds b to *sum, saturating at UINT64_MAX (which stands for "unbounded"). */
@@ -109,7 +124,7 @@ static uint32_t pool_capacity(const struct engine *e, const struct engine_fs *fs
 void engine_fs_bounds(const struct plan_fs *pf, uint64_t *files, uint64_t *dirs)
 {
 	*files = FILES_CAPACITY; /* no pool is larger, whatever the groups and the inode count */
-	*dirs = (uint64_t)pf->num_dirs + EXTRA_DIRS; /* createdir fails beyond that */
+	*dirs = (uint64_t)pf->data_dirs + EXTRA_DIRS; /* createdir fails beyond that */
 }
 
 /* Will a group write into fs's existing files (write, writeall, append; aging appends;
@@ -186,8 +201,32 @@ static int make_pools(struct engine *e, struct engine_fs *fs, char *err, size_t 
 	return 0;
 }
 
-/* Everything before the files: the size table, the directory flags, the spec hash, the open
- * tree (created when missing), the pools, and O_DIRECT's probe. */
+/* dir_files gamma:SHAPE: each data directory's share of the files, drawn once from a gamma
+ * distribution of that shape (mean 2^20, a share of at least 1, at most 2^40: the sum stays
+ * below 2^63 for DIRLAYOUT_MAX_DIRS directories) from its own stream of the seed, so a
+ * directory's share does not depend on how many there are. 0, or -ENOMEM. */
+static int dir_shares(const struct engine *e, struct engine_fs *fs)
+{
+	const struct plan_fs *pf = fs->pf;
+	if (!(pf->dir_gamma > 0) || !pf->data_dirs)
+		return 0;
+	uint64_t *w = malloc((size_t)pf->data_dirs * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	struct sizedist g = {
+	    .kind = SIZEDIST_GAMMA, .a = 1048576.0, .b = pf->dir_gamma, .cap = 1ull << 40};
+	for (uint32_t j = 0; j < pf->data_dirs; j++) {
+		struct rng r;
+		rng_seed(&r, e->seed ^ 0x6469725f73686172ull, ((uint64_t)pf->index << 32) | j);
+		w[j] = sizedist_draw(&g, &r) + 1;
+	}
+	int rc = pick_build(&fs->dirs, w, pf->data_dirs);
+	free(w);
+	return rc;
+}
+
+/* Everything before the files: the size table, the directories' shares, the directory flags, the
+ * spec hash, the open tree (created when missing), the pools, and O_DIRECT's probe. */
 static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err, size_t errlen)
 {
 	const struct plan_fs *pf = fs->pf;
@@ -205,6 +244,10 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 			return FAIL_INPUT;
 		}
 	}
+	if (dir_shares(e, fs)) {
+		snprintf(err, errlen, "%s: out of memory for the directories' shares", pf->name);
+		return FAIL_IO;
+	}
 	fs->dir_ready = mmap(NULL, EXTRA_DIRS, PROT_READ | PROT_WRITE,
 	                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (fs->dir_ready == MAP_FAILED) {
@@ -213,7 +256,7 @@ static enum failure prepare_fs(struct engine *e, struct engine_fs *fs, char *err
 		return FAIL_IO;
 	}
 	fs->dir_ready_cap = EXTRA_DIRS;
-	atomic_store(&fs->next_dir, pf->num_dirs);
+	atomic_store(&fs->next_dir, pf->data_dirs);
 	fs->spec_hash = engine_fs_spec_hash(pf, e->plan->fidelity);
 
 	/* --shared-tree: a rank other than 0 only opens what rank 0 made (never creates it). */
@@ -301,7 +344,8 @@ static enum failure make_new_tree(struct engine *e, struct engine_fs *fs, unsign
 			return rc == -EPERM ? FAIL_INPUT : FAIL_IO; /* another user's directory */
 		}
 	}
-	rc = tree_set_dirs(&fs->tree, pf->num_dirs, why, sizeof(why));
+	struct dirlayout layout = engine_fs_layout(pf);
+	rc = tree_set_layout(&fs->tree, &layout, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", pf->name, why);
 		/* another mount, another user's, a symlink or file in its place: bad input */
@@ -373,6 +417,7 @@ void populate_release(struct engine_fs *fs)
 	pool_destroy(&fs->meta);
 	pool_destroy(&fs->aged);
 	pick_free(&fs->sizes);
+	pick_free(&fs->dirs);
 	if (fs->dir_ready)
 		munmap((void *)fs->dir_ready, fs->dir_ready_cap);
 	fs->dir_ready = NULL;

@@ -12,6 +12,9 @@ enum failure shared_refusal(const struct engine *e, char *err, size_t errlen)
 	for (size_t i = 0; i < e->n_fs && !what; i++)
 		if (e->fs[i].pf->age)
 			what = "agefs=1";
+		else if (e->fs[i].pf->dir_per_thread)
+			what = "dir_per_thread=1 (each rank counts its threads from 0: they would "
+			       "share directories)";
 	for (size_t gi = 0; gi < pl->n_groups && !what; gi++)
 		if (pl->groups[gi].weight[OP_createdir])
 			what = "createdir (the ranks' new directories would collide)";

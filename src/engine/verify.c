@@ -28,6 +28,7 @@ struct vfiles {
 	int fd; /* the file last opened, by all three: a file's name is looked for in each
 	         * directory a rename may have left it in (dm_ns_locate) */
 	uint32_t fd_fs, fd_dir, fd_file;
+	struct dirlayout layouts[DURLOG_MAX_FS]; /* each tree's directories (engine_fs_layout) */
 };
 
 /* A log with a run id (0: fsmix before run ids, checked as it always was) is checked only
@@ -73,9 +74,9 @@ static int tree_gone(const struct plan_fs *pf, const char *path, FILE *log)
 	return 1;
 }
 
-/* "data[/d<NNN>]/f<id>" relative to the root; "l<id>" for the second name (file with
- * DM_SECOND_NAME, durmodel.h). */
-static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
+/* "data[/<directory>]/f<id>" relative to the root (tree_dir_path: a leaf of a deeper tree too);
+ * "l<id>" for the second name (file with DM_SECOND_NAME, durmodel.h). */
+static int rel_path(const struct dirlayout *l, uint32_t dir, uint32_t file, char *buf, size_t len)
 {
 	char d[TREE_NAME_MAX], f[TREE_NAME_MAX];
 	if (tree_file_name(file & ~DM_SECOND_NAME, f, sizeof(f)) < 0)
@@ -84,7 +85,7 @@ static int rel_path(uint32_t dir, uint32_t file, char *buf, size_t len)
 		f[0] = 'l';
 	if (dir == TREE_DIR_TOP)
 		return snprintf(buf, len, "data/%s", f) < (int)len ? 0 : -ENAMETOOLONG;
-	if (tree_dir_name(dir, d, sizeof(d)) < 0)
+	if (tree_dir_path(l, dir, d, sizeof(d)) < 0)
 		return -ENAMETOOLONG;
 	return snprintf(buf, len, "data/%s/%s", d, f) < (int)len ? 0 : -ENAMETOOLONG;
 }
@@ -97,7 +98,7 @@ static int open_file(struct vfiles *v, uint32_t fs, uint32_t dir, uint32_t file)
 		close(v->fd);
 	v->fd = -1;
 	char rel[2 * TREE_NAME_MAX + 8];
-	int rc = rel_path(dir, file, rel, sizeof(rel));
+	int rc = rel_path(&v->layouts[fs], dir, file, rel, sizeof(rel));
 	if (rc)
 		return rc;
 	if (v->roots[fs] < 0)
@@ -180,9 +181,9 @@ static int v_same(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint3
 	struct vfiles *v = ctx;
 	char a[2 * TREE_NAME_MAX + 8], b[2 * TREE_NAME_MAX + 8];
 	struct stat sa, sb;
-	int rc = rel_path(dir_a, file_a, a, sizeof(a));
+	int rc = rel_path(&v->layouts[fs], dir_a, file_a, a, sizeof(a));
 	if (!rc)
-		rc = rel_path(dir_b, file_b, b, sizeof(b));
+		rc = rel_path(&v->layouts[fs], dir_b, file_b, b, sizeof(b));
 	if (rc)
 		return rc;
 	if (fstatat(v->roots[fs], a, &sa, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -224,6 +225,7 @@ static int match_trees(const struct plan *pl, const struct durlog_read *rd, cons
 			return -1;
 		}
 		v->roots[i] = fd < 0 ? -1 : fd; /* -1: the tree is gone, its files missing */
+		v->layouts[i] = engine_fs_layout(&pl->fs[i]);
 		v->n_fs = i + 1;
 		if (fd >= 0 && id != h->fs[i].tree_id) {
 			fprintf(

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "content.h"
+#include "dirtree.h"
 #include "value.h"
 #include "iokeys.h"
 #include "realism.h"
@@ -468,6 +469,15 @@ static void resolve_clones(struct ctx *c)
 	}
 }
 
+/* The tree keys of filesystem i, for their lines (dirtree.h). */
+static struct dirtree_settings tree_settings(const struct ctx *c, size_t i)
+{
+	return (struct dirtree_settings){
+	    fs_setting(c, i, KEY_num_dirs), fs_setting(c, i, KEY_dir_depth),
+	    fs_setting(c, i, KEY_dir_fanout), fs_setting(c, i, KEY_dir_files),
+	    fs_setting(c, i, KEY_dir_per_thread)};
+}
+
 static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct plan_opts *o)
 {
 	const struct section *s = c->p->fs[i];
@@ -486,6 +496,8 @@ static void build_fs(struct ctx *c, size_t i, struct plan_fs *f, const struct pl
 	const struct setting *mn = fs_setting(c, i, KEY_min_filesize);
 	const struct setting *mx = fs_setting(c, i, KEY_max_filesize);
 	realism_fs(c->d, s, fs_setting(c, i, KEY_size_dist), sw, mn, mx, f);
+	struct dirtree_settings ts = tree_settings(c, i);
+	dirtree_fs(c->d, s, &ts, f);
 	if (f->n_sizes && (mn->set || mx->set))
 		diag_warn(c->d, DIAG_IGNORED, mn->set ? mn->loc : mx->loc, s->name,
 		          mn->set ? "min_filesize" : "max_filesize",
@@ -741,8 +753,11 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	for (size_t i = 0; i < p->n_fs; i++)
 		if (p->fs[i]->age && !pl->fs[i].agefs && !p->fs[i]->end_line)
 			swallowed = true;
-	for (size_t i = 0; i < p->n_fs; i++)
+	for (size_t i = 0; i < p->n_fs; i++) {
 		warn_empty_files(&c, i, pl);
+		struct dirtree_settings ts = tree_settings(&c, i);
+		dirtree_threads(d, p->fs[i], &ts, &pl->fs[i], pl->total_threads);
+	}
 	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
 		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",

@@ -58,7 +58,7 @@ struct plan_group {
 	const char *random_distribution; /* as written */
 	struct offdist offd;             /* OFF_RANDOM: uniform byte offsets, as before */
 	uint32_t percentage_random;      /* share of offsets drawn (%); others sequential */
-	int arrival_backlog;      /* BACKLOG_DROP or BACKLOG_QUEUE: a start that passed */
+	int arrival_backlog;             /* BACKLOG_DROP or BACKLOG_QUEUE: a start that passed */
 	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
 	/* [stats] */
 	bool enable_stats, enable_range;
@@ -81,6 +81,15 @@ struct plan_fs {
 	const char *name;     /* "filesystem0" (borrowed) */
 	const char *location; /* borrowed from the profile or the command line */
 	uint32_t num_files, num_dirs;
+	/* The directory tree (dirtree.c; dirlayout.h): dir_depth levels (1: FFSB's), dir_fanout
+	 * subdirectories per directory above the last level, the files in the data_dirs
+	 * directories of the last level, spread by dir_files (dir_gamma: the gamma shape of each
+	 * directory's share, 0: uniform), created by their own threads only with dir_per_thread.
+	 * top_files: files go in data/ itself too (FFSB's layout: one level, uniform, shared). */
+	uint32_t dir_depth, dir_fanout, data_dirs;
+	const char *dir_files_text; /* the key's text */
+	double dir_gamma;
+	bool dir_per_thread, top_files;
 	bool reuse, agefs;
 	uint64_t min_filesize, max_filesize; /* bytes; used when n_sizes == 0 */
 	struct plan_size_weight *sizes;      /* in file order */

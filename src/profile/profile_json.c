@@ -1,6 +1,7 @@
 /* profile_json.c - the resolved profile as text and JSON (see profile_json.h). */
 #include "profile_json.h"
 #include "iokeys.h"
+#include "dirtree.h"
 #include "realism.h"
 
 #include <inttypes.h>
@@ -87,6 +88,7 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 			        f->max_filesize);
 		fprintf(out, "%s\n", f->age ? ", aged" : "");
 		realism_print_sizes(out, f);
+		dirtree_print(out, f);
 	}
 	for (size_t i = 0; i < pl->n_groups; i++) {
 		const struct plan_group *g = &pl->groups[i];

@@ -322,10 +322,10 @@ int tree_open_rank(struct tree *t, const char *location, unsigned fs_index, int 
 	return rc;
 }
 
-int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
+/* The descriptors tree_set_layout keeps open: TREE_MAX_DIRFDS, fewer under a low limit. */
+static uint32_t dirfd_budget(uint64_t leaves)
 {
-	tree_close_dirfds(t);
-	uint32_t keep = num_dirs < TREE_MAX_DIRFDS ? num_dirs : TREE_MAX_DIRFDS;
+	uint32_t keep = leaves < TREE_MAX_DIRFDS ? (uint32_t)leaves : TREE_MAX_DIRFDS;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
 		/* A quarter of what is left after 256 for workers and outputs; an eighth of a
@@ -335,6 +335,62 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 		if (keep > budget)
 			keep = (uint32_t)budget;
 	}
+	return keep;
+}
+
+/* Makes (if missing) and opens data/<rel>, which must be a real directory of the running
+ * user's on the root's mount. The descriptor, or -errno with err set. */
+static int make_data_dir(struct tree *t, const char *rel, char *err, size_t errlen)
+{
+	int fd = open_subdir(t->datafd, rel, 1);
+	int rc = fd < 0 ? fd : tree_check_mount_fd(t, fd);
+	char path[PATH_MAX + TREE_NAME_MAX];
+	(void)tree_fmt(path, sizeof(path), "%s/data/%s", t->root, rel);
+	if (rc == 0) /* one fstat per directory, at setup: another user's is never filled */
+		rc = tree_check_owner_fd(t, fd, path, err, errlen);
+	if (rc == 0)
+		return fd;
+	if (rc == -EPERM)
+		; /* err says whose it is */
+	else if (rc == -EXDEV)
+		tree_seterr(err, errlen,
+		            "'%s' is a mount point: fsmix writes only on its tree's own "
+		            "filesystem (unmount it)",
+		            path);
+	else if (rc == -ENOTDIR) /* open_subdir: a symlink is ENOTDIR too */
+		tree_seterr(err, errlen,
+		            "'%s' is not a directory of fsmix's (a symbolic link or another "
+		            "file): fsmix writes only in directories it made and removes nothing "
+		            "it did not; remove it or use another location",
+		            path);
+	else
+		tree_seterr(err, errlen, "'%s': %s", path, strerror(-rc));
+	if (fd >= 0)
+		(void)close(fd);
+	return rc;
+}
+
+int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
+{
+	struct dirlayout l = dirlayout_flat(num_dirs);
+	return tree_set_layout(t, &l, err, errlen);
+}
+
+int tree_set_layout(struct tree *t, const struct dirlayout *l, char *err, size_t errlen)
+{
+	tree_close_dirfds(t);
+	uint64_t total = dirlayout_total(l);
+	if (l->depth < 1 || l->depth > DIRLAYOUT_MAX_DEPTH || total > DIRLAYOUT_MAX_DIRS ||
+	    (l->depth > 1 && l->fanout == 0)) {
+		tree_seterr(err, errlen,
+		            "a tree of %u levels of %u, then %u directories each (%llu in all): "
+		            "at most %u levels and %u directories",
+		            l->depth, l->top, l->fanout, (unsigned long long)total,
+		            DIRLAYOUT_MAX_DEPTH, DIRLAYOUT_MAX_DIRS);
+		return -EINVAL;
+	}
+	uint64_t leaves = dirlayout_leaves(l);
+	uint32_t keep = dirfd_budget(leaves);
 	if (keep) {
 		t->dirfds = malloc(keep * sizeof(int));
 		if (!t->dirfds) {
@@ -342,46 +398,26 @@ int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen)
 			return -ENOMEM;
 		}
 	}
-	char name[TREE_NAME_MAX];
-	for (uint32_t i = 0; i < num_dirs; i++) {
-		(void)tree_dir_name(i, name, sizeof(name));
-		int fd = open_subdir(t->datafd, name, 1);
-		int rc = fd < 0 ? fd : tree_check_mount_fd(t, fd);
-		char path[PATH_MAX + 24];
-		(void)tree_fmt(path, sizeof(path), "%s/data/%s", t->root, name);
-		if (rc == 0) /* one fstat per directory, at setup: another user's is never filled */
-			rc = tree_check_owner_fd(t, fd, path, err, errlen);
-		if (rc) {
-			if (rc == -EPERM)
-				; /* err says whose it is */
-			else if (rc == -EXDEV)
-				tree_seterr(
-				    err, errlen,
-				    "'%s/data/%s' is a mount point: fsmix writes only on its "
-				    "tree's own filesystem (unmount it)",
-				    t->root, name);
-			else if (rc == -ENOTDIR) /* open_subdir: a symlink is ENOTDIR too */
-				tree_seterr(
-				    err, errlen,
-				    "'%s/data/%s' is not a directory of fsmix's (a symbolic "
-				    "link or another file): fsmix writes only in directories "
-				    "it made and removes nothing it did not; remove it or "
-				    "use another location",
-				    t->root, name);
+	/* Level by level, so every parent exists before its children: one mkdir and one open per
+	 * directory, each a path relative to data/ of at most depth components. */
+	char rel[TREE_NAME_MAX];
+	for (uint32_t level = 1; level <= l->depth; level++) {
+		uint64_t n = dirlayout_level_count(l, level);
+		for (uint64_t j = 0; j < n; j++) {
+			(void)dirlayout_path(l, level, j, rel, sizeof(rel));
+			int fd = make_data_dir(t, rel, err, errlen);
+			if (fd < 0) {
+				tree_close_dirfds(t);
+				return fd;
+			}
+			if (level == l->depth && j < keep)
+				t->dirfds[t->num_dirfds++] = fd;
 			else
-				tree_seterr(err, errlen, "'%s/data/%s': %s", t->root, name,
-				            strerror(-rc));
-			if (fd >= 0)
 				(void)close(fd);
-			tree_close_dirfds(t);
-			return rc;
 		}
-		if (i < keep)
-			t->dirfds[t->num_dirfds++] = fd;
-		else
-			(void)close(fd);
 	}
-	t->num_dirs = num_dirs;
+	t->layout = *l;
+	t->num_dirs = (uint32_t)leaves;
 	return 0;
 }
 

@@ -12,6 +12,9 @@
  *       .fsmix-manifest                   reuse manifest (binary, see tree_write_manifest)
  *       data/f<id>                        files directly in data/ (dir index TREE_DIR_TOP)
  *       data/d<NNN>/f<id>                 NNN = dir index, at least 3 digits (d000, d001, ...)
+ *       data/d<NNN>/.../d<NNN>/f<id>      a deeper tree (dir_depth > 1): files in the leaves,
+ *                                         dir = the leaf's index (dirlayout.h); the run's
+ *                                         createdir directories stay data/d<N>, N >= leaves
  *       data/[d<NNN>/]f<id>.tmp           replace_fsync's temporary file (TREE_TMP_SUFFIX), renamed
  *                                         over f<id>; a crash may leave it, removal takes it
  *       data/[d<NNN>/]l<id>               op link's second name of file <id> (a hard link to
@@ -60,6 +63,7 @@
 #include <stdint.h>
 
 #include "compiler.h"
+#include "dirlayout.h"
 #include "failure.h"
 
 struct pool;
@@ -71,8 +75,9 @@ struct pool;
  * when the process's descriptor limit is low: a quarter of (RLIMIT_NOFILE - 256), or 64 under a
  * limit of 512, so several filesystems and the workers' own open files still fit. */
 #define TREE_MAX_DIRFDS 4096
-/* Longest name tree_file_name/tree_file_at produce: "d" + 10 digits + "/f" + 10 digits + NUL. */
-#define TREE_NAME_MAX 32
+/* Longest name tree_file_name/tree_file_at/tree_dir_path produce: a leaf's path (dirlayout.h)
+ * or "d" + 10 digits, then "/f" + 10 digits + ".tmp" + NUL. */
+#define TREE_NAME_MAX (DIRLAYOUT_PATH_MAX + 24)
 /* The suffix of replace_fsync's temporary file f<id>.tmp (TREE_NAME_MAX still holds it). */
 #define TREE_TMP_SUFFIX ".tmp"
 
@@ -93,8 +98,9 @@ struct tree {
 	int rootfd;  /* <location>/fsmix.fs<index>, O_NOFOLLOW */
 	int datafd;  /* data/ */
 	int metafd;  /* meta/ */
-	int *dirfds; /* dirfds[i] = data/d<i> for i < min(num_dirs, TREE_MAX_DIRFDS) */
-	uint32_t num_dirs;
+	int *dirfds; /* dirfds[i] = leaf i for i < min(num_dirs, TREE_MAX_DIRFDS) */
+	struct dirlayout layout; /* the data directories' shape (tree_set_layout) */
+	uint32_t num_dirs;       /* the leaves of layout: the directories that hold files */
 	uint32_t num_dirfds;
 	uint64_t tree_id;   /* from the marker */
 	uint64_t run_id;    /* the marker's run id (tree_mark_run), 0: none; read by tree_peek */
@@ -205,6 +211,16 @@ void tree_unlock_location(int handle);
  * TREE_MAX_DIRFDS. Call again after tree_remove_contents. Returns 0 or -errno. */
 MUST_CHECK int tree_set_dirs(struct tree *t, uint32_t num_dirs, char *err, size_t errlen);
 
+/* tree_set_layout - tree_set_dirs for a tree of several levels (dirlayout.h): makes every
+ * directory of every level (the same rules for each), opens descriptors for the first leaves
+ * (as many as tree_set_dirs keeps), and sets t->layout and t->num_dirs (its leaves). A layout
+ * of more than DIRLAYOUT_MAX_DIRS directories or DIRLAYOUT_MAX_DEPTH levels is -EINVAL. */
+MUST_CHECK int tree_set_layout(struct tree *t, const struct dirlayout *l, char *err, size_t errlen);
+
+/* tree_dir_path - where directory `dir` is, relative to data/: leaf dir of layout l (dir <
+ * its leaves) or createdir's "d<dir>" beyond them. Returns the length or -ENAMETOOLONG. */
+int tree_dir_path(const struct dirlayout *l, uint32_t dir, char *buf, size_t len);
+
 /* tree_file_name - "f<id>" into buf. Returns the length, or -ENAMETOOLONG. */
 int tree_file_name(uint32_t id, char *buf, size_t len);
 
@@ -223,12 +239,12 @@ int tree_data_dirfd(const struct tree *t, uint32_t dir);
 /* tree_file_at - where file `id` of directory `dir` lives, for openat/fstatat/unlinkat: returns
  * a descriptor owned by the tree and writes the name relative to it into name[len] (len >=
  * TREE_NAME_MAX is always enough): "f<id>" with the dNNN descriptor, or "d<NNN>/f<id>" relative
- * to data/ when that directory's descriptor is not held. Returns -EINVAL for a dir >= num_dirs
- * (other than TREE_DIR_TOP), -ENAMETOOLONG for a short buffer. */
+ * to data/ when that directory's descriptor is not held (the leaf's path in a deeper tree). Returns
+ * -EINVAL for a dir >= num_dirs (other than TREE_DIR_TOP), -ENAMETOOLONG for a short buffer. */
 int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, size_t len);
 
-/* tree_file_path - full path "<root>/data[/d<NNN>]/f<id>" (messages, tools). Returns the length
- * or -ENAMETOOLONG. */
+/* tree_file_path - full path "<root>/data[/<tree_dir_path>]/f<id>" (messages, tools). Returns the
+ * length or -ENAMETOOLONG. */
 int tree_file_path(const struct tree *t, uint32_t dir, uint32_t id, char *buf, size_t len);
 
 /* tree_probe_open - can a file of this tree be created with the extra open(2) `flags` (e.g.
@@ -243,9 +259,12 @@ int tree_meta_dirfd(const struct tree *t);
  * pool meanwhile) with `spec_hash` (the caller's hash of the filesystem spec: num_files,
  * num_dirs, sizes, ...) into .fsmix-manifest, atomically: write .fsmix-manifest.tmp, fsync,
  * rename, fsync the root. Format (native byte order, with a byte-order word): a 48-byte header
- * (magic "FSMIXMAN", version 2, byte order, spec hash, tree id, num_dirs, record count), 24
+ * (magic "FSMIXMAN", version 2, byte order, spec hash, tree id, num_dirs (the first level's
+ * directories), a layout word, record count), 24
  * bytes per file (u32 id, u32 dir, u64 size, u32 content generation, u32 the wall-clock second
  * it was written) in ascending id order, and a 64-bit FNV-1a checksum of all preceding bytes.
+ * The layout word is 0 for one level; a deeper tree (t->layout, dir_depth) writes version 3
+ * with dir_depth in its top 8 bits and dir_fanout below, and its records' dir is a leaf's index.
  * Version 1 (16-byte records without the generation) is still read: its files' generations
  * are unknown (POOL_GEN_UNKNOWN). Returns 0 or -errno. */
 MUST_CHECK int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *pool,
@@ -257,13 +276,15 @@ int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen);
 
 /* tree_load_manifest - fill an empty, initialised pool from .fsmix-manifest when it belongs to
  * this tree, `spec_hash` matches, the data/dNNN directories are exactly the manifest's num_dirs
- * (d000..d<n-1> exist on the root's mount, d<n> does not), and the listed files are what fsmix
+ * (d000..d<n-1> exist on the root's mount, d<n> does not, nor createdir's first d<leaves> of a
+ * deeper tree), its layout is t's (when set), and the listed files are what fsmix
  * left: regular files with the recorded sizes, one hard link each, on the root's mount. With
  * TREE_VERIFY_ALL (for a run that writes into existing files) every file is checked, one statx
  * each (about 1-4 us on a cached tree: 0.1-0.4 s for 100 000 files, against seconds to
  * rebuild them); otherwise a random sample of TREE_SAMPLE files, as reading and deleting cannot
  * harm a file outside the tree. On success also opens the directories (tree_set_dirs) and
- * pushes id holes onto the pool's free stack.
+ * pushes id holes onto the pool's free stack. The layout (levels, fanout) comes from the
+ * manifest: tree_set_layout makes or checks every level below the first.
  * Returns 0; -ENOENT (no manifest); -ESTALE (hash, tree, directories or a file differ; err says
  * which: rebuild); -EMLINK (a checked file has other hard links) or -EXDEV (a file or directory
  * is on another mount): the tree must not be written, err names the file; -EBADMSG (corrupt or

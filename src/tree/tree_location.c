@@ -235,6 +235,7 @@ void tree_close_dirfds(struct tree *t)
 	t->dirfds = NULL;
 	t->num_dirfds = 0;
 	t->num_dirs = 0;
+	t->layout = (struct dirlayout){0};
 }
 
 void tree_close(struct tree *t)

@@ -15,18 +15,40 @@
 #include "rng.h"
 #include "tree_impl.h"
 
-#define MANIFEST_MAGIC     "FSMIXMAN"
-#define MANIFEST_VERSION   2u /* 2: records carry the content generation; 1 is still read */
-#define MANIFEST_BYTEORDER 0x01020304u
-#define MANIFEST_HDR       48u /* bytes, see tree.h */
-#define MANIFEST_REC       24u /* version 2 */
-#define MANIFEST_REC_V1    16u
-#define MANIFEST_TRAILER   8u
+#define MANIFEST_MAGIC   "FSMIXMAN"
+#define MANIFEST_VERSION 2u /* 2: records carry the content generation; 1 is still read */
+/* 3: version 2 with the layout word (below) nonzero: a tree of several levels (dir_depth).
+ * A flat tree is still written as version 2, which older fsmix versions read; they take a
+ * version 3 manifest for a corrupt one and rebuild the tree. */
+#define MANIFEST_VERSION_DEEP 3u
+#define MANIFEST_BYTEORDER    0x01020304u
+#define MANIFEST_HDR          48u /* bytes, see tree.h */
+#define MANIFEST_REC          24u /* version 2 */
+#define MANIFEST_REC_V1       16u
+#define MANIFEST_TRAILER      8u
 
 /* The record size of a manifest version, 0 for an unknown one. */
 static size_t rec_size(uint32_t version)
 {
-	return version == 2 ? MANIFEST_REC : version == 1 ? MANIFEST_REC_V1 : 0;
+	return version == 2 || version == 3 ? MANIFEST_REC : version == 1 ? MANIFEST_REC_V1 : 0;
+}
+
+/* The header's word at 36 (0 before version 3): depth in the top 8 bits, fanout below. */
+static uint32_t layout_word(const struct dirlayout *l)
+{
+	return l->depth > 1 ? l->depth << 24 | (l->fanout & 0xffffffu) : 0;
+}
+
+/* The layout a header describes: top at 32, the layout word at 36. */
+static struct dirlayout header_layout(const unsigned char *hdr)
+{
+	uint32_t w = ne_get32(hdr + 36);
+	struct dirlayout l = dirlayout_flat(ne_get32(hdr + 32));
+	if (w >> 24 > 1) {
+		l.depth = w >> 24;
+		l.fanout = w & 0xffffffu;
+	}
+	return l;
 }
 
 /* Buffered manifest writer (64 KiB), fed by pool_foreach_live. */
@@ -103,12 +125,13 @@ int tree_write_manifest(struct tree *t, uint64_t spec_hash, const struct pool *p
 	if (rc == 0) {
 		unsigned char hdr[MANIFEST_HDR] = {0};
 		memcpy(hdr, MANIFEST_MAGIC, 8);
-		ne_put32(hdr + 8, MANIFEST_VERSION);
+		ne_put32(hdr + 8,
+		         layout_word(&t->layout) ? MANIFEST_VERSION_DEEP : MANIFEST_VERSION);
 		ne_put32(hdr + 12, MANIFEST_BYTEORDER);
 		ne_put64(hdr + 16, spec_hash);
 		ne_put64(hdr + 24, t->tree_id);
-		ne_put32(hdr + 32, t->num_dirs);
-		ne_put32(hdr + 36, 0);
+		ne_put32(hdr + 32, t->layout.top);
+		ne_put32(hdr + 36, layout_word(&t->layout));
 		ne_put64(hdr + 40, count);
 		rc = mw_put(w, hdr, sizeof(hdr));
 	}
@@ -159,13 +182,18 @@ int tree_invalidate_manifest(struct tree *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* d000..d<n-1> must be directories on the root's mount and d<n> must not exist. */
-static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
+/* d000..d<top-1> must be directories on the root's mount and d<top> must not exist, nor (in a
+ * deeper tree) createdir's first directory d<leaves>. The levels below are made or checked by
+ * tree_set_layout. */
+static int check_dirs(struct tree *t, const struct dirlayout *l, char *err, size_t errlen)
 {
 	char name[TREE_NAME_MAX];
 	struct statx sx;
-	for (uint32_t i = 0; i <= n; i++) {
-		(void)tree_dir_name(i, name, sizeof(name));
+	uint32_t n = l->top;
+	uint64_t leaves = dirlayout_leaves(l);
+	for (uint32_t i = 0; i <= n + (leaves > n); i++) {
+		uint32_t k = i <= n ? i : (uint32_t)leaves;
+		(void)tree_dir_name(k, name, sizeof(name));
 		int rc = tree_statx(t->datafd, name, &sx);
 		if (i < n && (rc || !S_ISDIR(sx.stx_mode))) {
 			tree_seterr(err, errlen,
@@ -181,7 +209,7 @@ static int check_dirs(struct tree *t, uint32_t n, char *err, size_t errlen)
 			    t->root, name);
 			return -EXDEV;
 		}
-		if (i == n && rc != -ENOENT) {
+		if (i >= n && rc != -ENOENT) {
 			tree_seterr(err, errlen, "manifest lists %u directories but data/%s exists",
 			            n, name);
 			return -ESTALE;
@@ -328,9 +356,12 @@ static int read_manifest(struct tree *t, const struct pool *pool, unsigned char 
 static int check_header(const struct tree *t, const unsigned char *buf, size_t len, uint64_t count,
                         uint64_t spec_hash, char *err, size_t errlen)
 {
-	uint32_t num_dirs = ne_get32(buf + 32);
+	struct dirlayout l = header_layout(buf);
 	if (memcmp(buf, MANIFEST_MAGIC, 8) != 0 || !rec_size(ne_get32(buf + 8)) ||
-	    ne_get32(buf + 12) != MANIFEST_BYTEORDER || ne_get64(buf + 40) != count ||
+	    (ne_get32(buf + 8) == MANIFEST_VERSION_DEEP) != (l.depth > 1) ||
+	    l.depth > DIRLAYOUT_MAX_DEPTH || (l.depth > 1 && !l.fanout) ||
+	    dirlayout_total(&l) > DIRLAYOUT_MAX_DIRS || ne_get32(buf + 12) != MANIFEST_BYTEORDER ||
+	    ne_get64(buf + 40) != count ||
 	    hash_fnv1a(HASH_FNV1A_SEED, buf, len - MANIFEST_TRAILER) != ne_get64(buf + len - 8)) {
 		tree_seterr(err, errlen, "'%s/%s': corrupt or truncated", t->root, MANIFEST_NAME);
 		return -EBADMSG;
@@ -348,9 +379,13 @@ static int check_header(const struct tree *t, const unsigned char *buf, size_t l
 		            (unsigned long long)ne_get64(buf + 16), (unsigned long long)spec_hash);
 		return -ESTALE;
 	}
-	if (t->num_dirs && t->num_dirs != num_dirs) {
-		tree_seterr(err, errlen, "manifest lists %u directories, expected %u", num_dirs,
-		            t->num_dirs);
+	if (t->layout.depth &&
+	    (t->layout.top != l.top || layout_word(&t->layout) != layout_word(&l))) {
+		tree_seterr(err, errlen,
+		            "manifest lists %u directories of %u levels (fanout %u), expected %u "
+		            "of %u levels (fanout %u)",
+		            l.top, l.depth, l.fanout, t->layout.top, t->layout.depth,
+		            t->layout.fanout);
 		return -ESTALE;
 	}
 	return 0;
@@ -359,7 +394,7 @@ static int check_header(const struct tree *t, const unsigned char *buf, size_t l
 /* Records: ascending ids (so no duplicates), ids within capacity, known directories. 0,
  * -EBADMSG or -ENOSPC, err set. */
 static int check_records(const struct tree *t, const unsigned char *recs, uint64_t count, size_t rs,
-                         uint32_t num_dirs, const struct pool *pool, char *err, size_t errlen)
+                         uint64_t num_dirs, const struct pool *pool, char *err, size_t errlen)
 {
 	for (uint64_t i = 0; i < count; i++) {
 		uint32_t id = ne_get32(recs + i * rs);
@@ -398,14 +433,15 @@ int tree_load_manifest(struct tree *t, uint64_t spec_hash, struct pool *pool, un
 	                 "manifest of %zu bytes, records of %zu", len, rs);
 	uint64_t count = (len - MANIFEST_HDR - MANIFEST_TRAILER) / rs;
 	const unsigned char *recs = buf + MANIFEST_HDR;
-	uint32_t num_dirs = ne_get32(buf + 32);
+	struct dirlayout layout = header_layout(buf);
 	rc = check_header(t, buf, len, count, spec_hash, err, errlen);
 	if (rc == 0)
-		rc = check_records(t, recs, count, rs, num_dirs, pool, err, errlen);
+		rc =
+		    check_records(t, recs, count, rs, dirlayout_leaves(&layout), pool, err, errlen);
 	if (rc == 0)
-		rc = check_dirs(t, num_dirs, err, errlen);
+		rc = check_dirs(t, &layout, err, errlen);
 	if (rc == 0)
-		rc = tree_set_dirs(t, num_dirs, err, errlen);
+		rc = tree_set_layout(t, &layout, err, errlen);
 	if (rc == 0)
 		rc = check_files(t, recs, count, rs, flags, err, errlen);
 	for (uint64_t i = 0; rc == 0 && i < count; i++) {

@@ -72,6 +72,18 @@ int tree_meta_dirfd(const struct tree *t)
 	return t->metafd;
 }
 
+int tree_dir_path(const struct dirlayout *l, uint32_t dir, char *buf, size_t len)
+{
+	if (dir < dirlayout_leaves(l) && l->depth > 1)
+		return dirlayout_path(l, l->depth, dir, buf, len) < 0 ? -ENAMETOOLONG
+		                                                      : (int)strlen(buf);
+	if (len < 12) /* "d" + 10 digits + NUL */
+		return tree_dir_name(dir, buf, len);
+	size_t n = put_number(buf, 'd', dir, 3);
+	buf[n] = '\0';
+	return (int)n;
+}
+
 int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, size_t len)
 {
 	int rc;
@@ -85,22 +97,22 @@ int tree_file_at(const struct tree *t, uint32_t dir, uint32_t id, char *name, si
 		rc = tree_file_name(id, name, len);
 		return rc < 0 ? rc : t->dirfds[dir];
 	}
-	if (len < TREE_NAME_MAX) {
-		rc = tree_fmt(name, len, "d%03u/f%u", dir, id);
-		return rc < 0 ? rc : t->datafd;
-	}
-	size_t n = put_number(name, 'd', dir, 3);
-	name[n++] = '/';
-	n += put_number(name + n, 'f', id, 1);
-	name[n] = '\0';
-	return t->datafd;
+	rc = tree_dir_path(&t->layout, dir, name, len);
+	if (rc < 0 || (size_t)rc + 1 >= len)
+		return -ENAMETOOLONG;
+	name[rc] = '/';
+	rc = tree_file_name(id, name + rc + 1, len - (size_t)rc - 1);
+	return rc < 0 ? rc : t->datafd;
 }
 
 int tree_file_path(const struct tree *t, uint32_t dir, uint32_t id, char *buf, size_t len)
 {
 	if (dir == TREE_DIR_TOP)
 		return tree_fmt(buf, len, "%s/data/f%u", t->root, id);
-	return tree_fmt(buf, len, "%s/data/d%03u/f%u", t->root, dir, id);
+	char d[TREE_NAME_MAX];
+	if (tree_dir_path(&t->layout, dir, d, sizeof(d)) < 0)
+		return -ENAMETOOLONG;
+	return tree_fmt(buf, len, "%s/data/%s/f%u", t->root, d, id);
 }
 
 bool tree_is_numbered(const char *s, char letter)

@@ -9,8 +9,9 @@
 
 #include "tree_impl.h"
 
-/* Recursion limit inside meta/ (metadata-op directories are one level deep; a little slack). */
-#define PURGE_MAX_DEPTH 8
+/* Recursion limit: the root, data/ and a data tree of at most DIRLAYOUT_MAX_DEPTH levels;
+ * metadata-op directories are one level deep below meta/. A little slack. */
+#define PURGE_MAX_DEPTH ((int)DIRLAYOUT_MAX_DEPTH + 4)
 
 enum level { LV_ROOT, LV_DATA, LV_DDIR, LV_META, LV_MDIR };
 enum kind { K_UNKNOWN, K_FILE, K_DIR, K_FILE_OR_DIR, K_SKIP };
@@ -47,6 +48,10 @@ static enum kind classify(enum level lv, const char *name, enum level *child)
 		}
 		return is_data_file(name) ? K_FILE : K_UNKNOWN;
 	case LV_DDIR:
+		if (tree_is_numbered(name, 'd')) { /* a deeper tree's next level (dir_depth) */
+			*child = LV_DDIR;
+			return K_DIR;
+		}
 		return is_data_file(name) ? K_FILE : K_UNKNOWN;
 	case LV_META:
 	case LV_MDIR:

@@ -182,6 +182,8 @@ static const char base_profile[] = "time=1\n"
                                    "[filesystem0]\n"
                                    "location=/nonexistent/base\n"
                                    "num_files=1\n"
+                                   "num_dirs=2\n"
+                                   "dir_fanout=2\n"
                                    "max_filesize=64k\n"
                                    "desired_util=0.5\n"
                                    "[threadgroup]\n"
@@ -253,6 +255,10 @@ static const struct dest_case dest_cases[] = {
     F(location, location, "/nonexistent/other", W_TEXT, 0),
     F(num_files, num_files, "77", W_U32, 77),
     F(num_dirs, num_dirs, "5", W_U32, 5),
+    F(dir_depth, dir_depth, "3", W_U32, 3),
+    F(dir_fanout, dir_fanout, "4", W_U32, 4),
+    F(dir_files, dir_files_text, "gamma:1.5", W_TEXT, 0),
+    F(dir_per_thread, dir_per_thread, "1", W_BOOL, 1),
     F(reuse, reuse, "1", W_BOOL, 1),
     F(min_filesize, min_filesize, "8k", W_U64, 8192),
     F(max_filesize, max_filesize, "1m", W_U64, 1 << 20),

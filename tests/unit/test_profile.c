@@ -236,6 +236,13 @@ static bool fs_equal(const struct plan_fs *a, const struct plan_fs *b, const cha
 	SFIELD(a, b, location);
 	FIELD(a, b, num_files);
 	FIELD(a, b, num_dirs);
+	FIELD(a, b, dir_depth);
+	FIELD(a, b, dir_fanout);
+	FIELD(a, b, data_dirs);
+	SFIELD(a, b, dir_files_text);
+	FIELD(a, b, dir_gamma);
+	FIELD(a, b, dir_per_thread);
+	FIELD(a, b, top_files);
 	FIELD(a, b, reuse);
 	FIELD(a, b, agefs);
 	FIELD(a, b, min_filesize);
@@ -308,7 +315,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 184 ||
+	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 216 ||
 	    sizeof(struct plan_group) != 11360 || OP_COUNT != 32)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "

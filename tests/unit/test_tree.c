@@ -1226,6 +1226,94 @@ static void case_instances(void)
 	free(ranks);
 }
 
+/* A tree of several levels (dir_depth): every directory made, files in the leaves, a leaf
+ * reached by its path when its descriptor is not held, the layout kept by the manifest (version
+ * 3; a flat tree's stays version 2) and checked against the tree's, and removal of it all. */
+static void case_deep(void)
+{
+	char err[512], name[TREE_NAME_MAX], p[PATH_MAX];
+	struct tree t;
+	struct pool pool, loaded;
+	struct dirlayout l = {.top = 2, .depth = 3, .fanout = 4}; /* 2 + 8 + 32 directories */
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_layout(&t, &l, err, sizeof(err)), 0);
+	CHECK_EQ_U(t.num_dirs, 32);
+	CHECK(exists("fsmix.fs0/data/d000/d000/d000"));
+	CHECK(exists("fsmix.fs0/data/d001/d003/d003"));
+	CHECK(!exists("fsmix.fs0/data/d002"));
+	CHECK(!exists("fsmix.fs0/data/d000/d004"));
+	CHECK_EQ_I(pool_init(&pool, 1 << 10), 0);
+	for (uint32_t id = 0; id < 64; id++) {
+		uint32_t got;
+		CHECK_EQ_I(pool_reserve(&pool, &got), 0);
+		CHECK_EQ_I(make_file(&t, id % 32, got, 10), 0);
+		pool_publish(&pool, got, id % 32, 10);
+	}
+	CHECK(exists("fsmix.fs0/data/d000/d001/d001/f5"));
+	CHECK(exists("fsmix.fs0/data/d001/d003/d003/f63"));
+	CHECK(tree_file_path(&t, 31, 63, p, sizeof(p)) > 0);
+	CHECK_CONTAINS(p, "fsmix.fs0/data/d001/d003/d003/f63");
+	/* Without the leaf's descriptor: its path relative to data/. */
+	uint32_t held = t.num_dirfds;
+	t.num_dirfds = 0;
+	CHECK_EQ_I(tree_file_at(&t, 5, 7, name, sizeof(name)), tree_data_dirfd(&t, TREE_DIR_TOP));
+	CHECK_STR(name, "d000/d001/d001/f7");
+	t.num_dirfds = held;
+	CHECK_EQ_I(tree_dir_path(&t.layout, 33, name, sizeof(name)), 4); /* createdir's */
+	CHECK_STR(name, "d033");
+	CHECK_EQ_I(tree_write_manifest(&t, 77, &pool, err, sizeof(err)), 0);
+	tree_close(&t);
+	PATHF(p, "%s/fsmix.fs0/.fsmix-manifest", base);
+	FILE *f = fopen(p, "rb");
+	unsigned char hdr[48] = {0};
+	CHECK(f && fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr));
+	if (f)
+		fclose(f);
+	uint32_t version;
+	memcpy(&version, hdr + 8, 4);
+	CHECK_EQ_U(version, 3);
+
+	/* Loaded back: the layout comes from the manifest. */
+	CHECK_EQ_I(tree_open(&t, base, 0, 0, err, sizeof(err)), 0);
+	CHECK_EQ_I(pool_init(&loaded, 1 << 10), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, 77, &loaded, TREE_VERIFY_ALL, err, sizeof(err)), 0);
+	CHECK_EQ_U(pool_live(&loaded), 64);
+	CHECK_EQ_U(t.layout.depth, 3);
+	CHECK_EQ_U(t.layout.fanout, 4);
+	CHECK_EQ_U(t.num_dirs, 32);
+	pool_destroy(&loaded);
+	/* A tree set to another layout refuses it (rebuild). */
+	struct dirlayout other = {.top = 2, .depth = 3, .fanout = 3};
+	CHECK_EQ_I(tree_set_layout(&t, &other, err, sizeof(err)), 0);
+	CHECK_EQ_I(pool_init(&loaded, 1 << 10), 0);
+	CHECK_EQ_I(tree_load_manifest(&t, 77, &loaded, 0, err, sizeof(err)), -ESTALE);
+	CHECK_CONTAINS(err, "expected 2 of 3 levels (fanout 3)");
+	pool_destroy(&loaded);
+	/* Too many directories are refused, with the limit. */
+	struct dirlayout big = {.top = 1024, .depth = 3, .fanout = 1024};
+	CHECK_EQ_I(tree_set_layout(&t, &big, err, sizeof(err)), -EINVAL);
+	CHECK_CONTAINS(err, "1048576 directories");
+	struct tree_purge sw;
+	CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), 0);
+	CHECK_EQ_U(sw.unknown, 0);
+	CHECK(!exists("fsmix.fs0"));
+	pool_destroy(&pool);
+
+	/* A flat tree's manifest stays version 2 (older fsmix reads it). */
+	CHECK_EQ_I(tree_open(&t, base, 0, TREE_CREATE, err, sizeof(err)), 0);
+	CHECK_EQ_I(tree_set_dirs(&t, 3, err, sizeof(err)), 0);
+	CHECK_EQ_I(pool_init(&pool, 1 << 10), 0);
+	CHECK_EQ_I(tree_write_manifest(&t, 77, &pool, err, sizeof(err)), 0);
+	f = fopen(p, "rb");
+	CHECK(f && fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr));
+	if (f)
+		fclose(f);
+	memcpy(&version, hdr + 8, 4);
+	CHECK_EQ_U(version, 2);
+	CHECK_EQ_I(tree_remove(&t, &sw, err, sizeof(err)), 0);
+	pool_destroy(&pool);
+}
+
 int main(void)
 {
 	RUN(test_names);
@@ -1246,5 +1334,6 @@ int main(void)
 	ON_EACH_BASE(case_links_mounts);
 	ON_EACH_BASE(case_owners);
 	ON_EACH_BASE(case_purge_stop);
+	ON_EACH_BASE(case_deep);
 	return test_summary();
 }

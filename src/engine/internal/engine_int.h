@@ -41,6 +41,7 @@ struct engine_fs {
 	                          * their own (as FFSB's fill files): no benchmark op picks them */
 	struct pool meta;        /* metaop directories (m<id>); gen bit kept in the size field */
 	struct pick_table sizes; /* size_weight choice; n == 0: uniform min..max */
+	struct pick_table dirs;  /* dir_files gamma: each directory's share; n == 0: uniform */
 	struct rankperm rank;    /* file_popularity: rank -> file id, over the initial set */
 	uint64_t spec_hash;      /* what the reuse manifest must match */
 	bool reused;             /* the tree came from a manifest */

@@ -120,23 +120,6 @@ static inline uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
 	return pf->min_filesize + rng_below(&w->rng, pf->max_filesize - pf->min_filesize + 1);
 }
 
-/* A directory for a new file: data/ itself with probability 1/(dirs+1), as FFSB. Directories
- * made by createdir count once they exist. */
-static inline uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
-{
-	uint32_t base = fs->pf->num_dirs;
-	uint32_t extra = atomic_load_explicit(&fs->next_dir, memory_order_relaxed) - base;
-	uint64_t r = rng_below(&w->rng, (uint64_t)base + extra + 1);
-	if (r == (uint64_t)base + extra)
-		return TREE_DIR_TOP;
-	if (r < base)
-		return (uint32_t)r;
-	uint32_t k = (uint32_t)(r - base);
-	if (k < fs->dir_ready_cap && atomic_load_explicit(&fs->dir_ready[k], memory_order_acquire))
-		return (uint32_t)r;
-	return TREE_DIR_TOP;
-}
-
 /* Acquires a random existing file (by file_popularity, popularity.h; own: one of this rank's
  * own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when the set has no
  * file, or OP_BUSY when files exist but every one stayed held incompatibly (by other threads,

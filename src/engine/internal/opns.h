@@ -15,6 +15,11 @@ int op_punch_hole(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_zero_range(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_mkdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_rmdir(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+/* pick_dir (oplink.c) - a directory for a new file: dir_per_thread: one of the thread's own
+ * (k, k+T, k+2T, ... for worker k of T); FFSB's layout: data/ itself with probability
+ * 1/(dirs+1); otherwise a data directory by dir_files' shares; createdir's once they exist. */
+uint32_t pick_dir(struct worker *w, struct engine_fs *fs);
+
 /* other_dir (oplink.c) - where a renamed file or a second name goes: a create's directory
  * (pick_dir), but never from; TREE_DIR_TOP both ways in a tree without directories. */
 uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from);
