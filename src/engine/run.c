@@ -16,6 +16,7 @@
 #include "content.h"
 #include "engine.h"
 #include "engine_int.h"
+#include "ioengine.h"
 #include "interval.h"
 #include "populate.h"
 #include "shared.h"
@@ -174,6 +175,8 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 	FILE *log = e->opts->log;
 	bool shared = engine_shares(e->opts), attaches = engine_attaches(e->opts);
 	enum failure f = shared ? shared_refusal(e, err, errlen) : FAIL_NONE;
+	if (!f) /* before anything is built: engine=io_uring where it cannot run */
+		f = io_engine_check(e, err, errlen);
 	if (f)
 		return f;
 	if (!attaches && (f = populate_lock(e, err, errlen)) && !shared)

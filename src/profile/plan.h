@@ -51,6 +51,7 @@ struct plan_group {
 	double rate_target;       /* op_rate: operations per second of the whole group, 0: none */
 	uint64_t sched_period_ns; /* op_period or op_rate: mean gap between one thread's starts */
 	int arrival;              /* ARRIVAL_FIXED or ARRIVAL_POISSON */
+	int io_engine;            /* enum io_engine_kind: how the workers issue their calls */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */
@@ -60,6 +61,10 @@ struct plan_group {
 
 /* How op_period or op_rate spaces a thread's starts (arrival). */
 enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
+
+/* How a group's workers issue their system calls (engine; src/engine/ioengine.h, docs/engines.md).
+ */
+enum io_engine_kind { IOENG_SYNC = 0, IOENG_URING, IOENG_COUNT };
 
 /* How build.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };
