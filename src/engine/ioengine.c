@@ -14,20 +14,9 @@ static const struct io_engine_ops *const io_engines[IOENG_COUNT] = {
 #endif
 };
 
-/* The profile's words, also for the engines a build lacks (messages, reports). */
-static const char *const io_engine_words[IOENG_COUNT] = {
-    [IOENG_SYNC] = "sync",
-    [IOENG_URING] = "io_uring",
-};
-
 const struct io_engine_ops *io_engine_of(int k)
 {
 	return k >= 0 && k < IOENG_COUNT ? io_engines[k] : NULL;
-}
-
-const char *io_engine_name(int k)
-{
-	return k >= 0 && k < IOENG_COUNT ? io_engine_words[k] : "?";
 }
 
 #define C(x)    (1u << IOC_##x)
@@ -106,7 +95,7 @@ static uint32_t group_calls(const struct plan_group *g)
 static void warn_sync_call(struct engine *e, int k, enum io_call c)
 {
 	char ops[512] = "";
-	size_t n = 0;
+	size_t n = 0, count = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
 		bool uses = false;
 		for (size_t gi = 0; gi < e->plan->n_groups + e->plan->n_fs; gi++) {
@@ -114,15 +103,18 @@ static void warn_sync_call(struct engine *e, int k, enum io_call c)
 			uses |= g && g->io_engine == k && g->weight[op] &&
 			        ((op_calls[op] | (g->dirsync ? dirsync_calls : 0)) & (1u << c));
 		}
-		if (uses && n < sizeof(ops))
+		if (uses && n < sizeof(ops)) {
 			n += (size_t)snprintf(ops + n, sizeof(ops) - n, "%s%s", n ? ", " : "",
 			                      op_table[op].name);
+			count++;
+		}
 	}
 	if (n)
 		fprintf(e->opts->log,
-		        "fsmix: warning: engine=%s: this kernel cannot do %s through %s; "
-		        "operation %s makes it synchronously\n",
-		        io_engine_name(k), io_call_names[c], io_engine_name(k), ops);
+		        "fsmix: warning: engine=%s: %s cannot go through %s on this kernel; "
+		        "operation%s %s make%s it synchronously\n",
+		        io_engine_word(k), io_call_names[c], io_engine_word(k),
+		        count > 1 ? "s" : "", ops, count > 1 ? "" : "s");
 }
 
 enum failure io_engine_check(struct engine *e, char *err, size_t errlen)
@@ -141,7 +133,7 @@ enum failure io_engine_check(struct engine *e, char *err, size_t errlen)
 			snprintf(err, errlen,
 			         "engine=%s: this fsmix was built without it (liburing-dev; "
 			         "docs/engines.md)",
-			         io_engine_name(k));
+			         io_engine_word(k));
 			return FAIL_UNSUPPORTED;
 		}
 		bool missing[IOC_COUNT] = {0};

@@ -362,7 +362,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	char why[MSG_MAX] = "";
 	if (!w->io || (w->io->setup && w->io->setup(w, why, sizeof(why)))) {
 		snprintf(err, errlen, "worker %u: engine=%s: %s", index,
-		         io_engine_name(g->io_engine), w->io ? why : "not in this build");
+		         io_engine_word(g->io_engine), w->io ? why : "not in this build");
 		thread_stats_free(&w->st);
 		munmap(map, map_len);
 		return NULL;

@@ -65,6 +65,11 @@ enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
 /* How a group's workers issue their system calls (engine; src/engine/ioengine.h, docs/engines.md).
  */
 enum io_engine_kind { IOENG_SYNC = 0, IOENG_URING, IOENG_COUNT };
+/* The key's word for engine kind k (keys.def's WORDS), for messages and reports. */
+static inline const char *io_engine_word(int k)
+{
+	return k == IOENG_URING ? "io_uring" : k == IOENG_SYNC ? "sync" : "?";
+}
 
 /* How build.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };

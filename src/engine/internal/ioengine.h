@@ -84,9 +84,6 @@ extern const struct io_engine_ops io_engine_uring;
 /* io_engine_of - the engine of kind k (enum io_engine_kind), NULL when this build has none. */
 const struct io_engine_ops *io_engine_of(int k);
 
-/* io_engine_name - the profile's word of kind k ("sync", "io_uring"). */
-const char *io_engine_name(int k);
-
 /* io_engine_check - before setup: every engine a group of the plan uses is built in and can
  * run here; one warning on the log for each call kind such an engine will make
  * synchronously, naming the operations of those groups that make it. FAIL_NONE, or
