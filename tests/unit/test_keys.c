@@ -285,6 +285,7 @@ static const struct dest_case dest_cases[] = {
     G(arrival, arrival, "poisson", W_INT, ARRIVAL_POISSON),
     G(file_popularity, file_popularity, "zipf:1.2", W_TEXT, 0),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
+    G(engine, io_engine, "io_uring", W_INT, IOENG_URING),
     G(dirsync, dirsync, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
@@ -502,6 +503,7 @@ static const struct word_case word_cases[] = {
      {"write", "fallocate", "sparse"},
      {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
     {KEY_arrival, {"fixed", "poisson"}, {ARRIVAL_FIXED, ARRIVAL_POISSON}},
+    {KEY_engine, {"sync", "io_uring"}, {IOENG_SYNC, IOENG_URING}},
 };
 
 /* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
@@ -524,6 +526,7 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 		v = k == KEY_open_sync  ? pl.groups[0].open_sync
 		    : k == KEY_fidelity ? (int)pl.fidelity
 		    : k == KEY_arrival  ? pl.groups[0].arrival
+		    : k == KEY_engine   ? pl.groups[0].io_engine
 		                        : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {
