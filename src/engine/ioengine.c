@@ -80,13 +80,21 @@ static const struct plan_group *group_at(const struct plan *pl, size_t i)
 	return i < pl->n_groups ? &pl->groups[i] : pl->fs[i - pl->n_groups].age;
 }
 
+/* The calls operation op of group g makes: its own, and dirsync=1's for those that make,
+ * remove or move names. */
+static uint32_t calls_of(const struct plan_group *g, int op)
+{
+	const unsigned names = OPF_CREATES | OPF_DELETES | OPF_RENAMES | OPF_LINKS | OPF_META;
+	return op_calls[op] | (g->dirsync && (op_table[op].flags & names) ? dirsync_calls : 0);
+}
+
 /* The calls group g's weighted operations make. */
 static uint32_t group_calls(const struct plan_group *g)
 {
 	uint32_t m = 0;
 	for (int op = 0; op < OP_COUNT; op++)
 		if (g->weight[op])
-			m |= op_calls[op] | (g->dirsync ? dirsync_calls : 0);
+			m |= calls_of(g, op);
 	return m;
 }
 
@@ -101,7 +109,7 @@ static void warn_sync_call(struct engine *e, int k, enum io_call c)
 		for (size_t gi = 0; gi < e->plan->n_groups + e->plan->n_fs; gi++) {
 			const struct plan_group *g = group_at(e->plan, gi);
 			uses |= g && g->io_engine == k && g->weight[op] &&
-			        ((op_calls[op] | (g->dirsync ? dirsync_calls : 0)) & (1u << c));
+			        (calls_of(g, op) & (1u << c));
 		}
 		if (uses && n < sizeof(ops)) {
 			n += (size_t)snprintf(ops + n, sizeof(ops) - n, "%s%s", n ? ", " : "",
