@@ -175,13 +175,16 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 	FILE *log = e->opts->log;
 	bool shared = engine_shares(e->opts), attaches = engine_attaches(e->opts);
 	enum failure f = shared ? shared_refusal(e, err, errlen) : FAIL_NONE;
-	if (!f) /* before anything is built: engine=io_uring where it cannot run */
-		f = io_engine_check(e, err, errlen);
 	if (f)
 		return f;
-	if (!attaches && (f = populate_lock(e, err, errlen)) && !shared)
+	/* Before anything is built: an engine (engine=io_uring) that cannot run here. A rank of
+	 * a shared tree takes its failure to the agreements, as a failed build, so that no rank
+	 * waits for it there. */
+	if ((f = io_engine_check(e, err, errlen)) && !shared)
 		return f;
-	if (attaches && (f = shared_agree(e, FAIL_NONE, err, errlen)))
+	if (!f && !attaches && (f = populate_lock(e, err, errlen)) && !shared)
+		return f;
+	if (attaches && (f = shared_agree(e, f, err, errlen)))
 		return f; /* rank 0 could not build: nothing to attach to */
 	for (size_t i = 0; i < e->n_fs && !f; i++)
 		f = populate_fs(e, &e->fs[i], builder_count(e->opts), age_fs, err, errlen);
