@@ -16,7 +16,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev
+packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev liburing-dev
 	  libopenmpi-dev openmpi-bin
 	  gnuplot-nox strace e2fsprogs util-linux python3 clang-format dpkg-dev man-db lintian
 	  xfsprogs btrfs-progs fuse3 libfuse3-dev jq universal-ctags zlib1g-dev)

@@ -10,6 +10,7 @@
 
 #include "durhook.h"
 #include "engine_int.h"
+#include "ioengine.h"
 
 /* Adds r (t_end 0: now) to w's ring. */
 static void add_rec(struct worker *w, struct durlog_rec *r)
@@ -94,16 +95,16 @@ int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool m
 		char name[TREE_NAME_MAX];
 		if (tree_dir_path(&t->layout, dir, name, sizeof(name)) < 0)
 			return -ENAMETOOLONG;
-		own = dfd = openat(tree_data_dirfd(t, TREE_DIR_TOP), name,
-		                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		own = dfd = w->io->openat(w, tree_data_dirfd(t, TREE_DIR_TOP), name,
+		                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 		if (dfd < 0)
-			return -errno;
+			return dfd;
 	}
 	bool timed = w->timed[SYS_fsync];
 	uint64_t t0 = timed || w->dl || w->ll ? now_ns() : 0;
 	if (timed && !w->op_t0)
 		w->op_t0 = t0;
-	int rc = fsync(dfd) < 0 ? -errno : 0;
+	int rc = w->io->fsync(w, dfd, false);
 	if (t0) {
 		uint64_t t1 = now_ns();
 		if (timed) {
@@ -116,7 +117,7 @@ int durhook_dirsync(struct worker *w, struct engine_fs *fs, uint32_t dir, bool m
 			            0, t0, t1);
 	}
 	if (own >= 0)
-		(void)close(own);
+		(void)w->io->close(w, own);
 	return rc;
 }
 

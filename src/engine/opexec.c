@@ -67,7 +67,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 			durhook_synced(w, fs, sync_sys(op), id, dir, size, 1);
 	}
 	if (k < 0) {
-		(void)close(fd);
+		(void)w->io->close(w, fd);
 	} else if ((k = t_close(w, fd)) < 0) {
 		failed = SYS_close;
 	} else if (w->g->dirsync && (k = durhook_dirsync(w, fs, dir, false)) < 0) {
@@ -78,7 +78,7 @@ static int op_create(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		return 0;
 	}
 	rc = fail(w, op, failed, (int)-k, fs, dir, id, false);
-	if (unlinkat(dfd, name, 0) == 0) /* our own half-written file */
+	if (w->io->unlinkat(w, dfd, name, 0) == 0) /* our own half-written file */
 		durhook_name(w, fs, DL_DELETE, id, dir);
 	pool_unreserve(fileset(w, fs), id);
 	return rc;

@@ -161,7 +161,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 	if (f.fd < 0) {
 		rc = fail(w, op, SYS_open, -f.fd, fs, f.dir, f.id, false);
 	} else if (body && (rc = body(w, fs, op, &f, r)) != 0) {
-		(void)close(f.fd); /* the body latched its failure, or skipped (fail) */
+		(void)w->io->close(w, f.fd); /* the body latched its failure, or skipped (fail) */
 	} else if ((rc = t_close(w, f.fd)) < 0) {
 		rc = fail(w, op, SYS_close, -rc, fs, f.dir, f.id, false);
 	}

@@ -67,9 +67,9 @@ uint32_t other_dir(struct worker *w, struct engine_fs *fs, uint32_t from)
 static int t_linkat(struct worker *w, int ofd, const char *from, int nfd, const char *to)
 {
 	uint64_t t0 = timed_begin(w, SYS_link);
-	int r = linkat(ofd, from, nfd, to, 0);
+	int r = w->io->linkat(w, ofd, from, nfd, to);
 	timed_end(w, SYS_link, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 /* The second name of file id in dir, as file_at gives its first: "l<id>" (or "dNNN/l<id>")

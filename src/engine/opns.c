@@ -33,25 +33,25 @@ static int t_renameat2(struct worker *w, int ofd, const char *from, int nfd, con
                        unsigned flags)
 {
 	uint64_t t0 = timed_begin(w, SYS_rename);
-	int r = renameat2(ofd, from, nfd, to, flags);
+	int r = w->io->renameat(w, ofd, from, nfd, to, flags);
 	timed_end(w, SYS_rename, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 static int t_ftruncate(struct worker *w, int fd, uint64_t len)
 {
 	uint64_t t0 = timed_begin(w, SYS_ftruncate);
-	int r = ftruncate(fd, (off_t)len);
+	int r = w->io->ftruncate(w, fd, (off_t)len);
 	timed_end(w, SYS_ftruncate, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 static int t_fallocate(struct worker *w, int fd, int mode, uint64_t off, uint64_t len)
 {
 	uint64_t t0 = timed_begin(w, SYS_fallocate);
-	int r = fallocate(fd, mode, (off_t)off, (off_t)len);
+	int r = w->io->fallocate(w, fd, mode, (off_t)off, (off_t)len);
 	timed_end(w, SYS_fallocate, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 /* rename: a random file moves to another data directory under its own name f<id> (names are
@@ -107,7 +107,7 @@ static int write_tmp(struct worker *w, struct engine_fs *fs, enum op_id op, int 
 {
 	int fl = open_flags(w, O_CREAT | O_EXCL | O_WRONLY);
 	int fd = t_openat(w, SYS_create, dfd, tmp, fl, 0600);
-	if (fd == -EEXIST && unlinkat(dfd, tmp, 0) == 0)
+	if (fd == -EEXIST && w->io->unlinkat(w, dfd, tmp, 0) == 0)
 		fd = t_openat(w, SYS_create, dfd, tmp, fl, 0600);
 	if (fd < 0)
 		return fail(w, op, SYS_create, -fd, fs, dir, id, false);
@@ -121,14 +121,14 @@ static int write_tmp(struct worker *w, struct engine_fs *fs, enum op_id op, int 
 		k = t_sync_call(w, SYS_fsync, fd);
 	}
 	if (k < 0) {
-		(void)close(fd);
+		(void)w->io->close(w, fd);
 	} else if ((k = t_close(w, fd)) < 0) {
 		failed = SYS_close;
 	} else {
 		return 0;
 	}
 	int rc = fail(w, op, failed, (int)-k, fs, dir, id, false);
-	(void)unlinkat(dfd, tmp, 0); /* our own half-made file */
+	(void)w->io->unlinkat(w, dfd, tmp, 0); /* our own half-made file */
 	return rc;
 }
 
@@ -164,7 +164,7 @@ int op_replace_fsync(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 		durhook_replace(w, fs, id, dir, gen, old, size);
 	if (rc < 0) {
 		rc = fail(w, op, SYS_rename, -rc, fs, dir, id, false);
-		(void)unlinkat(dfd, tmp, 0);
+		(void)w->io->unlinkat(w, dfd, tmp, 0);
 		goto out;
 	}
 	pool_set_size(p, id, size); /* held exclusively */
@@ -255,7 +255,7 @@ static int resize_op(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 			durhook_fallocate(w, fs, id, dir, mode, off, len, size);
 	}
 	if (rc < 0) {
-		(void)close(fd);
+		(void)w->io->close(w, fd);
 		rc = fail(w, op, sys, -rc, fs, dir, id, false);
 		goto out;
 	}

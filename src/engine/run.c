@@ -16,6 +16,7 @@
 #include "content.h"
 #include "engine.h"
 #include "engine_int.h"
+#include "ioengine.h"
 #include "interval.h"
 #include "populate.h"
 #include "shared.h"
@@ -176,9 +177,14 @@ static enum failure setup(struct engine *e, char *err, size_t errlen)
 	enum failure f = shared ? shared_refusal(e, err, errlen) : FAIL_NONE;
 	if (f)
 		return f;
-	if (!attaches && (f = populate_lock(e, err, errlen)) && !shared)
+	/* Before anything is built: an engine (engine=io_uring) that cannot run here. A rank of
+	 * a shared tree takes its failure to the agreements, as a failed build, so that no rank
+	 * waits for it there. */
+	if ((f = io_engine_check(e, err, errlen)) && !shared)
 		return f;
-	if (attaches && (f = shared_agree(e, FAIL_NONE, err, errlen)))
+	if (!f && !attaches && (f = populate_lock(e, err, errlen)) && !shared)
+		return f;
+	if (attaches && (f = shared_agree(e, f, err, errlen)))
 		return f; /* rank 0 could not build: nothing to attach to */
 	for (size_t i = 0; i < e->n_fs && !f; i++)
 		f = populate_fs(e, &e->fs[i], builder_count(e->opts), age_fs, err, errlen);

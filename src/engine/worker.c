@@ -14,6 +14,7 @@
 #include "arrival.h"
 #include "engine_int.h"
 #include "interval.h"
+#include "ioengine.h"
 
 /* A pick that found no file (its file set is empty, or every file is busy): back off, so a
  * group that can do nothing does not burn a CPU spinning through picks. The first few retries
@@ -405,6 +406,18 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	w->shared_clock = g->enable_stats && !g->ignore_mask;
 	for (int s = 0; s < SYS_COUNT; s++)
 		w->timed[s] = g->enable_stats && !(g->ignore_mask & (1u << s));
+	/* The engine's state: made here, in the main thread, where a failure is an error of the
+	 * setup (io_engine_check ran before, so the engine is in this build). The worker's
+	 * first call from its own thread, after worker_own_fds, binds it to that thread. */
+	w->io = io_engine_of(g->io_engine);
+	char why[MSG_MAX] = "";
+	if (!w->io || (w->io->setup && w->io->setup(w, why, sizeof(why)))) {
+		snprintf(err, errlen, "worker %u: engine=%s: %s", index,
+		         io_engine_word(g->io_engine), w->io ? why : "not in this build");
+		thread_stats_free(&w->st);
+		munmap(map, map_len);
+		return NULL;
+	}
 	return w;
 }
 
@@ -420,6 +433,8 @@ void worker_free(struct worker *w)
 		latlog_buf_free(w->ll);
 		free(w->ll);
 	}
+	if (w->io && w->io->teardown)
+		w->io->teardown(w);
 	thread_stats_free(&w->st);
 	munmap(w, worker_map_len(w->buf_len));
 }

@@ -41,6 +41,8 @@ static int group_init(struct results_group *rg, const struct plan_group *g, bool
 	rg->num_threads = g->num_threads;
 	rg->bindfs = g->bindfs;
 	rg->op_period_ms = g->op_period_ms;
+	rg->io_engine = g->io_engine;
+	rg->iodepth = 1; /* every engine waits for each call before the next (ioengine.h) */
 	rg->rate_target = g->rate_target;
 	rg->backlog_queue = g->arrival_backlog == BACKLOG_QUEUE;
 	rg->backlog_max = g->arrival_backlog_max;

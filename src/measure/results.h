@@ -78,19 +78,21 @@ struct results_error {
 
 /* One thread group: its shape (copied from the plan) and its figures. */
 struct results_group {
-	char *name;                     /* owned */
-	unsigned index;                 /* threadgroupN */
-	uint32_t num_threads;           /* threads of this group (summed over merged runs) */
-	int bindfs;                     /* index into results.fs, -1: random */
-	uint32_t op_period_ms;          /* 0: back to back */
-	double rate_target;             /* op_rate or op_period: ops/s of the group, 0: none */
-	bool backlog_queue;             /* arrival_backlog=queue (else drop) */
-	uint32_t backlog_max;           /* arrival_backlog_max: starts a thread may queue */
-	uint32_t weight[OP_COUNT];      /* the op weights */
-	struct range_table *ranges;     /* owned msec_range table (NULL: none); st counts with it */
-	struct thread_stats st;         /* everything the group's threads recorded */
-	bool st_ready;                  /* st is initialised (see results_init_lazy) */
-	uint64_t skipped[OP_COUNT];     /* picks that found no file */
+	char *name;                 /* owned */
+	unsigned index;             /* threadgroupN */
+	uint32_t num_threads;       /* threads of this group (summed over merged runs) */
+	int bindfs;                 /* index into results.fs, -1: random */
+	uint32_t op_period_ms;      /* 0: back to back */
+	int io_engine;              /* enum io_engine_kind: how its calls were issued */
+	uint32_t iodepth;           /* operations a thread kept in flight: 1 (docs/engines.md) */
+	double rate_target;         /* op_rate or op_period: ops/s of the group, 0: none */
+	bool backlog_queue;         /* arrival_backlog=queue (else drop) */
+	uint32_t backlog_max;       /* arrival_backlog_max: starts a thread may queue */
+	uint32_t weight[OP_COUNT];  /* the op weights */
+	struct range_table *ranges; /* owned msec_range table (NULL: none); st counts with it */
+	struct thread_stats st;     /* everything the group's threads recorded */
+	bool st_ready;              /* st is initialised (see results_init_lazy) */
+	uint64_t skipped[OP_COUNT]; /* picks that found no file */
 	struct interval_row *intervals; /* owned, n_intervals rows (same times as the total's) */
 	size_t n_intervals;
 };

@@ -60,6 +60,7 @@ struct plan_group {
 	uint32_t percentage_random;      /* share of offsets drawn (%); others sequential */
 	int arrival_backlog;             /* BACKLOG_DROP or BACKLOG_QUEUE: a start that passed */
 	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
+	int io_engine;                /* enum io_engine_kind: how the workers issue their calls */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */
@@ -72,6 +73,14 @@ enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
 
 /* What becomes of a scheduled start that passed while the thread was busy (arrival_backlog). */
 enum arrival_backlog { BACKLOG_DROP = 0, BACKLOG_QUEUE };
+/* How a group's workers issue their system calls (engine; src/engine/ioengine.h, docs/engines.md).
+ */
+enum io_engine_kind { IOENG_SYNC = 0, IOENG_URING, IOENG_COUNT };
+/* The key's word for engine kind k (keys.def's WORDS), for messages and reports. */
+static inline const char *io_engine_word(int k)
+{
+	return k == IOENG_URING ? "io_uring" : k == IOENG_SYNC ? "sync" : "?";
+}
 
 /* How build.c gives the initial files their size (create_method). */
 enum create_method { CREATE_WRITE = 0, CREATE_FALLOCATE, CREATE_SPARSE };

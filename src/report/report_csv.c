@@ -242,6 +242,17 @@ static int fill_csv(FILE *f, void *arg)
 	group_rows(f, res, NULL);
 	for (size_t gi = 0; gi < res->n_groups; gi++)
 		arrival_rows(f, res, gi);
+	for (size_t gi = 0; gi < res->n_groups; gi++) { /* a group not of engine=sync: its own */
+		const struct results_group *g = &res->groups[gi];
+		if (g->io_engine == IOENG_SYNC)
+			continue;
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "engine");
+		set_s(&r, C_GROUP, g->name);
+		set_s(&r, C_NAME, io_engine_word(g->io_engine));
+		set_u(&r, C_COUNT, g->iodepth);
+		row_put(f, &r);
+	}
 	if (res->verify) { /* verify=1: the reads whose content did not check */
 		memset(&r, 0, sizeof(r));
 		set_s(&r, C_KIND, "verify");

@@ -299,6 +299,7 @@ static const struct dest_case dest_cases[] = {
     G(random_distribution, random_distribution, "zipf:1.2", W_TEXT, 0),
     G(percentage_random, percentage_random, "30", W_U32, 30),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
+    G(engine, io_engine, "io_uring", W_INT, IOENG_URING),
     G(dirsync, dirsync, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
@@ -517,6 +518,7 @@ static const struct word_case word_cases[] = {
      {CREATE_WRITE, CREATE_FALLOCATE, CREATE_SPARSE}},
     {KEY_arrival, {"fixed", "poisson"}, {ARRIVAL_FIXED, ARRIVAL_POISSON}},
     {KEY_arrival_backlog, {"drop", "queue"}, {BACKLOG_DROP, BACKLOG_QUEUE}},
+    {KEY_engine, {"sync", "io_uring"}, {IOENG_SYNC, IOENG_URING}},
 };
 
 /* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
@@ -540,6 +542,7 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 		    : k == KEY_fidelity        ? (int)pl.fidelity
 		    : k == KEY_arrival         ? pl.groups[0].arrival
 		    : k == KEY_arrival_backlog ? pl.groups[0].arrival_backlog
+		    : k == KEY_engine          ? pl.groups[0].io_engine
 		                               : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {

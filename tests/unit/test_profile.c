@@ -217,6 +217,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, arrival);
 	FIELD(a, b, arrival_backlog);
 	FIELD(a, b, arrival_backlog_max);
+	FIELD(a, b, io_engine);
 	FIELD(a, b, enable_stats);
 	FIELD(a, b, enable_range);
 	FIELD(a, b, ignore_mask);

@@ -16,6 +16,7 @@
  *               none of this, is engine_clean)
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
  *   crash_place.c --crash-after: only on a dedicated test filesystem
+ *   ioengine.c  the I/O engines (ioengine.h): engine_sync.c, engine_uring.c
  */
 #ifndef FSMIX_ENGINE_INT_H
 #define FSMIX_ENGINE_INT_H
@@ -82,19 +83,22 @@ static inline struct content_key engine_content_key(const struct engine_fs *fs, 
 #define ENGINE_AGED_CAPACITY (1u << 24)
 
 struct ival_log;
+struct io_engine_ops;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
 struct worker {
 	alignas(CACHELINE) struct engine *eng;
 	const struct plan_group *g;
-	const struct pick_table *ops; /* the group's op choice */
-	struct engine_fs *only_fs;    /* aging workers: their filesystem; NULL: bindfs or random */
-	bool aging;                   /* an aging worker: works on only_fs->aged */
-	int64_t age_bytes[OP_COUNT];  /* aging: bytes an op may add to the filesystem at most (its
-	                               * reservation from engine.age_credit), 0: it adds none */
-	struct ival_log *ival;        /* per-interval rows (--interval, progress), NULL: off */
-	unsigned index;               /* global worker index: RNG stream */
-	unsigned group;               /* index into plan.groups */
+	const struct pick_table *ops;   /* the group's op choice */
+	const struct io_engine_ops *io; /* how its calls are issued (ioengine.h: engine=) */
+	void *io_ctx;                   /* the engine's state of this worker, NULL: none */
+	struct engine_fs *only_fs;   /* aging workers: their filesystem; NULL: bindfs or random */
+	bool aging;                  /* an aging worker: works on only_fs->aged */
+	int64_t age_bytes[OP_COUNT]; /* aging: bytes an op may add to the filesystem at most (its
+	                              * reservation from engine.age_credit), 0: it adds none */
+	struct ival_log *ival;       /* per-interval rows (--interval, progress), NULL: off */
+	unsigned index;              /* global worker index: RNG stream */
+	unsigned group;              /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
 	/* The I/O buffer, 4 KiB aligned (O_DIRECT): reads and filled writes use buf_len bytes from

@@ -1,7 +1,8 @@
 /* optimed.h - the timed system call wrappers of the operation bodies (opexec.c, opns.c): each
- * makes one system call and records its latency when the worker times that call; the sync
- * family (fsync, fdatasync, syncfs, sync) and the sync an op's flags ask for. Included by the
- * files of the bodies only (static inline functions: inlined into the bodies). */
+ * makes one system call through the worker's I/O engine (w->io, ioengine.h: the seam; the
+ * bodies' untimed calls of their error paths go to w->io directly) and records its latency
+ * when the worker times that call; the sync family (fsync, fdatasync, syncfs, sync) and the
+ * sync an op's flags ask for. Included by the files of the bodies only (static inline). */
 #ifndef FSMIX_OPTIMED_H
 #define FSMIX_OPTIMED_H
 
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine_int.h"
+#include "ioengine.h"
 
 /* ---- timed system calls: record latency when this worker times the call ----
  *
@@ -45,73 +47,73 @@ static inline int t_openat(struct worker *w, enum sys_id s, int dfd, const char 
                            mode_t mode)
 {
 	uint64_t t0 = timed_begin(w, s);
-	int fd = openat(dfd, name, flags, mode);
+	int fd = w->io->openat(w, dfd, name, flags, mode);
 	timed_end(w, s, t0);
-	return fd < 0 ? -errno : fd;
+	return fd;
 }
 
 static inline ssize_t t_read(struct worker *w, int fd, void *buf, size_t n)
 {
 	uint64_t t0 = timed_begin(w, SYS_read);
-	ssize_t r = read(fd, buf, n);
+	ssize_t r = w->io->read(w, fd, buf, n);
 	timed_end(w, SYS_read, t0);
-	return r < 0 ? -errno : r;
+	return r;
 }
 
 static inline ssize_t t_write(struct worker *w, int fd, const void *buf, size_t n)
 {
 	uint64_t t0 = timed_begin(w, SYS_write);
-	ssize_t r = write(fd, buf, n);
+	ssize_t r = w->io->write(w, fd, buf, n);
 	timed_end(w, SYS_write, t0);
-	return r < 0 ? -errno : r;
+	return r;
 }
 
 static inline off_t t_lseek(struct worker *w, int fd, off_t off, int whence)
 {
 	uint64_t t0 = timed_begin(w, SYS_lseek);
-	off_t r = lseek(fd, off, whence);
+	off_t r = w->io->lseek(w, fd, off, whence);
 	timed_end(w, SYS_lseek, t0);
-	return r < 0 ? -errno : r;
+	return r;
 }
 
 static inline int t_close(struct worker *w, int fd)
 {
 	uint64_t t0 = timed_begin(w, SYS_close);
-	int r = close(fd);
+	int r = w->io->close(w, fd);
 	timed_end(w, SYS_close, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 static inline int t_fstatat(struct worker *w, int dfd, const char *name, struct stat *st)
 {
 	uint64_t t0 = timed_begin(w, SYS_stat);
-	int r = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW);
+	int r = w->io->stat(w, dfd, name, st);
 	timed_end(w, SYS_stat, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 static inline int t_unlinkat(struct worker *w, int dfd, const char *name, int flags, enum sys_id s)
 {
 	uint64_t t0 = timed_begin(w, s);
-	int r = unlinkat(dfd, name, flags);
+	int r = w->io->unlinkat(w, dfd, name, flags);
 	timed_end(w, s, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 static inline int t_mkdirat(struct worker *w, int dfd, const char *name)
 {
 	uint64_t t0 = timed_begin(w, SYS_mkdir);
-	int r = mkdirat(dfd, name, 0700);
+	int r = w->io->mkdirat(w, dfd, name, 0700);
 	timed_end(w, SYS_mkdir, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 static inline int t_renameat(struct worker *w, int dfd, const char *from, const char *to)
 {
 	uint64_t t0 = timed_begin(w, SYS_rename);
-	int r = renameat(dfd, from, dfd, to);
+	int r = w->io->renameat(w, dfd, from, dfd, to, 0);
 	timed_end(w, SYS_rename, t0);
-	return r < 0 ? -errno : 0;
+	return r;
 }
 
 /* The sync family (fsync, fdatasync, syncfs, sync). Besides the usual timing, the time spent
@@ -126,20 +128,18 @@ static inline int t_sync_call(struct worker *w, enum sys_id s, int fd)
 	int r = 0;
 	switch (s) {
 	case SYS_fsync:
-		r = fsync(fd);
+		r = w->io->fsync(w, fd, false);
 		break;
 	case SYS_fdatasync:
-		r = fdatasync(fd);
+		r = w->io->fsync(w, fd, true);
 		break;
 	case SYS_syncfs:
-		r = syncfs(fd);
+		r = w->io->syncfs(w, fd);
 		break;
 	default:
-		sync();
+		w->io->sync(w);
 		break;
 	}
-	if (r < 0)
-		r = -errno; /* before the clock reads below */
 	if (t0) {
 		uint64_t t = now_ns();
 		if (tm) {

@@ -1,0 +1,406 @@
+/* engine_uring.c - the io_uring I/O engine (engine=io_uring; docs/engines.md): each worker has a
+ * ring of its own, and every call of an operation is one submission on it, waited for before
+ * the body goes on (iodepth 1): one io_uring_enter(2) per call, which submits it and returns
+ * with its completion. The calls the kernel cannot do through io_uring (the probe at start,
+ * io_engine_check's warning; sync and syncfs have no opcode at all) are the sync engine's.
+ *
+ * lseek has no opcode either: the engine keeps the file position of the files the worker opens
+ * itself (a few at a time: an operation holds at most two) and gives it as the explicit offset
+ * of each read and write, as pread and pwrite do; what lseek returns is computed, no call is
+ * made. A file opened with O_APPEND writes at its end whatever the offset, so it keeps none.
+ * Built only where pkg-config finds liburing (CMake: FSMIX_HAVE_URING). */
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "engine_int.h"
+#include "ioengine.h"
+
+/* IORING_OP_FTRUNCATE came with Linux 6.9, after liburing 2.3's header: its number in the
+ * kernel's ABI (include/uapi/linux/io_uring.h), for the probe and the submission. */
+#ifndef FSMIX_IORING_OP_FTRUNCATE
+#define FSMIX_IORING_OP_FTRUNCATE 55
+#endif
+
+/* The files whose position the engine keeps (see above): an operation holds one or two. */
+#define URING_FILES 4
+
+struct uring_file {
+	int fd;      /* -1: a free slot */
+	int64_t pos; /* the next read or write's offset; -1: the file's own (O_APPEND) */
+};
+
+struct uring_ctx {
+	struct io_uring ring;
+	bool sync_call[IOC_COUNT]; /* the calls made synchronously (the probe found no opcode) */
+	struct uring_file files[URING_FILES];
+};
+
+static struct uring_ctx *ctx_of(struct worker *w)
+{
+	return w->io_ctx;
+}
+
+/* The opcode of each call kind, -1: none (made synchronously). */
+static int call_opcode(enum io_call c)
+{
+	switch (c) {
+	case IOC_OPENAT:
+		return IORING_OP_OPENAT;
+	case IOC_READ:
+		return IORING_OP_READ;
+	case IOC_WRITE:
+		return IORING_OP_WRITE;
+	case IOC_CLOSE:
+		return IORING_OP_CLOSE;
+	case IOC_STAT:
+		return IORING_OP_STATX;
+	case IOC_UNLINKAT:
+		return IORING_OP_UNLINKAT;
+	case IOC_MKDIRAT:
+		return IORING_OP_MKDIRAT;
+	case IOC_RENAMEAT:
+		return IORING_OP_RENAMEAT;
+	case IOC_LINKAT:
+		return IORING_OP_LINKAT;
+	case IOC_FSYNC:
+	case IOC_FDATASYNC:
+		return IORING_OP_FSYNC;
+	case IOC_FTRUNCATE:
+		return FSMIX_IORING_OP_FTRUNCATE;
+	case IOC_FALLOCATE:
+		return IORING_OP_FALLOCATE;
+	case IOC_LSEEK: /* kept by the engine: no call at all */
+		return -2;
+	default: /* sync, syncfs */
+		return -1;
+	}
+}
+
+/* Which calls this kernel cannot do through io_uring: FAIL_UNSUPPORTED when io_uring itself is
+ * not available (an old kernel, kernel.io_uring_disabled, a seccomp filter). */
+static void probe_missing(const struct io_uring_probe *p, bool missing[IOC_COUNT])
+{
+	for (int c = 0; c < IOC_COUNT; c++) {
+		int op = call_opcode((enum io_call)c);
+		missing[c] = op == -1 || (op >= 0 && !io_uring_opcode_supported(p, op));
+	}
+}
+
+static enum failure uring_check(bool missing[IOC_COUNT], char *err, size_t errlen)
+{
+	struct io_uring_probe *p = io_uring_get_probe();
+	if (!p) {
+		snprintf(err, errlen,
+		         "engine=io_uring: io_uring is not available here (an old kernel, "
+		         "sysctl kernel.io_uring_disabled or a seccomp filter)");
+		return FAIL_UNSUPPORTED;
+	}
+	probe_missing(p, missing);
+	io_uring_free_probe(p);
+	return FAIL_NONE;
+}
+
+/* The ring: 8 entries (one submission at a time needs one). COOP_TASKRUN (Linux 5.19): the
+ * completion's task work runs when the worker enters the kernel to wait for it anyway, not
+ * by interrupting it; without it where the kernel refuses the flag. */
+static int uring_setup(struct worker *w, char *err, size_t errlen)
+{
+	struct uring_ctx *c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "out of memory for its io_uring state");
+		return -ENOMEM;
+	}
+	struct io_uring_params p = {.flags = IORING_SETUP_COOP_TASKRUN};
+	int rc = io_uring_queue_init_params(8, &c->ring, &p);
+	if (rc == -EINVAL) {
+		memset(&p, 0, sizeof(p));
+		rc = io_uring_queue_init_params(8, &c->ring, &p);
+	}
+	struct io_uring_probe *pr = rc ? NULL : io_uring_get_probe_ring(&c->ring);
+	if (rc || !pr) {
+		if (!rc)
+			io_uring_queue_exit(&c->ring);
+		snprintf(err, errlen, "io_uring_queue_init: %s", strerror(rc ? -rc : ENOMEM));
+		free(c);
+		return rc ? rc : -ENOMEM;
+	}
+	probe_missing(pr, c->sync_call);
+	io_uring_free_probe(pr);
+	for (int i = 0; i < URING_FILES; i++)
+		c->files[i].fd = -1;
+	w->io_ctx = c;
+	return 0;
+}
+
+static void uring_teardown(struct worker *w)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (!c)
+		return;
+	io_uring_queue_exit(&c->ring);
+	free(c);
+	w->io_ctx = NULL;
+}
+
+/* A submission entry: the ring is empty between calls, so there always is one. */
+static struct io_uring_sqe *sqe_get(struct uring_ctx *c)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&c->ring);
+	if (UNLIKELY(!sqe)) { /* cannot happen: every call reaps its completion */
+		(void)io_uring_submit(&c->ring);
+		sqe = io_uring_get_sqe(&c->ring);
+	}
+	return sqe;
+}
+
+/* Submits the prepared entry and waits for its completion: its result (the call's return
+ * value or -errno). One io_uring_enter per call; a wait interrupted by a signal is resumed
+ * (the call itself goes on in the kernel). A refused submission (-ENOMEM: never with one
+ * entry in a ring of 8) is the call's error. */
+static int64_t run_one(struct uring_ctx *c)
+{
+	for (;;) {
+		struct io_uring_cqe *cqe;
+		if (io_uring_peek_cqe(&c->ring, &cqe) == 0) {
+			int64_t res = cqe->res;
+			io_uring_cqe_seen(&c->ring, cqe);
+			return res;
+		}
+		int rc = io_uring_submit_and_wait(&c->ring, 1);
+		if (rc < 0 && rc != -EINTR)
+			return rc;
+	}
+}
+
+/* ---- the positions of the worker's own files (lseek) ---- */
+
+static struct uring_file *file_of(struct uring_ctx *c, int fd)
+{
+	for (int i = 0; i < URING_FILES; i++)
+		if (c->files[i].fd == fd)
+			return &c->files[i];
+	return NULL;
+}
+
+/* The offset of a read or write on fd: its kept position, or -1 (the file's own). */
+static uint64_t pos_of(struct uring_ctx *c, int fd, struct uring_file **f)
+{
+	*f = file_of(c, fd);
+	return *f && (*f)->pos >= 0 ? (uint64_t)(*f)->pos : (uint64_t)-1;
+}
+
+static void advance(struct uring_file *f, int64_t res)
+{
+	if (f && f->pos >= 0 && res > 0)
+		f->pos += res;
+}
+
+/* ---- the calls ---- */
+
+static int uring_openat(struct worker *w, int dfd, const char *name, int flags, mode_t mode)
+{
+	struct uring_ctx *c = ctx_of(w);
+	int fd;
+	if (UNLIKELY(c->sync_call[IOC_OPENAT]))
+		fd = io_engine_sync.openat(w, dfd, name, flags, mode);
+	else {
+		io_uring_prep_openat(sqe_get(c), dfd, name, flags, mode);
+		fd = (int)run_one(c);
+	}
+	struct uring_file *f = fd >= 0 ? file_of(c, -1) : NULL;
+	if (f) /* else: no slot (never with one operation at a time): the file's own position */
+		*f = (struct uring_file){.fd = fd, .pos = (flags & O_APPEND) ? -1 : 0};
+	return fd;
+}
+
+static ssize_t uring_read(struct worker *w, int fd, void *buf, size_t n)
+{
+	struct uring_ctx *c = ctx_of(w);
+	struct uring_file *f;
+	uint64_t off = pos_of(c, fd, &f);
+	int64_t r;
+	if (UNLIKELY(c->sync_call[IOC_READ])) {
+		r = off == (uint64_t)-1 ? read(fd, buf, n) : pread(fd, buf, n, (off_t)off);
+		r = r < 0 ? -errno : r;
+	} else {
+		io_uring_prep_read(sqe_get(c), fd, buf, (unsigned)n, off);
+		r = run_one(c);
+	}
+	advance(f, r);
+	return (ssize_t)r;
+}
+
+static ssize_t uring_write(struct worker *w, int fd, const void *buf, size_t n)
+{
+	struct uring_ctx *c = ctx_of(w);
+	struct uring_file *f;
+	uint64_t off = pos_of(c, fd, &f);
+	int64_t r;
+	if (UNLIKELY(c->sync_call[IOC_WRITE])) {
+		r = off == (uint64_t)-1 ? write(fd, buf, n) : pwrite(fd, buf, n, (off_t)off);
+		r = r < 0 ? -errno : r;
+	} else {
+		io_uring_prep_write(sqe_get(c), fd, buf, (unsigned)n, off);
+		r = run_one(c);
+	}
+	advance(f, r);
+	return (ssize_t)r;
+}
+
+/* lseek on a file whose position the engine keeps: computed (SEEK_SET, SEEK_CUR); any other
+ * file or whence: the system call. */
+static off_t uring_lseek(struct worker *w, int fd, off_t off, int whence)
+{
+	struct uring_file *f = file_of(ctx_of(w), fd);
+	if (!f || f->pos < 0 || (whence != SEEK_SET && whence != SEEK_CUR))
+		return io_engine_sync.lseek(w, fd, off, whence);
+	int64_t to = whence == SEEK_SET ? (int64_t)off : f->pos + (int64_t)off;
+	if (to < 0)
+		return -EINVAL;
+	f->pos = to;
+	return (off_t)to;
+}
+
+static int uring_close(struct worker *w, int fd)
+{
+	struct uring_ctx *c = ctx_of(w);
+	struct uring_file *f = file_of(c, fd);
+	if (f)
+		f->fd = -1;
+	if (UNLIKELY(c->sync_call[IOC_CLOSE]))
+		return io_engine_sync.close(w, fd);
+	io_uring_prep_close(sqe_get(c), fd);
+	return (int)run_one(c);
+}
+
+/* statx, with what the bodies read of struct stat copied over. */
+static int uring_stat(struct worker *w, int dfd, const char *name, struct stat *st)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_STAT]))
+		return io_engine_sync.stat(w, dfd, name, st);
+	struct statx sx;
+	io_uring_prep_statx(sqe_get(c), dfd, name, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx);
+	int rc = (int)run_one(c);
+	if (rc < 0)
+		return rc;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = sx.stx_mode;
+	st->st_nlink = sx.stx_nlink;
+	st->st_uid = sx.stx_uid;
+	st->st_gid = sx.stx_gid;
+	st->st_ino = sx.stx_ino;
+	st->st_size = (off_t)sx.stx_size;
+	st->st_blocks = (blkcnt_t)sx.stx_blocks;
+	st->st_blksize = (blksize_t)sx.stx_blksize;
+	st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	st->st_mtim.tv_sec = sx.stx_mtime.tv_sec;
+	st->st_mtim.tv_nsec = sx.stx_mtime.tv_nsec;
+	return 0;
+}
+
+static int uring_unlinkat(struct worker *w, int dfd, const char *name, int flags)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_UNLINKAT]))
+		return io_engine_sync.unlinkat(w, dfd, name, flags);
+	io_uring_prep_unlinkat(sqe_get(c), dfd, name, flags);
+	return (int)run_one(c);
+}
+
+static int uring_mkdirat(struct worker *w, int dfd, const char *name, mode_t mode)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_MKDIRAT]))
+		return io_engine_sync.mkdirat(w, dfd, name, mode);
+	io_uring_prep_mkdirat(sqe_get(c), dfd, name, mode);
+	return (int)run_one(c);
+}
+
+static int uring_renameat(struct worker *w, int ofd, const char *from, int nfd, const char *to,
+                          unsigned flags)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_RENAMEAT]))
+		return io_engine_sync.renameat(w, ofd, from, nfd, to, flags);
+	io_uring_prep_renameat(sqe_get(c), ofd, from, nfd, to, flags);
+	return (int)run_one(c);
+}
+
+static int uring_linkat(struct worker *w, int ofd, const char *from, int nfd, const char *to)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_LINKAT]))
+		return io_engine_sync.linkat(w, ofd, from, nfd, to);
+	io_uring_prep_linkat(sqe_get(c), ofd, from, nfd, to, 0);
+	return (int)run_one(c);
+}
+
+/* fsync, or fdatasync with IORING_FSYNC_DATASYNC. Its return is the completion's arrival: the
+ * moment the durability log records as the acknowledgement (optimed.h t_sync_call). */
+static int uring_fsync(struct worker *w, int fd, bool datasync)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[datasync ? IOC_FDATASYNC : IOC_FSYNC]))
+		return io_engine_sync.fsync(w, fd, datasync);
+	io_uring_prep_fsync(sqe_get(c), fd, datasync ? IORING_FSYNC_DATASYNC : 0);
+	return (int)run_one(c);
+}
+
+static int uring_ftruncate(struct worker *w, int fd, off_t len)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_FTRUNCATE]))
+		return io_engine_sync.ftruncate(w, fd, len);
+	io_uring_prep_rw(FSMIX_IORING_OP_FTRUNCATE, sqe_get(c), fd, NULL, 0, (uint64_t)len);
+	return (int)run_one(c);
+}
+
+static int uring_fallocate(struct worker *w, int fd, int mode, off_t off, off_t len)
+{
+	struct uring_ctx *c = ctx_of(w);
+	if (UNLIKELY(c->sync_call[IOC_FALLOCATE]))
+		return io_engine_sync.fallocate(w, fd, mode, off, len);
+	io_uring_prep_fallocate(sqe_get(c), fd, mode, off, len);
+	return (int)run_one(c);
+}
+
+/* syncfs and sync: no opcode; the sync engine's calls (io_engine_check warned). */
+static int uring_syncfs(struct worker *w, int fd)
+{
+	return io_engine_sync.syncfs(w, fd);
+}
+
+static void uring_sync(struct worker *w)
+{
+	io_engine_sync.sync(w);
+}
+
+const struct io_engine_ops io_engine_uring = {
+    .name = "io_uring",
+    .check = uring_check,
+    .setup = uring_setup,
+    .teardown = uring_teardown,
+    .openat = uring_openat,
+    .read = uring_read,
+    .write = uring_write,
+    .lseek = uring_lseek,
+    .close = uring_close,
+    .stat = uring_stat,
+    .unlinkat = uring_unlinkat,
+    .mkdirat = uring_mkdirat,
+    .renameat = uring_renameat,
+    .linkat = uring_linkat,
+    .fsync = uring_fsync,
+    .syncfs = uring_syncfs,
+    .sync = uring_sync,
+    .ftruncate = uring_ftruncate,
+    .fallocate = uring_fallocate,
+};

@@ -1,0 +1,93 @@
+/* ioengine.h - the I/O engine seam: how a worker issues the system calls of its operations
+ * (docs/engines.md). The operation bodies (opexec.c, opfile.c, opns.c, oplink.c, durhook.c)
+ * make every call through optimed.h's timed wrappers, and those through the worker's engine,
+ * a table of functions (fio's struct ioengine_ops is the model). Each engine is a file of its
+ * own (engine_sync.c, engine_uring.c) and is registered in one list (ioengine.c).
+ *
+ * Contract of every call entry: it makes the one call it is named after, with the arguments
+ * and meaning of the POSIX call, and returns what the call returns when it succeeds (0, a
+ * count, an offset, a descriptor) or -errno; it never touches errno's meaning for the caller.
+ * A call entry blocks until the call is complete (iodepth 1): when it returns, the call's
+ * effect is what the plain system call's would be, so the bodies, their timing and the
+ * durability log's acknowledgements stay as they are. */
+#ifndef FSMIX_IOENGINE_H
+#define FSMIX_IOENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "failure.h"
+
+struct worker;
+struct engine;
+
+/* The kinds of call an engine makes: what the probe checks and a warning names. */
+enum io_call {
+	IOC_OPENAT,
+	IOC_READ,
+	IOC_WRITE,
+	IOC_LSEEK,
+	IOC_CLOSE,
+	IOC_STAT,
+	IOC_UNLINKAT,
+	IOC_MKDIRAT,
+	IOC_RENAMEAT,
+	IOC_LINKAT,
+	IOC_FSYNC,
+	IOC_FDATASYNC,
+	IOC_SYNCFS,
+	IOC_SYNC,
+	IOC_FTRUNCATE,
+	IOC_FALLOCATE,
+	IOC_COUNT
+};
+
+struct io_engine_ops {
+	const char *name; /* the profile's word (key engine) */
+	/* Once per run, in the main thread, before anything is built: whether this engine can run
+	 * here (FAIL_UNSUPPORTED with err when not); `missing` gets, for each call kind, whether
+	 * it is made synchronously (the kernel cannot do it through this engine). NULL: always. */
+	enum failure (*check)(bool missing[IOC_COUNT], char *err, size_t errlen);
+	/* In the worker's own thread, after it has its own descriptor table, before the start
+	 * gate: its state in w->io_ctx. 0, or -errno with err. NULL: no state. */
+	int (*setup)(struct worker *w, char *err, size_t errlen);
+	void (*teardown)(struct worker *w); /* in the worker's thread, as it ends; NULL: none */
+	int (*openat)(struct worker *w, int dfd, const char *name, int flags, mode_t mode);
+	ssize_t (*read)(struct worker *w, int fd, void *buf, size_t n);
+	ssize_t (*write)(struct worker *w, int fd, const void *buf, size_t n);
+	off_t (*lseek)(struct worker *w, int fd, off_t off, int whence);
+	int (*close)(struct worker *w, int fd);
+	/* fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW): st_mode, st_size, st_ino, st_nlink,
+	 * st_blocks at least */
+	int (*stat)(struct worker *w, int dfd, const char *name, struct stat *st);
+	int (*unlinkat)(struct worker *w, int dfd, const char *name, int flags);
+	int (*mkdirat)(struct worker *w, int dfd, const char *name, mode_t mode);
+	int (*renameat)(struct worker *w, int ofd, const char *from, int nfd, const char *to,
+	                unsigned flags); /* renameat2's flags */
+	int (*linkat)(struct worker *w, int ofd, const char *from, int nfd, const char *to);
+	int (*fsync)(struct worker *w, int fd, bool datasync); /* fdatasync when datasync */
+	int (*syncfs)(struct worker *w, int fd);
+	void (*sync)(struct worker *w);
+	int (*ftruncate)(struct worker *w, int fd, off_t len);
+	int (*fallocate)(struct worker *w, int fd, int mode, off_t off, off_t len);
+};
+
+/* The engines (engine_sync.c, engine_uring.c). */
+extern const struct io_engine_ops io_engine_sync;
+#if FSMIX_HAVE_URING
+extern const struct io_engine_ops io_engine_uring;
+#endif
+
+/* io_engine_of - the engine of kind k (enum io_engine_kind), NULL when this build has none. */
+const struct io_engine_ops *io_engine_of(int k);
+
+/* io_engine_check - before setup: every engine a group of the plan uses is built in and can
+ * run here; one warning on the log for each call kind such an engine will make
+ * synchronously, naming the operations of those groups that make it. FAIL_NONE, or
+ * FAIL_UNSUPPORTED with err. */
+enum failure io_engine_check(struct engine *e, char *err, size_t errlen);
+
+#endif
