@@ -32,8 +32,9 @@ ct() {
 }
 key() { jq -r ".$2" "$work/$1.json" 2>/dev/null; }
 left() { # what crashtest may have left: loop devices over its files, its mounts, its dirs
-	losetup -a | grep -c fsmix-crashtest
-	findmnt -rn | grep -c fsmix-crashtest
+	# (only this test's: crashtest_kept.sh may run beside it, with crashtest dirs of its own)
+	losetup -a | grep -cF "$TMPDIR/fsmix-crashtest"
+	findmnt -rn | grep -cF "$TMPDIR/fsmix-crashtest"
 	ls "$TMPDIR" | wc -l
 }
 

@@ -52,6 +52,6 @@ kept mix-ext4-ordered ext4 128M barrier=1,data=ordered "$mix"
 kept mix-ext4-journal ext4 128M data=journal "$mix"
 kept mix-xfs xfs 320M "" "$mix"
 kept mix-btrfs btrfs 256M "" "$mix"
-[ "$(losetup -a | grep -c fsmix-crashtest) $(ls "$TMPDIR" | wc -l)" = "0 0" ] &&
+[ "$(losetup -a | grep -cF "$TMPDIR/fsmix-crashtest") $(ls "$TMPDIR" | wc -l)" = "0 0" ] &&
 	ok "nothing left behind" || bad "loop devices or directories left behind"
 summary
