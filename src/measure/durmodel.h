@@ -155,6 +155,9 @@ struct dm_files {
 	int (*dir)(void *ctx, uint32_t fs, uint32_t parent, uint32_t id);
 	int (*same)(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uint32_t dir_b,
 	            uint32_t file_b);
+	/* prefetch: a hint, before the checks, that file's content is about to be read (where the
+	 * model last put it; errors ignored). NULL: none. */
+	void (*prefetch)(void *ctx, uint32_t fs, uint32_t dir, uint32_t file);
 };
 
 struct durmodel;

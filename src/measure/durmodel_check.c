@@ -433,6 +433,22 @@ static bool check_dir(const struct durmodel *m, const struct dm_files *files, ui
 	return true;
 }
 
+/* How far files->prefetch runs ahead of the checks: the reads of many files queued at once,
+ * but not so many that the first are evicted before they are checked (a large tree). */
+#define PREFETCH_WINDOW (64ull << 20)
+
+/* The bytes of f check_file reads (its promised ranges, up to its length), 0 when it reads
+ * none: what files->prefetch is asked for. */
+static uint64_t prefetched(const struct dm_file *f)
+{
+	if (!f->live || !(f->rng.n || f->min_len))
+		return 0;
+	uint64_t end = f->min_len;
+	for (size_t i = 0; i < f->rng.n; i++)
+		end = f->rng.r[i].end > end ? f->rng.r[i].end : end;
+	return end ? end : 1;
+}
+
 int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_report *rep,
                    char *err, size_t errlen)
 {
@@ -465,8 +481,20 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 		for (uint32_t i = 0; i < d->n_files; i++)
 			by_id[i] = &d->files[i];
 		qsort(by_id, d->n_files, sizeof(*by_id), cmp_id);
+		uint32_t ahead_to = 0; /* files before it: prefetched (or nothing to read) */
+		uint64_t ahead = 0;    /* bytes prefetched and not yet checked */
 		for (uint32_t i = 0; i < d->n_files; i++) {
 			const struct dm_file *f = by_id[i];
+			for (; files->prefetch && ahead_to < d->n_files &&
+			       (ahead_to <= i || ahead < PREFETCH_WINDOW);
+			     ahead_to++)
+				if (prefetched(by_id[ahead_to])) {
+					files->prefetch(files->ctx, fs, by_id[ahead_to]->dir,
+					                by_id[ahead_to]->id);
+					ahead += prefetched(by_id[ahead_to]);
+				}
+			uint64_t now = prefetched(f); /* checked next: out of the window */
+			ahead = now < ahead ? ahead - now : 0;
 			uint64_t before[DM_KIND_COUNT], lost[DM_KIND_COUNT];
 			memcpy(before, rep->by_kind, sizeof(before));
 			memcpy(lost, rep->lost_by_kind, sizeof(lost));

@@ -66,7 +66,7 @@ int main(void)
 	const char *e = getenv("BENCH_RECORDS");
 	size_t n0 = e ? strtoull(e, NULL, 10) : 100000;
 	struct durlog_header h = {.version = DURLOG_VERSION, .n_fs = 1, .n_workers = 1};
-	const struct dm_files files = {NULL, no_size, no_read, NULL, NULL};
+	const struct dm_files files = {NULL, no_size, no_read, NULL, NULL, NULL};
 	printf("%10s %10s %12s %10s\n", "records", "seconds", "us_per_rec", "growth");
 	double prev = 0;
 	for (size_t n = n0; n <= 8 * n0; n *= 2) {

@@ -37,7 +37,7 @@ static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uin
 	return (int64_t)len;
 }
 
-static const struct dm_files files = {NULL, mem_size, mem_read, NULL, NULL};
+static const struct dm_files files = {NULL, mem_size, mem_read, NULL, NULL, NULL};
 
 static void put(uint32_t gen, uint64_t off, uint64_t len)
 {

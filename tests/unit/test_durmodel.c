@@ -56,7 +56,27 @@ static int64_t mem_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uin
 	return (int64_t)len;
 }
 
-static const struct dm_files files = {NULL, mem_size, mem_read, NULL, NULL};
+static const struct dm_files files = {NULL, mem_size, mem_read, NULL, NULL, NULL};
+
+/* test_prefetch's: which files were prefetched, and whether one was read before it was. */
+static bool pf_on, pf_done[NFILES], pf_late;
+static unsigned pf_calls;
+
+static void mem_prefetch(void *ctx, uint32_t fs, uint32_t dir, uint32_t file)
+{
+	(void)ctx, (void)fs, (void)dir;
+	pf_calls++;
+	if (file < NFILES)
+		pf_done[file] = true;
+}
+
+static int64_t pf_read(void *ctx, uint32_t fs, uint32_t dir, uint32_t file, uint64_t off, void *buf,
+                       size_t len)
+{
+	if (pf_on && (file >= NFILES || !pf_done[file]))
+		pf_late = true;
+	return mem_read(ctx, fs, dir, file, off, buf, len);
+}
 
 /* The file's bytes [off, off+len) at generation gen, as fsmix would have written them. */
 static void put(uint32_t file, uint32_t gen, uint64_t off, uint64_t len)
@@ -117,6 +137,26 @@ static void test_kept(void)
 	CHECK_EQ_U(r->kept, 2);
 	CHECK_EQ_U(r->broken, 0);
 	CHECK_EQ_U(r->acks[DL_FSYNC], 1);
+}
+
+/* durmodel_check asks files->prefetch for every file whose content it reads, once, before it
+ * reads it, and for no other; the verdicts are those without it. */
+static void test_prefetch(void)
+{
+	const struct dm_files pf = {NULL, mem_size, pf_read, NULL, NULL, mem_prefetch};
+	reset_all();
+	for (uint32_t f = 0; f < 4; f++)
+		created_synced(f);
+	j_create(5, 0); /* named, nothing written or synced: nothing to read */
+	memset(pf_done, 0, sizeof(pf_done));
+	pf_calls = 0, pf_late = false, pf_on = true;
+	struct dm_report *r = fx_verify(&pf, SEED, 0, DM_LINUX);
+	pf_on = false;
+	CHECK_EQ_U(r->checked, 8);
+	CHECK_EQ_U(r->kept, 8);
+	CHECK_EQ_U(pf_calls, 4);
+	CHECK(!pf_done[5]);
+	CHECK(!pf_late);
 }
 
 static void test_missing_short_zeroed_stale(void)
@@ -878,6 +918,7 @@ static void test_fdatasync_name(void)
 int main(void)
 {
 	RUN(test_kept);
+	RUN(test_prefetch);
 	RUN(test_missing_short_zeroed_stale);
 	RUN(test_torn_and_wrong);
 	RUN(test_later_generation_and_cut_write);

@@ -83,7 +83,7 @@ static int mem_dir(void *ctx, uint32_t fs, uint32_t parent, uint32_t id)
 	return !e ? -ENOENT : e->other ? -EEXIST : 0; /* (verify.c's v_dir) */
 }
 
-static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir, NULL};
+static const struct dm_files files = {NULL, mem_size, mem_read, mem_dir, NULL, NULL};
 
 /* A record of kind on file (a directory's id, or a file's) in directory dir. */
 static struct durlog_rec *rec_in(enum durlog_kind kind, uint32_t file, uint32_t dir)

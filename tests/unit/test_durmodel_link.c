@@ -80,7 +80,7 @@ static int mem_same(void *ctx, uint32_t fs, uint32_t dir_a, uint32_t file_a, uin
 	return a->ino == b->ino;
 }
 
-static const struct dm_files files = {NULL, mem_size, mem_read, NULL, mem_same};
+static const struct dm_files files = {NULL, mem_size, mem_read, NULL, mem_same, NULL};
 
 /* f<file> in dir holds [0, FSIZE) of generation gen, inode ino. */
 static void put(uint32_t dir, uint32_t file, uint32_t gen, uint32_t ino)
