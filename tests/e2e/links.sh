@@ -70,10 +70,19 @@ rc=$?
 	ok "--strict-ffsb refuses link_weight (exit 2)" ||
 	{ bad "--strict-ffsb with link: exit $rc"; tail -3 "$work/strict.out" | sed 's/^/     /'; }
 
-# 2. The mix.
-timeout 120 "$bin" run "$work/mix.ffsb" --location "$loc" --seed 5 --json "$work/mix.json" \
-	--durability-log "$work/mix.durlog" >"$work/mix.out" 2>&1
-rc=$?
+# 2. The mix. Three threads race, so how many second names are left at the end varies from run
+# to run (9 to 18 typically, with 80-90 links); a run that ends with none (every link undone by
+# an unlink, delete or replace: seen once in CI) leaves parts 2 and 3 nothing to check, so such a
+# run is made again, with the next seed, in a new location (at most four runs).
+for seed in 5 6 7 8; do
+	[ $seed = 5 ] || loc=$(shmdir)
+	rm -f "$work/mix.durlog"
+	timeout 120 "$bin" run "$work/mix.ffsb" --location "$loc" --seed $seed --json "$work/mix.json" \
+		--durability-log "$work/mix.durlog" >"$work/mix.out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || [ -n "$(find "$loc/fsmix.fs0/data" -name 'l*' -type f -print -quit)" ] && break
+	echo "     seed $seed: no second name left at the end"
+done
 count() { jq -r --arg n "$2" '[.total.ops[] | select(.name == $n) | .count] | add // 0' "$1"; }
 syscall() { jq -r --arg n "$2" '[.total.syscalls[] | select(.name == $n) | .latency.count] | add // 0' "$1"; }
 nl=$(count "$work/mix.json" link 2>/dev/null)
