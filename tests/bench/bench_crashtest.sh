@@ -16,7 +16,12 @@
 # 29.9 s, 1.34 states/s; per state switch 29.5 ms, mount 96.6, verify 462.6, umount 69.2,
 # checker 90; 4,813 flushes, 8,835 writes, 71,335,936 bytes received, the record 71,772,768
 # bytes: 1.006x. At load 10 to 15: 1.49 states/s (switch 32, mount 101, verify 421, umount 45,
-# checker 74), 1.007x. docs/durability.md, "Every crash state", says where the time goes.
+# checker 74), 1.007x. With verify's prefetch, alternating builds at load 3.4 to 6: 4.30 to
+# 5.29 states/s (before it 2.60 to 3.11). On the idle machine (load < 2), three runs: 7.85,
+# 7.17 and 6.57 states/s (switch 8-10 ms, mount 43-47, verify 52-66, umount 7-8, checker
+# 17-21), 78,552-79,088 promises checked a run; the build before the prefetch, alternated with
+# it, 5.86 and 6.33 against 7.43 and 6.52. docs/durability.md, "Every crash state", says where
+# the time goes.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
