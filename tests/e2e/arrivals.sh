@@ -82,28 +82,17 @@ else
 fi
 
 # ---- overload: one operation held for a second, a start wanted every millisecond -----------
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
-	[ "$(id -u)" != 0 ]; then
-	skip_env fuse "overloaded arrivals: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+if ! fsfault_ready; then
+	skip_env fuse "overloaded arrivals: $fsfault_why"
 	summary
 fi
-mnt=$work/held-mnt back=$(shmdir)
-mkdir -p "$mnt"
 # The build creates (FUSE create), the run's writes open existing files (FUSE open): the first
 # open below a tree's data/ is its run's first operation. One rule per run (a rule holds one
 # call), each run in a directory of its own.
-"$tool" -f "open:0:PAUSE:/drop/fsmix.fs0/data/" -f "open:0:PAUSE:/queue/fsmix.fs0/data/" \
-	-f "open:0:PAUSE:/bound/fsmix.fs0/data/" "$back" "$mnt" 2>"$work/fsfault.log" &
-fuse_pid=$!
-mounts+=("$mnt")
-trap 'kill -USR2 $fuse_pid 2>/dev/null; fusermount3 -u "$mnt" 2>/dev/null; kill $fuse_pid 2>/dev/null; cleanup' EXIT
-for ((i = 0; i < 600; i++)); do # at most 60 s (a sanitizer build's daemon on a loaded machine)
-	[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
-	sleep 0.1
-done
-[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] ||
-	{ bad "fsfault did not mount: $(cat "$work/fsfault.log")"; summary; }
+mnt=$work/held-mnt
+fsfault_mount "$mnt" "$(shmdir)" -f "open:0:PAUSE:/drop/fsmix.fs0/data/" \
+	-f "open:0:PAUSE:/queue/fsmix.fs0/data/" -f "open:0:PAUSE:/bound/fsmix.fs0/data/" ||
+	{ bad "fsfault did not mount"; summary; }
 
 # One thread, 20 writes, one start a millisecond: the first write's open is held >= 1 s, so
 # every later start has passed (by >= 980 ms) when the thread is free again.
@@ -127,30 +116,15 @@ cat >"$work/held.ffsb" <<'PROFILE'
 	[end]
 [end0]
 PROFILE
-# held_open DIR PID: until the run PID's first open below $mnt/DIR/.../data/ is held (at most
-# 240 s); 1 when the run ended first (e.g. refused its profile) or the time ran out.
-held_open() {
-	for ((i = 0; i < 2400; i++)); do
-		grep -q "open(/$1/fsmix.fs0/data/.*): paused" "$work/fsfault.log" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 # run_held DIR OUT ARGS...: the run in $mnt/DIR, its first open held for 1 s, then released.
 run_held() {
-	local dir=$1 out=$2
+	local dir=$1 out=$2 pid
 	shift 2
 	mkdir -p "$mnt/$dir"
 	timeout 300 "$bin" run "$work/held.ffsb" --location "$mnt/$dir" --json "$out.json" \
 		--csv "$out.csv" "$@" >"$out.out" 2>"$out.err" &
-	local pid=$!
-	if held_open "$dir" $pid; then
-		sleep 1
-	else
-		bad "$dir: the run's first open was not held: $(tail -3 "$work/fsfault.log")"
-	fi
-	kill -USR2 $fuse_pid
+	pid=$!
+	fsfault_held "$dir" $pid 1
 	wait $pid
 }
 

@@ -196,9 +196,8 @@ else
 fi
 
 # 4. A lookup that fails (EIO) of a file whose name is not promised.
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null || [ "$(id -u)" != 0 ]; then
-	skipped "4: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault"
+if ! fsfault_ready; then
+	skipped "4: $fsfault_why"
 else
 	ops=4 profile "create_fsync_weight=1" >"$work/p4.ffsb"
 	loc=$(shmdir)
@@ -208,25 +207,21 @@ else
 	rel=${dir/4294967295/}
 	[ -n "$rel" ] && rel=$(printf 'd%03d/' "$rel")
 	mnt=$work/mnt4
-	mkdir -p "$mnt"
-	"$tool" -f "getattr:0:EIO:data/${rel}f$id" "$loc" "$mnt" 2>"$work/fsfault.log" &
-	fpid=$!
-	mounts+=("$mnt")
-	for ((i = 0; i < 100; i++)); do
-		[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
-		sleep 0.1
-	done
-	check 4p "$work/p4.ffsb" "$work/4.log" "$mnt" --model posix
-	vp=$(verdict "$work/4p.v.json" "$id") rp=$(verdict "$work/4p.r.json" "$id")
-	vprc=$vrc rprc=$rrc
-	check 4l "$work/p4.ffsb" "$work/4.log" "$mnt" --model linux
-	vl=$(verdict "$work/4l.v.json" "$id")
-	fusermount3 -u "$mnt" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	[ -n "$id" ] && [ $vprc = 0 ] && [ $rprc = 0 ] && [ "$vp" != "broken unreadable" ] &&
-		[ "$rp" != "broken unreadable" ] && [ "$vl" = "broken unreadable" ] && [ $vrc = 1 ] &&
-		ok "4: f$id's lookup fails (EIO): posix (name not promised) kept by verify and the reader, linux unreadable" ||
-		bad "4: f${id:-?}: posix verify exit $vprc ($vp), reader exit $rprc ($rp); linux verify exit $vrc ($vl)"
+	if fsfault_mount "$mnt" "$loc" -f "getattr:0:EIO:data/${rel}f$id"; then
+		check 4p "$work/p4.ffsb" "$work/4.log" "$mnt" --model posix
+		vp=$(verdict "$work/4p.v.json" "$id") rp=$(verdict "$work/4p.r.json" "$id")
+		vprc=$vrc rprc=$rrc
+		check 4l "$work/p4.ffsb" "$work/4.log" "$mnt" --model linux
+		vl=$(verdict "$work/4l.v.json" "$id")
+		fusermount3 -u "$mnt" 2>/dev/null
+		wait "$fuse_pid" 2>/dev/null
+		[ -n "$id" ] && [ $vprc = 0 ] && [ $rprc = 0 ] && [ "$vp" != "broken unreadable" ] &&
+			[ "$rp" != "broken unreadable" ] && [ "$vl" = "broken unreadable" ] && [ $vrc = 1 ] &&
+			ok "4: f$id's lookup fails (EIO): posix (name not promised) kept by verify and the reader, linux unreadable" ||
+			bad "4: f${id:-?}: posix verify exit $vprc ($vp), reader exit $rprc ($rp); linux verify exit $vrc ($vl)"
+	else
+		bad "4: fsfault did not mount"
+	fi
 fi
 
 # 5. An id deleted and made anew, its second name's unlink covered.
