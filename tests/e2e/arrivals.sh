@@ -11,6 +11,13 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 
+# py_check OK BAD FILE...: ok OK when the Python assertions on stdin hold for FILE..., else bad BAD
+py_check() {
+	local yes=$1 no=$2 # (not "fail": bad counts in that global)
+	shift 2
+	if python3 - "$@"; then ok "$yes"; else bad "$no"; fi
+}
+
 # ---- bad values: refused at their file:line and key ---------------------------------------
 cat >"$work/bad.ffsb" <<'PROFILE'
 time=1
@@ -64,7 +71,8 @@ PROFILE
 loc=$(shmdir)
 "$bin" run "$work/fast.ffsb" --location "$loc" --json "$work/fast.json" >"$work/fast.out" 2>&1
 rc=$?
-if python3 - "$work/fast.json" <<'PY'; then
+py_check "queue: intended = served = 800, none dropped, one response sample each (exit $rc)" "queue accounting (exit $rc)" \
+	"$work/fast.json" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -76,10 +84,6 @@ assert 0 <= a["queued_late"] <= 798, a
 assert g["response_latency"]["count"] == g["operations"] == 800, g["response_latency"]
 print("queue at any speed: %s" % a)
 PY
-	ok "queue: intended = served = 800, none dropped, one response sample each (exit $rc)"
-else
-	bad "queue accounting (exit $rc)"
-fi
 
 # ---- overload: one operation held for a second, a start wanted every millisecond -----------
 if ! fsfault_ready; then
@@ -130,7 +134,8 @@ run_held() {
 
 run_held drop "$work/drop"
 rc=$?
-if python3 - "$work/drop.json" <<'PY'; then
+py_check "drop: the late starts dropped and counted (exit $rc)" "drop (exit $rc)" \
+	"$work/drop.json" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -141,15 +146,12 @@ assert a["intended"] == a["served"] + a["dropped"] and a["dropped"] == g["missed
 assert g["response_latency"]["count"] == 20 + a["dropped"], g["response_latency"]["count"]
 print("drop: %s" % a)
 PY
-	ok "drop: the late starts dropped and counted (exit $rc)"
-else
-	bad "drop (exit $rc)"
-fi
 
 run_held queue "$work/queue" --set threadgroup0.arrival_backlog=queue \
 	--set threadgroup0.arrival_backlog_max=100000
 rc=$?
-if python3 - "$work/queue.json" "$work/queue.csv" <<'PY'; then
+py_check "queue: every start served, 19 late, response time from the intended start (exit $rc)" "queue (exit $rc)" \
+	"$work/queue.json" "$work/queue.csv" <<'PY'
 import csv, json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -164,10 +166,6 @@ assert rows == {"intended": "20", "served": "20", "dropped": "0", "queued_late":
                 "bound_hits": "0"}, rows
 print("queue: %s, response min %.1f ms" % (a, r["min_ms"]))
 PY
-	ok "queue: every start served, 19 late, response time from the intended start (exit $rc)"
-else
-	bad "queue (exit $rc)"
-fi
 grep -q "^threadgroup0: arrival_backlog=queue: 20 intended starts, 20 served, 0 dropped, 19 queued late, 0 bound hits" "$work/queue.out" &&
 	! grep -q "arrival_backlog_max" "$work/queue.out" &&
 	ok "queue: the counts in the text, no bound warning" ||
@@ -176,7 +174,8 @@ grep -q "^threadgroup0: arrival_backlog=queue: 20 intended starts, 20 served, 0 
 run_held bound "$work/bound" --set threadgroup0.arrival_backlog=queue \
 	--set threadgroup0.arrival_backlog_max=10 --format ffsb
 rc=$?
-if python3 - "$work/bound.json" <<'PY'; then
+py_check "queue at its bound: the oldest starts dropped and counted (exit $rc)" "queue at its bound (exit $rc)" \
+	"$work/bound.json" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -185,10 +184,6 @@ assert a["served"] == 20 and a["bound_hits"] >= 1 and a["dropped"] >= 970, a
 assert a["intended"] == a["served"] + a["dropped"] and a["dropped"] == g["missed_starts"], a
 print("bound: %s" % a)
 PY
-	ok "queue at its bound: the oldest starts dropped and counted (exit $rc)"
-else
-	bad "queue at its bound (exit $rc)"
-fi
 grep -Eq "^fsmix: warning: threadgroup0: the queued starts reached arrival_backlog_max \(10 a thread\) [1-9][0-9]* times; [0-9]+ starts were dropped" "$work/bound.err" &&
 	! grep -q "arrival_backlog" "$work/bound.out" &&
 	ok "--format ffsb: FFSB's text unchanged, the bound's warning on stderr" ||
