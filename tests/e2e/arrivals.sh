@@ -11,6 +11,13 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 
+# py_check OK BAD FILE...: ok OK when the Python assertions on stdin hold for FILE..., else bad BAD
+py_check() {
+	local yes=$1 no=$2 # (not "fail": bad counts in that global)
+	shift 2
+	if python3 - "$@"; then ok "$yes"; else bad "$no"; fi
+}
+
 # ---- bad values: refused at their file:line and key ---------------------------------------
 cat >"$work/bad.ffsb" <<'PROFILE'
 time=1
@@ -64,7 +71,8 @@ PROFILE
 loc=$(shmdir)
 "$bin" run "$work/fast.ffsb" --location "$loc" --json "$work/fast.json" >"$work/fast.out" 2>&1
 rc=$?
-if python3 - "$work/fast.json" <<'PY'; then
+py_check "queue: intended = served = 800, none dropped, one response sample each (exit $rc)" "queue accounting (exit $rc)" \
+	"$work/fast.json" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -76,34 +84,19 @@ assert 0 <= a["queued_late"] <= 798, a
 assert g["response_latency"]["count"] == g["operations"] == 800, g["response_latency"]
 print("queue at any speed: %s" % a)
 PY
-	ok "queue: intended = served = 800, none dropped, one response sample each (exit $rc)"
-else
-	bad "queue accounting (exit $rc)"
-fi
 
 # ---- overload: one operation held for a second, a start wanted every millisecond -----------
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
-	[ "$(id -u)" != 0 ]; then
-	skip_env fuse "overloaded arrivals: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+if ! fsfault_ready; then
+	skip_env fuse "overloaded arrivals: $fsfault_why"
 	summary
 fi
-mnt=$work/held-mnt back=$(shmdir)
-mkdir -p "$mnt"
 # The build creates (FUSE create), the run's writes open existing files (FUSE open): the first
 # open below a tree's data/ is its run's first operation. One rule per run (a rule holds one
 # call), each run in a directory of its own.
-"$tool" -f "open:0:PAUSE:/drop/fsmix.fs0/data/" -f "open:0:PAUSE:/queue/fsmix.fs0/data/" \
-	-f "open:0:PAUSE:/bound/fsmix.fs0/data/" "$back" "$mnt" 2>"$work/fsfault.log" &
-fuse_pid=$!
-mounts+=("$mnt")
-trap 'kill -USR2 $fuse_pid 2>/dev/null; fusermount3 -u "$mnt" 2>/dev/null; kill $fuse_pid 2>/dev/null; cleanup' EXIT
-for ((i = 0; i < 600; i++)); do # at most 60 s (a sanitizer build's daemon on a loaded machine)
-	[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
-	sleep 0.1
-done
-[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] ||
-	{ bad "fsfault did not mount: $(cat "$work/fsfault.log")"; summary; }
+mnt=$work/held-mnt
+fsfault_mount "$mnt" "$(shmdir)" -f "open:0:PAUSE:/drop/fsmix.fs0/data/" \
+	-f "open:0:PAUSE:/queue/fsmix.fs0/data/" -f "open:0:PAUSE:/bound/fsmix.fs0/data/" ||
+	{ bad "fsfault did not mount"; summary; }
 
 # One thread, 20 writes, one start a millisecond: the first write's open is held >= 1 s, so
 # every later start has passed (by >= 980 ms) when the thread is free again.
@@ -127,36 +120,22 @@ cat >"$work/held.ffsb" <<'PROFILE'
 	[end]
 [end0]
 PROFILE
-# held_open DIR PID: until the run PID's first open below $mnt/DIR/.../data/ is held (at most
-# 240 s); 1 when the run ended first (e.g. refused its profile) or the time ran out.
-held_open() {
-	for ((i = 0; i < 2400; i++)); do
-		grep -q "open(/$1/fsmix.fs0/data/.*): paused" "$work/fsfault.log" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 # run_held DIR OUT ARGS...: the run in $mnt/DIR, its first open held for 1 s, then released.
 run_held() {
-	local dir=$1 out=$2
+	local dir=$1 out=$2 pid
 	shift 2
 	mkdir -p "$mnt/$dir"
 	timeout 300 "$bin" run "$work/held.ffsb" --location "$mnt/$dir" --json "$out.json" \
 		--csv "$out.csv" "$@" >"$out.out" 2>"$out.err" &
-	local pid=$!
-	if held_open "$dir" $pid; then
-		sleep 1
-	else
-		bad "$dir: the run's first open was not held: $(tail -3 "$work/fsfault.log")"
-	fi
-	kill -USR2 $fuse_pid
+	pid=$!
+	fsfault_held "$dir" $pid 1
 	wait $pid
 }
 
 run_held drop "$work/drop"
 rc=$?
-if python3 - "$work/drop.json" <<'PY'; then
+py_check "drop: the late starts dropped and counted (exit $rc)" "drop (exit $rc)" \
+	"$work/drop.json" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -167,15 +146,12 @@ assert a["intended"] == a["served"] + a["dropped"] and a["dropped"] == g["missed
 assert g["response_latency"]["count"] == 20 + a["dropped"], g["response_latency"]["count"]
 print("drop: %s" % a)
 PY
-	ok "drop: the late starts dropped and counted (exit $rc)"
-else
-	bad "drop (exit $rc)"
-fi
 
 run_held queue "$work/queue" --set threadgroup0.arrival_backlog=queue \
 	--set threadgroup0.arrival_backlog_max=100000
 rc=$?
-if python3 - "$work/queue.json" "$work/queue.csv" <<'PY'; then
+py_check "queue: every start served, 19 late, response time from the intended start (exit $rc)" "queue (exit $rc)" \
+	"$work/queue.json" "$work/queue.csv" <<'PY'
 import csv, json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -190,10 +166,6 @@ assert rows == {"intended": "20", "served": "20", "dropped": "0", "queued_late":
                 "bound_hits": "0"}, rows
 print("queue: %s, response min %.1f ms" % (a, r["min_ms"]))
 PY
-	ok "queue: every start served, 19 late, response time from the intended start (exit $rc)"
-else
-	bad "queue (exit $rc)"
-fi
 grep -q "^threadgroup0: arrival_backlog=queue: 20 intended starts, 20 served, 0 dropped, 19 queued late, 0 bound hits" "$work/queue.out" &&
 	! grep -q "arrival_backlog_max" "$work/queue.out" &&
 	ok "queue: the counts in the text, no bound warning" ||
@@ -202,7 +174,8 @@ grep -q "^threadgroup0: arrival_backlog=queue: 20 intended starts, 20 served, 0 
 run_held bound "$work/bound" --set threadgroup0.arrival_backlog=queue \
 	--set threadgroup0.arrival_backlog_max=10 --format ffsb
 rc=$?
-if python3 - "$work/bound.json" <<'PY'; then
+py_check "queue at its bound: the oldest starts dropped and counted (exit $rc)" "queue at its bound (exit $rc)" \
+	"$work/bound.json" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 a = g["arrivals"]
@@ -211,10 +184,6 @@ assert a["served"] == 20 and a["bound_hits"] >= 1 and a["dropped"] >= 970, a
 assert a["intended"] == a["served"] + a["dropped"] and a["dropped"] == g["missed_starts"], a
 print("bound: %s" % a)
 PY
-	ok "queue at its bound: the oldest starts dropped and counted (exit $rc)"
-else
-	bad "queue at its bound (exit $rc)"
-fi
 grep -Eq "^fsmix: warning: threadgroup0: the queued starts reached arrival_backlog_max \(10 a thread\) [1-9][0-9]* times; [0-9]+ starts were dropped" "$work/bound.err" &&
 	! grep -q "arrival_backlog" "$work/bound.out" &&
 	ok "--format ffsb: FFSB's text unchanged, the bound's warning on stderr" ||

@@ -47,30 +47,18 @@ grep -q '^fsmix: warning: .*found no file' "$work/empty.out" && ! grep -q 'busy'
 	{ bad "an empty file set: text report"; tail -4 "$work/empty.out"; }
 
 # ---- every file held by another thread: busy picks, no no-file ones ------------------------
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
-	[ "$(id -u)" != 0 ]; then
-	skip_env fuse "busy picks: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+if ! fsfault_ready; then
+	skip_env fuse "busy picks: $fsfault_why"
 	summary
 fi
-mnt=$work/held-mnt back=$(shmdir) # (no "busy" in the path: FFSB's text prints it)
-mkdir -p "$mnt"
 # The build creates (FUSE create), the run's writes open existing files (FUSE open): the
 # first open below a tree's data/ is its run's first operation. Held until SIGUSR2; fsfault
 # serves one call at a time, so the next thread to take the other file waits in its open too,
 # and every other pick finds both files held. A rule holds one call: one rule per run, each
 # run in a directory of its own.
-"$tool" -f "open:0:PAUSE:/one/fsmix.fs0/data/" -f "open:0:PAUSE:/two/fsmix.fs0/data/" \
-	"$back" "$mnt" 2>"$work/fsfault.log" &
-fuse_pid=$!
-mounts+=("$mnt")
-trap 'kill -USR2 $fuse_pid 2>/dev/null; fusermount3 -u "$mnt" 2>/dev/null; kill $fuse_pid 2>/dev/null; cleanup' EXIT
-for ((i = 0; i < 600; i++)); do # at most 60 s (a sanitizer build's daemon on a loaded machine)
-	[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
-	sleep 0.1
-done
-[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] ||
-	{ bad "fsfault did not mount: $(cat "$work/fsfault.log")"; summary; }
+mnt=$work/held-mnt # (no "busy" in the path: FFSB's text prints it)
+fsfault_mount "$mnt" "$(shmdir)" -f "open:0:PAUSE:/one/fsmix.fs0/data/" \
+	-f "open:0:PAUSE:/two/fsmix.fs0/data/" || { bad "fsfault did not mount"; summary; }
 
 cat >"$work/busy.ffsb" <<'PROFILE'
 time=1
@@ -88,30 +76,15 @@ time=1
 	write_blocksize=4KB
 [end0]
 PROFILE
-# held_open DIR PID: until the run PID's first open below $mnt/DIR/.../data/ is held (at most
-# 240 s); 1 when the run ended first (e.g. refused its profile) or the time ran out.
-held_open() {
-	for ((i = 0; i < 2400; i++)); do
-		grep -q "open(/$1/fsmix.fs0/data/.*): paused" "$work/fsfault.log" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 # run_held DIR OUT ARGS...: the run in $mnt/DIR in the background, its first open held for
 # 2 s (past the run's 1 s: the other threads pick until the deadline meanwhile), released.
 run_held() {
-	local dir=$1 out=$2
+	local dir=$1 out=$2 pid
 	shift 2
 	mkdir -p "$mnt/$dir"
 	timeout 300 "$bin" run "$work/busy.ffsb" --location "$mnt/$dir" "$@" >"$out.out" 2>"$out.err" &
-	local pid=$!
-	if held_open "$dir" $pid; then
-		sleep 2
-	else
-		bad "the run's first open was not held: $(tail -3 "$work/fsfault.log")"
-	fi
-	kill -USR2 $fuse_pid
+	pid=$!
+	fsfault_held "$dir" $pid 2
 	wait $pid
 }
 run_held one "$work/busy" --json "$work/busy.json" --csv "$work/busy.csv"

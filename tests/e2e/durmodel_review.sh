@@ -76,17 +76,26 @@ fpath() {
 	[ "$3" = 4294967295 ] && echo "$1/fsmix.fs0/data/${4:-f}$2" ||
 		printf '%s/fsmix.fs0/data/d%03d/%s%s\n' "$1" "$3" "${4:-f}" "$2"
 }
+# run_log N: $work/pN.ffsb run (seed 1N) on a fresh tmpfs directory, $loc, its durability log
+# $work/N.log
+run_log() {
+	loc=$(shmdir)
+	"$bin" run "$work/p$1.ffsb" --location "$loc" --seed "1$1" --durability-log "$work/$1.log" \
+		>"$work/$1.run" 2>&1 || bad "$1: the run failed: $(tail -2 "$work/$1.run")"
+}
+# cut_tail N: $work/Ncut.log, $work/N.log without its end record; the header's flags in $flags
+cut_tail() {
+	flags=$(od -An -tu4 -j20 -N4 "$work/$1.log" | tr -d ' ')
+	cp "$work/$1.log" "$work/$1cut.log"
+	truncate -s -80 "$work/$1cut.log"
+}
 
 # 1. Links without deletes, the log's tail lost.
 profile "write_fsync_weight=3
 link_weight=2
 unlink_weight=1" >"$work/p1.ffsb"
-loc=$(shmdir)
-"$bin" run "$work/p1.ffsb" --location "$loc" --seed 11 --durability-log "$work/1.log" >"$work/1.run" 2>&1 ||
-	bad "1: the run failed: $(tail -2 "$work/1.run")"
-flags=$(od -An -tu4 -j20 -N4 "$work/1.log" | tr -d ' ')
-cp "$work/1.log" "$work/1cut.log"
-truncate -s -80 "$work/1cut.log" # the end record
+run_log 1
+cut_tail 1
 id=$(recs "$work/1.log" | awk '$1 == 4 {print $6}' | sort -n | tail -1) # an fsynced file
 dir=$(recs "$work/1.log" | awk -v id="$id" '$1 == 1 && $6 == id {print $7}' | tail -1)
 nlinks=$(recs "$work/1.log" | awk '$1 == 16' | wc -l)
@@ -107,9 +116,7 @@ ops=150 profile "mkdir_weight=3
 rmdir_weight=3
 syncfs_weight=4
 write_weight=1" >"$work/p2.ffsb"
-loc=$(shmdir)
-"$bin" run "$work/p2.ffsb" --location "$loc" --seed 12 --durability-log "$work/2.log" >"$work/2.run" 2>&1 ||
-	bad "2: the run failed: $(tail -2 "$work/2.run")"
+run_log 2
 check 2a "$work/p2.ffsb" "$work/2.log" "$loc"
 mid=$(jq -r '.directories[] | select(.[1] == "meta" and .[3] == "kept") | .[2]' "$work/2a.v.json" |
 	while read -r d; do [ -e "$loc/fsmix.fs0/meta/m$d" ] || echo "$d"; done | head -1)
@@ -196,37 +203,30 @@ else
 fi
 
 # 4. A lookup that fails (EIO) of a file whose name is not promised.
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null || [ "$(id -u)" != 0 ]; then
-	skipped "4: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault"
+if ! fsfault_ready; then
+	skipped "4: $fsfault_why"
 else
 	ops=4 profile "create_fsync_weight=1" >"$work/p4.ffsb"
-	loc=$(shmdir)
-	"$bin" run "$work/p4.ffsb" --location "$loc" --seed 14 --durability-log "$work/4.log" >"$work/4.run" 2>&1 ||
-		bad "4: the run failed: $(tail -2 "$work/4.run")"
+	run_log 4
 	read -r id dir <<<"$(recs "$work/4.log" | awk '$1 == 6 {print $6, $7}' | tail -1)"
 	rel=${dir/4294967295/}
 	[ -n "$rel" ] && rel=$(printf 'd%03d/' "$rel")
 	mnt=$work/mnt4
-	mkdir -p "$mnt"
-	"$tool" -f "getattr:0:EIO:data/${rel}f$id" "$loc" "$mnt" 2>"$work/fsfault.log" &
-	fpid=$!
-	mounts+=("$mnt")
-	for ((i = 0; i < 100; i++)); do
-		[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
-		sleep 0.1
-	done
-	check 4p "$work/p4.ffsb" "$work/4.log" "$mnt" --model posix
-	vp=$(verdict "$work/4p.v.json" "$id") rp=$(verdict "$work/4p.r.json" "$id")
-	vprc=$vrc rprc=$rrc
-	check 4l "$work/p4.ffsb" "$work/4.log" "$mnt" --model linux
-	vl=$(verdict "$work/4l.v.json" "$id")
-	fusermount3 -u "$mnt" 2>/dev/null
-	wait "$fpid" 2>/dev/null
-	[ -n "$id" ] && [ $vprc = 0 ] && [ $rprc = 0 ] && [ "$vp" != "broken unreadable" ] &&
-		[ "$rp" != "broken unreadable" ] && [ "$vl" = "broken unreadable" ] && [ $vrc = 1 ] &&
-		ok "4: f$id's lookup fails (EIO): posix (name not promised) kept by verify and the reader, linux unreadable" ||
-		bad "4: f${id:-?}: posix verify exit $vprc ($vp), reader exit $rprc ($rp); linux verify exit $vrc ($vl)"
+	if fsfault_mount "$mnt" "$loc" -f "getattr:0:EIO:data/${rel}f$id"; then
+		check 4p "$work/p4.ffsb" "$work/4.log" "$mnt" --model posix
+		vp=$(verdict "$work/4p.v.json" "$id") rp=$(verdict "$work/4p.r.json" "$id")
+		vprc=$vrc rprc=$rrc
+		check 4l "$work/p4.ffsb" "$work/4.log" "$mnt" --model linux
+		vl=$(verdict "$work/4l.v.json" "$id")
+		fusermount3 -u "$mnt" 2>/dev/null
+		wait "$fuse_pid" 2>/dev/null
+		[ -n "$id" ] && [ $vprc = 0 ] && [ $rprc = 0 ] && [ "$vp" != "broken unreadable" ] &&
+			[ "$rp" != "broken unreadable" ] && [ "$vl" = "broken unreadable" ] && [ $vrc = 1 ] &&
+			ok "4: f$id's lookup fails (EIO): posix (name not promised) kept by verify and the reader, linux unreadable" ||
+			bad "4: f${id:-?}: posix verify exit $vprc ($vp), reader exit $rprc ($rp); linux verify exit $vrc ($vl)"
+	else
+		bad "4: fsfault did not mount"
+	fi
 fi
 
 # 5. An id deleted and made anew, its second name's unlink covered.
@@ -236,9 +236,7 @@ unlink_weight=1
 delete_weight=2
 create_weight=2
 syncfs_weight=1" >"$work/p5.ffsb"
-loc=$(shmdir)
-"$bin" run "$work/p5.ffsb" --location "$loc" --seed 15 --durability-log "$work/5.log" >"$work/5.run" 2>&1 ||
-	bad "5: the run failed: $(tail -2 "$work/5.run")"
+run_log 5
 # an id whose last second-name record is an unlink (its delete's), created anew after, with a
 # syncfs started after the unlink: "id dir-of-l<id>"
 pick=$(recs "$work/5.log" | sort -k5,5n | awk '
@@ -266,12 +264,8 @@ fi
 profile "mkdir_weight=2
 syncfs_weight=1
 write_weight=1" >"$work/p6.ffsb"
-loc=$(shmdir)
-"$bin" run "$work/p6.ffsb" --location "$loc" --seed 16 --durability-log "$work/6.log" >"$work/6.run" 2>&1 ||
-	bad "6: the run failed: $(tail -2 "$work/6.run")"
-flags=$(od -An -tu4 -j20 -N4 "$work/6.log" | tr -d ' ')
-cp "$work/6.log" "$work/6cut.log"
-truncate -s -80 "$work/6cut.log"
+run_log 6
+cut_tail 6
 check 6a "$work/p6.ffsb" "$work/6.log" "$loc"
 mid=$(jq -r '.directories[] | select(.[1] == "meta" and .[3] == "kept") | .[2]' "$work/6a.v.json" | head -1)
 if [ $vrc = 0 ] && [ -n "$mid" ] && rmdir "$loc/fsmix.fs0/meta/m$mid"; then

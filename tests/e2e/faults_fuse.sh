@@ -8,35 +8,19 @@ set -u
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/faults.bash"
 
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
-	[ "$(id -u)" != 0 ]; then
-	skip_env fuse "FUSE faults: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+if ! fsfault_ready; then
+	skip_env fuse "FUSE faults: $fsfault_why"
 	summary
 fi
 
-# fuse_mount DIR RULES...: a fresh fsfault mount over a fresh backing directory on tmpfs; the
-# daemon's PID in $fuse_pid, the backing directory in $fuse_back, its log in DIR.log. Unmounted by fuse_umount, and at exit whatever
-# happens (the lib's cleanup unmounts lazily; ours first asks the daemon to go).
-fuse_pids=()
+# fuse_mount DIR RULES...: a fresh fsfault mount over a fresh backing directory on tmpfs
+# (fsfault_mount); the daemon's PID in $fuse_pid, the backing directory in $fuse_back, its log in
+# DIR.log. Unmounted by fuse_umount, and at exit whatever happens.
 fuse_mount() {
-	local dir=$1 back
+	local dir=$1
 	shift
-	back=$(shmdir)
-	fuse_back=$back
-	mkdir -p "$dir"
-	"$tool" "$@" "$back" "$dir" 2>"$dir.log" &
-	fuse_pid=$!
-	fuse_pids+=("$fuse_pid")
-	mounts+=("$dir")
-	# (At most 60 s: a sanitizer build's daemon on a loaded machine starts slowly.)
-	for ((i = 0; i < 600; i++)); do
-		[ "$(findmnt -n -o FSTYPE --mountpoint "$dir" 2>/dev/null)" = fuse.fsfault ] && return 0
-		kill -0 "$fuse_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "     fsfault did not mount:"; show "$dir.log"
-	return 1
+	fuse_back=$(shmdir)
+	fsfault_mount "$dir" "$fuse_back" "$@"
 }
 # fuse_umount DIR: unmount and wait for the daemon; 1 if the mount or the daemon stays.
 fuse_umount() {
@@ -47,18 +31,6 @@ fuse_umount() {
 	done
 	! kill -0 "$fuse_pid" 2>/dev/null && ! findmnt --mountpoint "$1" >/dev/null 2>&1
 }
-fuse_cleanup() {
-	local m p
-	for m in "${mounts[@]}"; do
-		fusermount3 -u "$m" 2>/dev/null
-	done
-	for p in "${fuse_pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	cleanup
-}
-trap fuse_cleanup EXIT
-
 # fuse_case NAME RULE SYSCALL-REGEX ERRNO WEIGHTS...: mount with RULE armed once the run phase
 # has started, run a profile of WEIGHTS, expect exit 1 and the error in the JSON.
 n=0

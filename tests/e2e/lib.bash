@@ -157,6 +157,67 @@ crash_cycle() {
 	crash_vrc=$?
 }
 
+# fsfault_ready: whether tests/tools/fsfault (a FUSE passthrough that fails or holds chosen
+# calls) can mount here: root, /dev/fuse, fusermount3 and the tool (built when pkg-config finds
+# fuse3). What it needs is in $fsfault_why, for the skip.
+fsfault_ready() {
+	fsfault_bin=${FSMIX_TOOLS:-}/fsfault
+	fsfault_why="needs root, /dev/fuse, fusermount3 and tests/tools/fsfault (libfuse3-dev)"
+	[ -x "$fsfault_bin" ] && [ -c /dev/fuse ] && command -v fusermount3 >/dev/null &&
+		[ "$(id -u)" = 0 ]
+}
+# fsfault_mount MNT BACK ARGS...: fsfault (ARGS: its options, -f RULE...) over BACK at MNT, the
+# daemon's PID in $fuse_pid, its log in $fuse_log (MNT.log). Unmounted at exit whatever happens,
+# a held call released first (the EXIT trap becomes fsfault_cleanup, which ends with cleanup: a
+# test with a trap of its own sets it again after). Returns 1, after the log's end, when it has
+# not mounted within 60 s (a sanitizer build's daemon on a loaded machine starts slowly) or the
+# daemon ended.
+fsfault_pids=() fsfault_mnts=()
+fsfault_mount() {
+	local mnt=$1 back=$2 i
+	shift 2
+	mkdir -p "$mnt"
+	fuse_log=$mnt.log
+	"$fsfault_bin" "$@" "$back" "$mnt" 2>"$fuse_log" &
+	fuse_pid=$!
+	fsfault_pids+=("$fuse_pid") fsfault_mnts+=("$mnt") mounts+=("$mnt")
+	trap fsfault_cleanup EXIT
+	for ((i = 0; i < 600; i++)); do
+		[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && return 0
+		kill -0 "$fuse_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "     fsfault did not mount:"
+	tail -n 4 "$fuse_log" | sed 's/^/     /'
+	return 1
+}
+fsfault_cleanup() {
+	local p m
+	for p in "${fsfault_pids[@]}"; do kill -USR2 "$p" 2>/dev/null; done
+	for m in "${fsfault_mnts[@]}"; do fusermount3 -u "$m" 2>/dev/null; done
+	for p in "${fsfault_pids[@]}"; do kill "$p" 2>/dev/null; done
+	cleanup
+}
+# fsfault_held DIR PID SECONDS: once fsfault holds the first open below MNT/DIR/fsmix.fs0/data/
+# (rule open:N:PAUSE:/DIR/fsmix.fs0/data/) of the run PID, SECONDS more, then releases it
+# (SIGUSR2). Returns 1, with bad, when the run ended first (e.g. refused its profile) or 240 s
+# passed; the call is released then too.
+fsfault_held() {
+	local i
+	for ((i = 0; i < 2400; i++)); do
+		if grep -q "open(/$1/fsmix.fs0/data/.*): paused" "$fuse_log"; then
+			sleep "$3"
+			kill -USR2 "$fuse_pid"
+			return 0
+		fi
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.1
+	done
+	bad "$1: the run's first open was not held: $(tail -3 "$fuse_log")"
+	kill -USR2 "$fuse_pid"
+	return 1
+}
+
 # summary: the closing lines ctest logs read -- the counts, then each skipped check's reason --
 # and the exit status: 1 on any failure, 77 if every check skipped, else 0.
 summary() {

@@ -8,26 +8,14 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 
-tool=${FSMIX_TOOLS:-}/fsfault
-if [ ! -x "$tool" ] || [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null ||
-	[ "$(id -u)" != 0 ]; then
-	skip_env fuse "signal during --cleanup: needs root, /dev/fuse, fusermount3 and tests/tools/fsfault"
+if ! fsfault_ready; then
+	skip_env fuse "signal during --cleanup: $fsfault_why"
 	summary
 fi
 
 mnt=$work/sigclean-mnt back=$(shmdir)
-mkdir -p "$mnt"
 # The 6th unlink below data/ (the run is read-only: only the cleanup unlinks there) is held.
-"$tool" -f "unlink:5:PAUSE:/data/" "$back" "$mnt" 2>"$work/fsfault.log" &
-fuse_pid=$!
-mounts+=("$mnt")
-trap 'kill -USR2 $fuse_pid 2>/dev/null; fusermount3 -u "$mnt" 2>/dev/null; kill $fuse_pid 2>/dev/null; cleanup' EXIT
-for ((i = 0; i < 600; i++)); do # at most 60 s (a sanitizer build's daemon on a loaded machine)
-	[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] && break
-	sleep 0.1
-done
-[ "$(findmnt -n -o FSTYPE --mountpoint "$mnt" 2>/dev/null)" = fuse.fsfault ] ||
-	{ bad "fsfault did not mount: $(cat "$work/fsfault.log")"; summary; }
+fsfault_mount "$mnt" "$back" -f "unlink:5:PAUSE:/data/" || { bad "fsfault did not mount"; summary; }
 
 ro=(--set threadgroup0.create_weight=0 --set threadgroup0.create_fsync_weight=0
 	--set threadgroup0.delete_weight=0 --set threadgroup0.append_weight=0
@@ -38,7 +26,7 @@ timeout 300 "$bin" run "$src/profiles/default.ffsb" --location "$mnt" --time 1 -
 	--set filesystem0.num_files=40 --set filesystem0.num_dirs=2 --set filesystem0.size_weight="1KB 1" \
 	"${ro[@]}" --cleanup --json "$out.json" >"$out.out" 2>"$out.err" &
 pid=$!
-if wait_for "$work/fsfault.log" "unlink(.*/data/.*): paused" 240; then
+if wait_for "$fuse_log" "unlink(.*/data/.*): paused" 240; then
 	kill -TERM $pid
 	wait_for "$out.err" "SIGTERM received: stopping" 60
 	kill -USR2 $fuse_pid
