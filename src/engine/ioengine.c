@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "engine_int.h"
 #include "ioengine.h"
 
@@ -125,8 +126,20 @@ static void warn_sync_call(struct engine *e, int k, enum io_call c)
 		        count > 1 ? "s" : "", ops, count > 1 ? "" : "s");
 }
 
+/* Every call entry of an engine is set (a missing one would crash at the first such call,
+ * maybe hours into a run): the bodies call through them without a test. */
+static bool ops_complete(const struct io_engine_ops *io)
+{
+	return io->name && io->openat && io->read && io->write && io->lseek && io->close &&
+	       io->stat && io->unlinkat && io->mkdirat && io->renameat && io->linkat && io->fsync &&
+	       io->syncfs && io->sync && io->ftruncate && io->fallocate;
+}
+
 enum failure io_engine_check(struct engine *e, char *err, size_t errlen)
 {
+	for (int k = 0; k < IOENG_COUNT; k++)
+		FSMIX_ASSERT_MSG(!io_engine_of(k) || ops_complete(io_engine_of(k)),
+		                 "engine %s: a call entry is NULL", io_engine_word(k));
 	for (int k = 0; k < IOENG_COUNT; k++) {
 		uint32_t used = 0;
 		for (size_t gi = 0; gi < e->plan->n_groups + e->plan->n_fs; gi++) {
