@@ -10,6 +10,9 @@
 #    syncfs, which have no opcode, and for no other call.
 # 3. A logged run under io_uring (--durability-log, verify=1): exit 0, no mismatch, and
 #    `fsmix verify` finds every promise kept, every fsync acknowledged.
+#    read_skip's SEEK_CUR moves the engine's kept position (verify=1 checks every read); each
+#    fdatasync reaches ext4 as a datasync (its tracepoint ext4_sync_file_enter, in a tracefs
+#    instance of the test's own), each fsync as a full sync.
 # 4. The reports say which engine ran, at which depth (text, JSON, CSV).
 # Fails on the old binary (no key engine: exit 2 at the profile).
 set -u
@@ -157,6 +160,46 @@ if [ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/dur-verify.json")" = 0 ] &&
 else
 	bad "io_uring: fsmix verify exit $vrc"
 	tail -8 "$work/dur-verify.out" | sed 's/^/     /'
+fi
+
+# 3b. read_skip's lseek(SEEK_CUR) moves the kept position from where the reads left it (the
+# engine makes no lseek call): every read checked against the content (verify=1).
+profile io_uring "read_weight=1" "verify=1" |
+	sed 's/^read_random=1/read_random=0\nread_skip=1\nread_skipsize=4KB/' >"$work/skip.ffsb"
+timeout 120 "$bin" run "$work/skip.ffsb" --location "$(shmdir)" --seed 3 --json "$work/skip.json" \
+	>"$work/skip.out" 2>&1
+rc=$?
+seeks=$(jq -r '[.total.syscalls[] | select(.name == "lseek") | .latency.count] | add // 0' "$work/skip.json" 2>/dev/null)
+[ $rc -eq 0 ] && [ "${seeks:-0}" -gt 0 ] && grep -q " 0 content mismatches" "$work/skip.out" &&
+	ok "io_uring: read_skip: $seeks kept seeks (SEEK_SET, SEEK_CUR), no content mismatch" ||
+	{ bad "io_uring read_skip: exit $rc, $seeks seeks"; grep -m2 "mismatch\|error" "$work/skip.out" | sed 's/^/     /'; }
+
+# 3c. fdatasync goes to the kernel as a datasync (IORING_FSYNC_DATASYNC), fsync as a full one:
+# strace sees neither, ext4's tracepoint ext4_sync_file_enter does (its datasync field), in a
+# tracefs instance of this test's own, for its own loop-mounted ext4 only.
+trc=$work/tracefs
+inst=$trc/instances/fsmix-e2e-$$
+if ! mount_ext4 "$work/ext4" 64 || ! mkdir -p "$trc" || ! mount -t tracefs nodev "$trc" 2>/dev/null; then
+	skipped "datasync check: needs root, a loop-mounted ext4 and tracefs"
+elif mounts+=("$trc") && ! [ -d "$trc/events/ext4/ext4_sync_file_enter" ] || ! mkdir "$inst" 2>/dev/null; then
+	skipped "datasync check: no ext4_sync_file_enter tracepoint or tracefs instance"
+else
+	dev=$(mountpoint -d "$work/ext4" | tr : ,)
+	echo 1 >"$inst/events/ext4/ext4_sync_file_enter/enable"
+	profile io_uring "write_fsync_weight=1
+write_fdatasync_weight=1" >"$work/ds.ffsb"
+	timeout 120 "$bin" run "$work/ds.ffsb" --location "$work/ext4" --seed 5 --json "$work/ds.json" \
+		>"$work/ds.out" 2>&1
+	rc=$?
+	echo 0 >"$inst/events/ext4/ext4_sync_file_enter/enable"
+	grep "ext4_sync_file_enter: dev $dev " "$inst/trace" >"$work/ds.trace"
+	rmdir "$inst"
+	count() { jq -r "[.total.syscalls[] | select(.name == \"$1\") | .latency.count] | add // 0" "$work/ds.json"; }
+	fds=$(count fdatasync) fss=$(count fsync)
+	ds1=$(grep -c " datasync 1" "$work/ds.trace") ds0=$(grep -c " datasync 0" "$work/ds.trace")
+	[ $rc -eq 0 ] && [ "$fds" -gt 0 ] && [ "$fss" -gt 0 ] && [ "$ds1" = "$fds" ] && [ "$ds0" -ge "$fss" ] &&
+		ok "io_uring: $fds fdatasync reach ext4 as datasyncs, $fss fsync as full ones" ||
+		bad "io_uring: exit $rc; the report counts $fds fdatasync and $fss fsync, ext4 saw $ds1 datasyncs and $ds0 full syncs"
 fi
 
 # 4. The reports name the engine.
