@@ -22,9 +22,9 @@ const struct io_engine_ops *io_engine_of(int k)
 
 #define C(x)    (1u << IOC_##x)
 #define FILE_IO (C(OPENAT) | C(CLOSE))
-#define SYNCS   (C(FSYNC) | C(FDATASYNC))
 /* The call kinds each operation's body can make (the warning of a call made synchronously
- * names the operations that make it); dirsync=1 adds an open, fsync and close of a directory
+ * names the operations that make it: an _fsync operation makes no fdatasync, an _fdatasync
+ * one no fsync); dirsync=1 adds an open, fsync and close of a directory
  * to the namespace operations (dirsync_calls). */
 static const uint32_t op_calls[OP_COUNT] = {
     [OP_read] = FILE_IO | C(READ) | C(LSEEK),
@@ -37,20 +37,20 @@ static const uint32_t op_calls[OP_COUNT] = {
     [OP_createdir] = C(MKDIRAT),
     [OP_stat] = C(STAT),
     [OP_writeall] = FILE_IO | C(WRITE),
-    [OP_writeall_fsync] = FILE_IO | C(WRITE) | SYNCS,
+    [OP_writeall_fsync] = FILE_IO | C(WRITE) | C(FSYNC),
     [OP_open_close] = FILE_IO,
-    [OP_write_fsync] = FILE_IO | C(WRITE) | C(LSEEK) | SYNCS,
-    [OP_create_fsync] = FILE_IO | C(WRITE) | C(UNLINKAT) | SYNCS,
-    [OP_append_fsync] = FILE_IO | C(WRITE) | SYNCS,
-    [OP_write_fdatasync] = FILE_IO | C(WRITE) | C(LSEEK) | SYNCS,
-    [OP_writeall_fdatasync] = FILE_IO | C(WRITE) | SYNCS,
-    [OP_create_fdatasync] = FILE_IO | C(WRITE) | C(UNLINKAT) | SYNCS,
-    [OP_append_fdatasync] = FILE_IO | C(WRITE) | SYNCS,
-    [OP_append_fsync2] = FILE_IO | C(WRITE) | SYNCS,
+    [OP_write_fsync] = FILE_IO | C(WRITE) | C(LSEEK) | C(FSYNC),
+    [OP_create_fsync] = FILE_IO | C(WRITE) | C(UNLINKAT) | C(FSYNC),
+    [OP_append_fsync] = FILE_IO | C(WRITE) | C(FSYNC),
+    [OP_write_fdatasync] = FILE_IO | C(WRITE) | C(LSEEK) | C(FDATASYNC),
+    [OP_writeall_fdatasync] = FILE_IO | C(WRITE) | C(FDATASYNC),
+    [OP_create_fdatasync] = FILE_IO | C(WRITE) | C(UNLINKAT) | C(FDATASYNC),
+    [OP_append_fdatasync] = FILE_IO | C(WRITE) | C(FDATASYNC),
+    [OP_append_fsync2] = FILE_IO | C(WRITE) | C(FSYNC),
     [OP_sync] = C(SYNC) | C(SYNCFS),
     [OP_syncfs] = C(SYNCFS),
     [OP_rename] = C(RENAMEAT),
-    [OP_replace_fsync] = FILE_IO | C(WRITE) | SYNCS | C(RENAMEAT) | C(UNLINKAT),
+    [OP_replace_fsync] = FILE_IO | C(WRITE) | C(FSYNC) | C(RENAMEAT) | C(UNLINKAT),
     [OP_truncate] = FILE_IO | C(FTRUNCATE),
     [OP_fallocate] = FILE_IO | C(FALLOCATE),
     [OP_punch_hole] = FILE_IO | C(FALLOCATE),
@@ -63,7 +63,6 @@ static const uint32_t op_calls[OP_COUNT] = {
 static const uint32_t dirsync_calls = FILE_IO | C(FSYNC);
 #undef C
 #undef FILE_IO
-#undef SYNCS
 
 static const char *const io_call_names[IOC_COUNT] = {
     [IOC_OPENAT] = "openat",       [IOC_READ] = "read",       [IOC_WRITE] = "write",

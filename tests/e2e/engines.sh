@@ -7,7 +7,9 @@
 #    does (openat, read, write, close, fsync, fdatasync, statx/newfstatat, unlinkat, mkdirat,
 #    renameat(2), linkat, ftruncate, fallocate, lseek); the completions (one io_uring_enter per
 #    call at iodepth 1) equal the calls the report counts; the run warns once for sync and
-#    syncfs, which have no opcode, and for no other call.
+#    syncfs, which have no opcode, and for no other call. With read and fsync hidden from the
+#    probe (tests/tools/preload/uring_hide.c), they are made directly, with one warning each
+#    naming the operations that make them.
 # 3. A logged run under io_uring (--durability-log, verify=1): exit 0, no mismatch, and
 #    `fsmix verify` finds every promise kept, every fsync acknowledged.
 #    read_skip's SEEK_CUR moves the engine's kept position (verify=1 checks every read); each
@@ -131,6 +133,36 @@ else
 	n=$(grep -c "warning: engine=io_uring: .* cannot go through" "$work/all.out")
 	[ "$n" = 2 ] && ok "io_uring: no other call is made synchronously (the probe)" ||
 		bad "io_uring: $n calls made synchronously: $(grep "cannot go through" "$work/all.out")"
+fi
+
+# 2b. The probe's fallback, on any kernel: uring_hide.so makes the probes report read (opcode
+# 22) and fsync (3) unsupported, as an older kernel would. The worker then reads with pread64
+# at the position it keeps and syncs with fsync(2) and fdatasync(2), every read's content
+# checked (verify=1), and one warning each names the operations that make the call.
+hide=${FSMIX_TOOLS:-}/uring_hide.so
+if [ ! -f "$hide" ] || ! command -v strace >/dev/null; then
+	skipped "the probe's fallback: no $hide or no strace"
+else
+	profile io_uring "read_weight=2
+write_fsync_weight=1
+write_fdatasync_weight=1" "verify=1" >"$work/hide.ffsb"
+	ASAN_OPTIONS="$traced_asan:verify_asan_link_order=0" URING_HIDE_OPS=22,3 LD_PRELOAD=$hide \
+		timeout 300 strace -f -qq -o "$work/hide.trace" -e trace=pread64,fsync,fdatasync \
+		"$bin" run "$work/hide.ffsb" --location "$(shmdir)" --seed 4 >"$work/hide.out" 2>&1
+	rc=$?
+	n() { grep -c "^[0-9]* *$1(" "$work/hide.trace"; }
+	w="warning: engine=io_uring:"
+	if [ $rc -eq 0 ] && grep -q " 0 content mismatches" "$work/hide.out" &&
+		[ "$(n pread64)" -gt 0 ] && [ "$(n fsync)" -gt 0 ] && [ "$(n fdatasync)" -gt 0 ] &&
+		grep -q "$w read cannot go through io_uring on this kernel; operation read makes it synchronously" "$work/hide.out" &&
+		grep -q "$w fsync cannot .*; operation write_fsync makes it" "$work/hide.out" &&
+		grep -q "$w fdatasync cannot .*; operation write_fdatasync makes it" "$work/hide.out" &&
+		[ "$(grep -c "$w" "$work/hide.out")" = 3 ]; then
+		ok "io_uring: read, fsync, fdatasync hidden from the probe: made directly ($(n pread64) pread64), one warning each naming its operations"
+	else
+		bad "io_uring with read and fsync hidden: exit $rc, $(n pread64) pread64, $(n fsync) fsync, $(n fdatasync) fdatasync"
+		grep "warning\|mismatch" "$work/hide.out" | sed 's/^/     /'
+	fi
 fi
 
 # 3. The durability log under io_uring, then fsmix verify.

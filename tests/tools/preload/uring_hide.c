@@ -1,0 +1,43 @@
+/* uring_hide.c - an LD_PRELOAD shim for tests/e2e/engines.sh: the io_uring probes (liburing's
+ * io_uring_get_probe and io_uring_get_probe_ring) report the opcodes listed in the environment
+ * variable URING_HIDE_OPS (decimal numbers, comma-separated) as unsupported, as an older
+ * kernel would, while the kernel still does them. So the engine's fallback (the call made
+ * synchronously, and the warning naming it) runs on any kernel. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <liburing.h>
+#include <stdlib.h>
+
+static void hide(struct io_uring_probe *p)
+{
+	const char *s = getenv("URING_HIDE_OPS");
+	while (p && s && *s) {
+		char *end;
+		unsigned long op = strtoul(s, &end, 10);
+		if (end == s)
+			break;
+		if (op < p->ops_len)
+			p->ops[op].flags &= (__u16)~IO_URING_OP_SUPPORTED;
+		s = *end == ',' ? end + 1 : end;
+	}
+}
+
+struct io_uring_probe *io_uring_get_probe_ring(struct io_uring *ring)
+{
+	struct io_uring_probe *(*real)(struct io_uring *) =
+	    (struct io_uring_probe * (*)(struct io_uring *)) dlsym(RTLD_NEXT, __func__);
+	struct io_uring_probe *p = real ? real(ring) : NULL;
+	hide(p);
+	return p;
+}
+
+struct io_uring_probe *io_uring_get_probe(void)
+{
+	struct io_uring_probe *(*real)(void) =
+	    (struct io_uring_probe * (*)(void)) dlsym(RTLD_NEXT, __func__);
+	struct io_uring_probe *p = real ? real() : NULL;
+	hide(p);
+	return p;
+}
