@@ -253,6 +253,7 @@ static ssize_t uring_rw(struct worker *w, int fd, void *buf, size_t n, bool wr)
 			r = wr ? pwrite(fd, buf, n, (off_t)off) : pread(fd, buf, n, (off_t)off);
 		r = r < 0 ? -errno : r;
 	} else {
+		FSMIX_ASSERT(n <= UINT32_MAX); /* the entry's length: blocksizes are <= 1 GiB */
 		io_uring_prep_rw(wr ? IORING_OP_WRITE : IORING_OP_READ, sqe_get(c), fd, buf,
 		                 (unsigned)n, off);
 		r = run_one(c);
