@@ -226,6 +226,7 @@ write_fdatasync_weight=1" >"$work/ds.ffsb"
 	echo 0 >"$inst/events/ext4/ext4_sync_file_enter/enable"
 	grep "ext4_sync_file_enter: dev $dev " "$inst/trace" >"$work/ds.trace"
 	rmdir "$inst"
+	umount "$trc" # now: cleanup's rm -rf "$work" must never reach into a tracefs
 	count() { jq -r "[.total.syscalls[] | select(.name == \"$1\") | .latency.count] | add // 0" "$work/ds.json"; }
 	fds=$(count fdatasync) fss=$(count fsync)
 	ds1=$(grep -c " datasync 1" "$work/ds.trace") ds0=$(grep -c " datasync 0" "$work/ds.trace")
