@@ -9,7 +9,7 @@
 #    call at iodepth 1) equal the calls the report counts; the run warns once for sync and
 #    syncfs, which have no opcode, and for no other call. With read and fsync hidden from the
 #    probe (tests/tools/preload/uring_hide.c), they are made directly, with one warning each
-#    naming the operations that make them.
+#    naming the operations that make them. A submission refused with -EAGAIN is made again.
 # 3. A logged run under io_uring (--durability-log, verify=1): exit 0, no mismatch, and
 #    `fsmix verify` finds every promise kept, every fsync acknowledged.
 #    read_skip's SEEK_CUR moves the engine's kept position (verify=1 checks every read); each
@@ -163,6 +163,26 @@ write_fdatasync_weight=1" "verify=1" >"$work/hide.ffsb"
 		bad "io_uring with read and fsync hidden: exit $rc, $(n pread64) pread64, $(n fsync) fsync, $(n fdatasync) fdatasync"
 		grep "warning\|mismatch" "$work/hide.out" | sed 's/^/     /'
 	fi
+fi
+
+# 2c. A submission refused for a while (-EAGAIN: the kernel has no memory for the request
+# yet) is submitted again, not the call's error, and no completion is taken for another
+# call's: uring_hide.so refuses every third submission of each thread before it reaches the
+# kernel. Before: the run failed with errors (the refused entry's completion came later, as
+# the result of the call after it).
+if [ -f "$hide" ]; then
+	profile io_uring "read_weight=2
+write_fsync_weight=1
+create_fdatasync_weight=1
+stat_weight=1" "verify=1" >"$work/eagain.ffsb"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" URING_EAGAIN_EVERY=3 \
+		LD_PRELOAD=$hide timeout 120 "$bin" run "$work/eagain.ffsb" --location "$(shmdir)" \
+		--seed 4 --json "$work/eagain.json" >"$work/eagain.out" 2>&1
+	rc=$?
+	errs=$(jq -r '[.total.ops[] | .errors] | add' "$work/eagain.json" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "$errs" = 0 ] && grep -q " 0 content mismatches" "$work/eagain.out" &&
+		ok "io_uring: every third submission refused (-EAGAIN): submitted again, 0 errors, no mismatch" ||
+		{ bad "io_uring with refused submissions: exit $rc, $errs errors"; tail -3 "$work/eagain.out" | sed 's/^/     /'; }
 fi
 
 # 3. The durability log under io_uring, then fsmix verify.
