@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "engine_int.h"
 #include "ioengine.h"
 
@@ -38,6 +39,8 @@ struct uring_file {
 
 struct uring_ctx {
 	struct io_uring ring;
+	struct io_uring_sqe *sqe;  /* the entry of the call being made (sqe_get -> run_one) */
+	uint64_t seq;              /* the calls submitted: each entry's user_data, 1, 2, ... */
 	bool sync_call[IOC_COUNT]; /* the calls made synchronously (the probe found no opcode) */
 	struct uring_file files[URING_FILES];
 };
@@ -157,24 +160,36 @@ static struct io_uring_sqe *sqe_get(struct uring_ctx *c)
 		(void)io_uring_submit(&c->ring);
 		sqe = io_uring_get_sqe(&c->ring);
 	}
-	return sqe;
+	FSMIX_ASSERT(sqe);
+	return c->sqe = sqe;
 }
 
-/* Submits the prepared entry and waits for its completion: its result (the call's return
- * value or -errno). One io_uring_enter per call; a wait interrupted by a signal is resumed
- * (the call itself goes on in the kernel). A refused submission (-ENOMEM: never with one
- * entry in a ring of 8) is the call's error. */
+/* Submits the prepared entry (sqe_get's) and waits for its completion: its result (the call's
+ * return value or -errno). One io_uring_enter per call; a wait interrupted by a signal is
+ * resumed (the call itself goes on in the kernel), and so is a submission refused for a
+ * while (-EAGAIN: no memory for the request yet; -EBUSY: completions not reaped, never here):
+ * a refused entry stays in the ring, and went late with a later call's, its buffer and names
+ * long gone. Any other refusal (a broken ring) is the call's error; each entry carries its
+ * number (user_data), so a completion of an earlier entry is never taken for this call's:
+ * one completion per entry, in order. */
 static int64_t run_one(struct uring_ctx *c)
 {
+	uint64_t id = ++c->seq;
+	io_uring_sqe_set_data64(c->sqe, id);
 	for (;;) {
 		struct io_uring_cqe *cqe;
 		if (io_uring_peek_cqe(&c->ring, &cqe) == 0) {
+			uint64_t of = io_uring_cqe_get_data64(cqe);
 			int64_t res = cqe->res;
 			io_uring_cqe_seen(&c->ring, cqe);
-			return res;
+			FSMIX_ASSERT_MSG(of && of <= id, "completion of entry %llu, %llu submitted",
+			                 (unsigned long long)of, (unsigned long long)id);
+			if (of == id)
+				return res;
+			continue; /* a refused entry's, submitted late: its call had failed */
 		}
 		int rc = io_uring_submit_and_wait(&c->ring, 1);
-		if (rc < 0 && rc != -EINTR)
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 			return rc;
 	}
 }
@@ -214,53 +229,63 @@ static int uring_openat(struct worker *w, int dfd, const char *name, int flags, 
 		io_uring_prep_openat(sqe_get(c), dfd, name, flags, mode);
 		fd = (int)run_one(c);
 	}
+	/* a descriptor the kernel hands out is not one whose position is kept: every file the
+	 * engine opens is closed through it (uring_close frees its slot) */
+	FSMIX_ASSERT(fd < 0 || !file_of(c, fd));
 	struct uring_file *f = fd >= 0 ? file_of(c, -1) : NULL;
 	if (f) /* else: no slot (never with one operation at a time): the file's own position */
 		*f = (struct uring_file){.fd = fd, .pos = (flags & O_APPEND) ? -1 : 0};
 	return fd;
 }
 
-static ssize_t uring_read(struct worker *w, int fd, void *buf, size_t n)
+/* A read or write (wr) at the file's kept position, or at its own (pos_of); the position then
+ * moves by the bytes done. */
+static ssize_t uring_rw(struct worker *w, int fd, void *buf, size_t n, bool wr)
 {
 	struct uring_ctx *c = ctx_of(w);
 	struct uring_file *f;
 	uint64_t off = pos_of(c, fd, &f);
 	int64_t r;
-	if (UNLIKELY(c->sync_call[IOC_READ])) {
-		r = off == (uint64_t)-1 ? read(fd, buf, n) : pread(fd, buf, n, (off_t)off);
+	if (UNLIKELY(c->sync_call[wr ? IOC_WRITE : IOC_READ])) {
+		if (off == (uint64_t)-1)
+			r = wr ? write(fd, buf, n) : read(fd, buf, n);
+		else
+			r = wr ? pwrite(fd, buf, n, (off_t)off) : pread(fd, buf, n, (off_t)off);
 		r = r < 0 ? -errno : r;
 	} else {
-		io_uring_prep_read(sqe_get(c), fd, buf, (unsigned)n, off);
+		FSMIX_ASSERT(n <= UINT32_MAX); /* the entry's length: blocksizes are <= 1 GiB */
+		io_uring_prep_rw(wr ? IORING_OP_WRITE : IORING_OP_READ, sqe_get(c), fd, buf,
+		                 (unsigned)n, off);
 		r = run_one(c);
 	}
 	advance(f, r);
 	return (ssize_t)r;
+}
+
+static ssize_t uring_read(struct worker *w, int fd, void *buf, size_t n)
+{
+	return uring_rw(w, fd, buf, n, false);
 }
 
 static ssize_t uring_write(struct worker *w, int fd, const void *buf, size_t n)
 {
-	struct uring_ctx *c = ctx_of(w);
-	struct uring_file *f;
-	uint64_t off = pos_of(c, fd, &f);
-	int64_t r;
-	if (UNLIKELY(c->sync_call[IOC_WRITE])) {
-		r = off == (uint64_t)-1 ? write(fd, buf, n) : pwrite(fd, buf, n, (off_t)off);
-		r = r < 0 ? -errno : r;
-	} else {
-		io_uring_prep_write(sqe_get(c), fd, buf, (unsigned)n, off);
-		r = run_one(c);
-	}
-	advance(f, r);
-	return (ssize_t)r;
+	return uring_rw(w, fd, (void *)buf, n, true);
 }
 
 /* lseek on a file whose position the engine keeps: computed (SEEK_SET, SEEK_CUR); any other
- * file or whence: the system call. */
+ * file: the system call. Any other whence (SEEK_END, SEEK_DATA, SEEK_HOLE: from the file's
+ * size or extents, not its position): the system call, whose result becomes the kept one. */
 static off_t uring_lseek(struct worker *w, int fd, off_t off, int whence)
 {
 	struct uring_file *f = file_of(ctx_of(w), fd);
-	if (!f || f->pos < 0 || (whence != SEEK_SET && whence != SEEK_CUR))
+	if (!f || f->pos < 0)
 		return io_engine_sync.lseek(w, fd, off, whence);
+	if (whence != SEEK_SET && whence != SEEK_CUR) {
+		off_t r = io_engine_sync.lseek(w, fd, off, whence);
+		if (r >= 0)
+			f->pos = r;
+		return r;
+	}
 	int64_t to = whence == SEEK_SET ? (int64_t)off : f->pos + (int64_t)off;
 	if (to < 0)
 		return -EINVAL;

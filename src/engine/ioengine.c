@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "engine_int.h"
 #include "ioengine.h"
 
@@ -21,9 +22,9 @@ const struct io_engine_ops *io_engine_of(int k)
 
 #define C(x)    (1u << IOC_##x)
 #define FILE_IO (C(OPENAT) | C(CLOSE))
-#define SYNCS   (C(FSYNC) | C(FDATASYNC))
 /* The call kinds each operation's body can make (the warning of a call made synchronously
- * names the operations that make it); dirsync=1 adds an open, fsync and close of a directory
+ * names the operations that make it: an _fsync operation makes no fdatasync, an _fdatasync
+ * one no fsync); dirsync=1 adds an open, fsync and close of a directory
  * to the namespace operations (dirsync_calls). */
 static const uint32_t op_calls[OP_COUNT] = {
     [OP_read] = FILE_IO | C(READ) | C(LSEEK),
@@ -36,20 +37,20 @@ static const uint32_t op_calls[OP_COUNT] = {
     [OP_createdir] = C(MKDIRAT),
     [OP_stat] = C(STAT),
     [OP_writeall] = FILE_IO | C(WRITE),
-    [OP_writeall_fsync] = FILE_IO | C(WRITE) | SYNCS,
+    [OP_writeall_fsync] = FILE_IO | C(WRITE) | C(FSYNC),
     [OP_open_close] = FILE_IO,
-    [OP_write_fsync] = FILE_IO | C(WRITE) | C(LSEEK) | SYNCS,
-    [OP_create_fsync] = FILE_IO | C(WRITE) | C(UNLINKAT) | SYNCS,
-    [OP_append_fsync] = FILE_IO | C(WRITE) | SYNCS,
-    [OP_write_fdatasync] = FILE_IO | C(WRITE) | C(LSEEK) | SYNCS,
-    [OP_writeall_fdatasync] = FILE_IO | C(WRITE) | SYNCS,
-    [OP_create_fdatasync] = FILE_IO | C(WRITE) | C(UNLINKAT) | SYNCS,
-    [OP_append_fdatasync] = FILE_IO | C(WRITE) | SYNCS,
-    [OP_append_fsync2] = FILE_IO | C(WRITE) | SYNCS,
+    [OP_write_fsync] = FILE_IO | C(WRITE) | C(LSEEK) | C(FSYNC),
+    [OP_create_fsync] = FILE_IO | C(WRITE) | C(UNLINKAT) | C(FSYNC),
+    [OP_append_fsync] = FILE_IO | C(WRITE) | C(FSYNC),
+    [OP_write_fdatasync] = FILE_IO | C(WRITE) | C(LSEEK) | C(FDATASYNC),
+    [OP_writeall_fdatasync] = FILE_IO | C(WRITE) | C(FDATASYNC),
+    [OP_create_fdatasync] = FILE_IO | C(WRITE) | C(UNLINKAT) | C(FDATASYNC),
+    [OP_append_fdatasync] = FILE_IO | C(WRITE) | C(FDATASYNC),
+    [OP_append_fsync2] = FILE_IO | C(WRITE) | C(FSYNC),
     [OP_sync] = C(SYNC) | C(SYNCFS),
     [OP_syncfs] = C(SYNCFS),
     [OP_rename] = C(RENAMEAT),
-    [OP_replace_fsync] = FILE_IO | C(WRITE) | SYNCS | C(RENAMEAT) | C(UNLINKAT),
+    [OP_replace_fsync] = FILE_IO | C(WRITE) | C(FSYNC) | C(RENAMEAT) | C(UNLINKAT),
     [OP_truncate] = FILE_IO | C(FTRUNCATE),
     [OP_fallocate] = FILE_IO | C(FALLOCATE),
     [OP_punch_hole] = FILE_IO | C(FALLOCATE),
@@ -62,7 +63,6 @@ static const uint32_t op_calls[OP_COUNT] = {
 static const uint32_t dirsync_calls = FILE_IO | C(FSYNC);
 #undef C
 #undef FILE_IO
-#undef SYNCS
 
 static const char *const io_call_names[IOC_COUNT] = {
     [IOC_OPENAT] = "openat",       [IOC_READ] = "read",       [IOC_WRITE] = "write",
@@ -125,8 +125,20 @@ static void warn_sync_call(struct engine *e, int k, enum io_call c)
 		        count > 1 ? "s" : "", ops, count > 1 ? "" : "s");
 }
 
+/* Every call entry of an engine is set (a missing one would crash at the first such call,
+ * maybe hours into a run): the bodies call through them without a test. */
+static bool ops_complete(const struct io_engine_ops *io)
+{
+	return io->name && io->openat && io->read && io->write && io->lseek && io->close &&
+	       io->stat && io->unlinkat && io->mkdirat && io->renameat && io->linkat && io->fsync &&
+	       io->syncfs && io->sync && io->ftruncate && io->fallocate;
+}
+
 enum failure io_engine_check(struct engine *e, char *err, size_t errlen)
 {
+	for (int k = 0; k < IOENG_COUNT; k++)
+		FSMIX_ASSERT_MSG(!io_engine_of(k) || ops_complete(io_engine_of(k)),
+		                 "engine %s: a call entry is NULL", io_engine_word(k));
 	for (int k = 0; k < IOENG_COUNT; k++) {
 		uint32_t used = 0;
 		for (size_t gi = 0; gi < e->plan->n_groups + e->plan->n_fs; gi++) {

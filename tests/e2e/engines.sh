@@ -7,9 +7,14 @@
 #    does (openat, read, write, close, fsync, fdatasync, statx/newfstatat, unlinkat, mkdirat,
 #    renameat(2), linkat, ftruncate, fallocate, lseek); the completions (one io_uring_enter per
 #    call at iodepth 1) equal the calls the report counts; the run warns once for sync and
-#    syncfs, which have no opcode, and for no other call.
+#    syncfs, which have no opcode, and for no other call. With read and fsync hidden from the
+#    probe (tests/tools/preload/uring_hide.c), they are made directly, with one warning each
+#    naming the operations that make them. A submission refused with -EAGAIN is made again.
 # 3. A logged run under io_uring (--durability-log, verify=1): exit 0, no mismatch, and
 #    `fsmix verify` finds every promise kept, every fsync acknowledged.
+#    read_skip's SEEK_CUR moves the engine's kept position (verify=1 checks every read); each
+#    fdatasync reaches ext4 as a datasync (its tracepoint ext4_sync_file_enter, in a tracefs
+#    instance of the test's own), each fsync as a full sync.
 # 4. The reports say which engine ran, at which depth (text, JSON, CSV).
 # Fails on the old binary (no key engine: exit 2 at the profile).
 set -u
@@ -130,6 +135,56 @@ else
 		bad "io_uring: $n calls made synchronously: $(grep "cannot go through" "$work/all.out")"
 fi
 
+# 2b. The probe's fallback, on any kernel: uring_hide.so makes the probes report read (opcode
+# 22) and fsync (3) unsupported, as an older kernel would. The worker then reads with pread64
+# at the position it keeps and syncs with fsync(2) and fdatasync(2), every read's content
+# checked (verify=1), and one warning each names the operations that make the call.
+hide=${FSMIX_TOOLS:-}/uring_hide.so
+if [ ! -f "$hide" ] || ! command -v strace >/dev/null; then
+	skipped "the probe's fallback: no $hide or no strace"
+else
+	profile io_uring "read_weight=2
+write_fsync_weight=1
+write_fdatasync_weight=1" "verify=1" >"$work/hide.ffsb"
+	ASAN_OPTIONS="$traced_asan:verify_asan_link_order=0" URING_HIDE_OPS=22,3 LD_PRELOAD=$hide \
+		timeout 300 strace -f -qq -o "$work/hide.trace" -e trace=pread64,fsync,fdatasync \
+		"$bin" run "$work/hide.ffsb" --location "$(shmdir)" --seed 4 >"$work/hide.out" 2>&1
+	rc=$?
+	n() { grep -c "^[0-9]* *$1(" "$work/hide.trace"; }
+	w="warning: engine=io_uring:"
+	if [ $rc -eq 0 ] && grep -q " 0 content mismatches" "$work/hide.out" &&
+		[ "$(n pread64)" -gt 0 ] && [ "$(n fsync)" -gt 0 ] && [ "$(n fdatasync)" -gt 0 ] &&
+		grep -q "$w read cannot go through io_uring on this kernel; operation read makes it synchronously" "$work/hide.out" &&
+		grep -q "$w fsync cannot .*; operation write_fsync makes it" "$work/hide.out" &&
+		grep -q "$w fdatasync cannot .*; operation write_fdatasync makes it" "$work/hide.out" &&
+		[ "$(grep -c "$w" "$work/hide.out")" = 3 ]; then
+		ok "io_uring: read, fsync, fdatasync hidden from the probe: made directly ($(n pread64) pread64), one warning each naming its operations"
+	else
+		bad "io_uring with read and fsync hidden: exit $rc, $(n pread64) pread64, $(n fsync) fsync, $(n fdatasync) fdatasync"
+		grep "warning\|mismatch" "$work/hide.out" | sed 's/^/     /'
+	fi
+fi
+
+# 2c. A submission refused for a while (-EAGAIN: the kernel has no memory for the request
+# yet) is submitted again, not the call's error, and no completion is taken for another
+# call's: uring_hide.so refuses every third submission of each thread before it reaches the
+# kernel. Before: the run failed with errors (the refused entry's completion came later, as
+# the result of the call after it).
+if [ -f "$hide" ]; then
+	profile io_uring "read_weight=2
+write_fsync_weight=1
+create_fdatasync_weight=1
+stat_weight=1" "verify=1" >"$work/eagain.ffsb"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" URING_EAGAIN_EVERY=3 \
+		LD_PRELOAD=$hide timeout 120 "$bin" run "$work/eagain.ffsb" --location "$(shmdir)" \
+		--seed 4 --json "$work/eagain.json" >"$work/eagain.out" 2>&1
+	rc=$?
+	errs=$(jq -r '[.total.ops[] | .errors] | add' "$work/eagain.json" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "$errs" = 0 ] && grep -q " 0 content mismatches" "$work/eagain.out" &&
+		ok "io_uring: every third submission refused (-EAGAIN): submitted again, 0 errors, no mismatch" ||
+		{ bad "io_uring with refused submissions: exit $rc, $errs errors"; tail -3 "$work/eagain.out" | sed 's/^/     /'; }
+fi
+
 # 3. The durability log under io_uring, then fsmix verify.
 dur="create_fsync_weight=2
 write_fsync_weight=3
@@ -157,6 +212,47 @@ if [ $vrc -eq 0 ] && [ "$(jq -r .broken "$work/dur-verify.json")" = 0 ] &&
 else
 	bad "io_uring: fsmix verify exit $vrc"
 	tail -8 "$work/dur-verify.out" | sed 's/^/     /'
+fi
+
+# 3b. read_skip's lseek(SEEK_CUR) moves the kept position from where the reads left it (the
+# engine makes no lseek call): every read checked against the content (verify=1).
+profile io_uring "read_weight=1" "verify=1" |
+	sed 's/^read_random=1/read_random=0\nread_skip=1\nread_skipsize=4KB/' >"$work/skip.ffsb"
+timeout 120 "$bin" run "$work/skip.ffsb" --location "$(shmdir)" --seed 3 --json "$work/skip.json" \
+	>"$work/skip.out" 2>&1
+rc=$?
+seeks=$(jq -r '[.total.syscalls[] | select(.name == "lseek") | .latency.count] | add // 0' "$work/skip.json" 2>/dev/null)
+[ $rc -eq 0 ] && [ "${seeks:-0}" -gt 0 ] && grep -q " 0 content mismatches" "$work/skip.out" &&
+	ok "io_uring: read_skip: $seeks kept seeks (SEEK_SET, SEEK_CUR), no content mismatch" ||
+	{ bad "io_uring read_skip: exit $rc, $seeks seeks"; grep -m2 "mismatch\|error" "$work/skip.out" | sed 's/^/     /'; }
+
+# 3c. fdatasync goes to the kernel as a datasync (IORING_FSYNC_DATASYNC), fsync as a full one:
+# strace sees neither, ext4's tracepoint ext4_sync_file_enter does (its datasync field), in a
+# tracefs instance of this test's own, for its own loop-mounted ext4 only.
+trc=$work/tracefs
+inst=$trc/instances/fsmix-e2e-$$
+if ! mount_ext4 "$work/ext4" 64 || ! mkdir -p "$trc" || ! mount -t tracefs nodev "$trc" 2>/dev/null; then
+	skipped "datasync check: needs root, a loop-mounted ext4 and tracefs"
+elif mounts+=("$trc") && ! [ -d "$trc/events/ext4/ext4_sync_file_enter" ] || ! mkdir "$inst" 2>/dev/null; then
+	skipped "datasync check: no ext4_sync_file_enter tracepoint or tracefs instance"
+else
+	dev=$(mountpoint -d "$work/ext4" | tr : ,)
+	echo 1 >"$inst/events/ext4/ext4_sync_file_enter/enable"
+	profile io_uring "write_fsync_weight=1
+write_fdatasync_weight=1" >"$work/ds.ffsb"
+	timeout 120 "$bin" run "$work/ds.ffsb" --location "$work/ext4" --seed 5 --json "$work/ds.json" \
+		>"$work/ds.out" 2>&1
+	rc=$?
+	echo 0 >"$inst/events/ext4/ext4_sync_file_enter/enable"
+	grep "ext4_sync_file_enter: dev $dev " "$inst/trace" >"$work/ds.trace"
+	rmdir "$inst"
+	umount "$trc" # now: cleanup's rm -rf "$work" must never reach into a tracefs
+	count() { jq -r "[.total.syscalls[] | select(.name == \"$1\") | .latency.count] | add // 0" "$work/ds.json"; }
+	fds=$(count fdatasync) fss=$(count fsync)
+	ds1=$(grep -c " datasync 1" "$work/ds.trace") ds0=$(grep -c " datasync 0" "$work/ds.trace")
+	[ $rc -eq 0 ] && [ "$fds" -gt 0 ] && [ "$fss" -gt 0 ] && [ "$ds1" = "$fds" ] && [ "$ds0" -ge "$fss" ] &&
+		ok "io_uring: $fds fdatasync reach ext4 as datasyncs, $fss fsync as full ones" ||
+		bad "io_uring: exit $rc; the report counts $fds fdatasync and $fss fsync, ext4 saw $ds1 datasyncs and $ds0 full syncs"
 fi
 
 # 4. The reports name the engine.

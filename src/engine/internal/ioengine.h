@@ -51,10 +51,12 @@ struct io_engine_ops {
 	 * here (FAIL_UNSUPPORTED with err when not); `missing` gets, for each call kind, whether
 	 * it is made synchronously (the kernel cannot do it through this engine). NULL: always. */
 	enum failure (*check)(bool missing[IOC_COUNT], char *err, size_t errlen);
-	/* In the worker's own thread, after it has its own descriptor table, before the start
-	 * gate: its state in w->io_ctx. 0, or -errno with err. NULL: no state. */
+	/* In the main thread, as the worker is made (worker_new: a failure is the setup's error),
+	 * before its thread starts: its state in w->io_ctx; the worker's first call, from its own
+	 * thread with its own descriptor table, binds that state to the thread. 0, or -errno with
+	 * err. NULL: no state. */
 	int (*setup)(struct worker *w, char *err, size_t errlen);
-	void (*teardown)(struct worker *w); /* in the worker's thread, as it ends; NULL: none */
+	void (*teardown)(struct worker *w); /* as the worker is freed (worker_free); NULL: none */
 	int (*openat)(struct worker *w, int dfd, const char *name, int flags, mode_t mode);
 	ssize_t (*read)(struct worker *w, int fd, void *buf, size_t n);
 	ssize_t (*write)(struct worker *w, int fd, const void *buf, size_t n);
