@@ -41,7 +41,7 @@ struct uring_ctx {
 	struct io_uring ring;
 	struct io_uring_sqe *sqe;  /* the entry of the call being made (sqe_get -> run_one) */
 	uint64_t seq;              /* the calls submitted: each entry's user_data, 1, 2, ... */
-	bool sync_call[IOC_COUNT]; /* the calls made synchronously (the probe found no opcode) */
+	bool sync_call[IOC_COUNT]; /* the calls made synchronously (no opcode, or a broken ring) */
 	struct uring_file files[URING_FILES];
 };
 
@@ -169,9 +169,11 @@ static struct io_uring_sqe *sqe_get(struct uring_ctx *c)
  * resumed (the call itself goes on in the kernel), and so is a submission refused for a
  * while (-EAGAIN: no memory for the request yet; -EBUSY: completions not reaped, never here):
  * a refused entry stays in the ring, and went late with a later call's, its buffer and names
- * long gone. Any other refusal (a broken ring) is the call's error; each entry carries its
- * number (user_data), so a completion of an earlier entry is never taken for this call's:
- * one completion per entry, in order. */
+ * long gone. Any other refusal (a broken ring) is the call's error, and the ring is never
+ * entered again: every later call of the worker is made synchronously (its refused entry,
+ * still queued, would otherwise go with the next call's). Each entry carries its number
+ * (user_data), so a completion of an earlier entry is never taken for this call's: one
+ * completion per entry, in order. */
 static int64_t run_one(struct uring_ctx *c)
 {
 	uint64_t id = ++c->seq;
@@ -189,8 +191,11 @@ static int64_t run_one(struct uring_ctx *c)
 			continue; /* a refused entry's, submitted late: its call had failed */
 		}
 		int rc = io_uring_submit_and_wait(&c->ring, 1);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+			for (int i = 0; i < IOC_COUNT; i++)
+				c->sync_call[i] = true;
 			return rc;
+		}
 	}
 }
 

@@ -185,6 +185,24 @@ stat_weight=1" "verify=1" >"$work/eagain.ffsb"
 		{ bad "io_uring with refused submissions: exit $rc, $errs errors"; tail -3 "$work/eagain.out" | sed 's/^/     /'; }
 fi
 
+# 2d. A ring that refuses a submission for good (any error but EINTR, EAGAIN, EBUSY: a broken
+# ring) fails that one call, and the worker makes every later call synchronously, never
+# entering the ring again (its refused entry, still queued, would go with the next call's):
+# uring_hide.so fails each thread's 20th submission and every later one with EFAULT. One
+# error per worker, then the run goes on (--continue-on-error) with no mismatch. Before: every
+# call after the 20th failed.
+if [ -f "$hide" ]; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" URING_FAIL_FROM=20 \
+		LD_PRELOAD=$hide timeout 120 "$bin" run "$work/eagain.ffsb" --location "$(shmdir)" \
+		--seed 4 --continue-on-error --json "$work/broken.json" >"$work/broken.out" 2>&1
+	rc=$?
+	errs=$(jq -r '[.total.ops[] | .errors] | add' "$work/broken.json" 2>/dev/null)
+	ran=$(jq -r '[.total.ops[] | .count] | add' "$work/broken.json" 2>/dev/null)
+	[ "$errs" = 2 ] && [ "${ran:-0}" -ge 250 ] && grep -q " 0 content mismatches" "$work/broken.out" &&
+		ok "io_uring: a broken ring: one failed call per worker (exit $rc), $ran ops then made directly" ||
+		{ bad "io_uring with a broken ring: exit $rc, ${errs:-?} errors, ${ran:-?} ops"; tail -3 "$work/broken.out" | sed 's/^/     /'; }
+fi
+
 # 3. The durability log under io_uring, then fsmix verify.
 dur="create_fsync_weight=2
 write_fsync_weight=3

@@ -4,7 +4,9 @@
  * kernel would, while the kernel still does them. So the engine's fallback (the call made
  * synchronously, and the warning naming it) runs on any kernel. With URING_EAGAIN_EVERY=N,
  * every Nth io_uring_submit_and_wait of a thread returns -EAGAIN without entering the kernel
- * (as a kernel out of memory for the request refuses a submission): the entry stays queued. */
+ * (as a kernel out of memory for the request refuses a submission): the entry stays queued.
+ * With URING_FAIL_FROM=N, the Nth io_uring_submit_and_wait of a thread and every later one
+ * return -EFAULT without entering the kernel: a broken ring. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -48,9 +50,12 @@ struct io_uring_probe *io_uring_get_probe(void)
 int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
 {
 	static _Thread_local unsigned long calls;
-	const char *e = getenv("URING_EAGAIN_EVERY");
-	unsigned long every = e ? strtoul(e, NULL, 10) : 0;
-	if (every && ++calls % every == 0)
+	const char *e = getenv("URING_EAGAIN_EVERY"), *f = getenv("URING_FAIL_FROM");
+	unsigned long every = e ? strtoul(e, NULL, 10) : 0, from = f ? strtoul(f, NULL, 10) : 0;
+	++calls;
+	if (from && calls >= from)
+		return -EFAULT;
+	if (every && calls % every == 0)
 		return -EAGAIN;
 	int (*real)(struct io_uring *, unsigned) =
 	    (int (*)(struct io_uring *, unsigned))dlsym(RTLD_NEXT, __func__);
