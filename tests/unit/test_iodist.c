@@ -114,7 +114,7 @@ static void test_parse_offdist(void)
 		const char *text, *msg;
 	} bad[] = {
 	    {"zipf:0", "zipf THETA '0' is out of range"},
-	    {"zipf:abc", "zipf THETA of 'zipf:abc'"},
+	    {"zipf:abc", "zipf THETA: 'abc' is not a number"},
 	    {"pareto:1.2", "pareto H '1.2' is out of range"},
 	    {"pareto:0.5", "out of range"},
 	    {"normal:0", "normal SIGMA '0' is out of range"},
