@@ -223,6 +223,8 @@ static void test_offset_draws(void)
 	CHECK(chi_slots("random", 50, 8) < CHI2_49);
 	/* zones that round to no slot still get theirs: 3 slots, 4 zones */
 	CHECK(chi_slots("zoned:25/10:25/10:25/10:25/70", 3, 9) < CHI2_2);
+	/* a last zone so thin its start rounds to the file's end still gets the last slot */
+	CHECK(chi_slots("zoned:50/100:50/0.00000000000000001", 3, 10) < CHI2_2);
 	/* a wrong distribution is caught: zoned's first zone is 60 %, judged as uniform */
 	struct offdist d;
 	char err[VALUE_ERR_LEN];
