@@ -178,6 +178,7 @@ static uint64_t queue_start(struct worker *w, struct arrival *arr, uint64_t slot
 		w->st.backlog_full++;
 		stats_resp_missed(&w->st, dropped, w->time_ops ? oldest : 0, arr->period_ns);
 	}
+	FSMIX_ASSERT(slot >= now || now - slot <= max_late); /* the backlog within its bound */
 	if (slot < now) {
 		w->st.late_starts++;
 		*late = true;
