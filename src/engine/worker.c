@@ -171,7 +171,7 @@ static uint64_t queue_start(struct worker *w, struct arrival *arr, uint64_t slot
 	*late = false;
 	if (now <= slot)
 		return slot;
-	uint64_t max_late = (uint64_t)w->g->arrival_backlog_max * arr->period_ns;
+	uint64_t max_late = arrival_backlog_ns(w->g->arrival_backlog_max, arr->period_ns);
 	if (now - slot > max_late) {
 		uint64_t dropped, oldest = now - slot;
 		slot = arrival_trim(arr, slot, now - max_late, &dropped);
