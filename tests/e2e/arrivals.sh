@@ -36,7 +36,9 @@ rc=$?
 	--set threadgroup0.arrival_backlog_max=5 >"$work/strict.out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q "arrival_backlog.*--strict-ffsb\|--strict-ffsb.*arrival_backlog" "$work/strict.out" &&
-	ok "--strict-ffsb refuses arrival_backlog (an extension)" ||
+	grep -q "arrival_backlog: fsmix extension, rejected by --strict-ffsb" "$work/strict.out" &&
+	grep -q "arrival_backlog_max: fsmix extension, rejected by --strict-ffsb" "$work/strict.out" &&
+	ok "--strict-ffsb refuses arrival_backlog and arrival_backlog_max (extensions)" ||
 	{ bad "--strict-ffsb: exit $rc"; cat "$work/strict.out"; }
 
 # ---- the accounting, at any speed: queue drops nothing below its bound ---------------------
