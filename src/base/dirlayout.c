@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "check.h"
 #include "fdio.h"
 
 uint64_t dirlayout_level_count(const struct dirlayout *l, uint32_t level)
@@ -41,6 +42,7 @@ int dirlayout_path(const struct dirlayout *l, uint32_t level, uint64_t j, char *
 		j /= l->fanout;
 	}
 	digit[0] = j;
+	FSMIX_ASSERT(digit[0] < l->top); /* j < level_count: the first digit is a level-1 index */
 	size_t n = 0;
 	for (uint32_t k = 0; k < level; k++) {
 		char part[DECIMAL_MAX + 2];

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "check.h"
 #include "sizedist.h"
 
 /* Cumulative shares (percent, summing to 100) as thresholds of IODIST_ONE; the last is ONE, so
@@ -11,10 +12,13 @@ static void cumulate(const double *pct, uint32_t n, uint64_t *cum)
 {
 	double acc = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		FSMIX_ASSERT(pct[i] >= 0);
 		acc += pct[i];
 		double t = acc / 100.0 * (double)IODIST_ONE;
 		cum[i] = t >= (double)IODIST_ONE ? IODIST_ONE : (uint64_t)t;
 	}
+	/* the parsers (iokeys.c) let only shares adding up to 100 through */
+	FSMIX_ASSERT_MSG(!n || fabs(acc - 100) < 1e-5, "shares add up to %g", acc);
 	if (n)
 		cum[n - 1] = IODIST_ONE;
 }
@@ -31,6 +35,7 @@ static uint32_t scan(const uint64_t *cum, uint32_t n, struct rng *r)
 
 void iosize_init(struct iosize *s)
 {
+	FSMIX_ASSERT(s->n <= IOSIZE_MAX);
 	cumulate(s->pct, s->n, s->cum);
 }
 
@@ -58,6 +63,7 @@ void offdist_init(struct offdist *d)
 		popdist_init(&d->pop);
 	if (d->kind != OFF_ZONED)
 		return;
+	FSMIX_ASSERT(d->n_zones >= 1 && d->n_zones <= OFFZONE_MAX);
 	cumulate(d->zone_access, d->n_zones, d->zone_cum);
 	double at = 0;
 	for (uint32_t i = 0; i < d->n_zones; i++) {
@@ -117,6 +123,7 @@ uint64_t offdist_pick(const struct offdist *d, struct offstate *s, struct rng *r
 		off = offdist_slot(d, &s->c, limit / unit + 1, r) * unit;
 	if (d->align)
 		off &= ~(uint64_t)4095;
+	FSMIX_ASSERT(off <= limit); /* the extent stays inside the file: one compare */
 	s->seq = off + unit;
 	return off;
 }

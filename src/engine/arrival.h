@@ -35,6 +35,14 @@ uint64_t arrival_gap(struct arrival *a);
 uint64_t arrival_next(struct arrival *a, uint64_t slot, uint64_t now, uint64_t *missed,
                       uint64_t *first_missed);
 
+/* arrival_backlog_ns - arrival_backlog_max's bound as lateness: `max` periods of `period_ns`,
+ * saturating at UINT64_MAX (a long period times a large bound must not wrap to a short one). */
+static inline uint64_t arrival_backlog_ns(uint64_t max, uint64_t period_ns)
+{
+	uint64_t ns;
+	return __builtin_mul_overflow(max, period_ns, &ns) ? UINT64_MAX : ns;
+}
+
 /* arrival_trim - arrival_backlog=queue at its bound: the first start at or after `limit`, from
  * the start `slot` (< limit) on. The starts before limit are dropped: *dropped counts them
  * (slot among them; for a poisson schedule far behind, the expected count). */

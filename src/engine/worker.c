@@ -171,13 +171,14 @@ static uint64_t queue_start(struct worker *w, struct arrival *arr, uint64_t slot
 	*late = false;
 	if (now <= slot)
 		return slot;
-	uint64_t max_late = (uint64_t)w->g->arrival_backlog_max * arr->period_ns;
+	uint64_t max_late = arrival_backlog_ns(w->g->arrival_backlog_max, arr->period_ns);
 	if (now - slot > max_late) {
 		uint64_t dropped, oldest = now - slot;
 		slot = arrival_trim(arr, slot, now - max_late, &dropped);
 		w->st.backlog_full++;
 		stats_resp_missed(&w->st, dropped, w->time_ops ? oldest : 0, arr->period_ns);
 	}
+	FSMIX_ASSERT(slot >= now || now - slot <= max_late); /* the backlog within its bound */
 	if (slot < now) {
 		w->st.late_starts++;
 		*late = true;

@@ -2,7 +2,6 @@
 #include "dirtree.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -15,9 +14,10 @@ const char *dirtree_parse_files(const char *text, double *shape, char err[VALUE_
 	if (!strcmp(text, "uniform"))
 		return NULL;
 	if (strncmp(text, "gamma:", 6) == 0) {
-		char *end;
-		double k = strtod(text + 6, &end);
-		if (end != text + 6 && !*end && k >= 0.01 && k <= 1000) {
+		char e2[VALUE_ERR_LEN];
+		double k;
+		/* the project's number parser: plain decimals (no hex, blanks, inf or nan) */
+		if (!value_parse_double(text + 6, &k, e2) && k >= 0.01 && k <= 1000) {
 			*shape = k;
 			return NULL;
 		}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "realism.h"
 
 /* Percentages that add up to 100 within rounding of decimals ("33.3/33.3/33.4"). */
 #define PCT_EPS 1e-6
@@ -206,14 +207,11 @@ const char *iokeys_parse_offdist(const char *text, struct offdist *d, char err[V
 	const char *bad = NULL;
 	if (!colon && strcmp(text, "random") == 0)
 		return NULL;
-	if (arg && wl == 4 && strncmp(text, "zipf", 4) == 0) {
-		d->kind = OFF_ZIPF;
-		d->pop.kind = POP_ZIPF;
-		bad = param(arg, text, "zipf THETA", 0, 100, false, &d->pop.theta, err);
-	} else if (arg && wl == 6 && strncmp(text, "pareto", 6) == 0) {
-		d->kind = OFF_PARETO;
-		d->pop.kind = POP_PARETO;
-		bad = param(arg, text, "pareto H", 0.5, 1, true, &d->pop.h, err);
+	bool zipf = wl == 4 && strncmp(text, "zipf", 4) == 0;
+	if (arg && !strchr(arg, ':') && (zipf || (wl == 6 && strncmp(text, "pareto", 6) == 0))) {
+		/* file_popularity's syntax, bounds and sampler (popdist.h): one parser for both */
+		d->kind = zipf ? OFF_ZIPF : OFF_PARETO;
+		return realism_parse_popularity(text, &d->pop, err);
 	} else if (arg && wl == 6 && strncmp(text, "normal", 6) == 0) {
 		d->kind = OFF_NORMAL;
 		bad = param(arg, text, "normal SIGMA", 0, 100, false, &d->sigma, err);

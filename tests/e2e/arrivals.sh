@@ -43,8 +43,24 @@ rc=$?
 	--set threadgroup0.arrival_backlog_max=5 >"$work/strict.out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q "arrival_backlog.*--strict-ffsb\|--strict-ffsb.*arrival_backlog" "$work/strict.out" &&
-	ok "--strict-ffsb refuses arrival_backlog (an extension)" ||
+	grep -q "arrival_backlog: fsmix extension, rejected by --strict-ffsb" "$work/strict.out" &&
+	grep -q "arrival_backlog_max: fsmix extension, rejected by --strict-ffsb" "$work/strict.out" &&
+	ok "--strict-ffsb refuses arrival_backlog and arrival_backlog_max (extensions)" ||
 	{ bad "--strict-ffsb: exit $rc"; cat "$work/strict.out"; }
+# a bound with nothing to bound, and a backlog without a schedule: warned at their lines
+sed -e '/arrival_backlog=later/d' -e 's/arrival_backlog_max=0/arrival_backlog_max=5/' \
+	"$work/bad.ffsb" >"$work/unused.ffsb"
+"$bin" check "$work/unused.ffsb" >"$work/unused.out" 2>&1
+rc=$?
+sed '/op_rate=/d' "$work/unused.ffsb" >"$work/unsched.ffsb"
+"$bin" check "$work/unsched.ffsb" --set threadgroup0.arrival_backlog=queue \
+	--set threadgroup0.arrival=poisson >"$work/unsched.out" 2>&1
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] &&
+	grep -q "unused.ffsb:10: warning: .* arrival_backlog_max: ignored: arrival_backlog=drop keeps no backlog" "$work/unused.out" &&
+	[ "$(grep -c "warning: .* arrival\(_backlog\|_backlog_max\)\?: ignored: neither op_rate nor op_period schedules this group" "$work/unsched.out")" -eq 3 ] &&
+	ok "arrival_backlog_max with drop, arrival keys without a schedule: warned as ignored" ||
+	{ bad "ignored-key warnings: exit $rc $rc2"; grep warning "$work/unused.out" "$work/unsched.out"; }
 
 # ---- the accounting, at any speed: queue drops nothing below its bound ---------------------
 cat >"$work/fast.ffsb" <<'PROFILE'

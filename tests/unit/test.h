@@ -87,6 +87,20 @@ static int test_passed_checks;
 		fprintf(stderr, "%s %s\n", test_failed_checks == before_ ? "ok  " : "FAIL", #fn);  \
 	} while (0)
 
+/* test_chi2 - Pearson's chi-square of n observed counts against probabilities p[] (summing to
+ * 1) over `draws` draws; cells of probability 0 are left out (a hit there is the caller's check).
+ */
+static inline double test_chi2(const uint64_t *hits, const double *p, size_t n, double draws)
+{
+	double chi = 0;
+	for (size_t k = 0; k < n; k++) {
+		double e = draws * p[k];
+		if (e > 0)
+			chi += ((double)hits[k] - e) * ((double)hits[k] - e) / e;
+	}
+	return chi;
+}
+
 static inline int test_summary(void)
 {
 	printf("%d passed, %d failed\n", test_passed_checks, test_failed_checks);

@@ -59,6 +59,9 @@ static void test_poisson(void)
 /* arrival_backlog=queue at its bound: the starts before the limit dropped and counted. */
 static void test_trim(void)
 {
+	/* the bound in ns saturates: 10^8 periods of 184467440738 ns wrapped to 90 ms */
+	CHECK_EQ_U(arrival_backlog_ns(1000, 1000000), 1000000000);
+	CHECK_EQ_U(arrival_backlog_ns(100000000, 184467440738ull), UINT64_MAX);
 	struct arrival a;
 	uint64_t dropped;
 	arrival_init(&a, 1000, false, 1, 0);

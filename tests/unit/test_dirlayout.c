@@ -102,6 +102,8 @@ static void test_parse_files(void)
 	CHECK_CONTAINS(err, "0.01 to 1000");
 	CHECK(dirtree_parse_files("gamma:", &k, err) != NULL);
 	CHECK(dirtree_parse_files("gamma:2x", &k, err) != NULL);
+	CHECK(dirtree_parse_files("gamma:0x1p1", &k, err) != NULL); /* hex: not a plain decimal */
+	CHECK(dirtree_parse_files("gamma: 2", &k, err) != NULL);
 	CHECK(dirtree_parse_files("zipf:1", &k, err) != NULL);
 	CHECK_CONTAINS(err, "uniform or gamma:SHAPE");
 }

@@ -15,12 +15,11 @@
 
 static double chi_of(const uint64_t *hits, const struct popdist *d, uint64_t n, uint64_t draws)
 {
-	double chi = 0;
-	for (uint64_t k = 0; k < n; k++) {
-		double e = (double)draws * popdist_prob(d, n, k);
-		chi += ((double)hits[k] - e) * ((double)hits[k] - e) / e;
-	}
-	return chi;
+	double p[NR];
+	CHECK(n <= NR);
+	for (uint64_t k = 0; k < n && k < NR; k++)
+		p[k] = popdist_prob(d, n, k);
+	return test_chi2(hits, p, n <= NR ? n : NR, (double)draws);
 }
 
 static double chi_rank(struct popdist d, uint64_t seed)

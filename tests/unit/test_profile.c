@@ -176,20 +176,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, dirsync);
 	FIELD(a, b, bindfs);
 	SFIELD(a, b, file_popularity);
-	FIELD(a, b, pop.kind);
-	FIELD(a, b, pop.theta);
-	FIELD(a, b, pop.h);
-	FIELD(a, b, pop.hot_files);
-	FIELD(a, b, pop.hot_ops);
-	FIELD(a, b, pop.p_exp);
-	FIELD(a, b, pop.z_hx1);
-	FIELD(a, b, pop.z_s);
-	FIELD(a, b, pop.z_head);
-	FIELD(a, b, pop.z_hk);
-	for (int k = 0; k < POPDIST_HEAD; k++) {
-		FIELD(a, b, pop.z_thr[k]);
-		FIELD(a, b, pop.z_alias[k]);
-	}
+	MFIELD(a, b, pop); /* memset by the parser, calloc'ed when unset: compared whole */
 	SFIELD(a, b, write_bssplit);
 	SFIELD(a, b, write_bsrange);
 	SFIELD(a, b, read_bssplit);
@@ -198,19 +185,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	MFIELD(a, b, rmix);
 	SFIELD(a, b, random_distribution);
 	FIELD(a, b, percentage_random);
-	FIELD(a, b, offd.kind);
-	FIELD(a, b, offd.sigma);
-	FIELD(a, b, offd.pct_random);
-	FIELD(a, b, offd.align);
-	FIELD(a, b, offd.n_zones);
-	for (int k = 0; k < OFFZONE_MAX; k++) {
-		FIELD(a, b, offd.zone_access[k]);
-		FIELD(a, b, offd.zone_size[k]);
-		FIELD(a, b, offd.zone_cum[k]);
-		FIELD(a, b, offd.zone_lo[k]);
-		FIELD(a, b, offd.zone_hi[k]);
-	}
-	MFIELD(a, b, offd.pop); /* the same popdist fields as pop (zeroed when unused) */
+	MFIELD(a, b, offd); /* as pop: memset by the parser, calloc'ed when unset */
 	SFIELD(a, b, op_rate);
 	FIELD(a, b, rate_target);
 	FIELD(a, b, sched_period_ns);
