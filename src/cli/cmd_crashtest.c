@@ -202,10 +202,10 @@ static int state_verify(const struct cli *c, const struct plan *pl, const struct
 		}
 		snprintf(t->verify_error, sizeof(t->verify_error), "%s", last);
 	}
+	if (log) /* (closed on both paths: one per state, and a run has thousands) */
+		fclose(log);
 	if (fl != FAIL_NONE)
 		return -1;
-	if (log)
-		fclose(log);
 	t->promises += rep.checked;
 	for (int k = 0; k < DM_KIND_COUNT; k++)
 		t->kinds_now[k] = rep.by_kind[k];
