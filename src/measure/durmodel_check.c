@@ -27,6 +27,16 @@ const char *dm_kind_name(enum dm_kind k)
 	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
 }
 
+/* Whether the lost tail may have changed f: by_flags, what the header says the run does, when
+ * the tail is unknown; when it is known (durmodel_known_tail), only what a record after the cut
+ * did to f itself. */
+static bool tail_may(const struct durmodel *m, const struct dm_file *f, bool by_flags)
+{
+	if (!m->tail_lost)
+		return false;
+	return m->tail_known ? f->tail_touched : by_flags;
+}
+
 /* A log whose tail is lost (no end record): what a change after its last record may have done
  * to file f. Vanish: a delete removed it (a create that fails removes its own new file). Renew:
  * its id was deleted and created anew, so it holds the new file: of any length, of generations
@@ -35,9 +45,7 @@ const char *dm_kind_name(enum dm_kind k)
 static bool may_vanish(const struct durmodel *m, const struct dm_file *f)
 {
 	bool deletes = !(m->h.flags & DLH_NO_DELETES), creates = !(m->h.flags & DLH_NO_CREATES);
-	if (m->tail_known) /* only what a record after the cut did to f */
-		return m->tail_lost && f->tail_touched;
-	return m->tail_lost && (deletes || (creates && f->created));
+	return tail_may(m, f, deletes || (creates && f->created));
 }
 
 static bool may_renew(const struct durmodel *m, const struct dm_file *f)
@@ -325,7 +333,7 @@ static void check_gone_in(const struct durmodel *m, const struct dm_files *files
 	}
 	struct dm_finding fd = {
 	    .kind = DM_RESURRECTED, .fs = fs, .file = f->id, .dir = dir, .ref = ref};
-	add_finding(rep, &fd, 1, m->tail_lost && !(m->h.flags & DLH_NO_CREATES));
+	add_finding(rep, &fd, 1, tail_may(m, f, !(m->h.flags & DLH_NO_CREATES)));
 }
 
 /* A deleted file: gone from the directory of its unlink once that is durable, and from every
@@ -373,7 +381,7 @@ static void check_link(const struct durmodel *m, const struct dm_files *files, u
 	/* (l<id> changes by a link or unlink, and by a delete or replace, which unlink it first) */
 	bool names =
 	    (m->h.flags & (DLH_NO_DELETES | DLH_NO_LINKS)) != (DLH_NO_DELETES | DLH_NO_LINKS);
-	add_finding(rep, &fd, 1, m->tail_lost && names);
+	add_finding(rep, &fd, 1, tail_may(m, f, names));
 }
 
 static int cmp_id(const void *a, const void *b)
