@@ -1,10 +1,12 @@
 /* durmodel_check.c - the durability model's check: every promise the replay made (durmodel.c)
  * against the files as they are, read through callbacks (durmodel.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "durcheck.h"
 #include "durmodel_int.h"
 #include "tree.h"
@@ -495,14 +497,21 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 			const struct dm_file *f = by_id[i];
 			for (; files->prefetch && ahead_to < d->n_files &&
 			       (ahead_to <= i || ahead < PREFETCH_WINDOW);
-			     ahead_to++)
-				if (prefetched(by_id[ahead_to])) {
-					files->prefetch(files->ctx, fs, by_id[ahead_to]->dir,
-					                by_id[ahead_to]->id);
-					ahead += prefetched(by_id[ahead_to]);
-				}
-			uint64_t now = prefetched(f); /* checked next: out of the window */
-			ahead = now < ahead ? ahead - now : 0;
+			     ahead_to++) {
+				const struct dm_file *g = by_id[ahead_to];
+				uint64_t bytes = prefetched(g);
+				if (bytes)
+					files->prefetch(files->ctx, fs, g->dir, g->id);
+				ahead += bytes;
+			}
+			/* ahead: the bytes of files i to ahead_to - 1, f among them, once f is
+			 * prefetched; f, checked next, leaves the window */
+			uint64_t now = files->prefetch ? prefetched(f) : 0;
+			FSMIX_ASSERT_MSG(!files->prefetch || (ahead_to > i && ahead >= now),
+			                 "file %u of %u: prefetched to %u, %" PRIu64
+			                 " bytes ahead, %" PRIu64 " now",
+			                 i, d->n_files, ahead_to, ahead, now);
+			ahead -= now;
 			uint64_t before[DM_KIND_COUNT], lost[DM_KIND_COUNT];
 			memcpy(before, rep->by_kind, sizeof(before));
 			memcpy(lost, rep->lost_by_kind, sizeof(lost));
