@@ -105,11 +105,6 @@ static int files_place(const struct cli *c, struct ct_env *e, struct ct_files *f
 /* fsmix run PROFILE on the mounted recording disk, with the command line's overrides. */
 static int profile_run(const struct cli *c, struct ct_env *e, const struct ct_files *f)
 {
-	static const char *const opt[] = {
-	    [OVR_TIME] = "--time", [OVR_LOCATION] = "--location", [OVR_THREADS] = "--threads",
-	    [OVR_SET] = "--set",   [OVR_SEED] = "--seed",         [OVR_FIDELITY] = "--fidelity",
-	    [OVR_RAMP] = "--ramp",
-	};
 	char *argv[8 + 2 * MAX_OVERRIDES];
 	size_t n = 0;
 	argv[n++] = e->self;
@@ -120,7 +115,7 @@ static int profile_run(const struct cli *c, struct ct_env *e, const struct ct_fi
 	argv[n++] = "--durability-log";
 	argv[n++] = (char *)f->log;
 	for (size_t i = 0; i < c->n_ovr; i++) {
-		argv[n++] = (char *)opt[c->ovr[i].kind];
+		argv[n++] = (char *)override_option(c->ovr[i].kind);
 		argv[n++] = (char *)c->ovr[i].arg;
 	}
 	argv[n] = NULL;
@@ -202,10 +197,10 @@ static int state_verify(const struct cli *c, const struct plan *pl, const struct
 		}
 		snprintf(t->verify_error, sizeof(t->verify_error), "%s", last);
 	}
+	if (log) /* (closed on both paths: one per state, and a run has thousands) */
+		fclose(log);
 	if (fl != FAIL_NONE)
 		return -1;
-	if (log)
-		fclose(log);
 	t->promises += rep.checked;
 	for (int k = 0; k < DM_KIND_COUNT; k++)
 		t->kinds_now[k] = rep.by_kind[k];

@@ -102,6 +102,12 @@ static double rate(const struct ct_tally *t)
 	return t->seconds > 0 ? (double)t->explored / t->seconds : 0.0;
 }
 
+/* A step's mean time per state explored, in ms (0 before any). */
+static double step_ms(const struct ct_tally *t, int s)
+{
+	return t->explored ? (double)t->step_ns[s] / 1e6 / (double)t->explored : 0.0;
+}
+
 static void print_table(FILE *o, const struct ct_doc *d)
 {
 	const struct ct_tally *t = d->t;
@@ -118,7 +124,6 @@ static void print_table(FILE *o, const struct ct_doc *d)
 	        (double)(d->r->end_ns - d->r->start_ns) / 1e9);
 	fprintf(o, "  %-34s %zu\n", "states explored", t->explored);
 	fprintf(o, "  %-34s %.2f\n", "states per second", rate(t));
-	kinds_text((const uint64_t[DM_KIND_COUNT]){0}, kinds, sizeof(kinds));
 	uint64_t ks[DM_KIND_COUNT];
 	for (int k = 0; k < DM_KIND_COUNT; k++)
 		ks[k] = t->kind_states[k];
@@ -135,8 +140,7 @@ static void print_table(FILE *o, const struct ct_doc *d)
 	fprintf(o, "  %-34s %s\n", "first failing state", t->failed ? buf : "none");
 	fprintf(o, "  %-34s", "ms per state:");
 	for (int s = 0; s < CT_STEP_COUNT; s++)
-		fprintf(o, " %s %.1f", step_name[s],
-		        t->explored ? (double)t->step_ns[s] / 1e6 / (double)t->explored : 0.0);
+		fprintf(o, " %s %.1f", step_name[s], step_ms(t, s));
 	fprintf(o, "\n");
 }
 
@@ -168,10 +172,7 @@ static int fill_json(FILE *o, void *arg)
 	json_object_set_new(j, "first_failing_state",
 	                    t->failed ? json_integer((json_int_t)t->first_failing) : json_null());
 	for (int s = 0; s < CT_STEP_COUNT; s++)
-		json_object_set_new(
-		    steps, step_name[s],
-		    json_real(t->explored ? (double)t->step_ns[s] / 1e6 / (double)t->explored
-		                          : 0.0));
+		json_object_set_new(steps, step_name[s], json_real(step_ms(t, s)));
 	json_object_set_new(j, "ms_per_state", steps);
 	json_object_set_new(j, "seconds", json_real(t->seconds));
 	int rc = json_dumpf(j, o, JSON_INDENT(2));

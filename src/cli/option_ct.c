@@ -1,20 +1,16 @@
 /* option_ct.c - the setters of fsmix crashtest's own options (options.c's "Crashtest options"
  * rows): each value checked and stored in struct cli's ct. */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "option_set.h"
+#include "value.h"
 
-/* A whole number from lo to hi, digits only. */
+/* A whole number from lo to hi: the profile's syntax (digits only, value.h). */
 static bool ct_number(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	if (*v < '0' || *v > '9')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	if (errno || *end || n < lo || n > hi)
+	char why[VALUE_ERR_LEN];
+	uint64_t n;
+	if (value_parse_uint(v, &n, why) || n < lo || n > hi)
 		return false;
 	*out = n;
 	return true;
@@ -30,24 +26,16 @@ enum set_result set_ct_fs(struct cli *c, const char *v, char *err, size_t errlen
 	return SET_BAD;
 }
 
-/* A size with K, M or G (binary); from 16 MiB (mkfs.xfs's and mkfs.btrfs's least is about
- * that) to 64 GiB (a test disk: the record holds what is written to it). */
+/* A size as the profile writes one (value.h: K, M or G, binary; KB, MB, GB the same); from 16 MiB
+ * (mkfs.xfs's and mkfs.btrfs's least is about that) to 64 GiB (a test disk: the record holds what
+ * is written to it). */
 enum set_result set_ct_size(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	unsigned shift = 0;
-	if (*end == 'K' || *end == 'k')
-		shift = 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30, end++;
-	if (*v >= '0' && *v <= '9' && !errno && !*end && n <= (64ull << 30) >> shift) {
-		c->ct.size = (uint64_t)n << shift;
-		if (c->ct.size >= (16ull << 20) && c->ct.size <= (64ull << 30))
-			return SET_OK;
+	char why[VALUE_ERR_LEN];
+	uint64_t n;
+	if (!value_parse_size(v, &n, why) && n >= (16ull << 20) && n <= (64ull << 30)) {
+		c->ct.size = n;
+		return SET_OK;
 	}
 	snprintf(err, errlen, "--size takes a size from 16M to 64G (K, M or G), not '%s'", v);
 	return SET_BAD;

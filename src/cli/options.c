@@ -368,8 +368,8 @@ const struct option_row option_rows[] = {
      .commands = CRASH,
      .set = set_ct_size,
      .section = SEC_CRASHTEST,
-     .help = "the disk's size, e.g. 64M (default), 1G",
-     .man = "The recorded disk's size (a number with K, M or G; default 64M)."},
+     .help = "the disk's size, 16M to 64G, e.g. 64M (default), 1G",
+     .man = "The recorded disk's size, 16M to 64G (a number with K, M or G; default 64M)."},
     {.name = "mkfs-options",
      .arg = ARG_REQUIRED,
      .value = "OPTS",
@@ -405,9 +405,10 @@ const struct option_row option_rows[] = {
      .set = set_ct_reorder,
      .section = SEC_CRASHTEST,
      .help = "K random subsets of the cached writes per flush\n"
-             "point besides none (seeded by --seed; default 0)",
+             "point besides none (seeded by --seed; 0 to 1000,\n"
+             "default 0)",
      .man = "Besides none of the writes cached after a flush point, K random subsets of\n"
-            "them per flush point (drawn from\n.BR \\-\\-seed ;\ndefault 0)."},
+            "them per flush point (drawn from\n.BR \\-\\-seed ;\n0 to 1000, default 0)."},
     {.name = "state",
      .arg = ARG_REQUIRED,
      .value = "N",

@@ -170,9 +170,10 @@ struct durmodel *durmodel_build(const struct durlog_header *h, struct durlog_rec
                                 bool complete, enum dm_model model);
 /* durmodel_known_tail - the log was cut at a crash state's moment (fsmix crashtest) and the
  * records after the cut, tail, are known: what they may have done replaces the lost tail's
- * guesses. A file may have vanished or been made anew only when a tail record deletes,
- * renames, replaces, creates, truncates, fallocates, links or unlinks it; deletes and creates
- * explain nothing when the tail has none. Call after durmodel_build (complete false). */
+ * guesses. A file may have vanished or been made anew (its deleted name back, its second name
+ * gone or back) only when a tail record deletes, renames, replaces, creates, truncates,
+ * fallocates, links or unlinks it; deletes and creates explain nothing when the tail has none.
+ * Call after durmodel_build (complete false). */
 void durmodel_known_tail(struct durmodel *m, const struct durlog_rec *tail, size_t n);
 /* durmodel_check - check every promise against the files; fills rep (zeroed, or a report of an
  * earlier check: its verdicts are freed). A file that cannot be

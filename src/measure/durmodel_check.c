@@ -1,10 +1,12 @@
 /* durmodel_check.c - the durability model's check: every promise the replay made (durmodel.c)
  * against the files as they are, read through callbacks (durmodel.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "durcheck.h"
 #include "durmodel_int.h"
 #include "tree.h"
@@ -27,6 +29,16 @@ const char *dm_kind_name(enum dm_kind k)
 	return (unsigned)k < DM_KIND_COUNT ? names[k] : "?";
 }
 
+/* Whether the lost tail may have changed f: by_flags, what the header says the run does, when
+ * the tail is unknown; when it is known (durmodel_known_tail), only what a record after the cut
+ * did to f itself. */
+static bool tail_may(const struct durmodel *m, const struct dm_file *f, bool by_flags)
+{
+	if (!m->tail_lost)
+		return false;
+	return m->tail_known ? f->tail_touched : by_flags;
+}
+
 /* A log whose tail is lost (no end record): what a change after its last record may have done
  * to file f. Vanish: a delete removed it (a create that fails removes its own new file). Renew:
  * its id was deleted and created anew, so it holds the new file: of any length, of generations
@@ -35,9 +47,7 @@ const char *dm_kind_name(enum dm_kind k)
 static bool may_vanish(const struct durmodel *m, const struct dm_file *f)
 {
 	bool deletes = !(m->h.flags & DLH_NO_DELETES), creates = !(m->h.flags & DLH_NO_CREATES);
-	if (m->tail_known) /* only what a record after the cut did to f */
-		return m->tail_lost && f->tail_touched;
-	return m->tail_lost && (deletes || (creates && f->created));
+	return tail_may(m, f, deletes || (creates && f->created));
 }
 
 static bool may_renew(const struct durmodel *m, const struct dm_file *f)
@@ -325,7 +335,7 @@ static void check_gone_in(const struct durmodel *m, const struct dm_files *files
 	}
 	struct dm_finding fd = {
 	    .kind = DM_RESURRECTED, .fs = fs, .file = f->id, .dir = dir, .ref = ref};
-	add_finding(rep, &fd, 1, m->tail_lost && !(m->h.flags & DLH_NO_CREATES));
+	add_finding(rep, &fd, 1, tail_may(m, f, !(m->h.flags & DLH_NO_CREATES)));
 }
 
 /* A deleted file: gone from the directory of its unlink once that is durable, and from every
@@ -373,7 +383,7 @@ static void check_link(const struct durmodel *m, const struct dm_files *files, u
 	/* (l<id> changes by a link or unlink, and by a delete or replace, which unlink it first) */
 	bool names =
 	    (m->h.flags & (DLH_NO_DELETES | DLH_NO_LINKS)) != (DLH_NO_DELETES | DLH_NO_LINKS);
-	add_finding(rep, &fd, 1, m->tail_lost && names);
+	add_finding(rep, &fd, 1, tail_may(m, f, names));
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -487,14 +497,21 @@ int durmodel_check(struct durmodel *m, const struct dm_files *files, struct dm_r
 			const struct dm_file *f = by_id[i];
 			for (; files->prefetch && ahead_to < d->n_files &&
 			       (ahead_to <= i || ahead < PREFETCH_WINDOW);
-			     ahead_to++)
-				if (prefetched(by_id[ahead_to])) {
-					files->prefetch(files->ctx, fs, by_id[ahead_to]->dir,
-					                by_id[ahead_to]->id);
-					ahead += prefetched(by_id[ahead_to]);
-				}
-			uint64_t now = prefetched(f); /* checked next: out of the window */
-			ahead = now < ahead ? ahead - now : 0;
+			     ahead_to++) {
+				const struct dm_file *g = by_id[ahead_to];
+				uint64_t bytes = prefetched(g);
+				if (bytes)
+					files->prefetch(files->ctx, fs, g->dir, g->id);
+				ahead += bytes;
+			}
+			/* ahead: the bytes of files i to ahead_to - 1, f among them, once f is
+			 * prefetched; f, checked next, leaves the window */
+			uint64_t now = files->prefetch ? prefetched(f) : 0;
+			FSMIX_ASSERT_MSG(!files->prefetch || (ahead_to > i && ahead >= now),
+			                 "file %u of %u: prefetched to %u, %" PRIu64
+			                 " bytes ahead, %" PRIu64 " now",
+			                 i, d->n_files, ahead_to, ahead, now);
+			ahead -= now;
 			uint64_t before[DM_KIND_COUNT], lost[DM_KIND_COUNT];
 			memcpy(before, rep->by_kind, sizeof(before));
 			memcpy(lost, rep->lost_by_kind, sizeof(lost));

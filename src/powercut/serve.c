@@ -55,6 +55,17 @@ static bool read_only;
 
 static void sv_summary(const struct pc_spec *sp);
 
+/* Digits only, all of s, no overflow: control's numbers and the options' alike. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !*end && !errno;
+}
+
 /* "state K [SUBSET] [torn SEED] [lose N]" written to control: the state rebuilt, the disk's own
  * writes dropped. -EINVAL for a bad line or a state the record does not have (said on
  * standard error), -ENOMEM; the state served is then unchanged. */
@@ -68,25 +79,21 @@ static int sv_control(const char *buf, size_t len)
 	char *w = strtok_r(line, " \n", &save), *k = strtok_r(NULL, " \n", &save);
 	if (!w || strcmp(w, "state") || !k)
 		return -EINVAL;
-	bool last = !strcmp(k, "last");
-	char *end = k;
-	errno = 0;
-	unsigned long long v = last ? srec.nflush : strtoull(k, &end, 10);
-	if (!last && (*k < '0' || *k > '9' || *end || errno))
+	uint64_t v = srec.nflush, n;
+	if (strcmp(k, "last") && (!parse_u64(k, &v) || v > SIZE_MAX))
 		return -EINVAL;
 	sp.k = (size_t)v;
 	for (w = strtok_r(NULL, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
 		if (!strcmp(w, "lose")) {
-			char *n = strtok_r(NULL, " \n", &save);
-			if (!n || *n < '0' || *n > '9')
+			char *a = strtok_r(NULL, " \n", &save);
+			if (!a || !parse_u64(a, &n) || n > SIZE_MAX)
 				return -EINVAL;
-			sp.lose = (size_t)strtoull(n, NULL, 10);
+			sp.lose = (size_t)n;
 		} else if (!strcmp(w, "torn")) {
 			char *seed = strtok_r(NULL, " \n", &save);
-			if (!seed || *seed < '0' || *seed > '9')
+			if (!seed || !parse_u64(seed, &sp.torn_seed))
 				return -EINVAL;
 			sp.torn = true;
-			sp.torn_seed = strtoull(seed, NULL, 10);
 		} else if (!pc_spec_parse(w, &sp)) {
 			return -EINVAL;
 		}
@@ -223,16 +230,6 @@ struct sv_args {
 	char *fuse_argv[16];
 	int fuse_argc;
 };
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return !*end && !errno;
-}
 
 /* One option with a value; 0, 2 bad (printed), -1 not one of these. */
 static int sv_option(const char *name, const char *v, struct sv_args *a)

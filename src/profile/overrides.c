@@ -16,6 +16,12 @@ static const char *const kind_option[] = {
     [OVR_RAMP] = "--ramp",
 };
 
+const char *override_option(enum override_kind kind)
+{
+	FSMIX_ASSERT((size_t)kind < sizeof(kind_option) / sizeof(kind_option[0]));
+	return kind_option[kind];
+}
+
 void override_init(struct override *o, enum override_kind kind, const char *arg)
 {
 	o->kind = kind;

@@ -29,6 +29,10 @@ struct override {
 /* override_init - fill label from kind and arg. */
 void override_init(struct override *o, enum override_kind kind, const char *arg);
 
+/* override_option - the option that gives kind ("--time", "--seed", ...): what fsmix crashtest
+ * passes on to the run it starts. */
+const char *override_option(enum override_kind kind);
+
 /* overrides_apply - apply in command-line order. Returns 0, or -1 after reporting to d. */
 int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag *d);
 

@@ -135,8 +135,9 @@ cmp -s "$work/d1.img" "$work/d3.img" && echo "note another seed gave the same st
 	ok "another seed gives another state"
 
 # 4b. Another state through the control file, the loop device attached all along (what a
-# driver does state after state): it then reads as that state materialized; a bad line and a
-# state the record lacks are refused (EINVAL) and the state stays.
+# driver does state after state): it then reads as that state materialized; a bad line (a
+# number with a tail: torn 9x, lose 1x) and a state the record lacks are refused (EINVAL) and
+# the state stays.
 sw=$pc_dir/switch
 if serve_fuse "$sw" --record "$rec" --state 0 && dev=$(losetup -f --show --direct-io=on "$sw/disk.img"); then
 	pc_loops+=("$dev")
@@ -145,6 +146,8 @@ if serve_fuse "$sw" --record "$rec" --state 0 && dev=$(losetup -f --show --direc
 		ok "state $k random:7 torn 9 through control: the attached loop device reads as the materialized state" ||
 		bad "the state switched through control differs from the materialized one"
 	! echo "state $((flushes + 1))" 2>/dev/null >"$sw/control" && ! echo "nonsense" 2>/dev/null >"$sw/control" &&
+		! echo "state $k random:7 torn 9x" 2>/dev/null >"$sw/control" &&
+		! echo "state $k lose 1x" 2>/dev/null >"$sw/control" &&
 		dd if="$dev" of="$work/sw.img" bs=1M iflag=direct status=none && cmp -s "$work/sw.img" "$work/d1.img" &&
 		ok "control refuses a state the record lacks and a bad line; the state served stays" ||
 		bad "control accepted a bad line, or the state changed"

@@ -173,6 +173,49 @@ static void test_crash_after(void)
 	             "--crash-after is not available in sweeps");
 }
 
+/* crashtest's own values (option_ct.c): each bound taken, one past it refused with exit 2 and
+ * a message naming the option and the value. */
+static void test_crashtest_values(void)
+{
+	CHECK_EQ_I(parse("crashtest", "p", "--fs", "xfs", "--size", "16M", NULL), FAIL_NONE);
+	CHECK_EQ_U(cl.ct.size, 16ull << 20);
+	CHECK_EQ_I(parse("crashtest", "p", "--fs", "ext4", "--size", "64g", NULL), FAIL_NONE);
+	CHECK_EQ_U(cl.ct.size, 64ull << 30);
+	CHECK_EQ_I(
+	    parse("crashtest", "p", "--fs", "ext4", "--states", "1", "--reorder", "1000", NULL),
+	    FAIL_NONE);
+	CHECK_EQ_U(cl.ct.states, 1);
+	CHECK_EQ_U(cl.ct.reorder, 1000);
+	CHECK_EQ_I(
+	    parse("crashtest", "p", "--fs", "ext4", "--states", "all", "--reorder", "0", NULL),
+	    FAIL_NONE);
+	CHECK_EQ_U(cl.ct.states, 0);
+	CHECK_EQ_U(cl.ct.reorder, 0);
+	static const struct {
+		const char *opt, *value, *want;
+	} bad[] = {
+	    {"--size", "0", "--size takes a size from 16M to 64G (K, M or G), not '0'"},
+	    {"--size", "16383K", "--size takes a size from 16M to 64G (K, M or G), not '16383K'"},
+	    {"--size", "65537M", "--size takes a size from 16M to 64G (K, M or G), not '65537M'"},
+	    {"--size", "abc", "--size takes a size from 16M to 64G (K, M or G), not 'abc'"},
+	    {"--size", "-64M", "--size takes a size from 16M to 64G (K, M or G), not '-64M'"},
+	    {"--size", "99999999999999999999G",
+	     "--size takes a size from 16M to 64G (K, M or G), not '99999999999999999999G'"},
+	    {"--states", "0", "--states takes all or a number from 1, not '0'"},
+	    {"--states", " 5", "--states takes all or a number from 1, not ' 5'"},
+	    {"--reorder", "-1", "--reorder takes a number from 0 to 1000, not '-1'"},
+	    {"--reorder", "1001", "--reorder takes a number from 0 to 1000, not '1001'"},
+	    {"--fs", "none", "--fs takes ext4, xfs or btrfs, not 'none'"},
+	    {"--state", "x", "--state takes a state's number (0, 1, ...), not 'x'"},
+	    {"--disk-fault", "flush",
+	     "--disk-fault takes ignore-flush or reorder-across-flush, not 'flush'"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check_misuse(
+		    parse("crashtest", "p", "--fs", "ext4", bad[i].opt, bad[i].value, NULL),
+		    bad[i].want);
+}
+
 /* Long options may be abbreviated, as getopt_long allows and fsmix always took ("--he" is
  * --help); the hidden --help-man is matched only in full, so it makes no abbreviation of
  * --help ambiguous. */
@@ -319,6 +362,7 @@ int main(void)
 	RUN(test_repeat_until);
 	RUN(test_abbreviations);
 	RUN(test_crash_after);
+	RUN(test_crashtest_values);
 	RUN(test_table);
 	RUN(test_generated);
 	RUN(test_job_describe);

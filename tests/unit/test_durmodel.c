@@ -636,6 +636,28 @@ static void test_resurrected_lost_tail(void)
 	CHECK_EQ_U(r->lost_tail, 0);
 }
 
+/* A known tail (fsmix crashtest) weighs a resurrected name by the file's own records after the
+ * cut: a create of another id brings no name back (broken), one of the id may (lost tail).
+ * Judged by the header's flags alone, any create after the cut excused it. */
+static void test_resurrected_known_tail(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_DELETE, 0);
+	rec(DL_SYNCFS, 0);
+	tail_lost = true;
+	struct durlog_rec tail[1] = {{.kind = DL_CREATE, .file = 1, .t_start = 900, .t_end = 901}};
+	ktail = tail;
+	n_ktail = 1;
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->lost_tail, 0);
+	tail[0].file = 0;
+	r = verify(DM_LINUX);
+	CHECK_EQ_U(r->lost_by_kind[DM_RESURRECTED], 1);
+	CHECK_EQ_U(r->broken, 0);
+}
+
 /* A durably deleted name back as something that is not a regular file (after a barrier=0 cut
  * on ext4, the name of a file unlinked before a syncfs was found again, its entry pointing at a
  * directory: the directory block lost the unlink, the inode was reused). The size callback says
@@ -936,6 +958,7 @@ int main(void)
 	RUN(test_dsync_then_older_settled);
 	RUN(test_resurrected);
 	RUN(test_resurrected_lost_tail);
+	RUN(test_resurrected_known_tail);
 	RUN(test_resurrected_not_a_file);
 	RUN(test_syncfs_length);
 	RUN(test_hostile_ids);

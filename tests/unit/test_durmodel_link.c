@@ -327,6 +327,30 @@ static void test_link_lost_tail_flags(void)
 	CHECK_EQ_U(verify()->lost_by_kind[DM_MISSING], 1);
 }
 
+/* A known tail (fsmix crashtest) weighs a missing second name by the file's own records after
+ * the cut: an unlink of another id's name removes no l0 (broken), one of l0 may (lost tail).
+ * Judged by the header's flags alone, any unlink after the cut excused it. */
+static void test_link_known_tail(void)
+{
+	reset_all();
+	created_synced();
+	j_link(DL_LINK, 0, 1, 0);
+	j_dirsync(1);
+	tail_lost = true;
+	struct durlog_rec tail[1] = {
+	    {.kind = DL_UNLINK, .file = 1, .dir = 1, .t_start = 900, .t_end = 901}};
+	ktail = tail;
+	n_ktail = 1;
+	struct dm_report *r = verify();
+	CHECK_EQ_U(r->by_kind[DM_MISSING], 1);
+	CHECK(r->examples[DM_MISSING][0].second);
+	CHECK_EQ_U(r->lost_tail, 0);
+	tail[0].file = 0;
+	r = verify();
+	CHECK_EQ_U(r->lost_by_kind[DM_MISSING], 1);
+	CHECK_EQ_U(r->broken, 0);
+}
+
 /* An id deleted and created anew: its second name is no part of an incarnation (a create never
  * makes l<id>), so the old one's unlink (the delete's first step) stays the second name's last
  * change: covered, before or after the create, l0 must stay gone (resurrected); not covered,
@@ -409,6 +433,7 @@ int main(void)
 	RUN(test_unlink);
 	RUN(test_link_lost_tail);
 	RUN(test_link_lost_tail_flags);
+	RUN(test_link_known_tail);
 	RUN(test_link_recreated);
 	RUN(test_link_earlier_first);
 	return test_summary();
