@@ -136,6 +136,8 @@ static int apply_each(struct profile *p, struct override *o, enum section_kind k
 		memcpy(name, o->arg, len);
 		name[len] = '\0';
 		struct section *s = find_section(p, name, kind);
+		if (!s && !p->file) /* a profile that could not be read: its own error says it */
+			return -1;
 		if (!s || s->kind != kind || s->aging) {
 			char have[96];
 			section_list(p, kind, have, sizeof(have));
@@ -147,6 +149,8 @@ static int apply_each(struct profile *p, struct override *o, enum section_kind k
 	}
 	size_t count = kind == SEC_FS ? p->n_fs : p->n_tg;
 	int rc = 0;
+	if (!count && !p->file) /* a profile that could not be read: its own error says it */
+		return -1;
 	if (!count) {
 		char have[96];
 		section_list(p, kind, have, sizeof(have));
@@ -184,6 +188,8 @@ static int apply_set(struct profile *p, struct override *o, struct diag *d)
 	/* A bare number is ambiguous here: sections are named in full. */
 	struct section *s =
 	    (path[0] >= '0' && path[0] <= '9') ? NULL : find_section(p, path, SEC_TG);
+	if (!s && !p->file) /* a profile that could not be read: its own error says it */
+		return -1;
 	if (!s) {
 		char fs[96], tg[96];
 		section_list(p, SEC_FS, fs, sizeof(fs));

@@ -55,6 +55,9 @@ expect 2 "no arguments" "usage:" -- "$bin"
 expect 2 "unknown option" "unknown option '--bogus'" -- "$bin" check --bogus "$src/profiles/default.ffsb"
 expect 2 "option without value" "option '--time' needs a value" -- "$bin" check "$src/profiles/default.ffsb" --time
 expect 2 "missing profile file" "cannot open: No such file or directory" -- "$bin" check "$tmp/nope.ffsb"
+# ... and that one error alone, overrides or not (before: "--location ...: nothing to change:
+# the profile has no [filesystem]" followed it).
+expect 2 "missing profile file, with --location" "1 error in" -- "$bin" run "$tmp/nope.ffsb" --location "$tmp"
 expect 2 "directory as profile" "is a directory, not a profile" -- "$bin" check "$tmp"
 expect 2 "two profiles" "unexpected argument" -- "$bin" check "$src/profiles/default.ffsb" "$src/profiles/default.ffsb"
 expect 2 "bad --time" "--time abc: error: [global] time: 'abc' is not a whole number" -- "$bin" check "$src/profiles/default.ffsb" --time abc
