@@ -2,6 +2,9 @@
 #include "fdio.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int fd_write_all(int fd, const void *buf, size_t len)
@@ -41,4 +44,25 @@ int fd_read_all(int fd, void *buf, size_t len, size_t *got)
 	}
 	*got = total;
 	return rc;
+}
+
+int tmpdir_make(char *dir, size_t size, const char *prefix, size_t room, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	int n = snprintf(dir, size, "%s/%s.XXXXXX", tmp, prefix);
+	if (n < 0 || (size_t)n >= size || size - (size_t)n <= room) {
+		snprintf(err, errlen, "TMPDIR is too long: %s", tmp);
+		dir[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	if (!mkdtemp(dir)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create a temporary directory in %s: %s", tmp,
+		         strerror(e));
+		dir[0] = '\0';
+		return -e;
+	}
+	return 0;
 }

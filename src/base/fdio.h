@@ -18,6 +18,14 @@ MUST_CHECK int fd_write_all(int fd, const void *buf, size_t len);
  * before it). Returns 0 (*got < len means the file ended first), or -errno. */
 MUST_CHECK int fd_read_all(int fd, void *buf, size_t len, size_t *got);
 
+/* tmpdir_make - a new private directory (mkdtemp, mode 0700) named PREFIX.XXXXXX in $TMPDIR,
+ * or /tmp without it, into dir (size bytes), leaving room for `room` more bytes of names
+ * below it. Returns 0; -ENAMETOOLONG when $TMPDIR is too long for that (err: "TMPDIR is too
+ * long: ..."); or -errno of mkdtemp (err: "cannot create a temporary directory in ...: ...").
+ * dir is "" on failure. */
+MUST_CHECK int tmpdir_make(char *dir, size_t size, const char *prefix, size_t room, char *err,
+                           size_t errlen);
+
 /* Most characters put_decimal writes: the 20 digits of UINT64_MAX. */
 #define DECIMAL_MAX 20
 

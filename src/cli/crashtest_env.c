@@ -18,6 +18,7 @@
 
 #include "crashtest.h"
 #include "failure.h"
+#include "fdio.h"
 #include "stopsig.h"
 #include "subproc.h"
 
@@ -144,13 +145,10 @@ int ct_env_open(struct ct_env *e, const char *fs, char *err, size_t errlen)
 	memset(e, 0, sizeof(*e));
 	if (env_checks(e, fs, err, errlen))
 		return FAIL_UNSUPPORTED;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(e->dir, sizeof(e->dir), "%s/fsmix-crashtest.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(e->dir)) {
-		snprintf(err, errlen, "cannot make a directory %s: %s", e->dir, strerror(errno));
-		e->dir[0] = '\0';
-		return FAIL_IO;
-	}
+	/* room for the longest name made below it (cmd.c's files, the mount point's paths) */
+	int rc = tmpdir_make(e->dir, sizeof(e->dir), "fsmix-crashtest", 64, err, errlen);
+	if (rc)
+		return rc == -ENAMETOOLONG ? FAIL_INPUT : FAIL_IO;
 	snprintf(e->out, sizeof(e->out), "%s/cmd.out", e->dir);
 	return FAIL_NONE;
 }

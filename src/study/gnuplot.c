@@ -111,20 +111,12 @@ enum failure gp_open(struct gp_job *j, const char *path, int width, int height, 
 	const char *ext = path_ext(path);
 	if (!ext)
 		return gp_check_path(path, "plot", log);
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	int n = snprintf(j->dir, sizeof(j->dir), "%s/fsmix-plot.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(j->dir) - sizeof("/image.png")) {
-		fprintf(log, "fsmix: TMPDIR is too long: %s\n", tmp);
-		j->dir[0] = '\0';
-		return FAIL_INPUT;
-	}
-	if (!mkdtemp(j->dir)) {
-		fprintf(log, "fsmix: cannot create a temporary directory in %s: %s\n", tmp,
-		        strerror(errno));
-		j->dir[0] = '\0';
-		return FAIL_IO;
+	char err[MSG_MAX];
+	int rc = tmpdir_make(j->dir, sizeof(j->dir), "fsmix-plot", sizeof("/image.png"), err,
+	                     sizeof(err));
+	if (rc) {
+		fprintf(log, "fsmix: %s\n", err);
+		return rc == -ENAMETOOLONG ? FAIL_INPUT : FAIL_IO;
 	}
 	snprintf(j->data, sizeof(j->data), "%s/" GP_DATA_NAME, j->dir);
 	snprintf(j->script, sizeof(j->script), "%s/plot.gp", j->dir); /* run_gnuplot's name */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fsmix crashtest (docs/durability.md, "Every crash state"; issue 27): CI-sized runs (2-3 s, a
 # bounded number of states each).
-#   1. Bad usage: exit 2; what the environment lacks (fsmix-powercut): exit 3, nothing left.
+#   1. Bad usage (a TMPDIR too long included): exit 2; what the environment lacks
+#      (fsmix-powercut): exit 3, nothing left.
 #   2. Caught (exit 1, states_broken > 0): ext4 barrier=0; a disk that ignores flushes
 #      (--disk-fault ignore-flush); one that persists writes after a flush and loses those
 #      it acknowledged (--disk-fault reorder-across-flush).
@@ -52,6 +53,13 @@ FSMIX_POWERCUT=$work/none "$bin" crashtest "$work/p.ffsb" --fs ext4 >"$work/u4" 
 rc=$?
 [ $rc = 3 ] && grep -q "fsmix-powercut not found" "$work/u4" && [ "$(left | tr '\n' ' ')" = "0 0 0 " ] &&
 	ok "fsmix-powercut missing: exit 3, nothing left" || { bad "fsmix-powercut missing: exit $rc"; cat "$work/u4"; }
+
+long=$TMPDIR/$(printf 'd%.0s' $(seq 470)) # with fsmix-crashtest.XXXXXX and the names below it: over 512
+TMPDIR=$long "$bin" crashtest "$work/p.ffsb" --fs ext4 >"$work/u5" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "TMPDIR is too long" "$work/u5" && [ "$(left | tr '\n' ' ')" = "0 0 0 " ] &&
+	ok "a TMPDIR too long for crashtest's names: exit 2, said, nothing left" ||
+	{ bad "TMPDIR too long: exit $rc"; cat "$work/u5"; }
 
 # 2. Caught.
 ct nobarrier --fs ext4 --mount-options barrier=0 --states 4 --reorder 2
