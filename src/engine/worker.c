@@ -302,8 +302,13 @@ void *worker_main(void *arg)
 			slot = next_start(w, &arr, slot, resp_pending);
 			resp_pending = 0;
 		}
-		if (left && --left == 0)
+		if (left && --left == 0) {
+			/* stonewall=1: the first thread done ends the phase for every thread; each
+			 * sees the flag before its next operation (no lock per operation) */
+			if (g->stonewall)
+				engine_stop(e, STOP_STONEWALL);
 			break; /* num_ops done (ok, skipped or failed: every attempt counts) */
+		}
 		if (g->op_delay_ms)
 			engine_sleep_ms(e, g->op_delay_ms);
 	}

@@ -11,6 +11,7 @@
 #include "dirtree.h"
 #include "value.h"
 #include "iokeys.h"
+#include "phases.h"
 #include "realism.h"
 
 /* Context of one plan_build: the profile, the sink, and the resolved clone source of every
@@ -704,7 +705,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		if (setting_u(p->tg[i], KEY_num_ops))
 			pl->counted = true;
 	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg && !pl->counted &&
-	    !diag_find(d, DIAG_ERROR, DIAG_ANY, NULL, "time"))
+	    !phases_declared(p) && !diag_find(d, DIAG_ERROR, DIAG_ANY, NULL, "time"))
 		diag_warn(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, "time",
 		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
 		          "or pass --time N to run");
@@ -762,6 +763,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
+	phases_build(d, p, pl);
 	check_fidelity(&c, pl);
 	build_content(&c, pl, o);
 	if (pl->total_threads > KEYS_MAX_THREADS)
