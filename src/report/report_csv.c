@@ -258,8 +258,8 @@ static void phase_rows(FILE *f, const struct results *res)
 		set_u(&r, C_ERR, s.errors);
 		set_u(&r, C_SKIP, s.skipped);
 		set_u(&r, C_BUSY, s.busy);
-		set_f(&r, C_T, "%.3f", p->start_s);
-		set_f(&r, C_LEN, "%.3f", p->runtime_s);
+		set_f(&r, C_T, "%.6f", p->start_s);
+		set_f(&r, C_LEN, "%.6f", p->runtime_s);
 		row_put(f, &r);
 		for (int op = 0; op < OP_COUNT; op++) {
 			if (!by_op[op])
