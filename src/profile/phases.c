@@ -116,6 +116,14 @@ void phases_build(struct diag *d, const struct profile *p, struct plan *pl)
 	pl->counted = true; /* every phase ends by its count or its time */
 }
 
+uint64_t phases_threads_at_once(const struct plan *pl)
+{
+	uint64_t most = 0;
+	for (uint32_t ph = 0; ph < pl->n_phases; ph++)
+		most = pl->phases[ph].threads > most ? pl->phases[ph].threads : most;
+	return pl->n_phases ? most : pl->total_threads;
+}
+
 void phases_print(FILE *out, const struct plan *pl)
 {
 	for (uint32_t ph = 0; ph < pl->n_phases; ph++) {

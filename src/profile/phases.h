@@ -22,6 +22,10 @@ bool phases_declared(const struct profile *p);
  * goes to d, at the line of the key. */
 void phases_build(struct diag *d, const struct profile *p, struct plan *pl);
 
+/* phases_threads_at_once - the most threads that run at once: the largest phase's, or every
+ * group's without phases (what dir_per_thread must give a directory each). */
+uint64_t phases_threads_at_once(const struct plan *pl);
+
 /* phases_print - `fsmix check`'s lines for the phases (indented by 2); nothing without. */
 void phases_print(FILE *out, const struct plan *pl);
 

@@ -754,16 +754,16 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	for (size_t i = 0; i < p->n_fs; i++)
 		if (p->fs[i]->age && !pl->fs[i].agefs && !p->fs[i]->end_line)
 			swallowed = true;
+	phases_build(d, p, pl); /* dir_per_thread: a directory per thread of a phase */
 	for (size_t i = 0; i < p->n_fs; i++) {
 		warn_empty_files(&c, i, pl);
 		struct dirtree_settings ts = tree_settings(&c, i);
-		dirtree_threads(d, p->fs[i], &ts, &pl->fs[i], pl->total_threads);
+		dirtree_threads(d, p->fs[i], &ts, &pl->fs[i], phases_threads_at_once(pl));
 	}
 	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
 		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,
 		           "no [threadgroup] section: nothing would run for time=%u",
 		           (unsigned)pl->time_s);
-	phases_build(d, p, pl);
 	check_fidelity(&c, pl);
 	build_content(&c, pl, o);
 	if (pl->total_threads > KEYS_MAX_THREADS)

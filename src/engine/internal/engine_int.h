@@ -99,7 +99,10 @@ struct worker {
 	                              * reservation from engine.age_credit), 0: it adds none */
 	struct ival_log *ival;       /* per-interval rows (--interval, progress), NULL: off */
 	unsigned index;              /* global worker index: RNG stream */
-	unsigned group;              /* index into plan.groups */
+	/* dir_per_thread: the thread's number among those that run with it (its phase's, or all
+	 * groups'; crew_make), and their count; dir_slots 0: index of total_threads (aging) */
+	uint32_t dir_slot, dir_slots;
+	unsigned group; /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
 	/* The I/O buffer, 4 KiB aligned (O_DIRECT): reads and filled writes use buf_len bytes from
