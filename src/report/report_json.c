@@ -475,11 +475,14 @@ static json_t *phases_json(struct jb *b, const struct results *r)
 		put(b, o, "errors", ju(s.errors));
 		put(b, o, "skipped", ju(s.skipped));
 		put(b, o, "busy", ju(s.busy));
+		struct lat_stats all; /* every op of the phase together, as a group's op_latency */
+		lat_init(&all);
 		for (int op = 0; op < OP_COUNT; op++) {
 			if (!by_op[op])
 				continue;
 			struct lat_stats l;
 			results_phase_op_lat(r, ph, op, &l);
+			lat_merge(&all, &l);
 			json_t *x = json_object();
 			put(b, x, "name", json_string(op_table[op].name));
 			put(b, x, "count", ju(by_op[op]));
@@ -488,6 +491,7 @@ static json_t *phases_json(struct jb *b, const struct results *r)
 			add(b, ops, x);
 		}
 		put(b, o, "ops", ops);
+		put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
 		add(b, a, o);
 	}
 	return a;

@@ -131,11 +131,21 @@ PY
 else
 	bad "per-phase CSV"
 fi
-# compare reads two runs in phases (the whole run's figures)
+# compare reads two runs in phases: the whole run's figures, and each phase's as a point
 "$bin" run "$work/three.ffsb" --location "$loc" --json "$work/three2.json" >/dev/null 2>&1
-"$bin" compare "$work/three.json" "$work/three2.json" >"$work/cmp.out" 2>&1 &&
-	grep -q '^run  *ops/s' "$work/cmp.out" &&
-	ok "fsmix compare reads runs in phases" || { bad "compare of phase runs"; cat "$work/cmp.out"; }
+"$bin" compare "$work/three.json" "$work/three2.json" --csv "$work/cmp.csv" >"$work/cmp.out" 2>&1 &&
+	grep -q '^run  *ops/s' "$work/cmp.out" && grep -q '^phase0  *ops/s' "$work/cmp.out" &&
+	grep -q '^phase2  *ops/s' "$work/cmp.out" && python3 -c '
+import csv, json, sys
+a, b = (json.load(open(f))["phases"] for f in sys.argv[1:3])
+rows = {(r["point"], r["metric"]): r for r in csv.DictReader(open(sys.argv[3]))}
+for k in range(3):
+    r = rows[("phase%d" % k, "ops_per_s")]
+    assert abs(float(r["base_avg"]) - a[k]["ops_per_s"]) <= 1e-5 * a[k]["ops_per_s"], (r, a[k])  # 6 digits
+    assert abs(float(r["new_avg"]) - b[k]["ops_per_s"]) <= 1e-5 * b[k]["ops_per_s"], (r, b[k])
+' "$work/three.json" "$work/three2.json" "$work/cmp.csv" &&
+	ok "fsmix compare reads runs in phases: the whole run, and each phase as a point of its own" ||
+	{ bad "compare of phase runs"; cat "$work/cmp.out"; }
 
 # ---- stonewall: the first thread done ends the phase for every thread -----------------------
 # Phase 0: one thread of a stonewall group stats 30 times at full speed, while two threads of
