@@ -117,10 +117,10 @@ void engine_crash(struct engine *e)
 {
 	struct results *r = e->res;
 	int expected = STOP_NONE;
-	/* The moment came (STOP_NONE), or the counted groups ended first (STOP_COUNT): crash
-	 * now. A signal or an error before it: no crash. */
+	/* The moment came (STOP_NONE), or the counted groups ended first (STOP_COUNT, or a
+	 * stonewall): crash now. A signal or an error before it: no crash. */
 	if (!atomic_compare_exchange_strong(&e->stop, &expected, STOP_CRASH)) {
-		if (expected != STOP_COUNT)
+		if (expected != STOP_COUNT && expected != STOP_STONEWALL)
 			return;
 		if (!atomic_compare_exchange_strong(&e->stop, &expected, STOP_CRASH))
 			return;

@@ -90,12 +90,19 @@ int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 		return -1;
 	if (pl->content_mode == CONTENT_MODE_FIXED && fixed_payload_make(e, err, errlen))
 		return -1;
+	uint32_t in_phase[PLAN_MAX_PHASES] = {0}; /* workers of each phase so far */
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
-			e->workers[k] = worker_new(e, &pl->groups[gi], gi, &e->group_ops[gi],
-			                           e->group_ranges[gi], (unsigned)k, err, errlen);
+			const struct plan_group *g = &pl->groups[gi];
+			e->workers[k] = worker_new(e, g, gi, &e->group_ops[gi], e->group_ranges[gi],
+			                           (unsigned)k, err, errlen);
 			if (!e->workers[k])
 				return -1;
+			/* dir_per_thread: numbered among the threads that run together */
+			e->workers[k]->dir_slot = pl->n_phases ? in_phase[g->phase]++ : (uint32_t)k;
+			e->workers[k]->dir_slots =
+			    (uint32_t)(pl->n_phases ? pl->phases[g->phase].threads
+			                            : pl->total_threads);
 			e->n_workers = k + 1;
 			if (pl->groups[gi].num_ops) /* a counted group's worker (its w->g) */
 				atomic_fetch_add(&e->counting, 1);

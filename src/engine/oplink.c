@@ -21,16 +21,19 @@
 #include <unistd.h>
 
 /* A directory for a new file. dir_per_thread: one of the thread's own (k, k+T, k+2T, ... for
- * worker k of T; plan.c made sure each has one). FFSB's layout (top_files): data/ itself with
- * probability 1/(dirs+1), as FFSB. Otherwise one of the data directories, by dir_files' shares.
- * Directories made by createdir count (uniformly) once they exist. */
+ * worker k of the T that run at once, its phase's with phases; plan.c made sure each has one).
+ * FFSB's layout (top_files): data/ itself with probability 1/(dirs+1), as FFSB. Otherwise one of
+ * the data directories, by dir_files' shares. Directories made by createdir count (uniformly) once
+ * they exist. */
 uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 {
 	const struct plan_fs *pf = fs->pf;
 	uint32_t base = pf->data_dirs;
 	if (pf->dir_per_thread && base) {
-		uint64_t nt = w->eng->plan->total_threads ? w->eng->plan->total_threads : 1;
-		uint64_t k = w->index % nt;
+		uint64_t nt = w->dir_slots                  ? w->dir_slots
+		              : w->eng->plan->total_threads ? w->eng->plan->total_threads
+		                                            : 1;
+		uint64_t k = (w->dir_slots ? w->dir_slot : w->index) % nt;
 		uint64_t own = k < base ? (base - k + nt - 1) / nt : 0;
 		return own ? (uint32_t)(k + nt * rng_below(&w->rng, own)) : (uint32_t)(k % base);
 	}

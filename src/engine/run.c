@@ -325,32 +325,13 @@ static bool run_ramp(struct engine *e, struct devstat_sample **dev0, struct rusa
 	return true;
 }
 
-/* The timed run: make the workers, start them together, wait until the time is over, the
- * counted groups are done or the run stops, join them and merge their figures. Returns 0, or
- * -1 with err. */
-static int run_phase(struct engine *e, char *err, size_t errlen)
+/* The workers of a run without phases, started together at the gate: the main thread waits
+ * until the time is over, the counted groups are done or the run stops, then joins them.
+ * ramp_time may retake the device counters and CPU time at the ramp's end (run_ramp). */
+static void run_together(struct engine *e, size_t n, struct devstat_sample **dev0,
+                         struct rusage *ru0)
 {
 	const struct plan *pl = e->plan;
-	struct rusage ru0, ru1;
-	size_t n = 0;
-	for (size_t gi = 0; gi < pl->n_groups; gi++)
-		n += pl->groups[gi].num_threads;
-	int rc = crew_make(e, n, err, errlen);
-	if (!rc)
-		rc = durjournal_begin(e, err, errlen);
-	if (!rc) {
-		run_freeze_fixed(e, true);
-		rc = crew_start(e, e->workers, n, "worker", err, errlen);
-		if (rc)
-			run_freeze_fixed(e, false);
-	}
-	if (rc) {
-		durjournal_end(e);
-		job_run_end(e, true); /* the other ranks learn of it (dist) */
-		return rc;
-	}
-	struct devstat_sample *dev0 = run_devices_before(e);
-	getrusage(RUSAGE_SELF, &ru0);
 	if (pl->counted)
 		fprintf(
 		    e->opts->log,
@@ -375,7 +356,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	e->deadline_ns = e->opts->crash ? 0 : deadline;
 	crew_release(e);
 	e->t0 = now_ns();
-	if (pl->ramp_s && run_ramp(e, &dev0, &ru0))
+	if (pl->ramp_s && run_ramp(e, dev0, ru0))
 		e->t0 = e->t_count;
 	/* Without time, a counted run ends when its counted groups are done. */
 	uint64_t end = deadline ? deadline : UINT64_MAX / 2;
@@ -385,13 +366,51 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	if (e->opts->crash)
 		engine_crash(e);
 	engine_stop(e, STOP_TIME);
-	uint64_t first = UINT64_MAX, last = 0;
 	crew_join(e->workers, n);
+}
+
+/* The timed run: make the workers, run them (together, or phase by phase: phase.c), join them
+ * and merge their figures. Returns 0, or -1 with err. */
+static int run_phase(struct engine *e, char *err, size_t errlen)
+{
+	const struct plan *pl = e->plan;
+	struct rusage ru0, ru1;
+	size_t n = 0;
+	for (size_t gi = 0; gi < pl->n_groups; gi++)
+		n += pl->groups[gi].num_threads;
+	int rc = crew_make(e, n, err, errlen);
+	if (!rc)
+		rc = durjournal_begin(e, err, errlen);
+	if (!rc) {
+		run_freeze_fixed(e, true);
+		/* phases start their workers themselves, phase by phase */
+		rc = pl->n_phases ? 0 : crew_start(e, e->workers, n, "worker", err, errlen);
+		if (rc)
+			run_freeze_fixed(e, false);
+	}
+	if (rc) {
+		durjournal_end(e);
+		job_run_end(e, true); /* the other ranks learn of it (dist) */
+		return rc;
+	}
+	struct devstat_sample *dev0 = run_devices_before(e);
+	getrusage(RUSAGE_SELF, &ru0);
+	if (pl->n_phases)
+		rc = phase_run_all(e, n, run_wait, err, errlen);
+	else
+		run_together(e, n, &dev0, &ru0);
+	uint64_t first = UINT64_MAX, last = 0;
 	durjournal_end(e); /* everything the workers recorded, drained */
 	run_freeze_fixed(e, false);
-	job_run_end(e, false);
+	job_run_end(e, rc != 0);
+	if (rc) {
+		free(dev0);
+		return rc;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct worker *w = e->workers[i];
+		if (!w->t_start) /* a phase that never started (the run stopped before it) */
+			continue;
 		if (w->t_start < first)
 			first = w->t_start;
 		if (w->t_end > last)
@@ -610,7 +629,8 @@ enum failure engine_run(const struct plan *pl, const struct engine_opts *o, stru
 		ob->on_plan(ob->ctx, pl, r);
 	/* --crash-after: refused before the logs are made and anything is built (crash.c) */
 	char err[MSG_MAX];
-	if (!f && (f = engine_crash_check(e, err, sizeof(err))))
+	if (!f && ((f = engine_crash_check(e, err, sizeof(err))) ||
+	           (f = phase_refusal(e, err, sizeof(err)))))
 		engine_fail(e, err);
 	/* a --lat-log FILE that cannot be opened: bad input, found before anything is built; the
 	 * observer sees nothing more (no document is written) */

@@ -199,6 +199,18 @@ static bool await_start(struct worker *w, struct arrival *arr, uint64_t *slot, b
 	return !engine_stopping(w->eng);
 }
 
+/* A worker of a counted group (num_ops) ends, `done` its count or stopped before. The last
+ * one to end stops the run (or its phase); with stonewall=1 the first one done does (mdtest
+ * -W): every other thread sees the flag before its next operation (no lock per operation), and
+ * a sleeping one (op_delay, a schedule) is woken. */
+static void worker_count_end(struct engine *e, const struct plan_group *g, bool done)
+{
+	if (done && g->stonewall)
+		engine_stop(e, STOP_STONEWALL);
+	if (atomic_fetch_sub(&e->counting, 1) == 1)
+		engine_stop(e, STOP_COUNT); /* the last count-limited worker is done */
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -312,8 +324,8 @@ void *worker_main(void *arg)
 	w->t_end = now_ns();
 	if (w->ival)
 		ival_finish(w->ival, w->t_end);
-	if (g->num_ops && atomic_fetch_sub(&e->counting, 1) == 1)
-		engine_stop(e, STOP_COUNT); /* the last count-limited worker is done */
+	if (g->num_ops)
+		worker_count_end(e, g, left == 0);
 	return NULL;
 }
 

@@ -47,6 +47,7 @@ static int group_init(struct results_group *rg, const struct plan_group *g, bool
 	rg->backlog_queue = g->arrival_backlog == BACKLOG_QUEUE;
 	rg->backlog_max = g->arrival_backlog_max;
 	memcpy(rg->weight, g->weight, sizeof(rg->weight));
+	rg->phase = g->phase;
 	int rc = rg->name ? ranges_of(g, &rg->ranges) : -ENOMEM;
 	if (!rc && stats)
 		rc = thread_stats_init(&rg->st, rg->ranges);
@@ -66,8 +67,19 @@ static int init(struct results *r, const struct plan *pl, bool stats)
 	r->groups = calloc(pl->n_groups + 1, sizeof(*r->groups));
 	r->fs = calloc(pl->n_fs + 1, sizeof(*r->fs));
 	int rc = r->groups && r->fs ? thread_stats_init(&r->total, NULL) : -ENOMEM;
+	if (!rc && pl->n_phases && !(r->phases = calloc(pl->n_phases, sizeof(*r->phases))))
+		rc = -ENOMEM;
 	if (rc)
 		return rc;
+	r->n_phases = pl->n_phases;
+	for (size_t ph = 0; ph < r->n_phases; ph++) {
+		r->phases[ph].threads = pl->phases[ph].threads;
+		r->phases[ph].time_s = pl->phases[ph].time_s;
+		r->phases[ph].counted = pl->phases[ph].counted;
+	}
+	for (size_t gi = 0; r->n_phases && gi < pl->n_groups; gi++)
+		r->phases[pl->groups[gi].phase].counted_ops +=
+		    (uint64_t)pl->groups[gi].num_threads * pl->groups[gi].num_ops;
 	for (size_t gi = 0; gi < pl->n_groups; gi++) {
 		r->n_groups = gi + 1;
 		if ((rc = group_init(&r->groups[gi], &pl->groups[gi], stats)))
@@ -123,6 +135,7 @@ void results_free(struct results *r)
 	free(r->fs);
 	free(r->errors);
 	free(r->intervals);
+	free(r->phases);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -226,11 +239,11 @@ static bool same_ranges(const struct range_table *a, const struct range_table *b
 
 static bool same_plan(const struct results *a, const struct results *b)
 {
-	if (a->n_groups != b->n_groups || a->n_fs != b->n_fs)
+	if (a->n_groups != b->n_groups || a->n_fs != b->n_fs || a->n_phases != b->n_phases)
 		return false;
 	for (size_t gi = 0; gi < a->n_groups; gi++) {
 		const struct results_group *x = &a->groups[gi], *y = &b->groups[gi];
-		if (strcmp(x->name, y->name) || x->bindfs != y->bindfs ||
+		if (strcmp(x->name, y->name) || x->bindfs != y->bindfs || x->phase != y->phase ||
 		    memcmp(x->weight, y->weight, sizeof(x->weight)) ||
 		    !same_ranges(x->ranges, y->ranges))
 			return false;
@@ -358,6 +371,15 @@ int results_merge(struct results *dst, const struct results *src)
 		merge_dev(&d->dev_delta, &s->dev_delta);
 	}
 	dst->total_threads += src->total_threads;
+	for (size_t ph = 0; ph < dst->n_phases; ph++) { /* same_plan: as many */
+		struct results_phase *d = &dst->phases[ph];
+		const struct results_phase *s = &src->phases[ph];
+		d->threads += s->threads;
+		d->counted_ops += s->counted_ops;
+		d->runtime_s = s->runtime_s > d->runtime_s ? s->runtime_s : d->runtime_s;
+		if (d->stop == STOP_NONE)
+			d->stop = s->stop;
+	}
 	dst->measured = dst->measured && src->measured;
 	dst->interrupted |= src->interrupted;
 	if (dst->stop == STOP_NONE)
@@ -518,6 +540,8 @@ const char *results_stop_name(enum stop_reason why)
 		return "signal";
 	case STOP_CRASH:
 		return "crashed";
+	case STOP_STONEWALL:
+		return "stonewall";
 	default:
 		return NULL;
 	}
@@ -542,12 +566,50 @@ bool results_rate_check(const struct results *r, size_t gi, double *target, doub
                         double *short_pct)
 {
 	const struct results_group *g = &r->groups[gi];
-	if (!(g->rate_target > 0) || !(r->runtime_s > 0) || !r->measured)
+	if (!(g->rate_target > 0) || !(results_group_runtime(r, gi) > 0) || !r->measured)
 		return false;
 	struct results_sums s;
 	results_sums(&g->st, g->skipped, &s);
 	*target = g->rate_target;
-	*achieved = (double)(s.ops + s.errors + s.skipped + s.busy) / r->runtime_s;
+	*achieved = (double)(s.ops + s.errors + s.skipped + s.busy) / results_group_runtime(r, gi);
 	*short_pct = 100.0 * (*target - *achieved) / *target;
 	return true;
+}
+
+void results_phase_sums(const struct results *r, size_t ph, struct results_sums *out,
+                        uint64_t ops_by_op[OP_COUNT])
+{
+	memset(out, 0, sizeof(*out));
+	if (ops_by_op)
+		memset(ops_by_op, 0, OP_COUNT * sizeof(*ops_by_op));
+	for (size_t gi = 0; gi < r->n_groups; gi++) {
+		const struct results_group *g = &r->groups[gi];
+		if (g->phase != ph || !g->st_ready)
+			continue;
+		struct results_sums s;
+		results_sums(&g->st, g->skipped, &s);
+		out->ops += s.ops;
+		out->trans += s.trans;
+		out->bytes_read += s.bytes_read;
+		out->bytes_written += s.bytes_written;
+		out->errors += s.errors;
+		out->skipped += s.skipped;
+		out->busy += s.busy;
+		for (int op = 0; ops_by_op && op < OP_COUNT; op++)
+			ops_by_op[op] += g->st.ops[op];
+	}
+}
+
+double results_group_runtime(const struct results *r, size_t gi)
+{
+	uint32_t ph = r->groups[gi].phase;
+	return r->n_phases && ph < r->n_phases ? r->phases[ph].runtime_s : r->runtime_s;
+}
+
+void results_phase_op_lat(const struct results *r, size_t ph, int op, struct lat_stats *out)
+{
+	lat_init(out);
+	for (size_t gi = 0; gi < r->n_groups; gi++)
+		if (r->groups[gi].phase == ph && r->groups[gi].st_ready)
+			lat_merge(out, &r->groups[gi].st.op_lat[op]);
 }

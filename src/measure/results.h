@@ -46,8 +46,17 @@
 #include "plan.h"
 #include "stats.h"
 
-/* Why the run phase ended. */
-enum stop_reason { STOP_NONE = 0, STOP_TIME, STOP_COUNT, STOP_ERROR, STOP_SIGNAL, STOP_CRASH };
+/* Why the run phase ended. STOP_STONEWALL: a thread of a stonewall=1 group finished its count,
+ * which ended the phase (or the run) for every thread. */
+enum stop_reason {
+	STOP_NONE = 0,
+	STOP_TIME,
+	STOP_COUNT,
+	STOP_ERROR,
+	STOP_SIGNAL,
+	STOP_CRASH,
+	STOP_STONEWALL
+};
 
 /* One --interval row: what the run (or a group) did during [t_s - length_s, t_s). */
 struct interval_row {
@@ -95,6 +104,20 @@ struct results_group {
 	uint64_t skipped[OP_COUNT]; /* picks that found no file */
 	struct interval_row *intervals; /* owned, n_intervals rows (same times as the total's) */
 	size_t n_intervals;
+	uint32_t phase; /* the phase it ran in (phase=N; 0 without phases) */
+};
+
+/* One phase of a run with phases (plan.phases): when it ran and how it ended. Its figures are
+ * its groups' (results_phase_sums); its rates are over its own runtime. */
+struct results_phase {
+	double start_s;        /* its first thread's start, seconds after the run's start */
+	double runtime_s;      /* its first thread's start to its last thread's end, seconds */
+	enum stop_reason stop; /* why it ended (count, stonewall, time...); STOP_NONE: not run */
+	uint64_t threads;      /* threads of its groups (summed over merged runs) */
+	uint32_t time_s;       /* its time limit (phase_time or time), 0: none */
+	bool counted;          /* some group of it has num_ops */
+	uint64_t counted_ops;  /* its counted groups' threads x num_ops: what a phase that ends by
+	                        * its counts does (a stonewall ends it short of them) */
 };
 
 /* One filesystem: its setup and the device counters of the run phase. */
@@ -151,6 +174,10 @@ struct results {
 	size_t n_errors;
 	struct interval_row *intervals; /* owned: --interval rows of the whole run, n_intervals */
 	size_t n_intervals;
+	/* phases (phase=N): n_phases of them in order, owned; 0 for a run without phases. The
+	 * whole run's figures above stay those of every group, over the whole runtime. */
+	struct results_phase *phases;
+	size_t n_phases;
 	/* a distributed run (MPI), on rank 0 after every rank's results were merged into these:
 	 * the ranks, their spread, the hosts (jobsum.h); n_ranks 0 for a single process. Owned;
 	 * never merged (results_merge leaves dst's). */
@@ -284,7 +311,20 @@ struct results_flushes {
 };
 void results_fs_flushes(const struct results *r, size_t fi, struct results_flushes *out);
 
-/* results_stop_name - "time", "count", "error", "signal", "crashed", or NULL for STOP_NONE. */
+/* results_phase_sums - the sums (results_sums) over the groups of phase ph, and each op's
+ * operations done (ops_by_op, may be NULL). */
+void results_phase_sums(const struct results *r, size_t ph, struct results_sums *out,
+                        uint64_t ops_by_op[OP_COUNT]);
+
+/* results_phase_op_lat - op's latency over the groups of phase ph (merged into out). */
+void results_phase_op_lat(const struct results *r, size_t ph, int op, struct lat_stats *out);
+
+/* results_group_runtime - the time group gi's rates are over: its phase's runtime in a run
+ * with phases, else the run's. */
+double results_group_runtime(const struct results *r, size_t gi);
+
+/* results_stop_name - "time", "count", "error", "signal", "crashed", "stonewall", or NULL for
+ * STOP_NONE. */
 const char *results_stop_name(enum stop_reason why);
 
 #endif

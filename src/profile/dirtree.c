@@ -109,7 +109,8 @@ void dirtree_threads(struct diag *d, const struct section *s, const struct dirtr
 		return;
 	diag_error(d, DIAG_CONFLICT, at(s, st->per_thread), s->name, "dir_per_thread",
 	           "1 gives each thread its own directories, but this tree has %u file "
-	           "directories for %" PRIu64 " threads (all groups): make num_dirs x "
+	           "directories for %" PRIu64
+	           " threads (all groups, or a phase's): make num_dirs x "
 	           "dir_fanout^(dir_depth-1) at least %" PRIu64,
 	           f->data_dirs, total_threads, total_threads);
 }

@@ -25,7 +25,8 @@ struct dirtree_settings {
 void dirtree_fs(struct diag *d, const struct section *s, const struct dirtree_settings *st,
                 struct plan_fs *f);
 
-/* dirtree_threads - dir_per_thread=1 needs a file directory per thread (total_threads of
+/* dirtree_threads - dir_per_thread=1 needs a file directory per thread (total_threads: those
+ * that run at once, phases_threads_at_once; of
  * every group). */
 void dirtree_threads(struct diag *d, const struct section *s, const struct dirtree_settings *st,
                      const struct plan_fs *f, uint64_t total_threads);

@@ -11,6 +11,7 @@
 #include "dirtree.h"
 #include "value.h"
 #include "iokeys.h"
+#include "phases.h"
 #include "realism.h"
 
 /* Context of one plan_build: the profile, the sink, and the resolved clone source of every
@@ -704,7 +705,7 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 		if (setting_u(p->tg[i], KEY_num_ops))
 			pl->counted = true;
 	if (p->any_content && !g->set[KEY_time].attempted && p->n_tg && !pl->counted &&
-	    !diag_find(d, DIAG_ERROR, DIAG_ANY, NULL, "time"))
+	    !phases_declared(p) && !diag_find(d, DIAG_ERROR, DIAG_ANY, NULL, "time"))
 		diag_warn(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, "time",
 		          "not set: fsmix only builds the file tree (as FFSB does); set time=N "
 		          "or pass --time N to run");
@@ -753,10 +754,11 @@ int plan_build(struct plan *pl, const struct profile *p, const struct plan_opts 
 	for (size_t i = 0; i < p->n_fs; i++)
 		if (p->fs[i]->age && !pl->fs[i].agefs && !p->fs[i]->end_line)
 			swallowed = true;
+	phases_build(d, p, pl); /* dir_per_thread: a directory per thread of a phase */
 	for (size_t i = 0; i < p->n_fs; i++) {
 		warn_empty_files(&c, i, pl);
 		struct dirtree_settings ts = tree_settings(&c, i);
-		dirtree_threads(d, p->fs[i], &ts, &pl->fs[i], pl->total_threads);
+		dirtree_threads(d, p->fs[i], &ts, &pl->fs[i], phases_threads_at_once(pl));
 	}
 	if (p->any_content && !p->n_tg && (pl->time_s > 0 || pl->counted) && !swallowed)
 		diag_error(d, DIAG_MISSING, ((struct src_loc){p->file, 0}), NULL, NULL,

@@ -41,6 +41,9 @@ struct plan_group {
 	/* fsmix extensions */
 	uint64_t num_ops;        /* operations per thread, 0: until the run stops */
 	uint32_t start_delay_ms; /* wait before the first operation */
+	uint32_t phase;          /* phase: the phase it runs in (0 without phases) */
+	uint32_t phase_time_s;   /* phase_time: its phase's time, 0: the global time */
+	bool stonewall;          /* stonewall=1: its first thread done ends the phase */
 	uint32_t op_period_ms;   /* one op every period (from the first), 0: back to back */
 	uint64_t write_stride;   /* write: offset step per op of a thread, 0: random */
 	int open_sync;           /* extra open flag of written files: 0, O_SYNC or O_DSYNC */
@@ -114,6 +117,16 @@ struct plan_fs {
 	uint8_t content_mode, content_pct; /* the global key content, for this tree's files */
 };
 
+/* One phase of a profile with phases (phase=N; phases.c): its length and how it ends. */
+#define PLAN_MAX_PHASES 64 /* phase=0 .. 63 (keys.def) */
+struct plan_phase {
+	uint32_t time_s;   /* phase_time of its groups, else the global time; 0: none */
+	bool counted;      /* some group of it has num_ops: it ends when they are done */
+	bool stonewall;    /* some group of it has stonewall=1 */
+	uint32_t n_groups; /* its thread groups */
+	uint64_t threads;  /* their threads */
+};
+
 /* What a run reproduces (fidelity): the profile as written, or FFSB 6.0's departures from it
  * (docs/profile.md, "Where FFSB 6.0's results differ from the profile"). */
 enum fidelity { FIDELITY_EXACT = 0, FIDELITY_FFSB6 };
@@ -135,7 +148,13 @@ struct plan {
 	    *groups; /* the [threadgroupN] sections in order (aging groups are in fs) */
 	size_t n_groups;
 	uint64_t total_threads;
-	bool counted; /* some group has num_ops: the run ends when those groups are done */
+	/* some group has num_ops: the run ends when those groups are done; or the profile has
+	 * phases (each ends by its own count or time): the run ends by itself */
+	bool counted;
+	/* phases (phases.c): 0 without the key phase (one phase, as FFSB's), else phases[0 ..
+	 * n_phases - 1], run in order */
+	uint32_t n_phases;
+	struct plan_phase phases[PLAN_MAX_PHASES];
 };
 
 struct plan_opts {

@@ -2,6 +2,7 @@
 #include "profile_json.h"
 #include "iokeys.h"
 #include "dirtree.h"
+#include "phases.h"
 #include "realism.h"
 
 #include <inttypes.h>
@@ -74,7 +75,10 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 	}
 	fprintf(out, "\nSummary\n");
 	fprintf(out, "  time: %" PRIu32 " s%s\n", pl->time_s,
-	        pl->time_s ? "" : " (build the file tree only)");
+	        pl->n_phases ? (pl->time_s ? " (each phase's, unless phase_time)" : "")
+	        : pl->time_s ? ""
+	                     : " (build the file tree only)");
+	phases_print(out, pl);
 	for (size_t i = 0; i < pl->n_fs; i++) {
 		const struct plan_fs *f = &pl->fs[i];
 		fprintf(out, "  %s: %s, %" PRIu32 " files, %" PRIu32 " dirs, ", f->name,

@@ -122,7 +122,8 @@ static void set_lat(struct row *r, const struct lat_stats *l)
 /* The op rows, then the syscall rows, of one group (g NULL: the total). */
 static void group_rows(FILE *f, const struct results *res, const struct results_group *g)
 {
-	double rt = res->runtime_s;
+	/* a group of a phase: its rates over its phase's time (phase=N) */
+	double rt = g ? results_group_runtime(res, (size_t)(g - res->groups)) : res->runtime_s;
 	const char *name = g ? g->name : "total";
 	const struct thread_stats *st = g ? &g->st : &res->total;
 	const uint64_t *skipped = g ? g->skipped : res->total_skipped;
@@ -228,6 +229,55 @@ static void arrival_rows(FILE *f, const struct results *res, size_t gi)
 	}
 }
 
+/* phase=N: per phase a row of kind "phase" (group "phase<N>", name its stop reason, its sums,
+ * rates over its runtime, t_s its start and length_s its runtime), then one of kind "phase_op"
+ * per operation it did (group "phase<N>", name the op, its latency over the phase's groups). */
+static void phase_rows(FILE *f, const struct results *res)
+{
+	for (size_t ph = 0; ph < res->n_phases; ph++) {
+		const struct results_phase *p = &res->phases[ph];
+		struct results_sums s;
+		uint64_t by_op[OP_COUNT];
+		char group[32];
+		struct row r;
+		results_phase_sums(res, ph, &s, by_op);
+		snprintf(group, sizeof(group), "phase%zu", ph);
+		memset(&r, 0, sizeof(r));
+		set_s(&r, C_KIND, "phase");
+		set_s(&r, C_GROUP, group);
+		const char *why = results_stop_name(p->stop);
+		set_s(&r, C_NAME, why ? why : "");
+		set_u(&r, C_COUNT, s.ops);
+		set_u(&r, C_TRANS, s.trans);
+		set_rate(&r, C_TRANS_S, "%.3f", (double)s.trans, p->runtime_s);
+		set_rate(&r, C_OPS_S, "%.3f", (double)s.ops, p->runtime_s);
+		set_u(&r, C_RD, s.bytes_read);
+		set_u(&r, C_WR, s.bytes_written);
+		set_rate(&r, C_MB_S, "%.6f", (double)(s.bytes_read + s.bytes_written) / MIB,
+		         p->runtime_s);
+		set_u(&r, C_ERR, s.errors);
+		set_u(&r, C_SKIP, s.skipped);
+		set_u(&r, C_BUSY, s.busy);
+		set_f(&r, C_T, "%.6f", p->start_s);
+		set_f(&r, C_LEN, "%.6f", p->runtime_s);
+		row_put(f, &r);
+		for (int op = 0; op < OP_COUNT; op++) {
+			if (!by_op[op])
+				continue;
+			struct lat_stats l;
+			results_phase_op_lat(res, ph, op, &l);
+			memset(&r, 0, sizeof(r));
+			set_s(&r, C_KIND, "phase_op");
+			set_s(&r, C_GROUP, group);
+			set_s(&r, C_NAME, op_table[op].name);
+			set_u(&r, C_COUNT, by_op[op]);
+			set_rate(&r, C_OPS_S, "%.3f", (double)by_op[op], p->runtime_s);
+			set_lat(&r, &l);
+			row_put(f, &r);
+		}
+	}
+}
+
 static int fill_csv(FILE *f, void *arg)
 {
 	const struct results *res = arg;
@@ -240,6 +290,7 @@ static int fill_csv(FILE *f, void *arg)
 	for (size_t gi = 0; gi < res->n_groups; gi++)
 		group_rows(f, res, &res->groups[gi]);
 	group_rows(f, res, NULL);
+	phase_rows(f, res);
 	for (size_t gi = 0; gi < res->n_groups; gi++)
 		arrival_rows(f, res, gi);
 	for (size_t gi = 0; gi < res->n_groups; gi++) { /* a group not of engine=sync: its own */

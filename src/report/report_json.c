@@ -196,7 +196,8 @@ static json_t *noise_json(struct jb *b, const struct results *r)
 /* One result set: a thread group (g != NULL) or the total (g == NULL). */
 static json_t *group_json(struct jb *b, const struct results *r, const struct results_group *g)
 {
-	double runtime = r->runtime_s;
+	/* a group of a phase: its rates over its phase's time (phase=N) */
+	double runtime = g ? results_group_runtime(r, (size_t)(g - r->groups)) : r->runtime_s;
 	const struct thread_stats *st = g ? &g->st : &r->total;
 	const uint64_t *skipped = g ? g->skipped : r->total_skipped;
 	struct results_sums sum;
@@ -206,6 +207,8 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	put(b, o, "name", json_string(g ? g->name : "total"));
 	put(b, o, "index", g ? ju(g->index) : json_null());
 	put(b, o, "threads", ju(g ? g->num_threads : r->total_threads));
+	if (r->n_phases) /* only in a run with phases: the shape of others stays as it was */
+		put(b, o, "phase", g ? ju(g->phase) : json_null());
 	put(b, o, "engine", g ? json_string(io_engine_word(g->io_engine)) : json_null());
 	put(b, o, "iodepth", g ? ju(g->iodepth) : json_null());
 	put(b, o, "bindfs",
@@ -439,6 +442,61 @@ static json_t *errors_json(struct jb *b, const struct results *r)
 	return a;
 }
 
+/* phase=N: one object per phase, in order (docs/output.md, "Phases"). */
+static json_t *phases_json(struct jb *b, const struct results *r)
+{
+	json_t *a = json_array();
+	for (size_t ph = 0; ph < r->n_phases; ph++) {
+		const struct results_phase *p = &r->phases[ph];
+		struct results_sums s;
+		uint64_t by_op[OP_COUNT];
+		results_phase_sums(r, ph, &s, by_op);
+		double rt = p->runtime_s;
+		json_t *o = json_object(), *groups = json_array(), *ops = json_array();
+		put(b, o, "phase", ju(ph));
+		for (size_t gi = 0; gi < r->n_groups; gi++)
+			if (r->groups[gi].phase == ph)
+				add(b, groups, json_string(r->groups[gi].name));
+		put(b, o, "groups", groups);
+		put(b, o, "threads", ju(p->threads));
+		put(b, o, "time_s", ju(p->time_s));
+		put(b, o, "counted_ops", p->counted ? ju(p->counted_ops) : json_null());
+		put(b, o, "stop_reason", js(results_stop_name(p->stop)));
+		put(b, o, "stonewall", json_boolean(p->stop == STOP_STONEWALL));
+		put(b, o, "start_s", jr(p->start_s));
+		put(b, o, "runtime_s", jr(rt));
+		put(b, o, "operations", ju(s.ops));
+		put(b, o, "ops_per_s", per_s((double)s.ops, rt));
+		put(b, o, "transactions", ju(s.trans));
+		put(b, o, "trans_per_s", per_s((double)s.trans, rt));
+		put(b, o, "bytes_read", ju(s.bytes_read));
+		put(b, o, "bytes_written", ju(s.bytes_written));
+		put(b, o, "mb_per_s", per_s((double)(s.bytes_read + s.bytes_written) / MIB, rt));
+		put(b, o, "errors", ju(s.errors));
+		put(b, o, "skipped", ju(s.skipped));
+		put(b, o, "busy", ju(s.busy));
+		struct lat_stats all; /* every op of the phase together, as a group's op_latency */
+		lat_init(&all);
+		for (int op = 0; op < OP_COUNT; op++) {
+			if (!by_op[op])
+				continue;
+			struct lat_stats l;
+			results_phase_op_lat(r, ph, op, &l);
+			lat_merge(&all, &l);
+			json_t *x = json_object();
+			put(b, x, "name", json_string(op_table[op].name));
+			put(b, x, "count", ju(by_op[op]));
+			put(b, x, "ops_per_s", per_s((double)by_op[op], rt));
+			put(b, x, "latency", lat_json(b, &l));
+			add(b, ops, x);
+		}
+		put(b, o, "ops", ops);
+		put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
+		add(b, a, o);
+	}
+	return a;
+}
+
 json_t *report_json_build(const struct results *r, const struct report_run *run)
 {
 	struct jb b = {false};
@@ -484,6 +542,8 @@ json_t *report_json_build(const struct results *r, const struct report_run *run)
 		add(&b, groups, group_json(&b, r, &r->groups[gi]));
 	put(&b, root, "groups", groups);
 	put(&b, root, "total", group_json(&b, r, NULL));
+	if (r->n_phases) /* phase=N only: a run without phases keeps its shape */
+		put(&b, root, "phases", phases_json(&b, r));
 	put(&b, root, "errors", errors_json(&b, r));
 	put(&b, root, "verify", r->verify ? ju(r->verify_mismatches) : json_null());
 	put(&b, root, "intervals", intervals_json(&b, r->intervals, r->n_intervals));

@@ -381,6 +381,56 @@ static void print_rates(FILE *out, const struct results *r)
 		fprintf(out, "\n");
 }
 
+/* phase=N: each phase's groups, time, how it ended and its operations, the rates over its own
+ * runtime (the tables above: each group over its phase's, the total over the whole run). */
+static void print_phases(FILE *out, const struct results *r)
+{
+	if (!r->n_phases)
+		return;
+	fprintf(out,
+	        "Phases (rates over each phase's own runtime)\n%6s %8s %10s %12s %-10s %12s "
+	        "%12s %12s %10s\n",
+	        "phase", "threads", "start (s)", "runtime (s)", "ended by", "ops", "ops/sec",
+	        "trans/sec", "MB/sec");
+	for (size_t ph = 0; ph < r->n_phases; ph++) {
+		const struct results_phase *p = &r->phases[ph];
+		struct results_sums s;
+		uint64_t by_op[OP_COUNT];
+		results_phase_sums(r, ph, &s, by_op);
+		const char *why = results_stop_name(p->stop);
+		double rt = p->runtime_s;
+		fprintf(
+		    out,
+		    "%6zu %8" PRIu64 " %10.3f %12.3f %-10s %12" PRIu64 " %12.2f %12.2f %10.2f\n",
+		    ph, p->threads, p->start_s, rt, why ? why : "not run", s.ops,
+		    or0(results_rate((double)s.ops, rt)), or0(results_rate((double)s.trans, rt)),
+		    or0(results_rate((double)(s.bytes_read + s.bytes_written) / 1048576.0, rt)));
+		for (int op = 0; op < OP_COUNT; op++) {
+			if (!by_op[op])
+				continue;
+			struct lat_stats l;
+			results_phase_op_lat(r, ph, op, &l);
+			fprintf(out, "%6s %-14s %12" PRIu64 " ops %12.2f ops/sec", "",
+			        op_table[op].name, by_op[op],
+			        or0(results_rate((double)by_op[op], rt)));
+			if (l.n)
+				fprintf(out, ", latency avg %.3f ms, p99 %.3f ms",
+				        lat_mean_ns(&l) / 1e6,
+				        (double)lat_percentile_ns(&l, 99) / 1e6);
+			fputc('\n', out);
+		}
+		if (p->stop == STOP_STONEWALL)
+			fprintf(out,
+			        "%6s stonewall: the first thread to finish its num_ops ended the "
+			        "phase: "
+			        "%" PRIu64 " operations of the %" PRIu64 " counted, %.1f%%\n",
+			        "", s.ops + s.errors + s.skipped + s.busy, p->counted_ops,
+			        or0(results_share((double)(s.ops + s.errors + s.skipped + s.busy),
+			                          (double)p->counted_ops)));
+	}
+	fprintf(out, "\n");
+}
+
 /* Device counters of the run phase, per filesystem: the flushes ("barriers") of the 2010
  * experiment, or n/a with the reason. "per sync call" follows results_fs_flushes's rule. */
 static void print_devices(FILE *out, const struct results *r)
@@ -476,7 +526,9 @@ static void print_ffsb_results(FILE *out, const struct results *r, bool ffsb_fig
 			snprintf(title, sizeof(title), "Total Results");
 		else
 			snprintf(title, sizeof(title), "ThreadGroup %zu", gi);
-		print_op_table(out, title, &r->groups[gi].st, rt, ffsb_figures);
+		/* a group of a phase: its rates over its phase's time (phase=N) */
+		print_op_table(out, title, &r->groups[gi].st, results_group_runtime(r, gi),
+		               ffsb_figures);
 		print_syscalls(out, &r->groups[gi]);
 		fprintf(out, "\n"); /* FFSB ends each group with a blank line */
 	}
@@ -585,6 +637,7 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 	print_latency(out, &r->total);
 	print_response(out, r);
 	print_rates(out, r);
+	print_phases(out, r);
 	print_intervals(out, r);
 	print_devices(out, r);
 	print_errors(out, r);
@@ -607,6 +660,9 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 		        busy_pct);
 	warn_backlog(out, r);
 	warn_unsettled(out, r);
+	if (r->stop == STOP_STONEWALL && !r->n_phases) /* with phases: in their table */
+		fprintf(out, "fsmix: stonewall: the first thread of a stonewall=1 group to finish "
+		             "its num_ops ended the run for every thread\n");
 	char busy[96] = ""; /* only when some pick was busy: the line stays as it was without */
 	if (sum.busy)
 		snprintf(busy, sizeof(busy),

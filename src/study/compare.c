@@ -16,7 +16,9 @@
 #include "tstat.h"
 
 /* A document's points: label and the runs (array of run results). A single run is one point
- * labelled "run". */
+ * labelled "run", and a single run in phases one more per phase, "phase0", "phase1", ...:
+ * a run of its own made of the phase's object as its total (extra owns them, names their
+ * labels). */
 struct doc {
 	const char *path;
 	json_t *root;
@@ -24,6 +26,8 @@ struct doc {
 	const char **labels;
 	json_t ***runs;
 	size_t *n_runs;
+	json_t *extra;
+	char (*names)[24];
 };
 
 static void doc_free(struct doc *d)
@@ -33,7 +37,31 @@ static void doc_free(struct doc *d)
 	free(d->runs);
 	free(d->n_runs);
 	free(d->labels);
+	free(d->names);
+	json_decref(d->extra);
 	json_decref(d->root);
+}
+
+/* A single run in phases: point 1 + k is phase k, its object the total of a run of its own
+ * (the metrics read a run's total). 0, or -1 when out of memory. */
+static int doc_phases(struct doc *d, const json_t *phases)
+{
+	size_t n = json_array_size(phases);
+	d->extra = json_array();
+	d->names = calloc(n + 1, sizeof(*d->names));
+	if (!d->extra || !d->names)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		json_t *run = json_pack("{sO}", "total", json_array_get(phases, k));
+		if (!run || json_array_append_new(d->extra, run) ||
+		    !(d->runs[1 + k] = calloc(2, sizeof(json_t *))))
+			return -1;
+		snprintf(d->names[k], sizeof(d->names[k]), "phase%zu", k);
+		d->labels[1 + k] = d->names[k];
+		d->runs[1 + k][0] = run;
+		d->n_runs[1 + k] = 1;
+	}
+	return 0;
 }
 
 /* The points of a parsed document; takes a reference to root. -1 with a message on log when it
@@ -52,7 +80,9 @@ static int doc_from_json(struct doc *d, const char *path, json_t *root, FILE *lo
 		        path);
 		return -1;
 	}
-	d->n = single ? 1 : json_array_size(pts);
+	const json_t *phases = single ? json_object_get(d->root, "phases") : NULL;
+	size_t n_phases = json_is_array(phases) ? json_array_size(phases) : 0;
+	d->n = single ? 1 + n_phases : json_array_size(pts);
 	d->labels = calloc(d->n + 1, sizeof(*d->labels));
 	d->runs = calloc(d->n + 1, sizeof(*d->runs));
 	d->n_runs = calloc(d->n + 1, sizeof(*d->n_runs));
@@ -71,8 +101,10 @@ static int doc_from_json(struct doc *d, const char *path, json_t *root, FILE *lo
 		for (size_t r = 0; r < k; r++)
 			d->runs[i][r] = single ? d->root : json_array_get(runs, r);
 		d->n_runs[i] = k;
+		if (single)
+			break; /* the phases' points are doc_phases's */
 	}
-	return 0;
+	return n_phases ? doc_phases(d, phases) : 0;
 }
 
 /* The resolved profile of a document (of its first run). */

@@ -97,6 +97,18 @@ static const struct field group[] = {REQ("name", T_STR, NULL, 0),
                                      OPT("intervals", T_ARR, interval, T_OBJ),
                                      END};
 
+/* phases[] (a run in phases): compare's "phaseN" points read their rates and op_latency */
+static const struct field phase[] = {REQ("phase", T_INT, NULL, 0),
+                                     OPT("runtime_s", T_REAL, NULL, 0),
+                                     OPT("stop_reason", T_STR | T_NULL, NULL, 0),
+                                     OPT("operations", T_INT, NULL, 0),
+                                     OPT("ops_per_s", T_REAL | T_NULL, NULL, 0),
+                                     OPT("trans_per_s", T_REAL | T_NULL, NULL, 0),
+                                     OPT("mb_per_s", T_REAL | T_NULL, NULL, 0),
+                                     OPT("ops", T_ARR, op, T_OBJ),
+                                     OPT("op_latency", T_OBJ | T_NULL, latency, 0),
+                                     END};
+
 static const struct field counters[] = {OPT("available", T_BOOL, NULL, 0),
                                         OPT("flushes_per_s", T_REAL | T_NULL, NULL, 0), END};
 
@@ -126,6 +138,7 @@ static const struct field run[] = {REQ("schema", T_STR, NULL, 0),
                                    OPT("filesystems", T_ARR, filesystem, T_OBJ),
                                    REQ("groups", T_ARR, group, T_OBJ),
                                    REQ("total", T_OBJ, group, 0),
+                                   OPT("phases", T_ARR, phase, T_OBJ),
                                    OPT("errors", T_ARR, NULL, T_OBJ),
                                    OPT("intervals", T_ARR, interval, T_OBJ),
                                    END};

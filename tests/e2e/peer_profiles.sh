@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The peers' workloads of profiles/ (filebench's varmail, fileserver, webserver and oltp,
-# postmark, mdtest-easy): each passes `fsmix check`, `--strict-ffsb` accepts or rejects it as its
+# postmark, mdtest-easy, mdtest-hard): each passes `fsmix check`, `--strict-ffsb` accepts or rejects it as its
 # header says, and a small counted run under `strace -f` issues exactly the system calls its
 # header documents. strace is the independent witness: every open..close of a benchmark file is
 # cut into one operation's call sequence (open flags, read/write sizes, lseek, fsync, close;
@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 p=$src/profiles
-peers="filebench-varmail filebench-fileserver filebench-webserver filebench-oltp postmark mdtest-easy"
+peers="filebench-varmail filebench-fileserver filebench-webserver filebench-oltp postmark mdtest-easy mdtest-hard"
 
 # check and --strict-ffsb: the header's "# --strict-ffsb: accepted (exit 0)" or
 # "rejected (exit 2)" line is the promise.
@@ -205,17 +205,30 @@ specs = {
     "mix": [("g0_readall + g0_append", 1 / 2, "ops"), ("g0_create + g0_delete", 1 / 2, "ops"),
             ("g0_readall", 1 / 4, "ops"), ("g0_delete", 1 / 4, "ops")],
   },
-  "mdtest-easy-create": {
-    "seq": {"create": ("0", r"open:RDWR\|CREAT\|EXCL close", "g0_create")},
-    "exact": ["ops == 800", "g0_create == 800", "bytes_written == 0"],
+  # one run of four phases (phase=N), 4 threads x 200 items each: every phase's calls on the
+  # files the create phase made (stat, open and remove skip none)
+  "mdtest-easy": {
+    "seq": {
+      "create": ("0", r"open:RDWR\|CREAT\|EXCL close", "g0_create"),
+      "stat": ("0", r"stat", "g1_stat"),
+      "read": ("0", r"open:RDONLY close", "g2_open_close"),
+      "remove": ("0", r"unlink", "g3_delete"),
+    },
+    "exact": ["ops == 3200", "g0_create == 800", "g1_stat == 800", "g2_open_close == 800",
+              "g3_delete == 800", "bytes_written == 0", "bytes_read == 0", "errors == 0",
+              "g1_stat_skipped + g2_open_close_skipped + g3_delete_skipped == 0"],
   },
-  "mdtest-easy-stat": {
-    "seq": {"stat": ("0", r"stat", "g0_stat")},
-    "exact": ["ops == 800", "g0_stat == 800"],
-  },
-  "mdtest-easy-delete": {
-    "seq": {"delete": ("0", r"unlink", "g0_delete")},
-    "exact": ["ops == 800", "g0_delete == 800", "g0_delete_skipped == 0"],
+  # the same with 3901-byte files written at create and read back whole, one directory
+  "mdtest-hard": {
+    "seq": {
+      "write": ("0", r"open:RDWR\|CREAT\|EXCL write:3901 close", "g0_create"),
+      "stat": ("0", r"stat", "g1_stat"),
+      "read": ("0", r"open:RDONLY read:3901 close", "g2_readall"),
+      "delete": ("0", r"unlink", "g3_delete"),
+    },
+    "exact": ["ops == 3200", "g0_create == 800", "g1_stat == 800", "g2_readall == 800",
+              "g3_delete == 800", "bytes_written == 3901 * 800", "bytes_read == 3901 * 800",
+              "errors == 0", "g1_stat_skipped + g2_readall_skipped + g3_delete_skipped == 0"],
   },
 }
 EOF
@@ -263,11 +276,24 @@ traced filebench-oltp '' filebench-oltp --time 0 --threads 0=4 --threads 1=2 --t
 	--set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB \
 	--set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB
 traced postmark 2 postmark --set threadgroup0.num_ops=400 --set filesystem0.num_files=100
-# mdtest-easy's three phases: three counted runs of 4 threads x 200 items.
-traced mdtest-easy-create '' mdtest-easy --set threadgroup0.num_ops=200
-traced mdtest-easy-stat '' mdtest-easy --set threadgroup0.num_ops=200 \
-	--set filesystem0.num_files=800 --set threadgroup0.create_weight=0 --set threadgroup0.stat_weight=1
-traced mdtest-easy-delete '' mdtest-easy --set threadgroup0.num_ops=200 \
-	--set filesystem0.num_files=800 --set threadgroup0.create_weight=0 --set threadgroup0.delete_weight=1
-
+# mdtest-easy and mdtest-hard: one run of four phases each, 4 threads x 200 items a phase.
+phases200=(--set threadgroup0.num_ops=200 --set threadgroup1.num_ops=200
+	--set threadgroup2.num_ops=200 --set threadgroup3.num_ops=200)
+traced mdtest-easy '' mdtest-easy "${phases200[@]}"
+traced mdtest-hard '' mdtest-hard "${phases200[@]}"
+# mdtest-easy's creates, each thread in its own directory (-u): thread k's files in data/d<k>
+if python3 - "$work/mdtest-easy.strace" <<'PY'; then
+import re, sys
+dirs = {}  # pid -> directories its creates went to
+for line in open(sys.argv[1]):
+    m = re.match(r'(\d+) +openat\(\d+</[^>]*/fsmix\.fs0/data/(d\d+)>, "f\d+", [^)]*O_CREAT', line)
+    if m:
+        dirs.setdefault(m.group(1), set()).add(m.group(2))
+assert len(dirs) == 4 and all(len(d) == 1 for d in dirs.values()), dirs
+assert len(set.union(*dirs.values())) == 4, dirs
+PY
+	ok "mdtest-easy: each of the 4 create threads creates in a directory of its own (-u)"
+else
+	bad "mdtest-easy: the creates are not one directory per thread"
+fi
 summary

@@ -42,7 +42,7 @@ scale_args() { # PROFILE -> overrides that make it take about a second
 	filebench-webserver.ffsb) echo "--time 1 $(counted_writers 0 1 200) --threads 4 --set filesystem0.num_files=100 --set filesystem0.num_dirs=5" ;;
 	filebench-oltp.ffsb) echo "--time 1 $(counted_writers 0 2 200) --threads 0=4 --threads 1=2 --set filesystem0.min_filesize=1MB --set filesystem0.max_filesize=1MB --set filesystem1.min_filesize=1MB --set filesystem1.max_filesize=1MB" ;;
 	postmark.ffsb) echo "--set threadgroup0.num_ops=200 --set filesystem0.num_files=100" ;;
-	mdtest-easy.ffsb) echo "--set threadgroup0.num_ops=200" ;;
+	mdtest-*.ffsb) echo "--set threadgroup0.num_ops=200 --set threadgroup1.num_ops=200 --set threadgroup2.num_ops=200 --set threadgroup3.num_ops=200" ;;
 	*) echo "--time 1" ;;
 	esac
 }

@@ -285,6 +285,9 @@ static const struct dest_case dest_cases[] = {
     G(op_delay, op_delay_ms, "11", W_U32, 11),
     G(num_ops, num_ops, "13", W_U64, 13),
     G(start_delay, start_delay_ms, "17", W_U32, 17),
+    G(phase, phase, "0", W_U32, 0), /* one group: phase 0 (test_phases.c sets others) */
+    G(phase_time, phase_time_s, "19", W_U32, 19),
+    G(stonewall, stonewall, "1", W_BOOL, 1),
     G(op_period, op_period_ms, "19", W_U32, 19),
     G(write_stride, write_stride, "4k", W_U64, 4096),
     G(op_rate, op_rate, "100/group", W_TEXT, 0),
@@ -396,6 +399,14 @@ static void check_dest_lands(const struct dest_case *c)
 	bool list = key_table[c->key].flags & KF_LIST;
 	CHECK_EQ_I(profile_set(sec, name, c->text, !list, (struct src_loc){"test", 0}, true, &d),
 	           0);
+	/* keys that need another to be valid: it is set too (phases.c's rules) */
+	const char *need = c->key == KEY_stonewall    ? "num_ops"
+	                   : c->key == KEY_phase_time ? "phase"
+	                                              : NULL;
+	if (need)
+		CHECK_EQ_I(profile_set(sec, need, need[0] == 'n' ? "5" : "0", true,
+		                       (struct src_loc){"test", 0}, true, &d),
+		           0);
 	if (plan_build(&pl, &p, NULL, &d)) {
 		TEST_FAIL("%s=%s: the plan was not built", name, c->text);
 		for (size_t i = 0; i < d.n; i++)

@@ -170,6 +170,9 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, op_delay_ms);
 	FIELD(a, b, num_ops);
 	FIELD(a, b, start_delay_ms);
+	FIELD(a, b, phase);
+	FIELD(a, b, phase_time_s);
+	FIELD(a, b, stonewall);
 	FIELD(a, b, op_period_ms);
 	FIELD(a, b, write_stride);
 	FIELD(a, b, open_sync);
@@ -271,6 +274,14 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 	FIELD(a, b, n_fs);
 	FIELD(a, b, n_groups);
 	FIELD(a, b, total_threads);
+	FIELD(a, b, n_phases);
+	for (size_t i = 0; ok && i < a->n_phases; i++) {
+		FIELD(a, b, phases[i].time_s);
+		FIELD(a, b, phases[i].counted);
+		FIELD(a, b, phases[i].stonewall);
+		FIELD(a, b, phases[i].n_groups);
+		FIELD(a, b, phases[i].threads);
+	}
 	if (!ok)
 		return false;
 	for (size_t i = 0; i < a->n_fs; i++) {
@@ -291,8 +302,8 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 /* plans_equal must know every field: a field added to plan.h changes these sizes (LP64). */
 static void test_plans_equal_covers_every_field(void)
 {
-	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 216 ||
-	    sizeof(struct plan_group) != 11360 || OP_COUNT != 32)
+	if (sizeof(struct plan) != 1648 || sizeof(struct plan_fs) != 216 ||
+	    sizeof(struct plan_group) != 11376 || OP_COUNT != 32)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

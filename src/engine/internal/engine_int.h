@@ -14,6 +14,7 @@
  *   finish.c    after the run phase: figures into the results, errors, latency log, --cleanup
  *   run.c       the engine's life: init, setup, the run phase, engine_run (clean.c, which needs
  *               none of this, is engine_clean)
+ *   phase.c     a run in phases (phase=N): each phase's workers after the last's, stonewalls
  *   crash.c     --crash-after: the filesystems shut down at a moment of the run phase
  *   crash_place.c --crash-after: only on a dedicated test filesystem
  *   ioengine.c  the I/O engines (ioengine.h): engine_sync.c, engine_uring.c
@@ -98,7 +99,10 @@ struct worker {
 	                              * reservation from engine.age_credit), 0: it adds none */
 	struct ival_log *ival;       /* per-interval rows (--interval, progress), NULL: off */
 	unsigned index;              /* global worker index: RNG stream */
-	unsigned group;              /* index into plan.groups */
+	/* dir_per_thread: the thread's number among those that run with it (its phase's, or all
+	 * groups'; crew_make), and their count; dir_slots 0: index of total_threads (aging) */
+	uint32_t dir_slot, dir_slots;
+	unsigned group; /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
 	/* The I/O buffer, 4 KiB aligned (O_DIRECT): reads and filled writes use buf_len bytes from
@@ -363,6 +367,19 @@ void crew_arrived(struct engine *e);
 void crew_release(struct engine *e);
 /* crew_join - join the n workers of ws. */
 void crew_join(struct worker **ws, size_t n);
+
+/* phase.c: a run in phases (phase=N) */
+/* phase_refusal - what a run in phases refuses (--crash-after, a distributed job): FAIL_NONE,
+ * or FAIL_INPUT with err. Nothing without phases. */
+enum failure phase_refusal(const struct engine *e, char *err, size_t errlen);
+/* How the main thread waits while a phase runs: until the deadline or a stop (run.c's). */
+typedef void (*phase_wait_fn)(struct engine *e, uint64_t deadline);
+/* phase_run_all - the n workers made by crew_make run phase by phase: each phase's started
+ * together once the phase before is joined, waited for (wait) until its counts, stonewall or
+ * time end it, joined, and its start, runtime and stop reason written into results.phases.
+ * Sets t_base and t0 at the first phase's start; stops at a phase ended by an error or a
+ * signal. 0, or -1 with err (a thread that could not start: the phase's started ones joined). */
+int phase_run_all(struct engine *e, size_t n, phase_wait_fn wait, char *err, size_t errlen);
 
 /* aging.c */
 /* How long aging may go without growth before it gives up (a workload that deletes as much as
