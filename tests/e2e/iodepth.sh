@@ -15,6 +15,8 @@
 # 5. A file set smaller than the depth (busy picks among a worker's own fibers), a ramp and a
 #    time limit, refused and broken submissions (tests/tools/preload/uring_hide.c): no hang,
 #    no error, no mismatch.
+# 6. --iodepth N overrides the key; --iodepth LIST sweeps it (JSON, plot); refused with
+#    engine=sync (exit 2).
 # Fails on the old binary (no key iodepth: exit 2 at the profile).
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -202,6 +204,34 @@ n=$(jq -r '[.total.ops[] | .count] | add' "$work/timed.json" 2>/dev/null)
 [ $rc -eq 0 ] && [ "${n:-0}" -gt 0 ] && [ "$(jq -r '[.total.ops[] | .errors] | add' "$work/timed.json")" = 0 ] &&
 	ok "iodepth=8, ramp_time=1, time=2: exit 0, $n operations, no error" ||
 	{ bad "iodepth=8 timed: exit $rc, ${n:-?} ops"; tail -3 "$work/timed.out" | sed 's/^/     /'; }
+
+# 6. --iodepth: one value sets every group's (or group G's); a list is a sweep, one point per
+# depth, each run at its depth (its JSON's groups[].iodepth), drawn as a threads sweep is.
+profile io_uring 1 "read_weight=1
+stat_weight=1" >"$work/sweep.ffsb"
+"$bin" run "$work/sweep.ffsb" --location "$(shmdir)" --seed 2 --iodepth 0=4 --json "$work/one.json" \
+	>"$work/one.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(jq -r '.groups[0].iodepth' "$work/one.json")" = 4 ] &&
+	ok "--iodepth 0=4: group 0 runs at depth 4" || bad "--iodepth 0=4: exit $rc"
+plot=""
+command -v gnuplot >/dev/null && plot="--plot $work/sweep.svg"
+# shellcheck disable=SC2086
+timeout 120 "$bin" run "$work/sweep.ffsb" --location "$(shmdir)" --seed 2 --iodepth 1-16:x4 \
+	--json "$work/sweep.json" $plot >"$work/sweep.out" 2>&1
+rc=$?
+depths=$(jq -r '[.points[] | .runs[0].groups[0].iodepth | tostring] | join(",")' "$work/sweep.json" 2>/dev/null)
+label=$(jq -r '.dimensions[0].label' "$work/sweep.json" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$depths" = "1,4,16" ] && [ "$label" = iodepth ] &&
+	{ [ -z "$plot" ] || [ -s "$work/sweep.svg" ]; } &&
+	ok "--iodepth 1-16:x4: a sweep of 3 points at depths $depths${plot:+, plotted}" ||
+	{ bad "--iodepth sweep: exit $rc, depths ${depths:-?}, label ${label:-?}"; tail -3 "$work/sweep.out" | sed 's/^/     /'; }
+sed 's/^engine=io_uring/engine=sync/' "$work/sweep.ffsb" >"$work/sweep-sync.ffsb"
+"$bin" run "$work/sweep-sync.ffsb" --location "$(shmdir)" --iodepth 1,4 >"$work/sweep-sync.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "^--iodepth 4: error: \[threadgroup0\] iodepth: 4 needs engine=io_uring" "$work/sweep-sync.out" &&
+	ok "--iodepth 1,4 with engine=sync: refused before anything runs (exit 2)" ||
+	{ bad "--iodepth sweep with engine=sync: exit $rc"; tail -3 "$work/sweep-sync.out" | sed 's/^/     /'; }
 
 # 5c. Refused submissions at depth 16: every third io_uring_submit_and_wait -EAGAIN (submitted
 # again), then a broken ring (the 20th and later -EFAULT): the calls not submitted fail, the
