@@ -44,7 +44,8 @@ void __tsan_destroy_fiber(void *fiber);
 void __tsan_switch_to_fiber(void *fiber, unsigned flags);
 #endif
 
-#if defined(__x86_64__)
+/* FSMIX_FIBER_UCONTEXT: swapcontext on x86_64 too (to test the fallback there). */
+#if defined(__x86_64__) && !defined(FSMIX_FIBER_UCONTEXT)
 /* fsmix_fiber_swap(save, to): pushes the callee-saved registers of the System V ABI (rbp, rbx,
  * r12-r15) and the SSE and x87 control words on the current stack, stores the stack pointer in
  * *save, takes `to` as the stack pointer and pops the same from it: the `ret` returns into
