@@ -181,14 +181,16 @@ grep -q '^engine,threadgroup0,io_uring,16,' "$work/dur.csv" && ok "CSV: the engi
 	bad "CSV: $(grep engine "$work/dur.csv")"
 
 # 5a. Two files, depth 16: most picks find the file held by another fiber of the same worker
-# (busy, as for another thread); no hang, every started operation counted.
+# (busy, as for another thread); no hang, every started operation counted once (ops, skipped,
+# errors or busy).
 profile io_uring 16 "write_fsync_weight=1
 read_weight=1" "verify=1" | sed 's/^num_files=.*/num_files=2/' >"$work/few.ffsb"
 timeout 120 "$bin" run "$work/few.ffsb" --location "$(shmdir)" --seed 5 --json "$work/few.json" \
 	>"$work/few.out" 2>&1
 rc=$?
-busy=$(jq -r '[.total.ops[] | .busy // 0] | add' "$work/few.json" 2>/dev/null)
-[ $rc -eq 0 ] && [ "$(started "$work/few.json")" -le 400 ] && grep -q " 0 content mismatches" "$work/few.out" &&
+busy=$(jq -r '[.total.ops[] | .busy] | add' "$work/few.json" 2>/dev/null)
+all_started=$(jq -r '[.total.ops[] | .count + .skipped + .errors + .busy] | add' "$work/few.json" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$all_started" = 400 ] && [ "${busy:-0}" -gt 0 ] && grep -q " 0 content mismatches" "$work/few.out" &&
 	[ "$(jq -r '[.total.ops[] | .errors] | add' "$work/few.json")" = 0 ] &&
 	ok "iodepth=16 on 2 files: exit 0, no error, no mismatch ($busy busy picks)" ||
 	{ bad "iodepth=16 on 2 files: exit $rc"; tail -3 "$work/few.out" | sed 's/^/     /'; }
