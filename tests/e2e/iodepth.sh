@@ -195,17 +195,20 @@ all_started=$(jq -r '[.total.ops[] | .count + .skipped + .errors + .busy] | add'
 	ok "iodepth=16 on 2 files: exit 0, no error, no mismatch ($busy busy picks)" ||
 	{ bad "iodepth=16 on 2 files: exit $rc"; tail -3 "$work/few.out" | sed 's/^/     /'; }
 
-# 5b. A ramp and a time limit at depth 8: the operations in flight at the end complete.
+# 5b. A ramp and a time limit at depth 8: the operations in flight at the end complete; those
+# counted are those logged (--lat-log): one started in the ramp counts nowhere.
 profile io_uring 8 "read_weight=2
 create_fsync_weight=1
 delete_weight=1" "ramp_time=1" | sed 's/^time=0/time=2/; /^num_ops=/d' >"$work/timed.ffsb"
 timeout 60 "$bin" run "$work/timed.ffsb" --location "$(shmdir)" --seed 6 --json "$work/timed.json" \
-	>"$work/timed.out" 2>&1
+	--lat-log "$work/timed.lat" --interval 1 >"$work/timed.out" 2>&1
 rc=$?
 n=$(jq -r '[.total.ops[] | .count] | add' "$work/timed.json" 2>/dev/null)
+lines=$(grep -vc '^#' "$work/timed.lat")
 [ $rc -eq 0 ] && [ "${n:-0}" -gt 0 ] && [ "$(jq -r '[.total.ops[] | .errors] | add' "$work/timed.json")" = 0 ] &&
-	ok "iodepth=8, ramp_time=1, time=2: exit 0, $n operations, no error" ||
-	{ bad "iodepth=8 timed: exit $rc, ${n:-?} ops"; tail -3 "$work/timed.out" | sed 's/^/     /'; }
+	[ "$lines" = "$n" ] &&
+	ok "iodepth=8, ramp_time=1, time=2: exit 0, $n operations, as many --lat-log lines, no error" ||
+	{ bad "iodepth=8 timed: exit $rc, ${n:-?} ops, $lines log lines"; tail -3 "$work/timed.out" | sed 's/^/     /'; }
 
 # 6. --iodepth: one value sets every group's (or group G's); a list is a sweep, one point per
 # depth, each run at its depth (its JSON's groups[].iodepth), drawn as a threads sweep is.
