@@ -43,24 +43,27 @@ static enum set_result add_override(struct cli *c, enum override_kind kind, cons
 	return SET_OK;
 }
 
-/* The label of a sweep dimension's column: "threads", "threadgroup1.threads" or the key. */
+/* The label of a sweep dimension's column: "threads", "threadgroup1.threads", "iodepth",
+ * "threadgroup1.iodepth" or the key. */
 static void dim_label(struct sweep_dim *d)
 {
 	char t[sizeof(d->target)]; /* a copy: snprintf's source must not be inside d */
 	memcpy(t, d->target, sizeof(t));
-	if (d->threads && !t[0])
-		snprintf(d->label, sizeof(d->label), "threads");
-	else if (d->threads && t[0] >= '0' && t[0] <= '9')
-		snprintf(d->label, sizeof(d->label), "threadgroup%s.threads", t);
-	else if (d->threads)
-		snprintf(d->label, sizeof(d->label), "%s.threads", t);
+	const char *what = d->threads ? "threads" : "iodepth";
+	if ((d->threads || d->iodepth) && !t[0])
+		snprintf(d->label, sizeof(d->label), "%s", what);
+	else if ((d->threads || d->iodepth) && t[0] >= '0' && t[0] <= '9')
+		snprintf(d->label, sizeof(d->label), "threadgroup%s.%s", t, what);
+	else if (d->threads || d->iodepth)
+		snprintf(d->label, sizeof(d->label), "%s.%s", t, what);
 	else
 		snprintf(d->label, sizeof(d->label), "%s", t);
 }
 
-/* --threads [G=]LIST or --sweep SECTION.KEY=LIST: one more sweep dimension. */
-static enum set_result add_dim(struct cli *c, bool threads, const char *arg, char *err,
-                               size_t errlen)
+/* --threads [G=]LIST, --iodepth [G=]LIST (iodepth) or --sweep SECTION.KEY=LIST: one more
+ * sweep dimension. */
+static enum set_result add_dim(struct cli *c, bool threads, bool iodepth, const char *arg,
+                               char *err, size_t errlen)
 {
 	if (c->n_dims == SWEEP_MAX_DIMS) {
 		snprintf(err, errlen, "at most %d sweep dimensions", SWEEP_MAX_DIMS);
@@ -71,6 +74,7 @@ static enum set_result add_dim(struct cli *c, bool threads, const char *arg, cha
 	const char *list = arg;
 	memset(d, 0, sizeof(*d));
 	d->threads = threads;
+	d->iodepth = iodepth;
 	if (eq) {
 		size_t len = (size_t)(eq - arg);
 		if (len == 0 || len >= sizeof(d->target)) {
@@ -80,7 +84,7 @@ static enum set_result add_dim(struct cli *c, bool threads, const char *arg, cha
 		memcpy(d->target, arg, len);
 		d->target[len] = '\0';
 		list = eq + 1;
-	} else if (!threads) {
+	} else if (!threads && !iodepth) {
 		snprintf(
 		    err, errlen,
 		    "--sweep takes SECTION.KEY=V1,V2,... (e.g. filesystem0.num_files=1000,2000), "
@@ -116,7 +120,17 @@ enum set_result set_threads(struct cli *c, const char *v, char *err, size_t errl
 
 enum set_result set_thread_list(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	return add_dim(c, true, v, err, errlen);
+	return add_dim(c, true, false, v, err, errlen);
+}
+
+enum set_result set_iodepth(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_override(c, OVR_IODEPTH, v, err, errlen);
+}
+
+enum set_result set_iodepth_list(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	return add_dim(c, false, true, v, err, errlen);
 }
 
 bool is_list(const char *v)
@@ -283,7 +297,7 @@ enum set_result set_model(struct cli *c, const char *v, char *err, size_t errlen
 
 enum set_result set_sweep(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	return add_dim(c, false, v, err, errlen);
+	return add_dim(c, false, false, v, err, errlen);
 }
 
 /* until:PCT[:MAX] (PCT with or without '%'): c->until_pct and c->repeat (MAX, default 20). */

@@ -20,6 +20,8 @@ enum set_result set_time(struct cli *c, const char *v, char *err, size_t errlen)
 enum set_result set_location(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_threads(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_thread_list(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_iodepth(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_iodepth_list(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_key(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_seed(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_fidelity(struct cli *c, const char *v, char *err, size_t errlen);

@@ -8,6 +8,12 @@
  * itself (a few at a time: an operation holds at most two) and gives it as the explicit offset
  * of each read and write, as pread and pwrite do; what lseek returns is computed, no call is
  * made. A file opened with O_APPEND writes at its end whatever the offset, so it keeps none.
+ * At iodepth N > 1 a call made on a fiber (worker_depth.c) is prepared with the fiber as its
+ * user_data and the fiber yields; uring_reap submits every call prepared meanwhile with one
+ * io_uring_enter and hands the completions back to the worker's loop. Each fiber has at most
+ * one call outstanding, so a ring of N entries never fills. The kept positions are then those
+ * of up to 2N + 2 files (an operation holds at most two); a descriptor is one file's while it
+ * is open, whichever fiber opened it.
  * Built only where pkg-config finds liburing (CMake: FSMIX_HAVE_URING). */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +27,7 @@
 
 #include "check.h"
 #include "engine_int.h"
+#include "fiber.h"
 #include "ioengine.h"
 
 /* IORING_OP_FTRUNCATE came with Linux 6.9, after liburing 2.3's header: its number in the
@@ -30,7 +37,7 @@
 #endif
 
 /* The files whose position the engine keeps (see above): an operation holds one or two. */
-#define URING_FILES 4
+#define URING_FILES(depth) (2 * (depth) + 2)
 
 struct uring_file {
 	int fd;      /* -1: a free slot */
@@ -42,7 +49,15 @@ struct uring_ctx {
 	struct io_uring_sqe *sqe;  /* the entry of the call being made (sqe_get -> run_one) */
 	uint64_t seq;              /* the calls submitted: each entry's user_data, 1, 2, ... */
 	bool sync_call[IOC_COUNT]; /* the calls made synchronously (no opcode, or a broken ring) */
-	struct uring_file files[URING_FILES];
+	struct uring_file *files;  /* URING_FILES(iodepth) of them */
+	unsigned n_files;
+	/* iodepth > 1: the fibers whose calls are prepared but not yet submitted, in the ring's
+	 * order (the kernel takes them from the front); after a refusal that broke the ring they
+	 * get its error (broken_err) from uring_reap, never their completion */
+	struct fiber **pending;
+	unsigned n_pending;
+	bool broken;
+	int broken_err;
 };
 
 static struct uring_ctx *ctx_of(struct worker *w)
@@ -110,7 +125,8 @@ static enum failure uring_check(bool missing[IOC_COUNT], char *err, size_t errle
 	return FAIL_NONE;
 }
 
-/* The ring: 8 entries (one submission at a time needs one). COOP_TASKRUN (Linux 5.19): the
+/* The ring: 8 entries (one submission at a time needs one), or iodepth (each operation in
+ * flight has at most one call outstanding). COOP_TASKRUN (Linux 5.19): the
  * completion's task work runs when the worker enters the kernel to wait for it anyway, not
  * by interrupting it; without it where the kernel refuses the flag. */
 static int uring_setup(struct worker *w, char *err, size_t errlen)
@@ -120,23 +136,36 @@ static int uring_setup(struct worker *w, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for its io_uring state");
 		return -ENOMEM;
 	}
+	unsigned entries = w->iodepth > 8 ? w->iodepth : 8;
+	c->n_files = URING_FILES(w->iodepth);
+	c->files = calloc(c->n_files, sizeof(*c->files));
+	c->pending = calloc(w->iodepth, sizeof(*c->pending));
+	if (!c->files || !c->pending) {
+		free(c->files);
+		free(c->pending);
+		free(c);
+		snprintf(err, errlen, "out of memory for its io_uring state");
+		return -ENOMEM;
+	}
 	struct io_uring_params p = {.flags = IORING_SETUP_COOP_TASKRUN};
-	int rc = io_uring_queue_init_params(8, &c->ring, &p);
+	int rc = io_uring_queue_init_params(entries, &c->ring, &p);
 	if (rc == -EINVAL) {
 		memset(&p, 0, sizeof(p));
-		rc = io_uring_queue_init_params(8, &c->ring, &p);
+		rc = io_uring_queue_init_params(entries, &c->ring, &p);
 	}
 	struct io_uring_probe *pr = rc ? NULL : io_uring_get_probe_ring(&c->ring);
 	if (rc || !pr) {
 		if (!rc)
 			io_uring_queue_exit(&c->ring);
 		snprintf(err, errlen, "io_uring_queue_init: %s", strerror(rc ? -rc : ENOMEM));
+		free(c->files);
+		free(c->pending);
 		free(c);
 		return rc ? rc : -ENOMEM;
 	}
 	probe_missing(pr, c->sync_call);
 	io_uring_free_probe(pr);
-	for (int i = 0; i < URING_FILES; i++)
+	for (unsigned i = 0; i < c->n_files; i++)
 		c->files[i].fd = -1;
 	w->io_ctx = c;
 	return 0;
@@ -148,16 +177,29 @@ static void uring_teardown(struct worker *w)
 	if (!c)
 		return;
 	io_uring_queue_exit(&c->ring);
+	free(c->files);
+	free(c->pending);
 	free(c);
 	w->io_ctx = NULL;
 }
 
-/* A submission entry: the ring is empty between calls, so there always is one. */
+/* The n fibers at the front of the pending list were submitted. */
+static void pending_drop(struct uring_ctx *c, unsigned n)
+{
+	n = n < c->n_pending ? n : c->n_pending;
+	memmove(c->pending, c->pending + n, (c->n_pending - n) * sizeof(*c->pending));
+	c->n_pending -= n;
+}
+
+/* A submission entry: the ring is empty between calls at depth 1, and holds at most one entry
+ * per fiber above, so there always is one. */
 static struct io_uring_sqe *sqe_get(struct uring_ctx *c)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&c->ring);
 	if (UNLIKELY(!sqe)) { /* cannot happen: every call reaps its completion */
-		(void)io_uring_submit(&c->ring);
+		int rc = io_uring_submit(&c->ring);
+		if (rc > 0)
+			pending_drop(c, (unsigned)rc);
 		sqe = io_uring_get_sqe(&c->ring);
 	}
 	FSMIX_ASSERT(sqe);
@@ -174,7 +216,7 @@ static struct io_uring_sqe *sqe_get(struct uring_ctx *c)
  * still queued, would otherwise go with the next call's). Each entry carries its number
  * (user_data), so a completion of an earlier entry is never taken for this call's: one
  * completion per entry, in order. */
-static int64_t run_one(struct uring_ctx *c)
+static int64_t run_one_wait(struct uring_ctx *c)
 {
 	uint64_t id = ++c->seq;
 	io_uring_sqe_set_data64(c->sqe, id);
@@ -199,11 +241,82 @@ static int64_t run_one(struct uring_ctx *c)
 	}
 }
 
+/* A call on a fiber (iodepth > 1): its entry tagged with the fiber, which yields; the worker's
+ * loop resumes it with the completion's result (uring_reap). */
+static int64_t run_on_fiber(struct worker *w, struct uring_ctx *c)
+{
+	FSMIX_ASSERT(c->n_pending < w->iodepth); /* one call per fiber */
+	io_uring_sqe_set_data(c->sqe, w->fiber);
+	c->pending[c->n_pending++] = w->fiber;
+	return fiber_yield(w->fiber, IO_YIELD_CALL);
+}
+
+/* The prepared call (sqe_get's), made: its result. */
+static int64_t run_one(struct worker *w, struct uring_ctx *c)
+{
+	return w->fiber ? run_on_fiber(w, c) : run_one_wait(c);
+}
+
+/* The completions there are, up to max, into done: how many. */
+static int reap_ready(struct uring_ctx *c, struct io_done *done, size_t max)
+{
+	size_t n = 0;
+	struct io_uring_cqe *cqe;
+	while (n < max && io_uring_peek_cqe(&c->ring, &cqe) == 0) {
+		done[n].fiber = io_uring_cqe_get_data(cqe);
+		done[n].res = cqe->res;
+		FSMIX_ASSERT(done[n].fiber);
+		io_uring_cqe_seen(&c->ring, cqe);
+		n++;
+	}
+	return (int)n;
+}
+
+/* iodepth > 1: submits what the fibers prepared and waits for a completion (ioengine.h). A
+ * submission refused for a while is submitted again, as at depth 1 (run_one_wait); any other
+ * refusal breaks the ring: the calls not submitted get its error, every later call is made
+ * synchronously, and the ring is entered only to wait for the completions of the calls
+ * submitted before (their fibers, buffers and names live until then). */
+static int uring_reap(struct worker *w, struct io_done *done, size_t max)
+{
+	struct uring_ctx *c = ctx_of(w);
+	for (;;) {
+		int n = reap_ready(c, done, max);
+		if (n)
+			return n;
+		if (c->broken && c->n_pending) {
+			for (; (size_t)n < max && c->n_pending; n++) {
+				done[n] =
+				    (struct io_done){.fiber = c->pending[0], .res = c->broken_err};
+				pending_drop(c, 1);
+			}
+			return n;
+		}
+		int rc;
+		if (c->broken) {
+			struct io_uring_cqe *cqe;
+			rc = io_uring_wait_cqe(&c->ring, &cqe);
+			if (rc < 0 && rc != -EINTR && rc != -EAGAIN)
+				return rc; /* nothing will complete: the waiting fibers get rc */
+			continue;
+		}
+		rc = io_uring_submit_and_wait(&c->ring, 1);
+		if (rc > 0) {
+			pending_drop(c, (unsigned)rc);
+		} else if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+			c->broken = true;
+			c->broken_err = rc;
+			for (int i = 0; i < IOC_COUNT; i++)
+				c->sync_call[i] = true;
+		}
+	}
+}
+
 /* ---- the positions of the worker's own files (lseek) ---- */
 
 static struct uring_file *file_of(struct uring_ctx *c, int fd)
 {
-	for (int i = 0; i < URING_FILES; i++)
+	for (unsigned i = 0; i < c->n_files; i++)
 		if (c->files[i].fd == fd)
 			return &c->files[i];
 	return NULL;
@@ -232,13 +345,13 @@ static int uring_openat(struct worker *w, int dfd, const char *name, int flags, 
 		fd = io_engine_sync.openat(w, dfd, name, flags, mode);
 	else {
 		io_uring_prep_openat(sqe_get(c), dfd, name, flags, mode);
-		fd = (int)run_one(c);
+		fd = (int)run_one(w, c);
 	}
 	/* a descriptor the kernel hands out is not one whose position is kept: every file the
 	 * engine opens is closed through it (uring_close frees its slot) */
 	FSMIX_ASSERT(fd < 0 || !file_of(c, fd));
 	struct uring_file *f = fd >= 0 ? file_of(c, -1) : NULL;
-	if (f) /* else: no slot (never with one operation at a time): the file's own position */
+	if (f) /* else: no slot (never: 2 per operation in flight): the file's own position */
 		*f = (struct uring_file){.fd = fd, .pos = (flags & O_APPEND) ? -1 : 0};
 	return fd;
 }
@@ -261,7 +374,7 @@ static ssize_t uring_rw(struct worker *w, int fd, void *buf, size_t n, bool wr)
 		FSMIX_ASSERT(n <= UINT32_MAX); /* the entry's length: blocksizes are <= 1 GiB */
 		io_uring_prep_rw(wr ? IORING_OP_WRITE : IORING_OP_READ, sqe_get(c), fd, buf,
 		                 (unsigned)n, off);
-		r = run_one(c);
+		r = run_one(w, c);
 	}
 	advance(f, r);
 	return (ssize_t)r;
@@ -307,7 +420,7 @@ static int uring_close(struct worker *w, int fd)
 	if (UNLIKELY(c->sync_call[IOC_CLOSE]))
 		return io_engine_sync.close(w, fd);
 	io_uring_prep_close(sqe_get(c), fd);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 /* statx, with what the bodies read of struct stat copied over. */
@@ -318,7 +431,7 @@ static int uring_stat(struct worker *w, int dfd, const char *name, struct stat *
 		return io_engine_sync.stat(w, dfd, name, st);
 	struct statx sx;
 	io_uring_prep_statx(sqe_get(c), dfd, name, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx);
-	int rc = (int)run_one(c);
+	int rc = (int)run_one(w, c);
 	if (rc < 0)
 		return rc;
 	memset(st, 0, sizeof(*st));
@@ -342,7 +455,7 @@ static int uring_unlinkat(struct worker *w, int dfd, const char *name, int flags
 	if (UNLIKELY(c->sync_call[IOC_UNLINKAT]))
 		return io_engine_sync.unlinkat(w, dfd, name, flags);
 	io_uring_prep_unlinkat(sqe_get(c), dfd, name, flags);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 static int uring_mkdirat(struct worker *w, int dfd, const char *name, mode_t mode)
@@ -351,7 +464,7 @@ static int uring_mkdirat(struct worker *w, int dfd, const char *name, mode_t mod
 	if (UNLIKELY(c->sync_call[IOC_MKDIRAT]))
 		return io_engine_sync.mkdirat(w, dfd, name, mode);
 	io_uring_prep_mkdirat(sqe_get(c), dfd, name, mode);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 static int uring_renameat(struct worker *w, int ofd, const char *from, int nfd, const char *to,
@@ -361,7 +474,7 @@ static int uring_renameat(struct worker *w, int ofd, const char *from, int nfd, 
 	if (UNLIKELY(c->sync_call[IOC_RENAMEAT]))
 		return io_engine_sync.renameat(w, ofd, from, nfd, to, flags);
 	io_uring_prep_renameat(sqe_get(c), ofd, from, nfd, to, flags);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 static int uring_linkat(struct worker *w, int ofd, const char *from, int nfd, const char *to)
@@ -370,7 +483,7 @@ static int uring_linkat(struct worker *w, int ofd, const char *from, int nfd, co
 	if (UNLIKELY(c->sync_call[IOC_LINKAT]))
 		return io_engine_sync.linkat(w, ofd, from, nfd, to);
 	io_uring_prep_linkat(sqe_get(c), ofd, from, nfd, to, 0);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 /* fsync, or fdatasync with IORING_FSYNC_DATASYNC. Its return is the completion's arrival: the
@@ -381,7 +494,7 @@ static int uring_fsync(struct worker *w, int fd, bool datasync)
 	if (UNLIKELY(c->sync_call[datasync ? IOC_FDATASYNC : IOC_FSYNC]))
 		return io_engine_sync.fsync(w, fd, datasync);
 	io_uring_prep_fsync(sqe_get(c), fd, datasync ? IORING_FSYNC_DATASYNC : 0);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 static int uring_ftruncate(struct worker *w, int fd, off_t len)
@@ -390,7 +503,7 @@ static int uring_ftruncate(struct worker *w, int fd, off_t len)
 	if (UNLIKELY(c->sync_call[IOC_FTRUNCATE]))
 		return io_engine_sync.ftruncate(w, fd, len);
 	io_uring_prep_rw(FSMIX_IORING_OP_FTRUNCATE, sqe_get(c), fd, NULL, 0, (uint64_t)len);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 static int uring_fallocate(struct worker *w, int fd, int mode, off_t off, off_t len)
@@ -399,7 +512,7 @@ static int uring_fallocate(struct worker *w, int fd, int mode, off_t off, off_t 
 	if (UNLIKELY(c->sync_call[IOC_FALLOCATE]))
 		return io_engine_sync.fallocate(w, fd, mode, off, len);
 	io_uring_prep_fallocate(sqe_get(c), fd, mode, off, len);
-	return (int)run_one(c);
+	return (int)run_one(w, c);
 }
 
 /* syncfs and sync: no opcode; the sync engine's calls (io_engine_check warned). */
@@ -418,6 +531,7 @@ const struct io_engine_ops io_engine_uring = {
     .check = uring_check,
     .setup = uring_setup,
     .teardown = uring_teardown,
+    .reap = uring_reap,
     .openat = uring_openat,
     .read = uring_read,
     .write = uring_write,

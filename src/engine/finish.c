@@ -45,6 +45,8 @@ static int collect_worker(struct engine *e, size_t i)
 	if (w->err_set)
 		rc = results_add_error(e->res, &w->err);
 	e->res->verify_mismatches += w->verify_bad;
+	if (w->max_in_flight > g->max_in_flight)
+		g->max_in_flight = w->max_in_flight;
 	if (!g->st_ready && e->plan->groups[w->group].num_threads == 1) {
 		g->st = w->st; /* the results' pages are written here first (results_init_lazy) */
 		g->st.ranges = g->ranges;        /* the same bounds, the results' own table */

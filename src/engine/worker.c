@@ -15,31 +15,7 @@
 #include "engine_int.h"
 #include "interval.h"
 #include "ioengine.h"
-
-/* A pick that found no file (its file set is empty, or every file is busy): back off, so a
- * group that can do nothing does not burn a CPU spinning through picks. The first few retries
- * are immediate (another worker's create may be about to land); then the worker sleeps 1 us,
- * doubling up to SKIP_SLEEP_MAX_NS. Short sleeps are a plain nanosleep (no shared lock); long
- * ones wait on the engine's condition variable, so a stop wakes them. *streak counts the
- * consecutive skips and is reset by any operation that ran. */
-#define SKIP_SPIN         4
-#define SKIP_SLEEP_MAX_NS 4000000u /* 4 ms: the most a stop or a new file waits */
-static void skip_backoff(struct engine *e, uint32_t *streak)
-{
-	uint32_t n = ++*streak;
-	if (n <= SKIP_SPIN)
-		return;
-	uint32_t shift = n - SKIP_SPIN - 1;
-	uint64_t ns = shift >= 12 ? SKIP_SLEEP_MAX_NS : 1000ull << shift;
-	if (ns > SKIP_SLEEP_MAX_NS)
-		ns = SKIP_SLEEP_MAX_NS;
-	if (ns < 1000000u) {
-		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
-		nanosleep(&ts, NULL);
-	} else {
-		engine_wait_until(e, now_ns() + ns);
-	}
-}
+#include "workerloop.h"
 
 /* Aging: reserve what op may add from the round's credit. Returns the bytes reserved (0 for
  * an op that adds none), or -1 when the credit does not cover it (or, for an op that adds
@@ -79,60 +55,6 @@ static void worker_own_fds(void)
 {
 	if (!FSMIX_TSAN)
 		(void)unshare(CLONE_FILES);
-}
-
-/* Called by the worker between two operations, so every operation counts whole or not at all:
- * one counts when it starts at or after the ramp's end (e->ramp_end_ns), by the worker's own
- * clock read before it. The first error stays latched (a failure during the ramp still fails
- * the run). Once per worker. */
-void worker_ramp_done(struct worker *w)
-{
-	thread_stats_reset(&w->st);
-	memset(w->skipped, 0, sizeof(w->skipped));
-	atomic_store_explicit(&w->done_ops, 0, memory_order_relaxed);
-	atomic_store_explicit(&w->done_trans, 0, memory_order_relaxed);
-	w->t_start = now_ns();
-}
-
-/* The filesystem of an operation of a group that is not bound to one, of several: uniform, or
- * with fidelity=ffsb6 FFSB's getrandom(num_filesys) with its modulo bias (ffsb_tg.c:119). */
-static inline size_t fs_index(struct worker *w, const struct engine *e)
-{
-	if (UNLIKELY(e->plan->fidelity == FIDELITY_FFSB6))
-		return (size_t)pick_ffsb_mod(&w->rng, (uint32_t)e->n_fs);
-	return (size_t)rng_below(&w->rng, e->n_fs);
-}
-
-/* An operation done, into the --interval rows and the latency log. One of the ramp (ramp_time)
- * that ends after it goes into the ramp's last row, and into no log line. */
-static void worker_log_op(struct worker *w, enum op_id op, const struct op_result *r, bool ramping,
-                          uint64_t t0, uint64_t t1, uint64_t lat, uint64_t resp)
-{
-	struct engine *e = w->eng;
-	if (w->ival) {
-		uint64_t at = t1 ? t1 : now_ns();
-		if (UNLIKELY(ramping) && at >= e->ramp_end_ns)
-			at = e->ramp_end_ns - 1;
-		ival_add(w->ival, at, r->trans, r->bytes_read + r->bytes_written,
-		         w->time_ops ? lat : 0);
-	}
-	if (w->ll && !ramping)
-		latlog_add(w->ll, t0 - e->t_base, op_table[op].name, lat,
-		           r->bytes_read + r->bytes_written, w->op_sync_ns, resp);
-}
-
-/* Before each operation: the run stops, or its time is over. No operation starts after the
- * deadline (written before the gate opened, on stop's cache line), whenever the main thread
- * wakes: the first worker to see it stops the run. */
-static inline bool worker_stops(struct engine *e)
-{
-	if (engine_stopping(e))
-		return true;
-	if (e->deadline_ns && UNLIKELY(coarse_ns() >= e->deadline_ns)) {
-		engine_stop(e, STOP_TIME);
-		return true;
-	}
-	return false;
 }
 
 /* A scheduled group after an operation whose scheduled start was `slot`: the next start, with
@@ -235,7 +157,9 @@ void *worker_main(void *arg)
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
-	while (!worker_stops(e)) {
+	if (w->iodepth > 1) /* no schedule, delay or aging at depth (realism.c refuses them) */
+		ramping = worker_depth_run(w, ramping);
+	while (w->iodepth == 1 && !worker_stops(e)) {
 		if (period_ns && !await_start(w, &arr, &slot, &first))
 			break;
 		/* ramp_time: one clock read per operation during the ramp only, right before the
@@ -245,10 +169,7 @@ void *worker_main(void *arg)
 			ramping = false;
 		}
 		enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
-		struct engine_fs *fs = w->only_fs       ? w->only_fs
-		                       : g->bindfs >= 0 ? &e->fs[g->bindfs]
-		                       : e->n_fs == 1   ? e->fs
-		                                        : &e->fs[fs_index(w, e)];
+		struct engine_fs *fs = worker_fs(w);
 		int64_t reserved = 0;
 		if (UNLIKELY(w->aging)) {
 			/* Keep the op picked until the credit covers it (picking again would favour
@@ -298,7 +219,7 @@ void *worker_main(void *arg)
 			else
 				w->skipped[op]++;
 			if (!period_ns) /* a scheduled group sleeps until its next slot anyway */
-				skip_backoff(e, &skip_streak);
+				worker_skip_backoff(e, &skip_streak);
 		} else if (UNLIKELY(engine_crashed(e))) {
 			w->failed_after_crash++; /* --crash-after: expected, not an error */
 			break;
@@ -423,8 +344,16 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	 * setup (io_engine_check ran before, so the engine is in this build). The worker's
 	 * first call from its own thread, after worker_own_fds, binds it to that thread. */
 	w->io = io_engine_of(g->io_engine);
+	w->iodepth = g->iodepth > 1 ? g->iodepth : 1;
 	char why[MSG_MAX] = "";
-	if (!w->io || (w->io->setup && w->io->setup(w, why, sizeof(why)))) {
+	int rc = 0;
+	if (!w->io || (w->io->setup && w->io->setup(w, why, sizeof(why))) ||
+	    (w->iodepth > 1 && (rc = worker_depth_make(w)))) {
+		if (rc)
+			snprintf(why, sizeof(why), "out of memory for %u operations in flight: %s",
+			         w->iodepth, strerror(-rc));
+		if (rc && w->io->teardown)
+			w->io->teardown(w);
 		snprintf(err, errlen, "worker %u: engine=%s: %s", index,
 		         io_engine_word(g->io_engine), w->io ? why : "not in this build");
 		thread_stats_free(&w->st);
@@ -446,6 +375,7 @@ void worker_free(struct worker *w)
 		latlog_buf_free(w->ll);
 		free(w->ll);
 	}
+	worker_depth_free(w);
 	if (w->io && w->io->teardown)
 		w->io->teardown(w);
 	thread_stats_free(&w->st);

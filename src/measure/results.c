@@ -42,7 +42,7 @@ static int group_init(struct results_group *rg, const struct plan_group *g, bool
 	rg->bindfs = g->bindfs;
 	rg->op_period_ms = g->op_period_ms;
 	rg->io_engine = g->io_engine;
-	rg->iodepth = 1; /* every engine waits for each call before the next (ioengine.h) */
+	rg->iodepth = g->iodepth ? g->iodepth : 1;
 	rg->rate_target = g->rate_target;
 	rg->backlog_queue = g->arrival_backlog == BACKLOG_QUEUE;
 	rg->backlog_max = g->arrival_backlog_max;

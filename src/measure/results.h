@@ -93,7 +93,8 @@ struct results_group {
 	int bindfs;                 /* index into results.fs, -1: random */
 	uint32_t op_period_ms;      /* 0: back to back */
 	int io_engine;              /* enum io_engine_kind: how its calls were issued */
-	uint32_t iodepth;           /* operations a thread kept in flight: 1 (docs/engines.md) */
+	uint32_t iodepth;           /* operations a thread may keep in flight (docs/engines.md) */
+	uint32_t max_in_flight;     /* the most one thread had in flight at once (measured) */
 	double rate_target;         /* op_rate or op_period: ops/s of the group, 0: none */
 	bool backlog_queue;         /* arrival_backlog=queue (else drop) */
 	uint32_t backlog_max;       /* arrival_backlog_max: starts a thread may queue */

@@ -13,7 +13,7 @@
 static const char *const kind_option[] = {
     [OVR_TIME] = "--time", [OVR_LOCATION] = "--location", [OVR_THREADS] = "--threads",
     [OVR_SET] = "--set",   [OVR_SEED] = "--seed",         [OVR_FIDELITY] = "--fidelity",
-    [OVR_RAMP] = "--ramp",
+    [OVR_RAMP] = "--ramp", [OVR_IODEPTH] = "--iodepth",
 };
 
 const char *override_option(enum override_kind kind)
@@ -227,6 +227,9 @@ int overrides_apply(struct profile *p, struct override *v, size_t n, struct diag
 			break;
 		case OVR_THREADS:
 			r = apply_each(p, o, SEC_TG, "num_threads", d);
+			break;
+		case OVR_IODEPTH:
+			r = apply_each(p, o, SEC_TG, "iodepth", d);
 			break;
 		case OVR_SET:
 			r = apply_set(p, o, d);

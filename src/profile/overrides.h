@@ -1,6 +1,6 @@
 /* overrides.h - command-line changes to a parsed profile (--time, --location, --threads,
- * --set, --seed). They go through profile_set(), so they get the same parsing, bounds and
- * messages as the file; each message names the option as its source. */
+ * --iodepth, --set, --seed). They go through profile_set(), so they get the same parsing, bounds
+ * and messages as the file; each message names the option as its source. */
 #ifndef FSMIX_OVERRIDES_H
 #define FSMIX_OVERRIDES_H
 
@@ -17,7 +17,8 @@ enum override_kind {
 	OVR_SET,
 	OVR_SEED,
 	OVR_FIDELITY,
-	OVR_RAMP
+	OVR_RAMP,
+	OVR_IODEPTH
 };
 
 struct override {

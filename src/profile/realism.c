@@ -235,6 +235,33 @@ void realism_group(struct diag *d, const struct section *tg, struct plan_group *
 			    d, DIAG_CONFLICT, tg->set[not_aging[i]].loc, tg->name,
 			    key_table[not_aging[i]].name,
 			    "not used in an aging thread group (it runs until desired_util)");
+	/* iodepth > 1: operations in flight on fibers of the io_uring engine (docs/engines.md).
+	 * A schedule (op_rate, op_period) or a delay would make a worker sleep with operations
+	 * in flight, their completions unreaped: not built for depths above 1. */
+	if (g->iodepth > 1) {
+		struct src_loc at = where(tg, KEY_iodepth);
+		if (g->io_engine != IOENG_URING)
+			diag_error(d, DIAG_CONFLICT, at, tg->name, "iodepth",
+			           "%u needs engine=io_uring: engine=%s makes each call itself and "
+			           "waits for it, one operation at a time",
+			           g->iodepth, io_engine_word(g->io_engine));
+		else if (tg->aging)
+			diag_error(
+			    d, DIAG_CONFLICT, at, tg->name, "iodepth",
+			    "not used in an aging thread group (it runs until desired_util)");
+		else if (g->sched_period_ns || g->op_delay_ms)
+			diag_error(d, DIAG_CONFLICT, at, tg->name, "iodepth",
+			           "%u cannot be combined with %s (line %u): a depth above 1 runs "
+			           "its operations back to back",
+			           g->iodepth,
+			           g->op_rate        ? "op_rate"
+			           : g->op_period_ms ? "op_period"
+			                             : "op_delay",
+			           tg->set[g->op_rate        ? KEY_op_rate
+			                   : g->op_period_ms ? KEY_op_period
+			                                     : KEY_op_delay]
+			               .loc.line);
+	}
 }
 
 void realism_fs(struct diag *d, const struct section *s, const struct setting *sd,

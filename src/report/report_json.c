@@ -211,6 +211,7 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 		put(b, o, "phase", g ? ju(g->phase) : json_null());
 	put(b, o, "engine", g ? json_string(io_engine_word(g->io_engine)) : json_null());
 	put(b, o, "iodepth", g ? ju(g->iodepth) : json_null());
+	put(b, o, "max_in_flight", g ? ju(g->max_in_flight) : json_null());
 	put(b, o, "bindfs",
 	    g && g->bindfs >= 0 && (size_t)g->bindfs < r->n_fs ? json_string(r->fs[g->bindfs].name)
 	                                                       : json_null());

@@ -60,8 +60,9 @@ static void print_group_body(FILE *out, const struct plan_group *g)
 	if (g->open_sync)
 		fprintf(out, "\t open_sync        = %s\n",
 		        g->open_sync == O_DSYNC ? "dsync" : "sync");
-	if (g->io_engine != IOENG_SYNC) /* iodepth: every engine waits for each call */
-		fprintf(out, "\t engine           = %s, iodepth 1\n", io_engine_word(g->io_engine));
+	if (g->io_engine != IOENG_SYNC)
+		fprintf(out, "\t engine           = %s, iodepth %u\n", io_engine_word(g->io_engine),
+		        g->iodepth ? g->iodepth : 1);
 	fprintf(out, "\t\n\t op weights\n");
 	/* FFSB's 15 operations always, fsmix's extensions only when weighted */
 	for (int op = 0; op < OP_COUNT; op++)

@@ -132,7 +132,7 @@ static bool ignored_key(const char *key, const struct doc *a, const struct doc *
 			    !strcmp(key, "num_threads"))
 				return true;
 			const char *dot = strrchr(label, '.');
-			if (dot && !strcmp(dot + 1, key))
+			if (dot ? !strcmp(dot + 1, key) : !strcmp(label, key)) /* "iodepth" */
 				return true;
 		}
 	}

@@ -232,11 +232,15 @@ static int point_overrides(const struct sweep_spec *s, const struct point *pt,
 			free(v);
 			return -ENOMEM;
 		}
-		if (dim->threads && !dim->target[0])
+		if ((dim->threads || dim->iodepth) && !dim->target[0])
 			strcpy(text, val);
 		else
 			sprintf(text, "%s=%s", dim->target, val);
-		override_init(&v[s->n_ovr + d], dim->threads ? OVR_THREADS : OVR_SET, text);
+		override_init(&v[s->n_ovr + d],
+		              dim->threads   ? OVR_THREADS
+		              : dim->iodepth ? OVR_IODEPTH
+		                             : OVR_SET,
+		              text);
 		/* override_init borrows arg; keep text alive in the override's label-owned copy */
 		v[s->n_ovr + d].arg = text;
 	}

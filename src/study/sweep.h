@@ -19,10 +19,11 @@
 #define SWEEP_MAX_DIMS   8
 #define SWEEP_UNTIL_MIN  3 /* --repeat until: the fewest runs of a point */
 
-/* One dimension: a list of values for num_threads of every group (target ""), of one group
- * ("1", "threadgroup1"), or for any key ("filesystem0.num_files"). */
+/* One dimension: a list of values for num_threads (or iodepth) of every group (target ""), of
+ * one group ("1", "threadgroup1"), or for any key ("filesystem0.num_files"). */
 struct sweep_dim {
 	bool threads;    /* --threads [G=]LIST; else --sweep SECTION.KEY=LIST */
+	bool iodepth;    /* --iodepth [G=]LIST (threads false) */
 	char target[96]; /* group ("" = all) or SECTION.KEY */
 	char label[112]; /* column name: "threads", "threadgroup1.threads", "filesystem0.num_files"
 	                  */

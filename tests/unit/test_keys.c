@@ -303,6 +303,7 @@ static const struct dest_case dest_cases[] = {
     G(percentage_random, percentage_random, "30", W_U32, 30),
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
     G(engine, io_engine, "io_uring", W_INT, IOENG_URING),
+    G(iodepth, iodepth, "1", W_U32, 1), /* above 1 needs engine=io_uring (realism.c) */
     G(dirsync, dirsync, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),

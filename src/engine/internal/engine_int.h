@@ -5,6 +5,8 @@
  *   sigwatch.c  the signal watcher thread
  *   worker.c    a worker thread's loop (the hot path), a group's op table, making and freeing
  *               workers
+ *   worker_depth.c iodepth > 1: a worker's operations in flight, each on a fiber (fiber.c);
+ *               with worker.c and worker_op.c it shares workerloop.h
  *   crew.c      starting workers together at the gate and joining them
  *   aging.c     agefs=1: ageing a filesystem before its files are built
  *   build.c     a filesystem's files built by builder threads (populate.c: reused or built)
@@ -85,6 +87,8 @@ static inline struct content_key engine_content_key(const struct engine_fs *fs, 
 
 struct ival_log;
 struct io_engine_ops;
+struct fiber;
+struct depth_slot;
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */
 struct worker {
@@ -130,6 +134,13 @@ struct worker {
 	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
 	struct durlog_ring *dl; /* --durability-log ring, NULL: off (durhook.h) */
 	uint64_t dl_t0, dl_t1;  /* the last sync call's start and end, when dl is on */
+	/* iodepth > 1 (worker_depth.c): the operations in flight run on fibers, one slot each;
+	 * the per-operation fields above (op_t0, last_ts, op_sync_ns, dl_t0, dl_t1, buf, rbuf,
+	 * pat_*) are the running fiber's, kept in its slot while it waits. */
+	uint32_t iodepth;            /* operations kept in flight, >= 1 */
+	struct depth_slot *slots;    /* iodepth > 1: iodepth of them, NULL: none */
+	struct fiber *fiber;         /* the fiber running now (its calls yield), NULL: none */
+	uint32_t max_in_flight;      /* the most operations waiting for a call at once */
 	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
 	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
 	bool err_set;                /* err holds the worker's first failure */
@@ -332,9 +343,9 @@ static inline void worker_count_done(struct worker *w, enum op_id op, const stru
 	atomic_store_explicit(&w->done_trans, trans + r->trans, memory_order_relaxed);
 }
 
-/* worker_ramp_done - the ramp is over (ramp_time): what worker w did so far is discarded,
- * exactly: its statistics, skips and progress counts (engine_progress) go back to zero and its
- * counted time starts now. Called by w's own thread only. */
+/* worker_ramp_done (worker_op.c) - the ramp is over (ramp_time): what worker w did so far is
+ * discarded, exactly: its statistics, skips and progress counts (engine_progress) go back to zero
+ * and its counted time starts now. Called by w's own thread only. */
 void worker_ramp_done(struct worker *w);
 
 /* worker_main - a worker thread (its argument is the struct worker). */

@@ -7,9 +7,13 @@
  * Contract of every call entry: it makes the one call it is named after, with the arguments
  * and meaning of the POSIX call, and returns what the call returns when it succeeds (0, a
  * count, an offset, a descriptor) or -errno; it never touches errno's meaning for the caller.
- * A call entry blocks until the call is complete (iodepth 1): when it returns, the call's
- * effect is what the plain system call's would be, so the bodies, their timing and the
- * durability log's acknowledgements stay as they are. */
+ * When a call entry returns, the call is complete: its effect is what the plain system call's
+ * would be, so the bodies, their timing and the durability log's acknowledgements stay as they
+ * are. At iodepth 1 the entry blocks until then. At iodepth > 1 (an engine with `reap`) a call
+ * made on a fiber (w->fiber, worker_depth.c) is prepared, and the entry yields the fiber
+ * (fiber_yield(w->fiber, IO_YIELD_CALL)) instead of waiting; the worker's loop submits every
+ * call prepared meanwhile at once (reap) and resumes the fiber with the call's result, which
+ * the entry returns. */
 #ifndef FSMIX_IOENGINE_H
 #define FSMIX_IOENGINE_H
 
@@ -23,6 +27,17 @@
 
 struct worker;
 struct engine;
+struct fiber;
+
+/* What a call entry yields its fiber with (fiber_yield): a call is prepared, resume with its
+ * result. */
+#define IO_YIELD_CALL 1
+
+/* A completed call of a fiber (reap). */
+struct io_done {
+	struct fiber *fiber;
+	int64_t res; /* the call's result, or -errno */
+};
 
 /* The kinds of call an engine makes: what the probe checks and a warning names. */
 enum io_call {
@@ -57,6 +72,13 @@ struct io_engine_ops {
 	 * err. NULL: no state. */
 	int (*setup)(struct worker *w, char *err, size_t errlen);
 	void (*teardown)(struct worker *w); /* as the worker is freed (worker_free); NULL: none */
+	/* iodepth > 1 (worker_depth.c), from the worker's own stack: submits every call its
+	 * fibers prepared since the last reap, with one system call, and waits for at least one
+	 * completion; up to max of them in done. Returns how many (>= 1), or -errno when no
+	 * completion can come (the ring broke): every fiber waiting for a call then gets that
+	 * error. The calls prepared but refused are in done with the refusal's error. NULL: the
+	 * engine cannot keep more than one call in flight (iodepth 1 only: engine=sync). */
+	int (*reap)(struct worker *w, struct io_done *done, size_t max);
 	int (*openat)(struct worker *w, int dfd, const char *name, int flags, mode_t mode);
 	ssize_t (*read)(struct worker *w, int fd, void *buf, size_t n);
 	ssize_t (*write)(struct worker *w, int fd, const void *buf, size_t n);

@@ -1,0 +1,311 @@
+/* worker_depth.c - a worker at iodepth N > 1 (engine=io_uring; docs/engines.md): up to N of its
+ * operations in flight at once, each on a fiber of its own (fiber.h), the bodies unchanged.
+ *
+ * Each slot is a fiber that runs operations one after another, as a depth-1 worker does; a
+ * call of its operation (the engine's entry, on the fiber) prepares a submission and yields.
+ * The worker's loop (worker_depth_run, on the thread's own stack) resumes every runnable
+ * fiber, each until its operation's next call or its end, so up to N operations reach a call;
+ * then the engine submits those calls with one io_uring_enter and waits for at least one
+ * completion (reap), and each completion resumes its fiber with its result.
+ *
+ * What the bodies keep in struct worker per operation (the clock of its latency, op_t0 and
+ * last_ts; op_sync_ns; the durability hook's dl_t0 and dl_t1; the I/O buffer and its content
+ * pattern, buf, rbuf and pat_*) is the running fiber's: loaded from its slot before it is
+ * resumed and saved back when it yields (slot_load, slot_save), so each operation has its own
+ * while the others run. The rest is the worker's, shared by its fibers, which run one at a
+ * time on its thread: the statistics, the random stream, the first error, the skips. The
+ * file positions are the engine's, by descriptor. A file held by one fiber (the pool's locks
+ * are held across switches) is busy for the others, as for another thread. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "check.h"
+#include "engine.h"
+#include "engine_int.h"
+#include "fiber.h"
+#include "ioengine.h"
+#include "workerloop.h"
+
+/* What a fiber yields its home with besides a call (IO_YIELD_CALL): its pick found no file
+ * while others are in flight; resume it after the next completions (one of them may free a
+ * file) instead of sleeping with operations in flight. */
+#define YIELD_IDLE 2
+
+enum slot_state { SLOT_RUN, SLOT_CALL, SLOT_IDLE, SLOT_DONE };
+
+/* The worker's loop, as its fibers see it (on the worker thread's stack while it runs). */
+struct depth_loop {
+	uint64_t left;      /* num_ops: operations still to start; 0 with !limited: no limit */
+	bool limited;       /* num_ops is set */
+	bool ramping;       /* ramp_time: nothing counts yet */
+	bool go_on;         /* --continue-on-error */
+	bool timing;        /* op latency is needed */
+	bool stop;          /* no fiber starts another operation (an error, a crash, num_ops) */
+	uint32_t in_flight; /* fibers waiting for a call */
+	uint32_t skip_streak;
+};
+
+struct depth_slot {
+	struct fiber fib; /* first: reap's fiber is its slot */
+	struct worker *w;
+	struct depth_loop *loop;
+	int64_t result; /* what the next resume passes (a call's result) */
+	enum slot_state state;
+	bool ramping; /* its operation started during the ramp */
+	/* struct worker's per-operation fields while the fiber waits (see above) */
+	uint64_t op_t0, last_ts, op_sync_ns, dl_t0, dl_t1, pat_seed;
+	size_t pat_lo, pat_hi;
+	bool pat_ready;
+	char *buf, *rbuf;
+};
+
+/* The slots' I/O buffers: one mapping, each buffer buf_len + 512 bytes used in buf_len + 4096
+ * (as the worker's own, worker.c), page-aligned (O_DIRECT); only the pages written are memory. */
+static size_t bufs_len(const struct worker *w)
+{
+	return (size_t)w->iodepth * (w->buf_len + 4096);
+}
+
+int worker_depth_make(struct worker *w)
+{
+	w->slots = calloc(w->iodepth, sizeof(*w->slots));
+	if (!w->slots)
+		return -ENOMEM;
+	char *bufs = mmap(NULL, bufs_len(w), PROT_READ | PROT_WRITE,
+	                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (bufs == MAP_FAILED) {
+		int rc = -errno;
+		free(w->slots);
+		w->slots = NULL;
+		return rc;
+	}
+	for (uint32_t i = 0; i < w->iodepth; i++) {
+		struct depth_slot *s = &w->slots[i];
+		int rc = fiber_make(&s->fib, FIBER_STACK);
+		if (rc) {
+			while (i--)
+				fiber_free(&w->slots[i].fib);
+			munmap(bufs, bufs_len(w));
+			free(w->slots);
+			w->slots = NULL;
+			return rc;
+		}
+		s->w = w;
+		s->buf = bufs + (size_t)i * (w->buf_len + 4096);
+		s->rbuf = w->rbuf ? s->buf : NULL; /* its own, or the read sinks as the worker's */
+	}
+	return 0;
+}
+
+void worker_depth_free(struct worker *w)
+{
+	if (!w->slots)
+		return;
+	for (uint32_t i = 0; i < w->iodepth; i++)
+		fiber_free(&w->slots[i].fib);
+	munmap(w->slots[0].buf, bufs_len(w));
+	free(w->slots);
+	w->slots = NULL;
+}
+
+static void slot_load(struct worker *w, const struct depth_slot *s)
+{
+	w->op_t0 = s->op_t0;
+	w->last_ts = s->last_ts;
+	w->op_sync_ns = s->op_sync_ns;
+	w->dl_t0 = s->dl_t0;
+	w->dl_t1 = s->dl_t1;
+	w->buf = s->buf;
+	w->rbuf = s->rbuf;
+	w->pat_seed = s->pat_seed;
+	w->pat_lo = s->pat_lo;
+	w->pat_hi = s->pat_hi;
+	w->pat_ready = s->pat_ready;
+}
+
+static void slot_save(const struct worker *w, struct depth_slot *s)
+{
+	s->op_t0 = w->op_t0;
+	s->last_ts = w->last_ts;
+	s->op_sync_ns = w->op_sync_ns;
+	s->dl_t0 = w->dl_t0;
+	s->dl_t1 = w->dl_t1;
+	s->pat_seed = w->pat_seed;
+	s->pat_lo = w->pat_lo;
+	s->pat_hi = w->pat_hi;
+	s->pat_ready = w->pat_ready;
+}
+
+/* Before a fiber's next operation: false when it is to end (the run stops, num_ops are all
+ * started, the worker stopped); the ramp's end noticed here, as at depth 1. */
+static bool slot_take(struct worker *w, struct depth_loop *L)
+{
+	if (L->stop || worker_stops(w->eng))
+		return false;
+	if (UNLIKELY(L->ramping) && now_ns() >= w->eng->ramp_end_ns) {
+		worker_ramp_done(w); /* the operations of the ramp still in flight count nowhere */
+		L->ramping = false;
+	}
+	if (L->limited) {
+		if (!L->left)
+			return false;
+		L->left--;
+	}
+	return true;
+}
+
+/* An operation that completed: its latency, counts and log lines, as worker_main's. */
+static void slot_done(struct worker *w, struct depth_loop *L, enum op_id op,
+                      const struct op_result *r, uint64_t t0)
+{
+	uint64_t t1 = 0, lat = 0;
+	if (w->shared_clock) {
+		t1 = w->last_ts;
+		t0 = w->op_t0;
+		lat = t1 - t0;
+	} else if (L->timing) {
+		t1 = now_ns();
+		lat = t1 - t0;
+	}
+	if (lat && w->time_ops)
+		stats_op_record(&w->st, op, lat);
+	worker_count_done(w, op, r);
+	if (w->ival || w->ll)
+		worker_log_op(w, op, r, L->ramping, t0, t1, lat, lat);
+}
+
+/* One operation on slot s's fiber (worker_main's loop body without a schedule or aging).
+ * False when the fiber is to end (a crash, an error that stops the run). */
+static bool slot_op(struct depth_slot *s)
+{
+	struct worker *w = s->w;
+	struct depth_loop *L = s->loop;
+	struct engine *e = w->eng;
+	enum op_id op = (enum op_id)pick_one(w->ops, &w->rng);
+	struct engine_fs *fs = worker_fs(w);
+	struct op_result r = {0};
+	uint64_t t0 = 0;
+	s->ramping = L->ramping;
+	w->op_sync_ns = 0;
+	if (w->shared_clock)
+		w->op_t0 = 0;
+	else if (L->timing)
+		t0 = now_ns();
+	int rc = op_execute(w, fs, op, &r);
+	/* started during the ramp, done after its statistics were reset: counts nowhere, as an
+	 * operation that straddles the ramp's end at depth 1 counts in the ramp only */
+	bool counts = !s->ramping || L->ramping;
+	if (LIKELY(rc == 0)) {
+		L->skip_streak = 0;
+		if (counts)
+			slot_done(w, L, op, &r, t0);
+	} else if (rc == OP_SKIPPED || rc == OP_BUSY) {
+		if (counts && rc == OP_BUSY)
+			w->st.busy[op]++;
+		else if (counts)
+			w->skipped[op]++;
+		if (L->in_flight)
+			(void)fiber_yield(&s->fib, YIELD_IDLE);
+		else
+			worker_skip_backoff(e, &L->skip_streak);
+	} else if (UNLIKELY(engine_crashed(e))) {
+		w->failed_after_crash++;
+		return !(L->stop = true);
+	} else {
+		L->skip_streak = 0;
+		if (counts)
+			w->st.errors[op]++;
+		if (!L->go_on) {
+			engine_stop(e, STOP_ERROR);
+			return !(L->stop = true);
+		}
+	}
+	return true;
+}
+
+static void slot_main(void *arg)
+{
+	struct depth_slot *s = arg;
+	while (slot_take(s->w, s->loop) && slot_op(s))
+		;
+}
+
+/* Runs slot s's fiber until it yields or ends; its new state. */
+static void slot_resume(struct worker *w, struct depth_slot *s)
+{
+	struct depth_loop *L = s->loop;
+	slot_load(w, s);
+	w->fiber = &s->fib;
+	int64_t v = fiber_resume(&s->fib, s->result);
+	w->fiber = NULL;
+	slot_save(w, s);
+	if (fiber_done(&s->fib)) {
+		s->state = SLOT_DONE;
+	} else if (v == IO_YIELD_CALL) {
+		s->state = SLOT_CALL;
+		L->in_flight++;
+	} else {
+		s->state = SLOT_IDLE;
+	}
+}
+
+bool worker_depth_run(struct worker *w, bool ramping)
+{
+	struct engine *e = w->eng;
+	const uint32_t n = w->iodepth;
+	struct depth_loop L = {
+	    .left = w->g->num_ops,
+	    .limited = w->g->num_ops != 0,
+	    .ramping = ramping,
+	    .go_on = e->opts->continue_on_error,
+	    .timing = w->time_ops || w->ll,
+	};
+	struct io_done done[64]; /* a batch of completions; more wait for the next reap */
+	char *own_buf = w->buf, *own_rbuf = w->rbuf;
+	for (uint32_t i = 0; i < n; i++) {
+		struct depth_slot *s = &w->slots[i];
+		s->loop = &L;
+		s->state = SLOT_RUN;
+		s->result = 0;
+		fiber_start(&s->fib, slot_main, s);
+	}
+	uint32_t alive = n;
+	while (alive) {
+		/* every runnable fiber to its operation's next call (or its end): up to n calls
+		 * prepared; slots in index order, the completions' fibers among them */
+		for (uint32_t i = 0; i < n; i++) {
+			struct depth_slot *s = &w->slots[i];
+			if (s->state != SLOT_RUN)
+				continue;
+			slot_resume(w, s);
+			alive -= s->state == SLOT_DONE;
+		}
+		if (L.in_flight > w->max_in_flight)
+			w->max_in_flight = L.in_flight;
+		if (L.in_flight) {
+			int got = w->io->reap(w, done, sizeof(done) / sizeof(done[0]));
+			for (int k = 0; k < got; k++) {
+				struct depth_slot *s = (struct depth_slot *)(void *)done[k].fiber;
+				FSMIX_ASSERT(s >= w->slots && s < w->slots + n &&
+				             s->state == SLOT_CALL);
+				s->result = done[k].res;
+				s->state = SLOT_RUN;
+				L.in_flight--;
+			}
+			for (uint32_t i = 0; got < 0 && i < n; i++) /* nothing can complete */
+				if (w->slots[i].state == SLOT_CALL) {
+					w->slots[i].result = got;
+					w->slots[i].state = SLOT_RUN;
+					L.in_flight--;
+				}
+		}
+		for (uint32_t i = 0; i < n; i++) /* after completions, or with nothing in flight */
+			if (w->slots[i].state == SLOT_IDLE)
+				w->slots[i].state = SLOT_RUN;
+	}
+	w->buf = own_buf; /* the worker's own again (nothing uses them at depth > 1) */
+	w->rbuf = own_rbuf;
+	return L.ramping;
+}
