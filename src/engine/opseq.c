@@ -83,13 +83,25 @@ int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 	return 0;
 }
 
+/* The write and read ops' bodies seek to the offset they draw, except when their extent (at
+ * most want bytes) may be the whole file: they start at 0, where a file just opened is. On a
+ * file whose steps moved its position, that start is sought here. 0, or -errno latched. */
+static int seq_rewind(struct worker *w, struct engine_fs *fs, enum op_id op, uint64_t want)
+{
+	if (w->seq.f.size > want)
+		return 0;
+	off_t o = t_lseek(w, w->seq.f.fd, 0, SEEK_SET);
+	return o < 0 ? seq_fail(w, fs, op, SYS_lseek, (int)-o) : 0;
+}
+
 /* write: the write op's I/O (write_size from one offset inside the file, never past its end),
  * times times. A file a create step made is empty until an append: nothing to overwrite. */
 int op_seq_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	for (uint32_t i = 0; i < w->seq.step->times && w->seq.f.size; i++) {
-		int rc = opfile_write_body(w, fs, op, &w->seq.f, r);
-		if (rc)
+		int rc = seq_rewind(w, fs, op,
+		                    w->g->write_size ? w->g->write_size : iosize_max(&w->g->wmix));
+		if (rc || (rc = opfile_write_body(w, fs, op, &w->seq.f, r)))
 			return rc;
 	}
 	return 0;
@@ -128,8 +140,9 @@ int op_seq_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_seq_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	for (uint32_t i = 0; i < w->seq.step->times; i++) {
-		int rc = opfile_read_body(w, fs, op, &w->seq.f, r);
-		if (rc)
+		int rc = seq_rewind(w, fs, op,
+		                    w->g->read_size ? w->g->read_size : iosize_max(&w->g->rmix));
+		if (rc || (rc = opfile_read_body(w, fs, op, &w->seq.f, r)))
 			return rc;
 	}
 	return 0;

@@ -18,9 +18,10 @@
 const char *seqkeys_parse(const char *text, struct plan_group *g, char *err, size_t errlen);
 
 /* seqkeys_group - sequence= of thread group tg: parsed into g, its weights set (weight[OP_sequence]
- * and total_weight 1, weight[step] the number of such steps: the group picks only the sequence), and checked
- * against the rest of the group (no op weights, not in an aging group, the size and block-size
- * keys its steps need, the keys its steps do not use). Nothing when the key is not set. */
+ * and total_weight 1, weight[step] the number of such steps: the group picks only the sequence),
+ * and checked against the rest of the group (no op weights, not in an aging group, the size and
+ * block-size keys its steps need, the keys its steps do not use). Nothing when the key is not set.
+ */
 void seqkeys_group(struct diag *d, const struct section *tg, struct plan_group *g);
 
 /* seqkeys_print_group - `fsmix check`: the sequence as it will run, one step a line with its
