@@ -63,6 +63,7 @@ static const uint32_t op_calls[OP_COUNT] = {
     [OP_seq_create] = C(OPENAT) | C(UNLINKAT),
     [OP_seq_open] = C(OPENAT),
     [OP_seq_write] = C(WRITE) | C(LSEEK),
+    [OP_seq_writeall] = C(WRITE) | C(LSEEK),
     [OP_seq_append] = C(WRITE) | C(LSEEK),
     [OP_seq_read] = C(READ) | C(LSEEK),
     [OP_seq_readall] = C(READ) | C(LSEEK),

@@ -50,7 +50,7 @@ int op_seq_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 	if (fd < 0)
 		return seq_fail(w, fs, op, SYS_create, -fd);
 	s->f.fd = fd;
-	s->open = s->made = true;
+	s->open = s->made = s->at0 = true;
 	durhook_name(w, fs, DL_CREATE, s->f.id, s->f.dir);
 	r->trans = 1;
 	return 0;
@@ -78,7 +78,7 @@ int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 	if (fd < 0)
 		return seq_fail(w, fs, op, SYS_open, -fd);
 	s->f.fd = fd;
-	s->open = true;
+	s->open = s->at0 = true;
 	r->trans = 1;
 	return 0;
 }
@@ -88,7 +88,9 @@ int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
  * file whose steps moved its position, that start is sought here. 0, or -errno latched. */
 static int seq_rewind(struct worker *w, struct engine_fs *fs, enum op_id op, uint64_t want)
 {
-	if (w->seq.f.size > want)
+	bool at0 = w->seq.at0;
+	w->seq.at0 = false; /* the step reads or writes */
+	if (at0 || w->seq.f.size > want)
 		return 0;
 	off_t o = t_lseek(w, w->seq.f.fd, 0, SEEK_SET);
 	return o < 0 ? seq_fail(w, fs, op, SYS_lseek, (int)-o) : 0;
@@ -107,6 +109,29 @@ int op_seq_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct o
 	return 0;
 }
 
+/* writeall: the file from offset 0 to its size, write_blocksize per write() (filebench's
+ * writewholefile after createfile): a file a create step made, still empty, gets a size drawn
+ * as a create's (size_dist, size_weight or min/max_filesize); an opened one is rewritten. */
+int op_seq_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	struct seq_state *s = &w->seq;
+	uint64_t size = s->created && !s->f.size ? pick_size(w, fs) : s->f.size;
+	int rc = seq_rewind(w, fs, op, UINT64_MAX); /* (a no-op where the position is 0) */
+	if (rc)
+		return rc;
+	struct wpos c = opfile_begin_write(w, fs, &s->f, s->created); /* from offset 0 */
+	int64_t k = write_blocks(w, s->f.fd, size, w->g->write_blocksize, &c);
+	if (k < 0)
+		return seq_fail(w, fs, op, SYS_write, (int)-k);
+	durhook_write(w, fs, s->f.id, s->f.dir, c.gen, 0, size,
+	              size > s->f.size ? size : s->f.size);
+	if (size > s->f.size)
+		s->f.size = size; /* only a created file grows: published at its close */
+	r->trans = (uint64_t)k;
+	r->bytes_written = size;
+	return 0;
+}
+
 /* append: lseek(0, SEEK_END), then write_size bytes (or one call of a size drawn from
  * write_bssplit/write_bsrange: write_bsrange=1-16k is filebench's appendfilerand of 16k) in
  * write_blocksize calls; times times. */
@@ -114,6 +139,7 @@ int op_seq_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 {
 	struct seq_state *s = &w->seq;
 	const struct plan_group *g = w->g;
+	s->at0 = false;
 	for (uint32_t i = 0; i < s->step->times; i++) {
 		uint64_t bs = iosize_call(&g->wmix, g->write_blocksize, &w->rng);
 		uint64_t want = iosize_set(&g->wmix) && !g->write_size ? bs : g->write_size;
@@ -158,6 +184,7 @@ int op_seq_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	FSMIX_ASSERT(bs > 0); /* seqkeys.c: read_blocksize */
 	if (w->rbuf == w->buf)
 		buf_spoil(w, (size_t)(f->size < bs ? f->size : bs));
+	w->seq.at0 = false;
 	for (uint32_t i = 0; i < w->seq.step->times; i++) {
 		off_t o = t_lseek(w, f->fd, 0, SEEK_SET);
 		if (o < 0)

@@ -23,6 +23,8 @@ static const struct seq_step {
     {"create", OP_seq_create, STEP_OPENS, false, "openat(O_CREAT|O_EXCL|O_RDWR) of a new file"},
     {"open", OP_seq_open, STEP_OPENS, false, "openat() of a random file"},
     {"write", OP_seq_write, STEP_ON_FILE, true, "lseek(random offset), write()"},
+    {"writeall", OP_seq_writeall, STEP_ON_FILE, false,
+     "write() from offset 0 to the file's size (a created file: a create's size)"},
     {"append", OP_seq_append, STEP_ON_FILE, true, "lseek(0, SEEK_END), write()"},
     {"read", OP_seq_read, STEP_ON_FILE, true, "lseek(random offset), read()"},
     {"readall", OP_seq_readall, STEP_ON_FILE, true, "lseek(0), read() until it returns 0"},
@@ -73,8 +75,8 @@ static const char *parse_token(char *tok, unsigned no, struct plan_step *out, ch
 	const struct seq_step *s = step_of_word(tok);
 	if (!s) {
 		snprintf(err, errlen,
-		         "step %u '%s' is no step: create, open, write, append, read, readall, "
-		         "fsync, fdatasync, close, stat, rename or delete",
+		         "step %u '%s' is no step: create, open, write, writeall, append, read, "
+		         "readall, fsync, fdatasync, close, stat, rename or delete",
 		         no, tok);
 		return err;
 	}
@@ -197,23 +199,27 @@ static void need(struct diag *d, const struct section *tg, enum key_id k, const 
 static void check_keys(struct diag *d, const struct section *tg, const struct plan_group *g)
 {
 	bool wmix = iosize_set(&g->wmix), rmix = iosize_set(&g->rmix);
-	const char *wstep = NULL, *rstep = NULL, *rsize = NULL; /* the first step that needs */
+	/* the first step that needs each key */
+	const char *wbs = NULL, *wsize = NULL, *rbs = NULL, *rsize = NULL;
 	for (uint32_t i = 0; i < g->n_seq; i++) {
 		enum op_id op = (enum op_id)g->seq[i].op;
 		const char *w = step_of_op(op)->word;
-		if ((op == OP_seq_write || op == OP_seq_append) && !wmix && !wstep)
-			wstep = w;
-		if ((op == OP_seq_readall || (op == OP_seq_read && !rmix)) && !rstep)
-			rstep = w;
-		if (op == OP_seq_read && !rmix && !rsize)
+		bool wkeys = (op == OP_seq_write || op == OP_seq_append) && !wmix;
+		if (!wbs && (wkeys || op == OP_seq_writeall))
+			wbs = w;
+		if (!wsize && wkeys)
+			wsize = w;
+		if (!rbs && (op == OP_seq_readall || (op == OP_seq_read && !rmix)))
+			rbs = w;
+		if (!rsize && op == OP_seq_read && !rmix)
 			rsize = w;
 	}
-	if (wstep) {
-		need(d, tg, KEY_write_blocksize, wstep);
-		need(d, tg, KEY_write_size, wstep);
-	}
-	if (rstep)
-		need(d, tg, KEY_read_blocksize, rstep);
+	if (wbs)
+		need(d, tg, KEY_write_blocksize, wbs);
+	if (wsize)
+		need(d, tg, KEY_write_size, wsize);
+	if (rbs)
+		need(d, tg, KEY_read_blocksize, rbs);
 	if (rsize)
 		need(d, tg, KEY_read_size, rsize);
 	static const enum key_id unused[] = {KEY_write_random, KEY_write_stride, KEY_read_random,
@@ -310,6 +316,8 @@ void seqkeys_print_group(FILE *out, const struct plan_group *g)
 				    fprintf(out, " in read() of up to "),
 				    print_bytes(out, g->read_blocksize);
 		}
+		if (st->op == OP_seq_writeall)
+			fprintf(out, "; write() of up to "), print_bytes(out, g->write_blocksize);
 		if (st->op == OP_seq_readall)
 			fprintf(out, "; read() of "), print_bytes(out, g->read_blocksize);
 		if (g->dirsync && (op_table[st->op].flags & (OPF_DELETES | OPF_RENAMES)))

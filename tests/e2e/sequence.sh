@@ -155,7 +155,7 @@ else
 fi
 
 # ---- 6. every step, verify=1 and the durability log: content and promises kept -------------
-all='create,append,fdatasync,write,close,open,read*2,readall,close,open,write*2,fsync,close,stat,rename,delete'
+all='create,writeall,append,fdatasync,write,close,open,read*2,readall,close,open,write*2,writeall,fsync,close,stat,rename,delete'
 loc=$(shmdir)
 profile "$loc" "$all" '\twrite_size=4k\n\tread_size=4k\n' 60 |
 	sed 's/^\twrite_bsrange=.*//; s/^\tnum_dirs=0/\tnum_dirs=4/; 1s/^/verify=1\n/' >"$work/a.ffsb"

@@ -299,7 +299,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 static void test_plans_equal_covers_every_field(void)
 {
 	if (sizeof(struct plan) != 112 || sizeof(struct plan_fs) != 216 ||
-	    sizeof(struct plan_group) != 11944 || OP_COUNT != 45)
+	    sizeof(struct plan_group) != 11944 || OP_COUNT != 46)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

@@ -104,6 +104,7 @@ struct seq_state {
 	bool made;    /* created, and its open made the file (ours to remove on a failure) */
 	bool excl;    /* held POOL_WRITE (a create, or an open whose steps write) */
 	bool open;    /* f.fd is open */
+	bool at0;     /* its position is 0: opened, and no step has read or written since */
 };
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */

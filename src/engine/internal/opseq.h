@@ -10,6 +10,7 @@
 int op_seq_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_seq_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+int op_seq_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_seq_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_seq_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_seq_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
