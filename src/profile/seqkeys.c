@@ -300,10 +300,13 @@ void seqkeys_print_group(FILE *out, const struct plan_group *g)
 		fprintf(out, "      %2u %-9s", i + 1, s->word);
 		if (st->times > 1)
 			fprintf(out, " x %" PRIu32, st->times);
-		fprintf(out, "  %s", s->calls);
-		if (st->op == OP_seq_open)
-			fprintf(out,
-			        st->writes ? " for writing (held alone)" : " for reading (shared)");
+		if (st->op == OP_seq_open) /* the flags follow its steps up to its close */
+			fprintf(out, "  openat(%s) of a random file, %s",
+			        st->writes ? "O_RDWR" : "O_RDONLY",
+			        st->writes ? "held alone (a step writes)"
+			                   : "shared (its steps read)");
+		else
+			fprintf(out, "  %s", s->calls);
 		if (st->op == OP_seq_write || st->op == OP_seq_append)
 			print_wsize(out, g);
 		if (st->op == OP_seq_read) {

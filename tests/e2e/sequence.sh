@@ -31,8 +31,8 @@ if [ $rc -eq 0 ] && grep -q 'sequence: 13 steps, one transaction, in this order:
 	grep -qE '^ +1 delete +unlinkat\(\) of a random file$' "$work/check.out" &&
 	grep -qE '^ +2 create +openat\(O_CREAT\|O_EXCL\|O_RDWR\) of a new file$' "$work/check.out" &&
 	grep -qE '^ +3 append +lseek\(0, SEEK_END\), write\(\); a size drawn from 1-16k$' "$work/check.out" &&
-	grep -qE '^ +6 open +openat\(\) of a random file for writing \(held alone\)$' "$work/check.out" &&
-	grep -qE '^ +11 open +openat\(\) of a random file for reading \(shared\)$' "$work/check.out" &&
+	grep -qE '^ +6 open +openat\(O_RDWR\) of a random file, held alone \(a step writes\)$' "$work/check.out" &&
+	grep -qE '^ +11 open +openat\(O_RDONLY\) of a random file, shared \(its steps read\)$' "$work/check.out" &&
 	grep -qE '^ +12 readall +lseek\(0\), read\(\) until it returns 0; read\(\) of 1MB$' "$work/check.out" &&
 	grep -qE '^ +13 close +close\(\)$' "$work/check.out"; then
 	ok "check prints the sequence: 13 steps with their calls and sizes"
