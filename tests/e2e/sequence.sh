@@ -170,4 +170,31 @@ else
 	bad "every step with verify=1: run exit $rc, verify exit $vrc"; tail -4 "$work/a.out"; head -8 "$work/av.out"
 fi
 
+# ---- 7. engine=io_uring: every call of the steps goes through the ring (the engine seam) ----
+loc=$(shmdir)
+profile "$loc" "$all" '\twrite_size=4k\n\tread_size=4k\n\tengine=io_uring\n' 20 |
+	sed 's/^\twrite_bsrange=.*//; s/^\tnum_dirs=0/\tnum_dirs=4/' >"$work/u.ffsb"
+if ! command -v strace >/dev/null; then
+	skip_env strace "a sequence through io_uring by strace: strace not installed"
+elif "$bin" run "$work/u.ffsb" --set threadgroup0.num_ops=1 >"$work/probe.out" 2>&1; [ $? -eq 3 ]; then
+	skipped "engine=io_uring cannot run here: $(grep -m1 'io_uring' "$work/probe.out")"
+else
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o "$work/u.trace" \
+		-e trace=io_uring_enter,openat,read,write,lseek,fsync,fdatasync,close,newfstatat,statx,unlinkat,renameat2 \
+		"$bin" run --seed 3 "$work/u.ffsb" --json "$work/u.json" >"$work/u.out" 2>&1
+	rc=$?
+	workers=$(awk '$2 ~ /^io_uring_enter\(/ { print $1 }' "$work/u.trace" | sort -u)
+	# (the engine keeps the positions of its files: lseek(SEEK_END), which needs the file's
+	# size, is the one call it makes itself, through the same seam: engine_uring.c)
+	stray=$(awk 'NR == FNR { w[$1] = 1; next } ($1 in w) && $2 !~ /^io_uring_enter\(/ &&
+		$2 !~ /^(\+\+\+|---|<\.\.\.)/ && !($2 ~ /^lseek\(/ && $0 ~ /SEEK_END/)' \
+		<(echo "$workers") "$work/u.trace" | head -3)
+	if [ $rc -eq 0 ] && [ "$(echo "$workers" | grep -c .)" -eq 1 ] && [ -z "$stray" ] &&
+		[ "$(jq_ "$work/u.json" 'd["total"]["transactions"]')" = 20 ]; then
+		ok "engine=io_uring: every step's call went through the ring (but lseek(SEEK_END), as the engine does)"
+	else
+		bad "io_uring sequence: exit $rc, stray calls: $stray"; tail -3 "$work/u.out"
+	fi
+fi
+
 summary
