@@ -60,6 +60,8 @@ static void print_group_body(FILE *out, const struct plan_group *g)
 	if (g->open_sync)
 		fprintf(out, "\t open_sync        = %s\n",
 		        g->open_sync == O_DSYNC ? "dsync" : "sync");
+	if (g->sequence)
+		fprintf(out, "\t sequence         = %s\n", g->sequence);
 	if (g->io_engine != IOENG_SYNC) /* iodepth: every engine waits for each call */
 		fprintf(out, "\t engine           = %s, iodepth 1\n", io_engine_word(g->io_engine));
 	fprintf(out, "\t\n\t op weights\n");
