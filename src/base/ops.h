@@ -29,6 +29,9 @@ enum op_flags {
 	OPF_LINKS = 1u << 15,    /* adds or removes a pool file's second name l<id> (link, unlink):
 	                          * the pool cannot be frozen, the pool keeps second names, and the
 	                          * tree keeps no reuse manifest (a file of two names is refused) */
+	OPF_STEP = 1u << 16,     /* a step of a sequence (sequence=): no weight key; its row details
+	                          * its sequence, so totals leave it out (results_sums) */
+	OPF_SEQ = 1u << 17, /* the sequence itself: no weight key, picked when sequence= is set */
 };
 
 /* op_sync_calls - how many fsync()/fdatasync() one op issues after its writes (a table fact:

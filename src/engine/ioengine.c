@@ -59,6 +59,20 @@ static const uint32_t op_calls[OP_COUNT] = {
     [OP_unlink] = C(UNLINKAT),
     [OP_mkdir] = C(MKDIRAT),
     [OP_rmdir] = C(UNLINKAT),
+    /* a sequence makes its steps' calls (weight[step], plan.h) */
+    [OP_seq_create] = C(OPENAT) | C(UNLINKAT),
+    [OP_seq_open] = C(OPENAT),
+    [OP_seq_write] = C(WRITE) | C(LSEEK),
+    [OP_seq_writeall] = C(WRITE) | C(LSEEK),
+    [OP_seq_append] = C(WRITE) | C(LSEEK),
+    [OP_seq_read] = C(READ) | C(LSEEK),
+    [OP_seq_readall] = C(READ) | C(LSEEK),
+    [OP_seq_fsync] = C(FSYNC),
+    [OP_seq_fdatasync] = C(FDATASYNC),
+    [OP_seq_close] = C(CLOSE),
+    [OP_seq_stat] = C(STAT),
+    [OP_seq_rename] = C(RENAMEAT),
+    [OP_seq_delete] = C(UNLINKAT),
 };
 static const uint32_t dirsync_calls = FILE_IO | C(FSYNC);
 #undef C

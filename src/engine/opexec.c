@@ -21,6 +21,7 @@
 #include "opcontent.h"
 #include "opfile.h"
 #include "opns.h"
+#include "opseq.h"
 #include "optimed.h"
 #include "shared.h"
 
@@ -232,11 +233,75 @@ static int op_syncfs(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 
 typedef int op_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 
+static int op_sequence(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
+
 static op_body *const op_bodies[OP_COUNT] = {
 #define OP(name_, flags_, body_, help_) [OP_##name_] = body_,
 #include "ops.def"
 #undef OP
 };
+
+/* A step of a sequence done: its own row (count, bytes, latency); its transactions are its
+ * sequence's one. */
+static void step_done(struct worker *w, enum op_id step, const struct op_result *sr, uint64_t lat)
+{
+	w->st.ops[step]++;
+	w->st.bytes_read[step] += sr->bytes_read;
+	w->st.bytes_written[step] += sr->bytes_written;
+	w->st.ffsb_read[step] += sr->bytes_read;
+	w->st.ffsb_written[step] += sr->bytes_written;
+	if (lat && w->time_ops)
+		stats_op_record(&w->st, step, lat);
+}
+
+/* sequence: the group's steps in order (plan.h: seq), each timed and counted in its own row
+ * (step_done; a skip, a busy pick or a failure in the step's row too), the whole one
+ * transaction whose latency runs from its first step's start to its last's end (with every
+ * call timed, from their clock reads, as an op's). A step that fails or finds no file ends the
+ * sequence (seq_abort gives back what it held): the sequence counts as failed or skipped. */
+static int op_sequence(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
+{
+	(void)op;
+	const struct plan_group *g = w->g;
+	uint64_t first_t0 = 0;
+	int rc = 0;
+	for (uint32_t i = 0; i < g->n_seq && rc == 0; i++) {
+		enum op_id step = (enum op_id)g->seq[i].op;
+		struct op_result sr = {0};
+		uint64_t t0 = 0, lat = 0;
+		w->seq.step = &g->seq[i];
+		if (w->shared_clock)
+			w->op_t0 = 0;
+		else if (w->time_ops)
+			t0 = now_ns();
+		rc = op_bodies[step](w, fs, step, &sr);
+		if (rc == 0) {
+			if (w->shared_clock && w->op_t0) {
+				first_t0 = first_t0 ? first_t0 : w->op_t0;
+				lat = w->last_ts - w->op_t0;
+			} else if (t0) {
+				lat = now_ns() - t0;
+			}
+			step_done(w, step, &sr, lat);
+			r->bytes_read += sr.bytes_read;
+			r->bytes_written += sr.bytes_written;
+		} else if (rc == OP_SKIPPED) {
+			w->skipped[step]++;
+		} else if (rc == OP_BUSY) {
+			w->st.busy[step]++;
+		} else {
+			w->st.errors[step]++;
+		}
+	}
+	if (w->shared_clock)
+		w->op_t0 = first_t0;
+	if (rc) {
+		seq_abort(w, fs);
+		return rc;
+	}
+	r->trans = 1;
+	return 0;
+}
 
 int op_execute(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {

@@ -19,15 +19,6 @@
 #include "opcontent.h"
 #include "optimed.h"
 
-/* The file an operation holds: from the pool, opened for the body. */
-struct held_file {
-	uint32_t id, dir;
-	uint64_t size; /* bytes, as the pool records it */
-	uint32_t gen;  /* content generation, set by begin_write (the pool's word is loaded only by
-	                * the ops that need it: writers, and readers with verify=1) */
-	int fd;
-};
-
 /* Latches the failure of system call s on the held file; returns -err (err 0, a short read:
  * the file changed under us, becomes EIO). */
 static int file_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
@@ -62,23 +53,28 @@ static int sync_or_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
 
 /* ---- content: generations and the verify=1 check ---- */
 
-/* begin_write - the one place a writing op (write, writeall, append; each append of
+/* opfile_begin_write - the one place a writing op (write, writeall, append; each append of
  * append_fsync2) takes the held file (exclusive) to its next content generation: the pool's
  * generation +1, 1 after UINT32_MAX (a file of an old manifest, generation unknown, continues at
  * 2^31, above anything it may hold) and the second it was written, recorded before the first
  * write() so that a reader after this op accepts the new generation. Returns where the op's writes
  * go: the caller sets .off to the extent's start, write_block advances it.
  *
+ * fresh: f->gen is the file's generation already (a file a sequence created: 0, nothing
+ * written, so its first write is generation 1); else it is loaded from the pool.
+ *
  * Durability journal (--durability-log, durhook.h): the start of generation g is journaled
  * here (DL_WSTART: a write cut short by a crash may have left it); each body journals the
  * extent it wrote, [c.off - len, c.off) of c.gen, once its writes completed (DL_WRITE), and
  * sync_or_fail the acknowledged fsync/fdatasync (DL_FSYNC, DL_FDATASYNC). op_create writes
  * generation 1 without coming here (the file is new) and journals its own records. */
-static struct wpos begin_write(struct worker *w, struct engine_fs *fs, struct held_file *f)
+struct wpos opfile_begin_write(struct worker *w, struct engine_fs *fs, struct held_file *f,
+                               bool fresh)
 {
-	f->gen = pool_gen(fileset(w, fs), f->id);
+	if (!fresh)
+		f->gen = pool_gen(fileset(w, fs), f->id);
 	/* no ceiling: after UINT32_MAX comes 1 (0 is never written; content.h) */
-	uint32_t g = f->gen == POOL_GEN_UNKNOWN ? 1u << 31 : gen_next(f->gen);
+	uint32_t g = f->gen == POOL_GEN_UNKNOWN && !fresh ? 1u << 31 : gen_next(f->gen);
 	pool_set_gen(fileset(w, fs), f->id, g, (uint32_t)time(NULL));
 	f->gen = g;
 	durhook_wstart(w, fs, f->id, g); /* the journal: a write of generation g began */
@@ -108,7 +104,7 @@ static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
  * its current one) against every generation; a read that ends before the file's recorded size
  * is a mismatch too (the file was truncated behind fsmix's back). Returns 0, or -EBADMSG after
  * latching the mismatch. */
-static int verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
+int opfile_verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
                        const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
 {
 	struct content_key key = engine_content_key(fs, disk_id(w, f->id));
@@ -133,7 +129,7 @@ static inline int check_read(struct worker *w, struct engine_fs *fs, enum op_id 
 {
 	if (LIKELY(!w->verify))
 		return 0;
-	return verify_read(w, fs, op, f, off, got, want);
+	return opfile_verify_read(w, fs, op, f, off, got, want);
 }
 
 /* A body does the op's I/O on the open file: returns 0, or -errno after latching the failure
@@ -172,7 +168,7 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 /* read: read_size bytes, sequential from a random offset, at random offsets (read_random) or
  * with gaps (read_skip); read_bssplit/_bsrange may draw bs (iodist.h), PICK_OFFSET places it. A
  * file smaller than read_size is read as far as it goes (FFSB aborted). */
-static int read_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+int opfile_read_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                      struct op_result *r)
 {
 	const struct plan_group *g = w->g;
@@ -244,7 +240,7 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 /* write / write_fsync / write_fdatasync: overwrite write_size bytes inside the file (never
  * extends it): sequential from a random offset, at random offsets (write_random), or stepping
  * through the file (write_stride); write_bssplit/_bsrange may draw bs, PICK_OFFSET places it. */
-static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
+int opfile_write_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                       struct op_result *r)
 {
 	const struct plan_group *g = w->g;
@@ -260,7 +256,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 		 * apart would leave an older byte between them that no check could tell from a
 		 * flipped one (content.c). */
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
-			c = begin_write(w, fs, f);
+			c = opfile_begin_write(w, fs, f, false);
 			if ((rc = seek_to(w, fs, op, f, c.off = PICK_OFFSET(w, size - bs, bs),
 			                  SEEK_SET)))
 				return rc;
@@ -271,7 +267,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 			r->bytes_written += bs;
 		}
 	} else {
-		c = begin_write(w, fs, f);
+		c = opfile_begin_write(w, fs, f, false);
 		if (g->write_stride) {
 			/* This thread's ops step through the file, wrapping at its end (synctest's
 			 * lseek(step) + write(2 KB) loop). */
@@ -300,7 +296,7 @@ static int write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 static int writeall_body(struct worker *w, struct engine_fs *fs, enum op_id op, struct held_file *f,
                          struct op_result *r)
 {
-	struct wpos c = begin_write(w, fs, f); /* from offset 0 */
+	struct wpos c = opfile_begin_write(w, fs, f, false); /* from offset 0 */
 	int64_t k = write_blocks(w, f->fd, f->size, w->g->write_blocksize, &c);
 	if (k < 0)
 		return file_fail(w, fs, op, f, SYS_write, (int)-k);
@@ -317,7 +313,7 @@ static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, st
                        struct op_result *r)
 {
 	for (int rep = (op_table[op].flags & OPF_TWICE) ? 2 : 1; rep > 0; rep--) {
-		struct wpos c = begin_write(w, fs, f);
+		struct wpos c = opfile_begin_write(w, fs, f, false);
 		c.off = f->size; /* O_APPEND: at the end the pool records (the file is held) */
 		int64_t k = write_blocks(w, f->fd, w->g->write_size, w->g->write_blocksize, &c);
 		if (k < 0)
@@ -337,7 +333,7 @@ static int append_body(struct worker *w, struct engine_fs *fs, enum op_id op, st
 
 int op_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	return with_file(w, fs, op, POOL_READ, open_flags(w, O_RDONLY), read_body, r);
+	return with_file(w, fs, op, POOL_READ, open_flags(w, O_RDONLY), opfile_read_body, r);
 }
 
 int op_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
@@ -347,7 +343,7 @@ int op_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_
 
 int op_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
-	return with_file(w, fs, op, POOL_WRITE, open_wflags(w, O_WRONLY), write_body, r);
+	return with_file(w, fs, op, POOL_WRITE, open_wflags(w, O_WRONLY), opfile_write_body, r);
 }
 
 int op_writeall(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)

@@ -90,6 +90,8 @@ static uint64_t group_growth(const struct plan_group *g, bool runs, unsigned fla
 		return 0;
 	if (!g->num_ops)
 		return UINT64_MAX;
+	if (g->n_seq && flag) /* a sequence: one op, with as many creates as its create steps */
+		per_op *= g->weight[OP_seq_create] ? g->weight[OP_seq_create] : 1;
 	uint64_t n = 0;
 	add_bound(&n, g->num_ops > UINT64_MAX / g->num_threads ? UINT64_MAX
 	                                                       : g->num_ops * g->num_threads);

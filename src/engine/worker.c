@@ -253,8 +253,8 @@ void *worker_main(void *arg)
 int worker_pick_ops(const struct plan *pl, const struct plan_group *g, struct pick_table *t)
 {
 	uint64_t w[OP_COUNT], eff[OP_COUNT];
-	for (int op = 0; op < OP_COUNT; op++)
-		w[op] = g->weight[op];
+	for (int op = 0; op < OP_COUNT; op++) /* a sequence's steps: run by OP_sequence */
+		w[op] = (op_table[op].flags & OPF_STEP) ? 0 : g->weight[op];
 	if (pl->fidelity == FIDELITY_FFSB6) {
 		int rc = pick_ffsb_weights(w, OP_COUNT, false, eff);
 		return rc ? rc : pick_build(t, eff, OP_COUNT);

@@ -400,6 +400,8 @@ void results_sums(const struct thread_stats *st, const uint64_t *skipped, struct
 {
 	memset(out, 0, sizeof(*out));
 	for (int op = 0; op < OP_COUNT; op++) {
+		if (op_table[op].flags & OPF_STEP) /* counted in its sequence's row */
+			continue;
 		out->ops += st->ops[op];
 		out->trans += st->trans[op];
 		out->bytes_read += st->bytes_read[op];

@@ -10,18 +10,18 @@
  *
  * Every field's comment names how it merges: SUM, MIN or MAX.
  *
- * Memory (x86-64, OP_COUNT = 32, SYS_COUNT = 18):
+ * Memory (x86-64, OP_COUNT = 46, SYS_COUNT = 18):
  *   struct lat_stats    = 48 B of moments + 19 968 B histogram          = 20 016 B
- *   struct thread_stats = 7 counters * 32 ops * 8 B (1 792 B) + 50 lat_stats (1 000 800 B)
+ *   struct thread_stats = 8 counters * 46 ops * 8 B (2 944 B) + 64 lat_stats (1 281 024 B)
  *                         + 48 B of response-time, range and arena fields (pointers and
  *                         counts, with the padding to lat_stats' 16-byte alignment)
- *                       = 1 002 640 B (979.1 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1)
+ *                       = 1 284 032 B (1 253.9 KiB), plus range_counts: SYS_COUNT * (n_ranges + 1)
  *                         * 8 B (7.8 KB for 64 ranges; 0 without ranges), plus one lat_stats
  *                         more (resp_lat) only for op_period groups.
  *   (FFSB's own 15 operations and 13 syscalls are 28 of the 50 series; fsmix's fdatasync
  *   variants, append_fsync2, sync, syncfs, rename, replace_fsync, truncate, fallocate,
  *   punch_hole, zero_range, link, unlink, mkdir and rmdir are the other 17 operation and 5
- *   syscall series.)
+ *   syscall series; a sequence and its 13 kinds of step, sequence= (ops.def), 14 more.)
  *
  * A worker's copy costs only the pages it writes: it lives in zero pages (thread_stats_init_zeroed,
  * engine/worker.c), and its series are recorded into a struct stats_arena of its own
@@ -33,12 +33,12 @@
  * of address space, never written ahead: the worst case (every count of every series past
  * 2^16) fits, so it cannot run out.
  *
- * Budget (64 MiB for every copy of a 64-thread run). A run keeps one copy per thread, one per
- * thread group and one total: T + G + 1 copies.
- *   - 64 threads in one group: 66 copies = 66.2 MB (63.1 MiB).
- *   - 64 MiB holds 66 copies: 64 threads in one group (each new operation adds 20 KB a copy;
- *     the mkdir and rmdir ops took it from 4 groups to 1). This is address space: a copy's
- *     resident cost is the pages its worker wrote (above).
+ * Budget (96 MiB for every copy of a 64-thread run; it was 64 MiB until the 14 series of
+ * sequences, 280 KB a copy). A run keeps one copy per thread, one per thread group and one
+ * total: T + G + 1 copies.
+ *   - 64 threads in one group: 66 copies = 84.7 MB (80.8 MiB).
+ *   - 96 MiB holds 66 copies: 64 threads in one group (each new operation adds 20 KB a copy).
+ *     This is address space: a copy's resident cost is the pages its worker wrote (above).
  *   - 64 one-thread groups would need 129 copies = 124.2 MB, over budget. So the runner does not
  *     keep two copies of a one-thread group: after the join it moves that worker's thread_stats
  *     into the results' group (results_init_lazy left it untouched) and frees the worker at

@@ -58,15 +58,16 @@ const struct key_desc key_table[KEY_COUNT] = {
 #include "keys.def"
 #undef KEY
 #define OP(name_, flags_, body_, help_)                                                            \
-	[KEY_##name_##_weight] = {.name = #name_ "_weight",                                        \
-	                          .scopes = SC_TG,                                                 \
-	                          .type = KT_U32,                                                  \
-	                          .def = "0",                                                      \
-	                          .lo = 0,                                                         \
-	                          .hi = 1000000000,                                                \
-	                          .flags = KF_WEIGHT,                                              \
-	                          .dest = GROUP(weight[OP_##name_]),                               \
-	                          .help = "relative weight of " #name_ ": " help_},
+	[KEY_##name_##                                                                             \
+	    _weight] = {.name = #name_ "_weight",                                                  \
+	                .scopes = SC_TG,                                                           \
+	                .type = KT_U32,                                                            \
+	                .def = "0",                                                                \
+	                .lo = 0,                                                                   \
+	                .hi = 1000000000,                                                          \
+	                .flags = KF_WEIGHT | ((flags_) & (OPF_STEP | OPF_SEQ) ? KF_HIDDEN : 0),    \
+	                .dest = GROUP(weight[OP_##name_]),                                         \
+	                .help = "relative weight of " #name_ ": " help_},
 #include "ops.def"
 #undef OP
 };
@@ -91,7 +92,7 @@ const struct key_alias *key_alias_lookup(const char *name)
 int key_by_name(const char *name)
 {
 	for (int i = 0; i < KEY_COUNT; i++)
-		if (strcmp(key_table[i].name, name) == 0)
+		if (!(key_table[i].flags & KF_HIDDEN) && strcmp(key_table[i].name, name) == 0)
 			return i;
 	for (size_t i = 0; i < ARRAY_SIZE(key_aliases); i++)
 		if (strcmp(key_aliases[i].alias, name) == 0)
@@ -130,6 +131,8 @@ const char *key_suggest(const char *name)
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX;
 	for (int i = 0; i < KEY_COUNT; i++) {
+		if (key_table[i].flags & KF_HIDDEN)
+			continue;
 		size_t d = edit_distance(name, key_table[i].name);
 		if (d < best_d) {
 			best_d = d;
@@ -263,7 +266,7 @@ int keys_print_reference(FILE *out, const char *name)
 		fprintf(out, "%s%s:\n", s ? "\n" : "", scope_label(scopes[s]));
 		for (int i = 0; i < KEY_COUNT; i++) {
 			const struct key_desc *k = &key_table[i];
-			if (!(k->scopes & scopes[s]))
+			if (!(k->scopes & scopes[s]) || (k->flags & KF_HIDDEN))
 				continue;
 			fprintf(out, "  %-22s %-11s %s%s%s%s\n", k->name, key_type_label(k->type),
 			        k->help, flag_text(k->flags)[0] ? " [" : "", flag_text(k->flags),
@@ -279,8 +282,9 @@ void keys_print_markdown(FILE *out)
 	fprintf(out, "| operation | weight key | needs | what it does |\n|---|---|---|---|\n");
 	for (int op = 0; op < OP_COUNT; op++) {
 		unsigned f = op_table[op].flags;
+		const struct key_desc *wk = &key_table[key_weight_of((enum op_id)op)];
 		fprintf(out, "| `%s` | `%s` | %s | %s |\n", op_table[op].name,
-		        key_table[key_weight_of((enum op_id)op)].name,
+		        (wk->flags & KF_HIDDEN) ? "sequence" : wk->name,
 		        (f & OPF_READ)    ? "read_blocksize"
 		        : (f & OPF_WRITE) ? "write_blocksize"
 		                          : "-",
@@ -295,6 +299,8 @@ void keys_print_markdown(FILE *out)
 			const struct key_desc *k = &key_table[i];
 			char range[64];
 			if (!(k->scopes & scopes[s]))
+				continue;
+			if (k->flags & KF_HIDDEN)
 				continue;
 			key_range_text(range, sizeof(range), k);
 			fprintf(out, "| `%s` | %s | %s | %s | %s | %s |\n", k->name,

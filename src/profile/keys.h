@@ -25,6 +25,9 @@ enum key_flags {
 	KF_WEIGHT = 1u << 4,     /* an <op>_weight key; key_op() tells which op */
 	KF_STRICT_OK = 1u << 5,  /* an extension --strict-ffsb accepts: it asks for FFSB's own
 	                          * behaviour (fidelity) */
+	KF_HIDDEN = 1u << 6,     /* no key of the profile language: the weight of a sequence or a
+	                          * sequence step (OPF_SEQ, OPF_STEP), which sequence= sets; not
+	                          * found by name, listed or printed */
 };
 
 /* The most worker threads a group may have, and all groups together (num_threads, plan.c). */

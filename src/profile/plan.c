@@ -13,6 +13,7 @@
 #include "iokeys.h"
 #include "phases.h"
 #include "realism.h"
+#include "seqkeys.h"
 
 /* Context of one plan_build: the profile, the sink, and the resolved clone source of every
  * filesystem (-1: none). */
@@ -294,8 +295,10 @@ static void need_key(struct ctx *c, const struct section *tg, const struct plan_
 	if (setting_u(tg, k) || (st->attempted && !st->set))
 		return;
 	for (int op = 0; op < OP_COUNT; op++) {
-		if (!g->weight[op] || !((op_table[op].flags & flags) || (ops & (1u << op))) ||
-		    (except & (1u << op)))
+		/* (a sequence's steps: seqkeys.c names the step that needs k) */
+		if (!g->weight[op] || (op_table[op].flags & OPF_STEP) ||
+		    !((op_table[op].flags & flags) || (op < 32 && (ops & (1u << op)))) ||
+		    (op < 32 && (except & (1u << op))))
 			continue;
 		/* Insert in file order, so the message points at the first line that needs k. */
 		enum key_id wk = key_weight_of((enum op_id)op);
@@ -373,13 +376,14 @@ static void build_group(struct ctx *c, const struct section *tg, struct plan_gro
 		if (w->attempted && !w->set)
 			weight_rejected = true;
 	}
-	if (g->total_weight == 0 && !weight_rejected)
+	if (g->total_weight == 0 && !weight_rejected && !g->sequence)
 		diag_error(c->d, DIAG_MISSING, tg->loc, tg->name, NULL,
 		           "no weighted operation: set at least one <op>_weight above 0 "
 		           "(e.g. readall_weight=1; `fsmix keys` lists the operations)");
 	/* the ops whose call size comes from a mix need neither key (iokeys.h) */
 	iokeys_group(c->d, tg, g, setting_u(&c->p->global, KEY_directio),
 	             setting_u(&c->p->global, KEY_alignio));
+	seqkeys_group(c->d, tg, g); /* sequence=: the steps, their weights (plan.h) */
 	unsigned mixed = iokeys_mix_ops(g);
 	need_key(c, tg, g, KEY_read_blocksize, OPF_READ, 0, mixed);
 	need_key(c, tg, g, KEY_write_blocksize, OPF_WRITE, 0, mixed);
@@ -570,12 +574,15 @@ static void warn_empty_files(struct ctx *c, size_t i, const struct plan *pl)
 			if (!g->weight[op] || !(fl & OPF_FILE) || (fl & OPF_APPENDS) ||
 			    !(fl & (OPF_READ | OPF_WRITE)))
 				continue;
-			enum key_id wk = key_weight_of((enum op_id)op);
+			bool step = fl & OPF_STEP; /* a sequence's: "seq_read" is step "read" */
+			enum key_id wk = step ? KEY_sequence : key_weight_of((enum op_id)op);
 			diag_warn(c->d, DIAG_CONFLICT, c->p->fs[i]->loc, f->name, NULL,
 			          "no file sizes (no min_filesize/max_filesize, no size_weight): "
-			          "its files start empty, so %s of [%s] (line %u) finds no data "
+			          "its files start empty, so %s%s of [%s] (line %u) finds no data "
 			          "(FFSB 6.0 aborts on this)",
-			          key_table[wk].name, g->name, tg->set[wk].loc.line);
+			          step ? "sequence step " : "",
+			          step ? op_table[op].name + 4 : key_table[wk].name, g->name,
+			          tg->set[wk].loc.line);
 			return;
 		}
 	}

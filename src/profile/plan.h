@@ -26,6 +26,16 @@ struct plan_range {
 	double lo_ms, hi_ms; /* lo < hi; ranges of a group never overlap */
 };
 
+/* One step of a sequence (sequence=): its op (an OPF_STEP row of ops.def) done `times` times
+ * in a row (write*4); an open step's `writes`: a later step before its close writes, so the
+ * file is opened for writing and held exclusively. */
+#define PLAN_SEQ_MAX 64
+struct plan_step {
+	uint8_t op; /* enum op_id */
+	bool writes;
+	uint32_t times;
+};
+
 struct plan_group {
 	unsigned index;   /* threadgroupN; aging groups: index of their filesystem */
 	const char *name; /* "threadgroup0" or "filesystem0.threadgroup" (borrowed from profile) */
@@ -65,6 +75,13 @@ struct plan_group {
 	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
 	int io_engine;                /* enum io_engine_kind: how the workers issue their calls */
 	uint32_t iodepth;             /* operations a worker keeps in flight (> 1: io_uring only) */
+	/* fsmix extension: sequence= (seqkeys.c parses and checks it). A group with a sequence
+	 * picks only OP_sequence (weight 1); weight[step op] is how many of its steps are that
+	 * step, so every rule that reads weights (what the group may change, the calls it makes)
+	 * sees the steps. */
+	const char *sequence;               /* the key's text, NULL: none */
+	struct plan_step seq[PLAN_SEQ_MAX]; /* the steps in order */
+	uint32_t n_seq;
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */

@@ -1,6 +1,7 @@
 /* profile_json.c - the resolved profile as text and JSON (see profile_json.h). */
 #include "profile_json.h"
 #include "iokeys.h"
+#include "seqkeys.h"
 #include "dirtree.h"
 #include "phases.h"
 #include "realism.h"
@@ -29,7 +30,7 @@ static void print_section(FILE *out, const struct section *s)
 	for (int k = 0; k < KEY_COUNT; k++) {
 		const struct key_desc *kd = &key_table[k];
 		const struct setting *st = &s->set[k];
-		if (!(kd->scopes & scope) || (kd->flags & KF_DEPRECATED))
+		if (!(kd->scopes & scope) || (kd->flags & (KF_DEPRECATED | KF_HIDDEN)))
 			continue;
 		origin(st, org, sizeof(org));
 		if (kd->flags & KF_LIST) {
@@ -98,12 +99,14 @@ void profile_print_text(FILE *out, const struct profile *p, const struct plan *p
 		const struct plan_group *g = &pl->groups[i];
 		int weighted = 0;
 		for (int op = 0; op < OP_COUNT; op++)
-			weighted += g->weight[op] > 0;
+			weighted +=
+			    g->weight[op] > 0 && !(op_table[op].flags & (OPF_STEP | OPF_SEQ));
 		fprintf(out, "  %s: %" PRIu32 " threads, %d weighted ops, %zu msec ranges%s\n",
 		        g->name, g->num_threads, weighted, g->n_ranges,
 		        g->enable_stats ? ", stats on" : "");
 		realism_print_group(out, g);
 		iokeys_print_group(out, g);
+		seqkeys_print_group(out, g);
 	}
 }
 
@@ -114,7 +117,7 @@ static void settings_of(FILE *out, const struct section *s)
 	for (int k = 0; k < KEY_COUNT; k++) {
 		const struct key_desc *kd = &key_table[k];
 		const struct setting *st = &s->set[k];
-		if (!(kd->scopes & scope) || (kd->flags & KF_DEPRECATED))
+		if (!(kd->scopes & scope) || (kd->flags & (KF_DEPRECATED | KF_HIDDEN)))
 			continue;
 		fprintf(out, "%s.%s=", s->kind == SEC_GLOBAL ? "global" : s->name, kd->name);
 		if (kd->flags & KF_LIST) {
@@ -170,7 +173,7 @@ static json_t *section_json(const struct section *s)
 	unsigned scope = section_scope(s);
 	for (int k = 0; keys && k < KEY_COUNT; k++) {
 		const struct key_desc *kd = &key_table[k];
-		if (!(kd->scopes & scope) || (kd->flags & KF_DEPRECATED))
+		if (!(kd->scopes & scope) || (kd->flags & (KF_DEPRECATED | KF_HIDDEN)))
 			continue;
 		json_object_set_new(keys, kd->name, setting_json(s, (enum key_id)k));
 	}

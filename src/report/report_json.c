@@ -246,7 +246,8 @@ static json_t *group_json(struct jb *b, const struct results *r, const struct re
 	struct lat_stats all;
 	lat_init(&all);
 	for (int op = 0; op < OP_COUNT; op++)
-		lat_merge(&all, &st->op_lat[op]);
+		if (!(op_table[op].flags & OPF_STEP)) /* part of a sequence's */
+			lat_merge(&all, &st->op_lat[op]);
 	put(b, o, "op_latency", all.n ? lat_json(b, &all) : json_null());
 	/* op_period groups: from each operation's scheduled start, missed starts included */
 	put(b, o, "response_latency",

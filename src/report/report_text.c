@@ -60,13 +60,16 @@ static void print_group_body(FILE *out, const struct plan_group *g)
 	if (g->open_sync)
 		fprintf(out, "\t open_sync        = %s\n",
 		        g->open_sync == O_DSYNC ? "dsync" : "sync");
+	if (g->sequence)
+		fprintf(out, "\t sequence         = %s\n", g->sequence);
 	if (g->io_engine != IOENG_SYNC)
 		fprintf(out, "\t engine           = %s, iodepth %u\n", io_engine_word(g->io_engine),
 		        g->iodepth ? g->iodepth : 1);
 	fprintf(out, "\t\n\t op weights\n");
 	/* FFSB's 15 operations always, fsmix's extensions only when weighted */
-	for (int op = 0; op < OP_COUNT; op++)
-		if (!(op_table[op].flags & OPF_EXT) || g->weight[op])
+	for (int op = 0; op < OP_COUNT; op++) /* (a sequence's steps: its weight says it) */
+		if ((!(op_table[op].flags & OPF_EXT) || g->weight[op]) &&
+		    !(op_table[op].flags & OPF_STEP))
 			fprintf(out, "\t %20s = %u (%.2f%%)\n", op_table[op].name, g->weight[op],
 			        100.0 * g->weight[op] / (double)total);
 	fprintf(out, "\t\n");
@@ -174,6 +177,8 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 {
 	uint64_t all_trans = 0, all_ops = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
+		if (op_table[op].flags & OPF_STEP) /* in its sequence's row */
+			continue;
 		all_trans += st->trans[op];
 		all_ops += st->ops[op];
 	}
@@ -203,6 +208,8 @@ static void print_op_table(FILE *out, const char *title, const struct thread_sta
 	        or0(results_rate((double)all_trans, runtime)));
 	uint64_t rd = 0, wr = 0;
 	for (int op = 0; op < OP_COUNT; op++) {
+		if (op_table[op].flags & OPF_STEP)
+			continue;
 		rd += bytes_rd(st, op, ffsb_figures);
 		wr += written(st, op, ffsb_figures);
 	}
@@ -329,7 +336,8 @@ static void print_response(FILE *out, const struct results *r)
 		struct lat_stats service;
 		lat_init(&service);
 		for (int op = 0; op < OP_COUNT; op++)
-			lat_merge(&service, &st->op_lat[op]);
+			if (!(op_table[op].flags & OPF_STEP)) /* part of a sequence's */
+				lat_merge(&service, &st->op_lat[op]);
 		if (g->op_period_ms)
 			fprintf(out, "%s (op_period %u ms)\n", g->name, g->op_period_ms);
 		else

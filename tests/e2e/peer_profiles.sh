@@ -8,6 +8,8 @@
 # sequences of each kind must equal the op counts of fsmix's JSON report (exact), and those
 # counts must follow the loop's proportions (within 5 binomial standard deviations of the
 # counted ops: deterministic at the fixed seed, and it cannot flake for another seed either).
+# filebench's varmail, fileserver and webserver run as sequences (sequence=): each loop is one
+# transaction whose open..close spans are the documented kinds, counted from the step rows.
 set -u
 . "$(dirname "$0")/lib.bash"
 p=$src/profiles
@@ -147,40 +149,43 @@ cat >"$work/specs.py" <<'EOF'
 W = r"write:\d+"
 R = r"read:\d+"
 specs = {
-  # loop: delete; create+fsync; readall; append+fsync; readall (5 ops)
+  # one sequence a loop: delete; create, append, fsync, close; open (read-write), readall,
+  # append, fsync, close; open (read-only), readall, close. A busy open ends its sequence, so
+  # the two opens are told apart by the fsyncs: one after the create, one after the first open.
   "filebench-varmail": {
     "seq": {
-      "create_fsync": ("0", r"open:RDWR\|CREAT\|EXCL %s fsync close" % W, "g0_create_fsync"),
-      "append_fsync": ("0", r"open:WRONLY\|APPEND write:8192 fsync close", "g0_append_fsync"),
-      "readall": ("0", r"open:RDONLY %s close" % R, "g0_readall"),
-      "delete": ("0", r"unlink", "g0_delete"),
+      "create": ("0", r"open:RDWR\|CREAT\|EXCL lseek write:\d+ fsync close", "g0_seq_create"),
+      "open rw": ("0", r"open:RDWR lseek (%s )*read:0 lseek write:\d+ fsync close" % R,
+                  "g0_seq_fsync - g0_seq_create"),
+      "open ro": ("0", r"open:RDONLY lseek (%s )*read:0 close" % R,
+                  "g0_seq_open - (g0_seq_fsync - g0_seq_create)"),
+      "delete": ("0", r"unlink", "g0_seq_delete"),
     },
-    "exact": ["ops == 400", "errors == 0", "g0_delete_skipped == 0"],
-    "mix": [("g0_delete", 1 / 5, "ops"), ("g0_create_fsync", 1 / 5, "ops"),
-            ("g0_append_fsync", 1 / 5, "ops"), ("g0_readall", 2 / 5, "ops"),
-            ("g0_create_fsync + g0_append_fsync", 2 / 5, "ops")],  # fsyncs per loop: 2
+    "exact": ["errors == 0", "g0_sequence > 0", "ops == g0_sequence",
+              "g0_seq_close == g0_seq_create + g0_seq_open", "g0_seq_readall == g0_seq_open"],
   },
-  # loop: create; append; readall; delete; stat (5 ops)
+  # one sequence a loop: create, writeall, close; open, append, close; open, readall, close;
+  # delete; stat
   "filebench-fileserver": {
     "seq": {
-      "create": ("0", r"open:RDWR\|CREAT\|EXCL %s close" % W, "g0_create"),
-      "append": ("0", r"open:WRONLY\|APPEND write:8192 close", "g0_append"),
-      "readall": ("0", r"open:RDONLY %s close" % R, "g0_readall"),
-      "delete": ("0", r"unlink", "g0_delete"),
-      "stat": ("0", r"stat", "g0_stat"),
+      "create": ("0", r"open:RDWR\|CREAT\|EXCL (%s )*close" % W, "g0_seq_create"),
+      "append": ("0", r"open:RDWR lseek write:\d+ close", "g0_seq_append"),
+      "readall": ("0", r"open:RDONLY lseek (%s )*read:0 close" % R, "g0_seq_readall"),
+      "delete": ("0", r"unlink", "g0_seq_delete"),
+      "stat": ("0", r"stat", "g0_seq_stat"),
     },
-    "exact": ["ops == 400", "errors == 0"],
-    "mix": [("g0_create", 1 / 5, "ops"), ("g0_append", 1 / 5, "ops"), ("g0_readall", 1 / 5, "ops"),
-            ("g0_delete", 1 / 5, "ops"), ("g0_stat", 1 / 5, "ops")],
+    "exact": ["errors == 0", "g0_sequence > 0", "ops == g0_sequence",
+              "g0_seq_open == g0_seq_append + g0_seq_readall"],
   },
-  # loop: 10 x readall of a page; 1 append to the log
+  # one sequence of 10 x (open, readall, close) a loop; one of open, append, close on the log
   "filebench-webserver": {
     "seq": {
-      "readall": ("0", r"open:RDONLY %s close" % R, "g0_readall"),
-      "log append": ("1", r"open:WRONLY\|APPEND write:8192 close", "g1_append"),
+      "readall": ("0", r"open:RDONLY lseek (%s )*read:0 close" % R, "g0_seq_readall"),
+      "log append": ("1", r"open:RDWR lseek write:\d+ close", "g1_seq_append"),
     },
-    "exact": ["g0_readall == 400", "g1_append == 40", "g0_readall == 10 * g1_append",
-              "errors == 0", "g1_append_skipped == 0"],
+    "exact": ["g0_sequence == 40", "g0_seq_readall == 400", "g1_sequence == 40",
+              "g0_seq_readall == 10 * g1_seq_append", "errors == 0",
+              "g1_sequence_skipped == 0"],
   },
   # shadow read 2k; dbwr 100 x random 2k O_DSYNC; lgwr 256k O_DSYNC
   "filebench-oltp": {
@@ -260,16 +265,16 @@ traced() {
 	rm -rf "$d"
 }
 
-traced filebench-varmail 5 filebench-varmail --time 0 --threads 4 \
+traced filebench-varmail '' filebench-varmail --time 0 --threads 4 \
 	--set threadgroup0.num_ops=100 --set filesystem0.num_files=200
 # (Its gamma sizes capped at 1 MiB here: one read() and one write() per file, as the sequences
 # below expect; 2 in 100 000 draws are larger.)
-traced filebench-fileserver 5 filebench-fileserver --time 0 --threads 4 \
+traced filebench-fileserver '' filebench-fileserver --time 0 --threads 4 \
 	--set threadgroup0.num_ops=100 --set filesystem0.num_files=200 --set filesystem0.num_dirs=10 \
 	--set filesystem0.size_dist=gamma:128K:1.5:1M
 # One log writer, so that no append finds the log busy: 40 loops of 10 reads and 1 append.
 traced filebench-webserver '' filebench-webserver --time 0 --threads 0=4 --threads 1=1 \
-	--set threadgroup0.num_ops=100 --set threadgroup1.num_ops=40 \
+	--set threadgroup0.num_ops=10 --set threadgroup1.num_ops=40 \
 	--set filesystem0.num_files=100 --set filesystem0.num_dirs=5
 traced filebench-oltp '' filebench-oltp --time 0 --threads 0=4 --threads 1=2 --threads 2=1 \
 	--set threadgroup0.num_ops=50 --set threadgroup1.num_ops=5 --set threadgroup2.num_ops=5 \

@@ -178,6 +178,13 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, open_sync);
 	FIELD(a, b, dirsync);
 	FIELD(a, b, bindfs);
+	SFIELD(a, b, sequence);
+	FIELD(a, b, n_seq);
+	for (uint32_t i = 0; i < a->n_seq && i < PLAN_SEQ_MAX; i++) {
+		FIELD(a, b, seq[i].op);
+		FIELD(a, b, seq[i].writes);
+		FIELD(a, b, seq[i].times);
+	}
 	SFIELD(a, b, file_popularity);
 	MFIELD(a, b, pop); /* memset by the parser, calloc'ed when unset: compared whole */
 	SFIELD(a, b, write_bssplit);
@@ -304,7 +311,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 static void test_plans_equal_covers_every_field(void)
 {
 	if (sizeof(struct plan) != 1648 || sizeof(struct plan_fs) != 216 ||
-	    sizeof(struct plan_group) != 11384 || OP_COUNT != 32)
+	    sizeof(struct plan_group) != 11968 || OP_COUNT != 46)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

@@ -90,6 +90,28 @@ struct io_engine_ops;
 struct fiber;
 struct depth_slot;
 
+/* A file an operation holds: from the pool, opened for the body (opfile.c), or kept open
+ * between the steps of a sequence (opseq.c). */
+struct held_file {
+	uint32_t id, dir;
+	uint64_t size; /* bytes, as the pool records it */
+	uint32_t gen;  /* content generation, set by opfile_begin_write (the pool's word is loaded
+	                * only by the ops that need it: writers, and readers with verify=1) */
+	int fd;
+};
+
+/* sequence=: what a worker's sequence holds between its steps (opseq.c). */
+struct seq_state {
+	const struct plan_step *step; /* the step running */
+	struct held_file f;
+	bool held;    /* f.id's slot is held: reserved (created) or picked (opened) */
+	bool created; /* by a create step: reserved until its close publishes it */
+	bool made;    /* created, and its open made the file (ours to remove on a failure) */
+	bool excl;    /* held POOL_WRITE (a create, or an open whose steps write) */
+	bool open;    /* f.fd is open */
+	bool at0;     /* its position is 0: opened, and no step has read or written since */
+};
+
 /* Everything one worker thread writes, in one cache-aligned allocation. */
 struct worker {
 	alignas(CACHELINE) struct engine *eng;
@@ -129,6 +151,7 @@ struct worker {
 	uint64_t op_sync_ns;    /* time the current op spent in sync calls (--lat-log) */
 	uint64_t stride_off;    /* write_stride: where this thread's next write starts */
 	struct offstate offs;   /* random_distribution, percentage_random: this thread's */
+	struct seq_state seq;   /* sequence=: the file kept open between steps */
 	bool verify;            /* verify=1: every read is checked (content_check) */
 	uint64_t verify_bad;    /* reads whose content did not check (mismatches) */
 	struct latlog_buf *ll;  /* --lat-log buffer, NULL: off */
