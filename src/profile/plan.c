@@ -295,11 +295,10 @@ static void need_key(struct ctx *c, const struct section *tg, const struct plan_
 	if (setting_u(tg, k) || (st->attempted && !st->set))
 		return;
 	for (int op = 0; op < OP_COUNT; op++) {
-		/* (a sequence's steps: seqkeys.c names the step that needs k) */
 		if (!g->weight[op] || (op_table[op].flags & OPF_STEP) ||
 		    !((op_table[op].flags & flags) || (op < 32 && (ops & (1u << op)))) ||
 		    (op < 32 && (except & (1u << op))))
-			continue;
+			continue; /* (a sequence's steps: seqkeys.c names the step needing k) */
 		/* Insert in file order, so the message points at the first line that needs k. */
 		enum key_id wk = key_weight_of((enum op_id)op);
 		size_t at = n++;

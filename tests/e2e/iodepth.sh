@@ -86,7 +86,8 @@ if [ $? -eq 3 ]; then
 	summary
 fi
 
-all=$(grep '^OP(' "$src/src/base/ops.def" | sed 's/^OP(\([a-z_0-9]*\),.*/\1/' |
+# (a sequence and its steps have no weight key: sequence.sh runs them through the ring)
+all=$(grep '^OP(' "$src/src/base/ops.def" | grep -v 'OPF_STEP\|OPF_SEQ' | sed 's/^OP(\([a-z_0-9]*\),.*/\1/' |
 	grep -vx 'zero_range' | while read -r o; do
 		case $o in sync) echo "${o}_weight=1" ;; *) echo "${o}_weight=10" ;; esac
 	done)
