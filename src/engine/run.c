@@ -20,6 +20,7 @@
 #include "interval.h"
 #include "populate.h"
 #include "shared.h"
+#include "sqpollcpu.h"
 #include "stopsig.h"
 #include "subproc.h"
 #include "threads.h"
@@ -351,6 +352,7 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	}
 	struct devstat_sample *dev0 = run_devices_before(e);
 	getrusage(RUSAGE_SELF, &ru0);
+	double sq0 = sqpoll_cpu_s(pl); /* -1: no group has sqpoll=1 */
 	if (pl->counted)
 		fprintf(
 		    e->opts->log,
@@ -375,8 +377,10 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	e->deadline_ns = e->opts->crash ? 0 : deadline;
 	crew_release(e);
 	e->t0 = now_ns();
-	if (pl->ramp_s && run_ramp(e, &dev0, &ru0))
+	if (pl->ramp_s && run_ramp(e, &dev0, &ru0)) {
 		e->t0 = e->t_count;
+		sq0 = sqpoll_cpu_s(pl);
+	}
 	/* Without time, a counted run ends when its counted groups are done. */
 	uint64_t end = deadline ? deadline : UINT64_MAX / 2;
 	if (e->opts->crash && e->t0 + e->crash_ns < end)
@@ -400,6 +404,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	if (e->t_count) /* ramp_time: the counted time starts at the ramp's end */
 		first = e->t_count;
 	getrusage(RUSAGE_SELF, &ru1);
+	e->res->has_sqpoll = sq0 >= 0;
+	e->res->sqpoll_s = sq0 >= 0 ? sqpoll_cpu_s(pl) - sq0 : 0;
 	if (e->latlog_open) /* engine_run commits the log */
 		for (size_t i = 0; i < n; i++)
 			if (e->workers[i]->ll)

@@ -61,6 +61,7 @@ struct plan_group {
 	int arrival_backlog;             /* BACKLOG_DROP or BACKLOG_QUEUE: a start that passed */
 	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
 	int io_engine;                /* enum io_engine_kind: how the workers issue their calls */
+	bool sqpoll; /* io_uring: a kernel polling thread per worker's ring (IORING_SETUP_SQPOLL) */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */

@@ -301,6 +301,7 @@ static const struct dest_case dest_cases[] = {
     G(open_sync, open_sync, "dsync", W_INT, O_DSYNC),
     G(engine, io_engine, "io_uring", W_INT, IOENG_URING),
     G(dirsync, dirsync, "1", W_BOOL, 1),
+    G(sqpoll, sqpoll, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
     S(enable_range, enable_range, "1", W_BOOL, 1),
@@ -396,6 +397,10 @@ static void check_dest_lands(const struct dest_case *c)
 	bool list = key_table[c->key].flags & KF_LIST;
 	CHECK_EQ_I(profile_set(sec, name, c->text, !list, (struct src_loc){"test", 0}, true, &d),
 	           0);
+	if (c->key == KEY_sqpoll) /* needs engine=io_uring (iokeys.c) */
+		CHECK_EQ_I(profile_set(sec, "engine", "io_uring", true, (struct src_loc){"test", 0},
+		                       true, &d),
+		           0);
 	if (plan_build(&pl, &p, NULL, &d)) {
 		TEST_FAIL("%s=%s: the plan was not built", name, c->text);
 		for (size_t i = 0; i < d.n; i++)
