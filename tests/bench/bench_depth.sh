@@ -193,6 +193,11 @@ fsync_bench() {
 	row "transactions/s" 1 ">=0.9"
 	row "CPU s per transaction" 2 "<=0.5"
 	row "peak RSS (kB)" 3 "<=0.25"
+	# The floor: what the process holds whatever its threads (binary, libraries, the tree's pool,
+	# the build): one run of one sync thread, for reading the RSS ratio.
+	local floor
+	floor=$(run_2010 --threads 1 | cut -d' ' -f3)
+	echo "  peak RSS of one sync thread (the floor, one run): ${floor:-?} kB"
 }
 
 # ---- mixes: stat-only and read-only on tmpfs ----
@@ -357,8 +362,8 @@ strace_calls() {
 
 calls_bench() {
 	local d=$shm/calls n
-	echo "calls: strace -f -c of the data job on tmpfs, depth 1, 2 s each (whole process: fsmix's build and"
-	echo "  report, fio's layout and setup included); per operation = count / the run's operations"
+	echo "calls: strace -f -c of the data job on tmpfs, depth 1, 2 s each (the whole process: fsmix's build"
+	echo "  of its file and its report, fio's setup included); per operation = count / the run's operations"
 	command -v strace >/dev/null || { echo "  skipped: no strace"; return; }
 	command -v fio >/dev/null || { echo "  skipped: no fio"; return; }
 	mkdir -p "$d"
@@ -373,8 +378,10 @@ calls_bench() {
 		echo
 	done
 	"$fsmix" clean "$work/data.ffsb" --location "$d" >/dev/null 2>&1
+	size=16MB
+	# shellcheck disable=SC2046 # fio's file laid out first: the traced runs only write into it
+	fio $(fio_args "$d" 1 psync | sed 's/--runtime=[0-9]*/--runtime=1/') >/dev/null 2>&1
 	for e in psync io_uring; do
-		size=16MB
 		# shellcheck disable=SC2046
 		strace_calls fio $(fio_args "$d" 1 "$e" | sed 's/--runtime=[0-9]*/--runtime=2/') >"$work/c"
 		n=$(jq -r '.jobs[0].write.total_ios' "$work/out" 2>/dev/null)
