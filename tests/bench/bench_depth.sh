@@ -11,16 +11,19 @@
 #           BENCH_FSYNC_DEPTH (32) against BENCH_SYNC_THREADS (32) threads of engine=sync.
 #           Targets (io_uring/sync): transactions/s >= 0.9, CPU seconds per transaction
 #           <= 0.5 (the JSON's cpu: user + system of the whole process during the timed run,
-#           io_uring's kernel threads included), peak RSS <= 0.25 (/usr/bin/time's %M: the
-#           whole process, the tree's build with one builder included, the same in both arms).
+#           io_uring's kernel threads included), RSS <= 0.25 (the largest VmRSS sampled every
+#           50 ms during the timed run; also shown: /usr/bin/time's %M, the whole process's
+#           peak, which the tree's build, one builder in both arms, dominates).
 #   mixes   stat-only (tests/bench/stat-only.ffsb) and read-only (random 4 KiB reads of 1000
 #           files of 64 KiB, bench_uring.sh's) on tmpfs, one thread: io_uring at iodepth
 #           BENCH_MIX_DEPTH (16) against sync: ops/s and ops per CPU-second (no target: issue
 #           29 asks for the figure, "honestly even where io_uring loses").
-#   data    4 KiB random writes, each followed by fdatasync, to one file of BENCH_DATA_SIZE
-#           (64MB), on the loop ext4 and on tmpfs: fsmix (write_fdatasync, engine=io_uring) against
+#   data    4 KiB random writes, each followed by fdatasync, to one file of BENCH_DATA_MB (64)
+#           MiB, on the loop ext4 and on tmpfs: fsmix (write_fdatasync, engine=io_uring) against
 #           fio (--ioengine=io_uring --rw=randwrite --bs=4k --fdatasync=1) at each depth of
-#           BENCH_DATA_DEPTHS ("1 16"), same file size, same run length. Target: fsmix IOPS
+#           BENCH_DATA_DEPTHS ("1 16"), same file size, same run length; at a depth above 1 also
+#           over as many files as the depth, sharing the size (an fsmix operation holds its
+#           file: on one file its operations in flight wait for each other). Target: fsmix IOPS
 #           >= 0.95 x fio's. Skipped without fio (not needed by any test: apt-get install fio).
 #           Not the same calls: an fsmix write op opens and closes its file (see calls).
 #   calls   strace -f -c of the data job, 2 s each: fsmix (sync and io_uring) and fio (psync and
@@ -169,13 +172,26 @@ row() {
 
 # ---- fsync: the scaled 2010 profile on the loop ext4 ----
 
-# run_2010 ARGS...: one run; "trans/s cpu_s/trans peak_rss_kB", nothing on failure.
+# run_2010 ARGS...: one run; "trans/s cpu_s/trans run_rss_kB peak_rss_kB", nothing on failure.
+# run_rss: the largest VmRSS of the process sampled every 50 ms during the timed run (from its
+# "fsmix: running" line on): what the workers hold, without the build's peak, which
+# /usr/bin/time's peak_rss (the whole process's maximum) includes.
 run_2010() {
+	: >"$work/err"
 	/usr/bin/time -f %M -o "$work/rss" "$fsmix" run "$prof2010" --location "$mnt" --time "$secs" \
-		"${scaled[@]}" --build-threads 1 --json "$work/j" "$@" >"$work/out" 2>"$work/err" ||
-		{ echo "  run failed: fsmix run ... $*" >&2; tail -3 "$work/err" >&2; return; }
+		"${scaled[@]}" --build-threads 1 --json "$work/j" "$@" >"$work/out" 2>"$work/err" &
+	local tpid=$! pid="" peak=0 r
+	while kill -0 "$tpid" 2>/dev/null; do
+		[ -n "$pid" ] || pid=$(pgrep -P "$tpid" -x fsmix)
+		if [ -n "$pid" ] && grep -q '^fsmix: running' "$work/err"; then
+			r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+			[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
+		fi
+		sleep 0.05
+	done
+	wait "$tpid" || { echo "  run failed: fsmix run ... $*" >&2; tail -3 "$work/err" >&2; return; }
 	"$fsmix" clean "$prof2010" --location "$mnt" >/dev/null 2>&1
-	echo "$(jq -r '"\(.total.trans_per_s) \((.cpu.user_s + .cpu.sys_s) / .total.transactions)"' "$work/j") $(tail -1 "$work/rss")"
+	echo "$(jq -r '"\(.total.trans_per_s) \((.cpu.user_s + .cpu.sys_s) / .total.transactions)"' "$work/j") $peak $(tail -1 "$work/rss")"
 }
 
 fsync_bench() {
@@ -188,16 +204,17 @@ fsync_bench() {
 	arm_a() { run_2010 --threads "$st"; }
 	# shellcheck disable=SC2086 # dargs: zero or two words
 	arm_b() { run_2010 --threads 1 --set threadgroup0.engine=io_uring $dargs; }
-	abba arm_a arm_b 3 || { echo "  stopped: a run failed"; return; }
+	abba arm_a arm_b 4 || { echo "  stopped: a run failed"; return; }
 	header "sync ${st}thr" "uring d$depth"
 	row "transactions/s" 1 ">=0.9"
 	row "CPU s per transaction" 2 "<=0.5"
-	row "peak RSS (kB)" 3 "<=0.25"
-	# The floor: what the process holds whatever its threads (binary, libraries, the tree's pool,
-	# the build): one run of one sync thread, for reading the RSS ratio.
+	row "RSS of the timed run (kB)" 3 "<=0.25"
+	row "peak RSS, whole process" 4 "-"
+	# The floor: what the process holds whatever its threads (binary, libraries, the tree's pool):
+	# one run of one sync thread, for reading the RSS ratio.
 	local floor
-	floor=$(run_2010 --threads 1 | cut -d' ' -f3)
-	echo "  peak RSS of one sync thread (the floor, one run): ${floor:-?} kB"
+	floor=$(run_2010 --threads 1 | cut -d' ' -f3,4)
+	echo "  RSS of one sync thread (the floor, one run): timed run ${floor% *} kB, peak ${floor#* } kB"
 }
 
 # ---- mixes: stat-only and read-only on tmpfs ----
@@ -256,15 +273,15 @@ mixes_bench() {
 
 # ---- data: 4 KiB random writes with fdatasync, fsmix against fio ----
 
-# The fsmix side: one file, write_fdatasync only (open, lseek, one 4 KiB write at a random
-# 4 KiB-aligned offset, fdatasync, close).
+# write_data_profile FILE_SIZE FILES: the fsmix side, write_fdatasync only (open, lseek, one 4 KiB
+# write at a random 4 KiB-aligned offset, fdatasync, close).
 write_data_profile() {
 	cat >"$work/data.ffsb" <<EOF
 time=3
 alignio=1
 [filesystem0]
 	location=/dev/shm
-	num_files=1
+	num_files=$2
 	num_dirs=1
 	min_filesize=$1
 	max_filesize=$1
@@ -293,29 +310,31 @@ run_fsmix_data() {
 	jq -r '.total.ops_per_s' "$work/j"
 }
 
-# fio_args DIR DEPTH [ENGINE]: fio's job, the same as the fsmix profile's.
+# fio_args DIR DEPTH [ENGINE [FILES]]: fio's job, the same as the fsmix profile's: one file of
+# $size, or FILES files sharing it (fio's size is the total).
 fio_args() {
-	echo --name=data --filename="$1/fio.dat" --size="$size" --rw=randwrite --bs=4k \
+	local where="--filename=$1/fio.dat"
+	[ "${4:-1}" -gt 1 ] && where="--directory=$1 --nrfiles=$4 --filename_format=fio.\$filenum"
+	echo --name=data $where --size="$size" --rw=randwrite --bs=4k \
 		--ioengine="${3:-io_uring}" --iodepth="$2" --fdatasync=1 --overwrite=1 --time_based --runtime="$secs" \
 		--norandommap --randrepeat=0 --output-format=json
 }
 
-# run_fio DIR DEPTH: "IOPS" (writes per second), nothing on failure.
+# run_fio DIR DEPTH [FILES]: "IOPS" (writes per second), nothing on failure.
 run_fio() {
 	# shellcheck disable=SC2046
-	fio $(fio_args "$1" "$2") >"$work/fio.json" 2>"$work/err" ||
+	fio $(fio_args "$1" "$2" io_uring "${3:-1}") >"$work/fio.json" 2>"$work/err" ||
 		{ echo "  fio failed" >&2; tail -3 "$work/err" >&2; return; }
 	jq -r '.jobs[0].write.iops' "$work/fio.json"
 }
 
-size=${BENCH_DATA_SIZE:-64MB}
+size=${BENCH_DATA_MB:-64}MB
 
 data_bench() {
 	local d fs depth dargs
-	echo "data: 4 KiB random writes + fdatasync, one file of $size, $secs s runs:" \
+	echo "data: 4 KiB random writes + fdatasync, $size in all, $secs s runs:" \
 		"A = fio 3 --ioengine=io_uring --fdatasync=1, B = fsmix write_fdatasync engine=io_uring"
 	command -v fio >/dev/null || { echo "  skipped: no fio (apt-get install fio)"; return; }
-	write_data_profile "$size"
 	for fs in ext4 tmpfs; do
 		if [ $fs = ext4 ]; then
 			echo " loop ext4:"
@@ -326,27 +345,38 @@ data_bench() {
 			d=$shm/data
 		fi
 		mkdir -p "$d"
-		run_fio "$d" 1 >/dev/null # lays fio's file out
+		local nf cases=()
 		for depth in ${BENCH_DATA_DEPTHS:-1 16}; do
+			cases+=("$depth 1")
+			# An fsmix operation holds its file until it ends (the pool's lock: a pick of a file
+			# in use is "busy"), so operations in flight need files of their own: at a depth
+			# above 1 also as many files as the depth, the size shared (fio: --nrfiles).
+			[ "$depth" -gt 1 ] && cases+=("$depth $depth")
+		done
+		for c in "${cases[@]}"; do
+			read -r depth nf <<<"$c"
+			write_data_profile "$((${BENCH_DATA_MB:-64} / nf))MB" "$nf"
+			run_fio "$d" 1 "$nf" >/dev/null # lays fio's files out
 			if ! dargs=$(depth_args "$depth" 2>/dev/null); then
 				# fsmix cannot run this depth yet: fio's figure alone, for the record
 				local i v=()
-				for ((i = 0; i < reps; i++)); do v+=("$(run_fio "$d" "$depth")"); done
-				printf '  depth %-3s fio IOPS %.0f (runs: %s); fsmix: skipped (no key iodepth)\n' "$depth" \
+				for ((i = 0; i < reps; i++)); do v+=("$(run_fio "$d" "$depth" "$nf")"); done
+				printf '  depth %-3s files %-3s fio IOPS %.0f (runs: %s); fsmix: skipped (no key iodepth)\n' "$depth" "$nf" \
 					"$(printf '%s\n' "${v[@]}" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')" \
 					"$(printf '%.0f ' "${v[@]}")"
+				rm -f "$d"/fio.*
 				continue
 			fi
-			arm_a() { run_fio "$d" "$depth"; }
+			arm_a() { run_fio "$d" "$depth" "$nf"; }
 			# shellcheck disable=SC2086
 			arm_b() { run_fsmix_data "$d" $dargs; }
-			echo "  depth $depth:"
-			abba arm_a arm_b 1 || { echo "  stopped: a run failed"; continue; }
+			echo "  depth $depth, $nf file(s) of $((${BENCH_DATA_MB:-64} / nf)) MB:"
+			abba arm_a arm_b 1 || { echo "  stopped: a run failed"; rm -f "$d"/fio.*; continue; }
 			header "fio" "fsmix"
 			row "IOPS" 1 ">=0.95"
+			"$fsmix" clean "$work/data.ffsb" --location "$d" >/dev/null 2>&1
+			rm -f "$d"/fio.*
 		done
-		"$fsmix" clean "$work/data.ffsb" --location "$d" >/dev/null 2>&1
-		rm -f "$d/fio.dat"
 	done
 }
 
@@ -367,7 +397,7 @@ calls_bench() {
 	command -v strace >/dev/null || { echo "  skipped: no strace"; return; }
 	command -v fio >/dev/null || { echo "  skipped: no fio"; return; }
 	mkdir -p "$d"
-	write_data_profile 16MB
+	write_data_profile 16MB 1
 	local e
 	for e in sync io_uring; do
 		strace_calls "$fsmix" run "$work/data.ffsb" --location "$d" --time 2 --json "$work/j" \
@@ -389,7 +419,7 @@ calls_bench() {
 		awk -v n="$n" '{ printf " %s %.2f", $1, $2 / n }' "$work/c"
 		echo
 	done
-	size=${BENCH_DATA_SIZE:-64MB}
+	size=${BENCH_DATA_MB:-64}MB
 	rm -rf "$d"
 }
 
