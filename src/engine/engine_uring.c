@@ -58,6 +58,7 @@ struct uring_ctx {
 	unsigned n_pending;
 	bool broken;
 	int broken_err;
+	bool sqpoll; /* sqpoll=1: a kernel thread takes the submissions */
 };
 
 static struct uring_ctx *ctx_of(struct worker *w)
@@ -125,6 +126,41 @@ static enum failure uring_check(bool missing[IOC_COUNT], char *err, size_t errle
 	return FAIL_NONE;
 }
 
+/* sqpoll=1: the ring gets a kernel thread of the process (iou-sqp-PID, made with the ring, so
+ * sharing the descriptor table of the thread that makes it; worker.c keeps the worker on that
+ * table) that polls its submission queue: a submission needs no system call while the thread
+ * is awake, which it stays while busy and for URING_SQ_IDLE_MS after (then the next submission
+ * wakes it with one io_uring_enter). It replaces COOP_TASKRUN, which the kernel refuses with
+ * SQPOLL. True when p asks for it. */
+#define URING_SQ_IDLE_MS 50
+static bool uring_sqpoll_params(const struct worker *w, struct io_uring_params *p)
+{
+	if (!w->g->sqpoll)
+		return false;
+	memset(p, 0, sizeof(*p));
+	p->flags = IORING_SETUP_SQPOLL;
+	p->sq_thread_idle = URING_SQ_IDLE_MS;
+	return true;
+}
+
+/* sqpoll=1: hands the entry to the polling thread (no system call unless it sleeps) and looks
+ * for the completion up to URING_SPINS times (some 10 to 100 us) before run_one enters the
+ * kernel to wait for it: a call the polling thread completes inline (a cached read, an open of
+ * a cached name) then costs no system call at all. A refused submission stays queued and goes
+ * again with run_one's io_uring_submit_and_wait, which handles it. */
+#define URING_SPINS 4096
+static void uring_sqpoll_submit(struct uring_ctx *c)
+{
+	(void)io_uring_submit(&c->ring);
+	for (unsigned i = 0; i < URING_SPINS && !io_uring_cq_ready(&c->ring); i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("yield");
+#endif
+	}
+}
+
 /* The ring: 8 entries (one submission at a time needs one), or iodepth (each operation in
  * flight has at most one call outstanding). COOP_TASKRUN (Linux 5.19): the
  * completion's task work runs when the worker enters the kernel to wait for it anyway, not
@@ -148,8 +184,9 @@ static int uring_setup(struct worker *w, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	struct io_uring_params p = {.flags = IORING_SETUP_COOP_TASKRUN};
+	c->sqpoll = uring_sqpoll_params(w, &p);
 	int rc = io_uring_queue_init_params(entries, &c->ring, &p);
-	if (rc == -EINVAL) {
+	if (rc == -EINVAL && !c->sqpoll) {
 		memset(&p, 0, sizeof(p));
 		rc = io_uring_queue_init_params(entries, &c->ring, &p);
 	}
@@ -220,6 +257,8 @@ static int64_t run_one_wait(struct uring_ctx *c)
 {
 	uint64_t id = ++c->seq;
 	io_uring_sqe_set_data64(c->sqe, id);
+	if (c->sqpoll)
+		uring_sqpoll_submit(c);
 	for (;;) {
 		struct io_uring_cqe *cqe;
 		if (io_uring_peek_cqe(&c->ring, &cqe) == 0) {

@@ -20,6 +20,7 @@
 #include "interval.h"
 #include "populate.h"
 #include "shared.h"
+#include "sqpollcpu.h"
 #include "stopsig.h"
 #include "subproc.h"
 #include "threads.h"
@@ -327,9 +328,10 @@ static bool run_ramp(struct engine *e, struct devstat_sample **dev0, struct rusa
 
 /* The workers of a run without phases, started together at the gate: the main thread waits
  * until the time is over, the counted groups are done or the run stops, then joins them.
- * ramp_time may retake the device counters and CPU time at the ramp's end (run_ramp). */
+ * ramp_time may retake the device counters, CPU time and sqpoll CPU (*sq0) at the ramp's end
+ * (run_ramp). */
 static void run_together(struct engine *e, size_t n, struct devstat_sample **dev0,
-                         struct rusage *ru0)
+                         struct rusage *ru0, double *sq0)
 {
 	const struct plan *pl = e->plan;
 	if (pl->counted)
@@ -356,8 +358,10 @@ static void run_together(struct engine *e, size_t n, struct devstat_sample **dev
 	e->deadline_ns = e->opts->crash ? 0 : deadline;
 	crew_release(e);
 	e->t0 = now_ns();
-	if (pl->ramp_s && run_ramp(e, dev0, ru0))
+	if (pl->ramp_s && run_ramp(e, dev0, ru0)) {
 		e->t0 = e->t_count;
+		*sq0 = sqpoll_cpu_s(pl);
+	}
 	/* Without time, a counted run ends when its counted groups are done. */
 	uint64_t end = deadline ? deadline : UINT64_MAX / 2;
 	if (e->opts->crash && e->t0 + e->crash_ns < end)
@@ -395,10 +399,11 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	}
 	struct devstat_sample *dev0 = run_devices_before(e);
 	getrusage(RUSAGE_SELF, &ru0);
+	double sq0 = sqpoll_cpu_s(pl); /* -1: no group has sqpoll=1 */
 	if (pl->n_phases)
 		rc = phase_run_all(e, n, run_wait, err, errlen);
 	else
-		run_together(e, n, &dev0, &ru0);
+		run_together(e, n, &dev0, &ru0, &sq0);
 	uint64_t first = UINT64_MAX, last = 0;
 	durjournal_end(e); /* everything the workers recorded, drained */
 	run_freeze_fixed(e, false);
@@ -419,6 +424,8 @@ static int run_phase(struct engine *e, char *err, size_t errlen)
 	if (e->t_count) /* ramp_time: the counted time starts at the ramp's end */
 		first = e->t_count;
 	getrusage(RUSAGE_SELF, &ru1);
+	e->res->has_sqpoll = sq0 >= 0;
+	e->res->sqpoll_s = sq0 >= 0 ? sqpoll_cpu_s(pl) - sq0 : 0;
 	if (e->latlog_open) /* engine_run commits the log */
 		for (size_t i = 0; i < n; i++)
 			if (e->workers[i]->ll)

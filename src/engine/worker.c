@@ -50,10 +50,12 @@ static int64_t age_reserve(struct worker *w, enum op_id op)
  * thread closes nothing the workers hold before they are joined. Best effort: where unshare is
  * refused (a seccomp filter) the table stays shared. Not under ThreadSanitizer, which models one
  * table per process (the same number opened and closed in two tables would look like a race on
- * one descriptor); build.c's builders do the same. */
-static void worker_own_fds(void)
+ * one descriptor); build.c's builders do the same. Nor with sqpoll=1: the ring's polling thread
+ * opens and closes the worker's files in the table it was made with (the process's), and a
+ * call the worker makes itself (one without an opcode) must find them there. */
+static void worker_own_fds(const struct plan_group *g)
 {
-	if (!FSMIX_TSAN)
+	if (!FSMIX_TSAN && !g->sqpoll)
 		(void)unshare(CLONE_FILES);
 }
 
@@ -147,7 +149,7 @@ void *worker_main(void *arg)
 	bool first = true;         /* the schedule's first start */
 	bool ramping = e->plan->ramp_s && !w->aging; /* ramp_time: nothing counts yet */
 
-	worker_own_fds();
+	worker_own_fds(g);
 	gate_wait(&e->gate);
 	w->t_start = now_ns();
 	if (w->ival) /* e->t_base was written before the gate opened */

@@ -391,6 +391,8 @@ int results_merge(struct results *dst, const struct results *src)
 	dst->runtime_s = src->runtime_s > dst->runtime_s ? src->runtime_s : dst->runtime_s;
 	dst->user_s += src->user_s;
 	dst->sys_s += src->sys_s;
+	dst->sqpoll_s += src->sqpoll_s;
+	dst->has_sqpoll |= src->has_sqpoll;
 	return 0;
 }
 

@@ -155,6 +155,10 @@ struct results {
 	char failure[MSG_MAX];  /* why setup or the run phase failed ("" : it did not) */
 	double runtime_s;       /* first worker's start to last worker's end, seconds */
 	double user_s, sys_s;   /* CPU time of the run phase, seconds */
+	/* sqpoll=1: the CPU seconds of the run phase of io_uring's polling threads, in user_s and
+	 * sys_s too (sqpollcpu.h); has_sqpoll: some group had sqpoll=1 */
+	double sqpoll_s;
+	bool has_sqpoll;
 	/* --crash-after: the filesystems were shut down (stop STOP_CRASH) crash_at_s into the run;
 	 * crash_failed: a shutdown ioctl failed (exit 1); failed_after_crash: operations that
 	 * failed after the shutdown (expected: not errors) */

@@ -93,6 +93,8 @@ static void pack_results(const struct distrun *r, const struct results *res, enu
 	pack_f64(b, k.stonewall_s);
 	pack_f64(b, res->user_s);
 	pack_f64(b, res->sys_s);
+	pack_f64(b, res->sqpoll_s);
+	pack_u64(b, res->has_sqpoll);
 	pack_u64(b, res->interrupted);
 	pack_u64(b, res->measured);
 	bool reads_device = r->d->host_first_rank == r->d->rank;
@@ -199,6 +201,8 @@ static int merge_rank(struct jobsum *j, const struct plan *pl, struct results *r
 	if (!rc) {
 		tmp->user_s = unpack_f64(u);
 		tmp->sys_s = unpack_f64(u);
+		tmp->sqpoll_s = unpack_f64(u);
+		tmp->has_sqpoll = unpack_u64(u) != 0;
 		tmp->interrupted = unpack_u64(u) != 0;
 		tmp->runtime_s = k->runtime_s;
 		tmp->measured = unpack_u64(u) != 0;

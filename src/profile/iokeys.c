@@ -276,6 +276,10 @@ void iokeys_group(struct diag *d, const struct section *tg, struct plan_group *g
                   bool alignio)
 {
 	char err[VALUE_ERR_LEN];
+	/* sqpoll shapes the io_uring engine's ring: no meaning under any other engine */
+	if (g->sqpoll && g->io_engine != IOENG_URING)
+		diag_error(d, DIAG_CONFLICT, where(tg, KEY_sqpoll), tg->name, "sqpoll",
+		           "needs engine=io_uring (engine is %s)", io_engine_word(g->io_engine));
 	static const enum key_id mine[] = {KEY_write_bssplit,       KEY_read_bssplit,
 	                                   KEY_write_bsrange,       KEY_read_bsrange,
 	                                   KEY_random_distribution, KEY_percentage_random};

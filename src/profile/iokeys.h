@@ -1,7 +1,7 @@
 /* iokeys.h - the keys of sizes and offsets inside a file (fsmix extensions, in fio's syntax):
  * write_bssplit, read_bssplit, write_bsrange, read_bsrange, random_distribution and
  * percentage_random. Their text parsed into the samplers of iodist.h, and their rules across
- * keys; every error names the file, line and key (diag).
+ * keys (and sqpoll's: engine=io_uring only); every error names the file, line and key (diag).
  */
 #ifndef FSMIX_IOKEYS_H
 #define FSMIX_IOKEYS_H

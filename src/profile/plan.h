@@ -82,6 +82,7 @@ struct plan_group {
 	const char *sequence;               /* the key's text, NULL: none */
 	struct plan_step seq[PLAN_SEQ_MAX]; /* the steps in order */
 	uint32_t n_seq;
+	bool sqpoll; /* io_uring: a kernel polling thread per worker's ring (IORING_SETUP_SQPOLL) */
 	/* [stats] */
 	bool enable_stats, enable_range;
 	uint32_t ignore_mask; /* bit (1 << enum sys_id): not timed */

@@ -381,6 +381,7 @@ static json_t *cpu_json(struct jb *b, const struct results *r)
 	results_cpu(r, &c);
 	put(b, o, "user_s", jr(r->user_s));
 	put(b, o, "sys_s", jr(r->sys_s));
+	put(b, o, "sqpoll_s", r->has_sqpoll ? jr(r->sqpoll_s) : json_null());
 	put(b, o, "user_percent", jr(c.user_pct));
 	put(b, o, "sys_percent", jr(c.sys_pct));
 	put(b, o, "percent_of_one_cpu", jr(c.one_cpu_pct));

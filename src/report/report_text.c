@@ -659,6 +659,11 @@ void report_results(FILE *out, FILE *log, const struct results *r, bool ffsb_onl
 		        "CPU: user %.2f s, system %.2f s: %.1f%% of one CPU, %.1f%% of all %ld "
 		        "CPUs\n",
 		        r->user_s, r->sys_s, cpu.one_cpu_pct, cpu.all_cpus_pct, r->env.cpus_online);
+	if (r->has_sqpoll) /* sqpoll=1 (docs/engines.md) */
+		fprintf(
+		    out,
+		    "CPU of io_uring's polling threads (sqpoll): %.2f s, in the figures above\n",
+		    r->sqpoll_s);
 	if (skipped_pct > REPORT_SKIPPED_WARN_PCT)
 		fprintf(out,
 		        "fsmix: warning: %.1f%% of the operations picked found no file to work on "

@@ -313,6 +313,7 @@ static const struct dest_case dest_cases[] = {
     G(iodepth, iodepth, "1", W_U32, 1), /* above 1 needs engine=io_uring (realism.c) */
     G(dirsync, dirsync, "1", W_BOOL, 1),
     G(sequence, sequence, "open,readall,close", W_TEXT, 0),
+    G(sqpoll, sqpoll, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
     S(enable_range, enable_range, "1", W_BOOL, 1),
@@ -408,14 +409,19 @@ static void check_dest_lands(const struct dest_case *c)
 	bool list = key_table[c->key].flags & KF_LIST;
 	CHECK_EQ_I(profile_set(sec, name, c->text, !list, (struct src_loc){"test", 0}, true, &d),
 	           0);
-	/* keys that need another to be valid: it is set too (phases.c's rules) */
+	/* keys that need another to be valid: it is set too (phases.c's and iokeys.c's rules) */
 	const char *need = c->key == KEY_stonewall    ? "num_ops"
 	                   : c->key == KEY_phase_time ? "phase"
+	                   : c->key == KEY_sqpoll     ? "engine"
 	                                              : NULL;
+	const char *need_val = !need            ? NULL
+	                       : need[0] == 'n' ? "5"
+	                       : need[0] == 'p' ? "0"
+	                                        : "io_uring";
 	if (need)
-		CHECK_EQ_I(profile_set(sec, need, need[0] == 'n' ? "5" : "0", true,
-		                       (struct src_loc){"test", 0}, true, &d),
-		           0);
+		CHECK_EQ_I(
+		    profile_set(sec, need, need_val, true, (struct src_loc){"test", 0}, true, &d),
+		    0);
 	if (plan_build(&pl, &p, NULL, &d)) {
 		TEST_FAIL("%s=%s: the plan was not built", name, c->text);
 		for (size_t i = 0; i < d.n; i++)
