@@ -11,10 +11,11 @@
 #           (default 5) each, every run on a fresh tree. Prints per run filebench's IO Summary
 #           ops/s and its loops/s, fsmix's ops/s and loops/s, and the pair's ratio fsmix /
 #           filebench in loops/s; then the median ratio.
-#   strace  a short run of each (BENCH_STRACE_SECONDS, default 3, traced after both have built
-#           their files) under strace -f -c attached to the running workers; system calls per
-#           loop side by side (varmail and fileserver: one unlink per loop in both, so per loop =
-#           calls / unlink calls).
+#   strace  a short run of each on tmpfs (BENCH_STRACE_SECONDS, default 3, traced after both
+#           have built their files; BENCH_STRACE_THREADS threads, default 4, so that the loops
+#           still in flight when tracing stops are few beside those traced) under strace -f -c
+#           attached to the running workers; system calls per loop side by side (varmail and
+#           fileserver: one unlink per loop in both, so per loop = calls / unlink calls).
 #
 # filebench: $FILEBENCH (default $PEERS_DIR/inst/bin/filebench, PEERS_DIR default /work/peers;
 # tests/bench/peers_build.sh builds it), run under setarch -R (ASLR off for it alone, which
@@ -44,12 +45,12 @@ filebench=${FILEBENCH:-$peers/inst/bin/filebench}
 workloads=${BENCH_WORKLOADS:-varmail fileserver}
 filesystems=${BENCH_FS:-tmpfs ext4}
 rounds=${BENCH_ROUNDS:-3} secs=${BENCH_SECONDS:-5} nfiles=${BENCH_NFILES:-10000}
-strace_secs=${BENCH_STRACE_SECONDS:-3}
+strace_secs=${BENCH_STRACE_SECONDS:-3} strace_threads=${BENCH_STRACE_THREADS:-4}
 [ -x "$fsmix" ] || { echo "bench_filebench: no fsmix at $fsmix" >&2; exit 2; }
 [ -x "$filebench" ] || { echo "bench_filebench: no filebench at $filebench (tests/bench/peers_build.sh builds it)"; exit 77; }
 fbwl=$(dirname "$filebench")/../share/filebench/workloads
 work=$(mktemp -d /dev/shm/fsmix-bench-fb.XXXXXX)
-mnt= loopdev=
+mnt='' loopdev=''
 cleanup() {
 	[ -n "$mnt" ] && umount -l "$mnt" 2>/dev/null
 	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
@@ -100,7 +101,7 @@ fb_script() {
 # fsmix_args NAME DIR SECONDS THREADS: the fsmix command's arguments, one a line.
 fsmix_args() {
 	local last thr pre width opl prof files dirs extra
-	read -r last thr pre width opl <<<"$(wl "$1")"
+	read -r last _ pre width opl <<<"$(wl "$1")"
 	prof=$(profile_of "$1")
 	files=$((nfiles * pre / 100)) dirs=$((nfiles / width))
 	printf '%s\n' run "$prof" --location "$2" --time "$3" --set "filesystem0.num_files=$files" \
@@ -183,25 +184,36 @@ wait_line() {
 	return 1
 }
 strace_one() {
-	local name=$1 d run=$((strace_secs + 30)) pid child
+	local name=$1 d run=$((strace_secs + 30)) pid child='' i
 	d=$(dir_for tmpfs)
-	fb_script "$name" "$d" "$run" "$(threads_of "$name")" >"$work/s.f"
-	setarch "$(uname -m)" -R "$filebench" -f "$work/s.f" >"$work/fbs.out" 2>&1 &
+	fb_script "$name" "$d" "$run" "$strace_threads" >"$work/s.f"
+	setarch "$(uname -m)" -R "$filebench" -f "$work/s.f" >"$work/fbs-$name.out" 2>&1 &
 	pid=$!
-	wait_line "$work/fbs.out" 'Running' || { echo "filebench $name did not start" >&2; }
-	child=$(pgrep -P "$pid" | head -1)
+	wait_line "$work/fbs-$name.out" 'Running' || echo "bench_filebench: filebench $name did not start" >&2
+	# the worker process: filebench re-executes itself as "NAME -a NAME ..." per process
+	for ((i = 0; i < 100; i++)); do
+		child=$(pgrep -P "$pid" -f -- " -a " | head -1)
+		[ -n "$child" ] && break
+		sleep 0.1
+	done
+	[ -n "$child" ] || echo "bench_filebench: no filebench worker process found; tracing the master" >&2
 	trace "${child:-$pid}" "$work/fb.strace"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	# the worker outlives an interrupted master for a while: wait for it to be gone
+	for ((i = 0; i < 300; i++)); do
+		[ -n "$child" ] && kill -0 "$child" 2>/dev/null || break
+		sleep 0.1
+	done
 	d=$(dir_for tmpfs)
-	mapfile -t args < <(fsmix_args "$name" "$d" "$run" "$(threads_of "$name")")
+	mapfile -t args < <(fsmix_args "$name" "$d" "$run" "$strace_threads")
 	"$fsmix" "${args[@]}" >"$work/fss.out" 2>&1 &
 	pid=$!
 	wait_line "$work/fss.out" '^fsmix: running' || echo "fsmix $name did not start" >&2
 	trace "$pid" "$work/fs.strace"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	echo "== $name on tmpfs: system calls per loop (calls / unlink calls), strace -f -c attached for $strace_secs s after the setup; fsmix profile $(profile_of "$name")"
+	echo "== $name on tmpfs: system calls per loop (calls / unlink calls), $strace_threads threads, strace -f -c attached for $strace_secs s after the setup; fsmix profile $(profile_of "$name")"
 	python3 - "$work/fb.strace" "$work/fs.strace" <<-'EOF'
 		import sys
 		def load(p):

@@ -48,7 +48,7 @@ fi
 [ -x "$mdtest" ] || { echo "bench_mdtest: no mdtest at $mdtest (tests/bench/peers_build.sh builds it)"; exit 77; }
 command -v mpirun >/dev/null || { echo "bench_mdtest: no mpirun"; exit 77; }
 work=$(mktemp -d /dev/shm/fsmix-bench-md.XXXXXX)
-mnt= loopdev= img=
+mnt='' loopdev='' img=''
 cleanup() {
 	[ -n "$mnt" ] && umount -l "$mnt" 2>/dev/null
 	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
