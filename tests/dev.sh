@@ -19,7 +19,8 @@ cd "$top"
 packages=(cmake ninja-build gcc clang libclang-rt-14-dev pkg-config libinih-dev libjansson-dev liburing-dev
 	  libopenmpi-dev openmpi-bin
 	  gnuplot-nox strace e2fsprogs util-linux python3 clang-format dpkg-dev man-db lintian
-	  xfsprogs btrfs-progs fuse3 libfuse3-dev jq universal-ctags zlib1g-dev)
+	  xfsprogs btrfs-progs fuse3 libfuse3-dev jq universal-ctags zlib1g-dev
+	  autoconf automake libtool flex bison) # the last line: tests/bench/peers_build.sh (filebench)
 
 setup() {
 	local missing=()
