@@ -23,8 +23,8 @@
 # BENCH_TASKS threads (FSMIX_MPI=1: BENCH_TASKS ranks of 1 thread under mpirun, as mdtest;
 # needs an fsmix built with MPI) and any FSMIX_ARGS (words) added to every fsmix command.
 #  - A profile with phases (a `phase=` or `stonewall=` key) runs once; each of its thread groups
-#    gets num_threads and num_ops, and a phase's rate is its groups' op count over the phase's
-#    runtime_s (JSON "phases"[i], groups' "phase").
+#    gets num_threads and num_ops, and a phase's rate is the JSON's "phases"[i].ops[].ops_per_s
+#    of its op (create, stat, readall, delete): its count over the phase's runtime.
 #  - A profile without (the shipped mdtest-easy.ffsb today) runs once per phase, as its header
 #    says: create on an empty tree (num_ops N per thread), then stat, read (hard) and delete on
 #    a tree of tasks x N files that the untimed setup builds (easy: num_dirs = tasks and
@@ -159,12 +159,15 @@ run_fsmix_phased() {
 		if not phases:
 		    sys.exit("bench_mdtest: the JSON has no phases")
 		def rate(name):
-		    # the phase whose groups did this op: their count over its runtime
+		    # the phase that did this op: its own rate (its ops over its runtime)
 		    for i, ph in enumerate(phases):
-		        n = sum(o["count"] for g in d["groups"] if g.get("phase", 0) == ph.get("phase", i)
-		                for o in g["ops"] if o["name"] == name)
+		        if "ops" in ph:
+		            n = sum(o["ops_per_s"] for o in ph["ops"] if o["name"] == name and o["count"])
+		        else:
+		            n = sum(o["count"] for g in d["groups"] if g.get("phase", 0) == ph.get("phase", i)
+		                    for o in g["ops"] if o["name"] == name) / ph["runtime_s"]
 		        if n:
-		            return n / ph["runtime_s"]
+		            return n
 		    return 0
 		print(rate("create"), rate("stat"), rate("readall"), rate("delete"))
 	EOF
