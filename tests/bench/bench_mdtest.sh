@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# bench_mdtest.sh - fsmix side by side with mdtest (hpc/ior; issue 28): mdtest-easy and
+# mdtest-hard as IO500 runs them, the same tasks and items, per phase creates/s, stats/s,
+# reads/s, removes/s and the ratio fsmix / mdtest; prints figures, asserts nothing (not a test).
+#
+#   bash tests/bench/bench_mdtest.sh [easy|hard|all] [BUILD_DIR]
+#
+#   easy  mdtest -n N -u -L -F -P -N 1 -C -T -r -d DIR   (IO500's mdtest-easy: empty files, a
+#         directory per task; IO500 adds -W (stonewall) and -x to the create phase)
+#   hard  mdtest -n N -t -w 3901 -e 3901 -F -P -N 1 -C -T -E -r -d DIR   (IO500's mdtest-hard:
+#         3901-byte files written, then read back, all tasks in one shared directory)
+# both under mpirun --allow-run-as-root --oversubscribe -np BENCH_TASKS (default 4), N =
+# BENCH_ITEMS per task (default 10000), on each of BENCH_FS (default "tmpfs ext4"; ext4: a loop
+# image of BENCH_EXT4_MB, default 2048, in BENCH_IMG_DIR, default /tmp, unmounted on exit).
+# BENCH_ROUNDS (default 3) ABBA rounds (round 1 mdtest then fsmix, round 2 fsmix then mdtest,
+# ...), every run in a fresh directory. The rate of a phase is items / the phase's time, as
+# mdtest's SUMMARY rate (its mean; one iteration).
+#
+# mdtest: $MDTEST (default $PEERS_DIR/ior/src/mdtest, PEERS_DIR default /work/peers; built by
+# tests/bench/peers_build.sh).
+# fsmix: FSMIX_MDTEST_EASY (default profiles/mdtest-easy.ffsb) and FSMIX_MDTEST_HARD (default
+# profiles/mdtest-hard.ffsb when it exists, else the easy profile with 3901-byte files), with
+# BENCH_TASKS threads (FSMIX_MPI=1: BENCH_TASKS ranks of 1 thread under mpirun, as mdtest;
+# needs an fsmix built with MPI) and any FSMIX_ARGS (words) added to every fsmix command.
+#  - A profile with phases (a `phase=` or `stonewall=` key) runs once; each of its thread groups
+#    gets num_threads and num_ops, and a phase's rate is the JSON's "phases"[i].ops[].ops_per_s
+#    of its op (create, stat, readall, delete): its count over the phase's runtime.
+#  - A profile without (the shipped mdtest-easy.ffsb today) runs once per phase, as its header
+#    says: create on an empty tree (num_ops N per thread), then stat, read (hard) and delete on
+#    a tree of tasks x N files that the untimed setup builds (easy: num_dirs = tasks and
+#    dir_per_thread=1, as -u; hard: one directory); a phase's rate is that run's ops/s.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mode=${1:-all}
+build=${2:-$top/build}
+fsmix=$build/src/fsmix
+peers=${PEERS_DIR:-/work/peers}
+mdtest=${MDTEST:-$peers/ior/src/mdtest}
+tasks=${BENCH_TASKS:-4} items=${BENCH_ITEMS:-10000} rounds=${BENCH_ROUNDS:-3}
+filesystems=${BENCH_FS:-tmpfs ext4}
+easy_prof=${FSMIX_MDTEST_EASY:-$top/profiles/mdtest-easy.ffsb}
+hard_prof=${FSMIX_MDTEST_HARD:-}
+if [ -z "$hard_prof" ]; then
+	hard_prof=$top/profiles/mdtest-easy.ffsb
+	[ -f "$top/profiles/mdtest-hard.ffsb" ] && hard_prof=$top/profiles/mdtest-hard.ffsb
+fi
+[ -x "$fsmix" ] || { echo "bench_mdtest: no fsmix at $fsmix" >&2; exit 2; }
+[ -x "$mdtest" ] || { echo "bench_mdtest: no mdtest at $mdtest (tests/bench/peers_build.sh builds it)"; exit 77; }
+command -v mpirun >/dev/null || { echo "bench_mdtest: no mpirun"; exit 77; }
+work=$(mktemp -d /dev/shm/fsmix-bench-md.XXXXXX)
+mnt='' loopdev='' img=''
+cleanup() {
+	[ -n "$mnt" ] && umount -l "$mnt" 2>/dev/null
+	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
+	rm -rf "$work" "$img"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mpi() { mpirun --allow-run-as-root --oversubscribe -np "$tasks" "$@"; }
+phases_of() { [ "$1" = easy ] && echo "create stat remove" || echo "create stat read remove"; }
+
+dir_for() {
+	local d
+	case $1 in
+	tmpfs) d=$work/t ;;
+	ext4) d=$mnt/t ;;
+	esac
+	rm -rf "$d" && mkdir -p "$d" && sync -f "$d" && echo "$d"
+}
+ext4_mount() {
+	[ -n "$mnt" ] && return 0
+	[ "$(id -u)" = 0 ] || { echo "bench_mdtest: ext4 needs root: skipped"; return 1; }
+	img=$(mktemp "${BENCH_IMG_DIR:-/tmp}/fsmix-bench-md.XXXXXX.img")
+	truncate -s "${BENCH_EXT4_MB:-2048}M" "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 &&
+		loopdev=$(losetup -f --show "$img") && mkdir -p "$work/ext4" &&
+		mount -t ext4 "$loopdev" "$work/ext4" && mnt=$work/ext4
+}
+
+# run_mdtest KIND FS: "create stat read remove" rates (read 0 for easy).
+run_mdtest() {
+	local d opts
+	d=$(dir_for "$2") || return 1
+	case $1 in
+	easy) opts=(-n "$items" -u -L -F -P -N 1 -C -T -r) ;;
+	hard) opts=(-n "$items" -t -w 3901 -e 3901 -F -P -N 1 -C -T -E -r) ;;
+	esac
+	mpi "$mdtest" "${opts[@]}" -d "$d/md" >"$work/md.out" 2>&1
+	awk '/^SUMMARY time/ { exit } /^ *File (creation|stat|read|removal) / { r[$2] = $5 }
+		END { if (r["creation"] == "") exit 1; printf "%s %s %s %s\n", r["creation"], r["stat"], r["read"] + 0, r["removal"] }' "$work/md.out" ||
+		{ echo "bench_mdtest: mdtest $1 on $2 gave no result:" >&2; tail -5 "$work/md.out" >&2; return 1; }
+}
+
+# fsmix_cmd ARGS...: fsmix with ARGS, alone with BENCH_TASKS threads or under mpirun.
+fsmix_cmd() {
+	if [ "${FSMIX_MPI:-0}" = 1 ]; then
+		mpi "$fsmix" "$@" --set threadgroup0.num_threads=1 ${FSMIX_ARGS:-}
+	else
+		"$fsmix" "$@" ${FSMIX_ARGS:-}
+	fi
+}
+# ops_rate JSON OP: that op's ops/s of the whole run.
+ops_rate() {
+	python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["total"]
+print(next((o["ops_per_s"] for o in t["ops"] if o["name"] == sys.argv[2]), 0))' "$1" "$2"
+}
+is_phased() { grep -Eq '^[[:space:]]*(phase|stonewall)[[:space:]]*=' "$1"; }
+
+# run_fsmix KIND FS: "create stat read remove" rates (read 0 for easy).
+run_fsmix() {
+	local kind=$1 fs=$2 prof d n=$((tasks * items)) base rates=() ph w op
+	[ "$kind" = easy ] && prof=$easy_prof || prof=$hard_prof
+	if is_phased "$prof"; then
+		run_fsmix_phased "$kind" "$fs" "$prof"
+		return
+	fi
+	# under mpirun every rank has a tree of its own (docs/distributed.md), as mdtest -u
+	[ "${FSMIX_MPI:-0}" = 1 ] && n=$items
+	base=(--set "threadgroup0.num_threads=$tasks" --set "threadgroup0.num_ops=$items"
+		--set threadgroup0.create_weight=0 --set filesystem0.create_blocksize=4KB)
+	if [ "$kind" = hard ] && [ "$prof" = "$top/profiles/mdtest-easy.ffsb" ]; then
+		base+=(--set filesystem0.min_filesize=3901 --set filesystem0.max_filesize=3901
+			--set threadgroup0.read_blocksize=4KB --set filesystem0.num_dirs=0)
+	fi
+	for ph in $(phases_of "$kind"); do
+		case $ph in
+		create) w=create_weight op=create ;;
+		stat) w=stat_weight op=stat ;;
+		read) w=readall_weight op=readall ;;
+		remove) w=delete_weight op=delete ;;
+		esac
+		d=$(dir_for "$fs") || return 1
+		local files=(--set "filesystem0.num_files=$n")
+		[ "$ph" = create ] && files=(--set filesystem0.num_files=0)
+		# -u: a directory per task (creates in the thread's own; the others pick anywhere)
+		[ "$kind" = easy ] && [ "${FSMIX_MPI:-0}" != 1 ] &&
+			files+=(--set "filesystem0.num_dirs=$tasks" --set filesystem0.dir_per_thread=1)
+		fsmix_cmd run "$prof" --location "$d" --time 0 "${base[@]}" "${files[@]}" \
+			--set "threadgroup0.$w=1" --json "$work/f.json" >"$work/fsmix.out" 2>&1 ||
+			{ echo "bench_mdtest: fsmix $kind $ph on $fs failed:" >&2; tail -3 "$work/fsmix.out" >&2; return 1; }
+		rates+=("$(ops_rate "$work/f.json" "$op")")
+	done
+	[ "$kind" = easy ] && rates=("${rates[0]}" "${rates[1]}" 0 "${rates[2]}")
+	echo "${rates[*]}"
+}
+# A profile with phases: one run; every group gets the tasks and items.
+run_fsmix_phased() {
+	local d g args=()
+	d=$(dir_for "$2") || return 1
+	for g in $(sed -n 's/^\[threadgroup\([0-9]*\)\].*/\1/p' "$3"); do
+		args+=(--set "threadgroup$g.num_threads=$tasks" --set "threadgroup$g.num_ops=$items")
+	done
+	fsmix_cmd run "$3" --location "$d" --time 0 "${args[@]}" --json "$work/f.json" >"$work/fsmix.out" 2>&1 ||
+		{ echo "bench_mdtest: fsmix $3 on $2 failed:" >&2; tail -3 "$work/fsmix.out" >&2; return 1; }
+	python3 - "$work/f.json" <<-'EOF'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		phases = d.get("phases")
+		if not phases:
+		    sys.exit("bench_mdtest: the JSON has no phases")
+		def rate(name):
+		    # the phase that did this op: its own rate (its ops over its runtime)
+		    for i, ph in enumerate(phases):
+		        if "ops" in ph:
+		            n = sum(o["ops_per_s"] for o in ph["ops"] if o["name"] == name and o["count"])
+		        else:
+		            n = sum(o["count"] for g in d["groups"] if g.get("phase", 0) == ph.get("phase", i)
+		                    for o in g["ops"] if o["name"] == name) / ph["runtime_s"]
+		        if n:
+		            return n
+		    return 0
+		print(rate("create"), rate("stat"), rate("readall"), rate("delete"))
+	EOF
+}
+
+one() {
+	local kind=$1 fs=$2 r a b i names=(create stat read remove)
+	echo "== mdtest-$kind on $fs: $tasks tasks x $items items, $rounds ABBA rounds; fsmix profile $([ "$kind" = easy ] && echo "$easy_prof" || echo "$hard_prof")$([ "${FSMIX_MPI:-0}" = 1 ] && echo " under mpirun" || echo ", $tasks threads")"
+	: >"$work/ratios"
+	for ((r = 1; r <= rounds; r++)); do
+		if ((r % 2)); then
+			a=$(run_mdtest "$kind" "$fs") b=$(run_fsmix "$kind" "$fs")
+		else
+			b=$(run_fsmix "$kind" "$fs") a=$(run_mdtest "$kind" "$fs")
+		fi
+		[ -n "$a" ] && [ -n "$b" ] || { echo "round $r: no pair"; continue; }
+		read -r -a ma <<<"$a"
+		read -r -a fa <<<"$b"
+		for i in 0 1 2 3; do
+			[ "$kind" = easy ] && [ $i = 2 ] && continue
+			printf 'round %d (%s) %-7s mdtest %10.0f /s | fsmix %10.0f /s | ratio %.3f\n' "$r" "$( ((r % 2)) && echo AB || echo BA)" \
+				"${names[$i]}" "${ma[$i]}" "${fa[$i]}" "$(echo "${fa[$i]}/${ma[$i]}" | bc -l)"
+			echo "${names[$i]} $(echo "${fa[$i]}/${ma[$i]}" | bc -l)" >>"$work/ratios"
+		done
+		echo "  [load $(cut -d' ' -f1 /proc/loadavg)]"
+	done
+	for i in 0 1 2 3; do
+		grep -q "^${names[$i]} " "$work/ratios" || continue
+		printf 'mdtest-%s on %s, %-7s median ratio fsmix/mdtest %.3f\n' "$kind" "$fs" "${names[$i]}" \
+			"$(awk -v n="${names[$i]}" '$1 == n { print $2 }' "$work/ratios" | sort -g |
+				awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
+	done
+}
+
+echo "bench_mdtest: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); mdtest $mdtest; fsmix $fsmix"
+case $mode in
+easy | hard) kinds=$mode ;;
+all) kinds="easy hard" ;;
+*) echo "usage: $0 [easy|hard|all] [BUILD_DIR]" >&2; exit 2 ;;
+esac
+for fs in $filesystems; do
+	[ "$fs" = ext4 ] && { ext4_mount || continue; }
+	for kind in $kinds; do one "$kind" "$fs"; done
+done
