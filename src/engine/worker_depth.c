@@ -10,11 +10,11 @@
  *
  * What the bodies keep in struct worker per operation (the clock of its latency, op_t0 and
  * last_ts; op_sync_ns; the durability hook's dl_t0 and dl_t1; the I/O buffer and its content
- * pattern, buf, rbuf and pat_*) is the running fiber's: loaded from its slot before it is
- * resumed and saved back when it yields (slot_load, slot_save), so each operation has its own
- * while the others run. The rest is the worker's, shared by its fibers, which run one at a
- * time on its thread: the statistics, the random stream, the first error, the skips. The
- * file positions are the engine's, by descriptor. A file held by one fiber (the pool's locks
+ * pattern, buf, rbuf and pat_*; a sequence's open file, seq) is the running fiber's: loaded from
+ * its slot before it is resumed and saved back when it yields (slot_load, slot_save), so each
+ * operation has its own while the others run. The rest is the worker's, shared by its fibers, which
+ * run one at a time on its thread: the statistics, the random stream, the first error, the skips.
+ * The file positions are the engine's, by descriptor. A file held by one fiber (the pool's locks
  * are held across switches) is busy for the others, as for another thread. */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,6 +59,7 @@ struct depth_slot {
 	size_t pat_lo, pat_hi;
 	bool pat_ready;
 	char *buf, *rbuf;
+	struct seq_state seq; /* sequence=: the file its sequence keeps open between steps */
 };
 
 /* The slots' I/O buffers: one mapping, each buffer buf_len + 512 bytes used in buf_len + 4096
@@ -123,6 +124,7 @@ static void slot_load(struct worker *w, const struct depth_slot *s)
 	w->pat_lo = s->pat_lo;
 	w->pat_hi = s->pat_hi;
 	w->pat_ready = s->pat_ready;
+	w->seq = s->seq;
 }
 
 static void slot_save(const struct worker *w, struct depth_slot *s)
@@ -136,6 +138,7 @@ static void slot_save(const struct worker *w, struct depth_slot *s)
 	s->pat_lo = w->pat_lo;
 	s->pat_hi = w->pat_hi;
 	s->pat_ready = w->pat_ready;
+	s->seq = w->seq;
 }
 
 /* Before a fiber's next operation: false when it is to end (the run stops, num_ops are all

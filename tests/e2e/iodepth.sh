@@ -173,6 +173,46 @@ else
 	tail -8 "$work/dur-verify.out" | sed 's/^/     /'
 fi
 
+# 3b. A sequence (sequence=, a file kept open between steps) at depth 8: each fiber keeps its
+# own sequence's file (before, the fibers shared the worker's: a step found another's file, or
+# none, and failed), with verify=1 and the durability log, then fsmix verify.
+loc3=$(shmdir)
+cat >"$work/seq.ffsb" <<EOF
+time=0
+verify=1
+[filesystem0]
+location=/unused
+num_files=60
+num_dirs=2
+min_filesize=4KB
+max_filesize=16KB
+[end0]
+[threadgroup0]
+num_threads=2
+num_ops=150
+engine=io_uring
+iodepth=8
+sequence=delete,create,append,fsync,close,open,readall,append,fdatasync,close
+write_size=4KB
+write_blocksize=4KB
+read_blocksize=4KB
+[end0]
+EOF
+timeout 120 "$bin" run "$work/seq.ffsb" --location "$loc3" --seed 5 --json "$work/seq.json" \
+	--durability-log "$work/seq.durlog" >"$work/seq.out" 2>&1
+rc=$?
+seqs=$(jq -r '[.total.ops[] | select(.name == "sequence") | .count] | add' "$work/seq.json" 2>/dev/null)
+errs=$(jq -r '[.total.ops[] | .errors] | add' "$work/seq.json" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$seqs" = 300 ] && [ "$errs" = 0 ] &&
+	[ "$(jq -r '.groups[0].max_in_flight' "$work/seq.json")" -gt 1 ] &&
+	grep -q " 0 content mismatches" "$work/seq.out" &&
+	ok "iodepth=8 with a sequence: 300 sequences, no error, no mismatch" ||
+	{ bad "iodepth=8 sequence: exit $rc, sequences '$seqs', errors '$errs'"; tail -4 "$work/seq.out" | sed 's/^/     /'; }
+timeout 120 "$bin" verify "$work/seq.ffsb" --location "$loc3" --durability-log "$work/seq.durlog" \
+	>"$work/seq-verify.out" 2>&1 &&
+	ok "iodepth=8 sequence: fsmix verify: every promise kept" ||
+	{ bad "iodepth=8 sequence: fsmix verify failed"; tail -4 "$work/seq-verify.out" | sed 's/^/     /'; }
+
 # 4. The reports.
 grep -q "engine  *= io_uring, iodepth 16" "$work/dur.out" && ok "text report: engine = io_uring, iodepth 16" ||
 	bad "text report: $(grep 'engine  *=' "$work/dur.out")"
