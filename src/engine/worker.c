@@ -160,7 +160,7 @@ void *worker_main(void *arg)
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
 	if (w->iodepth > 1) /* no schedule, delay or aging at depth (realism.c refuses them) */
-		ramping = worker_depth_run(w, ramping);
+		ramping = worker_depth_run(w, ramping, &left);
 	while (w->iodepth == 1 && !worker_stops(e)) {
 		if (period_ns && !await_start(w, &arr, &slot, &first))
 			break;

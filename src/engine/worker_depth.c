@@ -254,7 +254,7 @@ static void slot_resume(struct worker *w, struct depth_slot *s)
 	}
 }
 
-bool worker_depth_run(struct worker *w, bool ramping)
+bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
 {
 	struct engine *e = w->eng;
 	const uint32_t n = w->iodepth;
@@ -310,5 +310,6 @@ bool worker_depth_run(struct worker *w, bool ramping)
 	}
 	w->buf = own_buf; /* the worker's own again (nothing uses them at depth > 1) */
 	w->rbuf = own_rbuf;
+	*left = L.left; /* num_ops: the operations not started (0: the count is done) */
 	return L.ramping;
 }

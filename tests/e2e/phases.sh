@@ -211,6 +211,26 @@ grep -Eq '^ +0 +3 .* stonewall +[0-9]+ ' "$work/wall.out" &&
 	grep -q '^phase,phase0,stonewall,' "$work/wall.csv" &&
 	ok "stonewall: the text and the CSV say so, with the operations done of those counted" ||
 	{ bad "stonewall: the reports do not say so"; sed -n '/^Phases/,/^$/p' "$work/wall.out"; }
+# the same stonewall with the fast thread at iodepth 4 (io_uring): its count done ends the phase
+# too (the loop at depth > 1 tells the worker how many of its num_ops it did not start)
+loc=$(shmdir)
+timeout 120 "$bin" run "$work/wall.ffsb" --location "$loc" --json "$work/wall4.json" \
+	--set threadgroup0.engine=io_uring --set threadgroup0.iodepth=4 >"$work/wall4.out" 2>&1
+rc=$?
+if [ "$rc" = 3 ]; then
+	skipped "stonewall at iodepth 4: engine=io_uring cannot run here"
+elif [ "$rc" = 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p0 = d["phases"][0]
+assert p0["stop_reason"] == "stonewall", p0["stop_reason"]
+assert d["groups"][0]["operations"] == 30 and p0["runtime_s"] < 25, p0
+' "$work/wall4.json"; then
+	ok "stonewall: a thread at iodepth 4 that finishes its count ends the phase"
+else
+	bad "stonewall at iodepth 4 (exit $rc)"
+	tail -3 "$work/wall4.out"
+fi
 # without phases, a stonewall ends the run
 loc=$(shmdir)
 timeout 120 "$bin" run "$work/wall.ffsb" --location "$loc" --json "$work/wall1.json" \

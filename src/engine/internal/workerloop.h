@@ -53,7 +53,9 @@ int worker_depth_make(struct worker *w);
 void worker_depth_free(struct worker *w);
 /* worker_depth_run - the worker's operations, up to iodepth in flight, until the run stops,
  * num_ops are started (every one of them then completes) or an error ends it; `ramping`: the
- * ramp is not over (ramp_time). Returns whether it still is not. */
-bool worker_depth_run(struct worker *w, bool ramping);
+ * ramp is not over (ramp_time); *left: the operations of num_ops it did not start (0: its count
+ * is done, which a stonewall=1 group's worker_count_end needs). Returns whether the ramp still
+ * is not over. */
+bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left);
 
 #endif
