@@ -173,6 +173,8 @@ static int uring_setup(struct worker *w, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	unsigned entries = w->iodepth > 8 ? w->iodepth : 8;
+	if (w->g->sqpoll) /* two per fiber: see sqe_get */
+		entries *= 2;
 	c->n_files = URING_FILES(w->iodepth);
 	c->files = calloc(c->n_files, sizeof(*c->files));
 	c->pending = calloc(w->iodepth, sizeof(*c->pending));
@@ -229,11 +231,20 @@ static void pending_drop(struct uring_ctx *c, unsigned n)
 }
 
 /* A submission entry: the ring is empty between calls at depth 1, and holds at most one entry
- * per fiber above, so there always is one. */
+ * per fiber above, so there always is one. With sqpoll=1 the kernel's polling thread moves the
+ * ring's head only after a batch, so an entry whose completion has already arrived may still
+ * count as queued: the ring has room for two per fiber (uring_setup), and where even that is
+ * short the worker waits for the polling thread to take entries (io_uring_sqring_wait). */
 static struct io_uring_sqe *sqe_get(struct uring_ctx *c)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&c->ring);
-	if (UNLIKELY(!sqe)) { /* cannot happen: every call reaps its completion */
+	while (UNLIKELY(!sqe) && c->sqpoll) {
+		int rc = io_uring_sqring_wait(&c->ring);
+		sqe = io_uring_get_sqe(&c->ring);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN)
+			break;
+	}
+	if (UNLIKELY(!sqe)) { /* cannot happen without sqpoll: every call reaps its completion */
 		int rc = io_uring_submit(&c->ring);
 		if (rc > 0)
 			pending_drop(c, (unsigned)rc);
