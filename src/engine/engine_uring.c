@@ -161,6 +161,20 @@ static void uring_sqpoll_submit(struct uring_ctx *c)
 	}
 }
 
+/* iodepth > 1: as many io-wq workers for the calls on regular files (fsync, fallocate, writes
+ * the kernel cannot complete inline) as operations in flight. The kernel's default, the
+ * smaller of the ring's entries and 4 per CPU (8 on a 2-CPU machine), would serve 32 fsyncs in
+ * flight 8 at a time, where 32 sync threads make 32 at once (the journal commits them
+ * together). The limit is the ring's, taken by the worker's thread on its first submission;
+ * a kernel without IORING_REGISTER_IOWQ_MAX_WORKERS (before 5.15) keeps its default. */
+static void uring_wq_workers(const struct worker *w, struct uring_ctx *c)
+{
+	if (w->iodepth <= 1)
+		return;
+	unsigned limits[2] = {w->iodepth, 0}; /* bounded (regular files), unbounded: unchanged */
+	(void)io_uring_register_iowq_max_workers(&c->ring, limits);
+}
+
 /* The ring: 8 entries (one submission at a time needs one), or iodepth (each operation in
  * flight has at most one call outstanding). COOP_TASKRUN (Linux 5.19): the
  * completion's task work runs when the worker enters the kernel to wait for it anyway, not
@@ -204,6 +218,7 @@ static int uring_setup(struct worker *w, char *err, size_t errlen)
 	}
 	probe_missing(pr, c->sync_call);
 	io_uring_free_probe(pr);
+	uring_wq_workers(w, c);
 	for (unsigned i = 0; i < c->n_files; i++)
 		c->files[i].fd = -1;
 	w->io_ctx = c;

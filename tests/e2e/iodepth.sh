@@ -143,6 +143,17 @@ else
 		bad "iodepth=16: exit $rc, $errs errors, $subs submissions, but the report counts $counted calls"
 fi
 
+# 2b. io-wq's workers for calls on regular files: as many as the depth (the kernel's default,
+# min(ring entries, 4 per CPU), would serve 16 fsyncs in flight a few at a time).
+if command -v strace >/dev/null; then
+	profile io_uring 16 "stat_weight=1" >"$work/iowq.ffsb"
+	ASAN_OPTIONS=$traced_asan timeout 120 strace -f -qq -e trace=io_uring_register -o "$work/iowq.trace" \
+		"$bin" run "$work/iowq.ffsb" --location "$(shmdir)" >"$work/iowq.out" 2>&1
+	grep -q 'IORING_REGISTER_IOWQ_MAX_WORKERS, \[\[IO_WQ_BOUND\]=16, \[IO_WQ_UNBOUND\]=0\]' "$work/iowq.trace" &&
+		ok "iodepth=16: io-wq's bounded workers raised to 16 (IORING_REGISTER_IOWQ_MAX_WORKERS)" ||
+		{ bad "iodepth=16: no IORING_REGISTER_IOWQ_MAX_WORKERS of 16"; grep -v PROBE "$work/iowq.trace" | head -3; }
+fi
+
 # 3. The durability log at depth 16, then fsmix verify.
 dur="create_fsync_weight=2
 write_fsync_weight=3
