@@ -339,19 +339,28 @@ static int write_all(struct durlog *l, const void *buf, size_t n)
 	return rc;
 }
 
-/* Moves what ring r holds to the file; returns the records moved. */
-static size_t drain_ring(struct durlog *l, struct durlog_ring *r)
+/* Writes the k encoded records waiting in l->out. */
+static void flush_out(struct durlog *l, size_t *k)
+{
+	if (*k)
+		(void)write_all(l, l->out, *k * DURLOG_REC_LEN);
+	*k = 0;
+}
+
+/* Encodes what ring r holds after the *k records already in l->out, writing l->out out when it
+ * fills; returns the records taken. The caller writes out the rest (flush_out): the records of
+ * every ring of one pass go to the file in one write(), not one per ring. */
+static size_t drain_ring(struct durlog *l, struct durlog_ring *r, size_t *k)
 {
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
-	size_t moved = 0;
+	size_t moved = (size_t)(h - t);
 	while (t < h) {
-		size_t k = 0;
-		for (; t < h && k < DURLOG_RING; t++, k++)
-			durlog_encode_rec(&r->recs[t % DURLOG_RING], l->out + k * DURLOG_REC_LEN);
+		for (; t < h && *k < DURLOG_RING; t++, ++*k)
+			durlog_encode_rec(&r->recs[t % DURLOG_RING], l->out + *k * DURLOG_REC_LEN);
 		atomic_store_explicit(&r->tail, t, memory_order_release);
-		(void)write_all(l, l->out, k * DURLOG_REC_LEN);
-		moved += k;
+		if (*k == DURLOG_RING)
+			flush_out(l, k);
 	}
 	l->written += moved;
 	return moved;
@@ -368,15 +377,26 @@ static void sync_log(struct durlog *l)
 	l->syncs++;
 }
 
+/* The logger: a pass over every ring every DURLOG_DRAIN_MS, one write() a pass, an fdatasync at
+ * least every DURLOG_SYNC_MS while records come. Passes far apart are what keep it cheap: a
+ * pass's cost is mostly its wakeup and its system calls, whatever it moves (the scaled 2010
+ * profile, 16 workers: about 800 records a second per worker, 8 of a ring's 4096 every 10 ms).
+ * A ring that held a sixteenth of its records or more (a worker logging above ~25,000 records
+ * a second) gets the next pass after 1 ms, as every pass came before, and one half full at
+ * once: a fast worker does not fill its ring and wait for the logger. */
 static void *logger_main(void *arg)
 {
 	struct durlog *l = arg;
 	uint64_t last_sync = now_ns(), dirty = 0;
 	for (;;) {
 		bool quit = atomic_load_explicit(&l->quit, memory_order_acquire);
-		size_t moved = 0;
-		for (size_t i = 0; i < l->n_rings; i++)
-			moved += drain_ring(l, l->rings[i]);
+		size_t moved = 0, most = 0, k = 0;
+		for (size_t i = 0; i < l->n_rings; i++) {
+			size_t m = drain_ring(l, l->rings[i], &k);
+			moved += m;
+			most = m > most ? m : most;
+		}
+		flush_out(l, &k);
 		dirty += moved;
 		uint64_t now = now_ns();
 		if (dirty && now - last_sync >= DURLOG_SYNC_MS * 1000000ull) {
@@ -386,8 +406,9 @@ static void *logger_main(void *arg)
 		}
 		if (quit)
 			break; /* the last drain came after every worker's last record */
-		if (!moved) {
-			struct timespec ts = {0, 1000000}; /* 1 ms */
+		if (most < DURLOG_RING / 2) {
+			long ms = most < DURLOG_RING / 16 ? DURLOG_DRAIN_MS : 1;
+			struct timespec ts = {0, ms * 1000000l};
 			nanosleep(&ts, NULL);
 		}
 	}

@@ -13,8 +13,9 @@
  *
  * Writing: every worker appends native records to a ring of its own (allocated before the
  * start, written by that worker only: no lock, no system call); a logger thread moves them to
- * the file and fdatasyncs it every DURLOG_SYNC_MS. A worker whose ring is full waits for the
- * logger (counted: durlog_stats.waits). durlog_stop drains every ring before it returns.
+ * the file every DURLOG_DRAIN_MS and fdatasyncs it every DURLOG_SYNC_MS. A worker whose ring is
+ * full waits for the logger (counted: durlog_stats.waits). durlog_stop drains every ring before it
+ * returns.
  */
 #ifndef FSMIX_DURLOG_H
 #define FSMIX_DURLOG_H
@@ -35,6 +36,7 @@
 #define DURLOG_REC_LEN     80
 #define DURLOG_RING        4096       /* records per worker ring (320 KiB) */
 #define DURLOG_SYNC_MS     100        /* the logger fdatasyncs the log at least this often */
+#define DURLOG_DRAIN_MS    10         /* ... and moves the rings to it this often */
 #define DURLOG_WORKER_MAIN UINT32_MAX /* records of the main thread (setup) */
 
 /* What a record says. Times: t_start when the call began, t_end when it returned. */
