@@ -50,6 +50,27 @@ uint32_t pick_dir(struct worker *w, struct engine_fs *fs)
 	return top ? TREE_DIR_TOP : (uint32_t)(r % base);
 }
 
+int pick_in_order(struct worker *w, struct engine_fs *fs, enum pool_mode m, uint32_t *id)
+{
+	struct pool *p = &fs->files;
+	uint32_t nt = w->dir_slots ? w->dir_slots : 1, k = w->dir_slot % nt;
+	/* dir_per_thread: thread k created in directories k, k + nt, ... (pick_dir) */
+	bool own_dirs = fs->pf->dir_per_thread && fs->pf->data_dirs && !w->order_any;
+	if (!w->order_set) {
+		uint64_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+		/* its own share of the numbers (mdtest: task k's items), or all of them from 0 */
+		w->order_cur = own_dirs ? 0 : (uint32_t)(hw * k / nt);
+		w->order_set = true;
+	}
+	if (own_dirs) {
+		int rc = pool_pick_next(p, &w->order_cur, m, nt, k, id);
+		if (rc != -ENOENT)
+			return rc;
+		w->order_any = true; /* none of its own left: any thread's from now on */
+	}
+	return pool_pick_next(p, &w->order_cur, m, 0, 0, id);
+}
+
 /* Where a renamed file or a second name goes (opns.c, oplink.c): a create's directory
  * (pick_dir), but never from (data/ when that was drawn, or d000 for a file of data/; the next
  * directory where files live in directories only: dir_depth > 1, dir_files, dir_per_thread).

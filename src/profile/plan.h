@@ -61,6 +61,7 @@ struct plan_group {
 	/* fsmix extensions: realism (realism.c parses and checks them) */
 	const char *file_popularity; /* the key's text */
 	struct popdist pop;          /* POP_UNIFORM: pool_pick as before */
+	int file_order;              /* ORDER_RANDOM (pop's draw) or ORDER_SEQUENTIAL */
 	const char *op_rate;         /* the key's text, NULL: no op_rate */
 	double rate_target;       /* op_rate: operations per second of the whole group, 0: none */
 	uint64_t sched_period_ns; /* op_period or op_rate: mean gap between one thread's starts */
@@ -92,6 +93,9 @@ struct plan_group {
 
 /* How op_period or op_rate spaces a thread's starts (arrival). */
 enum arrival_kind { ARRIVAL_FIXED = 0, ARRIVAL_POISSON };
+
+/* How a thread takes existing files (file_order): pop's random draw, or in turn by id. */
+enum file_order_kind { ORDER_RANDOM = 0, ORDER_SEQUENTIAL };
 
 /* What becomes of a scheduled start that passed while the thread was busy (arrival_backlog). */
 enum arrival_backlog { BACKLOG_DROP = 0, BACKLOG_QUEUE };

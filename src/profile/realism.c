@@ -188,6 +188,11 @@ void realism_group(struct diag *d, const struct section *tg, struct plan_group *
 	if (g->file_popularity && realism_parse_popularity(g->file_popularity, &g->pop, err))
 		diag_error(d, DIAG_BAD_VALUE, where(tg, KEY_file_popularity), tg->name,
 		           "file_popularity", "%s", err);
+	if (g->file_order == ORDER_SEQUENTIAL && g->pop.kind != POP_UNIFORM)
+		diag_error(d, DIAG_CONFLICT, where(tg, KEY_file_order), tg->name, "file_order",
+		           "sequential cannot be combined with file_popularity=%s (line %u): "
+		           "both choose the files",
+		           g->file_popularity, tg->set[KEY_file_popularity].loc.line);
 	g->sched_period_ns = (uint64_t)g->op_period_ms * 1000000u;
 	if (g->op_period_ms)
 		g->rate_target = 1000.0 / g->op_period_ms * g->num_threads;
@@ -227,8 +232,9 @@ void realism_group(struct diag *d, const struct section *tg, struct plan_group *
 	    g->arrival_backlog != BACKLOG_QUEUE)
 		diag_warn(d, DIAG_IGNORED, where(tg, KEY_arrival_backlog_max), tg->name,
 		          "arrival_backlog_max", "ignored: arrival_backlog=drop keeps no backlog");
-	static const enum key_id not_aging[] = {KEY_op_rate, KEY_arrival, KEY_arrival_backlog,
-	                                        KEY_arrival_backlog_max, KEY_file_popularity};
+	static const enum key_id not_aging[] = {KEY_op_rate,         KEY_arrival,
+	                                        KEY_arrival_backlog, KEY_arrival_backlog_max,
+	                                        KEY_file_popularity, KEY_file_order};
 	for (size_t i = 0; tg->aging && i < sizeof(not_aging) / sizeof(not_aging[0]); i++)
 		if (tg->set[not_aging[i]].set)
 			diag_error(
@@ -322,6 +328,8 @@ void realism_print_group(FILE *out, const struct plan_group *g)
 {
 	if (g->pop.kind != POP_UNIFORM)
 		fprintf(out, "    file_popularity %s\n", g->file_popularity);
+	if (g->file_order == ORDER_SEQUENTIAL)
+		fprintf(out, "    file_order sequential: each thread takes the files in turn\n");
 	if (g->sched_period_ns) {
 		fprintf(out, "    schedule: %.6g ops/s in all (%.6g per thread), %s arrivals",
 		        g->rate_target, 1e9 / (double)g->sched_period_ns,

@@ -213,6 +213,41 @@ int pool_pick_rest(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t 
 	return pool_scan(p, r, mode, hw, 1, 0, id);
 }
 
+int pool_pick_next(struct pool *p, uint32_t *cur, enum pool_mode mode, uint32_t dir_mod,
+                   uint32_t dir_rem, uint32_t *id)
+{
+	if (mode == POOL_WRITE && p->frozen)
+		return -EROFS;
+	uint32_t hw = atomic_load_explicit(&p->high_water, memory_order_acquire);
+	if (hw == 0 || atomic_load_explicit(&p->live, memory_order_relaxed) == 0)
+		return -ENOENT;
+	uint32_t c = *cur < hw ? *cur : 0;
+	int busy = 0;
+	for (uint32_t k = 0; k < hw; k++, c = c + 1 < hw ? c + 1 : 0) {
+		if (dir_mod) {
+			/* A hint read before the acquire (the slot may change under it), checked
+			 * again once held. */
+			uint32_t d = atomic_load_explicit(&p->slots[c].dir, memory_order_relaxed);
+			if (d == UINT32_MAX || d % dir_mod != dir_rem)
+				continue;
+		}
+		int rc = pool_slot_try(p, c, mode);
+		if (rc == -EBUSY)
+			busy = 1;
+		if (rc)
+			continue;
+		uint32_t d = atomic_load_explicit(&p->slots[c].dir, memory_order_relaxed);
+		if (dir_mod && (d == UINT32_MAX || d % dir_mod != dir_rem)) {
+			pool_release(p, c, mode);
+			continue;
+		}
+		*cur = c + 1 < hw ? c + 1 : 0;
+		*id = c;
+		return 0;
+	}
+	return busy ? -EBUSY : -ENOENT;
+}
+
 int pool_pick_owned(struct pool *p, struct rng *r, enum pool_mode mode, uint32_t *id)
 {
 	if (p->part_n == 0)

@@ -267,6 +267,16 @@ static inline int pool_pick(struct pool *p, struct rng *r, enum pool_mode mode, 
 	return rc == -EROFS ? rc : pool_pick_rest(p, r, mode, hw, id);
 }
 
+/* pool_pick_next - file_order=sequential: the first file at or after *cur (wrapping at the high
+ * water) that can be acquired in `mode`, each slot tried at most once; *cur moves past it, so a
+ * thread that takes its files in turn (and, deleting, empties the pool) pays O(1) amortized
+ * per pick, where random probes of an emptying pool miss more and more. dir_mod > 0: only
+ * files whose directory d (not the top, data/) has d % dir_mod == dir_rem (dir_per_thread: the
+ * thread's own). Returns 0 with *id acquired, -EBUSY when only held files matched, -ENOENT
+ * when none did, -EROFS for POOL_WRITE on a frozen pool. */
+int pool_pick_next(struct pool *p, uint32_t *cur, enum pool_mode mode, uint32_t dir_mod,
+                   uint32_t dir_rem, uint32_t *id);
+
 /* pool_try_acquire - acquire a specific existing file `id` in `mode` without waiting.
  * Returns 0, -EBUSY when held incompatibly, -ENOENT when no file uses that slot, or -EROFS
  * for POOL_WRITE on a frozen pool. */

@@ -301,6 +301,7 @@ static const struct dest_case dest_cases[] = {
     G(arrival, arrival, "poisson", W_INT, ARRIVAL_POISSON),
     G(arrival_backlog, arrival_backlog, "queue", W_INT, BACKLOG_QUEUE),
     G(arrival_backlog_max, arrival_backlog_max, "7", W_U32, 7),
+    G(file_order, file_order, "sequential", W_INT, ORDER_SEQUENTIAL),
     G(file_popularity, file_popularity, "zipf:1.2", W_TEXT, 0),
     G(write_bssplit, write_bssplit, "4k/50:64k", W_TEXT, 0),
     G(write_bsrange, write_bsrange, "4k-64k", W_TEXT, 0),
@@ -549,6 +550,7 @@ static const struct word_case word_cases[] = {
     {KEY_arrival, {"fixed", "poisson"}, {ARRIVAL_FIXED, ARRIVAL_POISSON}},
     {KEY_arrival_backlog, {"drop", "queue"}, {BACKLOG_DROP, BACKLOG_QUEUE}},
     {KEY_engine, {"sync", "io_uring"}, {IOENG_SYNC, IOENG_URING}},
+    {KEY_file_order, {"random", "sequential"}, {ORDER_RANDOM, ORDER_SEQUENTIAL}},
 };
 
 /* Builds base_profile with key k set to `text`; returns the field's value (int), or -1 when
@@ -573,6 +575,7 @@ static int plan_word(enum key_id k, const char *text, char *msg, size_t len)
 		    : k == KEY_arrival         ? pl.groups[0].arrival
 		    : k == KEY_arrival_backlog ? pl.groups[0].arrival_backlog
 		    : k == KEY_engine          ? pl.groups[0].io_engine
+		    : k == KEY_file_order      ? pl.groups[0].file_order
 		                               : (int)pl.fs[0].create_method;
 		plan_free(&pl);
 	} else {

@@ -595,9 +595,49 @@ static void test_partition(void)
 	pool_destroy(&p);
 }
 
+/* pool_pick_next (file_order=sequential): files in turn from the cursor, wrapping; a directory
+ * filter; held files skipped (-EBUSY when only they match); -ENOENT when none matches. */
+static void test_pick_next(void)
+{
+	struct pool p;
+	uint32_t id = 99, cur = 3;
+	CHECK_EQ_I(pool_init(&p, 64), 0);
+	CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_WRITE, 0, 0, &id), -ENOENT);
+	for (uint32_t i = 0; i < 8; i++) /* file i in directory i % 2; 7 in data/ */
+		CHECK_EQ_I(pool_add_initial(&p, i, i == 7 ? UINT32_MAX : i % 2, 0), 0);
+	const uint32_t want[] = {3, 4, 5, 6, 7, 0, 1, 2};
+	for (int k = 0; k < 8; k++) {
+		CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_WRITE, 0, 0, &id), 0);
+		CHECK_EQ_U(id, want[k]);
+		pool_remove(&p, id);
+	}
+	CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_WRITE, 0, 0, &id), -ENOENT);
+	pool_destroy(&p);
+
+	CHECK_EQ_I(pool_init(&p, 64), 0);
+	for (uint32_t i = 0; i < 8; i++)
+		CHECK_EQ_I(pool_add_initial(&p, i, i == 7 ? UINT32_MAX : i % 2, 0), 0);
+	cur = 0;
+	const uint32_t odd[] = {1, 3, 5}; /* directory 1 of 2; never 7 (data/) */
+	for (int k = 0; k < 3; k++) {
+		CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_READ, 2, 1, &id), 0);
+		CHECK_EQ_U(id, odd[k]);
+		pool_release(&p, id, POOL_READ);
+	}
+	CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_READ, 2, 1, &id), 0); /* wrapped; kept */
+	CHECK_EQ_U(id, 1);
+	CHECK_EQ_I(pool_try_acquire(&p, 3, POOL_WRITE), 0); /* another holder */
+	CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_WRITE, 2, 1, &id), 0);
+	CHECK_EQ_U(id, 5); /* 3 is held: skipped */
+	CHECK_EQ_I(pool_pick_next(&p, &cur, POOL_WRITE, 2, 1, &id),
+	           -EBUSY); /* 1 held by us, 3, 5 */
+	pool_destroy(&p);
+}
+
 int main(void)
 {
 	RUN(test_partition);
+	RUN(test_pick_next);
 	RUN(test_empty);
 	RUN(test_lifecycle);
 	RUN(test_generations);

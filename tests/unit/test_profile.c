@@ -202,6 +202,7 @@ static bool groups_equal(const struct plan_group *a, const struct plan_group *b,
 	FIELD(a, b, arrival);
 	FIELD(a, b, arrival_backlog);
 	FIELD(a, b, arrival_backlog_max);
+	FIELD(a, b, file_order);
 	FIELD(a, b, io_engine);
 	FIELD(a, b, iodepth);
 	FIELD(a, b, enable_stats);
@@ -311,7 +312,7 @@ static bool plans_equal(const struct plan *a, const struct plan *b)
 static void test_plans_equal_covers_every_field(void)
 {
 	if (sizeof(struct plan) != 1648 || sizeof(struct plan_fs) != 216 ||
-	    sizeof(struct plan_group) != 11968 || OP_COUNT != 46)
+	    sizeof(struct plan_group) != 11976 || OP_COUNT != 46)
 		TEST_FAIL(
 		    "struct plan, plan_fs or plan_group changed size (%zu, %zu, %zu) or "
 		    "OP_COUNT changed (%d): extend plans_equal() in test_profile.c with the new "

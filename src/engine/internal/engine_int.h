@@ -131,6 +131,10 @@ struct worker {
 	unsigned group; /* index into plan.groups */
 	struct rng rng;
 	struct popcache popc; /* file_popularity: this thread's sampler cache */
+	/* file_order=sequential: the next file number this thread tries (order_set: placed at
+	 * its share), and order_any: its own directories (dir_per_thread) had no file left */
+	uint32_t order_cur;
+	bool order_set, order_any;
 	/* The I/O buffer, 4 KiB aligned (O_DIRECT): reads and filled writes use buf_len bytes from
 	 * buf; content=header writes send buf + off % 512, which holds the payload pattern of
 	 * pat_seed (content_pattern) outside [pat_lo, pat_hi), so a read or a fill, which spoils

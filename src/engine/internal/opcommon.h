@@ -120,15 +120,23 @@ static inline uint64_t pick_size(struct worker *w, const struct engine_fs *fs)
 	return pf->min_filesize + rng_below(&w->rng, pf->max_filesize - pf->min_filesize + 1);
 }
 
-/* Acquires a random existing file (by file_popularity, popularity.h; own: one of this rank's
- * own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when the set has no
+/* pick_in_order (oplink.c, beside pick_dir) - file_order=sequential: the thread's next file in turn
+ * (pool_pick_next from its cursor; the first pick places the cursor at the thread's share of the
+ * file numbers, or with dir_per_thread at 0 among the files of its own directories, then of any
+ * once those are gone). Same returns as pool_pick. */
+int pick_in_order(struct worker *w, struct engine_fs *fs, enum pool_mode m, uint32_t *id);
+
+/* Acquires an existing file (by file_order and file_popularity, popularity.h; own: one of this
+ * rank's own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when the set has no
  * file, or OP_BUSY when files exist but every one stayed held incompatibly (by other threads,
  * or a frozen pool) over the tries: an empty tree and a contended one are told apart. */
 static inline int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode m, bool own,
                           uint32_t *id)
 {
+	bool in_order = UNLIKELY(w->g->file_order == ORDER_SEQUENTIAL) && !own && !w->aging;
 	for (int tries = 0; tries < 4; tries++) {
-		int rc = own ? pool_pick_owned(&fs->files, &w->rng, m, id)
+		int rc = in_order ? pick_in_order(w, fs, m, id)
+		         : own    ? pool_pick_owned(&fs->files, &w->rng, m, id)
 		         : LIKELY(w->g->pop.kind == POP_UNIFORM) || w->aging
 		             ? pool_pick(fileset(w, fs), &w->rng, m, id)
 		             : pool_pick_ranked(&fs->files, &w->g->pop, &fs->rank, &w->popc,
