@@ -21,8 +21,10 @@ struct ct_env {
 	char out[CT_PATH];      /* dir/cmd.out: the last helper's output */
 	char fuse[2][CT_PATH];  /* FUSE mounts made (recording disk, served state); "" none */
 	char loop[2][64];       /* loop devices attached; "" none */
-	char mnt[2][CT_PATH];   /* filesystems mounted; "" none */
-	bool stopped;           /* a stop signal (Ctrl-C) came */
+	dev_t loop_dev[2];      /* the device and inode of the file each is attached to */
+	ino_t loop_ino[2];
+	char mnt[2][CT_PATH]; /* filesystems mounted; "" none */
+	bool stopped;         /* a stop signal (Ctrl-C) came */
 };
 
 /* ct_env_open - the environment's checks (root, /dev/fuse, loop devices, fsmix-powercut beside

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -165,16 +166,47 @@ int ct_attach(struct ct_env *e, int slot, const char *file, bool direct)
 		return -1;
 	}
 	snprintf(e->loop[slot], sizeof(e->loop[slot]), "%s", line);
+	struct stat st;
+	if (stat(file, &st) == 0) {
+		e->loop_dev[slot] = st.st_dev;
+		e->loop_ino[slot] = st.st_ino;
+	}
 	return 0;
 }
 
+/* Whether slot's loop device is still attached to the file ct_attach attached (LOOP_GET_STATUS64:
+ * its backing file's device and inode): false once it is detached (ENXIO), or bound since to a
+ * file of someone else's, which is never ours to detach. */
+static bool loop_still_ours(const struct ct_env *e, int slot)
+{
+	int fd = open(e->loop[slot], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT && errno != ENXIO; /* cannot tell: as if it were */
+	struct loop_info64 li;
+	int rc = ioctl(fd, LOOP_GET_STATUS64, &li);
+	close(fd);
+	return rc == 0 && li.lo_inode == (uint64_t)e->loop_ino[slot] &&
+	       li.lo_device == (uint64_t)e->loop_dev[slot];
+}
+
+/* losetup -d, again while the device is still ours: after a stop its detach can fail for a
+ * moment (the unmount's last release still under way) and then happen anyway, which left
+ * the private directory in place as "busy" with nothing there. */
 void ct_detach(struct ct_env *e, int slot)
 {
 	if (!e->loop[slot][0])
 		return;
 	char *argv[] = {"losetup", "-d", e->loop[slot], NULL};
-	if (ct_cmd(e, argv) == 0)
-		e->loop[slot][0] = '\0';
+	for (int i = 0; i < 50; i++) {
+		if (ct_cmd(e, argv) == 0 || !loop_still_ours(e, slot)) {
+			e->loop[slot][0] = '\0';
+			return;
+		}
+		ct_sleep_ms(100);
+	}
+	char line[512];
+	ct_cmd_tail(e, line, sizeof(line));
+	fprintf(stderr, "fsmix: crashtest: cannot detach %s: %s\n", e->loop[slot], line);
 }
 
 int ct_drop_cache(const char *dev)

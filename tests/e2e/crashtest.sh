@@ -9,6 +9,7 @@
 #   3. --run-dir keeps the run; --state N rebuilds that state twice byte for byte.
 #   4. A SIGINT mid-run: exit 130, no loop device, mount or temporary directory left.
 #   5. The served loop device held open by another process: no stale state (no false alarm).
+#   6. A loop detach that reports failure although it detached: no run failure, nothing left.
 # The clean configurations (nothing broken) are crashtest_kept.sh.
 # Needs root, /dev/fuse, loop devices and fsmix-powercut; skipped with a message otherwise.
 set -u
@@ -119,11 +120,12 @@ l=$(left | tr '\n' ' ')
 # does: blkid, btrfs device scan): its page cache then outlives each unmount and check, and
 # the next state must not be read partly from the previous one's pages (17 of 20 states
 # "broken" before crashtest dropped the cache at each switch).
+before=$(ls -d "$TMPDIR"/fsmix-crashtest.* 2>/dev/null) # (a check above may have left one)
 "$bin" crashtest "$work/p.ffsb" --seed 3 --fs ext4 --states 20 --json "$work/hold.json" >"$work/hold.out" 2>&1 &
 pid=$!
 dev=
 for ((i = 0; i < 1200; i++)); do # the served state's loop device: after the record's inspect
-	d=$(ls -d "$TMPDIR"/fsmix-crashtest.* 2>/dev/null | head -1)
+	d=$(ls -d "$TMPDIR"/fsmix-crashtest.* 2>/dev/null | grep -vxF "${before:-/}" | head -1)
 	if [ -n "$d" ] && [ -e "$d/inspect" ]; then
 		dev=$(losetup -a | grep -F "$d/disk/disk.img" | cut -d: -f1)
 		[ -n "$dev" ] && break
@@ -137,6 +139,22 @@ rc=$?
 	ok "$dev held open by another process: $(key hold states_explored) states, none broken or flagged" ||
 	{ bad "$dev held open: exit $rc, broken $(key hold states_broken), flagged $(key hold states_fsck_flagged)"; head -3 "$work/hold.out"; }
 wait
+
+# 6. A detach that reports failure although it detached (as after a stop, while the unmount's
+# last release is still under way): crashtest sees the device is no longer its file's, goes on
+# and leaves nothing (before: the run failed, exit 1, its directory left "busy").
+real_losetup=$(command -v losetup)
+mkdir -p "$work/shim"
+cat >"$work/shim/losetup" <<EOF
+#!/bin/sh
+if [ "\$1" = "-d" ]; then "$real_losetup" "\$@"; echo "losetup: \$2: detach failed (test shim)" >&2; exit 1; fi
+exec "$real_losetup" "\$@"
+EOF
+chmod +x "$work/shim/losetup"
+PATH=$work/shim:$PATH ct shim --fs ext4 --states 3
+[ $rc = 0 ] && [ "$(key shim states_explored)" = 3 ] && [ "$(left | tr '\n' ' ')" = "0 0 0 " ] &&
+	ok "a detach that says it failed after detaching: exit 0, 3 states, nothing left" ||
+	{ bad "detach shim: exit $rc, left: $(left | tr '\n' ' ')"; tail -3 "$work/shim.out"; }
 
 [ "$(left | tr '\n' ' ')" = "0 0 0 " ] && ok "nothing left behind by any run" || bad "left behind: $(left | tr '\n' ' ')"
 summary
