@@ -219,30 +219,6 @@ fsync_bench() {
 
 # ---- mixes: stat-only and read-only on tmpfs ----
 
-write_read_only() {
-	cat >"$shm/read-only.ffsb" <<EOF
-time=3
-[filesystem0]
-	location=/dev/shm
-	num_files=1000
-	num_dirs=10
-	min_filesize=64KB
-	max_filesize=64KB
-	reuse=1
-[end0]
-[threadgroup0]
-	num_threads=1
-	read_weight=1
-	read_random=1
-	read_size=4KB
-	read_blocksize=4KB
-	[stats]
-		enable_stats=0
-	[end]
-[end0]
-EOF
-}
-
 # run_mix PROFILE ARGS...: "ops/s ops_per_cpu_s", nothing on failure.
 run_mix() {
 	local p=$1
@@ -256,8 +232,7 @@ mixes_bench() {
 	local depth=${BENCH_MIX_DEPTH:-16} dargs p
 	echo "mixes: one thread on tmpfs, $secs s runs: A = engine=sync, B = engine=io_uring iodepth=$depth"
 	dargs=$(depth_args "$depth") || return
-	write_read_only
-	for p in "$top/tests/bench/stat-only.ffsb" "$shm/read-only.ffsb"; do
+	for p in "$top/tests/bench/stat-only.ffsb" "$top/tests/bench/read-only.ffsb"; do
 		"$fsmix" run "$p" --location "$shm" --time 0 >/dev/null 2>&1 # build once (reuse=1)
 		arm_a() { run_mix "$p"; }
 		# shellcheck disable=SC2086

@@ -21,27 +21,7 @@ secs=${BENCH_SECONDS:-3}
 work=$(mktemp -d /dev/shm/fsmix-bench-uring.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-cat >"$work/read-only.ffsb" <<EOF
-time=3
-[filesystem0]
-	location=/dev/shm
-	num_files=1000
-	num_dirs=10
-	min_filesize=64KB
-	max_filesize=64KB
-	reuse=1
-[end0]
-[threadgroup0]
-	num_threads=1
-	read_weight=1
-	read_random=1
-	read_size=4KB
-	read_blocksize=4KB
-	[stats]
-		enable_stats=0
-	[end]
-[end0]
-EOF
+cp "$top/tests/bench/read-only.ffsb" "$work/read-only.ffsb"
 cp "$top/tests/bench/stat-only.ffsb" "$work/stat-only.ffsb"
 
 # run PROFILE ENGINE: "ops_per_s ops_per_cpu_s" of one run
