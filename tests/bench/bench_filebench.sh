@@ -49,15 +49,8 @@ strace_secs=${BENCH_STRACE_SECONDS:-3} strace_threads=${BENCH_STRACE_THREADS:-4}
 [ -x "$fsmix" ] || { echo "bench_filebench: no fsmix at $fsmix" >&2; exit 2; }
 [ -x "$filebench" ] || { echo "bench_filebench: no filebench at $filebench (tests/bench/peers_build.sh builds it)"; exit 77; }
 fbwl=$(dirname "$filebench")/../share/filebench/workloads
-work=$(mktemp -d /dev/shm/fsmix-bench-fb.XXXXXX)
-mnt='' loopdev=''
-cleanup() {
-	[ -n "$mnt" ] && umount -l "$mnt" 2>/dev/null
-	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
-	rm -rf "$work" "${img:-}"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_tag=fb bench_ext4_mb=4096
+. "$top/tests/bench/bench-fs.bash"
 
 # Per workload: filebench's loop-ending flowop, default threads, prealloc %, meandirwidth,
 # fsmix ops per loop of the weighted profile.
@@ -74,23 +67,6 @@ profile_of() {
 	echo "${!var:-$top/profiles/filebench-$1.ffsb}"
 }
 
-# dir_for FS: a fresh empty directory on that filesystem.
-dir_for() {
-	local d
-	case $1 in
-	tmpfs) d=$work/t ;;
-	ext4) d=$mnt/t ;;
-	esac
-	rm -rf "$d" && mkdir -p "$d" && sync -f "$d" && echo "$d"
-}
-ext4_mount() {
-	[ -n "$mnt" ] && return 0
-	[ "$(id -u)" = 0 ] || { echo "bench_filebench: ext4 needs root: skipped"; return 1; }
-	img=$(mktemp "${BENCH_IMG_DIR:-/tmp}/fsmix-bench-fb.XXXXXX.img")
-	truncate -s "${BENCH_EXT4_MB:-4096}M" "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 &&
-		loopdev=$(losetup -f --show "$img") && mkdir -p "$work/ext4" &&
-		mount -t ext4 "$loopdev" "$work/ext4" && mnt=$work/ext4
-}
 
 # fb_script NAME DIR SECONDS THREADS: the generated .f on stdout.
 fb_script() {

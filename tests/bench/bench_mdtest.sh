@@ -47,34 +47,11 @@ fi
 [ -x "$fsmix" ] || { echo "bench_mdtest: no fsmix at $fsmix" >&2; exit 2; }
 [ -x "$mdtest" ] || { echo "bench_mdtest: no mdtest at $mdtest (tests/bench/peers_build.sh builds it)"; exit 77; }
 command -v mpirun >/dev/null || { echo "bench_mdtest: no mpirun"; exit 77; }
-work=$(mktemp -d /dev/shm/fsmix-bench-md.XXXXXX)
-mnt='' loopdev='' img=''
-cleanup() {
-	[ -n "$mnt" ] && umount -l "$mnt" 2>/dev/null
-	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
-	rm -rf "$work" "$img"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_tag=md bench_ext4_mb=2048
+. "$top/tests/bench/bench-fs.bash"
 mpi() { mpirun --allow-run-as-root --oversubscribe -np "$tasks" "$@"; }
 phases_of() { [ "$1" = easy ] && echo "create stat remove" || echo "create stat read remove"; }
 
-dir_for() {
-	local d
-	case $1 in
-	tmpfs) d=$work/t ;;
-	ext4) d=$mnt/t ;;
-	esac
-	rm -rf "$d" && mkdir -p "$d" && sync -f "$d" && echo "$d"
-}
-ext4_mount() {
-	[ -n "$mnt" ] && return 0
-	[ "$(id -u)" = 0 ] || { echo "bench_mdtest: ext4 needs root: skipped"; return 1; }
-	img=$(mktemp "${BENCH_IMG_DIR:-/tmp}/fsmix-bench-md.XXXXXX.img")
-	truncate -s "${BENCH_EXT4_MB:-2048}M" "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 &&
-		loopdev=$(losetup -f --show "$img") && mkdir -p "$work/ext4" &&
-		mount -t ext4 "$loopdev" "$work/ext4" && mnt=$work/ext4
-}
 
 # run_mdtest KIND FS: "create stat read remove" rates (read 0 for easy).
 run_mdtest() {
