@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "engine.h"
 #include "engine_int.h"
 #include "threads.h"
@@ -98,6 +99,11 @@ int phase_run_all(struct engine *e, size_t n, phase_wait_fn wait, char *err, siz
 	for (uint32_t ph = 0; ph < pl->n_phases; ph++) {
 		const struct plan_phase *x = &pl->phases[ph];
 		size_t np = phase_crew(e, n, ph, ws);
+		/* the plan's rules: no phase without a group, and its groups' threads are its crew
+		 */
+		FSMIX_ASSERT_MSG(np > 0 && np == x->threads,
+		                 "phase %" PRIu32 ": %zu workers, %" PRIu64 " threads planned", ph,
+		                 np, x->threads);
 		if ((rc = crew_start(e, ws, np, "worker", err, errlen)))
 			break;
 		crew_arrived(e);
