@@ -12,10 +12,12 @@
  *          call's completion is posted and the rest of its chain is cancelled (-ECANCELED);
  *   chain-async  the same with IOSQE_ASYNC on the chain's head: the whole chain runs in an
  *          io-wq worker, no call tried inline first.
+ * The ring modes with "+defer" (calls+defer, chain+defer, ...) make the ring with
+ * IORING_SETUP_DEFER_TASKRUN and SINGLE_ISSUER instead of COOP_TASKRUN.
  * Prints operations/s and the process's CPU (user + system, io-wq's threads included) per
  * operation. Asserts nothing.
  *
- *   bench_chain DIR sync|calls|chain|chain-async [DEPTH [SECONDS [BYTES]]]   (32, 4, 16384)
+ *   bench_chain DIR sync|calls|chain|chain-async[+defer] [DEPTH [SECONDS [BYTES]]]   (32, 4, 16384)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -102,6 +104,7 @@ static void calls_submit(struct io_uring *r, struct slot *s, unsigned i, char (*
 }
 
 static bool chain_async; /* chain-async: the chain's head (so all of it) straight to io-wq */
+static bool defer;       /* MODE+defer: the ring with DEFER_TASKRUN (else COOP_TASKRUN) */
 
 static void chain_submit(struct io_uring *r, unsigned i, char (*names)[4096])
 {
@@ -125,7 +128,9 @@ static void chain_submit(struct io_uring *r, unsigned i, char (*names)[4096])
 static void ring_run(unsigned depth, bool chain, double secs)
 {
 	struct io_uring r;
-	struct io_uring_params p = {.flags = IORING_SETUP_COOP_TASKRUN};
+	struct io_uring_params p = {.flags = defer ? IORING_SETUP_SINGLE_ISSUER |
+	                                                 IORING_SETUP_DEFER_TASKRUN
+	                                           : IORING_SETUP_COOP_TASKRUN};
 	int rc = io_uring_queue_init_params(depth * 4, &r, &p);
 	if (rc)
 		die("io_uring_queue_init", -rc);
@@ -180,13 +185,34 @@ static void ring_run(unsigned depth, bool chain, double secs)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench_chain DIR sync|calls|chain|chain-async [DEPTH "
-		                "[SECONDS [BYTES]]]\n");
+		fprintf(stderr,
+		        "usage: bench_chain DIR sync|calls|chain|chain-async[+defer] [DEPTH "
+		        "[SECONDS [BYTES]]]\n");
 		return 2;
 	}
 	dir = argv[1];
 	const char *mode = argv[2];
+	char base[32];
+	snprintf(base, sizeof(base), "%s", mode);
+	char *plus = strchr(base, '+');
+	if (plus && !strcmp(plus, "+defer")) {
+		*plus = 0;
+		defer = true;
+	}
+	bool ring =
+	    !strcmp(base, "calls") || !strcmp(base, "chain") || !strcmp(base, "chain-async");
+	if (!ring && strcmp(mode, "sync")) {
+		fprintf(stderr,
+		        "bench_chain: mode %s: sync, calls, chain or chain-async (the last three "
+		        "may end in +defer)\n",
+		        mode);
+		return 2;
+	}
 	unsigned depth = argc > 3 ? (unsigned)atoi(argv[3]) : 32;
+	if (depth < 1 || depth > 4096) {
+		fprintf(stderr, "bench_chain: depth %s: 1 to 4096\n", argv[3]);
+		return 2;
+	}
 	double secs = argc > 4 ? atof(argv[4]) : 4;
 	bytes = argc > 5 ? (size_t)atol(argv[5]) : 16384;
 	if (posix_memalign(&buf, 4096, bytes))
@@ -211,12 +237,9 @@ int main(int argc, char **argv)
 		for (unsigned i = 0; i < depth; i++)
 			pthread_join(t[i], NULL);
 		free(t);
-	} else if (!strcmp(mode, "calls") || !strncmp(mode, "chain", 5)) {
-		chain_async = !strcmp(mode, "chain-async");
-		ring_run(depth, strcmp(mode, "calls") != 0, secs);
 	} else {
-		fprintf(stderr, "bench_chain: mode %s: sync, calls, chain or chain-async\n", mode);
-		return 2;
+		chain_async = !strcmp(base, "chain-async");
+		ring_run(depth, strcmp(base, "calls") != 0, secs);
 	}
 	double t = now_s() - t0, c = cpu_s() - c0;
 	unsigned long n = atomic_load(&ops_done);
