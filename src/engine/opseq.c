@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,12 +57,40 @@ int op_seq_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 	return 0;
 }
 
+/* sequence_hold=1, a loop after the first: the file kept open taken back from the pool in the
+ * mode its steps need, with no call (nocall), as acquire() tries: 4 times, yielding between.
+ * 0, or OP_BUSY while other threads hold it incompatibly. The plan refuses a hold beside a
+ * group that deletes, renames or links (seqkeys_plan), so the slot still names the file the
+ * descriptor is open on: any other answer is a broken rule, a failure of the open step. */
+static int seq_retake(struct worker *w, struct engine_fs *fs, enum op_id op)
+{
+	struct seq_state *s = &w->seq;
+	struct pool *p = fileset(w, fs);
+	for (int tries = 0; tries < 4; tries++) {
+		int rc = pool_try_acquire(p, s->f.id, s->excl ? POOL_WRITE : POOL_READ);
+		if (rc == 0) {
+			s->held = s->nocall = true;
+			s->at0 = false; /* where the last loop left it */
+			s->f.size = pool_size(p, s->f.id);
+			s->f.gen = POOL_GEN_UNKNOWN;
+			return 0;
+		}
+		if (rc != -EBUSY)
+			return seq_fail(w, fs, op, SYS_open, -rc);
+		sched_yield(); /* held by other threads right now */
+	}
+	return OP_BUSY;
+}
+
 /* open: a random file of the pool (file_popularity), shared when the steps up to its close only
- * read (O_RDONLY), exclusive when one writes or syncs (O_RDWR, with open_sync). */
+ * read (O_RDONLY), exclusive when one writes or syncs (O_RDWR, with open_sync); with
+ * sequence_hold=1 only once per thread, the file then kept open (seq_retake). */
 int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	struct seq_state *s = &w->seq;
 	bool writes = s->step->writes;
+	if (s->open)
+		return seq_retake(w, fs, op);
 	int rc = acquire(w, fs, writes ? POOL_WRITE : POOL_READ, false, &s->f.id);
 	if (rc)
 		return rc;
@@ -78,6 +107,7 @@ int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 	if (fd < 0)
 		return seq_fail(w, fs, op, SYS_open, -fd);
 	s->f.fd = fd;
+	s->fs = fs;
 	s->open = s->at0 = true;
 	r->trans = 1;
 	return 0;
@@ -226,6 +256,12 @@ int op_seq_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 int op_seq_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	struct seq_state *s = &w->seq;
+	if (w->g->sequence_hold) { /* given back to the pool; open until seq_finish */
+		pool_release(fileset(w, fs), s->f.id, s->excl ? POOL_WRITE : POOL_READ);
+		s->held = false;
+		s->nocall = true;
+		return 0;
+	}
 	s->open = false;
 	int rc = t_close(w, s->f.fd);
 	if (rc < 0)
@@ -244,12 +280,14 @@ int op_seq_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct o
 	return 0;
 }
 
-void seq_abort(struct worker *w, struct engine_fs *fs)
+void seq_abort(struct worker *w, struct engine_fs *fs, int rc)
 {
 	struct seq_state *s = &w->seq;
-	if (s->open)
+	bool keep = w->g->sequence_hold && (rc == OP_SKIPPED || rc == OP_BUSY);
+	if (s->open && !keep) {
 		(void)w->io->close(w, s->f.fd);
-	s->open = false;
+		s->open = false;
+	}
 	if (!s->held)
 		return;
 	if (s->created) {
@@ -262,4 +300,13 @@ void seq_abort(struct worker *w, struct engine_fs *fs)
 		pool_release(fileset(w, fs), s->f.id, s->excl ? POOL_WRITE : POOL_READ);
 	}
 	s->held = s->created = s->made = false;
+}
+
+void seq_finish(struct worker *w)
+{
+	struct seq_state *s = &w->seq;
+	FSMIX_ASSERT(!s->held); /* every loop gives back what it took, also when it fails */
+	if (s->open)
+		(void)w->io->close(w, s->f.fd);
+	s->open = false;
 }
