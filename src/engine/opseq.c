@@ -57,17 +57,38 @@ int op_seq_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 	return 0;
 }
 
+/* sequence_hold=1, a writer's hold of file id: the file drained of its readers (pool.h:
+ * pool_drain_begin), who keep taking it back every loop, so that a moment with none, which a
+ * POOL_WRITE try waits for, need not come; waits while they leave (yielding), unless the run
+ * stops. 0, or the pool's -EBUSY (another writer has it, or the run stops) or -errno. */
+static int seq_drain(struct worker *w, struct pool *p, uint32_t id)
+{
+	int rc = pool_drain_begin(p, id);
+	if (rc)
+		return rc;
+	while (pool_drain_finish(p, id) == -EBUSY) {
+		if (engine_stopping(w->eng)) {
+			pool_drain_cancel(p, id);
+			return -EBUSY;
+		}
+		sched_yield(); /* its readers end their loops */
+	}
+	return 0;
+}
+
 /* sequence_hold=1, a loop after the first: the file kept open taken back from the pool in the
- * mode its steps need, with no call (nocall), as acquire() tries: 4 times, yielding between.
- * 0, or OP_BUSY while other threads hold it incompatibly. The plan refuses a hold beside a
- * group that deletes, renames or links (seqkeys_plan), so the slot still names the file the
- * descriptor is open on: any other answer is a broken rule, a failure of the open step. */
+ * mode its steps need, with no call (nocall): a reader as acquire() tries (4 times, yielding
+ * between), a writer by draining it (seq_drain). 0, or OP_BUSY while other threads hold it
+ * incompatibly. The plan refuses a hold beside a group that deletes, renames or links
+ * (seqkeys_plan), so the slot still names the file the descriptor is open on: any other answer
+ * is a broken rule, a failure of the open step. */
 static int seq_retake(struct worker *w, struct engine_fs *fs, enum op_id op)
 {
 	struct seq_state *s = &w->seq;
 	struct pool *p = fileset(w, fs);
 	for (int tries = 0; tries < 4; tries++) {
-		int rc = pool_try_acquire(p, s->f.id, s->excl ? POOL_WRITE : POOL_READ);
+		int rc =
+		    s->excl ? seq_drain(w, p, s->f.id) : pool_try_acquire(p, s->f.id, POOL_READ);
 		if (rc == 0) {
 			s->held = s->nocall = true;
 			s->at0 = false; /* where the last loop left it */
@@ -91,9 +112,18 @@ int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 	bool writes = s->step->writes;
 	if (s->open)
 		return seq_retake(w, fs, op);
-	int rc = acquire(w, fs, writes ? POOL_WRITE : POOL_READ, false, &s->f.id);
+	/* a hold's writer: a file picked as a reader would be, then drained (seq_drain) */
+	bool drain = writes && w->g->sequence_hold;
+	int rc = acquire(w, fs, writes && !drain ? POOL_WRITE : POOL_READ, false, &s->f.id);
 	if (rc)
 		return rc;
+	if (drain) {
+		pool_release(fileset(w, fs), s->f.id, POOL_READ);
+		if ((rc = seq_drain(w, fileset(w, fs), s->f.id)))
+			return rc == -EBUSY
+			           ? OP_BUSY
+			           : fail(w, op, SYS_open, -rc, fs, TREE_DIR_TOP, s->f.id, false);
+	}
 	s->held = true;
 	s->created = s->made = false;
 	s->excl = writes;
