@@ -156,15 +156,25 @@ static int seq_rewind(struct worker *w, struct engine_fs *fs, enum op_id op, uin
 	return o < 0 ? seq_fail(w, fs, op, SYS_lseek, (int)-o) : 0;
 }
 
+/* One repetition's counts added to the step's (the op bodies set theirs, as one op's). */
+static void seq_add(struct op_result *r, const struct op_result *one)
+{
+	r->trans += one->trans;
+	r->bytes_read += one->bytes_read;
+	r->bytes_written += one->bytes_written;
+}
+
 /* write: the write op's I/O (write_size from one offset inside the file, never past its end),
  * times times. A file a create step made is empty until an append: nothing to overwrite. */
 int op_seq_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	for (uint32_t i = 0; i < w->seq.step->times && w->seq.f.size; i++) {
+		struct op_result one = {0};
 		int rc = seq_rewind(w, fs, op,
 		                    w->g->write_size ? w->g->write_size : iosize_max(&w->g->wmix));
-		if (rc || (rc = opfile_write_body(w, fs, op, &w->seq.f, r)))
+		if (rc || (rc = opfile_write_body(w, fs, op, &w->seq.f, &one)))
 			return rc;
+		seq_add(r, &one);
 	}
 	return 0;
 }
@@ -226,10 +236,12 @@ int op_seq_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_seq_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	for (uint32_t i = 0; i < w->seq.step->times; i++) {
+		struct op_result one = {0};
 		int rc = seq_rewind(w, fs, op,
 		                    w->g->read_size ? w->g->read_size : iosize_max(&w->g->rmix));
-		if (rc || (rc = opfile_read_body(w, fs, op, &w->seq.f, r)))
+		if (rc || (rc = opfile_read_body(w, fs, op, &w->seq.f, &one)))
 			return rc;
+		seq_add(r, &one);
 	}
 	return 0;
 }
