@@ -152,9 +152,10 @@ PY
 fi
 
 # ---- 5. bytes: every repetition of write*N and read*N counts (held or not) ------------------
-for hold in 1 0; do
+for hold in 1 0; do # (0: no sequence_hold line, so that a binary without the key runs it too)
 	profile "$(shmdir)" "${writer/sequence_hold=1/sequence_hold=$hold}" \
-		"$(printf '%s' "${reader/sequence_hold=1/sequence_hold=$hold}" | sed 's/open,read,close/open,read*4,close/')" >"$work/b.ffsb"
+		"$(printf '%s' "${reader/sequence_hold=1/sequence_hold=$hold}" | sed 's/open,read,close/open,read*4,close/')" |
+		sed '/sequence_hold=0/d' >"$work/b.ffsb"
 	run_ run --seed 5 "$work/b.ffsb" --json "$work/b.json" >"$work/b.out" 2>&1
 	rc=$?
 	got=$(jq_ "$work/b.json" '" ".join("%s=%d" % (o["name"], (o["bytes_read"] + o["bytes_written"]) // max(o["count"], 1)) for g in d["groups"] for o in g["ops"] if o["name"] in ("seq_write", "seq_read"))')
