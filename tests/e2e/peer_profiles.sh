@@ -190,13 +190,13 @@ specs = {
               "g1_sequence_skipped == 0"],
   },
   # sequence_hold: each thread opens its file once and closes it when it ends, so a thread's
-  # whole run is one span: shadow reads 2k; dbwr loops of 100 x random 2k O_DSYNC; lgwr 256k
-  # O_DSYNC (a loop that found its file held by others is busy, and made no call)
+  # whole run is one span: shadow reads 2k; dbwr loops of 100 x random 2k O_SYNC; lgwr 256k
+  # O_SYNC (a loop that found its file held by others is busy, and made no call)
   "filebench-oltp": {
     "seq": {
       "shadow": ("0", r"open:RDONLY (lseek read:2048 )+close", "g0_seq_open"),
-      "dbwr": ("0", r"open:RDWR\|DSYNC (lseek write:2048 )+close", "g1_seq_open"),
-      "lgwr": ("1", r"open:RDWR\|DSYNC (lseek write:262144 )+close", "g2_seq_open"),
+      "dbwr": ("0", r"open:RDWR\|SYNC (lseek write:2048 )+close", "g1_seq_open"),
+      "lgwr": ("1", r"open:RDWR\|SYNC (lseek write:262144 )+close", "g2_seq_open"),
     },
     "exact": ["g0_sequence + g0_sequence_busy == 200", "g1_sequence + g1_sequence_busy == 10",
               "g2_sequence == 5", "g0_seq_read == g0_sequence", "g1_seq_write == g1_sequence",
