@@ -265,11 +265,14 @@ static int op_sequence(struct worker *w, struct engine_fs *fs, enum op_id op, st
 	const struct plan_group *g = w->g;
 	uint64_t first_t0 = 0;
 	int rc = 0;
+	if (w->seq.open) /* sequence_hold: the file kept open, on its filesystem */
+		fs = w->seq.fs;
 	for (uint32_t i = 0; i < g->n_seq && rc == 0; i++) {
 		enum op_id step = (enum op_id)g->seq[i].op;
 		struct op_result sr = {0};
 		uint64_t t0 = 0, lat = 0;
 		w->seq.step = &g->seq[i];
+		w->seq.nocall = false;
 		if (w->shared_clock)
 			w->op_t0 = 0;
 		else if (w->time_ops)
@@ -282,7 +285,8 @@ static int op_sequence(struct worker *w, struct engine_fs *fs, enum op_id op, st
 			} else if (t0) {
 				lat = now_ns() - t0;
 			}
-			step_done(w, step, &sr, lat);
+			if (!w->seq.nocall) /* a held file taken or given back: no step made */
+				step_done(w, step, &sr, lat);
 			r->bytes_read += sr.bytes_read;
 			r->bytes_written += sr.bytes_written;
 		} else if (rc == OP_SKIPPED) {
@@ -296,7 +300,7 @@ static int op_sequence(struct worker *w, struct engine_fs *fs, enum op_id op, st
 	if (w->shared_clock)
 		w->op_t0 = first_t0;
 	if (rc) {
-		seq_abort(w, fs);
+		seq_abort(w, fs, rc);
 		return rc;
 	}
 	r->trans = 1;

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,15 +57,73 @@ int op_seq_create(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 	return 0;
 }
 
+/* sequence_hold=1, a writer's hold of file id: the file drained of its readers (pool.h:
+ * pool_drain_begin), who keep taking it back every loop, so that a moment with none, which a
+ * POOL_WRITE try waits for, need not come; waits while they leave (yielding), unless the run
+ * stops. 0, or the pool's -EBUSY (another writer has it, or the run stops) or -errno. */
+static int seq_drain(struct worker *w, struct pool *p, uint32_t id)
+{
+	int rc = pool_drain_begin(p, id);
+	if (rc)
+		return rc;
+	while (pool_drain_finish(p, id) == -EBUSY) {
+		if (engine_stopping(w->eng)) {
+			pool_drain_cancel(p, id);
+			return -EBUSY;
+		}
+		sched_yield(); /* its readers end their loops */
+	}
+	return 0;
+}
+
+/* sequence_hold=1, a loop after the first: the file kept open taken back from the pool in the
+ * mode its steps need, with no call (nocall): a reader as acquire() tries (4 times, yielding
+ * between), a writer by draining it (seq_drain). 0, or OP_BUSY while other threads hold it
+ * incompatibly. The plan refuses a hold beside a group that deletes, renames or links
+ * (seqkeys_plan), so the slot still names the file the descriptor is open on: any other answer
+ * is a broken rule, a failure of the open step. */
+static int seq_retake(struct worker *w, struct engine_fs *fs, enum op_id op)
+{
+	struct seq_state *s = &w->seq;
+	struct pool *p = fileset(w, fs);
+	for (int tries = 0; tries < 4; tries++) {
+		int rc =
+		    s->excl ? seq_drain(w, p, s->f.id) : pool_try_acquire(p, s->f.id, POOL_READ);
+		if (rc == 0) {
+			s->held = s->nocall = true;
+			s->at0 = false; /* where the last loop left it */
+			s->f.size = pool_size(p, s->f.id);
+			s->f.gen = POOL_GEN_UNKNOWN;
+			return 0;
+		}
+		if (rc != -EBUSY)
+			return seq_fail(w, fs, op, SYS_open, -rc);
+		sched_yield(); /* held by other threads right now */
+	}
+	return OP_BUSY;
+}
+
 /* open: a random file of the pool (file_popularity), shared when the steps up to its close only
- * read (O_RDONLY), exclusive when one writes or syncs (O_RDWR, with open_sync). */
+ * read (O_RDONLY), exclusive when one writes or syncs (O_RDWR, with open_sync); with
+ * sequence_hold=1 only once per thread, the file then kept open (seq_retake). */
 int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	struct seq_state *s = &w->seq;
 	bool writes = s->step->writes;
-	int rc = acquire(w, fs, writes ? POOL_WRITE : POOL_READ, false, &s->f.id);
+	if (s->open)
+		return seq_retake(w, fs, op);
+	/* a hold's writer: a file picked as a reader would be, then drained (seq_drain) */
+	bool drain = writes && w->g->sequence_hold;
+	int rc = acquire(w, fs, writes && !drain ? POOL_WRITE : POOL_READ, false, &s->f.id);
 	if (rc)
 		return rc;
+	if (drain) {
+		pool_release(fileset(w, fs), s->f.id, POOL_READ);
+		if ((rc = seq_drain(w, fileset(w, fs), s->f.id)))
+			return rc == -EBUSY
+			           ? OP_BUSY
+			           : fail(w, op, SYS_open, -rc, fs, TREE_DIR_TOP, s->f.id, false);
+	}
 	s->held = true;
 	s->created = s->made = false;
 	s->excl = writes;
@@ -78,6 +137,7 @@ int op_seq_open(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 	if (fd < 0)
 		return seq_fail(w, fs, op, SYS_open, -fd);
 	s->f.fd = fd;
+	s->fs = fs;
 	s->open = s->at0 = true;
 	r->trans = 1;
 	return 0;
@@ -96,15 +156,25 @@ static int seq_rewind(struct worker *w, struct engine_fs *fs, enum op_id op, uin
 	return o < 0 ? seq_fail(w, fs, op, SYS_lseek, (int)-o) : 0;
 }
 
+/* One repetition's counts added to the step's (the op bodies set theirs, as one op's). */
+static void seq_add(struct op_result *r, const struct op_result *one)
+{
+	r->trans += one->trans;
+	r->bytes_read += one->bytes_read;
+	r->bytes_written += one->bytes_written;
+}
+
 /* write: the write op's I/O (write_size from one offset inside the file, never past its end),
  * times times. A file a create step made is empty until an append: nothing to overwrite. */
 int op_seq_write(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	for (uint32_t i = 0; i < w->seq.step->times && w->seq.f.size; i++) {
+		struct op_result one = {0};
 		int rc = seq_rewind(w, fs, op,
 		                    w->g->write_size ? w->g->write_size : iosize_max(&w->g->wmix));
-		if (rc || (rc = opfile_write_body(w, fs, op, &w->seq.f, r)))
+		if (rc || (rc = opfile_write_body(w, fs, op, &w->seq.f, &one)))
 			return rc;
+		seq_add(r, &one);
 	}
 	return 0;
 }
@@ -166,10 +236,12 @@ int op_seq_append(struct worker *w, struct engine_fs *fs, enum op_id op, struct 
 int op_seq_read(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	for (uint32_t i = 0; i < w->seq.step->times; i++) {
+		struct op_result one = {0};
 		int rc = seq_rewind(w, fs, op,
 		                    w->g->read_size ? w->g->read_size : iosize_max(&w->g->rmix));
-		if (rc || (rc = opfile_read_body(w, fs, op, &w->seq.f, r)))
+		if (rc || (rc = opfile_read_body(w, fs, op, &w->seq.f, &one)))
 			return rc;
+		seq_add(r, &one);
 	}
 	return 0;
 }
@@ -226,6 +298,12 @@ int op_seq_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op
 int op_seq_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r)
 {
 	struct seq_state *s = &w->seq;
+	if (w->g->sequence_hold) { /* given back to the pool; open until seq_finish */
+		pool_release(fileset(w, fs), s->f.id, s->excl ? POOL_WRITE : POOL_READ);
+		s->held = false;
+		s->nocall = true;
+		return 0;
+	}
 	s->open = false;
 	int rc = t_close(w, s->f.fd);
 	if (rc < 0)
@@ -244,12 +322,14 @@ int op_seq_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct o
 	return 0;
 }
 
-void seq_abort(struct worker *w, struct engine_fs *fs)
+void seq_abort(struct worker *w, struct engine_fs *fs, int rc)
 {
 	struct seq_state *s = &w->seq;
-	if (s->open)
+	bool keep = w->g->sequence_hold && (rc == OP_SKIPPED || rc == OP_BUSY);
+	if (s->open && !keep) {
 		(void)w->io->close(w, s->f.fd);
-	s->open = false;
+		s->open = false;
+	}
 	if (!s->held)
 		return;
 	if (s->created) {
@@ -262,4 +342,13 @@ void seq_abort(struct worker *w, struct engine_fs *fs)
 		pool_release(fileset(w, fs), s->f.id, s->excl ? POOL_WRITE : POOL_READ);
 	}
 	s->held = s->created = s->made = false;
+}
+
+void seq_finish(struct worker *w)
+{
+	struct seq_state *s = &w->seq;
+	FSMIX_ASSERT(!s->held); /* every loop gives back what it took, also when it fails */
+	if (s->open)
+		(void)w->io->close(w, s->f.fd);
+	s->open = false;
 }

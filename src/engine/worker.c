@@ -15,6 +15,7 @@
 #include "engine_int.h"
 #include "interval.h"
 #include "ioengine.h"
+#include "opseq.h"
 #include "workerloop.h"
 
 /* Aging: reserve what op may add from the round's credit. Returns the bytes reserved (0 for
@@ -245,6 +246,7 @@ void *worker_main(void *arg)
 	if (UNLIKELY(ramping)) /* stopped during the ramp: nothing was counted */
 		worker_ramp_done(w);
 	w->t_end = now_ns();
+	seq_finish(w); /* sequence_hold: the file it kept open */
 	if (w->ival)
 		ival_finish(w->ival, w->t_end);
 	if (g->num_ops)

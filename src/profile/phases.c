@@ -5,6 +5,8 @@
 
 #include <inttypes.h>
 
+#include "seqkeys.h"
+
 static struct src_loc key_loc(const struct section *s, enum key_id k)
 {
 	return s->set[k].set ? s->set[k].loc : s->loc;
@@ -67,6 +69,7 @@ void phases_build(struct diag *d, const struct profile *p, struct plan *pl)
 {
 	bool phased = phases_declared(p);
 	check_group_keys(d, p, pl, phased);
+	seqkeys_plan(d, p, pl); /* sequence_hold: against the groups of its phase */
 	if (!phased || !pl->n_groups)
 		return;
 	uint32_t n = 0;

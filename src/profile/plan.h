@@ -83,6 +83,7 @@ struct plan_group {
 	const char *sequence;               /* the key's text, NULL: none */
 	struct plan_step seq[PLAN_SEQ_MAX]; /* the steps in order */
 	uint32_t n_seq;
+	bool sequence_hold; /* sequence_hold=1: its file stays open across loops (opseq.c) */
 	bool sqpoll; /* io_uring: a kernel polling thread per worker's ring (IORING_SETUP_SQPOLL) */
 	/* [stats] */
 	bool enable_stats, enable_range;

@@ -1,6 +1,7 @@
 /* seqkeys.c - sequence=: filebench's flowops in order on a file kept open (seqkeys.h). */
 #include "seqkeys.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,9 +235,37 @@ static void check_keys(struct diag *d, const struct section *tg, const struct pl
 			    tg->set[KEY_sequence].loc.line);
 }
 
+/* sequence_hold=1: the sequence is one open, steps on its file and a close (so every loop after
+ * the first starts on the file kept open), and one operation in flight (the file is the
+ * worker's, not an in-flight context's). */
+static void check_hold(struct diag *d, const struct section *tg, const struct plan_group *g)
+{
+	unsigned line = tg->set[KEY_sequence].loc.line;
+	bool shape =
+	    g->n_seq >= 2 && g->seq[0].op == OP_seq_open && g->seq[g->n_seq - 1].op == OP_seq_close;
+	for (uint32_t i = 1; shape && i + 1 < g->n_seq; i++)
+		shape = step_of_op(g->seq[i].op)->kind == STEP_ON_FILE;
+	if (!shape)
+		diag_error(
+		    d, DIAG_CONFLICT, where(tg, KEY_sequence_hold), tg->name, "sequence_hold",
+		    "needs a sequence (line %u) of one open, steps on its file and a close, "
+		    "e.g. open,write*100,close: the file it keeps open is the one open takes",
+		    line);
+	if (setting_u(tg, KEY_iodepth) > 1)
+		diag_error(d, DIAG_CONFLICT, where(tg, KEY_sequence_hold), tg->name,
+		           "sequence_hold",
+		           "cannot be combined with iodepth above 1 (line %u): the file kept open "
+		           "is the thread's, one operation at a time",
+		           tg->set[KEY_iodepth].loc.line);
+}
+
 void seqkeys_group(struct diag *d, const struct section *tg, struct plan_group *g)
 {
 	char err[512];
+	if (g->sequence_hold && !g->sequence)
+		diag_error(d, DIAG_MISSING, where(tg, KEY_sequence_hold), tg->name, "sequence_hold",
+		           "needs sequence=: the file it keeps open is a sequence's, e.g. "
+		           "sequence=open,read,close");
 	if (!g->sequence)
 		return;
 	unsigned line = tg->set[KEY_sequence].loc.line;
@@ -263,6 +292,40 @@ void seqkeys_group(struct diag *d, const struct section *tg, struct plan_group *
 	for (uint32_t i = 0; i < g->n_seq; i++)
 		g->weight[g->seq[i].op]++;
 	check_keys(d, tg, g);
+	if (g->sequence_hold)
+		check_hold(d, tg, g);
+}
+
+/* Ops that take a file's name from under a descriptor kept open between loops: the file kept
+ * open is out of the pool's hold between them, so no thread may delete, rename or link it. */
+#define UNHOLDS (OPF_DELETES | OPF_RENAMES | OPF_META | OPF_LINKS)
+
+void seqkeys_plan(struct diag *d, const struct profile *p, const struct plan *pl)
+{
+	for (size_t h = 0; h < pl->n_groups; h++) {
+		const struct plan_group *g = &pl->groups[h];
+		if (!g->sequence_hold || !g->n_seq)
+			continue;
+		for (size_t o = 0; o < pl->n_groups; o++) {
+			const struct plan_group *x = &pl->groups[o];
+			if (x->phase != g->phase ||
+			    (g->bindfs >= 0 && x->bindfs >= 0 && x->bindfs != g->bindfs))
+				continue;
+			int op = 0;
+			while (op < OP_COUNT && !(x->weight[op] && (op_table[op].flags & UNHOLDS)))
+				op++;
+			if (op == OP_COUNT)
+				continue;
+			diag_error(d, DIAG_CONFLICT, where(p->tg[h], KEY_sequence_hold), g->name,
+			           "sequence_hold",
+			           "cannot keep files open while [%s] (line %u) may %s them "
+			           "(its %s) on the same filesystem in the same phase",
+			           x->name, p->tg[o]->loc.line,
+			           op_table[op].flags & OPF_DELETES ? "delete" : "rename or link",
+			           op_table[op].name);
+			break;
+		}
+	}
 }
 
 static void print_bytes(FILE *out, uint64_t v)
@@ -293,7 +356,8 @@ void seqkeys_print_group(FILE *out, const struct plan_group *g)
 {
 	if (!g->n_seq)
 		return;
-	fprintf(out, "    sequence: %u steps, one transaction, in this order:\n", g->n_seq);
+	fprintf(out, "    sequence: %u steps, one transaction, in this order%s:\n", g->n_seq,
+	        g->sequence_hold ? " (sequence_hold: its file kept open across loops)" : "");
 	for (uint32_t i = 0; i < g->n_seq; i++) {
 		const struct plan_step *st = &g->seq[i];
 		const struct seq_step *s = step_of_op(st->op);
@@ -302,11 +366,20 @@ void seqkeys_print_group(FILE *out, const struct plan_group *g)
 			fprintf(out, " x %" PRIu32, st->times);
 		if (st->op == OP_seq_open) /* the flags follow its steps up to its close */
 			fprintf(out, "  openat(%s) of a random file, %s",
-			        st->writes ? "O_RDWR" : "O_RDONLY",
+			        !st->writes               ? "O_RDONLY"
+			        : g->open_sync == O_DSYNC ? "O_RDWR|O_DSYNC"
+			        : g->open_sync == O_SYNC  ? "O_RDWR|O_SYNC"
+			                                  : "O_RDWR",
 			        st->writes ? "held alone (a step writes)"
 			                   : "shared (its steps read)");
+		else if (st->op == OP_seq_close && g->sequence_hold)
+			fprintf(out,
+			        "  no call: the file given back to the pool, kept open; close() "
+			        "when the thread ends");
 		else
 			fprintf(out, "  %s", s->calls);
+		if (st->op == OP_seq_open && g->sequence_hold)
+			fprintf(out, "; once per thread: later loops take it back, no call");
 		if (st->op == OP_seq_write || st->op == OP_seq_append)
 			print_wsize(out, g);
 		if (st->op == OP_seq_read) {

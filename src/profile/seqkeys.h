@@ -24,6 +24,12 @@ const char *seqkeys_parse(const char *text, struct plan_group *g, char *err, siz
  */
 void seqkeys_group(struct diag *d, const struct section *tg, struct plan_group *g);
 
+/* seqkeys_plan - sequence_hold=1 of every group against the others of the plan (after every
+ * group is built and phases_build set their phases): refused where a group of the same phase
+ * that may use the same filesystem deletes, renames or links files (a file kept open between
+ * loops is out of the pool's hold there). */
+void seqkeys_plan(struct diag *d, const struct profile *p, const struct plan *pl);
+
 /* seqkeys_print_group - `fsmix check`: the sequence as it will run, one step a line with its
  * system calls and sizes; nothing for a group without one. */
 void seqkeys_print_group(FILE *out, const struct plan_group *g);

@@ -18,6 +18,8 @@
  * State word:  0            never used / hole not yet on the free stack
  *              FREE         free, on the free stack
  *              IDLE + n     the file exists and n >= 0 readers hold it (shared)
+ *              DRAIN+IDLE+n the same, and a writer waits for the n readers to leave; no new
+ *                           reader enters (pool_drain_begin)
  *              WRITE        held exclusively by a writer or deleter (pool_pick POOL_WRITE)
  *              NEW          reserved by a creator, not visible to pickers yet
  * Pickers only ever acquire IDLE+n slots, so a file is never written by two workers at once and
@@ -92,6 +94,7 @@
 #define POOL_ST_FREE     1u          /* on the free stack */
 #define POOL_ST_IDLE     2u          /* exists, no holder */
 #define POOL_ST_READ_MAX 0xffff0000u /* POOL_ST_IDLE + readers stays below this */
+#define POOL_ST_DRAIN    0x80000000u /* added to IDLE + n: a writer drains it; readers refuse it */
 #define POOL_ST_WRITE    0xfffffffeu /* held exclusively by a writer or deleter */
 #define POOL_ST_NEW      0xffffffffu /* reserved by a creator, invisible to pickers */
 /* CAS attempts on one slot when only other readers are changing its count. */
@@ -206,7 +209,7 @@ static inline int pool_slot_try(struct pool *p, uint32_t id, enum pool_mode m)
 	if (p->frozen)
 		return pool_st_exists(v) ? 0 : -ENOENT;
 	for (int spin = 0; spin < POOL_READ_CAS_SPINS; spin++) {
-		if (v < POOL_ST_IDLE || v >= POOL_ST_READ_MAX)
+		if (v < POOL_ST_IDLE || v >= POOL_ST_DRAIN) /* none, held, or a writer drains it */
 			break;
 		/* A failed CAS reloads v: other readers came or went, or a writer/deleter won. */
 		if (atomic_compare_exchange_weak_explicit(
@@ -285,6 +288,44 @@ static inline int pool_try_acquire(struct pool *p, uint32_t id, enum pool_mode m
 	if (id >= p->capacity)
 		return -ENOENT;
 	return pool_slot_try(p, id, mode);
+}
+
+/* A writer's way into a file that readers keep taking (a sequence_hold writer's file, which its
+ * readers take back every loop): a POOL_WRITE try waits for a moment with no reader, which may
+ * never come. pool_drain_begin marks the existing file `id` drained: no new reader enters (its
+ * try is -EBUSY), those in it leave. pool_drain_finish then makes it the writer's (held as a
+ * POOL_WRITE try_acquire: give it back with pool_release POOL_WRITE) once the last reader left,
+ * or pool_drain_cancel takes the mark back. One drainer a file: a second, or a writer, finds it
+ * busy. begin: 0, -EBUSY (held or drained by another writer), -ENOENT, -EROFS (frozen). finish:
+ * 0, or -EBUSY while readers remain. */
+static inline int pool_drain_begin(struct pool *p, uint32_t id)
+{
+	if (UNLIKELY(p->frozen))
+		return -EROFS;
+	if (id >= p->capacity)
+		return -ENOENT;
+	struct pool_slot *s = &p->slots[id];
+	uint32_t v = atomic_load_explicit(&s->state, memory_order_relaxed);
+	while (v >= POOL_ST_IDLE && v < POOL_ST_DRAIN) /* a failed CAS reloads v */
+		if (atomic_compare_exchange_weak_explicit(&s->state, &v, v + POOL_ST_DRAIN,
+		                                          memory_order_relaxed,
+		                                          memory_order_relaxed))
+			return 0;
+	return pool_st_exists(v) ? -EBUSY : -ENOENT;
+}
+
+static inline int pool_drain_finish(struct pool *p, uint32_t id)
+{
+	uint32_t v = POOL_ST_DRAIN + POOL_ST_IDLE; /* drained, the last reader gone */
+	return atomic_compare_exchange_strong_explicit(&p->slots[id].state, &v, POOL_ST_WRITE,
+	                                               memory_order_acquire, memory_order_relaxed)
+	           ? 0
+	           : -EBUSY;
+}
+
+static inline void pool_drain_cancel(struct pool *p, uint32_t id)
+{
+	atomic_fetch_sub_explicit(&p->slots[id].state, POOL_ST_DRAIN, memory_order_release);
 }
 
 /* pool_release - give back a slot acquired by pool_pick/pool_try_acquire in the same mode. */

@@ -5,7 +5,7 @@
 #
 #   bash tests/bench/bench_filebench.sh [rates|strace|all] [BUILD_DIR]
 #
-#   rates   for each workload (BENCH_WORKLOADS, default "varmail fileserver"; webserver too) and
+#   rates   for each workload (BENCH_WORKLOADS, default "varmail fileserver"; webserver and oltp too) and
 #           filesystem (BENCH_FS, default "tmpfs ext4"): BENCH_ROUNDS (default 3) ABBA rounds --
 #           round 1 filebench then fsmix, round 2 fsmix then filebench, ... -- of BENCH_SECONDS
 #           (default 5) each, every run on a fresh tree. Prints per run filebench's IO Summary
@@ -26,7 +26,11 @@
 # (default profiles/filebench-NAME.ffsb) with filesystem0.num_files = the preallocated entries
 # (80 % for varmail and fileserver, 100 % for webserver), filesystem0.num_dirs = entries /
 # meandirwidth (0 for varmail), threadgroup0.num_threads (and threadgroup1's for webserver), plus
-# any FSMIX_ARGS_NAME (words).
+# any FSMIX_ARGS_NAME (words). oltp runs as its files say on both sides (10 data files and a log,
+# 200 shadows, 10 database writers, 1 log writer; BENCH_NFILES and BENCH_THREADS do not apply),
+# and its loops/s are the shadows' reads/s (filebench's shadowread, fsmix's group 0 sequences):
+# filebench paces its writers by the shadows' semaphores, fsmix's run free, so its total ops/s
+# are not comparable.
 # Loops/s: filebench's is the ops/s of the loop's last flowop (closefile4, statfile1,
 # appendlog): a loop is done when its last flowop is. fsmix's: with a profile that declares a
 # `sequence` the transactions/s (one sequence = one filebench loop); else the ops/s divided by
@@ -59,6 +63,7 @@ wl() {
 	varmail) echo "closefile4 16 80 1000000 5" ;;
 	fileserver) echo "statfile1 50 80 20 5" ;;
 	webserver) echo "appendlog 100 100 20 11" ;;
+	oltp) echo "shadowread 200 100 1024 seq" ;; # its own file counts (10 + 1 log) and threads
 	*) echo "bench_filebench: unknown workload $1" >&2; exit 2 ;;
 	esac
 }
@@ -70,6 +75,8 @@ profile_of() {
 
 # fb_script NAME DIR SECONDS THREADS: the generated .f on stdout.
 fb_script() {
+	[ "$1" = oltp ] && { sed -e "s|^set \$dir=.*|set \$dir=$2|" -e "s|^set \$runtime=.*|set \$runtime=$3|" \
+		-e "s|^run [0-9]*\$|run $3|" "$fbwl/$1.f"; return; }
 	sed -e "s|^set \$dir=.*|set \$dir=$2|" -e "s|^set \$nfiles=.*|set \$nfiles=$nfiles|" \
 		-e "s|^set \$nthreads=.*|set \$nthreads=$4|" -e "s|^set \$runtime=.*|set \$runtime=$3|" \
 		-e "s|^run [0-9]*\$|run $3|" "$fbwl/$1.f"
@@ -80,6 +87,10 @@ fsmix_args() {
 	read -r last _ pre width opl <<<"$(wl "$1")"
 	prof=$(profile_of "$1")
 	files=$((nfiles * pre / 100)) dirs=$((nfiles / width))
+	if [ "$1" = oltp ]; then # filebench's oltp.f as it is: 10 data files, 200 shadows, ...
+		printf '%s\n' run "$prof" --location "$2" --time "$3"
+		return
+	fi
 	printf '%s\n' run "$prof" --location "$2" --time "$3" --set "filesystem0.num_files=$files" \
 		--set "filesystem0.num_dirs=$dirs" --set "threadgroup0.num_threads=$4"
 	[ "$1" = webserver ] && printf '%s\n' --set "threadgroup1.num_threads=$4"
@@ -110,10 +121,14 @@ run_fsmix() {
 	mapfile -t args < <(fsmix_args "$1" "$d" "$secs" "$(threads_of "$1")")
 	"$fsmix" "${args[@]}" --json "$work/r.json" >"$work/fsmix.out" 2>&1 ||
 		{ echo "bench_filebench: fsmix $1 on $2 failed:" >&2; tail -3 "$work/fsmix.out" >&2; return 1; }
+	# oltp: its loops are the shadows' (group 0's sequences), as filebench's shadowread
 	python3 -c 'import json, sys
-t = json.load(open(sys.argv[1]))["total"]
-opl = sys.argv[2]
-print(t["ops_per_s"], t["trans_per_s"] if opl == "seq" else t["ops_per_s"] / float(opl))' "$work/r.json" "$opl"
+r = json.load(open(sys.argv[1]))
+t, opl = r["total"], sys.argv[2]
+if sys.argv[3] == "oltp":
+    print(t["ops_per_s"], [o for o in r["groups"][0]["ops"] if o["name"] == "sequence"][0]["ops_per_s"])
+else:
+    print(t["ops_per_s"], t["trans_per_s"] if opl == "seq" else t["ops_per_s"] / float(opl))' "$work/r.json" "$opl" "$1"
 }
 
 rates() {
@@ -216,7 +231,7 @@ straces() {
 	command -v strace >/dev/null || { echo "bench_filebench: no strace: skipped"; return 0; }
 	local name
 	for name in $workloads; do
-		[ "$name" = webserver ] && { echo "== webserver: no unlink to count loops by: not traced"; continue; }
+		case $name in webserver | oltp) echo "== $name: no unlink to count loops by: not traced"; continue ;; esac
 		strace_one "$name"
 	done
 }

@@ -314,6 +314,7 @@ static const struct dest_case dest_cases[] = {
     G(iodepth, iodepth, "1", W_U32, 1), /* above 1 needs engine=io_uring (realism.c) */
     G(dirsync, dirsync, "1", W_BOOL, 1),
     G(sequence, sequence, "open,readall,close", W_TEXT, 0),
+    G(sequence_hold, sequence_hold, "1", W_BOOL, 1),
     G(sqpoll, sqpoll, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
@@ -463,8 +464,8 @@ static void test_every_key_has_its_destination(void)
 		}
 		test_passed_checks++;
 		/* hidden weights are set by sequence=, which refuses the base profile's weights
-		 * (test_seqkeys checks that it lands) */
-		if ((kd->flags & KF_HIDDEN) || k == KEY_sequence)
+		 * (test_seqkeys checks that it and sequence_hold, which needs it, land) */
+		if ((kd->flags & KF_HIDDEN) || k == KEY_sequence || k == KEY_sequence_hold)
 			continue;
 		/* Only deprecated keys and the references plan.c resolves go nowhere. */
 		if (c.in == IN_NONE) {

@@ -634,12 +634,57 @@ static void test_pick_next(void)
 	pool_destroy(&p);
 }
 
+/* A writer drains a file readers keep taking (pool_drain_begin): no new reader enters, it is
+ * the writer's once the last leaves; one drainer a file; cancel gives the readers it back. */
+static void test_drain(void)
+{
+	struct pool p;
+	uint32_t a, b;
+	CHECK_EQ_I(pool_init(&p, 8), 0);
+	CHECK_EQ_I(pool_reserve(&p, &a), 0);
+	pool_publish(&p, a, 0, 4096);
+	CHECK_EQ_I(pool_reserve(&p, &b), 0);
+	CHECK_EQ_I(pool_drain_begin(&p, b), -ENOENT); /* reserved, not published */
+	pool_publish(&p, b, 0, 4096);
+	CHECK_EQ_I(pool_drain_begin(&p, 7), -ENOENT); /* never used */
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), 0);
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), 0);
+	CHECK_EQ_I(pool_drain_begin(&p, a), 0);
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), -EBUSY); /* no new reader */
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_WRITE), -EBUSY);
+	CHECK_EQ_I(pool_drain_begin(&p, a), -EBUSY);  /* one drainer */
+	CHECK_EQ_I(pool_drain_finish(&p, a), -EBUSY); /* two readers in it */
+	pool_release(&p, a, POOL_READ);
+	CHECK_EQ_I(pool_drain_finish(&p, a), -EBUSY);
+	pool_release(&p, a, POOL_READ);
+	CHECK_EQ_I(pool_drain_finish(&p, a), 0); /* the writer's */
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), -EBUSY);
+	CHECK_EQ_I(pool_drain_begin(&p, a), -EBUSY);
+	pool_release(&p, a, POOL_WRITE);
+	CHECK_EQ_I(pool_try_acquire(&p, a, POOL_READ), 0);
+	pool_release(&p, a, POOL_READ);
+	/* cancelled: the readers in it stay, new ones enter again */
+	CHECK_EQ_I(pool_try_acquire(&p, b, POOL_READ), 0);
+	CHECK_EQ_I(pool_drain_begin(&p, b), 0);
+	pool_drain_cancel(&p, b);
+	CHECK_EQ_I(pool_try_acquire(&p, b, POOL_READ), 0);
+	pool_release(&p, b, POOL_READ);
+	pool_release(&p, b, POOL_READ);
+	CHECK_EQ_I(pool_try_acquire(&p, b, POOL_WRITE), 0);
+	pool_release(&p, b, POOL_WRITE);
+	pool_freeze(&p);
+	CHECK_EQ_I(pool_drain_begin(&p, a), -EROFS);
+	pool_thaw(&p);
+	pool_destroy(&p);
+}
+
 int main(void)
 {
 	RUN(test_partition);
 	RUN(test_pick_next);
 	RUN(test_empty);
 	RUN(test_lifecycle);
+	RUN(test_drain);
 	RUN(test_generations);
 	RUN(test_initial_and_holes);
 	RUN(test_put_and_settle);

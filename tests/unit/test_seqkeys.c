@@ -200,6 +200,87 @@ static void test_strict_ffsb(void)
 	diag_free(&d);
 }
 
+/* sequence_hold=1: a plan of one or two groups (the second after [end0], in text2). */
+static int build2(const char *group, const char *text2, struct profile *p, struct plan *pl,
+                  struct diag *d, const struct plan_opts *o)
+{
+	char text[2048];
+	snprintf(text, sizeof(text), "%s%s[end0]\n%s", head, group, text2);
+	diag_init(d);
+	if (profile_parse_buffer(p, "t.ffsb", text, strlen(text), d))
+		return -1;
+	return plan_build(pl, p, o, d);
+}
+
+static const char hold_ok[] = "sequence=open,write*100,close\nsequence_hold=1\n"
+                              "write_size=2k\nwrite_blocksize=2k\nopen_sync=dsync\n";
+
+static void test_hold(void)
+{
+	struct profile p;
+	struct plan pl;
+	struct diag d;
+	CHECK_EQ_I(build2(hold_ok, "", &p, &pl, &d, NULL), 0);
+	CHECK_EQ_U(d.n, 0);
+	if (d.n == 0) {
+		CHECK(pl.groups[0].sequence_hold);
+		CHECK_EQ_U(pl.groups[0].seq[1].times, 100);
+		plan_free(&pl);
+	}
+	profile_free(&p);
+	diag_free(&d);
+	/* readers and writers of the same files beside it: a hold shares the pool */
+	CHECK_EQ_I(build2(hold_ok,
+	                  "[threadgroup1]\nnum_threads=2\nread_weight=1\nread_size=2k\n"
+	                  "read_blocksize=2k\nwrite_weight=1\nwrite_size=2k\n"
+	                  "write_blocksize=2k\n[end1]\n",
+	                  &p, &pl, &d, NULL),
+	           0);
+	if (d.errors == 0)
+		plan_free(&pl);
+	profile_free(&p);
+	diag_free(&d);
+	/* the group's lines start at line 9; sequence_hold is line 10 in hold_ok */
+	expect_error("sequence=open,write,close\nsequence_hold=2\nwrite_size=2k\n"
+	             "write_blocksize=2k\n",
+	             DIAG_BAD_VALUE, "sequence_hold", 10);
+	expect_error("read_size=2k\nread_blocksize=2k\nsequence_hold=1\nread_weight=1\n",
+	             DIAG_MISSING, "sequence_hold", 11);
+	expect_error("sequence=create,append,close\nsequence_hold=1\nwrite_bsrange=1-16k\n",
+	             DIAG_CONFLICT, "sequence_hold", 10);
+	expect_error("sequence=open,read,close,open,read,close\nsequence_hold=1\n"
+	             "read_size=2k\nread_blocksize=2k\n",
+	             DIAG_CONFLICT, "sequence_hold", 10);
+	expect_error("sequence=stat,open,read,close\nsequence_hold=1\nread_size=2k\n"
+	             "read_blocksize=2k\n",
+	             DIAG_CONFLICT, "sequence_hold", 10);
+	expect_error("sequence=open,read,close\nsequence_hold=1\nread_size=2k\n"
+	             "read_blocksize=2k\nengine=io_uring\niodepth=4\n",
+	             DIAG_CONFLICT, "sequence_hold", 10);
+	/* a deleter of the same filesystem in the same phase: refused, at sequence_hold's line */
+	CHECK(build2(hold_ok, "[threadgroup1]\nnum_threads=1\ndelete_weight=1\n[end1]\n", &p, &pl,
+	             &d, NULL) != 0);
+	const struct diag_entry *e =
+	    diag_find(&d, DIAG_ERROR, DIAG_CONFLICT, "threadgroup0", "sequence_hold");
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_EQ_U(e->loc.line, 10);
+		CHECK(strstr(e->text, "[threadgroup1] (line 15) may delete them (its delete)") !=
+		      NULL);
+	}
+	profile_free(&p);
+	diag_free(&d);
+	/* --strict-ffsb: an extension, refused at its line */
+	struct plan_opts o = {.strict_ffsb = true};
+	CHECK(build2(hold_ok, "", &p, &pl, &d, &o) != 0);
+	e = diag_find(&d, DIAG_ERROR, DIAG_COMPAT, "threadgroup0", "sequence_hold");
+	CHECK(e != NULL);
+	if (e)
+		CHECK_EQ_U(e->loc.line, 10);
+	profile_free(&p);
+	diag_free(&d);
+}
+
 int main(void)
 {
 	RUN(test_varmail_parses);
@@ -208,5 +289,6 @@ int main(void)
 	RUN(test_plan_weights);
 	RUN(test_rules);
 	RUN(test_strict_ffsb);
+	RUN(test_hold);
 	return test_summary();
 }

@@ -110,6 +110,11 @@ struct seq_state {
 	bool excl;    /* held POOL_WRITE (a create, or an open whose steps write) */
 	bool open;    /* f.fd is open */
 	bool at0;     /* its position is 0: opened, and no step has read or written since */
+	/* sequence_hold=1: f.fd stays open between loops (open while !held), on fs; a loop's
+	 * open and close steps then only take the file back and give it back to the pool:
+	 * nocall, so op_sequence records no step for them */
+	bool nocall;
+	struct engine_fs *fs;
 };
 
 /* Everything one worker thread writes, in one cache-aligned allocation. */

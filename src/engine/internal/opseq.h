@@ -17,8 +17,14 @@ int op_seq_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 int op_seq_sync(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 int op_seq_close(struct worker *w, struct engine_fs *fs, enum op_id op, struct op_result *r);
 
-/* seq_abort - after a step failed or found no file: the open file closed (untimed), a created
- * file removed (when its open made it) and its slot given back, an opened one released. */
-void seq_abort(struct worker *w, struct engine_fs *fs);
+/* seq_abort - after a step failed (rc -errno) or found no file (OP_SKIPPED, OP_BUSY): the open
+ * file closed (untimed), a created file removed (when its open made it) and its slot given
+ * back, an opened one released. sequence_hold=1 keeps the descriptor open when only the pick
+ * missed (rc OP_SKIPPED or OP_BUSY): the next loop takes the same file back. */
+void seq_abort(struct worker *w, struct engine_fs *fs, int rc);
+
+/* seq_finish - the end of a worker's run (its phase's end): the descriptor sequence_hold kept
+ * open between loops closed (untimed); nothing is held of the pool between loops. */
+void seq_finish(struct worker *w);
 
 #endif
