@@ -384,17 +384,19 @@ int worker_pick_ops(const struct plan *pl, const struct plan_group *g, struct pi
 /* worker_buf_len - the I/O buffer length of a worker of group g: its larger block size, whole
  * pages (4 KiB when both are 0). */
 size_t worker_buf_len(const struct plan_group *g);
-/* worker_new - a worker of group g (index gi); NULL with err when out of memory. */
+/* worker_new - a worker of group g (index gi); NULL with err and *fail: FAIL_IO when out of
+ * memory, FAIL_UNSUPPORTED when its engine cannot set up here (engine=io_uring's ring). */
 struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
                           const struct pick_table *ops, const struct range_table *ranges,
-                          unsigned index, char *err, size_t errlen);
+                          unsigned index, enum failure *fail, char *err, size_t errlen);
 void worker_free(struct worker *w);
 
 /* crew.c */
 /* crew_make - the run phase's n workers in e->workers (and e->n_workers as they are made), each
  * with what the run asks of it: its buffer, a --lat-log buffer, interval rows (--interval or the
- * status line); the read sinks and content=fixed's payload they share. 0, or -1 with err. */
-int crew_make(struct engine *e, size_t n, char *err, size_t errlen);
+ * status line); the read sinks and content=fixed's payload they share. FAIL_NONE, or the
+ * failure with err (FAIL_UNSUPPORTED: a worker's engine cannot set up here, see worker_new). */
+enum failure crew_make(struct engine *e, size_t n, char *err, size_t errlen);
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
  * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,
