@@ -348,6 +348,7 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	 * first call from its own thread, after worker_own_fds, binds it to that thread. */
 	w->io = io_engine_of(g->io_engine);
 	w->iodepth = g->iodepth > 1 ? g->iodepth : 1;
+	w->share_writes = g->shared_writes && w->iodepth > 1;
 	char why[MSG_MAX] = "";
 	int rc = 0, io_rc = 0;
 	if (!w->io || (w->io->setup && (io_rc = w->io->setup(w, why, sizeof(why)))) ||
