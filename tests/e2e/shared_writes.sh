@@ -90,7 +90,7 @@ rc=$?
 	[ "$(jq -r '.groups[0].max_in_flight' "$work/dur.json")" -gt 1 ] &&
 	ok "two files of 16 KiB, random writes shared at depth 16, verify=1, durability log: exit 0, no mismatch" ||
 	{ bad "shared random writes: exit $rc"; tail -5 "$work/dur.out" | sed 's/^/     /'; }
-sed -i 's/^write_random=1$/write_size=8KB/' "$work/dur.ffsb" # sequential: 8 KiB in two calls
+sed -i "s/^write_random=1$/write_random=0/; s/^write_size=4KB$/write_size=8KB/" "$work/dur.ffsb" # sequential: 8 KiB in two calls
 timeout 120 "$bin" run "$work/dur.ffsb" --location "$loc" --seed 10 --json "$work/dur2.json" \
 	--durability-log "$work/dur2.durlog" >"$work/dur2.out" 2>&1
 rc=$?
