@@ -25,7 +25,7 @@ int depth_share_acquire(struct worker *w, struct engine_fs *fs, uint32_t *id)
 	struct wshare *s = share_now(w);
 	struct pool *p = fileset(w, fs);
 	int rc = acquire_once(w, fs, POOL_WRITE, false, id);
-	if (rc == -EBUSY) { /* every file held: join one of the worker's own writes, if any */
+	if (rc && rc != -ENOENT) { /* every file held: join one of the worker's own writes */
 		uint32_t n = w->iodepth, at = (uint32_t)rng_below(&w->rng, n);
 		for (uint32_t k = 0; k < n && rc; k++) {
 			const struct wshare *o = &w->share[(at + k) % n];
