@@ -210,11 +210,9 @@ enum failure age_fs(struct engine *e, struct engine_fs *fs, char *err, size_t er
 	int64_t smallest = INT64_MAX, largest = 0; /* reservations of the weighted ops */
 	for (; made < n; made++) {
 		ws[made] =
-		    worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), err, errlen);
-		if (!ws[made]) {
-			rc = FAIL_IO;
+		    worker_new(e, g, 0, &ops, NULL, (unsigned)(0x100000 + made), &rc, err, errlen);
+		if (!ws[made])
 			goto out;
-		}
 		ws[made]->only_fs = fs;
 		ws[made]->aging = true;
 		for (int op = 0; op < OP_COUNT; op++) {

@@ -74,30 +74,31 @@ static int read_sink_make(struct engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
+enum failure crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	e->workers = calloc(n ? n : 1, sizeof(*e->workers));
 	if (!e->workers) {
 		snprintf(err, errlen, "out of memory for %zu workers", n);
-		return -1;
+		return FAIL_IO;
 	}
 	e->n_workers = 0; /* counts the workers made below, for the frees after a failure */
 	/* ThreadSanitizer's read() interceptor counts the kernel's writes into the buffer as the
 	 * calling thread's, so workers reading into one sink at once would look like a data race:
 	 * a TSan build gives each worker its own read buffer, as verify=1 does. */
 	if (!pl->verify && !FSMIX_TSAN && read_sink_make(e, err, errlen))
-		return -1;
+		return FAIL_IO;
 	if (pl->content_mode == CONTENT_MODE_FIXED && fixed_payload_make(e, err, errlen))
-		return -1;
+		return FAIL_IO;
 	uint32_t in_phase[PLAN_MAX_PHASES] = {0}; /* workers of each phase so far */
 	for (size_t gi = 0, k = 0; gi < pl->n_groups; gi++)
 		for (uint32_t t = 0; t < pl->groups[gi].num_threads; t++, k++) {
 			const struct plan_group *g = &pl->groups[gi];
+			enum failure f = FAIL_NONE;
 			e->workers[k] = worker_new(e, g, gi, &e->group_ops[gi], e->group_ranges[gi],
-			                           (unsigned)k, err, errlen);
+			                           (unsigned)k, &f, err, errlen);
 			if (!e->workers[k])
-				return -1;
+				return f;
 			/* dir_per_thread: numbered among the threads that run together */
 			e->workers[k]->dir_slot = pl->n_phases ? in_phase[g->phase]++ : (uint32_t)k;
 			e->workers[k]->dir_slots =
@@ -118,7 +119,7 @@ int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 					w->ll = NULL;
 					snprintf(err, errlen,
 					         "out of memory for --lat-log buffers");
-					return -1;
+					return FAIL_IO;
 				}
 			}
 	}
@@ -130,11 +131,11 @@ int crew_make(struct engine *e, size_t n, char *err, size_t errlen)
 			e->workers[i]->ival = calloc(1, sizeof(struct ival_log));
 			if (!e->workers[i]->ival) {
 				snprintf(err, errlen, "out of memory for interval rows");
-				return -1;
+				return FAIL_IO;
 			}
 		}
 	}
-	return 0;
+	return FAIL_NONE;
 }
 
 /* ---- a crew of workers: started together at the gate, joined together ---- */

@@ -146,7 +146,9 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 {
 	struct held_file f;
 	char name[TREE_NAME_MAX];
-	int rc = acquire(w, fs, mode, false, &f.id);
+	/* shared_writes=1 at depth: a write may join the file of the worker's other writes */
+	bool share = UNLIKELY(w->share_writes) && body == opfile_write_body;
+	int rc = share ? depth_share_acquire(w, fs, &f.id) : acquire(w, fs, mode, false, &f.id);
 	if (rc)
 		return rc;
 	f.dir = pool_dir(fileset(w, fs), f.id);
@@ -161,7 +163,10 @@ static int with_file(struct worker *w, struct engine_fs *fs, enum op_id op, enum
 	} else if ((rc = t_close(w, f.fd)) < 0) {
 		rc = fail(w, op, SYS_close, -rc, fs, f.dir, f.id, false);
 	}
-	pool_release(fileset(w, fs), f.id, mode);
+	if (share)
+		depth_share_release(w, fs, f.id);
+	else
+		pool_release(fileset(w, fs), f.id, mode);
 	return rc;
 }
 
@@ -256,34 +261,42 @@ int opfile_write_body(struct worker *w, struct engine_fs *fs, enum op_id op, str
 		 * apart would leave an older byte between them that no check could tell from a
 		 * flipped one (content.c). */
 		for (uint64_t i = 0; i < want / bs && size >= bs; i++) {
+			uint64_t off = PICK_OFFSET(w, size - bs, bs);
+			if (UNLIKELY(w->share_writes)) /* the generation after the wait */
+				depth_extent_wait(w, off, bs);
 			c = opfile_begin_write(w, fs, f, false);
-			if ((rc = seek_to(w, fs, op, f, c.off = PICK_OFFSET(w, size - bs, bs),
-			                  SEEK_SET)))
+			if ((rc = seek_to(w, fs, op, f, c.off = off, SEEK_SET)))
 				return rc;
 			if ((k = write_block(w, f->fd, bs, &c)) < 0)
 				return file_fail(w, fs, op, f, SYS_write, (int)-k);
+			if (UNLIKELY(w->share_writes))
+				depth_extent_done(w);
 			durhook_write(w, fs, f->id, f->dir, c.gen, c.off - bs, bs, size);
 			r->trans++;
 			r->bytes_written += bs;
 		}
 	} else {
-		c = opfile_begin_write(w, fs, f, false);
+		uint64_t off = 0; /* where it writes; no seek (offset 0) for a file too small */
+		bool seek = g->write_stride || size > want;
 		if (g->write_stride) {
 			/* This thread's ops step through the file, wrapping at its end (synctest's
 			 * lseek(step) + write(2 KB) loop). */
-			uint64_t off = w->stride_off;
+			off = w->stride_off;
 			if (off + want > size)
 				off = 0;
 			w->stride_off = off + g->write_stride;
-			if ((rc = seek_to(w, fs, op, f, c.off = off, SEEK_SET)))
-				return rc;
-		} else if (size > want &&
-		           (rc = seek_to(w, fs, op, f, c.off = PICK_OFFSET(w, size - want, want),
-		                         SEEK_SET))) {
-			return rc;
+		} else if (size > want) {
+			off = PICK_OFFSET(w, size - want, want);
 		}
+		if (UNLIKELY(w->share_writes)) /* the generation after the wait */
+			depth_extent_wait(w, off, want);
+		c = opfile_begin_write(w, fs, f, false);
+		if (seek && (rc = seek_to(w, fs, op, f, c.off = off, SEEK_SET)))
+			return rc;
 		if ((k = write_blocks(w, f->fd, want, bs, &c)) < 0)
 			return file_fail(w, fs, op, f, SYS_write, (int)-k);
+		if (UNLIKELY(w->share_writes))
+			depth_extent_done(w);
 		durhook_write(w, fs, f->id, f->dir, c.gen, c.off - want, want, size);
 		r->trans = (uint64_t)k;
 		r->bytes_written = want;

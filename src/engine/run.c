@@ -374,15 +374,24 @@ static void run_together(struct engine *e, size_t n, struct devstat_sample **dev
 }
 
 /* The timed run: make the workers, run them (together, or phase by phase: phase.c), join them
- * and merge their figures. Returns 0, or -1 with err. */
-static int run_phase(struct engine *e, char *err, size_t errlen)
+ * and merge their figures. Returns 0, or -1 with err and *fail (FAIL_IO, or crew_make's). */
+static int run_phase(struct engine *e, enum failure *fail, char *err, size_t errlen)
 {
 	const struct plan *pl = e->plan;
 	struct rusage ru0, ru1;
 	size_t n = 0;
 	for (size_t gi = 0; gi < pl->n_groups; gi++)
 		n += pl->groups[gi].num_threads;
-	int rc = crew_make(e, n, err, errlen);
+	*fail = crew_make(e, n, err, errlen);
+	int rc = *fail ? -1 : 0;
+	if (rc) { /* the workers made so far go now: their rings' descriptors too, which
+		   * --cleanup may need (the failure may be that no descriptor is left) */
+		for (size_t i = 0; i < e->n_workers; i++)
+			worker_free(e->workers[i]);
+		e->n_workers = 0;
+	} else {
+		*fail = FAIL_IO; /* any later failure */
+	}
 	if (!rc)
 		rc = durjournal_begin(e, err, errlen);
 	if (!rc) {
@@ -571,11 +580,12 @@ enum failure engine_callout(struct engine *e)
 enum failure engine_measure(struct engine *e)
 {
 	char err[MSG_MAX];
+	enum failure f;
 	if (!e->plan->time_s && !e->plan->counted)
 		return FAIL_NONE; /* time=0: only the tree was built (the setup report said so) */
-	if (run_phase(e, err, sizeof(err))) {
+	if (run_phase(e, &f, err, sizeof(err))) {
 		engine_fail(e, err);
-		return FAIL_IO;
+		return f;
 	}
 	if (e->plan->ramp_s && !e->t_count) {
 		/* Stopped during the ramp (ramp_time): the counted run never started, so nothing

@@ -307,9 +307,10 @@ static size_t worker_map_len(size_t buf_len)
  * ops/ranges given explicitly). */
 struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
                           const struct pick_table *ops, const struct range_table *ranges,
-                          unsigned index, char *err, size_t errlen)
+                          unsigned index, enum failure *fail, char *err, size_t errlen)
 {
 	size_t buf_len = worker_buf_len(g);
+	*fail = FAIL_IO;
 	size_t map_len = worker_map_len(buf_len);
 	void *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -349,17 +350,24 @@ struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t g
 	 * first call from its own thread, after worker_own_fds, binds it to that thread. */
 	w->io = io_engine_of(g->io_engine);
 	w->iodepth = g->iodepth > 1 ? g->iodepth : 1;
+	w->share_writes = g->shared_writes && w->iodepth > 1;
 	char why[MSG_MAX] = "";
-	int rc = 0;
-	if (!w->io || (w->io->setup && w->io->setup(w, why, sizeof(why))) ||
+	int rc = 0, io_rc = 0;
+	if (!w->io || (w->io->setup && (io_rc = w->io->setup(w, why, sizeof(why)))) ||
 	    (w->iodepth > 1 && (rc = worker_depth_make(w)))) {
 		if (rc)
 			snprintf(why, sizeof(why), "out of memory for %u operations in flight: %s",
 			         w->iodepth, strerror(-rc));
 		if (rc && w->io->teardown)
 			w->io->teardown(w);
-		snprintf(err, errlen, "worker %u: engine=%s: %s", index,
-		         io_engine_word(g->io_engine), w->io ? why : "not in this build");
+		/* the engine's state refused (a ring the kernel will not make here: a descriptor
+		 * or memory limit, io_uring disabled, a seccomp filter) is the environment's
+		 * failure, before the run starts; out of memory for the fibers is the run's */
+		const char *ename = io_rc < 0 ? strerrorname_np(-io_rc) : NULL;
+		*fail = rc ? FAIL_IO : FAIL_UNSUPPORTED;
+		snprintf(err, errlen, "%s: worker %u: engine=%s: %s%s%s%s", g->name, index,
+		         io_engine_word(g->io_engine), w->io ? why : "not in this build",
+		         ename ? " (" : "", ename ? ename : "", ename ? ")" : "");
 		thread_stats_free(&w->st);
 		munmap(map, map_len);
 		return NULL;

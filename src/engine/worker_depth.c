@@ -28,11 +28,6 @@
 #include "ioengine.h"
 #include "workerloop.h"
 
-/* What a fiber yields its home with besides a call (IO_YIELD_CALL): its pick found no file
- * while others are in flight; resume it after the next completions (one of them may free a
- * file) instead of sleeping with operations in flight. */
-#define YIELD_IDLE 2
-
 enum slot_state { SLOT_RUN, SLOT_CALL, SLOT_IDLE, SLOT_DONE };
 
 /* The worker's loop, as its fibers see it (on the worker thread's stack while it runs). */
@@ -72,13 +67,21 @@ static size_t bufs_len(const struct worker *w)
 int worker_depth_make(struct worker *w)
 {
 	w->slots = calloc(w->iodepth, sizeof(*w->slots));
-	if (!w->slots)
+	w->share = w->share_writes ? calloc(w->iodepth, sizeof(*w->share)) : NULL;
+	if (!w->slots || (w->share_writes && !w->share)) {
+		free(w->slots);
+		free(w->share);
+		w->slots = NULL;
+		w->share = NULL;
 		return -ENOMEM;
+	}
 	char *bufs = mmap(NULL, bufs_len(w), PROT_READ | PROT_WRITE,
 	                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (bufs == MAP_FAILED) {
 		int rc = -errno;
 		free(w->slots);
+		free(w->share);
+		w->share = NULL;
 		w->slots = NULL;
 		return rc;
 	}
@@ -90,6 +93,8 @@ int worker_depth_make(struct worker *w)
 				fiber_free(&w->slots[i].fib);
 			munmap(bufs, bufs_len(w));
 			free(w->slots);
+			free(w->share);
+			w->share = NULL;
 			w->slots = NULL;
 			return rc;
 		}
@@ -108,6 +113,8 @@ void worker_depth_free(struct worker *w)
 		fiber_free(&w->slots[i].fib);
 	munmap(w->slots[0].buf, bufs_len(w));
 	free(w->slots);
+	free(w->share);
+	w->share = NULL;
 	w->slots = NULL;
 }
 
@@ -241,6 +248,7 @@ static void slot_resume(struct worker *w, struct depth_slot *s)
 	struct depth_loop *L = s->loop;
 	slot_load(w, s);
 	w->fiber = &s->fib;
+	w->slot_now = (uint32_t)(s - w->slots);
 	int64_t v = fiber_resume(&s->fib, s->result);
 	w->fiber = NULL;
 	slot_save(w, s);
@@ -274,6 +282,8 @@ bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
 		s->result = 0;
 		fiber_start(&s->fib, slot_main, s);
 	}
+	if (w->share)
+		memset(w->share, 0, n * sizeof(*w->share));
 	uint32_t alive = n;
 	while (alive) {
 		/* every runnable fiber to its operation's next call (or its end): up to n calls

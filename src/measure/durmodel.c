@@ -313,7 +313,12 @@ static void cover_file(struct durmodel *m, struct dm_file *f, const struct dp_ru
 	if (u->data == DPD_EXTENT)
 		promise(m, f, r->off, r->off + r->len, r->gen, ref);
 	if (u->data == DPD_WHOLE) {
-		settle(m, f, UINT64_MAX, ref);
+		/* an fsync or fdatasync: the writes that completed before it started (a write
+		 * of the file that completed while it ran, shared_writes=1 at depth: another
+		 * operation's, in flight beside it, may have reached the file after the
+		 * flush); a replace: its own write, journaled with it */
+		bool sync = r->kind == DL_FSYNC || r->kind == DL_FDATASYNC;
+		settle(m, f, sync ? r->t_start : UINT64_MAX, ref);
 		if (r->size > f->min_len) {
 			f->min_len = r->size;
 			f->len_ref = ref;

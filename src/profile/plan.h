@@ -76,6 +76,7 @@ struct plan_group {
 	uint32_t arrival_backlog_max; /* BACKLOG_QUEUE: most starts queued (periods late), >= 1 */
 	int io_engine;                /* enum io_engine_kind: how the workers issue their calls */
 	uint32_t iodepth;             /* operations a worker keeps in flight (> 1: io_uring only) */
+	bool shared_writes; /* iodepth > 1: a worker's writes in flight share their file */
 	/* fsmix extension: sequence= (seqkeys.c parses and checks it). A group with a sequence
 	 * picks only OP_sequence (weight 1); weight[step op] is how many of its steps are that
 	 * step, so every rule that reads weights (what the group may change, the calls it makes)

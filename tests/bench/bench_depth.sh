@@ -22,8 +22,8 @@
 #           MiB, on the loop ext4 and on tmpfs: fsmix (write_fdatasync, engine=io_uring) against
 #           fio (--ioengine=io_uring --rw=randwrite --bs=4k --fdatasync=1) at each depth of
 #           BENCH_DATA_DEPTHS ("1 16"), same file size, same run length; at a depth above 1 also
-#           over as many files as the depth, sharing the size (an fsmix operation holds its
-#           file: on one file its operations in flight wait for each other). Target: fsmix IOPS
+#           over as many files as the depth, sharing the size (fsmix with shared_writes=1
+#           where the build has the key: its writes in flight share the file). Target: fsmix IOPS
 #           >= 0.95 x fio's. Skipped without fio (not needed by any test: apt-get install fio).
 #           Not the same calls: an fsmix write op opens and closes its file (see calls).
 #   calls   strace -f -c of the data job, 2 s each: fsmix (sync and io_uring) and fio (psync and
@@ -94,7 +94,8 @@ ext4_up() {
 
 # ---- depth ----
 
-has_iodepth() { "$fsmix" keys 2>/dev/null | grep -qE '^[[:space:]]+iodepth[[:space:]]'; }
+has_key() { "$fsmix" keys 2>/dev/null | grep -qE "^[[:space:]]+$1[[:space:]]"; }
+has_iodepth() { has_key iodepth; }
 
 # depth_args N: the --set for depth N on stdout; 1 (and a message) when this build cannot run it.
 depth_args() {
@@ -264,6 +265,7 @@ alignio=1
 [end0]
 [threadgroup0]
 	num_threads=1
+	$(has_key shared_writes && echo shared_writes=1)
 	write_fdatasync_weight=1
 	write_random=1
 	write_size=4KB
@@ -324,8 +326,9 @@ data_bench() {
 		for depth in ${BENCH_DATA_DEPTHS:-1 16}; do
 			cases+=("$depth 1")
 			# An fsmix operation holds its file until it ends (the pool's lock: a pick of a file
-			# in use is "busy"), so operations in flight need files of their own: at a depth
-			# above 1 also as many files as the depth, the size shared (fio: --nrfiles).
+			# in use is "busy"); with shared_writes=1 (where the build has it) the writes in
+			# flight of the worker share it. At a depth above 1 also as many files as the
+			# depth, the size shared (fio: --nrfiles).
 			[ "$depth" -gt 1 ] && cases+=("$depth $depth")
 		done
 		for c in "${cases[@]}"; do

@@ -294,6 +294,28 @@ static void test_names_linux_posix(void)
 	CHECK_EQ_U(r->acks[DL_DIRSYNC], 2);
 }
 
+/* An fsync settles the writes of its file that completed before it started, not one that
+ * completed while it ran (shared_writes=1 at depth: another operation's write in flight
+ * beside it may reach the file after the flush). */
+static void test_fsync_started(void)
+{
+	reset_all();
+	created_synced(0);
+	rec(DL_WSTART, 0)->gen = 2;
+	j_write(0, 2, 0, 4096); /* ended before the fsync started: promised */
+	rec(DL_WSTART, 0)->gen = 3;
+	struct durlog_rec *f = rec(DL_FSYNC, 0);
+	f->size = FSIZE, f->gen = 2;
+	j_write(0, 3, 4096, 4096); /* ended while the fsync ran: not promised */
+	f->t_end = clk + 10;
+	put(0, 2, 0, 4096);
+	CHECK_EQ_U(verify(DM_LINUX)->broken, 0); /* the second block still of generation 1 */
+	put(0, 1, 0, 4096);
+	struct dm_report *r = verify(DM_LINUX);
+	CHECK_EQ_U(r->by_kind[DM_STALE], 1);
+	CHECK(r->examples[DM_STALE][0].off < 4096); /* the first block: the promised write */
+}
+
 static void test_sync_coverage(void)
 {
 	reset_all();
@@ -967,5 +989,6 @@ int main(void)
 	RUN(test_range_punch);
 	RUN(test_fdatasync_name);
 	RUN(test_promise_table);
+	RUN(test_fsync_started);
 	return test_summary();
 }

@@ -173,6 +173,9 @@ struct worker {
 	struct depth_slot *slots;    /* iodepth > 1: iodepth of them, NULL: none */
 	struct fiber *fiber;         /* the fiber running now (its calls yield), NULL: none */
 	uint32_t max_in_flight;      /* the most operations waiting for a call at once */
+	bool share_writes;           /* shared_writes=1 at iodepth > 1: writes share a file */
+	struct wshare *share;        /* share_writes: iodepth of them (wshare.c), NULL: none */
+	uint32_t slot_now;           /* iodepth > 1: the index of the slot running now */
 	uint64_t skipped[OP_COUNT];  /* ops that found no file to work on */
 	uint64_t failed_after_crash; /* ops that failed once the filesystems were shut down */
 	bool err_set;                /* err holds the worker's first failure */
@@ -389,17 +392,50 @@ int worker_pick_ops(const struct plan *pl, const struct plan_group *g, struct pi
 /* worker_buf_len - the I/O buffer length of a worker of group g: its larger block size, whole
  * pages (4 KiB when both are 0). */
 size_t worker_buf_len(const struct plan_group *g);
-/* worker_new - a worker of group g (index gi); NULL with err when out of memory. */
+/* worker_new - a worker of group g (index gi); NULL with err and *fail: FAIL_IO when out of
+ * memory, FAIL_UNSUPPORTED when its engine cannot set up here (engine=io_uring's ring). */
 struct worker *worker_new(struct engine *e, const struct plan_group *g, size_t gi,
                           const struct pick_table *ops, const struct range_table *ranges,
-                          unsigned index, char *err, size_t errlen);
+                          unsigned index, enum failure *fail, char *err, size_t errlen);
 void worker_free(struct worker *w);
+
+/* What a fiber at iodepth > 1 yields its home with besides a call (IO_YIELD_CALL): it waits
+ * for something one of the operations in flight will free (its pick found no file, or a
+ * shared write's extent is taken); worker_depth.c resumes it after the next completions
+ * instead of sleeping with operations in flight. */
+#define YIELD_IDLE 2
+
+/* A fiber's shared write (wshare.c): the file it holds with the worker's other writes (pool
+ * NULL: none), and the extent of its write in flight there, [ext_off, ext_end) (ext_end 0:
+ * none). */
+struct wshare {
+	struct pool *pool;
+	uint32_t id;
+	uint64_t ext_off, ext_end;
+};
+
+/* wshare.c, shared_writes=1 at iodepth > 1 (w->share_writes; docs/engines.md): the
+ * write operations in flight of one worker share their file. The worker holds the file in the
+ * pool exclusively, as one writer, for as long as any of its fibers does.
+ * depth_share_acquire - as acquire(POOL_WRITE): a file of the pool, or where every file is held,
+ * one the worker's other write fibers hold (joined). 0, OP_SKIPPED or OP_BUSY.
+ * depth_share_release - the fiber lets go of its file; the last one releases it to the pool.
+ * depth_extent_wait - before a write of [off, off + len) of the fiber's file: waits (yields)
+ * while a write of another fiber to an overlapping extent is in flight, then holds the extent
+ * until depth_extent_done (or the release): overlapping writes go one after the other, each
+ * taking its content generation after the one before it completed, so the last written is the
+ * highest, as verify and the durability model expect. */
+int depth_share_acquire(struct worker *w, struct engine_fs *fs, uint32_t *id);
+void depth_share_release(struct worker *w, struct engine_fs *fs, uint32_t id);
+void depth_extent_wait(struct worker *w, uint64_t off, uint64_t len);
+void depth_extent_done(struct worker *w);
 
 /* crew.c */
 /* crew_make - the run phase's n workers in e->workers (and e->n_workers as they are made), each
  * with what the run asks of it: its buffer, a --lat-log buffer, interval rows (--interval or the
- * status line); the read sinks and content=fixed's payload they share. 0, or -1 with err. */
-int crew_make(struct engine *e, size_t n, char *err, size_t errlen);
+ * status line); the read sinks and content=fixed's payload they share. FAIL_NONE, or the
+ * failure with err (FAIL_UNSUPPORTED: a worker's engine cannot set up here, see worker_new). */
+enum failure crew_make(struct engine *e, size_t n, char *err, size_t errlen);
 /* crew_start - start a thread for each of the n workers of ws, held at the gate; 0, or -1
  * with err (the started ones are stopped and joined). */
 int crew_start(struct engine *e, struct worker **ws, size_t n, const char *what, char *err,

@@ -130,17 +130,23 @@ int pick_in_order(struct worker *w, struct engine_fs *fs, enum pool_mode m, uint
  * rank's own, uniformly, for a delete of a shared tree). Returns 0, OP_SKIPPED when the set has no
  * file, or OP_BUSY when files exist but every one stayed held incompatibly (by other threads,
  * or a frozen pool) over the tries: an empty tree and a contended one are told apart. */
+/* One pick of acquire: 0, -ENOENT (no file) or -EBUSY (every file held). */
+static inline int acquire_once(struct worker *w, struct engine_fs *fs, enum pool_mode m, bool own,
+                               uint32_t *id)
+{
+	bool in_order = UNLIKELY(w->g->file_order == ORDER_SEQUENTIAL) && !own && !w->aging;
+	return in_order ? pick_in_order(w, fs, m, id)
+	       : own    ? pool_pick_owned(&fs->files, &w->rng, m, id)
+	       : LIKELY(w->g->pop.kind == POP_UNIFORM) || w->aging
+	           ? pool_pick(fileset(w, fs), &w->rng, m, id)
+	           : pool_pick_ranked(&fs->files, &w->g->pop, &fs->rank, &w->popc, &w->rng, m, id);
+}
+
 static inline int acquire(struct worker *w, struct engine_fs *fs, enum pool_mode m, bool own,
                           uint32_t *id)
 {
-	bool in_order = UNLIKELY(w->g->file_order == ORDER_SEQUENTIAL) && !own && !w->aging;
 	for (int tries = 0; tries < 4; tries++) {
-		int rc = in_order ? pick_in_order(w, fs, m, id)
-		         : own    ? pool_pick_owned(&fs->files, &w->rng, m, id)
-		         : LIKELY(w->g->pop.kind == POP_UNIFORM) || w->aging
-		             ? pool_pick(fileset(w, fs), &w->rng, m, id)
-		             : pool_pick_ranked(&fs->files, &w->g->pop, &fs->rank, &w->popc,
-		                                &w->rng, m, id);
+		int rc = acquire_once(w, fs, m, own, id);
 		if (rc == 0)
 			return 0;
 		if (rc == -ENOENT)
