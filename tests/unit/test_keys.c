@@ -315,6 +315,7 @@ static const struct dest_case dest_cases[] = {
     G(dirsync, dirsync, "1", W_BOOL, 1),
     G(sequence, sequence, "open,readall,close", W_TEXT, 0),
     G(sequence_hold, sequence_hold, "1", W_BOOL, 1),
+    G(shared_writes, shared_writes, "1", W_BOOL, 1), /* does nothing at depth 1 */
     G(sqpoll, sqpoll, "1", W_BOOL, 1),
     NONE(fsync_file),
     S(enable_stats, enable_stats, "1", W_BOOL, 1),
