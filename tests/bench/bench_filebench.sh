@@ -10,11 +10,12 @@
 #           round 1 filebench then fsmix, round 2 fsmix then filebench, ... -- of BENCH_SECONDS
 #           (default 5) each, every run on a fresh tree. Prints per run filebench's IO Summary
 #           ops/s and its loops/s, fsmix's ops/s and loops/s, and the pair's ratio fsmix /
-#           filebench in loops/s; then the median ratio. With perf(1): also the CPU time (user +
-#           system) a loop costs each -- filebench: `perf stat -e task-clock` attached to its
-#           worker process from "Running..." to its end; fsmix: its JSON's cpu (the run phase)
-#           -- over the loops each made, and their ratio filebench / fsmix (above 1: fsmix does
-#           a loop with less CPU), which the machine's load moves much less than the rates.
+#           filebench in loops/s; then the median ratio. Also the CPU time (user + system) a
+#           loop costs each -- filebench: its worker process's (/proc/PID/stat, all its
+#           threads, read at "Running..." and every 0.1 s until it ends); fsmix: its JSON's cpu
+#           (the run phase) -- over the loops each made, and their ratio filebench / fsmix
+#           (above 1: fsmix does a loop with less CPU), which the machine's load moves much
+#           less than the rates.
 #   strace  a short run of each on tmpfs (BENCH_STRACE_SECONDS, default 3, traced after both
 #           have built their files; BENCH_STRACE_THREADS threads, default 4, so that the loops
 #           still in flight when tracing stops are few beside those traced) under strace -f -c
@@ -92,26 +93,35 @@ fsmix_args() {
 }
 threads_of() { local t; t=$(wl "$1" | cut -d' ' -f2); echo "${BENCH_THREADS:-$t}"; }
 
-# run_fb NAME FS: "ops/s loops/s CPU-ms/loop" of one filebench run (CPU "-" without perf).
+# ticks PID: user + system CPU of process PID, all its threads, in clock ticks; empty once it
+# has ended (a zombie too).
+ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '$1 != "Z" && $1 != "X" { print $12 + $13 }'; }
+# run_fb NAME FS: "ops/s loops/s CPU-ms/loop" of one filebench run (CPU "-": not measured).
 run_fb() {
-	local d last pid child='' i ps=''
+	local d last pid child='' i t0='' t t1='' cpu=''
 	d=$(dir_for "$2") || return 1
 	last=$(wl "$1" | cut -d' ' -f1)
 	fb_script "$1" "$d" "$secs" "$(threads_of "$1")" >"$work/w.f"
-	rm -f "$work/fb.cpu"
+	rm -f "$work/fb.out" # not the last run's "Running..."
 	setarch "$(uname -m)" -R "$filebench" -f "$work/w.f" >"$work/fb.out" 2>&1 &
 	pid=$!
-	if command -v perf >/dev/null && wait_line "$work/fb.out" 'Running'; then
-		for ((i = 0; i < 100; i++)); do
+	if wait_line "$work/fb.out" 'Running'; then
+		# the worker process: filebench re-executes itself as "NAME -a NAME ..." per process
+		for ((i = 0; i < 50; i++)); do
 			child=$(pgrep -P "$pid" -f -- " -a " | head -1)
 			[ -n "$child" ] && break
 			sleep 0.1
 		done
-		[ -n "$child" ] && { perf stat -x, -e task-clock -p "$child" -o "$work/fb.cpu" >/dev/null 2>&1 & ps=$!; }
+		[ -n "$child" ] && t0=$(ticks "$child")
+		# its last reading before it ends: the shutdown after it, 0.1 s at most, is lost
+		while [ -n "$t0" ] && t=$(ticks "$child") && [ -n "$t" ]; do
+			t1=$t
+			sleep 0.1
+		done
 	fi
 	wait "$pid"
-	[ -n "$ps" ] && wait "$ps"
-	awk -v last="$last" -v secs="$secs" -v cpu="$(awk -F, '$3 == "task-clock" { print $1 }' "$work/fb.cpu" 2>/dev/null)" \
+	[ -n "$t0" ] && [ -n "$t1" ] && cpu=$(((t1 - t0) * 1000 / $(getconf CLK_TCK)))
+	awk -v last="$last" -v secs="$secs" -v cpu="$cpu" \
 		'/IO Summary:/ { for (i = 1; i < NF; i++) if ($(i + 1) == "ops/s") ops = $i }
 		$1 == last { sub("ops/s", "", $3); loops = $3 }
 		END { if (ops == "" || loops == "") exit 1; print ops, loops, (cpu == "" || loops == 0) ? "-" : cpu / (loops * secs) }' "$work/fb.out" ||
