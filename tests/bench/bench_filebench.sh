@@ -10,7 +10,12 @@
 #           round 1 filebench then fsmix, round 2 fsmix then filebench, ... -- of BENCH_SECONDS
 #           (default 5) each, every run on a fresh tree. Prints per run filebench's IO Summary
 #           ops/s and its loops/s, fsmix's ops/s and loops/s, and the pair's ratio fsmix /
-#           filebench in loops/s; then the median ratio.
+#           filebench in loops/s; then the median ratio. Also the CPU time (user + system) a
+#           loop costs each -- filebench: its worker process's (/proc/PID/stat, all its
+#           threads, read at "Running..." and every 0.1 s until it ends); fsmix: its JSON's cpu
+#           (the run phase) -- over the loops each made, and their ratio filebench / fsmix
+#           (above 1: fsmix does a loop with less CPU), which the machine's load moves much
+#           less than the rates.
 #   strace  a short run of each on tmpfs (BENCH_STRACE_SECONDS, default 3, traced after both
 #           have built their files; BENCH_STRACE_THREADS threads, default 4, so that the loops
 #           still in flight when tracing stops are few beside those traced) under strace -f -c
@@ -99,19 +104,41 @@ fsmix_args() {
 }
 threads_of() { local t; t=$(wl "$1" | cut -d' ' -f2); echo "${BENCH_THREADS:-$t}"; }
 
-# run_fb NAME FS: "ops/s loops/s" of one filebench run.
+# ticks PID: user + system CPU of process PID, all its threads, in clock ticks; empty once it
+# has ended (a zombie too).
+ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '$1 != "Z" && $1 != "X" { print $12 + $13 }'; }
+# run_fb NAME FS: "ops/s loops/s CPU-ms/loop" of one filebench run (CPU "-": not measured).
 run_fb() {
-	local d last
+	local d last pid child='' i t0='' t t1='' cpu=''
 	d=$(dir_for "$2") || return 1
 	last=$(wl "$1" | cut -d' ' -f1)
 	fb_script "$1" "$d" "$secs" "$(threads_of "$1")" >"$work/w.f"
-	setarch "$(uname -m)" -R "$filebench" -f "$work/w.f" >"$work/fb.out" 2>&1
-	awk -v last="$last" '/IO Summary:/ { for (i = 1; i < NF; i++) if ($(i + 1) == "ops/s") ops = $i }
+	rm -f "$work/fb.out" # not the last run's "Running..."
+	setarch "$(uname -m)" -R "$filebench" -f "$work/w.f" >"$work/fb.out" 2>&1 &
+	pid=$!
+	if wait_line "$work/fb.out" 'Running'; then
+		# the worker process: filebench re-executes itself as "NAME -a NAME ..." per process
+		for ((i = 0; i < 50; i++)); do
+			child=$(pgrep -P "$pid" -f -- " -a " | head -1)
+			[ -n "$child" ] && break
+			sleep 0.1
+		done
+		[ -n "$child" ] && t0=$(ticks "$child")
+		# its last reading before it ends: the shutdown after it, 0.1 s at most, is lost
+		while [ -n "$t0" ] && t=$(ticks "$child") && [ -n "$t" ]; do
+			t1=$t
+			sleep 0.1
+		done
+	fi
+	wait "$pid"
+	[ -n "$t0" ] && [ -n "$t1" ] && cpu=$(((t1 - t0) * 1000 / $(getconf CLK_TCK)))
+	awk -v last="$last" -v secs="$secs" -v cpu="$cpu" \
+		'/IO Summary:/ { for (i = 1; i < NF; i++) if ($(i + 1) == "ops/s") ops = $i }
 		$1 == last { sub("ops/s", "", $3); loops = $3 }
-		END { if (ops == "" || loops == "") exit 1; print ops, loops }' "$work/fb.out" ||
+		END { if (ops == "" || loops == "") exit 1; print ops, loops, (cpu == "" || loops == 0) ? "-" : cpu / (loops * secs) }' "$work/fb.out" ||
 		{ echo "bench_filebench: filebench $1 on $2 gave no result:" >&2; tail -3 "$work/fb.out" >&2; return 1; }
 }
-# run_fsmix NAME FS: "ops/s loops/s" of one fsmix run.
+# run_fsmix NAME FS: "ops/s loops/s CPU-ms/loop" of one fsmix run.
 run_fsmix() {
 	local d opl prof
 	d=$(dir_for "$2") || return 1
@@ -126,11 +153,16 @@ run_fsmix() {
 r = json.load(open(sys.argv[1]))
 t, opl = r["total"], sys.argv[2]
 if sys.argv[3] == "oltp":
-    print(t["ops_per_s"], [o for o in r["groups"][0]["ops"] if o["name"] == "sequence"][0]["ops_per_s"])
+    loops = [o for o in r["groups"][0]["ops"] if o["name"] == "sequence"][0]["ops_per_s"]
 else:
-    print(t["ops_per_s"], t["trans_per_s"] if opl == "seq" else t["ops_per_s"] / float(opl))' "$work/r.json" "$opl" "$1"
+    loops = t["trans_per_s"] if opl == "seq" else t["ops_per_s"] / float(opl)
+c = r.get("cpu") or {}
+n = loops * r["runtime_s"]
+cpu = "-" if c.get("user_s") is None or not n else (c["user_s"] + c["sys_s"]) * 1000 / n
+print(t["ops_per_s"], loops, cpu)' "$work/r.json" "$opl" "$1"
 }
 
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 rates() {
 	local name fs r a b
 	for fs in $filesystems; do
@@ -138,6 +170,7 @@ rates() {
 		for name in $workloads; do
 			echo "== $name on $fs: $nfiles entries, $(threads_of "$name") threads, $secs s, $rounds ABBA rounds; fsmix profile $(profile_of "$name")"
 			: >"$work/ratios"
+			: >"$work/cpuratios"
 			for ((r = 1; r <= rounds; r++)); do
 				if ((r % 2)); then
 					a=$(run_fb "$name" "$fs") b=$(run_fsmix "$name" "$fs")
@@ -145,14 +178,20 @@ rates() {
 					b=$(run_fsmix "$name" "$fs") a=$(run_fb "$name" "$fs")
 				fi
 				[ -n "$a" ] && [ -n "$b" ] || { echo "round $r: no pair"; continue; }
-				read -r fo fl <<<"$a"
-				read -r so sl <<<"$b"
+				read -r fo fl fc <<<"$a"
+				read -r so sl sc <<<"$b"
 				printf 'round %d (%s): filebench %9.0f ops/s %8.0f loops/s | fsmix %9.0f ops/s %8.0f loops/s | ratio %.3f  [load %s]\n' \
 					"$r" "$( ((r % 2)) && echo AB || echo BA)" "$fo" "$fl" "$so" "$sl" "$(echo "$sl/$fl" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
 				echo "$sl/$fl" | bc -l >>"$work/ratios"
+				if [ "$fc" != - ] && [ "$sc" != - ]; then
+					printf '          CPU a loop: filebench %.3f ms | fsmix %.3f ms | ratio %.3f\n' "$fc" "$sc" "$(echo "$fc/$sc" | bc -l)"
+					echo "$fc/$sc" | bc -l >>"$work/cpuratios"
+				fi
 			done
 			[ -s "$work/ratios" ] && printf '%s on %s: median ratio fsmix/filebench (loops/s) %.3f over %d rounds\n' "$name" "$fs" \
-				"$(sort -g "$work/ratios" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')" "$(wc -l <"$work/ratios")"
+				"$(median <"$work/ratios")" "$(wc -l <"$work/ratios")"
+			[ -s "$work/cpuratios" ] && printf '%s on %s: median ratio of the CPU a loop costs, filebench/fsmix, %.3f over %d rounds\n' "$name" "$fs" \
+				"$(median <"$work/cpuratios")" "$(wc -l <"$work/cpuratios")"
 		done
 	done
 }

@@ -5,8 +5,9 @@
 #
 #   bash tests/bench/bench_mdtest.sh [easy|hard|all] [BUILD_DIR]
 #
-#   easy  mdtest -n N -u -L -F -P -N 1 -C -T -r -d DIR   (IO500's mdtest-easy: empty files, a
-#         directory per task; IO500 adds -W (stonewall) and -x to the create phase)
+#   easy  mdtest -n N -u -L -F -P -N 1 -C -T -E -r -d DIR   (IO500's mdtest-easy: empty files, a
+#         directory per task; IO500 adds -W (stonewall) and -x to the create phase and has no
+#         -E; -E here: the read phase (open, close) that profiles/mdtest-easy.ffsb also runs)
 #   hard  mdtest -n N -t -w 3901 -e 3901 -F -P -N 1 -C -T -E -r -d DIR   (IO500's mdtest-hard:
 #         3901-byte files written, then read back, all tasks in one shared directory)
 # both under mpirun --allow-run-as-root --oversubscribe -np BENCH_TASKS (default 4), N =
@@ -15,6 +16,12 @@
 # BENCH_ROUNDS (default 3) ABBA rounds (round 1 mdtest then fsmix, round 2 fsmix then mdtest,
 # ...), every run in a fresh directory. The rate of a phase is items / the phase's time, as
 # mdtest's SUMMARY rate (its mean; one iteration).
+# CPU: the user + system seconds of each whole run (mdtest: mpirun and its ranks; fsmix: the
+# process), from bash's `times`, less those of a run of 1 item per task made once before the
+# rounds (MPI's start, fsmix's setup and report: what does not grow with the items); items per
+# CPU-second = tasks x items x 4 phases / those seconds, and its ratio fsmix / mdtest per
+# round. On a shared machine the rates move with the load while the CPU an item costs does not
+# (much): that ratio says which tool does more work per item.
 #
 # mdtest: $MDTEST (default $PEERS_DIR/ior/src/mdtest, PEERS_DIR default /work/peers; built by
 # tests/bench/peers_build.sh).
@@ -50,20 +57,28 @@ command -v mpirun >/dev/null || { echo "bench_mdtest: no mpirun"; exit 77; }
 bench_tag=md bench_ext4_mb=2048
 . "$top/tests/bench/bench-fs.bash"
 mpi() { mpirun --allow-run-as-root --oversubscribe -np "$tasks" "$@"; }
-phases_of() { [ "$1" = easy ] && echo "create stat remove" || echo "create stat read remove"; }
+# cpu_s: user + system CPU seconds of the children this shell has waited for (bash's `times`;
+# call it as `cpu_s >FILE`: inside $(...) it would be a new process, which has no children).
+cpu_s() {
+	times >"$work/times.$BASHPID"
+	awk 'function s(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
+		NR == 2 { printf "%.3f\n", s($1) + s($2) }' "$work/times.$BASHPID"
+}
 
 
-# run_mdtest KIND FS: "create stat read remove" rates (read 0 for easy).
+# run_mdtest KIND FS: "create stat read remove" rates and the run's CPU seconds.
 run_mdtest() {
-	local d opts
+	local d opts c0 c1
 	d=$(dir_for "$2") || return 1
 	case $1 in
-	easy) opts=(-n "$items" -u -L -F -P -N 1 -C -T -r) ;;
+	easy) opts=(-n "$items" -u -L -F -P -N 1 -C -T -E -r) ;;
 	hard) opts=(-n "$items" -t -w 3901 -e 3901 -F -P -N 1 -C -T -E -r) ;;
 	esac
+	cpu_s >"$work/c0"
 	mpi "$mdtest" "${opts[@]}" -d "$d/md" >"$work/md.out" 2>&1
-	awk '/^SUMMARY time/ { exit } /^ *File (creation|stat|read|removal) / { r[$2] = $5 }
-		END { if (r["creation"] == "") exit 1; printf "%s %s %s %s\n", r["creation"], r["stat"], r["read"] + 0, r["removal"] }' "$work/md.out" ||
+	cpu_s >"$work/c1"
+	awk -v cpu="$(echo "$(cat "$work/c1") - $(cat "$work/c0")" | bc -l)" '/^SUMMARY time/ { exit } /^ *File (creation|stat|read|removal) / { r[$2] = $5 }
+		END { if (r["creation"] == "") exit 1; printf "%s %s %s %s %s\n", r["creation"], r["stat"], r["read"] + 0, r["removal"], cpu }' "$work/md.out" ||
 		{ echo "bench_mdtest: mdtest $1 on $2 gave no result:" >&2; tail -5 "$work/md.out" >&2; return 1; }
 }
 
@@ -83,7 +98,7 @@ print(next((o["ops_per_s"] for o in t["ops"] if o["name"] == sys.argv[2]), 0))' 
 }
 is_phased() { grep -Eq '^[[:space:]]*(phase|stonewall)[[:space:]]*=' "$1"; }
 
-# run_fsmix KIND FS: "create stat read remove" rates (read 0 for easy).
+# run_fsmix KIND FS: "create stat read remove" rates and the CPU seconds of the runs.
 run_fsmix() {
 	local kind=$1 fs=$2 prof d n=$((tasks * items)) base rates=() ph w op
 	[ "$kind" = easy ] && prof=$easy_prof || prof=$hard_prof
@@ -99,11 +114,13 @@ run_fsmix() {
 		base+=(--set filesystem0.min_filesize=3901 --set filesystem0.max_filesize=3901
 			--set threadgroup0.read_blocksize=4KB --set filesystem0.num_dirs=0)
 	fi
-	for ph in $(phases_of "$kind"); do
+	cpu_s >"$work/c0"
+	for ph in create stat read remove; do
 		case $ph in
 		create) w=create_weight op=create ;;
 		stat) w=stat_weight op=stat ;;
-		read) w=readall_weight op=readall ;;
+		read) w=readall_weight op=readall ;;&
+		read) [ "$kind" = easy ] && w=open_close_weight op=open_close ;; # -e 0: open, close
 		remove) w=delete_weight op=delete ;;
 		esac
 		d=$(dir_for "$fs") || return 1
@@ -117,8 +134,8 @@ run_fsmix() {
 			{ echo "bench_mdtest: fsmix $kind $ph on $fs failed:" >&2; tail -3 "$work/fsmix.out" >&2; return 1; }
 		rates+=("$(ops_rate "$work/f.json" "$op")")
 	done
-	[ "$kind" = easy ] && rates=("${rates[0]}" "${rates[1]}" 0 "${rates[2]}")
-	echo "${rates[*]}"
+	cpu_s >"$work/c1"
+	echo "${rates[*]} $(echo "$(cat "$work/c1") - $(cat "$work/c0")" | bc -l)"
 }
 # A profile with phases: one run; every group gets the tasks and items.
 run_fsmix_phased() {
@@ -127,9 +144,11 @@ run_fsmix_phased() {
 	for g in $(sed -n 's/^\[threadgroup\([0-9]*\)\].*/\1/p' "$3"); do
 		args+=(--set "threadgroup$g.num_threads=$tasks" --set "threadgroup$g.num_ops=$items")
 	done
+	cpu_s >"$work/c0"
 	fsmix_cmd run "$3" --location "$d" --time 0 "${args[@]}" --json "$work/f.json" >"$work/fsmix.out" 2>&1 ||
 		{ echo "bench_mdtest: fsmix $3 on $2 failed:" >&2; tail -3 "$work/fsmix.out" >&2; return 1; }
-	python3 - "$work/f.json" <<-'EOF'
+	cpu_s >"$work/c1"
+	python3 - "$work/f.json" "$(echo "$(cat "$work/c1") - $(cat "$work/c0")" | bc -l)" <<-'EOF'
 		import json, sys
 		d = json.load(open(sys.argv[1]))
 		phases = d.get("phases")
@@ -146,14 +165,17 @@ run_fsmix_phased() {
 		        if n:
 		            return n
 		    return 0
-		print(rate("create"), rate("stat"), rate("readall"), rate("delete"))
+		print(rate("create"), rate("stat"), rate("readall") or rate("open_close"), rate("delete"), sys.argv[2])
 	EOF
 }
 
 one() {
-	local kind=$1 fs=$2 r a b i names=(create stat read remove)
+	local kind=$1 fs=$2 r a b i n=$((tasks * items * 4)) names=(create stat read remove cpu)
 	echo "== mdtest-$kind on $fs: $tasks tasks x $items items, $rounds ABBA rounds; fsmix profile $([ "$kind" = easy ] && echo "$easy_prof" || echo "$hard_prof")$([ "${FSMIX_MPI:-0}" = 1 ] && echo " under mpirun" || echo ", $tasks threads")"
 	: >"$work/ratios"
+	local mb fb
+	mb=$(items=1 && run_mdtest "$kind" "$fs" | cut -d' ' -f5) fb=$(items=1 && run_fsmix "$kind" "$fs" | cut -d' ' -f5)
+	echo "CPU of a run of 1 item per task, taken off below: mdtest ${mb:-?} s, fsmix ${fb:-?} s"
 	for ((r = 1; r <= rounds; r++)); do
 		if ((r % 2)); then
 			a=$(run_mdtest "$kind" "$fs") b=$(run_fsmix "$kind" "$fs")
@@ -163,15 +185,20 @@ one() {
 		[ -n "$a" ] && [ -n "$b" ] || { echo "round $r: no pair"; continue; }
 		read -r -a ma <<<"$a"
 		read -r -a fa <<<"$b"
+		ma[4]=$(echo "${ma[4]} - ${mb:-0}" | bc -l) fa[4]=$(echo "${fa[4]} - ${fb:-0}" | bc -l)
 		for i in 0 1 2 3; do
-			[ "$kind" = easy ] && [ $i = 2 ] && continue
 			printf 'round %d (%s) %-7s mdtest %10.0f /s | fsmix %10.0f /s | ratio %.3f\n' "$r" "$( ((r % 2)) && echo AB || echo BA)" \
 				"${names[$i]}" "${ma[$i]}" "${fa[$i]}" "$(echo "${fa[$i]}/${ma[$i]}" | bc -l)"
 			echo "${names[$i]} $(echo "${fa[$i]}/${ma[$i]}" | bc -l)" >>"$work/ratios"
 		done
+		# items per CPU-second, fsmix / mdtest: the CPU seconds the other way round
+		printf 'round %d (%s) CPU     mdtest %8.2f s, %8.0f items/CPU-s | fsmix %8.2f s, %8.0f items/CPU-s | ratio %.3f\n' \
+			"$r" "$( ((r % 2)) && echo AB || echo BA)" "${ma[4]}" "$(echo "$n/${ma[4]}" | bc -l)" \
+			"${fa[4]}" "$(echo "$n/${fa[4]}" | bc -l)" "$(echo "${ma[4]}/${fa[4]}" | bc -l)"
+		echo "cpu $(echo "${ma[4]}/${fa[4]}" | bc -l)" >>"$work/ratios"
 		echo "  [load $(cut -d' ' -f1 /proc/loadavg)]"
 	done
-	for i in 0 1 2 3; do
+	for i in 0 1 2 3 4; do
 		grep -q "^${names[$i]} " "$work/ratios" || continue
 		printf 'mdtest-%s on %s, %-7s median ratio fsmix/mdtest %.3f\n' "$kind" "$fs" "${names[$i]}" \
 			"$(awk -v n="${names[$i]}" '$1 == n { print $2 }' "$work/ratios" | sort -g |
