@@ -79,11 +79,11 @@ static int check_count(const struct durlog_read *rd, char *err, size_t errlen)
  * when no freed one is left, so ids stay below the tree's (1 + its highest base id) plus the
  * files made since, each with a record, plus one in flight per worker; records lost to the
  * log's torn end, or still in the rings after it, may have made some of those files: at most
- * the bad slots and a ring per worker. */
+ * the bad slots and a ring per worker (the largest any fsmix used). */
 static uint64_t id_reach(const struct durlog_read *rd)
 {
 	return (uint64_t)rd->n + rd->corrupt + rd->torn +
-	       ((uint64_t)rd->h.n_workers + 1) * (DURLOG_RING + 1);
+	       ((uint64_t)rd->h.n_workers + 1) * (DURLOG_RING_MAX + 1);
 }
 
 /* A DL_MKDIR or DL_RMDIR (durlog.h): a directory of meta/, its id below what the log's records

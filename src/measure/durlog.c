@@ -380,8 +380,11 @@ static void sync_log(struct durlog *l)
 /* The logger: a pass over every ring every DURLOG_DRAIN_MS, one write() a pass, an fdatasync at
  * least every DURLOG_SYNC_MS while records come. Passes far apart are what keep it cheap: a
  * pass's cost is mostly its wakeup and its system calls, whatever it moves (the scaled 2010
- * profile, 16 workers: about 800 records a second per worker, 8 of a ring's 4096 every 10 ms).
- * A ring that held a sixteenth of its records or more (a worker logging above ~25,000 records
+ * profile, 16 workers: 800 to 3,000 records a second per worker, 8 to 30 of a ring's 1024 every
+ * 10 ms). The ring is small so that what a worker writes and the logger reads stays in the
+ * caches: with 4096-record rings (320 KiB each, 5 MiB for 16 workers) the log cost 3-9 % more
+ * CPU per transaction (tests/bench/bench_checks.sh).
+ * A ring that held a sixteenth of its records or more (a worker logging above ~6,400 records
  * a second) gets the next pass after 1 ms, as every pass came before, and one half full at
  * once: a fast worker does not fill its ring and wait for the logger. */
 static void *logger_main(void *arg)

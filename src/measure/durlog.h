@@ -30,11 +30,14 @@
 
 #include "compiler.h"
 
-#define DURLOG_VERSION     1
-#define DURLOG_MAX_FS      64
-#define DURLOG_HEADER_LEN  (64 + DURLOG_MAX_FS * 32 + 8)
-#define DURLOG_REC_LEN     80
-#define DURLOG_RING        4096       /* records per worker ring (320 KiB) */
+#define DURLOG_VERSION    1
+#define DURLOG_MAX_FS     64
+#define DURLOG_HEADER_LEN (64 + DURLOG_MAX_FS * 32 + 8)
+#define DURLOG_REC_LEN    80
+#define DURLOG_RING       1024 /* records per worker ring (80 KiB) */
+/* The largest ring any fsmix wrote with (4096 until 7f0f782): how many records verify allows a
+ * torn log to have lost in each worker's ring. Logs of older builds are read with it. */
+#define DURLOG_RING_MAX    4096
 #define DURLOG_SYNC_MS     100        /* the logger fdatasyncs the log at least this often */
 #define DURLOG_DRAIN_MS    10         /* ... and moves the rings to it this often */
 #define DURLOG_WORKER_MAIN UINT32_MAX /* records of the main thread (setup) */

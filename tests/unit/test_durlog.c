@@ -491,7 +491,7 @@ static void test_check_fields(void)
 	struct craft c;
 	/* file ids: base ones below the pool's largest capacity; the others below the base ids
 	 * (2 files here) and what the log's 13 records and 2 workers' rings can have made */
-	uint64_t reach = 2 + 13 + 3 * (DURLOG_RING + 1);
+	uint64_t reach = 2 + 13 + 3 * (DURLOG_RING_MAX + 1);
 	char want[200];
 	craft_log(&c);
 	c.recs[5].file = 1u << 31;
