@@ -38,7 +38,7 @@ setup() {
 build() {
 	local dir=$1
 	shift
-	# one command: called as a condition (built_in), a function runs without set -e
+	# one command: called as a condition (start_later_builds), a function runs without set -e
 	cmake -S "$top" -B "$top/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFSMIX_WERROR=ON \
 		"$@" >/dev/null && cmake --build "$top/$dir" -j"$(nproc)"
 }
@@ -67,13 +67,47 @@ ctest_in() {
 	fi
 }
 
-# built_in DIR LABEL [cmake args...]: a build that must succeed warning-free, or it is a failure
-# of its own (the later suites still run).
-built_in() {
+# The later builds (Release, clang, ASan+UBSan, TSan) are made one after another in the
+# background at the lowest CPU priority (nice 19) while the default suite and the analyzer run:
+# the e2e tests leave about a third of the 2 CPUs idle (they wait on sleeps, fsync, loop
+# devices and timed runs), and at nice 19 a build takes only that idle time, not the tests'.
+# later_args DIR: the cmake args of one later build.
+later_builds=(build-release build-clang build-asan build-tsan)
+later_args() {
+	case $1 in
+	build-release) echo -DCMAKE_BUILD_TYPE=Release ;;
+	build-clang) echo -DCMAKE_C_COMPILER=clang ;;
+	build-asan) echo "-DFSMIX_SANITIZE=address;undefined" ;;
+	build-tsan) echo -DFSMIX_SANITIZE=thread ;;
+	esac
+}
+# start_later_builds: the background job; DIR's output goes to $bg/DIR.log, then its exit
+# status to $bg/DIR.rc.
+bg= bg_pid=
+start_later_builds() {
+	bg=$(mktemp -d /tmp/fsmix-dev.XXXXXX)
+	(
+		renice -n 19 -p "$BASHPID" >/dev/null
+		for d in "${later_builds[@]}"; do
+			# shellcheck disable=SC2046 # later_args: words without blanks or globs
+			if build "$d" $(later_args "$d") >"$bg/$d.log" 2>&1; then rc=0; else rc=1; fi
+			echo $rc >"$bg/$d.rc.tmp" && mv "$bg/$d.rc.tmp" "$bg/$d.rc"
+		done
+	) &
+	bg_pid=$!
+	trap 'kill "$bg_pid" 2>/dev/null || true; rm -rf "$bg"' EXIT
+}
+# built_later DIR LABEL: waits for the background job to have made DIR and prints its output.
+# Every build must succeed warning-free, or it is a failure of its own: returns 1, and the
+# later suites still run.
+built_later() {
 	local dir=$1 label=$2
-	shift 2
-	echo "=== build: $label ($dir)"
-	if ! build "$dir" "$@"; then
+	echo "=== build: $label ($dir, built in the background)"
+	while [ ! -e "$bg/$dir.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do
+		sleep 1
+	done
+	cat "$bg/$dir.log" 2>/dev/null || true
+	if [ "$(cat "$bg/$dir.rc" 2>/dev/null)" != 0 ]; then
 		failed+=("$label build")
 		return 1
 	fi
@@ -83,6 +117,7 @@ test_all() {
 	setup
 	local t0=$SECONDS
 	build build
+	start_later_builds
 	ctest_in build "default build"
 	# clang's static analyzer over src/, with the default build's flags: no report allowed
 	echo "=== static analysis: clang --analyze (tests/analyze.sh)"
@@ -92,14 +127,14 @@ test_all() {
 	# What a distribution builds (cmake -DCMAKE_BUILD_TYPE=Release: -O3, other warnings) and
 	# Debian's clang: built warning-free, with their unit tests (the rest is the default
 	# build's).
-	built_in build-release "Release" -DCMAKE_BUILD_TYPE=Release &&
+	built_later build-release "Release" &&
 		ctest_in build-release "Release unit tests" -L unit
-	built_in build-clang "clang" -DCMAKE_C_COMPILER=clang &&
+	built_later build-clang "clang" &&
 		ctest_in build-clang "clang unit tests" -L unit
-	build build-asan -DFSMIX_SANITIZE="address;undefined"
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
-	build build-tsan -DFSMIX_SANITIZE=thread
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
+	built_later build-asan "ASan+UBSan" &&
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
+	built_later build-tsan "TSan" &&
+		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
 	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each: 3 x 30 s by
 	# default.
 	echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
