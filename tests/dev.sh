@@ -135,8 +135,8 @@ test_all() {
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
 	built_later build-tsan "TSan" &&
 		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
-	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each: 3 x 30 s by
-	# default.
+	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each, nproc at once:
+	# 2 x 30 s on 2 CPUs by default.
 	echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
 	if ! bash "$top/tests/fuzz/run_fuzzer.sh" "${FSMIX_FUZZ_SECONDS:-30}"; then
 		failed+=("fuzzer")
