@@ -9,9 +9,9 @@
 #                            build and of a clang build
 #
 # Needs root for apt-get (only when something is missing). Build trees go to build/,
-# build-release/, build-clang/, build-asan/ and build-tsan/ beside this checkout's
-# CMakeLists.txt. Every build is warning-free: warnings are errors here (-DFSMIX_WERROR=ON; a
-# plain cmake build only shows them).
+# build-release/, build-clang/, build-asan/, build-tsan/ and build-fuzz/ beside this
+# checkout's CMakeLists.txt. Every build is warning-free: warnings are errors here
+# (-DFSMIX_WERROR=ON; a plain cmake build only shows them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -67,12 +67,13 @@ ctest_in() {
 	fi
 }
 
-# The later builds (Release, clang, ASan+UBSan, TSan) are made one after another in the
-# background at the lowest CPU priority (nice 19) while the default suite and the analyzer run:
-# the e2e tests leave about a third of the 2 CPUs idle (they wait on sleeps, fsync, loop
-# devices and timed runs), and at nice 19 a build takes only that idle time, not the tests'.
+# The later builds (Release, clang, ASan+UBSan, TSan, the fuzzers') are made one after another
+# in the background at the lowest CPU priority (nice 19) while the default suite and the
+# analyzer run: the e2e tests leave about a third of the 2 CPUs idle (they wait on sleeps,
+# fsync, loop devices and timed runs), and at nice 19 a build takes only that idle time, not
+# the tests'.
 # later_args DIR: the cmake args of one later build.
-later_builds=(build-release build-clang build-asan build-tsan)
+later_builds=(build-release build-clang build-asan build-tsan build-fuzz)
 later_args() {
 	case $1 in
 	build-release) echo -DCMAKE_BUILD_TYPE=Release ;;
@@ -89,8 +90,13 @@ start_later_builds() {
 	(
 		renice -n 19 -p "$BASHPID" >/dev/null
 		for d in "${later_builds[@]}"; do
-			# shellcheck disable=SC2046 # later_args: words without blanks or globs
-			if build "$d" $(later_args "$d") >"$bg/$d.log" 2>&1; then rc=0; else rc=1; fi
+			if [ "$d" = build-fuzz ]; then # the fuzzers' clang build, as run_fuzzer.sh makes it
+				cmd=(env FUZZ_BUILD_DIR="$top/$d" FUZZ_BUILD_ONLY=1 bash "$top/tests/fuzz/run_fuzzer.sh" 1)
+			else
+				# shellcheck disable=SC2046 # later_args: words without blanks or globs
+				cmd=(build "$d" $(later_args "$d"))
+			fi
+			if "${cmd[@]}" >"$bg/$d.log" 2>&1; then rc=0; else rc=1; fi
 			echo $rc >"$bg/$d.rc.tmp" && mv "$bg/$d.rc.tmp" "$bg/$d.rc"
 		done
 	) &
@@ -137,9 +143,12 @@ test_all() {
 		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
 	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each, nproc at once:
 	# 2 x 30 s on 2 CPUs by default.
-	echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
-	if ! bash "$top/tests/fuzz/run_fuzzer.sh" "${FSMIX_FUZZ_SECONDS:-30}"; then
-		failed+=("fuzzer")
+	if built_later build-fuzz "fuzzers"; then
+		echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
+		if ! FUZZ_BUILD_DIR=$top/build-fuzz bash "$top/tests/fuzz/run_fuzzer.sh" \
+			"${FSMIX_FUZZ_SECONDS:-30}"; then
+			failed+=("fuzzer")
+		fi
 	fi
 	echo "=== dev.sh test took $((SECONDS - t0)) s"
 	if [ ${#failed[@]} -gt 0 ]; then
