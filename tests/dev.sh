@@ -38,7 +38,7 @@ setup() {
 build() {
 	local dir=$1
 	shift
-	# one command: called as a condition (start_later_builds), a function runs without set -e
+	# one command: called as a condition (start_later), a function runs without set -e
 	cmake -S "$top" -B "$top/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFSMIX_WERROR=ON \
 		"$@" >/dev/null && cmake --build "$top/$dir" -j"$(nproc)"
 }
@@ -67,54 +67,54 @@ ctest_in() {
 	fi
 }
 
-# The later builds (Release, clang, ASan+UBSan, TSan, the fuzzers') are made one after another
-# in the background at the lowest CPU priority (nice 19) while the default suite and the
-# analyzer run: the e2e tests leave about a third of the 2 CPUs idle (they wait on sleeps,
-# fsync, loop devices and timed runs), and at nice 19 a build takes only that idle time, not
-# the tests'.
-# later_args DIR: the cmake args of one later build.
-later_builds=(build-release build-clang build-asan build-tsan build-fuzz)
-later_args() {
+# The later work -- clang's static analyzer over the default build, then the Release, clang,
+# ASan+UBSan, TSan and fuzzer builds -- is done one job after another in the background at the
+# lowest CPU priority (nice 19), while the default suite (and then the other suites) run: the
+# e2e tests leave about a third of the 2 CPUs idle (they wait on sleeps, fsync, loop devices
+# and timed runs), and at nice 19 the jobs take only that idle time, not the tests'. Each job
+# is waited for where its result is needed, and its output printed there.
+later_jobs=(analyze build-release build-clang build-asan build-tsan build-fuzz)
+# later_cmd JOB: the command of one later job (the array cmd).
+later_cmd() {
 	case $1 in
-	build-release) echo -DCMAKE_BUILD_TYPE=Release ;;
-	build-clang) echo -DCMAKE_C_COMPILER=clang ;;
-	build-asan) echo "-DFSMIX_SANITIZE=address;undefined" ;;
-	build-tsan) echo -DFSMIX_SANITIZE=thread ;;
+	analyze) cmd=(bash "$top/tests/analyze.sh" "$top/build") ;;
+	build-release) cmd=(build "$1" -DCMAKE_BUILD_TYPE=Release) ;;
+	build-clang) cmd=(build "$1" -DCMAKE_C_COMPILER=clang) ;;
+	build-asan) cmd=(build "$1" "-DFSMIX_SANITIZE=address;undefined") ;;
+	build-tsan) cmd=(build "$1" -DFSMIX_SANITIZE=thread) ;;
+	# the fuzzers' clang build, as run_fuzzer.sh makes it
+	build-fuzz)
+		cmd=(env FUZZ_BUILD_DIR="$top/$1" FUZZ_BUILD_ONLY=1 bash "$top/tests/fuzz/run_fuzzer.sh" 1)
+		;;
 	esac
 }
-# start_later_builds: the background job; DIR's output goes to $bg/DIR.log, then its exit
-# status to $bg/DIR.rc.
+# start_later: the background job; JOB's output goes to $bg/JOB.log, then its exit status to
+# $bg/JOB.rc.
 bg= bg_pid=
-start_later_builds() {
+start_later() {
 	bg=$(mktemp -d /tmp/fsmix-dev.XXXXXX)
 	(
 		renice -n 19 -p "$BASHPID" >/dev/null
-		for d in "${later_builds[@]}"; do
-			if [ "$d" = build-fuzz ]; then # the fuzzers' clang build, as run_fuzzer.sh makes it
-				cmd=(env FUZZ_BUILD_DIR="$top/$d" FUZZ_BUILD_ONLY=1 bash "$top/tests/fuzz/run_fuzzer.sh" 1)
-			else
-				# shellcheck disable=SC2046 # later_args: words without blanks or globs
-				cmd=(build "$d" $(later_args "$d"))
-			fi
-			if "${cmd[@]}" >"$bg/$d.log" 2>&1; then rc=0; else rc=1; fi
-			echo $rc >"$bg/$d.rc.tmp" && mv "$bg/$d.rc.tmp" "$bg/$d.rc"
+		for j in "${later_jobs[@]}"; do
+			later_cmd "$j"
+			if "${cmd[@]}" >"$bg/$j.log" 2>&1; then rc=0; else rc=1; fi
+			echo $rc >"$bg/$j.rc.tmp" && mv "$bg/$j.rc.tmp" "$bg/$j.rc"
 		done
 	) &
 	bg_pid=$!
 	trap 'kill "$bg_pid" 2>/dev/null || true; rm -rf "$bg"' EXIT
 }
-# built_later DIR LABEL: waits for the background job to have made DIR and prints its output.
-# Every build must succeed warning-free, or it is a failure of its own: returns 1, and the
-# later suites still run.
-built_later() {
-	local dir=$1 label=$2
-	echo "=== build: $label ($dir, built in the background)"
-	while [ ! -e "$bg/$dir.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do
+# done_later JOB TITLE FAILURE: waits for the background job to have done JOB, prints TITLE and
+# JOB's output. A failure (a build must succeed warning-free, the analyzer find nothing) is
+# recorded as FAILURE and returns 1; the later suites still run.
+done_later() {
+	echo "=== $2 (done in the background)"
+	while [ ! -e "$bg/$1.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do
 		sleep 1
 	done
-	cat "$bg/$dir.log" 2>/dev/null || true
-	if [ "$(cat "$bg/$dir.rc" 2>/dev/null)" != 0 ]; then
-		failed+=("$label build")
+	cat "$bg/$1.log" 2>/dev/null || true
+	if [ "$(cat "$bg/$1.rc" 2>/dev/null)" != 0 ]; then
+		failed+=("$3")
 		return 1
 	fi
 }
@@ -123,27 +123,25 @@ test_all() {
 	setup
 	local t0=$SECONDS
 	build build
-	start_later_builds
+	start_later
 	ctest_in build "default build"
 	# clang's static analyzer over src/, with the default build's flags: no report allowed
-	echo "=== static analysis: clang --analyze (tests/analyze.sh)"
-	if ! bash "$top/tests/analyze.sh" "$top/build"; then
-		failed+=("static analysis")
-	fi
+	done_later analyze "static analysis: clang --analyze (tests/analyze.sh)" "static analysis" ||
+		true
 	# What a distribution builds (cmake -DCMAKE_BUILD_TYPE=Release: -O3, other warnings) and
 	# Debian's clang: built warning-free, with their unit tests (the rest is the default
 	# build's).
-	built_later build-release "Release" &&
+	done_later build-release "build: Release (build-release)" "Release build" &&
 		ctest_in build-release "Release unit tests" -L unit
-	built_later build-clang "clang" &&
+	done_later build-clang "build: clang (build-clang)" "clang build" &&
 		ctest_in build-clang "clang unit tests" -L unit
-	built_later build-asan "ASan+UBSan" &&
+	done_later build-asan "build: ASan+UBSan (build-asan)" "ASan+UBSan build" &&
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
-	built_later build-tsan "TSan" &&
+	done_later build-tsan "build: TSan (build-tsan)" "TSan build" &&
 		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
 	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each, nproc at once:
 	# 2 x 30 s on 2 CPUs by default.
-	if built_later build-fuzz "fuzzers"; then
+	if done_later build-fuzz "build: fuzzers (build-fuzz)" "fuzzers build"; then
 		echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
 		if ! FUZZ_BUILD_DIR=$top/build-fuzz bash "$top/tests/fuzz/run_fuzzer.sh" \
 			"${FSMIX_FUZZ_SECONDS:-30}"; then
