@@ -9,9 +9,9 @@
 #                            build and of a clang build
 #
 # Needs root for apt-get (only when something is missing). Build trees go to build/,
-# build-release/, build-clang/, build-asan/ and build-tsan/ beside this checkout's
-# CMakeLists.txt. Every build is warning-free: warnings are errors here (-DFSMIX_WERROR=ON; a
-# plain cmake build only shows them).
+# build-release/, build-clang/, build-asan/, build-tsan/ and build-fuzz/ beside this
+# checkout's CMakeLists.txt. Every build is warning-free: warnings are errors here
+# (-DFSMIX_WERROR=ON; a plain cmake build only shows them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -38,7 +38,7 @@ setup() {
 build() {
 	local dir=$1
 	shift
-	# one command: called as a condition (built_in), a function runs without set -e
+	# one command: called as a condition (start_later), a function runs without set -e
 	cmake -S "$top" -B "$top/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFSMIX_WERROR=ON \
 		"$@" >/dev/null && cmake --build "$top/$dir" -j"$(nproc)"
 }
@@ -67,14 +67,54 @@ ctest_in() {
 	fi
 }
 
-# built_in DIR LABEL [cmake args...]: a build that must succeed warning-free, or it is a failure
-# of its own (the later suites still run).
-built_in() {
-	local dir=$1 label=$2
-	shift 2
-	echo "=== build: $label ($dir)"
-	if ! build "$dir" "$@"; then
-		failed+=("$label build")
+# The later work -- clang's static analyzer over the default build, then the Release, clang,
+# ASan+UBSan, TSan and fuzzer builds -- is done one job after another in the background at the
+# lowest CPU priority (nice 19), while the default suite (and then the other suites) run: the
+# e2e tests leave about a third of the 2 CPUs idle (they wait on sleeps, fsync, loop devices
+# and timed runs), and at nice 19 the jobs take only that idle time, not the tests'. Each job
+# is waited for where its result is needed, and its output printed there.
+later_jobs=(analyze build-release build-clang build-asan build-tsan build-fuzz)
+# later_cmd JOB: the command of one later job (the array cmd).
+later_cmd() {
+	case $1 in
+	analyze) cmd=(bash "$top/tests/analyze.sh" "$top/build") ;;
+	build-release) cmd=(build "$1" -DCMAKE_BUILD_TYPE=Release) ;;
+	build-clang) cmd=(build "$1" -DCMAKE_C_COMPILER=clang) ;;
+	build-asan) cmd=(build "$1" "-DFSMIX_SANITIZE=address;undefined") ;;
+	build-tsan) cmd=(build "$1" -DFSMIX_SANITIZE=thread) ;;
+	# the fuzzers' clang build, as run_fuzzer.sh makes it
+	build-fuzz)
+		cmd=(env FUZZ_BUILD_DIR="$top/$1" FUZZ_BUILD_ONLY=1 bash "$top/tests/fuzz/run_fuzzer.sh" 1)
+		;;
+	esac
+}
+# start_later: the background job; JOB's output goes to $bg/JOB.log, then its exit status to
+# $bg/JOB.rc.
+bg= bg_pid=
+start_later() {
+	bg=$(mktemp -d /tmp/fsmix-dev.XXXXXX)
+	(
+		renice -n 19 -p "$BASHPID" >/dev/null
+		for j in "${later_jobs[@]}"; do
+			later_cmd "$j"
+			if "${cmd[@]}" >"$bg/$j.log" 2>&1; then rc=0; else rc=1; fi
+			echo $rc >"$bg/$j.rc.tmp" && mv "$bg/$j.rc.tmp" "$bg/$j.rc"
+		done
+	) &
+	bg_pid=$!
+	trap 'kill "$bg_pid" 2>/dev/null || true; rm -rf "$bg"' EXIT
+}
+# done_later JOB TITLE FAILURE: waits for the background job to have done JOB, prints TITLE and
+# JOB's output. A failure (a build must succeed warning-free, the analyzer find nothing) is
+# recorded as FAILURE and returns 1; the later suites still run.
+done_later() {
+	echo "=== $2 (done in the background)"
+	while [ ! -e "$bg/$1.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do
+		sleep 1
+	done
+	cat "$bg/$1.log" 2>/dev/null || true
+	if [ "$(cat "$bg/$1.rc" 2>/dev/null)" != 0 ]; then
+		failed+=("$3")
 		return 1
 	fi
 }
@@ -83,28 +123,30 @@ test_all() {
 	setup
 	local t0=$SECONDS
 	build build
+	start_later
 	ctest_in build "default build"
 	# clang's static analyzer over src/, with the default build's flags: no report allowed
-	echo "=== static analysis: clang --analyze (tests/analyze.sh)"
-	if ! bash "$top/tests/analyze.sh" "$top/build"; then
-		failed+=("static analysis")
-	fi
+	done_later analyze "static analysis: clang --analyze (tests/analyze.sh)" "static analysis" ||
+		true
 	# What a distribution builds (cmake -DCMAKE_BUILD_TYPE=Release: -O3, other warnings) and
 	# Debian's clang: built warning-free, with their unit tests (the rest is the default
 	# build's).
-	built_in build-release "Release" -DCMAKE_BUILD_TYPE=Release &&
+	done_later build-release "build: Release (build-release)" "Release build" &&
 		ctest_in build-release "Release unit tests" -L unit
-	built_in build-clang "clang" -DCMAKE_C_COMPILER=clang &&
+	done_later build-clang "build: clang (build-clang)" "clang build" &&
 		ctest_in build-clang "clang unit tests" -L unit
-	build build-asan -DFSMIX_SANITIZE="address;undefined"
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
-	build build-tsan -DFSMIX_SANITIZE=thread
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
-	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each: 3 x 30 s by
-	# default.
-	echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
-	if ! bash "$top/tests/fuzz/run_fuzzer.sh" "${FSMIX_FUZZ_SECONDS:-30}"; then
-		failed+=("fuzzer")
+	done_later build-asan "build: ASan+UBSan (build-asan)" "ASan+UBSan build" &&
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
+	done_later build-tsan "build: TSan (build-tsan)" "TSan build" &&
+		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
+	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each, nproc at once:
+	# 2 x 30 s on 2 CPUs by default.
+	if done_later build-fuzz "build: fuzzers (build-fuzz)" "fuzzers build"; then
+		echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
+		if ! FUZZ_BUILD_DIR=$top/build-fuzz bash "$top/tests/fuzz/run_fuzzer.sh" \
+			"${FSMIX_FUZZ_SECONDS:-30}"; then
+			failed+=("fuzzer")
+		fi
 	fi
 	echo "=== dev.sh test took $((SECONDS - t0)) s"
 	if [ ${#failed[@]} -gt 0 ]; then

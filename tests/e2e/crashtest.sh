@@ -24,12 +24,20 @@ export TMPDIR=$work/tmp # crashtest's private directories: checked empty at the 
 mkdir -p "$TMPDIR"
 crash_profile 2 >"$work/p.ffsb"
 
-# ct NAME ARGS..: fsmix crashtest on the small profile; rc in $rc, the document in $work/NAME.json
-ct() {
+# ct_start NAME ARGS..: fsmix crashtest on the small profile, in the background; the document in
+# $work/NAME.json. ct NAME: waits for it, its exit status in $rc. Those of 2 and 3 are
+# independent (each its own disk, loop device and daemon below TMPDIR) and mostly wait (mkfs,
+# mounts, flushes, the paced runs): two run at a time.
+declare -A ct_pid=()
+ct_start() {
 	local name=$1
 	shift
 	timeout 300 "$bin" crashtest "$work/p.ffsb" --seed 3 --json "$work/$name.json" "$@" \
-		>"$work/$name.out" 2>&1
+		>"$work/$name.out" 2>&1 &
+	ct_pid[$name]=$!
+}
+ct() {
+	wait "${ct_pid[$1]}"
 	rc=$?
 }
 key() { jq -r ".$2" "$work/$1.json" 2>/dev/null; }
@@ -63,24 +71,28 @@ rc=$?
 	{ bad "TMPDIR too long: exit $rc"; cat "$work/u5"; }
 
 # 2. Caught.
-ct nobarrier --fs ext4 --mount-options barrier=0 --states 4 --reorder 2
+ct_start nobarrier --fs ext4 --mount-options barrier=0 --states 4 --reorder 2
+ct_start ignore --fs ext4 --mount-options barrier=1 --states 6 --disk-fault ignore-flush
+ct nobarrier
+ct_start reorder --fs ext4 --mount-options barrier=1 --states 15 --reorder 1 --disk-fault reorder-across-flush
 b=$(key nobarrier states_broken)
 [ $rc = 1 ] && [ "${b:-0}" -gt 0 ] &&
 	ok "ext4 barrier=0: exit 1, $b of $(key nobarrier states_explored) states broken ($(key nobarrier broken_by_kind | tr -d ' \n'))" ||
 	{ bad "ext4 barrier=0: exit $rc, states_broken '$b'"; tail -12 "$work/nobarrier.out"; }
-ct ignore --fs ext4 --mount-options barrier=1 --states 6 --disk-fault ignore-flush
+ct ignore
+ct_start keep --fs ext4 --states 3 --reorder 1 --run-dir "$work/run"
 b=$(key ignore states_broken)
 [ $rc = 1 ] && [ "${b:-0}" -gt 0 ] &&
 	ok "--disk-fault ignore-flush: exit 1, $b of $(key ignore states_explored) states broken" ||
 	{ bad "--disk-fault ignore-flush: exit $rc, states_broken '$b'"; tail -12 "$work/ignore.out"; }
-ct reorder --fs ext4 --mount-options barrier=1 --states 15 --reorder 1 --disk-fault reorder-across-flush
+ct reorder
 b=$(key reorder states_broken)
 [ $rc = 1 ] && [ "${b:-0}" -gt 0 ] &&
 	ok "--disk-fault reorder-across-flush: exit 1, $b of $(key reorder states_explored) states broken" ||
 	{ bad "--disk-fault reorder-across-flush: exit $rc, states_broken '$b'"; tail -12 "$work/reorder.out"; }
 
 # 3. A kept run, one state rebuilt twice.
-ct keep --fs ext4 --states 3 --reorder 1 --run-dir "$work/run"
+ct keep
 n=$(key keep states_explored)
 [ $rc = 0 ] && [ "$n" = 3 ] || [ "$n" = 6 ] && [ -s "$work/run/run.rec" ] &&
 	ok "--run-dir: $n states, exit $rc, the record kept" || { bad "--run-dir: exit $rc, $n states"; tail "$work/keep.out"; }
@@ -151,7 +163,8 @@ if [ "\$1" = "-d" ]; then "$real_losetup" "\$@"; echo "losetup: \$2: detach fail
 exec "$real_losetup" "\$@"
 EOF
 chmod +x "$work/shim/losetup"
-PATH=$work/shim:$PATH ct shim --fs ext4 --states 3
+PATH=$work/shim:$PATH ct_start shim --fs ext4 --states 3
+ct shim
 [ $rc = 0 ] && [ "$(key shim states_explored)" = 3 ] && [ "$(left | tr '\n' ' ')" = "0 0 0 " ] &&
 	ok "a detach that says it failed after detaching: exit 0, 3 states, nothing left" ||
 	{ bad "detach shim: exit $rc, left: $(left | tr '\n' ' ')"; tail -3 "$work/shim.out"; }
