@@ -32,6 +32,9 @@
 #   log     6dd9d28 0.903 [0.795, 0.954] -> 10 ms drain (c705906) 0.916 [0.874, 0.957], one
 #           session: target 0.95 NOT met
 #   verify  6dd9d28 0.873 [0.795, 0.966] (its code is unchanged since): target 0.97 NOT met
+# and in a quieter hour (load 6-16; 8 rounds x 4 runs x 5 s):
+#   log     6c995b6 0.976 [0.885, 1.018], c2e11c7 (1024-record rings) 0.965 [0.868, 1.034]: met
+#   verify  c2e11c7 0.942 [0.819, 1.130]: target 0.97 NOT met
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 builds=("$@")
