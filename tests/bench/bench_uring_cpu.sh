@@ -20,8 +20,8 @@
 #
 # Prints each arm's transactions/s, CPU per transaction (the JSON's, the whole run) and the
 # sample counts per place, and the samples per transaction. Needs root, perf (Debian:
-# linux-perf), mkfs.ext4, losetup, jq. One run per arm: a picture, not a ratio (bench_depth.sh
-# measures the ratios). Asserts nothing.
+# linux-perf), mkfs.ext4, losetup, jq; the image goes in BENCH_IMG_DIR (default /tmp). One run
+# per arm: a picture, not a ratio (bench_depth.sh measures the ratios). Asserts nothing.
 #
 #   bash tests/bench/bench_uring_cpu.sh [BUILD_DIR]
 set -u
@@ -39,18 +39,11 @@ for t in perf jq mkfs.ext4 losetup; do
 done
 [ "$(id -u)" = 0 ] || { echo "bench_uring_cpu.sh: needs root (a loop ext4): skipped"; exit 0; }
 
-work=$(mktemp -d "${BENCH_DISK_DIR:-/tmp}/fsmix-bench-cpu.XXXXXX")
-mnt=$work/mnt loopdev=
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && { umount "$mnt" || umount -l "$mnt"; }
-	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-truncate -s 2048M "$work/ext4.img" && mkfs.ext4 -q -F "$work/ext4.img" >/dev/null 2>&1 &&
-	loopdev=$(losetup -f --show "$work/ext4.img") && mkdir -p "$mnt" &&
-	mount -t ext4 "$loopdev" "$mnt" || { echo "bench_uring_cpu.sh: cannot make the loop ext4"; exit 3; }
+# the scratch filesystems, unmounted and removed on exit (bench-fs.bash): the image on the disk
+# (BENCH_IMG_DIR, default /tmp), the runs' outputs and perf's data on tmpfs
+bench_tag=cpu bench_ext4_mb=2048
+. "$top/tests/bench/bench-fs.bash"
+ext4_mount || { echo "bench_uring_cpu.sh: cannot make the loop ext4"; exit 3; }
 
 # sort_samples: perf script's samples (comm, then the call chain, innermost first) on stdin;
 # "COUNT PLACE" lines, most first.
