@@ -7,6 +7,8 @@
 #    (from the latency log's start times); strace: the worker's stats still go through
 #    io_uring_enter (no statx, no newfstatat from it).
 # 3. op_delay at depth is each slot's: 8 slots, 100 ms each, make about 8 times what one does.
+#    Refused (-EAGAIN) and broken (-EFAULT) submissions while the worker waits for its starts
+#    (tests/tools/preload/uring_hide.c): every start served, no hang.
 # 4. Overload (a FUSE passthrough, tests/tools/fsfault, holds the run's first open for a second
 #    and, being single-threaded, every other call with it: all 8 slots busy, whatever the
 #    machine's speed), one start a millisecond: drop skips and counts the starts that passed;
@@ -165,6 +167,46 @@ assert 3 * 21 <= g["operations"] <= 8 * 21, g["operations"]
 assert "arrivals" not in g or g["arrivals"] is None, g.get("arrivals")
 print("op_delay: %d operations" % g["operations"])
 PY
+
+# 3b. Refused and broken submissions (tests/tools/preload/uring_hide.c) while the worker waits
+# for its starts (the engine's wait with a deadline submits on its own): every third submission
+# -EAGAIN is submitted again, no error; a ring broken at the 20th fails the calls not submitted
+# (at most one a slot) and the worker goes on making its calls directly. No hang either way.
+hide=${FSMIX_TOOLS:-}/uring_hide.so
+if [ -f "$hide" ]; then
+	profile 0 "	op_rate=1000
+	num_ops=200
+	arrival_backlog=queue" "	read_weight=2
+	read_size=4KB
+	read_blocksize=4KB
+	write_fsync_weight=1
+	write_size=4KB
+	write_blocksize=4KB
+	create_fdatasync_weight=1
+	stat_weight=1" >"$work/refused.ffsb"
+	for how in URING_EAGAIN_EVERY=3 URING_FAIL_FROM=20; do
+		env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$how" \
+			LD_PRELOAD="$hide" timeout 120 "$bin" run "$work/refused.ffsb" --location "$(shmdir)" \
+			--seed 4 --continue-on-error --json "$work/refused.json" >"$work/refused.out" 2>&1
+		rc=$?
+		py_check "op_rate at depth 8 with $how: all 200 starts served, exit $rc" \
+			"op_rate at depth 8 with $how: exit $rc" "$work/refused.json" "$how" <<'PY' ||
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+a = g["arrivals"]
+errors = sum(o["errors"] for o in json.load(open(sys.argv[1]))["total"]["ops"])
+assert a == dict(a, intended=200, served=200, dropped=0), a
+if sys.argv[2].startswith("URING_EAGAIN"):
+    assert errors == 0, errors
+else:
+    assert 1 <= errors <= 8, errors
+print("%s: %s, %d errors" % (sys.argv[2], a, errors))
+PY
+			tail -3 "$work/refused.out" | sed 's/^/     /'
+	done
+else
+	skipped "refused submissions: no $hide"
+fi
 
 # 4. Overload: every slot busy for a second.
 if ! fsfault_ready; then
