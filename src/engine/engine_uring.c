@@ -402,10 +402,9 @@ static int uring_reap(struct worker *w, struct io_done *done, size_t max, uint64
 				return rc; /* nothing will complete: the waiting fibers get rc */
 			continue;
 		}
-		if (until_ns) {
+		if (until_ns) { /* at the deadline: 0, or what completed last */
 			if (!uring_wait_until(c, until_ns))
-				return reap_ready(c, done,
-				                  max); /* the deadline: 0, or what came last */
+				return reap_ready(c, done, max);
 			continue;
 		}
 		rc = io_uring_submit_and_wait(&c->ring, 1);
