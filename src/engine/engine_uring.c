@@ -337,12 +337,49 @@ static int reap_ready(struct uring_ctx *c, struct io_done *done, size_t max)
 	return (int)n;
 }
 
-/* iodepth > 1: submits what the fibers prepared and waits for a completion (ioengine.h). A
- * submission refused for a while is submitted again, as at depth 1 (run_one_wait); any other
- * refusal breaks the ring: the calls not submitted get its error, every later call is made
- * synchronously, and the ring is entered only to wait for the completions of the calls
- * submitted before (their fibers, buffers and names live until then). */
-static int uring_reap(struct worker *w, struct io_done *done, size_t max)
+/* A refusal of a submission that breaks the ring (not one for a while: -EINTR, -EAGAIN,
+ * -EBUSY): the calls not submitted get rc, every later call is made synchronously. */
+static void uring_refused(struct uring_ctx *c, int rc)
+{
+	if (rc >= 0 || rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
+		return;
+	c->broken = true;
+	c->broken_err = rc;
+	for (int i = 0; i < IOC_COUNT; i++)
+		c->sync_call[i] = true;
+}
+
+/* uring_reap with a deadline (a schedule's next start, an op_delay's end): submits what the
+ * fibers prepared, then waits for a completion until until_ns. Two system calls where
+ * io_uring_submit_and_wait is one, so that the calls submitted are counted (pending_drop); a
+ * worker that waits for a start is ahead of its schedule, so the second costs it nothing.
+ * False when the deadline passed. */
+static bool uring_wait_until(struct uring_ctx *c, uint64_t until_ns)
+{
+	int rc = io_uring_submit(&c->ring);
+	if (rc > 0)
+		pending_drop(c, (unsigned)rc);
+	uring_refused(c, rc);
+	if (c->broken || c->n_pending) /* the caller's loop: the refused calls' errors, or again */
+		return true;
+	uint64_t now = now_ns();
+	if (now >= until_ns)
+		return false;
+	uint64_t left = until_ns - now;
+	struct __kernel_timespec ts = {.tv_sec = (long long)(left / 1000000000u),
+	                               .tv_nsec = (long long)(left % 1000000000u)};
+	struct io_uring_cqe *cqe;
+	rc = io_uring_wait_cqe_timeout(&c->ring, &cqe, &ts);
+	return rc != -ETIME;
+}
+
+/* iodepth > 1: submits what the fibers prepared and waits for a completion (ioengine.h), until
+ * until_ns if given. A submission refused for a while is submitted again, as at depth 1
+ * (run_one_wait); any other refusal breaks the ring: the calls not submitted get its error,
+ * every later call is made synchronously, and the ring is entered only to wait for the
+ * completions of the calls submitted before (their fibers, buffers and names live until
+ * then). */
+static int uring_reap(struct worker *w, struct io_done *done, size_t max, uint64_t until_ns)
 {
 	struct uring_ctx *c = ctx_of(w);
 	for (;;) {
@@ -365,15 +402,15 @@ static int uring_reap(struct worker *w, struct io_done *done, size_t max)
 				return rc; /* nothing will complete: the waiting fibers get rc */
 			continue;
 		}
-		rc = io_uring_submit_and_wait(&c->ring, 1);
-		if (rc > 0) {
-			pending_drop(c, (unsigned)rc);
-		} else if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-			c->broken = true;
-			c->broken_err = rc;
-			for (int i = 0; i < IOC_COUNT; i++)
-				c->sync_call[i] = true;
+		if (until_ns) { /* at the deadline: 0, or what completed last */
+			if (!uring_wait_until(c, until_ns))
+				return reap_ready(c, done, max);
+			continue;
 		}
+		rc = io_uring_submit_and_wait(&c->ring, 1);
+		if (rc > 0)
+			pending_drop(c, (unsigned)rc);
+		uring_refused(c, rc);
 	}
 }
 

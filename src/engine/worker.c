@@ -160,8 +160,8 @@ void *worker_main(void *arg)
 	uint64_t slot = w->t_start + (uint64_t)g->start_delay_ms * 1000000u;
 	if (g->start_delay_ms)
 		engine_wait_until(e, slot);
-	if (w->iodepth > 1) /* no schedule, delay or aging at depth (realism.c refuses them) */
-		ramping = worker_depth_run(w, ramping, &left);
+	if (w->iodepth > 1) /* the schedule and op_delay at depth: worker_depth.c; no aging */
+		ramping = worker_depth_run(w, ramping, period_ns ? &arr : NULL, slot, &left);
 	while (w->iodepth == 1 && !worker_stops(e)) {
 		if (period_ns && !await_start(w, &arr, &slot, &first))
 			break;

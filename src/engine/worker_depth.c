@@ -15,12 +15,24 @@
  * operation has its own while the others run. The rest is the worker's, shared by its fibers, which
  * run one at a time on its thread: the statistics, the random stream, the first error, the skips.
  * The file positions are the engine's, by descriptor. A file held by one fiber (the pool's locks
- * are held across switches) is busy for the others, as for another thread. */
+ * are held across switches) is busy for the others, as for another thread.
+ *
+ * A schedule (op_rate, op_period) is the worker's, as at depth 1: one series of intended starts,
+ * which its slots share. A slot done with an operation waits for a start (SLOT_START); the loop
+ * gives each start that is due to a waiting slot, and while none is due it waits for completions
+ * until the next start (the engine's reap with a deadline), never sleeping with completions
+ * unreaped. A start that passes while every slot is busy is late: arrival_backlog=drop skips it
+ * (a missed start, one response sample of its wait, as at depth 1); queue serves it when a slot
+ * is free, its response time counted from the start it was meant to have, the backlog bounded
+ * by arrival_backlog_max as at depth 1. op_delay is each slot's: a slot waits that long after its
+ * operation before its next (SLOT_SLEEP), the others going on meanwhile: iodepth closed-loop
+ * users, each with its think time (docs/engines.md says why not fio's thinktime). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "arrival.h"
 #include "check.h"
 #include "engine.h"
 #include "engine_int.h"
@@ -28,7 +40,19 @@
 #include "ioengine.h"
 #include "workerloop.h"
 
-enum slot_state { SLOT_RUN, SLOT_CALL, SLOT_IDLE, SLOT_DONE };
+enum slot_state {
+	SLOT_RUN,   /* to be resumed */
+	SLOT_CALL,  /* its call in flight */
+	SLOT_IDLE,  /* waits for the next completions (YIELD_IDLE) */
+	SLOT_START, /* waits for a start of the schedule (YIELD_START) */
+	SLOT_SLEEP, /* op_delay after its operation (YIELD_SLEEP) */
+	SLOT_DONE
+};
+
+/* What a slot's fiber yields besides IO_YIELD_CALL and YIELD_IDLE: it waits for a start (resumed
+ * with the start, ns, or 0 when the run stops), or for the end of its op_delay (wake). */
+#define YIELD_START 3
+#define YIELD_SLEEP 4
 
 /* The worker's loop, as its fibers see it (on the worker thread's stack while it runs). */
 struct depth_loop {
@@ -40,6 +64,12 @@ struct depth_loop {
 	bool stop;          /* no fiber starts another operation (an error, a crash, num_ops) */
 	uint32_t in_flight; /* fibers waiting for a call */
 	uint32_t skip_streak;
+	/* op_rate, op_period: the worker's schedule (NULL: none) and its next intended start */
+	struct arrival *arr;
+	uint64_t next;
+	uint64_t free_since; /* waiting > 0: since when a slot has waited for a start, unbroken */
+	uint32_t waiting;    /* slots waiting for a start */
+	uint64_t delay_ns;   /* op_delay, per slot; 0: none */
 };
 
 struct depth_slot {
@@ -48,7 +78,9 @@ struct depth_slot {
 	struct depth_loop *loop;
 	int64_t result; /* what the next resume passes (a call's result) */
 	enum slot_state state;
-	bool ramping; /* its operation started during the ramp */
+	bool ramping;   /* its operation started during the ramp */
+	uint64_t start; /* a schedule: its operation's intended start, ns */
+	uint64_t wake;  /* SLOT_SLEEP: when its op_delay ends, ns */
 	/* struct worker's per-operation fields while the fiber waits (see above) */
 	uint64_t op_t0, last_ts, op_sync_ns, dl_t0, dl_t1, pat_seed;
 	size_t pat_lo, pat_hi;
@@ -167,9 +199,10 @@ static bool slot_take(struct worker *w, struct depth_loop *L)
 }
 
 /* An operation that completed: its latency, counts and log lines, as worker_main's. */
-static void slot_done(struct worker *w, struct depth_loop *L, enum op_id op,
-                      const struct op_result *r, uint64_t t0)
+static void slot_done(struct depth_slot *s, enum op_id op, const struct op_result *r, uint64_t t0)
 {
+	struct worker *w = s->w;
+	struct depth_loop *L = s->loop;
 	uint64_t t1 = 0, lat = 0;
 	if (w->shared_clock) {
 		t1 = w->last_ts;
@@ -181,13 +214,21 @@ static void slot_done(struct worker *w, struct depth_loop *L, enum op_id op,
 	}
 	if (lat && w->time_ops)
 		stats_op_record(&w->st, op, lat);
+	/* Response time: from the intended start, so a wait for a slot counts (as at depth 1) */
+	uint64_t resp = lat;
+	if (L->arr && lat) {
+		resp = t1 > s->start && t1 - s->start > lat ? t1 - s->start : lat;
+		if (w->time_ops)
+			stats_resp_record(&w->st, resp, 0, 0, L->arr->period_ns);
+	}
 	worker_count_done(w, op, r);
 	if (w->ival || w->ll)
-		worker_log_op(w, op, r, L->ramping, t0, t1, lat, lat);
+		worker_log_op(w, op, r, L->ramping, t0, t1, lat, resp);
 }
 
-/* One operation on slot s's fiber (worker_main's loop body without a schedule or aging).
- * False when the fiber is to end (a crash, an error that stops the run). */
+/* One operation on slot s's fiber (worker_main's loop body without aging; when scheduled, its
+ * start already given, s->start). False when the fiber is to end (a crash, an error that stops
+ * the run). */
 static bool slot_op(struct depth_slot *s)
 {
 	struct worker *w = s->w;
@@ -210,16 +251,18 @@ static bool slot_op(struct depth_slot *s)
 	if (LIKELY(rc == 0)) {
 		L->skip_streak = 0;
 		if (counts)
-			slot_done(w, L, op, &r, t0);
+			slot_done(s, op, &r, t0);
 	} else if (rc == OP_SKIPPED || rc == OP_BUSY) {
 		if (counts && rc == OP_BUSY)
 			w->st.busy[op]++;
 		else if (counts)
 			w->skipped[op]++;
-		if (L->in_flight)
-			(void)fiber_yield(&s->fib, YIELD_IDLE);
-		else
-			worker_skip_backoff(e, &L->skip_streak);
+		if (!L->arr) { /* a scheduled slot waits for its next start anyway */
+			if (L->in_flight)
+				(void)fiber_yield(&s->fib, YIELD_IDLE);
+			else
+				worker_skip_backoff(e, &L->skip_streak);
+		}
 	} else if (UNLIKELY(engine_crashed(e))) {
 		w->failed_after_crash++;
 		return !(L->stop = true);
@@ -235,11 +278,23 @@ static bool slot_op(struct depth_slot *s)
 	return true;
 }
 
+/* A scheduled slot: waits for a start of the schedule (given by the loop's depth_timers). False
+ * when the run stops first. */
+static bool slot_await(struct depth_slot *s)
+{
+	s->start = (uint64_t)fiber_yield(&s->fib, YIELD_START);
+	return s->start != 0;
+}
+
 static void slot_main(void *arg)
 {
 	struct depth_slot *s = arg;
-	while (slot_take(s->w, s->loop) && slot_op(s))
-		;
+	struct depth_loop *L = s->loop;
+	while (slot_take(s->w, L) && (!L->arr || slot_await(s)) && slot_op(s))
+		if (L->delay_ns) { /* op_delay: this slot's pause; the others go on */
+			s->wake = now_ns() + L->delay_ns;
+			(void)fiber_yield(&s->fib, YIELD_SLEEP);
+		}
 }
 
 /* Runs slot s's fiber until it yields or ends; its new state. */
@@ -257,12 +312,88 @@ static void slot_resume(struct worker *w, struct depth_slot *s)
 	} else if (v == IO_YIELD_CALL) {
 		s->state = SLOT_CALL;
 		L->in_flight++;
+	} else if (v == YIELD_START) {
+		s->state = SLOT_START;
+		if (!L->waiting++) /* a slot's first wait: free since the worker began */
+			L->free_since = s->start ? now_ns() : 0;
+	} else if (v == YIELD_SLEEP) {
+		s->state = SLOT_SLEEP;
 	} else {
 		s->state = SLOT_IDLE;
 	}
 }
 
-bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
+/* A scheduled worker: its next start that a free slot may take at `now`, or 0 when none is due.
+ * The starts that passed while every slot was busy (before free_since) are late: with
+ * arrival_backlog=drop skipped, each counted as missed with one response sample (its wait until
+ * now), as at depth 1 (next_start); with queue kept and counted late, the backlog trimmed to
+ * arrival_backlog_max periods of lateness (the older starts dropped and counted), as at depth 1
+ * (queue_start). */
+static uint64_t sched_take(struct worker *w, struct depth_loop *L, uint64_t now)
+{
+	struct arrival *arr = L->arr;
+	const bool queue = w->g->arrival_backlog == BACKLOG_QUEUE;
+	while (L->next <= now) {
+		uint64_t start = L->next, dropped;
+		if (!queue && start < L->free_since) {
+			L->next = arrival_trim(arr, start, L->free_since, &dropped);
+			stats_resp_missed(&w->st, dropped, w->time_ops ? now - start : 0,
+			                  arr->period_ns);
+			continue;
+		}
+		uint64_t max_late = arrival_backlog_ns(w->g->arrival_backlog_max, arr->period_ns);
+		if (queue && now - start > max_late) {
+			L->next = arrival_trim(arr, start, now - max_late, &dropped);
+			w->st.backlog_full++;
+			stats_resp_missed(&w->st, dropped, w->time_ops ? now - start : 0,
+			                  arr->period_ns);
+			continue;
+		}
+		if (start < L->free_since) /* queue: it waited for a slot */
+			w->st.late_starts++;
+		L->next = start + arrival_gap(arr);
+		return start;
+	}
+	return 0;
+}
+
+/* A scheduled or delayed worker between rounds: the slots whose start is due (sched_take) or
+ * whose op_delay is over made runnable; when the run stops, every waiting slot (to end).
+ * Returns 1 when a slot became runnable (to run before any wait), else when the next start or
+ * op_delay's end is (0: none, nothing waits for a time). */
+static uint64_t depth_timers(struct worker *w, struct depth_loop *L)
+{
+	const bool stop = L->stop || worker_stops(w->eng);
+	const uint64_t now = now_ns();
+	uint64_t until = 0;
+	bool ran = false;
+	for (uint32_t i = 0; i < w->iodepth; i++) {
+		struct depth_slot *s = &w->slots[i];
+		if (s->state == SLOT_START) {
+			uint64_t start = stop ? 0 : sched_take(w, L, now);
+			if (!stop && !start)
+				continue; /* none due: it waits on */
+			L->waiting--;
+			s->result = (int64_t)start; /* the start given, or 0: the run stops */
+		} else if (s->state == SLOT_SLEEP) {
+			if (!stop && s->wake > now) {
+				until = !until || s->wake < until ? s->wake : until;
+				continue;
+			}
+			s->result = 0;
+		} else {
+			continue;
+		}
+		s->state = SLOT_RUN;
+		ran = true;
+	}
+	if (L->waiting && (!until || L->next < until))
+		until = L->next;
+	return ran ? 1 : until;
+}
+
+bool worker_depth_run(struct worker *w, bool ramping, struct arrival *arr, uint64_t first_start,
+                      uint64_t *left)
 {
 	struct engine *e = w->eng;
 	const uint32_t n = w->iodepth;
@@ -272,7 +403,11 @@ bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
 	    .ramping = ramping,
 	    .go_on = e->opts->continue_on_error,
 	    .timing = w->time_ops || w->ll,
+	    .arr = arr,
+	    .next = first_start,
+	    .delay_ns = (uint64_t)w->g->op_delay_ms * 1000000u,
 	};
+	const bool timed = arr || L.delay_ns;
 	struct io_done done[64]; /* a batch of completions; more wait for the next reap */
 	char *own_buf = w->buf, *own_rbuf = w->rbuf;
 	for (uint32_t i = 0; i < n; i++) {
@@ -280,6 +415,7 @@ bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
 		s->loop = &L;
 		s->state = SLOT_RUN;
 		s->result = 0;
+		s->start = 0;
 		fiber_start(&s->fib, slot_main, s);
 	}
 	if (w->share)
@@ -295,10 +431,13 @@ bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
 			slot_resume(w, s);
 			alive -= s->state == SLOT_DONE;
 		}
+		uint64_t until = 0; /* a schedule's next start, an op_delay's end: the wait's end */
+		if (timed && (until = depth_timers(w, &L)) == 1)
+			continue; /* slots given a start: to their calls, to go with the others' */
 		if (L.in_flight > w->max_in_flight)
 			w->max_in_flight = L.in_flight;
 		if (L.in_flight) {
-			int got = w->io->reap(w, done, sizeof(done) / sizeof(done[0]));
+			int got = w->io->reap(w, done, sizeof(done) / sizeof(done[0]), until);
 			for (int k = 0; k < got; k++) {
 				struct depth_slot *s = (struct depth_slot *)(void *)done[k].fiber;
 				FSMIX_ASSERT(s >= w->slots && s < w->slots + n &&
@@ -313,6 +452,8 @@ bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left)
 					w->slots[i].state = SLOT_RUN;
 					L.in_flight--;
 				}
+		} else if (until) { /* nothing in flight: sleep until then (a stop cuts it short) */
+			engine_wait_until(e, until);
 		}
 		for (uint32_t i = 0; i < n; i++) /* after completions, or with nothing in flight */
 			if (w->slots[i].state == SLOT_IDLE)

@@ -241,9 +241,8 @@ void realism_group(struct diag *d, const struct section *tg, struct plan_group *
 			    d, DIAG_CONFLICT, tg->set[not_aging[i]].loc, tg->name,
 			    key_table[not_aging[i]].name,
 			    "not used in an aging thread group (it runs until desired_util)");
-	/* iodepth > 1: operations in flight on fibers of the io_uring engine (docs/engines.md).
-	 * A schedule (op_rate, op_period) or a delay would make a worker sleep with operations
-	 * in flight, their completions unreaped: not built for depths above 1. */
+	/* iodepth > 1: operations in flight on fibers of the io_uring engine (docs/engines.md);
+	 * a schedule and op_delay work there as at depth 1 (worker_depth.c). */
 	if (g->iodepth > 1) {
 		struct src_loc at = where(tg, KEY_iodepth);
 		if (g->io_engine != IOENG_URING)
@@ -255,18 +254,6 @@ void realism_group(struct diag *d, const struct section *tg, struct plan_group *
 			diag_error(
 			    d, DIAG_CONFLICT, at, tg->name, "iodepth",
 			    "not used in an aging thread group (it runs until desired_util)");
-		else if (g->sched_period_ns || g->op_delay_ms)
-			diag_error(d, DIAG_CONFLICT, at, tg->name, "iodepth",
-			           "%u cannot be combined with %s (line %u): a depth above 1 runs "
-			           "its operations back to back",
-			           g->iodepth,
-			           g->op_rate        ? "op_rate"
-			           : g->op_period_ms ? "op_period"
-			                             : "op_delay",
-			           tg->set[g->op_rate        ? KEY_op_rate
-			                   : g->op_period_ms ? KEY_op_period
-			                                     : KEY_op_delay]
-			               .loc.line);
 	}
 }
 

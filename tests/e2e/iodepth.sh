@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # iodepth (docs/engines.md, "Depth above 1"):
 # 1. The key: `fsmix keys` lists it as an fsmix extension, --strict-ffsb refuses it; iodepth=0,
-#    iodepth=1025, iodepth=2 with engine=sync and iodepth=4 with op_rate are errors at the
-#    key's file:line naming it and why (exit 2).
+#    iodepth=1025 and iodepth=2 with engine=sync are errors at the key's file:line naming it
+#    and why (exit 2). (op_rate, op_period and op_delay at depth: depth_arrivals.sh.)
 # 2. engine=io_uring iodepth=16 with every operation fsmix has weighted (but zero_range, which
 #    tmpfs lacks), under strace -f: the workers make none of the calls the ring does, only
 #    io_uring_enter; more than one call goes in one io_uring_enter, and the report's
@@ -73,7 +73,6 @@ badval() { # badval NAME ENGINE DEPTH MESSAGE-REGEX [GROUP-LINES]
 badval zero io_uring 0 ".*0.*1"
 badval huge io_uring 1025 ".*1024"
 badval sync sync 2 "2 needs engine=io_uring: engine=sync makes each call itself"
-badval rate io_uring 4 "4 cannot be combined with op_rate (line [0-9]*)" "op_rate=100"
 profile sync 1 "read_weight=1" >"$work/one.ffsb"
 "$bin" check "$work/one.ffsb" >/dev/null 2>&1 && ok "engine=sync iodepth=1 checks" ||
 	bad "engine=sync iodepth=1 refused"

@@ -76,9 +76,11 @@ struct io_engine_ops {
 	 * fibers prepared since the last reap, with one system call, and waits for at least one
 	 * completion; up to max of them in done. Returns how many (>= 1), or -errno when no
 	 * completion can come (the ring broke): every fiber waiting for a call then gets that
-	 * error. The calls prepared but refused are in done with the refusal's error. NULL: the
-	 * engine cannot keep more than one call in flight (iodepth 1 only: engine=sync). */
-	int (*reap)(struct worker *w, struct io_done *done, size_t max);
+	 * error. The calls prepared but refused are in done with the refusal's error. until_ns
+	 * (now_ns's clock; 0: none): the wait ends then, returning 0 when nothing completed (a
+	 * schedule's next start, an op_delay's end: worker_depth.c). NULL: the engine cannot keep
+	 * more than one call in flight (iodepth 1 only: engine=sync). */
+	int (*reap)(struct worker *w, struct io_done *done, size_t max, uint64_t until_ns);
 	int (*openat)(struct worker *w, int dfd, const char *name, int flags, mode_t mode);
 	ssize_t (*read)(struct worker *w, int fd, void *buf, size_t n);
 	ssize_t (*write)(struct worker *w, int fd, const void *buf, size_t n);

@@ -53,9 +53,12 @@ int worker_depth_make(struct worker *w);
 void worker_depth_free(struct worker *w);
 /* worker_depth_run - the worker's operations, up to iodepth in flight, until the run stops,
  * num_ops are started (every one of them then completes) or an error ends it; `ramping`: the
- * ramp is not over (ramp_time); *left: the operations of num_ops it did not start (0: its count
- * is done, which a stonewall=1 group's worker_count_end needs). Returns whether the ramp still
- * is not over. */
-bool worker_depth_run(struct worker *w, bool ramping, uint64_t *left);
+ * ramp is not over (ramp_time); arr: op_rate or op_period's schedule (NULL: none), its first
+ * start at first_start; op_delay per slot; *left: the operations of num_ops it did not start
+ * (0: its count is done, which a stonewall=1 group's worker_count_end needs). Returns whether
+ * the ramp still is not over. */
+struct arrival;
+bool worker_depth_run(struct worker *w, bool ramping, struct arrival *arr, uint64_t first_start,
+                      uint64_t *left);
 
 #endif

@@ -3,10 +3,11 @@
  * variable URING_HIDE_OPS (decimal numbers, comma-separated) as unsupported, as an older
  * kernel would, while the kernel still does them. So the engine's fallback (the call made
  * synchronously, and the warning naming it) runs on any kernel. With URING_EAGAIN_EVERY=N,
- * every Nth io_uring_submit_and_wait of a thread returns -EAGAIN without entering the kernel
- * (as a kernel out of memory for the request refuses a submission): the entry stays queued.
- * With URING_FAIL_FROM=N, the Nth io_uring_submit_and_wait of a thread and every later one
- * return -EFAULT without entering the kernel: a broken ring. */
+ * every Nth io_uring_submit_and_wait or io_uring_submit of a thread (one count for both; the
+ * engine's wait with a deadline submits with the latter) returns -EAGAIN without entering the
+ * kernel (as a kernel out of memory for the request refuses a submission): the entry stays
+ * queued. With URING_FAIL_FROM=N, the Nth of them in a thread and every later one return -EFAULT
+ * without entering the kernel: a broken ring. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -47,7 +48,8 @@ struct io_uring_probe *io_uring_get_probe(void)
 	return p;
 }
 
-int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
+/* The refusal of this thread's next submission: 0 (none), -EAGAIN or -EFAULT (above). */
+static int refusal(void)
 {
 	static _Thread_local unsigned long calls;
 	const char *e = getenv("URING_EAGAIN_EVERY"), *f = getenv("URING_FAIL_FROM");
@@ -57,7 +59,24 @@ int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
 		return -EFAULT;
 	if (every && calls % every == 0)
 		return -EAGAIN;
+	return 0;
+}
+
+int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
+{
+	int rc = refusal();
+	if (rc)
+		return rc;
 	int (*real)(struct io_uring *, unsigned) =
 	    (int (*)(struct io_uring *, unsigned))dlsym(RTLD_NEXT, __func__);
 	return real ? real(ring, wait_nr) : -ENOSYS;
+}
+
+int io_uring_submit(struct io_uring *ring)
+{
+	int rc = refusal();
+	if (rc)
+		return rc;
+	int (*real)(struct io_uring *) = (int (*)(struct io_uring *))dlsym(RTLD_NEXT, __func__);
+	return real ? real(ring) : -ENOSYS;
 }
