@@ -13,9 +13,12 @@
 # both under mpirun --allow-run-as-root --oversubscribe -np BENCH_TASKS (default 4), N =
 # BENCH_ITEMS per task (default 10000), on each of BENCH_FS (default "tmpfs ext4"; ext4: a loop
 # image of BENCH_EXT4_MB, default 2048, in BENCH_IMG_DIR, default /tmp, unmounted on exit).
-# BENCH_ROUNDS (default 3) ABBA rounds (round 1 mdtest then fsmix, round 2 fsmix then mdtest,
+# BENCH_ROUNDS (default 8) ABBA rounds (round 1 mdtest then fsmix, round 2 fsmix then mdtest,
 # ...), every run in a fresh directory. The rate of a phase is items / the phase's time, as
-# mdtest's SUMMARY rate (its mean; one iteration).
+# mdtest's SUMMARY rate (its mean; one iteration). Per phase the summary gives the median ratio
+# and its range, and the geometric mean of the ratios with a 95 % confidence interval: on a
+# shared machine a 1 s phase's rate moves by 2x from round to round with the other load, so a
+# median of 3 or 5 rounds says little; the interval says whether the rounds tell the two apart.
 # CPU: the user + system seconds of each whole run (mdtest: mpirun and its ranks; fsmix: the
 # process), from bash's `times`, less those of a run of 1 item per task made once before the
 # rounds (MPI's start, fsmix's setup and report: what does not grow with the items); items per
@@ -43,7 +46,7 @@ build=${2:-$top/build}
 fsmix=$build/src/fsmix
 peers=${PEERS_DIR:-/work/peers}
 mdtest=${MDTEST:-$peers/ior/src/mdtest}
-tasks=${BENCH_TASKS:-4} items=${BENCH_ITEMS:-10000} rounds=${BENCH_ROUNDS:-3}
+tasks=${BENCH_TASKS:-4} items=${BENCH_ITEMS:-10000} rounds=${BENCH_ROUNDS:-8}
 filesystems=${BENCH_FS:-tmpfs ext4}
 easy_prof=${FSMIX_MDTEST_EASY:-$top/profiles/mdtest-easy.ffsb}
 hard_prof=${FSMIX_MDTEST_HARD:-}
@@ -169,6 +172,37 @@ run_fsmix_phased() {
 	EOF
 }
 
+# summary LABEL < "name ratio" lines: per name, the median ratio fsmix/mdtest with its range, the
+# geometric mean with a 95 % confidence interval (Student's t over the logs of the per-round
+# ratios: the rounds are pairs, each ratio taken within one round) and how many rounds fsmix
+# was ahead; the verdict says whether the interval lies above 1, below 1 or across it (then
+# the rounds do not tell the two apart: run more).
+summary() {
+	python3 -c 'import math, statistics as st, sys
+t975 = [12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+r = {}
+for line in sys.stdin:
+    n, v = line.split()
+    if float(v) > 0:
+        r.setdefault(n, []).append(float(v))
+for n in ("create", "stat", "read", "remove", "cpu"):
+    v = r.get(n)
+    if not v:
+        continue
+    lg = [math.log(x) for x in v]
+    m = st.mean(lg)
+    out = "%s, %-7s median ratio fsmix/mdtest %.3f (%.3f-%.3f), geometric mean %.3f" % (
+        sys.argv[1], n, st.median(v), min(v), max(v), math.exp(m))
+    if len(v) > 1:
+        h = t975[min(len(v) - 2, len(t975) - 1)] * st.stdev(lg) / math.sqrt(len(v))
+        lo, hi = math.exp(m - h), math.exp(m + h)
+        verdict = "fsmix ahead" if lo > 1 else "fsmix behind" if hi < 1 else "parity not excluded"
+        out += ", 95%% CI %.3f-%.3f: %s" % (lo, hi, verdict)
+    print(out + "; ahead in %d of %d rounds" % (sum(x > 1 for x in v), len(v)))' "$1"
+}
+
 one() {
 	local kind=$1 fs=$2 r a b i n=$((tasks * items * 4)) names=(create stat read remove cpu)
 	echo "== mdtest-$kind on $fs: $tasks tasks x $items items, $rounds ABBA rounds; fsmix profile $([ "$kind" = easy ] && echo "$easy_prof" || echo "$hard_prof")$([ "${FSMIX_MPI:-0}" = 1 ] && echo " under mpirun" || echo ", $tasks threads")"
@@ -198,12 +232,7 @@ one() {
 		echo "cpu $(echo "${ma[4]}/${fa[4]}" | bc -l)" >>"$work/ratios"
 		echo "  [load $(cut -d' ' -f1 /proc/loadavg)]"
 	done
-	for i in 0 1 2 3 4; do
-		grep -q "^${names[$i]} " "$work/ratios" || continue
-		printf 'mdtest-%s on %s, %-7s median ratio fsmix/mdtest %.3f\n' "$kind" "$fs" "${names[$i]}" \
-			"$(awk -v n="${names[$i]}" '$1 == n { print $2 }' "$work/ratios" | sort -g |
-				awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
-	done
+	summary "mdtest-$kind on $fs" <"$work/ratios"
 }
 
 echo "bench_mdtest: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); mdtest $mdtest; fsmix $fsmix"
