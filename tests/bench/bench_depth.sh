@@ -177,33 +177,48 @@ row() {
 
 # ---- fsync: the scaled 2010 profile on the loop ext4 ----
 
+# stamp: stdin's lines, each after the time it was read (µs since the epoch, bash's
+# EPOCHREALTIME: no process per line), so that a line's time is when fsmix wrote it, however
+# late a sampler looks at the file.
+stamp() {
+	local l
+	while IFS= read -r l; do printf '%s %s\n' "${EPOCHREALTIME/[.,]/}" "$l"; done
+}
+
 # run_2010 ARGS...: one run; "trans/s cpu_s/trans vmrss_kB peak_rss_kB private_kB", nothing on
-# failure. Sampled every 50 ms during the timed run (from its "fsmix: running" line until
-# BENCH_SECONDS - 0.3 s after it: the report, which follows the run at once, mallocs some
-# 800 kB of statistics copies that a sample taken after the run's end would count): vmrss, the
-# largest VmRSS; private, the largest private memory (smaps_rss.awk: the anonymous mappings
-# without the read sinks, no file pages), what the threads or the operations in flight hold.
-# peak_rss: /usr/bin/time's, the whole process's maximum, the tree's build and report included.
+# failure. Sampled every 50 ms during the timed run, from its "fsmix: running" line (the time
+# fsmix wrote it) until BENCH_SECONDS - 0.3 s after it, a sample counting only when it ended
+# before that (the report, which follows the run at once, mallocs some 800 kB of statistics
+# copies that a sample taken after the run's end would count): vmrss, the largest VmRSS;
+# private, the largest private memory (smaps_rss.awk: the anonymous mappings without the read
+# sinks, no file pages), what the threads or the operations in flight hold. peak_rss:
+# /usr/bin/time's, the whole process's maximum, the tree's build and report included.
 run_2010() {
 	: >"$work/err"
 	/usr/bin/time -f %M -o "$work/rss" "$fsmix" run "$prof2010" --location "$mnt" --time "$secs" \
-		"${scaled[@]}" --build-threads 1 --json "$work/j" "$@" >"$work/out" 2>"$work/err" &
-	local tpid=$! pid="" peak=0 priv=0 r p t0="" stop
-	stop=$(echo "$secs - 0.3" | bc -l)
+		"${scaled[@]}" --build-threads 1 --json "$work/j" "$@" >"$work/out" 2> >(stamp >"$work/err") &
+	# times in µs
+	local tpid=$! pid="" peak=0 priv=0 r p l t0="" stop=$((secs * 1000000 - 300000))
 	while kill -0 "$tpid" 2>/dev/null; do
 		[ -n "$pid" ] || pid=$(pgrep -P "$tpid" -x fsmix)
-		if [ -z "$t0" ] && [ -n "$pid" ] && grep -q '^fsmix: running' "$work/err"; then
-			t0=$EPOCHREALTIME
+		if [ -z "$t0" ] && [ -n "$pid" ] && l=$(grep -m1 '^[0-9]* fsmix: running' "$work/err"); then
+			t0=${l%% *}
 		fi
-		if [ -n "$t0" ] && [ "$(echo "$EPOCHREALTIME - $t0 < $stop" | bc -l)" = 1 ]; then
+		if [ -n "$t0" ]; then
 			r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
 			p=$(awk -f "$top/tests/bench/smaps_rss.awk" "/proc/$pid/smaps" 2>/dev/null | cut -d' ' -f1)
-			[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
-			[ -n "$p" ] && [ "$p" -gt "$priv" ] && priv=$p
+			if ((${EPOCHREALTIME/[.,]/} - t0 < stop)); then
+				[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
+				[ -n "$p" ] && [ "$p" -gt "$priv" ] && priv=$p
+			fi
 		fi
 		sleep 0.05
 	done
-	wait "$tpid" || { echo "  run failed: fsmix run ... $*" >&2; tail -3 "$work/err" >&2; return; }
+	wait "$tpid" || {
+		echo "  run failed: fsmix run ... $*" >&2
+		tail -3 "$work/err" | cut -d' ' -f2- >&2
+		return
+	}
 	"$fsmix" clean "$prof2010" --location "$mnt" >/dev/null 2>&1
 	echo "$(jq -r '"\(.total.trans_per_s) \((.cpu.user_s + .cpu.sys_s) / .total.transactions)"' "$work/j") $peak $(tail -1 "$work/rss") $priv"
 }
