@@ -5,7 +5,8 @@
 #            stacks, mmap(MAP_ANONYMOUS) of the workers, fibers and buffers) and io_uring's
 #            rings (anon_inode:[io_uring]), without the read sinks;
 #   SINKS    the Rss of the read sinks: the anonymous mappings marked MADV_DONTDUMP (VmFlags
-#            "dd"; fsmix marks only them, crew.c). One sink per CPU, shared by every thread; a
+#            "dd"; fsmix marks only them, crew.c; a sanitizer's shadow is dd too, so in
+#            a sanitizer build SINKS has it). One sink per CPU, shared by every thread; a
 #            sink becomes memory when a read lands on its CPU, so how much of them a run
 #            touches is the scheduler's doing (0.5 to 1 MiB apart between two runs of one
 #            thread on 2 CPUs), not a cost of the threads or of the operations in flight;
