@@ -55,7 +55,11 @@ static int fixed_payload_make(struct engine *e, char *err, size_t errlen)
 
 /* The read sinks (struct engine): one per CPU, each as large as the largest worker buffer of the
  * run phase. A mapping of sink_n * sink_len bytes, of which only the sinks of the CPUs that read
- * touch memory. Returns 0, or -1 with err. */
+ * touch memory. Marked MADV_DONTDUMP: their bytes are whatever was read last, of no use in a
+ * core; and so the sinks stay a mapping of their own (VmFlags "dd" in /proc/PID/smaps, never
+ * merged with a worker's), which is how bench_depth.sh tells their memory, touched as the
+ * scheduler moves the readers between CPUs, from the threads' (tests/bench/smaps_rss.awk).
+ * Returns 0, or -1 with err. */
 static int read_sink_make(struct engine *e, char *err, size_t errlen)
 {
 	size_t len = run_buf_max(e);
@@ -68,6 +72,7 @@ static int read_sink_make(struct engine *e, char *err, size_t errlen)
 		         strerror(errno));
 		return -1;
 	}
+	(void)madvise(m, n * len, MADV_DONTDUMP); /* advice only: nothing depends on it */
 	e->sink = m;
 	e->sink_len = len;
 	e->sink_n = n;

@@ -11,11 +11,13 @@
 #           BENCH_FSYNC_DEPTH (32) against BENCH_SYNC_THREADS (32) threads of engine=sync.
 #           Targets (io_uring/sync): transactions/s >= 0.9, CPU seconds per transaction
 #           <= 0.5 (the JSON's cpu: user + system of the whole process during the timed run,
-#           io_uring's kernel threads included), RSS above the floor <= 0.25 (the RSS: the
-#           largest VmRSS sampled every 50 ms during the timed run; the floor: that of one sync
-#           thread, what the process holds whatever its threads, the mean of a run before the
-#           rounds and one after; also shown: the RSS itself and /usr/bin/time's %M, the whole
-#           process's peak, which the tree's build, one builder in both arms, dominates).
+#           io_uring's kernel threads included), private memory above the floor <= 0.25 (private:
+#           the largest sampled every 50 ms during the timed run, its report left out, of the
+#           anonymous mappings' and io_uring rings' RSS without the per-CPU read sinks, which
+#           the scheduler decides, and without file pages: smaps_rss.awk; the floor: that of one
+#           sync thread, what the process holds whatever its threads, the mean of a run before
+#           the rounds and one after; also shown: the largest VmRSS sampled alike and
+#           /usr/bin/time's %M, the whole process's peak, which the tree's build dominates).
 #   mixes   stat-only (tests/bench/stat-only.ffsb) and read-only (random 4 KiB reads of 1000
 #           files of 64 KiB, bench_uring.sh's) on tmpfs, one thread: io_uring at iodepth
 #           BENCH_MIX_DEPTH (16) against sync: ops/s and ops per CPU-second (no target: issue
@@ -175,26 +177,50 @@ row() {
 
 # ---- fsync: the scaled 2010 profile on the loop ext4 ----
 
-# run_2010 ARGS...: one run; "trans/s cpu_s/trans run_rss_kB peak_rss_kB", nothing on failure.
-# run_rss: the largest VmRSS of the process sampled every 50 ms during the timed run (from its
-# "fsmix: running" line on): what the workers hold, without the build's peak, which
-# /usr/bin/time's peak_rss (the whole process's maximum) includes.
+# stamp: stdin's lines, each after the time it was read (µs since the epoch, bash's
+# EPOCHREALTIME: no process per line), so that a line's time is when fsmix wrote it, however
+# late a sampler looks at the file.
+stamp() {
+	local l
+	while IFS= read -r l; do printf '%s %s\n' "${EPOCHREALTIME/[.,]/}" "$l"; done
+}
+
+# run_2010 ARGS...: one run; "trans/s cpu_s/trans vmrss_kB peak_rss_kB private_kB", nothing on
+# failure. Sampled every 50 ms during the timed run, from its "fsmix: running" line (the time
+# fsmix wrote it) until BENCH_SECONDS - 0.3 s after it, a sample counting only when it ended
+# before that (the report, which follows the run at once, mallocs some 800 kB of statistics
+# copies that a sample taken after the run's end would count): vmrss, the largest VmRSS;
+# private, the largest private memory (smaps_rss.awk: the anonymous mappings without the read
+# sinks, no file pages), what the threads or the operations in flight hold. peak_rss:
+# /usr/bin/time's, the whole process's maximum, the tree's build and report included.
 run_2010() {
 	: >"$work/err"
 	/usr/bin/time -f %M -o "$work/rss" "$fsmix" run "$prof2010" --location "$mnt" --time "$secs" \
-		"${scaled[@]}" --build-threads 1 --json "$work/j" "$@" >"$work/out" 2>"$work/err" &
-	local tpid=$! pid="" peak=0 r
+		"${scaled[@]}" --build-threads 1 --json "$work/j" "$@" >"$work/out" 2> >(stamp >"$work/err") &
+	# times in µs
+	local tpid=$! pid="" peak=0 priv=0 r p l t0="" stop=$((secs * 1000000 - 300000))
 	while kill -0 "$tpid" 2>/dev/null; do
 		[ -n "$pid" ] || pid=$(pgrep -P "$tpid" -x fsmix)
-		if [ -n "$pid" ] && grep -q '^fsmix: running' "$work/err"; then
+		if [ -z "$t0" ] && [ -n "$pid" ] && l=$(grep -m1 '^[0-9]* fsmix: running' "$work/err"); then
+			t0=${l%% *}
+		fi
+		if [ -n "$t0" ]; then
 			r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
-			[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
+			p=$(awk -f "$top/tests/bench/smaps_rss.awk" "/proc/$pid/smaps" 2>/dev/null | cut -d' ' -f1)
+			if ((${EPOCHREALTIME/[.,]/} - t0 < stop)); then
+				[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
+				[ -n "$p" ] && [ "$p" -gt "$priv" ] && priv=$p
+			fi
 		fi
 		sleep 0.05
 	done
-	wait "$tpid" || { echo "  run failed: fsmix run ... $*" >&2; tail -3 "$work/err" >&2; return; }
+	wait "$tpid" || {
+		echo "  run failed: fsmix run ... $*" >&2
+		tail -3 "$work/err" | cut -d' ' -f2- >&2
+		return
+	}
 	"$fsmix" clean "$prof2010" --location "$mnt" >/dev/null 2>&1
-	echo "$(jq -r '"\(.total.trans_per_s) \((.cpu.user_s + .cpu.sys_s) / .total.transactions)"' "$work/j") $peak $(tail -1 "$work/rss")"
+	echo "$(jq -r '"\(.total.trans_per_s) \((.cpu.user_s + .cpu.sys_s) / .total.transactions)"' "$work/j") $peak $(tail -1 "$work/rss") $priv"
 }
 
 fsync_bench() {
@@ -208,24 +234,28 @@ fsync_bench() {
 	# shellcheck disable=SC2086 # dargs: zero or two words
 	arm_b() { run_2010 --threads 1 --set threadgroup0.engine=io_uring $dargs; }
 	# The floor: what the process holds whatever its threads (binary, libraries, the tree's pool):
-	# the timed run's RSS of one sync thread, a run before the rounds and one after, averaged.
+	# the timed run's private memory of one sync thread, a run before the rounds and one after,
+	# averaged (measured as the arms are: run_2010's private).
 	local f1 f2 floor
-	f1=$(run_2010 --threads 1 | cut -d' ' -f3)
-	abba arm_a arm_b 4 || { echo "  stopped: a run failed"; return; }
-	f2=$(run_2010 --threads 1 | cut -d' ' -f3)
+	f1=$(run_2010 --threads 1 | cut -d' ' -f5)
+	abba arm_a arm_b 5 || { echo "  stopped: a run failed"; return; }
+	f2=$(run_2010 --threads 1 | cut -d' ' -f5)
 	[ -n "$f1" ] && [ -n "$f2" ] || { echo "  stopped: a floor run failed"; return; }
 	floor=$(((f1 + f2) / 2))
-	# metric 5: the timed run's RSS above the floor, i.e. what the threads or the operations in
+	# metric 6: the private memory above the floor, i.e. what the threads or the operations in
 	# flight cost (the process's own floor is the same in both arms and is no per-operation cost)
 	awk -v f="$floor" '{ for (i = 1; i <= 4; i++) { $i -= f; if ($i < 1) $i = 1 } print }' \
-		"$work/p.3" >"$work/p.5"
+		"$work/p.5" >"$work/p.6"
 	header "sync ${st}thr" "uring d$depth"
 	row "transactions/s" 1 ">=0.9"
 	row "CPU s per transaction" 2 "<=0.5"
-	row "RSS of the timed run (kB)" 3 "-"
-	row "RSS above the floor (kB)" 5 "<=0.25"
+	row "VmRSS of the timed run" 3 "-"
 	row "peak RSS, whole process" 4 "-"
-	echo "  the floor, one sync thread's timed run: $f1 kB before the rounds, $f2 kB after"
+	row "private mem. (kB)" 5 "-"
+	row "private above floor (kB)" 6 "<=0.25"
+	echo "  the floor, one sync thread's private memory in the timed run: $f1 kB before the rounds, $f2 kB after"
+	echo "  (private: anonymous memory and io_uring's rings, the read sinks and file pages left out:"
+	echo "  tests/bench/smaps_rss.awk; VmRSS counts both, which move by some 0.5 MB between runs)"
 }
 
 # ---- mixes: stat-only and read-only on tmpfs ----
