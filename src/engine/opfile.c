@@ -24,6 +24,8 @@
 static int file_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
                      const struct held_file *f, enum sys_id s, int err)
 {
+	if (s == SYS_read && w->rbuf == w->buf) /* a failed read may have left anything there */
+		buf_spoil(w, w->buf_len + 512);
 	return fail(w, op, s, err, fs, f->dir, f->id, false);
 }
 
@@ -111,6 +113,8 @@ int opfile_verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 	struct content_finding cf;
 	uint32_t gen = pool_gen(fileset(w, fs), f->id); /* held: no writer changes it */
 	uint32_t hi = gen == POOL_GEN_UNKNOWN ? UINT32_MAX : gen;
+	if (got > 0 && w->rbuf == w->buf)  /* this read wrote buf[0, got) (the op's first spoil */
+		buf_spoil(w, (size_t)got); /* may have been undone by an earlier read: below) */
 	if (got > 0 && content_check(w->rbuf, (size_t)got, &key, off, 1, hi, &cf) &&
 	    (hi == UINT32_MAX ||
 	     content_check(w->rbuf, (size_t)got, &key, off, gen_next(hi), hi, NULL)))
@@ -120,6 +124,14 @@ int opfile_verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 		    .verdict = CONTENT_SHORT, .off = off + (uint64_t)got, .gen_expected = gen};
 		return verify_fail(w, fs, op, f, gen, &cf);
 	}
+	/* content=header: checked bytes from a block boundary into buf's start are the payload
+	 * pattern of the key's seed at phase 0 (the same in every file and generation; header bytes
+	 * aside), which is what the writes send from buf (opcontent.h: pattern_need): the read did
+	 * not spoil [0, got) after all, and the next write need not refill it (a memmove of what
+	 * each read returned). */
+	if (got > 0 && key.mode == CONTENT_MODE_HEADER && off % 512 == 0 && w->rbuf == w->buf &&
+	    w->pat_ready && w->pat_seed == key.seed && w->pat_lo <= (size_t)got)
+		w->pat_lo = (size_t)got;
 	return 0;
 }
 

@@ -27,6 +27,8 @@
 /* Latches the failure of system call s on the sequence's file; -err. */
 static int seq_fail(struct worker *w, struct engine_fs *fs, enum op_id op, enum sys_id s, int err)
 {
+	if (s == SYS_read && w->rbuf == w->buf) /* a failed read may have left anything there */
+		buf_spoil(w, w->buf_len + 512);
 	return fail(w, op, s, err, fs, w->seq.f.dir, w->seq.f.id, false);
 }
 
