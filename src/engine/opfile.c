@@ -113,8 +113,11 @@ int opfile_verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 	struct content_finding cf;
 	uint32_t gen = pool_gen(fileset(w, fs), f->id); /* held: no writer changes it */
 	uint32_t hi = gen == POOL_GEN_UNKNOWN ? UINT32_MAX : gen;
-	if (got > 0 && w->rbuf == w->buf)  /* this read wrote buf[0, got) (the op's first spoil */
-		buf_spoil(w, (size_t)got); /* may have been undone by an earlier read: below) */
+	/* The read wrote buf[0, got) (the read bodies leave marking it to this check); lo0, hi0:
+	 * what of the buffer did not hold the write pattern before it. */
+	size_t lo0 = w->pat_lo, hi0 = w->pat_hi;
+	if (got > 0 && w->rbuf == w->buf)
+		buf_spoil(w, (size_t)got);
 	if (got > 0 && content_check(w->rbuf, (size_t)got, &key, off, 1, hi, &cf) &&
 	    (hi == UINT32_MAX ||
 	     content_check(w->rbuf, (size_t)got, &key, off, gen_next(hi), hi, NULL)))
@@ -130,8 +133,10 @@ int opfile_verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
 	 * not spoil [0, got) after all, and the next write need not refill it (a memmove of what
 	 * each read returned). */
 	if (got > 0 && key.mode == CONTENT_MODE_HEADER && off % 512 == 0 && w->rbuf == w->buf &&
-	    w->pat_ready && w->pat_seed == key.seed && w->pat_lo <= (size_t)got)
-		w->pat_lo = (size_t)got;
+	    w->pat_ready && w->pat_seed == key.seed) {
+		w->pat_lo = lo0 > (size_t)got ? lo0 : (size_t)got; /* [lo0, hi0) less [0, got) */
+		w->pat_hi = hi0;
+	}
 	return 0;
 }
 
@@ -196,7 +201,8 @@ int opfile_read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
 	int rc;
-	if (w->rbuf == w->buf)
+	/* (verify=1: opfile_verify_read marks what each read wrote) */
+	if (w->rbuf == w->buf && !w->verify)
 		buf_spoil(w, (size_t)(n ? bs : tail));
 	if (!g->read_random && !g->read_skip && size > want &&
 	    (rc = seek_to(w, fs, op, f, pos = PICK_OFFSET(w, size - want, want), SEEK_SET)))
@@ -237,7 +243,8 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
 	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
-	if (w->rbuf == w->buf)
+	/* (verify=1: opfile_verify_read marks what each read wrote) */
+	if (w->rbuf == w->buf && !w->verify)
 		buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
 		size_t n = left < bs ? (size_t)left : (size_t)bs;
