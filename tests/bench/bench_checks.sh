@@ -30,7 +30,9 @@
 # waits for all; a round's ratio is on/off of one binary in that round, so both runs share
 # every moment's load. Printed as above (no A/A line): the median ratio of trans/s and of
 # transactions per CPU second (fsmix's own figures of each process's run phase) with its
-# distribution-free interval over the rounds, and the load average at start and end. The runs
+# distribution-free interval over the rounds, and the load average at start and end; with more
+# than one binary also each one's off and on against the first binary's, per CPU second (off
+# against off: the method's noise where the binaries' off runs are the same code). The runs
 # compete for the CPUs and caches with each other, so the CPU figure is the one to read.
 #
 # Each result line ends with whether its median meets the target ("met" / "NOT met"); per round
@@ -201,6 +203,13 @@ side() {
 		awk '{ print $1, $3 }' "$work/s_pairs$j" | sided | side_result "trans/s:" "$target"
 		awk '{ print $2, $4 }' "$work/s_pairs$j" | sided | side_result "trans per CPU second:" "$target"
 		printf '  on/off by round, per CPU second:'; awk '{ printf " %.3f", $4 / $2 }' "$work/s_pairs$j"; echo
+		[ "$j" -gt 0 ] || continue
+		# against the first binary, per CPU second: off/off (the same code: the method's noise)
+		# and on/on (what changed)
+		paste -d' ' "$work/s_pairs0" "$work/s_pairs$j" | awk '{ print $2, $6 }' | sided |
+			side_result "off vs first's off:" "1.00"
+		paste -d' ' "$work/s_pairs0" "$work/s_pairs$j" | awk '{ print $4, $8 }' | sided |
+			side_result "on vs first's on:" "1.00"
 	done
 }
 
