@@ -26,9 +26,9 @@
 #
 # BENCH_MODE=side (default abba, the above) is a second estimate for a shared, noisy machine:
 # each of BENCH_REPS rounds starts every run at once -- off and on of every binary given --,
-# each in its own location under /dev/shm (rotated between rounds), for BENCH_SECONDS, and
-# waits for all; a round's ratio is on/off of one binary in that round, so both runs share
-# every moment's load. Printed as above (no A/A line): the median ratio of trans/s and of
+# each in its own location under /dev/shm, for BENCH_SECONDS (the order they start in and the
+# locations rotated between rounds), and waits for all; a round's ratio is on/off of one
+# binary in that round, so both runs share every moment's load. Printed as above (no A/A line): the median ratio of trans/s and of
 # transactions per CPU second (fsmix's own figures of each process's run phase) with its
 # distribution-free interval over the rounds, and the load average at start and end; with more
 # than one binary also each one's off and on against the first binary's, per CPU second (off
@@ -172,17 +172,19 @@ side_result() { # LABEL TARGET, then sided's fields on stdin
 }
 
 # BENCH_MODE=side: each round starts every variant of every build at once (off and on of each
-# binary), each in its own location under /dev/shm, the locations rotated between rounds, and
-# waits for all; a round's ratio is on/off of the same binary in that round.
+# binary), each in its own location under /dev/shm, the start order and the locations rotated
+# between rounds, and waits for all; a round's ratio is on/off of the same binary in that round.
 side() {
-	local c=$1 target=$2 i j n v x nv=$((2 * ${#builds[@]})) load
+	local c=$1 target=$2 i j m n v x nv=$((2 * ${#builds[@]})) load
 	local -a pids
 	for j in "${!builds[@]}"; do : >"$work/s_pairs$j"; done
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	for ((i = 0; i < reps; i++)); do
 		pids=()
-		for ((n = 0; n < nv; n++)); do
-			j=$((n / 2)) v=$([ $((n % 2)) -eq 0 ] && echo a || echo b) x=$(((n + i) % nv))
+		for ((m = 0; m < nv; m++)); do
+			# run n starts m-th (the order rotated as well: the first started may gain)
+			n=$(((m + i) % nv)) j=$((n / 2)) x=$(((m + 2 * i) % nv))
+			v=$([ $((n % 2)) -eq 0 ] && echo a || echo b)
 			mkdir -p "$work/s$x"
 			fsmix=${builds[$j]}/src/fsmix
 			start1 "$v" "$c" "$work/s$x" "$work/j$n" "$logdir/d$n.log" &
