@@ -46,6 +46,11 @@
 # and in a quieter hour (load 6-16; 8 rounds x 4 runs x 5 s):
 #   log     6c995b6 0.976 [0.885, 1.018], c2e11c7 (1024-record rings) 0.965 [0.868, 1.034]: met
 #   verify  c2e11c7 0.942 [0.819, 1.130]: target 0.97 NOT met
+# verify=1 before (8dbf543) and after (1723eb2: memcmp check, pattern kept), one session each:
+#   ABBA, load 28-79   8dbf543 0.948 [0.883, 1.052]   1723eb2 0.941 [0.834, 1.108]
+#   ABBA, load 18-26   8dbf543 0.959 [0.857, 1.023]   1723eb2 0.974 [0.909, 1.011]: met
+#   side, load 19-41   8dbf543 0.906 [0.887, 0.944]   1723eb2 0.939 [0.906, 0.995]; on/on 1.036
+#   (side: 24 rounds, 98 % CI; start order rotated)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 builds=("$@")
