@@ -2,7 +2,8 @@
  * writeall, append and their sync variants, open_close), with FFSB 6.0's system call sequences
  * and transaction accounting (docs/ops.md): one frame for all (with_file: acquire a file of the
  * pool, open, the body, close, release) and one body each; the content generation a write
- * takes and, with verify=1, the check of what a read got. opexec.c runs them (opfile.h).
+ * takes and, with verify=1, the check of what a read got (opverify.c). opexec.c runs them
+ * (opfile.h).
  */
 #include "opfile.h"
 
@@ -24,6 +25,8 @@
 static int file_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
                      const struct held_file *f, enum sys_id s, int err)
 {
+	if (s == SYS_read && w->rbuf == w->buf) /* a failed read may have left anything there */
+		buf_spoil(w, w->buf_len + 512);
 	return fail(w, op, s, err, fs, f->dir, f->id, false);
 }
 
@@ -79,48 +82,6 @@ struct wpos opfile_begin_write(struct worker *w, struct engine_fs *fs, struct he
 	f->gen = g;
 	durhook_wstart(w, fs, f->id, g); /* the journal: a write of generation g began */
 	return (struct wpos){.key = engine_content_key(fs, disk_id(w, f->id)), .gen = g, .off = 0};
-}
-
-/* Latches a content mismatch found by a read of the held file, at generation gen (cold). */
-static int verify_fail(struct worker *w, struct engine_fs *fs, enum op_id op,
-                       const struct held_file *f, uint32_t gen, const struct content_finding *cf)
-{
-	w->verify_bad++;
-	bool first = !w->err_set;
-	int rc = file_fail(w, fs, op, f, SYS_read, EBADMSG);
-	if (first) {
-		w->err.verify = true;
-		w->err.found = *cf;
-		w->err.gen_current = gen;
-		w->err.gen_written_s =
-		    gen == cf->gen_expected ? pool_gen_time(fileset(w, fs), f->id) : 0;
-	}
-	return rc;
-}
-
-/* verify=1: checks the `got` bytes just read into w->rbuf (= w->buf) from file offset off (`want`
- * asked for) against every generation the file may hold, [1, its current one], and where that
- * fails (rarely: a mismatch, or a file whose counter wrapped, which may hold generations above
- * its current one) against every generation; a read that ends before the file's recorded size
- * is a mismatch too (the file was truncated behind fsmix's back). Returns 0, or -EBADMSG after
- * latching the mismatch. */
-int opfile_verify_read(struct worker *w, struct engine_fs *fs, enum op_id op,
-                       const struct held_file *f, uint64_t off, int64_t got, uint64_t want)
-{
-	struct content_key key = engine_content_key(fs, disk_id(w, f->id));
-	struct content_finding cf;
-	uint32_t gen = pool_gen(fileset(w, fs), f->id); /* held: no writer changes it */
-	uint32_t hi = gen == POOL_GEN_UNKNOWN ? UINT32_MAX : gen;
-	if (got > 0 && content_check(w->rbuf, (size_t)got, &key, off, 1, hi, &cf) &&
-	    (hi == UINT32_MAX ||
-	     content_check(w->rbuf, (size_t)got, &key, off, gen_next(hi), hi, NULL)))
-		return verify_fail(w, fs, op, f, gen, &cf);
-	if (got >= 0 && (uint64_t)got < want && off + (uint64_t)got < f->size) {
-		cf = (struct content_finding){
-		    .verdict = CONTENT_SHORT, .off = off + (uint64_t)got, .gen_expected = gen};
-		return verify_fail(w, fs, op, f, gen, &cf);
-	}
-	return 0;
 }
 
 /* The read path's check: one predictable branch when verify is off. */
@@ -184,7 +145,8 @@ int opfile_read_body(struct worker *w, struct engine_fs *fs, enum op_id op, stru
 	uint64_t pos = 0; /* the file offset of the next read */
 	int64_t k;
 	int rc;
-	if (w->rbuf == w->buf)
+	/* (verify=1: opfile_verify_read marks what each read wrote) */
+	if (w->rbuf == w->buf && !w->verify)
 		buf_spoil(w, (size_t)(n ? bs : tail));
 	if (!g->read_random && !g->read_skip && size > want &&
 	    (rc = seek_to(w, fs, op, f, pos = PICK_OFFSET(w, size - want, want), SEEK_SET)))
@@ -225,7 +187,8 @@ static int readall_body(struct worker *w, struct engine_fs *fs, enum op_id op, s
 {
 	uint64_t bs = w->g->read_blocksize, left = f->size;
 	FSMIX_ASSERT(bs > 0); /* plan.c (need_key): a group that reads has a read_blocksize */
-	if (w->rbuf == w->buf)
+	/* (verify=1: opfile_verify_read marks what each read wrote) */
+	if (w->rbuf == w->buf && !w->verify)
 		buf_spoil(w, (size_t)(left < bs ? left : bs));
 	while (left) {
 		size_t n = left < bs ? (size_t)left : (size_t)bs;

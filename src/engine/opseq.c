@@ -27,6 +27,8 @@
 /* Latches the failure of system call s on the sequence's file; -err. */
 static int seq_fail(struct worker *w, struct engine_fs *fs, enum op_id op, enum sys_id s, int err)
 {
+	if (s == SYS_read && w->rbuf == w->buf) /* a failed read may have left anything there */
+		buf_spoil(w, w->buf_len + 512);
 	return fail(w, op, s, err, fs, w->seq.f.dir, w->seq.f.id, false);
 }
 
@@ -254,7 +256,8 @@ int op_seq_readall(struct worker *w, struct engine_fs *fs, enum op_id op, struct
 	struct held_file *f = &w->seq.f;
 	uint64_t bs = w->g->read_blocksize;
 	FSMIX_ASSERT(bs > 0); /* seqkeys.c: read_blocksize */
-	if (w->rbuf == w->buf)
+	/* (verify=1: opfile_verify_read marks what each read wrote) */
+	if (w->rbuf == w->buf && !w->verify)
 		buf_spoil(w, (size_t)(f->size < bs ? f->size : bs));
 	w->seq.at0 = false;
 	for (uint32_t i = 0; i < w->seq.step->times; i++) {

@@ -24,6 +24,17 @@
 # than trans/s to what else the machine runs, since a check's cost is CPU time on a tmpfs.
 # BENCH_ONLY=log or verify runs one. Needs jq.
 #
+# BENCH_MODE=side (default abba, the above) is a second estimate for a shared, noisy machine:
+# each of BENCH_REPS rounds starts every run at once -- off and on of every binary given --,
+# each in its own location under /dev/shm, for BENCH_SECONDS (the order they start in and the
+# locations rotated between rounds), and waits for all; a round's ratio is on/off of one
+# binary in that round, so both runs share every moment's load. Printed as above (no A/A line): the median ratio of trans/s and of
+# transactions per CPU second (fsmix's own figures of each process's run phase) with its
+# distribution-free interval over the rounds, and the load average at start and end; with more
+# than one binary also each one's off and on against the first binary's, per CPU second (off
+# against off: the method's noise where the binaries' off runs are the same code). The runs
+# compete for the CPUs and caches with each other, so the CPU figure is the one to read.
+#
 # Each result line ends with whether its median meets the target ("met" / "NOT met"); per round
 # the on/off ratios are printed too, to see the spread.
 #
@@ -35,6 +46,12 @@
 # and in a quieter hour (load 6-16; 8 rounds x 4 runs x 5 s):
 #   log     6c995b6 0.976 [0.885, 1.018], c2e11c7 (1024-record rings) 0.965 [0.868, 1.034]: met
 #   verify  c2e11c7 0.942 [0.819, 1.130]: target 0.97 NOT met
+# verify=1 before (8dbf543) and after (1723eb2: memcmp check, pattern kept), one session each:
+#   ABBA, load 28-79   8dbf543 0.948 [0.883, 1.052]   1723eb2 0.941 [0.834, 1.108]
+#   ABBA, load 18-26   8dbf543 0.959 [0.857, 1.023]   1723eb2 0.974 [0.909, 1.011]: met
+#   side, load 19-41   8dbf543 0.906 [0.887, 0.944]   1723eb2 0.939 [0.906, 0.995]; on/on 1.036
+#   side, load 16-38   8dbf543 0.917 [0.894, 0.946]   1723eb2 0.939 [0.907, 0.957]; on/on 1.015
+#   (side: 24 rounds, 98 % CI; start order rotated)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 builds=("$@")
@@ -72,19 +89,29 @@ paired() {
 	}'
 }
 
-# one run of variant $1 (a or b) of comparison $2 with binary $fsmix; prints "trans/s
-# transactions-per-CPU-second" (the run phase's transactions over its user + system CPU time, the
-# logger thread's included)
-run1() {
+# one run of variant $1 (a or b) of comparison $2 with binary $fsmix in location $3, its JSON
+# report to $4, its durability log (variant b of log) to $5
+start1() {
 	local extra=()
 	case $2/$1 in
-	log/b) extra=(--durability-log "$logdir/d.log") ;;
+	log/b) extra=(--durability-log "$5") ;;
 	verify/b) extra=(--set verify=1) ;;
 	esac
-	rm -f "$logdir/d.log"
-	"$fsmix" run "$prof" --location "$work" --time "$secs" "${scaled[@]}" --threads "$threads" \
-		"${extra[@]}" --json "$work/j" >/dev/null 2>"$work/err"
-	jq -r '"\(.groups[0].trans_per_s) \(.groups[0].transactions / (.cpu.user_s + .cpu.sys_s))"' "$work/j"
+	rm -f "$5"
+	"$fsmix" run "$prof" --location "$3" --time "$secs" "${scaled[@]}" --threads "$threads" \
+		"${extra[@]}" --json "$4" >/dev/null 2>"$4.err"
+}
+
+# "trans/s transactions-per-CPU-second" of the JSON report $1 (the run phase's transactions over
+# its user + system CPU time, the logger thread's included)
+figures() {
+	jq -r '"\(.groups[0].trans_per_s) \(.groups[0].transactions / (.cpu.user_s + .cpu.sys_s))"' "$1"
+}
+
+# one run of variant $1 (a or b) of comparison $2 with binary $fsmix; prints its figures
+run1() {
+	start1 "$1" "$2" "$work" "$work/j" "$logdir/d.log"
+	figures "$work/j"
 	"$fsmix" clean "$prof" --location "$work" >/dev/null 2>&1
 }
 
@@ -124,8 +151,84 @@ compare() {
 	done
 }
 
+# side: stdin has one line per round, "off on"; prints the medians of off and on, the median
+# ratio on/off, its interval [r(k), r(n+1-k)] (k as in paired) and its confidence in %
+sided() {
+	awk '{ r[NR] = $2 / $1; a[NR] = $1; b[NR] = $2 }
+	function sortv(v, m,   i, j, t) { for (i = 2; i <= m; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
+	function med(v, m) { return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+	END {
+		m = NR; if (!m) { print "0 0 0 0 0 0"; exit }
+		sortv(r, m); sortv(a, m); sortv(b, m)
+		k = 1; cum = 0; p = 0.5 ^ m; conf = 1 - 2 * p
+		for (j = 0; j < m; j++) {
+			cum += p; if (cum > 0.025) break
+			k = j + 1; conf = 1 - 2 * cum; p = p * (m - j) / (j + 1)
+		}
+		printf "%.0f %.0f %.4f %.4f %.4f %.1f\n", med(a, m), med(b, m), med(r, m), r[k], r[m + 1 - k], 100 * conf
+	}'
+}
+
+side_result() { # LABEL TARGET, then sided's fields on stdin
+	local a b r lo hi conf met
+	read -r a b r lo hi conf
+	met=$(awk -v r="$r" -v t="$2" 'BEGIN { print (r >= t) ? "met" : "NOT met" }')
+	printf '  %-22s off %8.0f | on %8.0f | on/off %.3f, %.0f%% CI [%.3f, %.3f] | target >= %s: %s\n' \
+		"$1" "$a" "$b" "$r" "$conf" "$lo" "$hi" "$2" "$met"
+}
+
+# BENCH_MODE=side: each round starts every variant of every build at once (off and on of each
+# binary), each in its own location under /dev/shm, the start order and the locations rotated
+# between rounds, and waits for all; a round's ratio is on/off of the same binary in that round.
+side() {
+	local c=$1 target=$2 i j m n v x nv=$((2 * ${#builds[@]})) load
+	local -a pids
+	for j in "${!builds[@]}"; do : >"$work/s_pairs$j"; done
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	for ((i = 0; i < reps; i++)); do
+		pids=()
+		for ((m = 0; m < nv; m++)); do
+			# run n starts m-th (the order rotated as well: the first started may gain)
+			n=$(((m + i) % nv)) j=$((n / 2)) x=$(((m + 2 * i) % nv))
+			v=$([ $((n % 2)) -eq 0 ] && echo a || echo b)
+			mkdir -p "$work/s$x"
+			fsmix=${builds[$j]}/src/fsmix
+			start1 "$v" "$c" "$work/s$x" "$work/j$n" "$logdir/d$n.log" &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+		for j in "${!builds[@]}"; do
+			echo "$(figures "$work/j$((2 * j))") $(figures "$work/j$((2 * j + 1))")" >>"$work/s_pairs$j"
+		done
+		for ((n = 0; n < nv; n++)); do
+			"${builds[$((n / 2))]}/src/fsmix" clean "$prof" --location "$work/s$n" >/dev/null 2>&1
+		done
+	done
+	load="$load-$(cut -d' ' -f1 /proc/loadavg)"
+	for j in "${!builds[@]}"; do
+		printf '%s side by side, 2010 scaled, tmpfs, %d threads, %d rounds x %d runs at once x %d s, load %s, %s:\n' \
+			"$c" "$threads" "$reps" "$nv" "$secs" "$load" "${builds[$j]}"
+		awk '{ print $1, $3 }' "$work/s_pairs$j" | sided | side_result "trans/s:" "$target"
+		awk '{ print $2, $4 }' "$work/s_pairs$j" | sided | side_result "trans per CPU second:" "$target"
+		printf '  on/off by round, per CPU second:'; awk '{ printf " %.3f", $4 / $2 }' "$work/s_pairs$j"; echo
+		[ "$j" -gt 0 ] || continue
+		# against the first binary, per CPU second: off/off (the same code: the method's noise)
+		# and on/on (what changed)
+		paste -d' ' "$work/s_pairs0" "$work/s_pairs$j" | awk '{ print $2, $6 }' | sided |
+			side_result "off vs first's off:" "1.00"
+		paste -d' ' "$work/s_pairs0" "$work/s_pairs$j" | awk '{ print $4, $8 }' | sided |
+			side_result "on vs first's on:" "1.00"
+	done
+}
+
+mode=compare
+case ${BENCH_MODE:-abba} in
+abba) ;;
+side) mode=side ;;
+*) echo "BENCH_MODE: abba or side, not ${BENCH_MODE}" >&2; exit 2 ;;
+esac
 case ${BENCH_ONLY:-all} in
-log) compare log 0.95 ;;
-verify) compare verify 0.97 ;;
-*) compare log 0.95; compare verify 0.97 ;;
+log) $mode log 0.95 ;;
+verify) $mode verify 0.97 ;;
+*) $mode log 0.95; $mode verify 0.97 ;;
 esac

@@ -687,6 +687,40 @@ static void test_mode_header(void)
 	CHECK_EQ_U(content_check(a + 512, 512, &k, 512, 4, 4, &f), 0);
 }
 
+/* The check's fast path for whole blocks (block_whole: header words, then the payload compared
+ * with the C library's memcmp in header mode) misses no byte: in every mode, one byte changed
+ * (its lowest bit, or its highest) at any position of four whole blocks read at a block
+ * boundary, with one generation acceptable, is found, at that byte (or, for a byte of word 0's
+ * generation, of the block's header, no later than it). */
+static void test_mode_flip_every_byte(void)
+{
+	static const char *const modes[] = {"header", "random", "zero", "compressible:50",
+	                                    "dedupe:30"};
+	static const unsigned char flips[] = {0x01, 0x80};
+	enum { N = 4 * 512 };
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct content_key k = mode_key(modes[m], 7);
+		struct content_finding f;
+		uint64_t off = 64 * 1024;
+		content_fill(a, N, &k, 5, off);
+		CHECK_EQ_U(content_check(a, N, &k, off, 5, 5, &f), 0);
+		size_t missed = 0, wrong = 0;
+		for (size_t q = 0; q < N; q++)
+			for (size_t x = 0; x < sizeof(flips); x++) {
+				a[q] ^= flips[x];
+				if (!content_check(a, N, &k, off, 5, 5, &f))
+					missed++;
+				else if (f.off > off + q || f.off < off + q - q % 512)
+					wrong++;
+				a[q] ^= flips[x];
+			}
+		if (missed || wrong)
+			TEST_FAIL("%s: %zu of %d changed bytes missed, %zu found elsewhere",
+			          modes[m], missed, 2 * N, wrong);
+		CHECK_EQ_U(content_check(a, N, &k, off, 5, 5, &f), 0);
+	}
+}
+
 int main(void)
 {
 	RUN(test_deterministic);
@@ -707,5 +741,6 @@ int main(void)
 	RUN(test_mode_random_writes);
 	RUN(test_mode_header);
 	RUN(test_mode_fixed);
+	RUN(test_mode_flip_every_byte);
 	return test_summary();
 }
