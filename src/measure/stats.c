@@ -358,12 +358,48 @@ void stats_resp_record(struct thread_stats *st, uint64_t ns, uint64_t missed,
 	stats_resp_missed(st, missed, first_missed_ns, period_ns);
 }
 
+/* lat_record_descending - the n samples first, first - step, ..., first - (n-1) step (all > 0:
+ * the caller's contract) as n lat_record calls would add them, in O(buckets) rather than O(n):
+ * the moments in closed form, the histogram a bucket at a time (the samples of one bucket are a
+ * run of the series). Why: a schedule far beyond what a worker can serve (op_rate=1e9) misses
+ * millions of starts per operation; one lat_record each made the worker fall further behind
+ * the more it missed, until it served a handful of operations in a whole run. */
+static void lat_record_descending(struct lat_stats *l, uint64_t first, uint64_t step, uint64_t n)
+{
+	FSMIX_ASSERT(n == 0 || first > (n - 1) * step); /* every sample > 0, no wrap */
+	if (n == 0)
+		return;
+	const uint64_t last = first - (n - 1) * step;
+	const stats_u128 sk = (stats_u128)n * (n - 1) / 2;                /* sum of k, k < n */
+	const stats_u128 sk2 = (stats_u128)n * (n - 1) * (2 * n - 1) / 6; /* sum of k^2 */
+	uint64_t min = l->n ? l->min_ns : UINT64_MAX;
+	l->n += n;
+	l->sum_ns += (uint64_t)((stats_u128)first * n - (stats_u128)step * sk);
+	l->sum_sq_ns += (stats_u128)first * first * n - 2 * (stats_u128)first * step * sk +
+	                (stats_u128)step * step * sk2;
+	l->min_ns = last < min ? last : min;
+	l->max_ns = first > l->max_ns ? first : l->max_ns;
+	for (uint64_t k = 0; k < n;) {
+		uint64_t v = first - k * step;
+		unsigned i = hist_index(v);
+		uint64_t low = hist_bucket_low(i);
+		/* the samples v, v - step, ... down to low (or the series' end) share bucket i */
+		uint64_t run = step ? (v - low) / step + 1 : n - k;
+		if (run > n - k)
+			run = n - k;
+		l->h.bucket[i] += run;
+		k += run;
+	}
+}
+
 void stats_resp_missed(struct thread_stats *st, uint64_t missed, uint64_t first_missed_ns,
                        uint64_t period_ns)
 {
 	st->missed_starts += missed;
-	if (!st->resp_lat)
+	if (!st->resp_lat || first_missed_ns == 0)
 		return;
-	for (uint64_t k = 0; k < missed && first_missed_ns > k * period_ns; k++)
-		lat_record(st->resp_lat, first_missed_ns - k * period_ns);
+	/* one sample per missed start still waiting (first_missed_ns - k * period_ns > 0) */
+	uint64_t waiting = period_ns ? (first_missed_ns - 1) / period_ns + 1 : missed;
+	lat_record_descending(st->resp_lat, first_missed_ns, period_ns,
+	                      missed < waiting ? missed : waiting);
 }

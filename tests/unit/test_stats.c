@@ -557,6 +557,56 @@ static void test_response(void)
 	stats_delete(total);
 }
 
+/* Missed starts are recorded in bulk: the same series, moments and buckets as one lat_record
+ * per missed start (the loop stats_resp_missed had), and a count far beyond what a loop could
+ * record (10^12 starts missed by an op_rate=1e9 worker behind by 1000 s) at once. */
+static void test_response_missed_bulk(void)
+{
+	static const uint64_t cases[][3] = {
+	    /* missed, first missed ns, period ns */
+	    {1, 1, 1},
+	    {5, 3, 1},
+	    {3, 25000000, 10000000},
+	    {100000, 70000, 1},
+	    {4000, 123456789, 30011},
+	    {7, 100, 0},
+	    {50, 1u << 20, 1u << 20},
+	    {9, 5000000000000ull, 333333333ull},
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint64_t missed = cases[c][0], first = cases[c][1], period = cases[c][2];
+		struct thread_stats *bulk = stats_new(NULL);
+		struct lat_stats *loop = calloc(1, sizeof(*loop));
+		CHECK(bulk && loop);
+		lat_init(loop);
+		CHECK_EQ_U(thread_stats_track_response(bulk), 0);
+		stats_resp_record(bulk, 777, 0, 0, period); /* a sample before: min/max merge */
+		lat_record(loop, 777);
+		stats_resp_missed(bulk, missed, first, period);
+		for (uint64_t k = 0; k < missed && first > k * period; k++)
+			lat_record(loop, first - k * period);
+		CHECK_EQ_U(bulk->missed_starts, missed);
+		CHECK_EQ_U(bulk->resp_lat->n, loop->n);
+		CHECK_EQ_U(bulk->resp_lat->sum_ns, loop->sum_ns);
+		CHECK(bulk->resp_lat->sum_sq_ns == loop->sum_sq_ns);
+		CHECK_EQ_U(bulk->resp_lat->min_ns, loop->min_ns);
+		CHECK_EQ_U(bulk->resp_lat->max_ns, loop->max_ns);
+		CHECK(memcmp(&bulk->resp_lat->h, &loop->h, sizeof(loop->h)) == 0);
+		free(loop);
+		stats_delete(bulk);
+	}
+	struct thread_stats *far = stats_new(NULL);
+	CHECK_EQ_U(thread_stats_track_response(far), 0);
+	const uint64_t n = 1000000000000ull; /* 10^12 starts 1 ns apart, the oldest 1000 s late */
+	stats_resp_missed(far, n, n, 1);
+	CHECK_EQ_U(far->resp_lat->n, n);
+	CHECK_EQ_U(far->resp_lat->min_ns, 1);
+	CHECK_EQ_U(far->resp_lat->max_ns, n);
+	CHECK_EQ_U(far->resp_lat->sum_ns, (uint64_t)((stats_u128)n * (n + 1) / 2));
+	CHECK_EQ_U(hist_count(&far->resp_lat->h), n);
+	stats_delete(far);
+}
+
 /* The sizes quoted in stats.h, so the memory budget there stays true. */
 static void test_sizes(void)
 {
@@ -587,6 +637,7 @@ int main(void)
 	RUN(test_merge_commutative);
 	RUN(test_merge_threads);
 	RUN(test_response);
+	RUN(test_response_missed_bulk);
 	RUN(test_sizes);
 	return test_summary();
 }
