@@ -202,9 +202,10 @@ run_fsmix_phased() {
 # the two apart: run more). On this shared machine a run now and then loses half its rate or
 # more to the other load (the CPU or disk stall of the moment hits whichever tool runs then;
 # docs/peers.md), and one such round moves the geometric mean and widens its t interval far
-# more than the rank-based estimate: the mean is printed for comparison, not as the verdict. No round is left out: RATES ("name round tool
-# rate cpu_stall_ms io_stall_ms" lines) lists every run below half its tool's median rate for
-# that phase, with the machine's stall during it, so a slow round is seen and explained.
+# more than the rank-based estimate: the mean is printed for comparison, not as the verdict.
+# No round is left out: from RATES ("name round tool rate cpu_stall_ms io_stall_ms" lines, every
+# run) the summary names each run below half its tool's median rate for that phase, with the
+# machine's stalls during it, so a slow round is seen and explained.
 summary() {
 	python3 -c 'import math, statistics as st, sys
 t975 = [12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
