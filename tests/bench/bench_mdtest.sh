@@ -72,16 +72,20 @@ cpu_s() {
 		NR == 2 { printf "%.3f\n", s($1) + s($2) }' "$work/times.$BASHPID"
 }
 # psi_snap: the machine's CPU and I/O pressure stall totals (/proc/pressure/{cpu,io}, "some"
-# line, microseconds; 0 0 without PSI), as `psi_snap >FILE`; psi_ms F0 F1: the two deltas in ms:
-# how long some task of the machine waited for a CPU / for I/O between the snapshots.
+# line, microseconds; 0 0 without PSI) and the time (ns), as `psi_snap >FILE`; psi_ms F0 F1:
+# the three deltas in ms: how long some task of the machine waited for a CPU, for I/O, and the
+# time between the snapshots (the run's).
 psi_snap() {
 	local f t=()
 	for f in cpu io; do
 		t+=("$(sed -n 's/^some .*total=\([0-9]*\).*/\1/p' "/proc/pressure/$f" 2>/dev/null || true)")
 	done
-	echo "${t[0]:-0} ${t[1]:-0}"
+	echo "${t[0]:-0} ${t[1]:-0} $(date +%s%N)"
 }
-psi_ms() { awk 'NR == 1 { c = $1; i = $2 } NR == 2 { printf "%d %d\n", ($1 - c) / 1000, ($2 - i) / 1000 }' "$1" "$2"; }
+psi_ms() {
+	awk 'NR == 1 { c = $1; i = $2; w = $3 }
+		NR == 2 { printf "%d %d %d\n", ($1 - c) / 1000, ($2 - i) / 1000, ($3 - w) / 1000000 }' "$1" "$2"
+}
 
 
 # run_mdtest KIND FS: "create stat read remove" rates and the run's CPU seconds.
@@ -203,8 +207,8 @@ run_fsmix_phased() {
 # more to the other load (the CPU or disk stall of the moment hits whichever tool runs then;
 # docs/peers.md), and one such round moves the geometric mean and widens its t interval far
 # more than the rank-based estimate: the mean is printed for comparison, not as the verdict.
-# No round is left out: from RATES ("name round tool rate cpu_stall_ms io_stall_ms" lines, every
-# run) the summary names each run below half its tool's median rate for that phase, with the
+# No round is left out: from RATES ("name round tool rate cpu_stall_ms io_stall_ms run_ms"
+# lines, every run) the summary names each run below half its tool's median rate for that phase, with the
 # machine's stalls during it, so a slow round is seen and explained.
 summary() {
 	python3 -c 'import math, statistics as st, sys
@@ -237,8 +241,8 @@ for line in sys.stdin:
         r.setdefault(n, []).append(float(v))
 rates = {}
 for line in open(sys.argv[2]):
-    n, rnd, tool, v, cs, io = line.split()
-    rates.setdefault((n, tool), []).append((int(rnd), float(v), cs, io))
+    n, rnd, tool, v, cs, io, ms = line.split()
+    rates.setdefault((n, tool), []).append((int(rnd), float(v), cs, io, ms))
 for n in ("create", "stat", "read", "remove", "cpu"):
     v = r.get(n)
     if not v:
@@ -259,10 +263,10 @@ for n in ("create", "stat", "read", "remove", "cpu"):
     for tool in ("mdtest", "fsmix"):
         runs = rates.get((n, tool), [])
         med = st.median([x[1] for x in runs]) if runs else 0
-        for rnd, x, cs, io in runs:
+        for rnd, x, cs, io, ms in runs:
             if x < med / 2:
                 print("  slow run: round %d %s %.0f /s, %.2fx its median %.0f /s; the machine stalled"
-                      " %s ms on CPU, %s ms on I/O during the run" % (rnd, tool, x, x / med, med, cs, io))' "$1" "$2"
+                      " %s ms on CPU, %s ms on I/O during the run of %s ms" % (rnd, tool, x, x / med, med, cs, io, ms))' "$1" "$2"
 }
 
 one() {
@@ -287,15 +291,16 @@ one() {
 			printf 'round %d (%s) %-7s mdtest %10.0f /s | fsmix %10.0f /s | ratio %.3f\n' "$r" "$( ((r % 2)) && echo AB || echo BA)" \
 				"${names[$i]}" "${ma[$i]}" "${fa[$i]}" "$(echo "${fa[$i]}/${ma[$i]}" | bc -l)"
 			echo "${names[$i]} $(echo "${fa[$i]}/${ma[$i]}" | bc -l)" >>"$work/ratios"
-			printf '%s %d mdtest %s %s %s\n%s %d fsmix %s %s %s\n' "${names[$i]}" "$r" "${ma[$i]}" "${ma[5]:-0}" "${ma[6]:-0}" \
-				"${names[$i]}" "$r" "${fa[$i]}" "${fa[5]:-0}" "${fa[6]:-0}" >>"$work/rates"
+			printf '%s %d mdtest %s %s %s %s\n%s %d fsmix %s %s %s %s\n' "${names[$i]}" "$r" "${ma[$i]}" \
+				"${ma[5]:-0}" "${ma[6]:-0}" "${ma[7]:-0}" "${names[$i]}" "$r" "${fa[$i]}" "${fa[5]:-0}" \
+				"${fa[6]:-0}" "${fa[7]:-0}" >>"$work/rates"
 		done
 		# items per CPU-second, fsmix / mdtest: the CPU seconds the other way round
 		printf 'round %d (%s) CPU     mdtest %8.2f s, %8.0f items/CPU-s | fsmix %8.2f s, %8.0f items/CPU-s | ratio %.3f\n' \
 			"$r" "$( ((r % 2)) && echo AB || echo BA)" "${ma[4]}" "$(echo "$n/${ma[4]}" | bc -l)" \
 			"${fa[4]}" "$(echo "$n/${fa[4]}" | bc -l)" "$(echo "${ma[4]}/${fa[4]}" | bc -l)"
 		echo "cpu $(echo "${ma[4]}/${fa[4]}" | bc -l)" >>"$work/ratios"
-		echo "  [load $(cut -d' ' -f1 /proc/loadavg); the machine stalled on CPU ${ma[5]:-?} ms (mdtest's run), ${fa[5]:-?} ms (fsmix's), on I/O ${ma[6]:-?} ms, ${fa[6]:-?} ms]"
+		echo "  [load $(cut -d' ' -f1 /proc/loadavg); the machine stalled on CPU ${ma[5]:-?} ms of mdtest's ${ma[7]:-?} ms run, ${fa[5]:-?} ms of fsmix's ${fa[7]:-?} ms; on I/O ${ma[6]:-?} ms, ${fa[6]:-?} ms]"
 	done
 	summary "mdtest-$kind on $fs" "$work/rates" <"$work/ratios"
 }
