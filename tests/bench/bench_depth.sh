@@ -397,6 +397,7 @@ data_bench() {
 			write_data_profile "$((${BENCH_DATA_MB:-64} / nf))MB" "$nf" "$arm"
 			what="per-op write_fdatasync (open + write + fdatasync + close each op)"
 			[ "$arm" = held ] && what="held sequence (file opened once; write + fdatasync each op)"
+			[ "$depth" -gt 1 ] && has_key shared_writes && what="$what, shared_writes=1"
 			run_fio "$d" 1 "$nf" >/dev/null # lays fio's files out
 			if ! dargs=$(depth_args "$depth" 2>/dev/null); then
 				# fsmix cannot run this depth yet: fio's figure alone, for the record

@@ -5,7 +5,9 @@
 # openat of its file (O_DSYNC for a writer with open_sync=dsync), every loop's lseek + write
 # (or read) on that descriptor with no close between loops, and one close when the thread ends
 # (strace); a thread of a phase closes its file before the next phase starts; writers and
-# readers held on one pool keep their content (verify=1) and their promises (fsmix verify).
+# readers held on one pool keep their content (verify=1) and their promises (fsmix verify); under
+# engine=io_uring at depth 1 (bench_depth.sh's data loop: open, write, fdatasync, close) every
+# call goes through the ring, one io_uring_enter per write and per fdatasync, no close per loop.
 # Fails on a binary without sequence_hold (fsmix refuses the unknown key).
 set -u
 . "$(dirname "$0")/lib.bash"
