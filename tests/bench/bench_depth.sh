@@ -304,7 +304,8 @@ mixes_bench() {
 # thread and kept open; each op one 4 KiB write at a random 4 KiB-aligned offset and its
 # fdatasync), depth 1 only (sequence_hold refuses iodepth above 1).
 write_data_profile() {
-	local ops="	$(has_key shared_writes && echo shared_writes=1)
+	local ops
+	ops="	$(has_key shared_writes && echo shared_writes=1)
 	write_fdatasync_weight=1
 	write_random=1"
 	[ "${3:-}" = held ] && ops="	sequence=open,write,fdatasync,close
