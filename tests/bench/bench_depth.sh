@@ -23,15 +23,23 @@
 #           BENCH_MIX_DEPTH (16) against sync: ops/s and ops per CPU-second (no target: issue
 #           29 asks for the figure, "honestly even where io_uring loses").
 #   data    4 KiB random writes, each followed by fdatasync, to one file of BENCH_DATA_MB (64)
-#           MiB, on the loop ext4 and on tmpfs: fsmix (write_fdatasync, engine=io_uring) against
-#           fio (--ioengine=io_uring --rw=randwrite --bs=4k --fdatasync=1) at each depth of
-#           BENCH_DATA_DEPTHS ("1 16"), same file size, same run length; at a depth above 1 also
-#           over as many files as the depth, sharing the size (fsmix with shared_writes=1
-#           where the build has the key: its writes in flight share the file). Target: fsmix IOPS
+#           MiB, on the loop ext4 and on tmpfs: fsmix (engine=io_uring) against fio
+#           (--ioengine=io_uring --rw=randwrite --bs=4k --fdatasync=1) at each depth of
+#           BENCH_DATA_DEPTHS ("1 16"), same file size, same run length. Target: fsmix IOPS
 #           >= 0.95 x fio's. Skipped without fio (not needed by any test: apt-get install fio).
-#           Not the same calls: an fsmix write op opens and closes its file (see calls).
-#   calls   strace -f -c of the data job, 2 s each: fsmix (sync and io_uring) and fio (psync and
-#           io_uring): the system calls per operation, to see what each really does.
+#           At depth 1 fsmix runs fio's loop: sequence=open,write,fdatasync,close with
+#           sequence_hold=1 (where the build has the key), its file opened once and kept open,
+#           each op one write at a random 4 KiB-aligned offset and its fdatasync: fio's
+#           requests (through io_uring fsmix enters the kernel twice per op, submitting and
+#           waiting in one call, fio four times: see calls); then, as an extra line, the per-op
+#           write_fdatasync,
+#           which opens and closes its file every op (FFSB's write op: not fio's calls). At a
+#           depth above 1 the per-op arm only (sequence_hold refuses iodepth above 1: the held
+#           file is the thread's, one operation at a time), with shared_writes=1 where the build
+#           has the key (its writes in flight share the file), and also over as many files as
+#           the depth, sharing the size.
+#   calls   strace -f -c of the data job, 2 s each: fsmix's held sequence and per-op arm (sync
+#           and io_uring each) and fio (psync and io_uring): the system calls per operation.
 #   versus  the sync engine against the baseline binary (BENCH_OLD_BUILD, default
 #           /work/old-build): bench_engine.sh versus, with its rounds and noise.
 #   all     fsync, mixes, data, calls.
@@ -289,9 +297,19 @@ mixes_bench() {
 
 # ---- data: 4 KiB random writes with fdatasync, fsmix against fio ----
 
-# write_data_profile FILE_SIZE FILES: the fsmix side, write_fdatasync only (open, lseek, one 4 KiB
-# write at a random 4 KiB-aligned offset, fdatasync, close).
+# write_data_profile FILE_SIZE FILES [held]: the fsmix side. Default, the per-op arm:
+# write_fdatasync only (open, lseek, one 4 KiB write at a random 4 KiB-aligned offset,
+# fdatasync, close, every op), with shared_writes=1 where the build has the key. "held": fio's
+# loop, a sequence open,write,fdatasync,close with sequence_hold=1 (the file opened once per
+# thread and kept open; each op one 4 KiB write at a random 4 KiB-aligned offset and its
+# fdatasync), depth 1 only (sequence_hold refuses iodepth above 1).
 write_data_profile() {
+	local ops
+	ops="	$(has_key shared_writes && echo shared_writes=1)
+	write_fdatasync_weight=1
+	write_random=1"
+	[ "${3:-}" = held ] && ops="	sequence=open,write,fdatasync,close
+	sequence_hold=1"
 	cat >"$work/data.ffsb" <<EOF
 time=3
 alignio=1
@@ -305,9 +323,7 @@ alignio=1
 [end0]
 [threadgroup0]
 	num_threads=1
-	$(has_key shared_writes && echo shared_writes=1)
-	write_fdatasync_weight=1
-	write_random=1
+$ops
 	write_size=4KB
 	write_blocksize=4KB
 	[stats]
@@ -350,7 +366,8 @@ size=${BENCH_DATA_MB:-64}MB
 data_bench() {
 	local d fs depth dargs
 	echo "data: 4 KiB random writes + fdatasync, $size in all, $secs s runs:" \
-		"A = fio 3 --ioengine=io_uring --fdatasync=1, B = fsmix write_fdatasync engine=io_uring"
+		"A = fio 3 --ioengine=io_uring --fdatasync=1, B = fsmix engine=io_uring: at depth 1 the held" \
+		"sequence (fio's calls), then the per-op write_fdatasync (an extra line); above 1 per-op"
 	command -v fio >/dev/null || { echo "  skipped: no fio (apt-get install fio)"; return; }
 	for fs in ext4 tmpfs; do
 		if [ $fs = ext4 ]; then
@@ -364,16 +381,24 @@ data_bench() {
 		mkdir -p "$d"
 		local nf cases=()
 		for depth in ${BENCH_DATA_DEPTHS:-1 16}; do
-			cases+=("$depth 1")
+			# At depth 1 fio's loop first (held: the file opened once, one write and one
+			# fdatasync per op, as fio's), where the build has sequence_hold; then the per-op
+			# write_fdatasync, which opens and closes the file every op (extra: not fio's calls).
+			[ "$depth" -eq 1 ] && has_key sequence_hold && cases+=("1 1 held")
+			cases+=("$depth 1 perop")
 			# An fsmix operation holds its file until it ends (the pool's lock: a pick of a file
 			# in use is "busy"); with shared_writes=1 (where the build has it) the writes in
 			# flight of the worker share it. At a depth above 1 also as many files as the
 			# depth, the size shared (fio: --nrfiles).
-			[ "$depth" -gt 1 ] && cases+=("$depth $depth")
+			[ "$depth" -gt 1 ] && cases+=("$depth $depth perop")
 		done
+		local arm what
 		for c in "${cases[@]}"; do
-			read -r depth nf <<<"$c"
-			write_data_profile "$((${BENCH_DATA_MB:-64} / nf))MB" "$nf"
+			read -r depth nf arm <<<"$c"
+			write_data_profile "$((${BENCH_DATA_MB:-64} / nf))MB" "$nf" "$arm"
+			what="per-op write_fdatasync (open + write + fdatasync + close each op)"
+			[ "$arm" = held ] && what="held sequence (file opened once; write + fdatasync each op)"
+			[ "$depth" -gt 1 ] && has_key shared_writes && what="$what, shared_writes=1"
 			run_fio "$d" 1 "$nf" >/dev/null # lays fio's files out
 			if ! dargs=$(depth_args "$depth" 2>/dev/null); then
 				# fsmix cannot run this depth yet: fio's figure alone, for the record
@@ -388,7 +413,7 @@ data_bench() {
 			arm_a() { run_fio "$d" "$depth" "$nf"; }
 			# shellcheck disable=SC2086
 			arm_b() { run_fsmix_data "$d" $dargs; }
-			echo "  depth $depth, $nf file(s) of $((${BENCH_DATA_MB:-64} / nf)) MB:"
+			echo "  depth $depth, $nf file(s) of $((${BENCH_DATA_MB:-64} / nf)) MB, fsmix $what:"
 			abba arm_a arm_b 1 || { echo "  stopped: a run failed"; rm -f "$d"/fio.*; continue; }
 			header "fio" "fsmix"
 			row "IOPS" 1 ">=0.95"
@@ -415,15 +440,19 @@ calls_bench() {
 	command -v strace >/dev/null || { echo "  skipped: no strace"; return; }
 	command -v fio >/dev/null || { echo "  skipped: no fio"; return; }
 	mkdir -p "$d"
-	write_data_profile 16MB 1
-	local e
-	for e in sync io_uring; do
-		strace_calls "$fsmix" run "$work/data.ffsb" --location "$d" --time 2 --json "$work/j" \
-			--set "threadgroup0.engine=$e" >"$work/c"
-		n=$(jq -r .total.operations "$work/j")
-		printf '  fsmix engine=%-9s %8s ops:' "$e" "$n"
-		awk -v n="$n" '{ printf " %s %.2f", $1, $2 / n }' "$work/c"
-		echo
+	local e arm arms=(perop)
+	has_key sequence_hold && arms=(held perop)
+	for arm in "${arms[@]}"; do
+		# held: fio's loop (the file opened once); perop: write_fdatasync, open to close each op
+		write_data_profile 16MB 1 "$arm"
+		for e in sync io_uring; do
+			strace_calls "$fsmix" run "$work/data.ffsb" --location "$d" --time 2 --json "$work/j" \
+				--set "threadgroup0.engine=$e" >"$work/c"
+			n=$(jq -r .total.operations "$work/j")
+			printf '  fsmix %-5s engine=%-9s %8s ops:' "$arm" "$e" "$n"
+			awk -v n="$n" '{ printf " %s %.2f", $1, $2 / n }' "$work/c"
+			echo
+		done
 	done
 	"$fsmix" clean "$work/data.ffsb" --location "$d" >/dev/null 2>&1
 	size=16MB

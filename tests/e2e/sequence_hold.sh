@@ -5,7 +5,9 @@
 # openat of its file (O_DSYNC for a writer with open_sync=dsync), every loop's lseek + write
 # (or read) on that descriptor with no close between loops, and one close when the thread ends
 # (strace); a thread of a phase closes its file before the next phase starts; writers and
-# readers held on one pool keep their content (verify=1) and their promises (fsmix verify).
+# readers held on one pool keep their content (verify=1) and their promises (fsmix verify); under
+# engine=io_uring at depth 1 (bench_depth.sh's data loop: open, write, fdatasync, close) every
+# call goes through the ring, one io_uring_enter per write and per fdatasync, no close per loop.
 # Fails on a binary without sequence_hold (fsmix refuses the unknown key).
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -183,6 +185,38 @@ if [ $rc -eq 0 ] && [ $vrc -eq 0 ] && grep -q "verify: 0 content mismatches" "$w
 	ok "held writers and readers on one pool: every read checked, every promise kept"
 else
 	bad "verify=1 with holds: run exit $rc, verify exit $vrc"; tail -4 "$work/v.out"; head -8 "$work/vv.out"
+fi
+
+# ---- 7. engine=io_uring at depth 1: fio's data loop, every call through the ring ------------
+# (open once, then per loop one write and one fdatasync, one io_uring_enter each: submitted and
+# waited for in one call; the close when the thread ends; docs/engines.md, "Measured")
+loc=$(shmdir)
+uring='\tnum_threads=1\n\tnum_ops=50\n\tengine=io_uring\n\tiodepth=1\n\tsequence=open,write,fdatasync,close\n\tsequence_hold=1\n\twrite_size=4k\n\twrite_blocksize=4k\n'
+profile "$loc" "$uring" >"$work/u.ffsb"
+if ! command -v strace >/dev/null; then
+	skip_env strace "a held sequence through io_uring by strace: strace not installed"
+elif "$bin" run "$work/u.ffsb" --set threadgroup0.num_ops=1 >"$work/probe.out" 2>&1; [ $? -eq 3 ]; then
+	skipped "engine=io_uring cannot run here: $(grep -m1 'io_uring' "$work/probe.out")"
+else
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o "$work/u.trace" \
+		-e trace=io_uring_enter,openat,lseek,read,write,pwrite64,fsync,fdatasync,close \
+		"$bin" run --seed 3 "$work/u.ffsb" --durability-log "$work/u.log" --json "$work/u.json" >"$work/u.out" 2>&1
+	rc=$?
+	workers=$(awk '$2 ~ /^io_uring_enter\(/ { print $1 }' "$work/u.trace" | sort -u)
+	calls=$(awk 'NR == FNR { w[$1] = 1; next } ($1 in w) && $2 !~ /^(\+\+\+|---|<\.\.\.)/ { sub(/\(.*/, "", $2); n[$2]++ }
+		END { for (c in n) printf "%s=%d ", c, n[c] }' <(echo "$workers") "$work/u.trace")
+	rows=$(jq_ "$work/u.json" '" ".join("%s=%d" % (o["name"], o["count"]) for o in d["groups"][0]["ops"])')
+	run_ verify "$work/u.ffsb" --durability-log "$work/u.log" >"$work/uv.out" 2>&1
+	vrc=$?
+	# 102 enters: the open, 50 writes, 50 fdatasyncs, the close at the thread's end
+	if [ $rc -eq 0 ] && [ "$(echo "$workers" | grep -c .)" -eq 1 ] && [ "$calls" = "io_uring_enter=102 " ] &&
+		[ "$rows" = "sequence=50 seq_open=1 seq_write=50 seq_fdatasync=50 seq_close=0" ] &&
+		[ $vrc -eq 0 ] && grep -q "50 fdatasync" "$work/uv.out"; then
+		ok "engine=io_uring iodepth=1: one open, one enter per write and per fdatasync, no close per loop; 50 fdatasyncs acknowledged and kept"
+	else
+		bad "held io_uring: exit $rc, verify exit $vrc, worker calls '$calls' (want io_uring_enter=102), rows '$rows'"
+		tail -3 "$work/u.out"; head -4 "$work/uv.out"
+	fi
 fi
 
 summary
