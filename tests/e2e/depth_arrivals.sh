@@ -199,7 +199,9 @@ assert a == dict(a, intended=200, served=200, dropped=0), a
 if sys.argv[2].startswith("URING_EAGAIN"):
     assert errors == 0, errors
 else:
-    assert 1 <= errors <= 8, errors
+    # the calls in the refused submission fail (at most the 8 slots'); when the 20th
+    # submission is a deadline wait's with nothing prepared, none does: 0 is no less right
+    assert errors <= 8, errors
 print("%s: %s, %d errors" % (sys.argv[2], a, errors))
 PY
 			tail -3 "$work/refused.out" | sed 's/^/     /'
