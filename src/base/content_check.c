@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check.h"
 #include "content_int.h"
 
 /* Generations tried one by one for bytes too few to decode, per search (about 1-2 ns each):
@@ -487,6 +488,8 @@ int content_check(const void *buf, size_t len, const struct content_key *key, ui
 	k.span = gen_max - k.lo; /* gen_max = lo - 1: the whole circle */
 	unsigned char pat[CB];
 	if (k.c.hkey && len >= CB) { /* (a range with no whole block never reads it) */
+		/* block_whole_header asks of no dedupe chunk: the modes are apart */
+		FSMIX_ASSERT(!k.c.dup);
 		for (unsigned w = 3; w < CW; w++)
 			put_word(pat + 8 * w, pattern_word(&k.c, w));
 		k.pat = pat;
