@@ -88,7 +88,7 @@ else
 	[ "$(id -u)" = 0 ] || { echo "crash-cycles.sh: needs root (loop devices, mounts, the shutdown ioctl)" >&2; exit 3; }
 	pc_fsmix=${FSMIX:-${FSMIX_BIN:-$pc_here/build/src/fsmix}}
 	[ -x "$pc_fsmix" ] || pc_fsmix=$(command -v fsmix) || { echo "crash-cycles.sh: fsmix not found (set FSMIX)" >&2; exit 3; }
-	pc_dir=$(mktemp -d /tmp/crash-cycles-XXXXXX)
+	pc_dir=$(mktemp -d "${TMPDIR:-/tmp}/crash-cycles-XXXXXX")
 fi
 trap 'pc_cleanup; rm -rf "$pc_dir"' EXIT
 trap 'echo "crash-cycles.sh: interrupted" >&2; exit 130' INT TERM

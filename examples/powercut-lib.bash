@@ -58,7 +58,7 @@ pc_init() {
 		pc_dir=$1
 		mkdir -p "$pc_dir"
 	else
-		pc_dir=$(mktemp -d /tmp/powercut-XXXXXX)
+		pc_dir=$(mktemp -d "${TMPDIR:-/tmp}/powercut-XXXXXX")
 	fi
 }
 

@@ -10,11 +10,15 @@ set -u
 . "$(dirname "$0")/lib.bash"
 cc=$src/examples/crash-cycles.sh
 export FSMIX=$bin CRASH_OUT=$work/out
+# The script's disks and mounts go below TMPDIR: the checks below see this test's alone (the
+# same test of another build may run beside it).
+export TMPDIR=$work/tmp
+mkdir -p "$TMPDIR"
 
 # leftovers TAG: loop devices or mounts of a campaign TAG (crash-cycles-FS-MODE-bBARRIER) still
-# there.
+# there, or any of this test's.
 leftovers() {
-	{ losetup -a; grep -E "crash-cycles-|powercut-" /proc/mounts; } | grep -c "$1\|crash-cycles-[A-Za-z0-9]*/mnt"
+	{ losetup -a; cat /proc/mounts; } | grep -F "$TMPDIR/" | grep -c "$1\|crash-cycles-[A-Za-z0-9]*/mnt\|powercut-"
 }
 
 for args in "zfs shutdown on:2" "ext4 crash on:2" "ext4 shutdown maybe:2" "xfs powercut off:2" \
@@ -43,7 +47,7 @@ rows=$(grep -c '^3[12] ' "$t.txt" 2>/dev/null)
 bash "$cc" ext4 shutdown on 3 "" 41 >"$work/term.out" 2>&1 &
 pid=$!
 for ((i = 0; i < 300; i++)); do
-	pgrep -f -- "--seed 41 --crash-after" >/dev/null && break
+	pgrep -f -- "--location $TMPDIR/.*--seed 41 --crash-after" >/dev/null && break
 	sleep 0.05
 done
 sleep 0.3
@@ -51,7 +55,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 sleep 0.5
-[ $rc = 130 ] && [ "$(leftovers crash-cycles-ext4-shutdown)" = 0 ] && ! pgrep -f -- "--seed 41 --crash-after" >/dev/null &&
+[ $rc = 130 ] && [ "$(leftovers crash-cycles-ext4-shutdown)" = 0 ] && ! pgrep -f -- "--location $TMPDIR/.*--seed 41 --crash-after" >/dev/null &&
 	ok "SIGTERM mid-run: exit 130, no run, mount or loop device left" ||
 	{ bad "SIGTERM mid-run: exit $rc, leftovers $(leftovers crash-cycles-ext4-shutdown)"; tail -3 "$work/term.out" | sed 's/^/     /'; }
 

@@ -115,7 +115,7 @@ rm -f "$work"/s?.img
 "$bin" crashtest "$work/p.ffsb" --seed 3 --fs ext4 --states 50 >"$work/int.out" 2>&1 &
 pid=$!
 for ((i = 0; i < 300; i++)); do # the run's mount, then a moment into the run
-	findmnt -rn | grep -q fsmix-crashtest && break
+	findmnt -rn | grep -qF "$TMPDIR/fsmix-crashtest" && break
 	sleep 0.1
 done
 sleep 1.5

@@ -55,22 +55,32 @@ kept() {
 
 p2010=$src/profiles/ext4-barrier-2010.ffsb
 mix=$src/profiles/crash-mix.ffsb
-launch 2010-ext4-ordered ext4 128M barrier=1,data=ordered "$p2010" "${scaled[@]}"
-launch 2010-ext4-journal ext4 128M data=journal "$p2010" "${scaled[@]}"
-kept 2010-ext4-ordered
-launch 2010-xfs xfs 320M "" "$p2010" "${scaled[@]}"
-kept 2010-ext4-journal
-launch 2010-btrfs btrfs 256M "" "$p2010" "${scaled[@]}" --set directio=0
-kept 2010-xfs
-launch mix-ext4-ordered ext4 128M barrier=1,data=ordered "$mix"
-kept 2010-btrfs
-launch mix-ext4-journal ext4 128M data=journal "$mix"
-kept mix-ext4-ordered
-launch mix-xfs xfs 320M "" "$mix"
-kept mix-ext4-journal
-launch mix-btrfs btrfs 256M "" "$mix"
-kept mix-xfs
-kept mix-btrfs
+# start NAME: launch the crashtest NAME (PROFILE-FS[-MODE]).
+start() {
+	case $1 in
+	2010-ext4-ordered) launch "$1" ext4 128M barrier=1,data=ordered "$p2010" "${scaled[@]}" ;;
+	2010-ext4-journal) launch "$1" ext4 128M data=journal "$p2010" "${scaled[@]}" ;;
+	2010-xfs) launch "$1" xfs 320M "" "$p2010" "${scaled[@]}" ;;
+	2010-btrfs) launch "$1" btrfs 256M "" "$p2010" "${scaled[@]}" --set directio=0 ;;
+	mix-ext4-ordered) launch "$1" ext4 128M barrier=1,data=ordered "$mix" ;;
+	mix-ext4-journal) launch "$1" ext4 128M data=journal "$mix" ;;
+	mix-xfs) launch "$1" xfs 320M "" "$mix" ;;
+	mix-btrfs) launch "$1" btrfs 256M "" "$mix" ;;
+	esac
+}
+names=(2010-ext4-ordered 2010-ext4-journal 2010-xfs 2010-btrfs mix-ext4-ordered mix-ext4-journal
+	mix-xfs mix-btrfs)
+# Under sanitizers four of the eight: each filesystem once, each profile twice; fsmix's code is
+# the same in all, and whether each filesystem keeps its promises is the default build's
+# question, which runs all eight.
+[ -n "${FSMIX_SANITIZERS:-}" ] && names=(2010-ext4-ordered 2010-xfs mix-ext4-journal mix-btrfs)
+# two at a time: the next one starts before the previous one is judged
+start "${names[0]}"
+for ((i = 1; i < ${#names[@]}; i++)); do
+	start "${names[i]}"
+	kept "${names[i - 1]}"
+done
+kept "${names[-1]}"
 [ "$(losetup -a | grep -cF "$TMPDIR/fsmix-crashtest") $(ls "$TMPDIR" | wc -l)" = "0 0" ] &&
 	ok "nothing left behind" || bad "loop devices or directories left behind"
 summary

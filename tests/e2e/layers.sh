@@ -60,15 +60,20 @@ circles=$(python3 - "$build" <<'PY'
 import glob, os, subprocess, sys
 build = sys.argv[1]
 defs, needs = {}, {}
-for o in sorted(glob.glob(build + "/src/CMakeFiles/fsmix_*.dir/**/*.c.o", recursive=True)):
-    name = os.path.relpath(o, build + "/src/CMakeFiles").split("/", 1)[1][:-2]
-    needs[name] = set()
-    for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
-        f = line.split()
-        if len(f) == 3 and f[1] in "TDBRC":
-            defs[f[2]] = name
-        elif len(f) == 2 and f[0] == "U":
-            needs[name].add(f[1])
+objs = sorted(glob.glob(build + "/src/CMakeFiles/fsmix_*.dir/**/*.c.o", recursive=True))
+names = {o: os.path.relpath(o, build + "/src/CMakeFiles").split("/", 1)[1][:-2] for o in objs}
+for o in objs:
+    needs[names[o]] = set()
+# one nm for all the objects (one each was most of this test's time): -A starts each line
+# with the object's path and a colon
+out = subprocess.run(["nm", "-A"] + objs, capture_output=True, text=True).stdout if objs else ""
+for line in out.splitlines():
+    o, _, rest = line.partition(":")
+    name, f = names[o], rest.split()
+    if len(f) == 3 and f[1] in "TDBRC":
+        defs[f[2]] = name
+    elif len(f) == 2 and f[0] == "U":
+        needs[name].add(f[1])
 edges = {n: sorted({defs[s] for s in needs[n] if s in defs and defs[s] != n}) for n in needs}
 index, low, stack, on, count = {}, {}, [], set(), [0]
 def visit(v):
