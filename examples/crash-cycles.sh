@@ -12,16 +12,17 @@
 #              the default);
 #              SEED, the first cycle's seed (default 1; cycle i uses SEED + i)
 #
-# Every cycle: a fresh image on /tmp (mkfs, mounted with the barrier option), fsmix run PROFILE
-# --time TIME --seed N with its durability log on /tmp, the crash, the filesystem unmounted and
-# mounted again (its journal or log tree replayed), unmounted, checked read-only (e2fsck -fn,
-# xfs_repair -n, btrfs check --readonly: its problems counted, nothing repaired), mounted
-# again, fsmix verify --json. One line per cycle: the seed, the crash moment (s into the run
-# phase), the run's exit status, the fsyncs and fdatasyncs, O_SYNC/O_DSYNC writes and replaces
-# acknowledged, promises checked, kept and broken, broken by kind, lost tail, the checker's
-# problems (*: the image did not mount, e2fsck -fy's), verify's exit status, and in mode
-# powercut the disk's flushes and the KiB the cut dropped from its cache; then the totals. Also
-# in OUT/crash-cycles-FS-MODE-bBARRIER.txt and .dat (whitespace-separated, one cycle a line).
+# Every cycle: a fresh image in ${TMPDIR:-/tmp} (mkfs, mounted with the barrier option), fsmix run
+# PROFILE --time TIME --seed N with its durability log there too, the crash, the filesystem
+# unmounted and mounted again (its journal or log tree replayed), unmounted, checked read-only
+# (e2fsck -fn, xfs_repair -n, btrfs check --readonly: its problems counted, nothing repaired),
+# mounted again, fsmix verify --json. One line per cycle: the seed, the crash moment (s into
+# the run phase), the run's exit status, the fsyncs and fdatasyncs, O_SYNC/O_DSYNC writes and
+# replaces acknowledged, promises checked, kept and broken, broken by kind, lost tail, the
+# checker's problems (*: the image did not mount, e2fsck -fy's), verify's exit status, and in
+# mode powercut the disk's flushes and the KiB the cut dropped from its cache; then the totals.
+# Also in OUT/crash-cycles-FS-MODE-bBARRIER.txt and .dat (whitespace-separated, one cycle a
+# line).
 #
 # Environment: CRASH_TIME (the run's --time, s; 4), CRASH_AT (the crash moment is drawn from
 # [0, CRASH_AT) s of the run phase; 3), CRASH_MB (the image, MiB; 256, xfs 320), CRASH_OUT

@@ -1,9 +1,9 @@
 # powercut-lib.bash - both crash modes of docs/durability.md as shell functions (sourced by
 # examples/powercut-2010.sh and the e2e tests crash_powercut.sh): a disk with a volatile write
 # cache (fsmix-powercut) under a loop device and a filesystem ($pc_fs: ext4, the default, or
-# btrfs or xfs), fsmix run with its durability log on /tmp, the power cut, the persisted image
-# attached, its journal (log tree) replayed by a mount, checked (e2fsck -fn, btrfs check
-# --readonly, xfs_repair -n), fsmix verify.
+# btrfs or xfs), fsmix run with its durability log in ${TMPDIR:-/tmp}, the power cut, the
+# persisted image attached, its journal (log tree) replayed by a mount, checked (e2fsck -fn,
+# btrfs check --readonly, xfs_repair -n), fsmix verify.
 # Every mount, loop device and daemon it makes is recorded and undone by pc_cleanup, whatever
 # failed; it never detaches a device or unmounts a directory it did not make. Needs root,
 # /dev/fuse, losetup, mkfs.ext4, e2fsck (or btrfs-progs, xfsprogs for those) and fsmix-powercut
@@ -17,9 +17,9 @@
 #                           (ext4: barrier=1 or barrier=0; btrfs: barrier or nobarrier; xfs
 #                           has no nobarrier since Linux 4.19: "" or defaults)
 #   pc_run_cut PROFILE S LOG [ARGS..]
-#                           fsmix run PROFILE on $pc_mnt with --durability-log LOG (on /tmp),
-#                           the power cut S seconds after its workers start; $pc_rc, the run's
-#                           output in $pc_out (.txt, .err, .json)
+#                           fsmix run PROFILE on $pc_mnt with --durability-log LOG (not on the
+#                           tested disk), the power cut S seconds after its workers start;
+#                           $pc_rc, the run's output in $pc_out (.txt, .err, .json)
 #   pc_cut [PCT]            the power cut now (PCT: persist that share of the cache first)
 #   pc_detach               after the cut: the counters saved ($pc_stats), $pc_mnt unmounted, the
 #                           loop device detached, the daemon unmounted and ended
