@@ -142,6 +142,28 @@ static void test_hash(void)
 	CHECK(hash_fnv1a(HASH_FNV1A_SEED, "fooba", 5) != hash_fnv1a(HASH_FNV1A_SEED, "foobar", 6));
 }
 
+/* hash_fnv1a_4 gives hash_fnv1a's four values (the durability log's record checks: a log it
+ * sealed must read back, and read as the logs of earlier fsmix did), for pieces packed end to
+ * end, overlapping and apart, of every length to past a record's 72 bytes. */
+static void test_hash4(void)
+{
+	unsigned char data[4 * 96];
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 131 + 7);
+	const size_t strides[] = {0, 1, 72, 80, 96};
+	for (size_t s = 0; s < sizeof(strides) / sizeof(strides[0]); s++)
+		for (size_t len = 0; len <= 96 && 3 * strides[s] + len <= sizeof(data); len++) {
+			uint64_t h[4];
+			hash_fnv1a_4(data, strides[s], len, h);
+			for (size_t k = 0; k < 4; k++)
+				CHECK_EQ_U(h[k],
+				           hash_fnv1a(HASH_FNV1A_SEED, data + k * strides[s], len));
+		}
+	uint64_t v[4];
+	hash_fnv1a_4("foobar", 0, 6, v); /* a published vector, as above */
+	CHECK_EQ_U(v[3], 0x85944171f73967e8ull);
+}
+
 int main(void)
 {
 	RUN(test_whole_buffer);
@@ -149,5 +171,6 @@ int main(void)
 	RUN(test_read_all);
 	RUN(test_decimal);
 	RUN(test_hash);
+	RUN(test_hash4);
 	return test_summary();
 }
