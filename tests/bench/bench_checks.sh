@@ -23,6 +23,11 @@
 # second (user + system time of the run phase, the logger thread's included): less sensitive
 # than trans/s to what else the machine runs, since a check's cost is CPU time on a tmpfs.
 # BENCH_ONLY=log or verify runs one. Needs jq.
+# Before its rounds each ABBA comparison runs each variant of each binary BENCH_WARMUP times
+# (default 1) and drops the figures: on a virtual machine the first runs after its boot pay for
+# the host mapping the guest's memory as fsmix first touches it (seen here: the first round at
+# half the speed of the others; 16 GB written to tmpfs took 18.4 s the first time, 5.0 s the
+# second), and that would count against whichever variant ran first.
 #
 # BENCH_MODE=side (default abba, the above) is a second estimate for a shared, noisy machine:
 # each of BENCH_REPS rounds starts every run at once -- off and on of every binary given --,
@@ -127,6 +132,13 @@ result() {
 compare() {
 	local c=$1 target=$2 i v j
 	for j in "${!builds[@]}"; do : >"$work/t_pairs$j"; : >"$work/c_pairs$j"; done
+	# warm-up, not counted: BENCH_WARMUP runs (default 1) of each variant with each binary
+	for ((i = 0; i < ${BENCH_WARMUP:-1}; i++)); do
+		for j in "${!builds[@]}"; do
+			fsmix=${builds[$j]}/src/fsmix
+			for v in a b; do run1 "$v" "$c" >/dev/null; done
+		done
+	done
 	for ((i = 0; i < reps; i++)); do
 		for j in "${!builds[@]}"; do
 			fsmix=${builds[$j]}/src/fsmix
