@@ -57,6 +57,10 @@
 #   side, load 19-41   8dbf543 0.906 [0.887, 0.944]   1723eb2 0.939 [0.906, 0.995]; on/on 1.036
 #   side, load 16-38   8dbf543 0.917 [0.894, 0.946]   1723eb2 0.939 [0.907, 0.957]; on/on 1.015
 #   (side: 24 rounds, 98 % CI; start order rotated)
+# Another machine of this kind (EPYC family 26), 16 rounds, one warm-up run, 8f3db02 and db795ab
+# side by side (per CPU second, median [98 % CI]; docs/durability.md):
+#   log     8f3db02 0.959 [0.930, 0.989]   db795ab 0.960 [0.942, 1.010]: met by the median
+#   verify  8f3db02 0.937 [0.918, 0.965]   db795ab 0.934 [0.906, 0.975]: target 0.97 NOT met
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 builds=("$@")
