@@ -72,6 +72,7 @@ struct cli {
 	const char *lat_log_path;         /* run --lat-log FILE, plot --lat-log LOG */
 	const char *durability_log_path;  /* run and verify --durability-log FILE */
 	int model;                        /* verify --model: enum dm_model (0: linux) */
+	uint64_t cut_at_ns; /* verify --cut-at: CLOCK_MONOTONIC ns of the power cut (0: none) */
 	double interval_s;
 	bool crash, crash_random; /* run --crash-after [random:]S */
 	double crash_after_s;

@@ -1,10 +1,11 @@
 /* cmd_verify.c - `fsmix verify PROFILE --location L --durability-log FILE [--model linux|posix]
- * [--json F]`: after a crash and a remount, every promise of a run's durability log checked
- * against its trees (engine_verify, read-only), reported as text and JSON (docs/output.md,
- * "fsmix verify"). Exit 0: every promise kept; 1: one broken (or a file unreadable); 2: bad
- * input (a log that is not one, a bad log, or one of another tree). --json F is always about
- * this verify: a document that says no report yet replaces F before anything is checked, and
- * the report, or a document naming the failure, replaces that at the end. */
+ * [--cut-at NS] [--json F]`: after a crash and a remount, every promise of a run's durability
+ * log (as it stood at the power cut: engine_verify_cut) checked against its trees (read-only),
+ * reported as text and JSON (docs/output.md, "fsmix verify"). Exit 0: every promise kept; 1: one
+ * broken (or a file unreadable); 2: bad input (a log that is not one, a bad log, or one of another
+ * tree). --json F is always about this verify: a document that says no report yet replaces F before
+ * anything is checked, and the report, or a document naming the failure, replaces that at the end.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -127,9 +128,19 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	        "  journal: %" PRIu64 " records%s; acknowledged: %" PRIu64 " fsync, %" PRIu64
 	        " fdatasync, %" PRIu64 " O_SYNC/O_DSYNC writes, %" PRIu64 " sync, %" PRIu64
 	        " syncfs, %" PRIu64 " dirsync, %" PRIu64 " replace\n",
-	        r->records, r->log_complete ? "" : " (no end record: the run did not end)",
+	        r->records,
+	        r->log_complete || r->cut_ns ? "" : " (no end record: the run did not end)",
 	        r->acks[DL_FSYNC], r->acks[DL_FDATASYNC], r->osync_writes, r->acks[DL_SYNC],
 	        r->acks[DL_SYNCFS], r->acks[DL_DIRSYNC], r->acks[DL_REPLACE]);
+	if (r->cut_ns) {
+		char when[48];
+		real_time(r, r->cut_ns, when, sizeof(when));
+		fprintf(o,
+		        "  power cut at %s (--cut-at %" PRIu64 "): %" PRIu64
+		        " record%s acknowledged from then on, checked as what the run did after "
+		        "the crash, not as promises\n",
+		        when, r->cut_ns, r->after_cut, r->after_cut == 1 ? "" : "s");
+	}
 	fprintf(o,
 	        "  files with a promise: %" PRIu64 " (data %" PRIu64 ", names %" PRIu64
 	        "); files created in the run: %" PRIu64 ", their names promised: %" PRIu64
@@ -160,9 +171,10 @@ static void print_text(FILE *o, const struct verify_doc *d)
 	if (r->lost_tail) {
 		fprintf(o,
 		        "  lost tail: %" PRIu64 " promise%s not found as made, which a delete or "
-		        "create after the log's last record may explain (the log has no end "
-		        "record): not counted as broken\n",
-		        r->lost_tail, r->lost_tail == 1 ? "" : "s");
+		        "create after %s may explain: not counted as broken\n",
+		        r->lost_tail, r->lost_tail == 1 ? "" : "s",
+		        r->cut_ns ? "the cut"
+		                  : "the log's last record (the log has no end record)");
 		print_kinds(o, d, "    ", r->lost_by_kind, r->lost_examples, r->n_lost_examples);
 	}
 	if (r->broken)
@@ -284,6 +296,9 @@ static int fill_json(FILE *o, void *arg)
 	json_object_set_new(doc, "files", files_json(r, false));
 	json_object_set_new(doc, "directories", files_json(r, true));
 	json_object_set_new(doc, "dir_promises", json_integer((json_int_t)r->dir_promises));
+	json_object_set_new(doc, "cut_at_ns",
+	                    r->cut_ns ? json_integer((json_int_t)r->cut_ns) : json_null());
+	json_object_set_new(doc, "records_after_cut", json_integer((json_int_t)r->after_cut));
 	json_object_set_new(acks, "mkdir", json_integer((json_int_t)r->acks[DL_MKDIR]));
 	json_object_set_new(acks, "rmdir", json_integer((json_int_t)r->acks[DL_RMDIR]));
 	int rc = json_dumpf(doc, o, JSON_INDENT(2));
@@ -354,8 +369,8 @@ static enum failure run_verify(struct cli *c, const struct plan *pl, struct dm_r
 	FILE *log = fopencookie(&t, "w", (cookie_io_functions_t){.write = tee_write});
 	if (log)
 		setvbuf(log, NULL, _IONBF, 0);
-	enum failure f =
-	    engine_verify(pl, c->durability_log_path, c->model, rep, log ? log : stderr);
+	enum failure f = engine_verify_cut(pl, c->durability_log_path, c->model, c->cut_at_ns, rep,
+	                                   log ? log : stderr);
 	if (log)
 		fclose(log);
 	const char *m = !strncmp(t.last, "fsmix: ", 7) ? t.last + 7 : t.last;

@@ -178,7 +178,7 @@ const struct command commands[] = {
     [CMD_VERIFY] = {CMD_VERIFY,
                     "verify",
                     {"fsmix verify PROFILE --location L --durability-log FILE "
-                     "[--model linux|posix] [--json F]",
+                     "[--model linux|posix] [--cut-at NS] [--json F]",
                      NULL},
                     {"after a crash: check every promise of a run's\n"
                      "durability log against the tree (read-only)",

@@ -4,6 +4,7 @@
 #include "option_set.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,23 @@ enum set_result set_model(struct cli *c, const char *v, char *err, size_t errlen
 		return SET_OK;
 	}
 	snprintf(err, errlen, "--model takes linux or posix, not '%s'", v);
+	return SET_BAD;
+}
+
+/* A CLOCK_MONOTONIC time in ns: decimal digits only, 1 to UINT64_MAX (0 is "no cut"). */
+enum set_result set_cut_at(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+	if (n && !errno && !*end) {
+		c->cut_at_ns = n;
+		return SET_OK;
+	}
+	snprintf(err, errlen,
+	         "--cut-at takes the cut's CLOCK_MONOTONIC time in nanoseconds, a whole number "
+	         "above 0 (fsmix-powercut's cut_mono_ns), not '%s'",
+	         v);
 	return SET_BAD;
 }
 

@@ -41,6 +41,7 @@ enum set_result set_lat_log(struct cli *c, const char *v, char *err, size_t errl
 enum set_result set_crash_after(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_durability_log(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_model(struct cli *c, const char *v, char *err, size_t errlen);
+enum set_result set_cut_at(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_sweep(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_repeat(struct cli *c, const char *v, char *err, size_t errlen);
 enum set_result set_picture(struct cli *c, const char *v, char *err, size_t errlen);

@@ -286,6 +286,24 @@ const struct option_row option_rows[] = {
             "a name is durable only after its directory was fsynced (the key\n.BR dirsync )\n"
             "or a sync or syncfs; see docs/durability.md."},
 
+    {.name = "cut-at",
+     .arg = ARG_REQUIRED,
+     .value = "NS",
+     .commands = VERIFY,
+     .set = set_cut_at,
+     .section = SEC_RUN,
+     .help = "verify: the power cut's CLOCK_MONOTONIC time in ns\n"
+             "(fsmix-powercut's cut_mono_ns): what the run was told\n"
+             "from then on is no promise (its process outlived the cut)",
+     .man = "With\n.BR verify :\n"
+            "the time of the power cut, CLOCK_MONOTONIC in nanoseconds, as the\n"
+            ".B cut_mono_ns\n"
+            "counter of fsmix-powercut(1) gives it. A real power cut stops the program too; a\n"
+            "simulated one leaves it running, and a sync call that returns after the cut (the\n"
+            "disk already dead) is no promise a real cut could have broken: the log's records\n"
+            "acknowledged at or after NS are checked as what the run did after the crash (as\n"
+            "crashtest does for each state), not as promises; docs/durability.md."},
+
     {.name = "mpi",
      .arg = ARG_NONE,
      .commands = RUN | CLEAN,

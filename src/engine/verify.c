@@ -332,6 +332,16 @@ enum failure engine_verify_cut(const struct plan *pl, const char *log_path, int 
 	}
 	struct durlog_rec *tail = NULL;
 	size_t n_tail = 0;
+	if (acked_before_ns && acked_before_ns <= rd.h.mono_ns) {
+		/* crashtest verifies only states after the log's setup: this is verify --cut-at
+		 * with another boot's time, or one not of CLOCK_MONOTONIC */
+		fprintf(log,
+		        "fsmix: the cut (%" PRIu64 " ns) is before %s was made (%" PRIu64
+		        " ns, CLOCK_MONOTONIC): not a cut of its run; nothing was verified\n",
+		        acked_before_ns, log_path, rd.h.mono_ns);
+		durlog_read_free(&rd);
+		return FAIL_INPUT;
+	}
 	if (acked_before_ns && cut_log(&rd, acked_before_ns, &tail, &n_tail)) {
 		fprintf(log, "fsmix: out of memory cutting %s\n", log_path);
 		durlog_read_free(&rd);
@@ -389,6 +399,8 @@ enum failure engine_verify_cut(const struct plan *pl, const char *log_path, int 
 	}
 	rep->torn = rd.torn + rd.corrupt;
 	rep->log_complete = rd.complete;
+	rep->cut_ns = acked_before_ns;
+	rep->after_cut = n_tail;
 	rep->mono_ns = rd.h.mono_ns;
 	rep->real_ns = rd.h.real_ns;
 	durmodel_free(m);

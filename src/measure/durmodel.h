@@ -134,6 +134,9 @@ struct dm_report {
 	size_t n_lost_examples[DM_KIND_COUNT];
 	struct dm_verdict *verdicts; /* one per file checked (malloc'ed: free() it) */
 	size_t n_verdicts;
+	/* the log cut at a crash's moment (engine_verify_cut; 0: whole): its CLOCK_MONOTONIC ns,
+	 * and the records acknowledged at or after it, checked as the run's known tail */
+	uint64_t cut_ns, after_cut;
 };
 
 /* How the checker sees the tree. size: the file's length, or -errno (-ENOENT: no such name;

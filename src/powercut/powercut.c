@@ -50,6 +50,8 @@ static int backing_fd = -1;
 static uint64_t disk_size;
 static struct pc_rec rec; /* --record: what the disk receives, in arrival order */
 static int rec_fd = -1;   /* -1: not recording */
+static uint64_t cut_ns;   /* CLOCK_MONOTONIC of the power cut (0: none yet), for fsmix verify
+                           * --cut-at: what a program learns after it is no promise */
 
 static uint64_t mono_ns(void)
 {
@@ -105,10 +107,10 @@ static int stats_text(char *buf, size_t len)
 	    "\nflushes %" PRIu64 "\nflushes_ignored %" PRIu64 "\nflushed_bytes %" PRIu64
 	    "\ndestaged_bytes %" PRIu64 "\nevicted_bytes %" PRIu64 "\ncached_bytes %" PRIu64
 	    "\nmax_cached_bytes %" PRIu64 "\ncut %" PRIu64 "\ncut_persisted_bytes %" PRIu64
-	    "\ndropped_bytes %" PRIu64 "\n",
+	    "\ndropped_bytes %" PRIu64 "\ncut_mono_ns %" PRIu64 "\n",
 	    s->writes, s->write_bytes, s->reads, s->read_bytes, s->flushes, s->flushes_ignored,
 	    s->flushed_bytes, s->destaged_bytes, s->evicted_bytes, s->cached_bytes, s->max_cached,
-	    s->cuts, s->cut_persisted_bytes, s->dropped_bytes);
+	    s->cuts, s->cut_persisted_bytes, s->dropped_bytes, cut_ns);
 	if (rec_fd >= 0 && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n,
 		              "record_entries %" PRIu64 "\nrecord_bytes %" PRIu64
@@ -248,6 +250,8 @@ static int control(const char *cmd, size_t len)
 			pct = (unsigned)v;
 		}
 		rc = cache.dead ? -EIO : pc_cache_cut(&cache, &store, pct);
+		if (!cut_ns && cache.dead) /* from here on every request fails */
+			cut_ns = mono_ns();
 		if (!rc && rec_fd >= 0)
 			rec_note(pc_rec_cut(&rec, mono_ns()));
 		if (!rc)

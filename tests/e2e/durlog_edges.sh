@@ -23,6 +23,13 @@
 #      6d51b57 (EINVAL from fdatasync: exit 1; exit 2; a hang SIGINT cannot end). A regular
 #      file is still fdatasynced, and its fdatasync failing with EINVAL still fails the run
 #      (exit 1, the errno named): not taken for a device's EINVAL.
+#   4. verify --cut-at NS, a simulated power cut's moment (fsmix-powercut's cut_mono_ns): what the
+#      run was told at or after NS is no promise. A file created and fsynced in the run, cut to 0
+#      bytes after it: verify exit 1 (short). With --cut-at its create's time: exit 0, the file
+#      not broken, the later records counted (records_after_cut, the text's "power cut at"), and
+#      the reader (tests/tools/durlog_reader.py --cut-at) agrees file by file. With a cut after
+#      the log's last record: the verdict without one (exit 1, 0 records after). --cut-at 0, 12x
+#      and a cut before the log was made: exit 2, nothing verified. Fails without --cut-at.
 set -u
 . "$(dirname "$0")/lib.bash"
 
@@ -257,6 +264,69 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
 		bad "--durability-log FILE whose fdatasync fails with EINVAL: exit $rc, $(head -c 400 "$work/i.err")"
 else
 	skip_env strace "a regular log's failing fdatasync: strace is unavailable or cannot trace here"
+fi
+
+# ---- 4. verify --cut-at ------------------------------------------------------------------------
+
+loc=$(shmdir)
+printf 'time=1\n[filesystem0]\n\tlocation=%s\n\tnum_files=10\n\tnum_dirs=2\n' "$loc" >"$work/p4.ffsb"
+printf '\tmin_filesize=4096\n\tmax_filesize=16384\n[end0]\n[threadgroup0]\n\tnum_threads=2\n' >>"$work/p4.ffsb"
+printf '\top_rate=300\n\tcreate_fsync_weight=2\n\tappend_fsync_weight=1\n\twrite_size=4096\n' >>"$work/p4.ffsb"
+printf '\twrite_blocksize=4096\n[end0]\n' >>"$work/p4.ffsb"
+log4=$work/p4.durlog
+run_ run "$work/p4.ffsb" --seed 3 --durability-log "$log4" >"$work/p4.out" 2>&1 || bad "--cut-at: the run failed: $(tail -2 "$work/p4.out")"
+# the last file created in the run and fsynced after: its id, directory and the create's t_end
+read -r fid fdir t_create t_last <<<"$(python3 - "$log4" "$src/tests/tools" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[2])
+import durlog_reader as R
+_, recs, _ = R.parse(sys.argv[1])
+synced = {r["file"] for r in recs if r["kind"] == "fsync"}
+c = [r for r in recs if r["kind"] == "create" and r["file"] in synced]
+print(c[-1]["file"], c[-1]["dir"], c[-1]["t1"], max(r["t1"] for r in recs)) if c else print("-")
+EOF
+)"
+if [ "${fid:--}" = - ]; then
+	bad "--cut-at: no file was created and fsynced in the run"
+else
+	truncate -s 0 "$(printf '%s/fsmix.fs0/data/d%03d/f%d' "$loc" "$fdir" "$fid")"
+	verify4() { # NAME [ARGS...]: verify's exit in v4rc, its JSON in $o/NAME.json
+		local name=$1
+		shift
+		run_ verify "$work/p4.ffsb" --durability-log "$log4" --json "$o/$name.json" "$@" >"$o/$name.out" 2>&1
+		v4rc=$?
+	}
+	verdict() { jq -r --argjson f "$fid" '[.files[] | select(.[1] == $f)][0][2] // "none"' "$o/$1.json"; }
+	verify4 nocut
+	[ $v4rc = 1 ] && [ "$(verdict nocut)" = broken ] && [ "$(jq -r .records_after_cut "$o/nocut.json")" = 0 ] &&
+		[ "$(jq -r .cut_at_ns "$o/nocut.json")" = null ] &&
+		ok "--cut-at: without it, f$fid cut to 0 bytes is broken (exit 1)" ||
+		bad "--cut-at: without it: exit $v4rc, f$fid $(verdict nocut)"
+	verify4 cut --cut-at "$t_create"
+	after=$(jq -r .records_after_cut "$o/cut.json")
+	python3 "$src/tests/tools/durlog_reader.py" --durability-log "$log4" --location "$loc" \
+		--cut-at "$t_create" --json >"$o/cut.reader.json"
+	differ=$(jq -n --slurpfile v "$o/cut.json" --slurpfile r "$o/cut.reader.json" '
+		($v[0].files | map({key: "\(.[0]).\(.[1])", value: .[2]}) | from_entries) as $a |
+		($r[0].files | map(select(.[2] != "not_promised")) | map({key: "\(.[0]).\(.[1])", value: .[2]}) | from_entries) as $b |
+		[($a + $b) | keys[] | select($a[.] != $b[.])] | length')
+	[ $v4rc = 0 ] && [ "$(verdict cut)" != broken ] && [ "${after:-0}" -gt 0 ] &&
+		[ "$(jq -r .cut_at_ns "$o/cut.json")" = "$t_create" ] && [ "$differ" = 0 ] &&
+		grep -q "power cut at .*(--cut-at $t_create): $after records acknowledged from then on" "$o/cut.out" &&
+		ok "--cut-at its create's time: exit 0, f$fid $(verdict cut), $after records after the cut; the reader agrees" ||
+		bad "--cut-at $t_create: exit $v4rc, f$fid $(verdict cut), records after ${after:-?}, the reader differs on ${differ:-?} files"
+	verify4 late --cut-at $((t_last + 1))
+	[ $v4rc = 1 ] && [ "$(verdict late)" = broken ] && [ "$(jq -r .records_after_cut "$o/late.json")" = 0 ] &&
+		[ "$(jq .checked "$o/late.json")" = "$(jq .checked "$o/nocut.json")" ] &&
+		ok "--cut-at after the last record: the verdict without one (exit 1)" ||
+		bad "--cut-at after the last record: exit $v4rc, f$fid $(verdict late)"
+	for v in 0 12x $((t_create / 1000)); do
+		verify4 badcut --cut-at "$v"
+		[ $v4rc = 2 ] && grep -qE "cut-at takes|before .* was made" "$o/badcut.out" &&
+			[ "$(jq -r .checked "$o/badcut.json" 2>/dev/null)" != "$(jq .checked "$o/nocut.json")" ] &&
+			ok "--cut-at $v: exit 2, nothing verified" ||
+			bad "--cut-at $v: exit $v4rc: $(head -c 200 "$o/badcut.out")"
+	done
 fi
 
 summary

@@ -34,6 +34,7 @@ Exit status: 0 nothing broken, 1 something broken, 2 a log it cannot read.
 import argparse
 import json
 import os
+import stat
 import struct
 import sys
 
@@ -148,6 +149,31 @@ class Model:
         self.live = {}
         self.lives = []
         self.complete = any(r["kind"] == "end" for r in recs)
+        self.tail_known, self.touched = False, set()
+
+    def known_tail(self, tail):
+        """The log cut at a power cut's moment (--cut-at), its later records known (docs:
+        fsmix verify --cut-at, as crashtest's states): a file may have vanished or been made
+        anew only where a record after the cut deletes, renames, replaces, creates, truncates,
+        fallocates, links or unlinks it; deletes and creates explain nothing when none did."""
+        deletes = creates = False
+        for r in tail:
+            k = r["kind"]
+            if k in ("delete", "rename", "unlink"):
+                deletes = True
+            elif k in ("create", "replace", "truncate", "fallocate", "link"):
+                deletes, creates = deletes or k == "replace", True
+            else:
+                continue
+            self.touched.add((r["fs"], r["file"]))
+        self.hdr["flags"] |= (0 if deletes else 4) | (0 if creates else 8)
+        self.tail_known = True
+
+    def may(self, f, by_flags):
+        """Whether a change after the log's end may explain a finding of f."""
+        if self.complete:
+            return False
+        return (f.fs, f.id) in self.touched if self.tail_known else by_flags
 
     def life(self, r):
         return self.live.get((r["fs"], r["file"]))
@@ -395,7 +421,7 @@ def judge_link(m, f, locs):
     lp = path_of(loc, f.fs, f.link[1], f.id, "l")
     # a later delete, replace, link or unlink may explain it: flags 4 (no group deletes, renames
     # or replaces files) and 16 (none links or unlinks) both say none could
-    lost = not m.complete and (m.hdr["flags"] & 20) != 20
+    lost = m.may(f, (m.hdr["flags"] & 20) != 20)
     if f.link[0] == "unlink":
         if os.path.lexists(lp):
             return ("lost-tail" if lost else "broken", "resurrected")
@@ -483,13 +509,14 @@ def header_state(f, data, blk, s, e, lo, hi):
     return "zeroed" if zero else "wrong"
 
 
-def check_blocks(f, data, mode, hi):
+def check_blocks(f, data, mode, hi, any_gen=False):
     """First finding in the promised ranges: (kind, offset) or None. Checked: the header's file,
     generation and offset bytes; in header mode every payload byte against the pattern; in
     random mode that no whole payload word is eight zero bytes. Not checked: the check word
     (word 2: its hash is not documented) and random payload bytes (its stream neither)."""
     pattern = PATTERNS.get(f.fs) if mode == 4 else None
     for a, b, gmin in f.settled:
+        gmin = 1 if any_gen else gmin  # any_gen: a file made anew holds generations from 1
         for blk in range(a - a % BLOCK, b, BLOCK):
             s, e = max(a, blk), min(b, blk + BLOCK)
             if e > len(data):
@@ -532,7 +559,7 @@ def judge_first(m, f, locs):
             return ("not-promised", None)
         for d in dirs:
             if os.path.lexists(path_of(loc, f.fs, d, f.id)):  # whatever it names
-                if not m.complete and not (m.hdr["flags"] & 8):
+                if m.may(f, not (m.hdr["flags"] & 8)):
                     return ("lost-tail", "resurrected")
                 return ("broken", "resurrected")
         return ("kept", None) if dirs else ("not-promised", None)
@@ -543,9 +570,16 @@ def judge_first(m, f, locs):
     found = None
     for d in order:
         p = path_of(loc, f.fs, d, f.id)
-        if os.path.lexists(p):
-            found = p
-            break
+        try:
+            os.lstat(p)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:  # EIO, EUCLEAN: a promised name unreadable, whatever the tail did;
+            if f.name_promised:  # an unpromised one's failing lookup tells nothing
+                return ("broken", "unreadable")
+            continue
+        found = p
+        break
     if found is None:
         if not f.name_promised:
             return ("kept", None)  # its name was never promised: absent is allowed
@@ -553,7 +587,7 @@ def judge_first(m, f, locs):
         if x is not None and x.made and not x.promised and \
                 not os.path.isdir(os.path.dirname(path_of(loc, f.fs, f.dir, f.id))):
             return ("kept", None)  # lost with its directory, whose entry was not promised
-        if not m.complete and (not (m.hdr["flags"] & 4) or f.created):
+        if m.may(f, not (m.hdr["flags"] & 4) or f.created):
             return ("lost-tail", "missing")
         return ("broken", "missing")
     try:
@@ -575,7 +609,19 @@ def judge_first(m, f, locs):
             res = check_blocks(f, data, mode, hi)
     if res is None:
         return ("kept", None)
-    if not m.complete and (not (m.hdr["flags"] & 8) or f.created) and res[0] != "wrong":
+    if m.tail_known:
+        # the records after the cut are known: only a file they deleted and a create then made
+        # anew may hold other content, of any length, of generations from 1 (or zeroes: its
+        # writes cut short); a delete alone explains no content (docs: "renew")
+        if not m.may(f, True) or m.hdr["flags"] & 8:
+            return ("broken", res[0])
+        if res[0] == "short":
+            return ("lost-tail", "short")
+        again = check_blocks(f, data, mode, hi, any_gen=True)
+        if again is None or again[0] in ("zeroed", "short"):
+            return ("lost-tail", res[0])
+        return ("broken", res[0])
+    if m.may(f, not (m.hdr["flags"] & 8) or f.created) and res[0] != "wrong":
         return ("lost-tail", res[0])
     return ("broken", res[0])
 
@@ -589,7 +635,15 @@ def judge_dir(m, x, locs):
     p = os.path.join(loc, "fsmix.fs%d" % x.fs, name)
     # made: a directory must be there; removed: the name must stay gone, whatever it names
     # (docs/durability.md, "Directories": a file or a symlink in its place is the name back)
-    there = os.path.isdir(p) and not os.path.islink(p) if x.made else os.path.lexists(p)
+    if x.made:
+        try:
+            there = stat.S_ISDIR(os.lstat(p).st_mode)
+        except FileNotFoundError:
+            there = False
+        except OSError:  # a corrupt directory (EIO, EUCLEAN): unreadable, whatever the tail did
+            return ("broken", "unreadable")
+    else:
+        there = os.path.lexists(p)
     if there == x.made:
         return ("kept", None)
     kind = "missing" if x.made else "resurrected"
@@ -632,13 +686,20 @@ def main():
     ap.add_argument("--location", action="append", required=True)
     ap.add_argument("--model", default="linux", choices=["linux", "posix"])
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cut-at", type=int, default=0,
+                    help="the power cut's CLOCK_MONOTONIC ns: later records are no promise")
     a = ap.parse_args()
     try:
         hdr, recs, torn = parse(a.durability_log)
     except (BadLog, OSError) as e:
         print("durlog_reader: %s: %s" % (a.durability_log, e), file=sys.stderr)
         return 2
+    if a.cut_at:
+        tail = [r for r in recs if r["t1"] >= a.cut_at]
+        recs = [r for r in recs if r["t1"] < a.cut_at]
     m = Model(hdr, recs, a.model)
+    if a.cut_at:
+        m.known_tail(tail)
     m.replay()
     learn(m, a.location)
     out, summary = [], {"files": 0, "kept": 0, "broken": 0, "not-promised": 0,
