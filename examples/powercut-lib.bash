@@ -32,7 +32,11 @@
 #                           by e2fsck -fy, its problems counted by it
 #   pc_verify PROFILE LOG [ARGS..]
 #                           fsmix verify on $pc_mnt: $pc_verify_rc; promises $pc_checked and
-#                           $pc_broken; $pc_acked acknowledged fsyncs and fdatasyncs in the log
+#                           $pc_broken; $pc_acked acknowledged fsyncs and fdatasyncs in the log;
+#                           after a cut, with --cut-at $pc_cut_at (the daemon's cut_mono_ns):
+#                           the run outlived the cut, and what it was told from then on (a sync
+#                           that returned once the disk was dead) is no promise a real power cut
+#                           could have broken; $pc_after_cut records were acknowledged after it
 #   pc_stat KEY             a counter of $pc_stats (flushes, dropped_bytes, ...)
 #   pc_release              unmount and detach the attached image, remove it
 #   pc_cleanup              undo everything still mounted, attached or running (a run still
@@ -244,14 +248,19 @@ pc_attach() {
 pc_verify() {
 	local profile=$1 log=$2
 	shift 2
+	pc_cut_at=$(pc_stat cut_mono_ns 2>/dev/null)
+	[ "${pc_cut_at:-0}" = 0 ] && pc_cut_at=
 	timeout 600 "$pc_fsmix" verify "$profile" --location "$pc_mnt" --durability-log "$log" \
-		--json "$pc_dir/$pc_name.verify.json" "$@" >"$pc_dir/$pc_name.verify" 2>&1
+		--json "$pc_dir/$pc_name.verify.json" ${pc_cut_at:+--cut-at "$pc_cut_at"} "$@" \
+		>"$pc_dir/$pc_name.verify" 2>&1
 	pc_verify_rc=$?
 	local j=$pc_dir/$pc_name.verify.json
 	pc_checked=$(jq -r '.checked // empty' "$j" 2>/dev/null)
 	pc_broken=$(jq -r '.broken // empty' "$j" 2>/dev/null)
 	pc_acked=$(jq -r '(.acknowledged.fsync // 0) + (.acknowledged.fdatasync // 0)' "$j" 2>/dev/null)
+	pc_after_cut=$(jq -r '.records_after_cut // empty' "$j" 2>/dev/null)
 	pc_checked=${pc_checked:--} pc_broken=${pc_broken:--} pc_acked=${pc_acked:--}
+	pc_after_cut=${pc_after_cut:--}
 }
 
 pc_stat() {

@@ -6,8 +6,11 @@
 #      backing file left behind by a daemon that could not mount.
 #   1. The simulator alone: a file fsynced before the cut survives it with barrier=1; with
 #      --ignore-flush (flushes persist nothing) it is lost; the dead disk fails reads with EIO;
-#      the counters say what happened; a cut that persists 50 % of the cache keeps a random
-#      part of what was cached, neither none nor all.
+#      the counters say what happened (cut_mono_ns: 0, then the cut's CLOCK_MONOTONIC time); a
+#      cut that persists 50 % of the cache keeps a random part of what was cached, neither none
+#      nor all.
+#   (2-4 verify with --cut-at the daemon's cut_mono_ns: the run outlives the simulated cut, and
+#   what it was told after it is no promise; the records after the cut are counted.)
 #   2. fsmix run on barrier=1: verify passes (promises checked, none broken).
 #   3. The same on a disk with --ignore-flush: verify must report broken promises (exit 1). The
 #      test fails if it finds nothing there: the checker itself is checked.
@@ -100,7 +103,10 @@ for mode in flush ignore; do
 		pc_cleanup
 		continue
 	fi
+	cut0=$(awk '$1 == "cut_mono_ns" { print $2 }' "$pc_fuse/stats")
+	t0=$(python3 -c 'import time; print(time.monotonic_ns())')
 	pc_cut || bad "$name: fsmix-powercut cut failed"
+	t1=$(python3 -c 'import time; print(time.monotonic_ns())')
 	dd if="$pc_dev" of=/dev/null bs=4096 count=1 iflag=direct 2>"$work/dead.err" &&
 		bad "$name: the dead disk still reads" || ok "$name: after the cut the disk fails reads"
 	pc_detach
@@ -109,6 +115,10 @@ for mode in flush ignore; do
 		if [ $mode = flush ]; then [ "$kept" -gt 0 ]; else [ "$lost" -gt 0 ] && [ "$(pc_stat flushes_ignored)" -gt 0 ]; fi &&
 		ok "$name: counters: $(pc_stat flushes) flushes ($(pc_stat flushes_ignored) ignored), $kept bytes flushed, $lost dropped" ||
 		bad "$name: counters: $(tr '\n' ' ' <"$pc_stats")"
+	cut=$(pc_stat cut_mono_ns)
+	[ "$cut0" = 0 ] && [ "${cut:-0}" -ge "$t0" ] && [ "${cut:-0}" -le "$t1" ] &&
+		ok "$name: cut_mono_ns: 0 before the cut, then its CLOCK_MONOTONIC time" ||
+		bad "$name: cut_mono_ns ${cut0:-none} before the cut, ${cut:-none} after (the cut ran from $t0 to $t1)"
 	if ! pc_attach; then
 		bad "$name: the persisted image does not mount"
 		continue
@@ -177,7 +187,7 @@ for mode in flush ignore; do
 	fi
 	echo "note $name: e2fsck -fn after the journal's replay: $pc_fsck_errors problems (exit $pc_fsck_rc)$([ "$pc_unmountable" = 1 ] && echo '; the image needed e2fsck -fy to mount')"
 	pc_verify "$work/pc.ffsb" "$log"
-	line="$pc_checked promises checked ($pc_acked fsyncs acknowledged), $pc_broken broken; $(pc_stat flushes) flushes, $(pc_stat dropped_bytes) bytes dropped"
+	line="$pc_checked promises checked ($pc_acked fsyncs acknowledged), $pc_broken broken, $pc_after_cut records after the cut; $(pc_stat flushes) flushes, $(pc_stat dropped_bytes) bytes dropped"
 	if [ $mode = flush ]; then
 		[ "$pc_verify_rc" = 0 ] && [ "$pc_checked" != - ] && [ "$pc_checked" -gt 0 ] && [ "$pc_broken" = 0 ] &&
 			ok "$name: barrier=1 on an honest disk: verify passes: $line" ||
@@ -216,7 +226,7 @@ for fs in btrfs xfs; do
 		if pc_attach; then
 			echo "note $name: the read-only check after the log's replay: $pc_fsck_errors problems (exit $pc_fsck_rc)"
 			pc_verify "$work/pc.ffsb" "$log"
-			line="$pc_checked promises checked ($pc_acked fsyncs acknowledged), $pc_broken broken; $(pc_stat flushes) flushes, $(pc_stat dropped_bytes) bytes dropped"
+			line="$pc_checked promises checked ($pc_acked fsyncs acknowledged), $pc_broken broken, $pc_after_cut records after the cut; $(pc_stat flushes) flushes, $(pc_stat dropped_bytes) bytes dropped"
 			[ "$pc_verify_rc" = 0 ] && [ "$pc_checked" != - ] && [ "$pc_checked" -gt 0 ] && [ "$pc_broken" = 0 ] &&
 				ok "$name: barriers on, an honest disk: verify passes: $line" ||
 				{ bad "$name: verify exit $pc_verify_rc: $line"; tail -8 "$pc_dir/$name.verify" | sed 's/^/     /'; }

@@ -184,7 +184,7 @@ for seed in 21 22 23; do
 		continue
 	fi
 	pc_verify "$src/profiles/crash-mix.ffsb" "$log" "${mix[@]}" "${content[@]}"
-	python3 "$reader" --durability-log "$log" --location "$pc_mnt" --json >"$pc_dir/$name.reader.json"
+	python3 "$reader" --durability-log "$log" --location "$pc_mnt" ${pc_cut_at:+--cut-at "$pc_cut_at"} --json >"$pc_dir/$name.reader.json"
 	rrc=$?
 	if [ "$pc_verify_rc" = 2 ]; then
 		skipped "c: seed $seed: verify exit 2 (nothing to check: $(tail -1 "$pc_dir/$name.verify"))"
@@ -212,7 +212,7 @@ if pc_disk $name 128 --seed 24 --destage-delay 60000 && pc_mkfs barrier=0; then
 		skipped "d: the cut left the tree's directory on the disk (nothing to show)"
 	else
 		pc_verify "$src/profiles/crash-mix.ffsb" "$log"
-		python3 "$reader" --durability-log "$log" --location "$pc_mnt" --json >"$pc_dir/$name.reader.json"
+		python3 "$reader" --durability-log "$log" --location "$pc_mnt" ${pc_cut_at:+--cut-at "$pc_cut_at"} --json >"$pc_dir/$name.reader.json"
 		rrc=$?
 		res=$(agree d "$pc_dir/$name.verify.json" "$pc_dir/$name.reader.json")
 		arc=$?

@@ -66,7 +66,7 @@ cut() {
 	fi
 	pc_verify "$work/links.ffsb" "$log"
 	j=$pc_dir/$pc_name.verify.json r=$pc_dir/$pc_name.reader.json
-	python3 "$reader" --durability-log "$log" --location "$pc_mnt" --json >"$r"
+	python3 "$reader" --durability-log "$log" --location "$pc_mnt" ${pc_cut_at:+--cut-at "$pc_cut_at"} --json >"$r"
 	rrc=$?
 }
 
