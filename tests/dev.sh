@@ -63,7 +63,7 @@ failed=()
 ctest_in() {
 	local dir=$1 label=$2
 	shift 2
-	echo "=== tests: $label ($dir)"
+	echo "=== tests: $label ($dir) [+$SECONDS s]"
 	if ! ctest --test-dir "$top/$dir" --output-on-failure -j3 --timeout 900 "$@"; then
 		failed+=("$label")
 	fi
@@ -110,10 +110,12 @@ start_later() {
 # JOB's output. A failure (a build must succeed warning-free, the analyzer find nothing) is
 # recorded as FAILURE and returns 1; the later suites still run.
 done_later() {
-	echo "=== $2 (done in the background)"
+	echo "=== $2 (done in the background) [+$SECONDS s]"
+	local since=$SECONDS
 	while [ ! -e "$bg/$1.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do
 		sleep 1
 	done
+	echo "=== (waited $((SECONDS - since)) s for it)"
 	cat "$bg/$1.log" 2>/dev/null || true
 	if [ "$(cat "$bg/$1.rc" 2>/dev/null)" != 0 ]; then
 		failed+=("$3")
@@ -140,11 +142,11 @@ test_all() {
 	done_later build-asan "build: ASan+UBSan (build-asan)" "ASan+UBSan build" &&
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in build-asan "ASan+UBSan" -LE source
 	done_later build-tsan "build: TSan (build-tsan)" "TSan build" &&
-		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE source
+		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest_in build-tsan "ThreadSanitizer" -LE "source|notsan"
 	# Every fuzz target (profile, results, latlog) for FSMIX_FUZZ_SECONDS each, nproc at once:
 	# 2 x 30 s on 2 CPUs by default.
 	if done_later build-fuzz "build: fuzzers (build-fuzz)" "fuzzers build"; then
-		echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each"
+		echo "=== fuzzing every input reader for ${FSMIX_FUZZ_SECONDS:-30} s each [+$SECONDS s]"
 		if ! FUZZ_BUILD_DIR=$top/build-fuzz bash "$top/tests/fuzz/run_fuzzer.sh" \
 			"${FSMIX_FUZZ_SECONDS:-30}"; then
 			failed+=("fuzzer")
