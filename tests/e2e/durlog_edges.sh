@@ -289,7 +289,9 @@ EOF
 if [ "${fid:--}" = - ]; then
 	bad "--cut-at: no file was created and fsynced in the run"
 else
-	truncate -s 0 "$(printf '%s/fsmix.fs0/data/d%03d/f%d' "$loc" "$fdir" "$fid")"
+	# (found by name: a create in data/ itself has no d<dir>)
+	victim=$(find "$loc/fsmix.fs0/data" -name "f$fid" -type f)
+	[ -n "$victim" ] && truncate -s 0 "$victim" || bad "--cut-at: f$fid (dir $fdir) is not in the tree"
 	verify4() { # NAME [ARGS...]: verify's exit in v4rc, its JSON in $o/NAME.json
 		local name=$1
 		shift
