@@ -150,6 +150,7 @@ static int fill_json(FILE *o, void *arg)
 	const struct ct_tally *t = d->t;
 	json_t *j = json_object(), *kinds = json_object(), *steps = json_object();
 	json_object_set_new(j, "fs", json_string(d->c->ct.fs));
+	json_object_set_new(j, "disk_size", json_integer((json_int_t)d->c->ct.size));
 	json_object_set_new(j, "mount_options",
 	                    json_string(d->c->ct.mount_opts ? d->c->ct.mount_opts : ""));
 	json_object_set_new(j, "flushes", json_integer((json_int_t)d->r->nflush));

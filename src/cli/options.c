@@ -407,8 +407,10 @@ const struct option_row option_rows[] = {
      .commands = CRASH,
      .set = set_ct_size,
      .section = SEC_CRASHTEST,
-     .help = "the disk's size, 16M to 64G, e.g. 64M (default), 1G",
-     .man = "The recorded disk's size, 16M to 64G (a number with K, M or G; default 64M)."},
+     .help = "the disk's size, 16M to 64G, e.g. 1G (default: 64M\n"
+             "for ext4, 256M for btrfs, 320M for xfs)",
+     .man = "The recorded disk's size, 16M to 64G (a number with K, M or G; default 64M\n"
+            "for ext4, 256M for btrfs and 320M for xfs, which their mkfs accept)."},
     {.name = "mkfs-options",
      .arg = ARG_REQUIRED,
      .value = "OPTS",
