@@ -4,13 +4,13 @@
 #include "option_set.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "overrides.h"
 #include "sweep.h"
+#include "value.h"
 
 /* A whole number from 1 to max (strtoul's syntax, but no minus sign: it would wrap). */
 static bool is_stdout(const char *path)
@@ -296,13 +296,12 @@ enum set_result set_model(struct cli *c, const char *v, char *err, size_t errlen
 	return SET_BAD;
 }
 
-/* A CLOCK_MONOTONIC time in ns: decimal digits only, 1 to UINT64_MAX (0 is "no cut"). */
+/* A CLOCK_MONOTONIC time in ns: the profile's whole numbers (value.h), 1 and up (0: no cut). */
 enum set_result set_cut_at(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	char *end;
-	errno = 0;
-	unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
-	if (n && !errno && !*end) {
+	char why[VALUE_ERR_LEN];
+	uint64_t n;
+	if (!value_parse_uint(v, &n, why) && n) {
 		c->cut_at_ns = n;
 		return SET_OK;
 	}
