@@ -7,7 +7,10 @@ promises, "Namespace operations", "A log fsmix can have written", "A log without
 record"), never from src/, so that it checks that the docs are complete and right.
 
   durlog_reader.py --durability-log LOG --location L [--location L1 ...] [--model linux|posix]
-                   [--json]
+                   [--cut-at NS] [--json]
+
+--cut-at NS (docs/durability.md, "(b) Power cut"): the records acknowledged at or after NS are
+the known tail of a log cut at a power cut, as fsmix verify --cut-at reads them.
 
 What it checks, per file of the log (the last life of each id): the name (present in one of
 the directories the model allows), the length (at least the acknowledged one), and in content
